@@ -1,0 +1,89 @@
+/*
+ * benchreport: shared helpers used by every pipeline stage.
+ *
+ * Error convention (after tmux): a function that can fail returns -1 (or NULL)
+ * and, when `cause` is non-NULL, stores a malloc'd message in *cause of the
+ * form "FILE:LINE:COLUMN: what was expected" (LINE/COLUMN omitted when they
+ * do not apply). The caller frees *cause with free().
+ *
+ * Ownership: every pointer returned by a br_x* allocator is owned by the
+ * caller and released with free(). Allocation failure never returns NULL: it
+ * prints a message and aborts the process.
+ */
+#ifndef BENCHREPORT_COMMON_H
+#define BENCHREPORT_COMMON_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+/* Process exit codes (DESIGN.md §2). */
+enum br_exit {
+	BR_EXIT_OK = 0,        /* report written */
+	BR_EXIT_ANALYSIS = 1,  /* an analysis failed or an SLO failed */
+	BR_EXIT_USAGE = 2,     /* bad command line */
+	BR_EXIT_INPUT = 3      /* bad input file */
+};
+
+void *br_xmalloc(size_t n);
+void *br_xcalloc(size_t nmemb, size_t size);
+void *br_xrealloc(void *p, size_t n);
+char *br_xstrdup(const char *s);                 /* NULL in, NULL out */
+char *br_xstrndup(const char *s, size_t n);
+char *br_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *br_xvasprintf(const char *fmt, va_list ap);
+
+/*
+ * br_read_file: read a whole file into a NUL-terminated buffer.
+ * In: path. Out: *data (malloc'd, caller frees), *len in bytes (without the
+ * terminating NUL). Returns 0, or -1 with *cause "PATH: strerror" when the
+ * file cannot be opened or read.
+ */
+int br_read_file(const char *path, char **data, size_t *len, char **cause);
+
+/*
+ * br_line_col: 1-based line and column (in bytes) of byte offset `off` in
+ * `data` (length `len`; off is clamped to len).
+ */
+void br_line_col(const char *data, size_t len, size_t off, int *line, int *col);
+
+/*
+ * br_sha256_file: SHA-256 of a file as 64 lowercase hex digits plus NUL in
+ * hex[65] (GLib's GChecksum), and its size in bytes in *size_bytes (may be
+ * NULL). Returns 0, or -1 with *cause.
+ */
+int br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause);
+
+/* br_path_join: "dir/name" (malloc'd). */
+char *br_path_join(const char *dir, const char *name);
+/* br_basename: pointer into `path` after its last '/'. */
+const char *br_basename(const char *path);
+/* br_is_dir / br_is_file: 1 when path exists and is a directory / regular file. */
+int br_is_dir(const char *path);
+int br_is_file(const char *path);
+
+/*
+ * br_mkdir_p: create a directory and its parents (mode 0755). Returns 0 or -1
+ * with *cause.
+ */
+int br_mkdir_p(const char *path, char **cause);
+
+/*
+ * br_write_atomic: write `len` bytes to `path` through "path.tmp.PID" and
+ * rename(2), so a killed run never leaves a half-written file. Returns 0 or
+ * -1 with *cause (the temporary file is removed on failure).
+ */
+int br_write_atomic(const char *path, const void *data, size_t len, char **cause);
+
+/* A growable array of doubles (values in whatever unit the owner states). */
+typedef struct br_dvec {
+	double *v;
+	size_t n, cap;
+} br_dvec;
+void br_dvec_push(br_dvec *d, double x);
+void br_dvec_free(br_dvec *d);
+
+/* br_isnum: 1 when x is finite (neither NaN nor ±Inf). Absent values are NaN
+ * throughout the model headers. */
+int br_isnum(double x);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * Server metrics model: Prometheus `/metrics` snapshots and 1 Hz series,
+ * both held as a br_series (rows = samples in time order, columns = series).
+ * See ../shared/FORMATS.md §2 and DESIGN.md §1 (canonical metrics CSV).
+ *
+ * Column names are canonical: "vllm:" prefix, current names (old names such
+ * as vllm:gpu_cache_usage_perc map to vllm:kv_cache_usage_perc), labels
+ * `engine` and `model_name` dropped and their series summed. Every other
+ * label is kept in Prometheus syntax with labels sorted by name, e.g.
+ *   vllm:request_success_total{finished_reason="length"}
+ *   vllm:request_queue_time_seconds_bucket{le="0.5"}
+ * and in addition the sum over all such labels is stored under the bare name
+ * (vllm:request_success_total = sum over finished_reason), except for
+ * `_bucket` series, which are only stored per `le`.
+ * `_created` series are ignored. KV usage is always a fraction 0..1 (a CSV
+ * in percent is converted). Unknown names are kept as they are.
+ *
+ * Ownership: a br_series owns its names and columns; br_series_free frees.
+ */
+#ifndef BENCHREPORT_METRICS_H
+#define BENCHREPORT_METRICS_H
+
+#include <stddef.h>
+
+typedef struct br_series {
+	char *source_path;     /* file or folder it came from */
+	size_t n_rows;
+	double *t_s;           /* sample time, Unix epoch seconds; NAN when unknown (a bare snapshot) */
+	size_t n_cols;
+	char **names;          /* canonical column names */
+	double **cols;         /* cols[c][r]; NAN = not sampled */
+	size_t row_cap;        /* rows allocated in t_s and each cols[c] when larger than
+	                          n_rows (managed by br_series_append_rows / br_series_add_row);
+	                          0 or <= n_rows = exactly n_rows allocated */
+} br_series;
+
+/*
+ * br_metric_canonical: canonical name of a raw series name: "vllm_x" and
+ * bare "x" → "vllm:x" (bare only for known vLLM names), old → new names
+ * (FORMATS.md §2). Returns a malloc'd string. Labels are not handled here.
+ */
+char *br_metric_canonical(const char *raw);
+
+/*
+ * br_prom_parse_text: parse one Prometheus text exposition (0.0.4) into a
+ * one-row series. `t_s` is the sample time to store (NAN if unknown).
+ * Errors: -1 with *cause "NAME:LINE:COL: expected ..." on a malformed sample
+ * line, an empty or binary text, or a text with no samples at all.
+ */
+int br_prom_parse_text(const char *name, const char *text, size_t len,
+    double t_s, br_series *out, char **cause);
+
+/* br_prom_load: br_prom_parse_text on a file (t_s = NAN). */
+int br_prom_load(const char *path, br_series *out, char **cause);
+
+/*
+ * br_metrics_csv_load: read a metrics CSV (canonical or accepted variants:
+ * time columns timestamp, timestamp_unix, time, ts, t_unix_ms (ms),
+ * ISO-8601; vllm_ / unprefixed / old names; KV usage in percent).
+ * Errors: -1 with *cause "PATH:LINE:COL: expected ..." for a ragged row, a
+ * non-numeric cell, an empty or binary file, no time column.
+ */
+int br_metrics_csv_load(const char *path, br_series *out, char **cause);
+
+/*
+ * br_series_append_rows: append the rows of `src` to `dst` (columns matched
+ * by name; a column missing on one side is NAN there). Used to build a
+ * before/after pair or a series out of snapshots. Rows are kept in the order
+ * appended.
+ */
+void br_series_append_rows(br_series *dst, const br_series *src);
+
+/* br_series_col: the column for canonical name `name`, or NULL. */
+const double *br_series_col(const br_series *s, const char *name);
+
+/* br_series_has_prefix: 1 if any column name starts with prefix. */
+int br_series_has_prefix(const br_series *s, const char *prefix);
+
+/*
+ * br_series_col_index: index of the column named `name`, or -1.
+ */
+long br_series_col_index(const br_series *s, const char *name);
+
+/*
+ * br_series_add_col: the index of column `name`, adding it (filled with NAN
+ * for every existing row) when it does not exist yet. The name is copied.
+ */
+size_t br_series_add_col(br_series *s, const char *name);
+
+/*
+ * br_series_add_row: append one row at time t_s (NAN when unknown), every
+ * column NAN; returns its row index. Storage grows geometrically.
+ */
+size_t br_series_add_row(br_series *s, double t_s);
+
+/* br_series_free: free everything the series owns and zero it (NULL ok). */
+void br_series_free(br_series *s);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * Figures (DESIGN.md §4). Each figure is drawn once with cairo + pango into
+ * a recording surface and replayed to a 300 dpi opaque RGB PNG and an SVG;
+ * the data behind it is written as CSV. Files: OUT_DIR/figN-name.{png,svg,csv}.
+ *
+ * Ownership: br_figure strings are owned by the figure; br_figure_free.
+ */
+#ifndef BENCHREPORT_RENDER_H
+#define BENCHREPORT_RENDER_H
+
+#include <stddef.h>
+#include "benchreport/analysis.h"
+
+typedef struct br_figure {
+	char *id;              /* "fig2-waveform", "figL-latency-cdf" */
+	char *title;           /* one line, shown above the figure in the report */
+	char *caption;         /* what to read in it, with units */
+	char *png_path, *svg_path, *csv_path;
+	double width_pt, height_pt;  /* drawn size in PostScript points (1/72 in) */
+} br_figure;
+
+/*
+ * br_render_figures: draw every figure the analysis has data for into
+ * out_dir (created if needed). The latency CDFs need per-request arrays; the
+ * waveform (figure 2) needs a metrics series. Out: *figs (array, caller frees
+ * with br_figures_free), *n_figs. Returns 0 or -1 with *cause on an I/O
+ * error.
+ */
+int br_render_figures(const br_analysis *a, const char *out_dir,
+    br_figure **figs, size_t *n_figs, char **cause);
+
+void br_figure_free(br_figure *f);
+void br_figures_free(br_figure *figs, size_t n);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * Report output: summary.json, the text summary, report wording templates
+ * and the PDF (libharu 2.3, A4, embedded TrueType fonts, UTF-8).
+ *
+ * Ownership: br_pdf and br_template are opaque and freed with their _free;
+ * json_t values follow jansson's reference counting (caller owns the
+ * reference returned by br_summary_build).
+ */
+#ifndef BENCHREPORT_REPORT_H
+#define BENCHREPORT_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "benchreport/analysis.h"
+#include "benchreport/render.h"
+
+/* ------------------------------------------------------------------ */
+/* PDF document layer (src/report/pdf_doc.c): flowing A4 layout.       */
+/* ------------------------------------------------------------------ */
+typedef struct br_pdf br_pdf;
+
+typedef struct br_pdf_info {
+	const char *title;
+	const char *subject;
+	const char *author;    /* "benchreport 0.1.0" */
+	const char *keywords;
+	/* creation date: SOURCE_DATE_EPOCH when set (reproducible bytes), else now */
+} br_pdf_info;
+
+/* Cell alignment for tables. */
+enum br_align { BR_ALIGN_LEFT = 0, BR_ALIGN_RIGHT, BR_ALIGN_CENTER };
+
+/* NOTE (pdfdoc): the type cannot share the name of the function
+ * br_pdf_table (C: "redeclared as different kind of symbol"); use
+ * `struct br_pdf_table` or the typedef br_pdf_table_t. */
+struct br_pdf_table {
+	size_t n_cols, n_rows;
+	const char *const *header;     /* n_cols UTF-8 strings */
+	const char *const *cells;      /* n_rows × n_cols, row-major; NULL cell = empty */
+	const enum br_align *align;    /* n_cols, NULL = first left, rest right */
+	const double *col_weight;      /* n_cols relative widths, NULL = by content */
+	const int *row_highlight;      /* n_rows: 0 normal, 1 good (green), 2 bad (red); NULL = none */
+	int font_size_small;           /* 1: 8 pt instead of 9 pt */
+};
+typedef struct br_pdf_table br_pdf_table_t;
+
+/* br_pdf_new: an empty document; fonts are DejaVu Sans (+ Bold, Mono)
+ * embedded as TrueType. Returns NULL with *cause when the fonts cannot be
+ * loaded. */
+br_pdf *br_pdf_new(const br_pdf_info *info, char **cause);
+
+/* Start a titled section: level 1 starts a new page, level 2 continues.
+ * Adds a bookmark (outline entry) at that place. */
+void br_pdf_heading(br_pdf *d, int level, const char *utf8);
+/* A paragraph of body text, wrapped to the text width (own UTF-8 line
+ * breaker measuring with HPDF_Page_TextWidth; words longer than a line are
+ * broken by character). `**bold**` spans are not interpreted. */
+void br_pdf_paragraph(br_pdf *d, const char *utf8);
+/* A smaller grey note (caveats, "section removed: needs X"). */
+void br_pdf_note(br_pdf *d, const char *utf8);
+/* Bulleted list. */
+void br_pdf_bullets(br_pdf *d, const char *const *items, size_t n);
+/* A table: cells wrap inside their column; the table splits across pages
+ * repeating its header; it never runs off the page. */
+void br_pdf_table(br_pdf *d, const struct br_pdf_table *t);
+/* Headline cards: a grid of (label, value) boxes, e.g. on the title page. */
+void br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, size_t n);
+/* A PNG figure scaled to the text width keeping its aspect ratio, with a
+ * caption below; moves to a new page when it does not fit. Returns 0 or -1
+ * with *cause if the PNG cannot be loaded. */
+int br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause);
+/* The title block at the top of the first page (large title, subtitle). */
+void br_pdf_title(br_pdf *d, const char *title, const char *subtitle);
+void br_pdf_page_break(br_pdf *d);
+/* br_pdf_page_count: pages so far (added by pdfdoc, for tests). */
+size_t br_pdf_page_count(const br_pdf *d);
+/* br_pdf_save: add "page i of n" footers, write to path atomically.
+ * Returns 0 or -1 with *cause. */
+int br_pdf_save(br_pdf *d, const char *path, char **cause);
+void br_pdf_free(br_pdf *d);
+
+/* ------------------------------------------------------------------ */
+/* Report wording (src/report/template.c): templates/report.LANG.json  */
+/* ------------------------------------------------------------------ */
+typedef struct br_template br_template;
+
+/* br_template_load: read templates/report.LANG.json (an object of
+ * key → string, nested objects allowed, keys joined with '.').
+ * Returns NULL with *cause naming file:line:column on bad JSON. */
+br_template *br_template_load(const char *path, char **cause);
+
+/* br_template_get: the raw string for key, or NULL. */
+const char *br_template_get(const br_template *t, const char *key);
+
+/*
+ * br_template_fill: the string for `key` with each placeholder replaced by a
+ * value from `summary`:
+ *   {a.b.c}        the value at that path, numbers printed with %g-like
+ *                  shortest form, strings verbatim
+ *   {a.b:,.0f}     printf-like format with optional ',' thousands grouping
+ *   {a.b:pct1}     a fraction printed as a percentage with 1 decimal ("94.9%")
+ * A path that is absent or null prints as "n/a" (never a made-up number).
+ * Returns a malloc'd string; an unknown key returns a malloc'd "[key]".
+ */
+char *br_template_fill(const br_template *t, const char *key, const json_t *summary);
+
+void br_template_free(br_template *t);
+
+/* ------------------------------------------------------------------ */
+/* summary.json, text summary, whole report (src/report/)             */
+/* ------------------------------------------------------------------ */
+#define BR_SUMMARY_SCHEMA_VERSION 1
+
+/* br_summary_build: every number of the report, with units in key names.
+ * NAN values become JSON null. Returns a new reference. */
+json_t *br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs);
+
+/* br_summary_print_text: the short text summary (stdout). */
+void br_summary_print_text(const json_t *summary, FILE *fp);
+
+/* br_report_write_pdf: compose the PDF from the analysis, its summary, the
+ * figures and the template; write to pdf_path atomically. */
+int br_report_write_pdf(const br_analysis *a, const json_t *summary,
+    const br_figure *figs, size_t n_figs, const br_template *t,
+    const char *pdf_path, char **cause);
+
+/* br_write_tables: OUT_DIR/tables/{latency,ledger,capacity,residency,
+ * inputs}.csv (only the tables that are available). Returns 0 or -1. */
+int br_write_tables(const br_analysis *a, const char *out_dir, char **cause);
+
+#endif

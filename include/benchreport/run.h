@@ -1,0 +1,64 @@
+/*
+ * A run folder (DESIGN.md §1): the bench result plus optional metrics
+ * (CSV series, snapshot pair, snapshot folder), server log and run.json.
+ *
+ * Ownership: br_run owns everything it points to; br_run_free releases it.
+ */
+#ifndef BENCHREPORT_RUN_H
+#define BENCHREPORT_RUN_H
+
+#include <stddef.h>
+#include "benchreport/bench.h"
+#include "benchreport/metrics.h"
+#include "benchreport/serverlog.h"
+
+typedef enum br_metrics_kind {
+	BR_METRICS_NONE = 0,
+	BR_METRICS_CSV,           /* metrics.csv, 1 Hz series */
+	BR_METRICS_SNAPSHOT,      /* one .prom snapshot */
+	BR_METRICS_PAIR,          /* two snapshots: before (row 0), after (row 1) */
+	BR_METRICS_SNAPSHOTS      /* metrics/ folder of timestamped snapshots */
+} br_metrics_kind;
+
+typedef struct br_input_file {
+	char *path;
+	char *role;               /* "bench result", "metrics CSV", "metrics before", "server log", ... */
+	long long size_bytes;
+	char sha256[65];
+} br_input_file;
+
+typedef struct br_run {
+	char *dir;
+	char *name;               /* run.json `name`, else the folder name */
+	br_bench_set bench;       /* n >= 1; runs[0] is the run reported */
+	br_metrics_kind metrics_kind;
+	br_series *metrics;       /* NULL when none */
+	br_server_log *log;       /* NULL when none */
+	/* run.json labels (NULL when absent) and overrides (NAN when absent) */
+	char *gpu, *driver, *cuda, *notes;
+	double kv_pool_tokens_override;
+	br_input_file *inputs;
+	size_t n_inputs;
+	char **warnings;          /* things the reader must know ("no server log: capacity section removed") */
+	size_t n_warnings;
+} br_run;
+
+/* Paths that override discovery (NULL = discover). */
+typedef struct br_run_opts {
+	const char *bench_path;
+	const char *metrics_path;
+	const char *log_path;
+	const char *meta_path;
+} br_run_opts;
+
+/*
+ * br_run_load: discover and parse the inputs of run folder `dir`.
+ * Returns 0, or -1 with *cause (file:line:col for bad input; "DIR: no bench
+ * result (stress.json or *.json)" when none). Nothing is written.
+ */
+int br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause);
+
+void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void br_run_free(br_run *r);
+
+#endif

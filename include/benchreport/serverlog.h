@@ -1,0 +1,73 @@
+/*
+ * Server log model: what `vllm serve` prints that the report uses.
+ * See ../shared/FORMATS.md §3. Numbers are NAN when the log does not say.
+ *
+ * Ownership: br_server_log owns its strings and arrays; br_server_log_free.
+ */
+#ifndef BENCHREPORT_SERVERLOG_H
+#define BENCHREPORT_SERVERLOG_H
+
+#include <stddef.h>
+
+/* One periodic `Engine NNN: Avg prompt throughput: ...` line (V1, every ~10 s). */
+typedef struct br_log_stat {
+	int line;                      /* 1-based line in the log */
+	int engine;                    /* NNN */
+	double t_s;                    /* seconds since the first timestamped line (logs have no year/zone); NAN if no stamp */
+	char stamp[32];                /* "MM-DD HH:MM:SS" as printed, "" when none */
+	double prompt_tput_tps;        /* Avg prompt throughput, tokens/s */
+	double gen_tput_tps;           /* Avg generation throughput, tokens/s */
+	double running;                /* reqs */
+	double waiting;                /* reqs */
+	double preemptions;            /* since 2025-11; NAN otherwise */
+	double kv_usage_frac;          /* GPU KV cache usage / 100 */
+	double prefix_hit_frac;        /* Prefix cache hit rate / 100; NAN if absent */
+} br_log_stat;
+
+typedef struct br_server_log {
+	char *source_path;
+	char *vllm_version;            /* "0.23.1rc1.dev1219+gffae5a399.d20260729" */
+	char *engine;                  /* "V1" or "V0" or NULL */
+	char *model;                   /* served model / model path from the config line, or NULL */
+	/* non-default args */
+	double max_model_len_tokens;
+	double max_num_seqs;
+	double max_num_batched_tokens;
+	double tensor_parallel_size;
+	double gpu_memory_utilization;
+	double block_size_tokens;
+	/* capacity lines (first engine; n_capacity_lines counts all engines) */
+	double kv_pool_tokens;         /* `GPU KV cache size: N tokens` (or # GPU blocks × block size) */
+	double kv_pool_gib;            /* `Available KV cache memory: X GiB` */
+	double max_concurrency_x;      /* `Maximum concurrency for M tokens per request: X x` */
+	double max_concurrency_len_tokens; /* M of that line */
+	int n_capacity_lines;
+	int kv_pool_line;              /* 1-based line numbers, 0 when absent */
+	int kv_mem_line;
+	int max_conc_line;
+	int version_line;
+	/* start-up failure */
+	int did_not_start;             /* 1: log ends in a traceback before any KV line */
+	char *failure_message;         /* last exception line, e.g. "pydantic_core...ValidationError: ..." */
+	int failure_line;
+	/* periodic stats */
+	br_log_stat *stats;
+	size_t n_stats;
+	double v0_cumulative_preemptions; /* last total_num_cumulative_preemption=N (V0), NAN */
+} br_server_log;
+
+/*
+ * br_server_log_load: scan a server log. Prefixes (timestamps, process tags,
+ * ANSI colours, Docker stamps) are skipped; message bodies are matched.
+ * Returns 0 (also for a failed start-up: did_not_start = 1), or -1 with
+ * *cause for an unreadable, empty or binary file, or a file with no vLLM
+ * line at all ("PATH: expected a vLLM server log ...").
+ */
+int br_server_log_load(const char *path, br_server_log *out, char **cause);
+
+/* br_server_log_looks_like: 1 when the file holds at least one vLLM line. */
+int br_server_log_looks_like(const char *path);
+
+void br_server_log_free(br_server_log *l);
+
+#endif

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages benchreport needs to build, test and look
+# at its output. Run as root (or with sudo available). Idempotent.
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config
+      libjansson-dev libcairo2-dev libpango1.0-dev libhpdf-dev libglib2.0-dev
+      libcmocka-dev fonts-dejavu-core poppler-utils python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "deps: all ${#pkgs[@]} packages installed"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds benchreport twice and runs the whole test suite on each build:
+#   build/       RelWithDebInfo
+#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, leaks fatal
+# Real-data tests use ../shared/real when it exists (BR_REAL_DIR overrides)
+# and are skipped with a message otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+cmake -S . -B build-asan -DBR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs")
+echo "tests: all passed (plain and sanitizer builds)"

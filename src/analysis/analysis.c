@@ -1,0 +1,47 @@
+/*
+ * br_analyze: every analysis of one run, and the matching free.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/analysis.h"
+
+const char *const br_latency_metric_name[BR_N_LATENCY] = { "ttft", "tpot", "itl", "e2el" };
+
+/*
+ * br_analyze: fill every block of *out from the run (borrowed, must outlive
+ * out). Never fails: missing inputs mark blocks unavailable.
+ */
+void
+br_analyze(const br_run *run, br_analysis *out)
+{
+	memset(out, 0, sizeof *out);
+	out->run = run;
+	br_analyze_latency(run, &out->latency);
+	br_analyze_capacity(run, &out->capacity);
+	br_analyze_ledger(run, &out->ledger);
+	br_analyze_residency(run, &out->residency);
+}
+
+/*
+ * br_analysis_free: release the arrays the blocks own (samples, failed
+ * indices, checks, ledger rows); safe on a zeroed struct and twice.
+ */
+void
+br_analysis_free(br_analysis *a)
+{
+	if (a == NULL)
+		return;
+	for (int k = 0; k < BR_N_LATENCY; k++) {
+		free(a->latency.samples_ms[k]);
+		a->latency.samples_ms[k] = NULL;
+		a->latency.n_samples[k] = 0;
+	}
+	free(a->latency.failed_index);
+	a->latency.failed_index = NULL;
+	free(a->latency.checks);
+	a->latency.checks = NULL;
+	a->latency.n_checks = 0;
+	free(a->ledger.rows);
+	a->ledger.rows = NULL;
+	a->ledger.n_rows = 0;
+}

@@ -1,0 +1,160 @@
+/*
+ * Capacity analysis (DESIGN.md §3.3): KV pool P, max_model_len M, predicted
+ * max concurrency P/M, pool bytes per token, demand C·(in+out),
+ * oversubscription demand/P and the resident estimate P/(in + out/2).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/analysis.h"
+#include "benchreport/common.h"
+
+/*
+ * label_number: the numeric value of label `key` in a Prometheus-style
+ * column name `name{a="1",key="2"}`, or NAN when absent or not a number
+ * ("None").
+ */
+static double
+label_number(const char *name, const char *key)
+{
+	const char *p = strchr(name, '{');
+	size_t kl = strlen(key);
+	while (p != NULL && *p != '\0') {
+		p++;                                  /* past '{' or ',' */
+		const char *eq = strchr(p, '=');
+		if (eq == NULL || eq[1] != '"')
+			return NAN;
+		const char *v = eq + 2, *e = v;
+		while (*e != '\0' && *e != '"') {
+			if (*e == '\\' && e[1] != '\0')
+				e++;
+			e++;
+		}
+		if ((size_t)(eq - p) == kl && strncmp(p, key, kl) == 0) {
+			char *end = NULL;
+			double x = strtod(v, &end);
+			return end != v && end == e ? x : NAN;
+		}
+		if (*e == '\0')
+			return NAN;
+		p = strchr(e + 1, ',');
+	}
+	return NAN;
+}
+
+/*
+ * pool_from_cache_config: P from a vllm:cache_config_info{...} column
+ * (kv_cache_size_tokens, else num_gpu_blocks × block_size), or NAN.
+ */
+static double
+pool_from_cache_config(const br_series *s)
+{
+	if (s == NULL)
+		return NAN;
+	const char *pre = "vllm:cache_config_info{";
+	for (size_t c = 0; c < s->n_cols; c++) {
+		if (strncmp(s->names[c], pre, strlen(pre)) != 0)
+			continue;
+		double p = label_number(s->names[c], "kv_cache_size_tokens");
+		if (br_isnum(p) && p > 0)
+			return p;
+		double nb = label_number(s->names[c], "num_gpu_blocks");
+		double bs = label_number(s->names[c], "block_size");
+		if (br_isnum(nb) && br_isnum(bs) && nb > 0 && bs > 0)
+			return nb * bs;
+	}
+	return NAN;
+}
+
+/*
+ * mean_lens_from_arrays: mean input and output tokens of the successful
+ * requests of b (NAN when none).
+ */
+static void
+mean_lens_from_arrays(const br_bench *b, double *in, double *out)
+{
+	double si = 0, so = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed || !br_isnum(q->input_len_tokens) ||
+		    !br_isnum(q->output_len_tokens))
+			continue;
+		si += q->input_len_tokens;
+		so += q->output_len_tokens;
+		n++;
+	}
+	*in = n ? si / (double)n : NAN;
+	*out = n ? so / (double)n : NAN;
+}
+
+/* br_analyze_capacity: see analysis.h. */
+void
+br_analyze_capacity(const br_run *run, br_capacity *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kv_pool_tokens = out->max_model_len_tokens = NAN;
+	out->predicted_max_concurrency = out->log_max_concurrency_x = NAN;
+	out->kv_pool_gib = out->kv_bytes_per_token = NAN;
+	out->concurrency = out->mean_input_tokens = out->mean_output_tokens = NAN;
+	out->demand_tokens = out->oversubscription = out->resident_estimate = NAN;
+	out->missing = "needs the server log (GPU KV cache size line)";
+	if (run == NULL)
+		return;
+	const br_server_log *log = run->log;
+
+	double P = NAN;
+	if (br_isnum(run->kv_pool_tokens_override) && run->kv_pool_tokens_override > 0) {
+		P = run->kv_pool_tokens_override;
+		out->kv_pool_source = "run.json";
+	} else if (log != NULL && br_isnum(log->kv_pool_tokens) && log->kv_pool_tokens > 0) {
+		P = log->kv_pool_tokens;
+		out->kv_pool_source = "server log";
+	} else {
+		P = pool_from_cache_config(run->metrics);
+		if (br_isnum(P))
+			out->kv_pool_source = "vllm:cache_config_info";
+	}
+	if (!br_isnum(P)) {
+		if (log != NULL && log->did_not_start)
+			out->missing = "the server never started (log ends in a traceback before the KV cache lines)";
+		return;
+	}
+	out->available = 1;
+	out->missing = NULL;
+	out->kv_pool_tokens = P;
+
+	if (log != NULL) {
+		if (br_isnum(log->max_model_len_tokens) && log->max_model_len_tokens > 0)
+			out->max_model_len_tokens = log->max_model_len_tokens;
+		else if (br_isnum(log->max_concurrency_len_tokens) && log->max_concurrency_len_tokens > 0)
+			out->max_model_len_tokens = log->max_concurrency_len_tokens;
+		out->log_max_concurrency_x = log->max_concurrency_x;
+		if (br_isnum(log->kv_pool_gib) && log->kv_pool_gib > 0) {
+			out->kv_pool_gib = log->kv_pool_gib;
+			out->kv_bytes_per_token = log->kv_pool_gib * 1073741824.0 / P;
+		}
+	}
+	if (br_isnum(out->max_model_len_tokens))
+		out->predicted_max_concurrency = P / out->max_model_len_tokens;
+
+	if (run->bench.n == 0 || run->bench.runs == NULL)
+		return;
+	const br_bench *b = &run->bench.runs[0];
+	out->concurrency = br_isnum(b->max_concurrency) && b->max_concurrency > 0 ?
+	    b->max_concurrency : NAN;
+	if (br_isnum(b->completed) && b->completed > 0 &&
+	    br_isnum(b->total_input_tokens) && br_isnum(b->total_output_tokens)) {
+		out->mean_input_tokens = b->total_input_tokens / b->completed;
+		out->mean_output_tokens = b->total_output_tokens / b->completed;
+	} else if (b->n_requests > 0) {
+		mean_lens_from_arrays(b, &out->mean_input_tokens, &out->mean_output_tokens);
+	}
+	double in = out->mean_input_tokens, o = out->mean_output_tokens;
+	if (br_isnum(in) && br_isnum(o)) {
+		out->demand_tokens = out->concurrency * (in + o);   /* NAN for open loop */
+		out->oversubscription = out->demand_tokens / P;
+		if (in + o / 2 > 0)
+			out->resident_estimate = P / (in + o / 2);
+	}
+}

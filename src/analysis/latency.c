@@ -1,0 +1,201 @@
+/*
+ * Latency analysis (DESIGN.md §3.2; definitions FORMATS.md §1): TTFT, TPOT,
+ * ITL, E2EL recomputed from the per-request arrays of the bench result and
+ * checked against every statistic the file states itself.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/analysis.h"
+#include "benchreport/common.h"
+
+#define REL_TOL 1e-9
+/* E2E rebuilt as ttft + Σitls when `latencies` is absent: vLLM's client
+ * reads the clock once more for TTFT, so this sum exceeds its latency by
+ * ~0.2 µs per request (measured on real/bench/glm52-c4-detailed.json:
+ * TPOT statistics differ by 2–6e-8 relative). */
+#define REL_TOL_REBUILT 1e-6
+
+/*
+ * metric_index: BR_TTFT.. for a file metric name, or -1 for metrics this
+ * module does not recompute (client_queue_time, ...).
+ */
+static int
+metric_index(const char *name)
+{
+	for (int k = 0; k < BR_N_LATENCY; k++)
+		if (strcmp(name, br_latency_metric_name[k]) == 0)
+			return k;
+	return -1;
+}
+
+/*
+ * recompute_stat: the statistic `fs` describes, from the sorted samples
+ * (ms) of its metric and their describe block. NAN when there are no
+ * samples or the stat is unknown.
+ */
+static double
+recompute_stat(const br_file_stat *fs, const double *sorted, size_t n,
+    const br_describe_t *d)
+{
+	if (n == 0)
+		return NAN;
+	if (strcmp(fs->stat, "mean") == 0)
+		return d->mean;
+	if (strcmp(fs->stat, "std") == 0)
+		return d->std;
+	if (strcmp(fs->stat, "median") == 0)
+		return d->median;
+	if (strcmp(fs->stat, "p") == 0 && br_isnum(fs->percentile))
+		return br_percentile_sorted(sorted, n, fs->percentile);
+	return NAN;
+}
+
+/*
+ * add_checks: one br_latency_check per file statistic of a recomputed
+ * metric. A metric with no samples agrees only when the file wrote 0
+ * (vLLM writes an empty set as 0); the recomputed value stays NAN.
+ */
+static void
+add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
+{
+	out->checks = br_xcalloc(b->n_stats ? b->n_stats : 1, sizeof *out->checks);
+	for (size_t i = 0; i < b->n_stats; i++) {
+		const br_file_stat *fs = &b->stats[i];
+		int k = metric_index(fs->metric);
+		if (k < 0)
+			continue;
+		br_latency_check *c = &out->checks[out->n_checks];
+		snprintf(c->key, sizeof c->key, "%s", fs->key);
+		c->file_ms = fs->value_ms;
+		c->recomputed_ms = recompute_stat(fs, out->samples_ms[k],
+		    out->n_samples[k], &out->m[k]);
+		c->tolerance = (k == BR_TPOT || k == BR_E2EL) ?
+		    tol_rebuilt_tpot_e2el : REL_TOL;
+		if (out->n_samples[k] == 0) {
+			c->rel_diff = NAN;
+			c->agrees = c->file_ms == 0;
+		} else if (c->file_ms == c->recomputed_ms) {
+			c->rel_diff = 0;
+			c->agrees = 1;
+		} else {
+			double a = fabs(c->file_ms), r = fabs(c->recomputed_ms);
+			double m = a > r ? a : r;
+			if (m < 1e-300)
+				m = 1e-300;
+			c->rel_diff = fabs(c->file_ms - c->recomputed_ms) / m;
+			c->agrees = c->rel_diff <= c->tolerance;
+		}
+		if (!c->agrees)
+			out->n_mismatches++;
+		out->n_checks++;
+	}
+}
+
+/*
+ * from_file_values: without arrays, fill m[] from the file's own statistics
+ * (count = completed where the file gives at least one value).
+ */
+static void
+from_file_values(const br_bench *b, br_latency *out)
+{
+	for (int k = 0; k < BR_N_LATENCY; k++) {
+		const char *mn = br_latency_metric_name[k];
+		br_describe_t *d = &out->m[k];
+		d->mean = br_bench_file_stat(b, mn, "mean", NAN);
+		d->std = br_bench_file_stat(b, mn, "std", NAN);
+		d->median = br_bench_file_stat(b, mn, "median", NAN);
+		d->p90 = br_bench_file_stat(b, mn, "p", 90);
+		d->p99 = br_bench_file_stat(b, mn, "p", 99);
+		d->p999 = br_bench_file_stat(b, mn, "p", 99.9);
+		d->p9999 = br_bench_file_stat(b, mn, "p", 99.99);
+		d->max = br_bench_file_stat(b, mn, "p", 100);
+		int any = br_isnum(d->mean) || br_isnum(d->median) ||
+		    br_isnum(d->std) || br_isnum(d->p90) || br_isnum(d->p99) ||
+		    br_isnum(d->p999) || br_isnum(d->p9999);
+		d->count = any && br_isnum(b->completed) && b->completed > 0 ?
+		    (size_t)b->completed : 0;
+	}
+	out->n_succeeded = br_isnum(b->completed) && b->completed > 0 ?
+	    (size_t)b->completed : 0;
+	out->n_failed = br_isnum(b->failed) && b->failed > 0 ? (size_t)b->failed : 0;
+	out->n_requests = out->n_succeeded + out->n_failed;
+}
+
+/*
+ * br_analyze_latency: see analysis.h. From arrays (successful requests
+ * only, ms): TTFT = ttft; E2EL = latency, else ttft + Σitls (summed left to
+ * right like Python's sum); TPOT = (E2EL − TTFT)/(out − 1) for out > 1; ITL
+ * pools every chunk gap. Stalls: ITL gaps > 10 × median ITL.
+ */
+void
+br_analyze_latency(const br_run *run, br_latency *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int k = 0; k < BR_N_LATENCY; k++)
+		br_describe(NULL, 0, &out->m[k]);
+	out->itl_stall_threshold_ms = NAN;
+	out->itl_max_ms = NAN;
+	if (run == NULL || run->bench.n == 0 || run->bench.runs == NULL)
+		return;
+	const br_bench *b = &run->bench.runs[0];
+
+	if (b->n_requests == 0 || b->requests == NULL) {
+		from_file_values(b, out);
+		out->checks = NULL;
+		return;
+	}
+
+	out->from_arrays = 1;
+	out->n_requests = b->n_requests;
+	br_dvec v[BR_N_LATENCY];
+	memset(v, 0, sizeof v);
+	int rebuilt = 0;
+	out->failed_index = br_xcalloc(b->n_requests, sizeof *out->failed_index);
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed) {
+			out->failed_index[out->n_failed++] = i;
+			continue;
+		}
+		out->n_succeeded++;
+		double ttft = q->ttft_s;
+		double lat = q->latency_s;
+		if (!(b->has_latencies && br_isnum(lat))) {
+			double s = 0;
+			for (size_t j = 0; j < q->n_itls; j++)
+				s += q->itls_s[j];
+			lat = ttft + s;
+			rebuilt = 1;
+		}
+		br_dvec_push(&v[BR_TTFT], ttft * 1000.0);
+		br_dvec_push(&v[BR_E2EL], lat * 1000.0);
+		if (br_isnum(q->output_len_tokens) && q->output_len_tokens > 1)
+			br_dvec_push(&v[BR_TPOT],
+			    (lat - ttft) / (q->output_len_tokens - 1) * 1000.0);
+		for (size_t j = 0; j < q->n_itls; j++)
+			br_dvec_push(&v[BR_ITL], q->itls_s[j] * 1000.0);
+	}
+	for (int k = 0; k < BR_N_LATENCY; k++) {
+		/* describe on submission order (numpy's summation order), then
+		 * keep the samples sorted for CDFs and percentiles */
+		br_describe(v[k].v, v[k].n, &out->m[k]);
+		br_sort_doubles(v[k].v, v[k].n);
+		out->samples_ms[k] = v[k].v;
+		out->n_samples[k] = v[k].n;
+		if (v[k].n == 0) {
+			free(v[k].v);
+			out->samples_ms[k] = NULL;
+		}
+	}
+	if (out->n_samples[BR_ITL] > 0) {
+		out->itl_stall_threshold_ms = 10.0 * out->m[BR_ITL].median;
+		out->itl_max_ms = out->m[BR_ITL].max;
+		const double *s = out->samples_ms[BR_ITL];
+		for (size_t j = 0; j < out->n_samples[BR_ITL]; j++)
+			if (s[j] > out->itl_stall_threshold_ms)
+				out->itl_stalls++;
+	}
+	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
+}

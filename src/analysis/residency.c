@@ -1,0 +1,99 @@
+/*
+ * Residency and KV usage (DESIGN.md §3.4) over the run window of a 1 Hz
+ * metrics series.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/analysis.h"
+#include "benchreport/common.h"
+
+/*
+ * window_stats: mean, median and peak of col[i0..i1] (NaN skipped);
+ * all NAN when col is NULL or has no numeric sample there.
+ */
+static void
+window_stats(const double *col, size_t i0, size_t i1, double *mean,
+    double *median, double *peak)
+{
+	*mean = *median = *peak = NAN;
+	if (col == NULL)
+		return;
+	br_describe_t d;
+	br_describe(col + i0, i1 - i0 + 1, &d);
+	if (d.count == 0)
+		return;
+	*mean = d.mean;
+	*median = d.median;
+	*peak = d.max;
+}
+
+/*
+ * br_analyze_residency: see analysis.h. Statistics use every sample of the
+ * window [i0, i1] as br_run_window defines it, including the two idle
+ * samples that bracket the run. KV shares count samples with usage >= 0.90
+ * and >= 0.95 among the samples where usage is numeric.
+ */
+void
+br_analyze_residency(const br_run *run, br_residency *out)
+{
+	memset(out, 0, sizeof *out);
+	out->window_start_t_s = out->window_end_t_s = NAN;
+	out->running_mean = out->running_median = out->running_peak = NAN;
+	out->waiting_mean = out->waiting_median = out->waiting_peak = NAN;
+	out->resident_share = NAN;
+	out->kv_median_frac = out->kv_peak_frac = NAN;
+	out->kv_share_ge90 = out->kv_share_ge95 = NAN;
+	out->preemptions = NAN;
+	out->missing = "needs a 1 Hz metrics series (metrics.csv)";
+	if (run == NULL || run->metrics == NULL ||
+	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS) ||
+	    run->metrics->n_rows < 3)
+		return;
+	const br_series *s = run->metrics;
+	const double *running = br_series_col(s, "vllm:num_requests_running");
+	if (running == NULL) {
+		out->missing = "needs vllm:num_requests_running in the metrics series";
+		return;
+	}
+	size_t i0, i1;
+	if (br_run_window(s, &i0, &i1) != 0) {
+		out->missing = "the metrics series shows no activity (running + waiting never above 0)";
+		return;
+	}
+	out->available = 1;
+	out->missing = NULL;
+	out->n_samples = i1 - i0 + 1;
+	if (s->t_s != NULL) {
+		out->window_start_t_s = s->t_s[i0];
+		out->window_end_t_s = s->t_s[i1];
+	}
+	window_stats(running, i0, i1, &out->running_mean, &out->running_median,
+	    &out->running_peak);
+	window_stats(br_series_col(s, "vllm:num_requests_waiting"), i0, i1,
+	    &out->waiting_mean, &out->waiting_median, &out->waiting_peak);
+	if (run->bench.n > 0) {
+		double C = run->bench.runs[0].max_concurrency;
+		if (br_isnum(C) && C > 0)
+			out->resident_share = out->running_mean / C;
+	}
+	const double *kv = br_series_col(s, "vllm:kv_cache_usage_perc");
+	if (kv != NULL) {
+		double mean;
+		window_stats(kv, i0, i1, &mean, &out->kv_median_frac, &out->kv_peak_frac);
+		size_t n = 0, ge90 = 0, ge95 = 0;
+		for (size_t r = i0; r <= i1; r++) {
+			if (!br_isnum(kv[r]))
+				continue;
+			n++;
+			ge90 += kv[r] >= 0.90;
+			ge95 += kv[r] >= 0.95;
+		}
+		if (n > 0) {
+			out->kv_share_ge90 = (double)ge90 / (double)n;
+			out->kv_share_ge95 = (double)ge95 / (double)n;
+		}
+	}
+	out->preemptions = br_counter_delta(br_series_col(s, "vllm:num_preemptions_total"),
+	    i0, i1, NULL);
+}

@@ -1,0 +1,84 @@
+/*
+ * Run window in a metrics series and reset-aware counter deltas
+ * (DESIGN.md §3.1).
+ */
+#include <math.h>
+#include "benchreport/analysis.h"
+#include "benchreport/common.h"
+
+/*
+ * busy_at: 1 when row r has running + waiting > 0 (NaN cells count as 0;
+ * `waiting` may be NULL).
+ */
+static int
+busy_at(const double *running, const double *waiting, size_t r)
+{
+	double n = 0;
+	if (br_isnum(running[r]))
+		n += running[r];
+	if (waiting != NULL && br_isnum(waiting[r]))
+		n += waiting[r];
+	return n > 0;
+}
+
+/*
+ * br_run_window: see analysis.h. The first and last busy rows are found;
+ * the window extends one sample before the first and one after the last
+ * (the idle samples that bracket the run), so counter deltas over it catch
+ * everything the run did.
+ */
+int
+br_run_window(const br_series *s, size_t *i0, size_t *i1)
+{
+	if (s == NULL || s->n_rows < 2)
+		return -1;
+	const double *running = br_series_col(s, "vllm:num_requests_running");
+	const double *waiting = br_series_col(s, "vllm:num_requests_waiting");
+	if (running == NULL)
+		return -1;
+	size_t first = s->n_rows, last = 0;
+	for (size_t r = 0; r < s->n_rows; r++) {
+		if (busy_at(running, waiting, r)) {
+			if (first == s->n_rows)
+				first = r;
+			last = r;
+		}
+	}
+	if (first == s->n_rows)
+		return -1;
+	*i0 = first > 0 ? first - 1 : 0;
+	*i1 = last + 1 < s->n_rows ? last + 1 : s->n_rows - 1;
+	return 0;
+}
+
+/*
+ * br_counter_delta: see analysis.h. Consecutive numeric samples a → b add
+ * b − a when b >= a, else b (the counter restarted from 0 and reached b).
+ */
+double
+br_counter_delta(const double *col, size_t i0, size_t i1, int *resets)
+{
+	if (resets != NULL)
+		*resets = 0;
+	if (col == NULL || i1 < i0)
+		return NAN;
+	double prev = NAN, sum = 0;
+	size_t seen = 0;
+	for (size_t r = i0; r <= i1; r++) {
+		double v = col[r];
+		if (!br_isnum(v))
+			continue;
+		if (seen > 0) {
+			if (v >= prev) {
+				sum += v - prev;
+			} else {
+				sum += v;
+				if (resets != NULL)
+					(*resets)++;
+			}
+		}
+		prev = v;
+		seen++;
+	}
+	return seen >= 2 ? sum : NAN;
+}

@@ -1,0 +1,50 @@
+/*
+ * Command dispatch: `benchreport RUN_DIR ...` (the report), `simulate`,
+ * and the commands later issues add. Thin: each command lives in its own
+ * file (cmd_*.c).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/sim.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp,
+	    "usage: benchreport RUN_DIR [-o OUT_DIR] [--bench FILE] [--metrics FILE|DIR]\n"
+	    "                   [--log FILE] [--meta FILE] [--lang en] [--quiet] [--json]\n"
+	    "       benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
+	    "       benchreport --version | --help\n"
+	    "\n"
+	    "Writes OUT_DIR (default RUN_DIR/report/): report.pdf, summary.json,\n"
+	    "figures/*.{png,svg,csv}, tables/*.csv, and a text summary on stdout.\n"
+	    "Exit codes: 0 ok, 1 analysis failed, 2 bad usage, 3 bad input.\n");
+}
+
+int
+br_cli_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return BR_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return BR_EXIT_OK;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("benchreport %s\n", BR_VERSION);
+		return BR_EXIT_OK;
+	}
+	if (strcmp(cmd, "simulate") == 0)
+		return br_sim_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "knee") == 0 || strcmp(cmd, "sample") == 0) {
+		fprintf(stderr, "benchreport: the '%s' command is not part of this version yet\n", cmd);
+		return BR_EXIT_USAGE;
+	}
+	return br_cmd_report(argc - 1, argv + 1);
+}

@@ -1,0 +1,18 @@
+/* Commands of the CLI; each returns a process exit code (enum br_exit). */
+#ifndef BR_CLI_CMD_H
+#define BR_CLI_CMD_H
+
+#define BR_VERSION "0.1.0"
+
+/* `benchreport RUN_DIR [options]`; argv[0] is RUN_DIR or the first option. */
+int br_cmd_report(int argc, char **argv);
+
+/*
+ * br_cli_template_path: templates/report.LANG.json, from $BENCHREPORT_TEMPLATES,
+ * else the folder next to the executable's ../share/benchreport/templates,
+ * else the source tree's templates/ (compile-time BR_TEMPLATE_DIR).
+ * Returns a malloc'd path (which may not exist).
+ */
+char *br_cli_template_path(const char *lang);
+
+#endif

@@ -1,0 +1,177 @@
+/* File helpers: whole-file reads, atomic writes, paths, SHA-256. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <glib.h>
+#include "benchreport/common.h"
+
+int
+br_read_file(const char *path, char **data, size_t *len, char **cause)
+{
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = br_xmalloc(cap + 1);
+	for (;;) {
+		size_t got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+		if (got == 0)
+			break;
+		if (n == cap) {
+			cap *= 2;
+			buf = br_xrealloc(buf, cap + 1);
+		}
+	}
+	if (ferror(fp)) {
+		if (cause)
+			*cause = br_xasprintf("%s: read error: %s", path, strerror(errno));
+		fclose(fp);
+		free(buf);
+		return -1;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	*data = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+void
+br_line_col(const char *data, size_t len, size_t off, int *line, int *col)
+{
+	int l = 1, c = 1;
+	if (off > len)
+		off = len;
+	for (size_t i = 0; i < off; i++) {
+		if (data[i] == '\n') {
+			l++;
+			c = 1;
+		} else
+			c++;
+	}
+	if (line)
+		*line = l;
+	if (col)
+		*col = c;
+}
+
+int
+br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause)
+{
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
+	unsigned char buf[65536];
+	size_t got;
+	long long total = 0;
+	while ((got = fread(buf, 1, sizeof buf, fp)) > 0) {
+		g_checksum_update(ck, buf, got);
+		total += (long long)got;
+	}
+	int bad = ferror(fp);
+	fclose(fp);
+	if (bad) {
+		g_checksum_free(ck);
+		if (cause)
+			*cause = br_xasprintf("%s: read error", path);
+		return -1;
+	}
+	snprintf(hex, 65, "%s", g_checksum_get_string(ck));
+	g_checksum_free(ck);
+	if (size_bytes)
+		*size_bytes = total;
+	return 0;
+}
+
+char *
+br_path_join(const char *dir, const char *name)
+{
+	size_t dl = strlen(dir);
+	if (dl > 0 && dir[dl - 1] == '/')
+		return br_xasprintf("%s%s", dir, name);
+	return br_xasprintf("%s/%s", dir, name);
+}
+
+const char *
+br_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int
+br_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+br_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+br_mkdir_p(const char *path, char **cause)
+{
+	char *p = br_xstrdup(path);
+	size_t len = strlen(p);
+	for (size_t i = 1; i <= len; i++) {
+		if (p[i] == '/' || p[i] == '\0') {
+			char saved = p[i];
+			p[i] = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+				if (cause)
+					*cause = br_xasprintf("%s: cannot create directory: %s", p, strerror(errno));
+				free(p);
+				return -1;
+			}
+			p[i] = saved;
+		}
+	}
+	free(p);
+	if (!br_is_dir(path)) {
+		if (cause)
+			*cause = br_xasprintf("%s: exists and is not a directory", path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+br_write_atomic(const char *path, const void *data, size_t len, char **cause)
+{
+	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	FILE *fp = fopen(tmp, "wb");
+	if (fp == NULL) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot write: %s", path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	int bad = fwrite(data, 1, len, fp) != len;
+	bad |= fclose(fp) != 0;
+	if (bad || rename(tmp, path) != 0) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot write: %s", path, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,106 @@
+/* Allocation helpers: abort with a message instead of returning NULL. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "benchreport/common.h"
+
+static void
+oom(size_t n)
+{
+	fprintf(stderr, "benchreport: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *
+br_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL)
+		oom(n);
+	return p;
+}
+
+void *
+br_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (p == NULL)
+		oom(nmemb * size);
+	return p;
+}
+
+void *
+br_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (q == NULL)
+		oom(n);
+	return q;
+}
+
+char *
+br_xstrdup(const char *s)
+{
+	return s == NULL ? NULL : br_xstrndup(s, strlen(s));
+}
+
+char *
+br_xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = br_xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *
+br_xvasprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0) {
+		fprintf(stderr, "benchreport: bad format string \"%s\"\n", fmt);
+		abort();
+	}
+	char *p = br_xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *
+br_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = br_xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void
+br_dvec_push(br_dvec *d, double x)
+{
+	if (d->n == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 16;
+		d->v = br_xrealloc(d->v, d->cap * sizeof *d->v);
+	}
+	d->v[d->n++] = x;
+}
+
+void
+br_dvec_free(br_dvec *d)
+{
+	free(d->v);
+	d->v = NULL;
+	d->n = d->cap = 0;
+}
+
+int
+br_isnum(double x)
+{
+	return isfinite(x);
+}

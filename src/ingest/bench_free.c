@@ -1,0 +1,98 @@
+/* Bench result model: look-ups and release (the parser is bench_json.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/bench.h"
+#include "benchreport/common.h"
+
+/*
+ * br_bench_looks_like: 1 when the file at path parses as a bench result
+ * (br_bench_load succeeds), else 0. The parse is complete, so a large
+ * detailed file costs as much as loading it.
+ */
+int
+br_bench_looks_like(const char *path)
+{
+	br_bench_set s;
+	char *cause = NULL;
+	int ok = br_bench_load(path, &s, &cause) == 0;
+	free(cause);
+	if (ok)
+		br_bench_set_free(&s);
+	return ok;
+}
+
+/*
+ * br_bench_file_stat: the file's own statistic in ms for metric ("ttft") and
+ * stat ("mean", "median", "std", "p"); for "p" the percentile must match
+ * (within 1e-9, so 99.9 matches "p99.9"). NAN when absent or b is NULL.
+ */
+double
+br_bench_file_stat(const br_bench *b, const char *metric, const char *stat,
+    double percentile)
+{
+	if (b == NULL || metric == NULL || stat == NULL)
+		return NAN;
+	int is_p = strcmp(stat, "p") == 0;
+	for (size_t i = 0; i < b->n_stats; i++) {
+		const br_file_stat *s = &b->stats[i];
+		if (strcmp(s->metric, metric) != 0 || strcmp(s->stat, stat) != 0)
+			continue;
+		if (is_p && !(fabs(s->percentile - percentile) <= 1e-9))
+			continue;
+		return s->value_ms;
+	}
+	return NAN;
+}
+
+/* br_bench_extra_get: value text of extra key `key`, or NULL (last one wins). */
+const char *
+br_bench_extra_get(const br_bench *b, const char *key)
+{
+	if (b == NULL || key == NULL)
+		return NULL;
+	for (size_t i = b->n_extras; i-- > 0;)
+		if (strcmp(b->extras[i].key, key) == 0)
+			return b->extras[i].value;
+	return NULL;
+}
+
+/* br_bench_free: release everything b owns and zero it (b itself is not
+ * freed; it lives in a br_bench_set's array). NULL is a no-op. */
+void
+br_bench_free(br_bench *b)
+{
+	if (b == NULL)
+		return;
+	free(b->source_path);
+	free(b->date);
+	free(b->backend);
+	free(b->label);
+	free(b->model_id);
+	free(b->tokenizer_id);
+	free(b->stats);
+	for (size_t i = 0; i < b->n_requests; i++) {
+		free(b->requests[i].itls_s);
+		free(b->requests[i].error);
+	}
+	free(b->requests);
+	for (size_t i = 0; i < b->n_extras; i++) {
+		free(b->extras[i].key);
+		free(b->extras[i].value);
+	}
+	free(b->extras);
+	memset(b, 0, sizeof *b);
+}
+
+/* br_bench_set_free: free every run and the array; s is left empty. */
+void
+br_bench_set_free(br_bench_set *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		br_bench_free(&s->runs[i]);
+	free(s->runs);
+	s->runs = NULL;
+	s->n = 0;
+}

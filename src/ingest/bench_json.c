@@ -1,0 +1,1063 @@
+/*
+ * Bench result parser: what `vllm bench serve --save-result [--save-detailed]`
+ * (and the older benchmarks/benchmark_serving.py) writes, see FORMATS.md §1.
+ *
+ * Pipeline for one file:
+ *   1. reject empty and binary input (NUL bytes, invalid UTF-8);
+ *   2. rewrite, outside string literals, the bare tokens Python's json writes
+ *      and jansson refuses (NaN, Infinity, -Infinity) into JSON strings of the
+ *      SAME length that start with a DEL byte (0x7f), so every error position
+ *      jansson reports still matches the original text; lone surrogate escapes
+ *      (\udXXX without a partner) become \ufffd, also same length;
+ *   3. parse with jansson: one object, JSONL (objects one after another,
+ *      JSON_DISABLE_EOF_CHECK in a loop), or one array of objects;
+ *   4. map each object onto br_bench, honouring the key drift of §1.
+ * Numbers read from a numeric field may be JSON numbers, null (absent, NAN),
+ * the sentinels of step 2, or strings such as "inf", "-inf", "nan", "16".
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <jansson.h>
+#include "benchreport/bench.h"
+#include "benchreport/common.h"
+
+/* Sentinel strings (decoded values) that stand for bare NaN/Infinity/-Infinity. */
+#define SENT_NAN "\x7f"
+#define SENT_INF "\x7fI"
+#define SENT_NINF "\x7f-I"
+
+/* Per-file parsing state. `text` is the sanitized copy (owned). */
+typedef struct pctx {
+	const char *name;
+	char *text;
+	size_t len;
+	int replaced;          /* number of bare tokens rewritten in step 2 */
+	/* incremental line counter: line number of byte offset line_off */
+	size_t line_off;
+	int line_no;
+} pctx;
+
+/* Position of one top-level key of an object in the text. */
+typedef struct keypos {
+	char *key;             /* decoded key (malloc'd) */
+	size_t key_off;        /* offset of the key's opening quote */
+	size_t val_off;        /* first byte of the value */
+	size_t val_end;        /* one past the last byte of the value */
+} keypos;
+
+/* Per-object state: where it lies in the text and its lazily built key index. */
+typedef struct octx {
+	pctx *p;
+	size_t start, end;     /* [start, end) of the object text */
+	keypos *keys;
+	size_t n_keys;
+	int indexed;
+} octx;
+
+/*
+ * line_col: 1-based line and byte column of offset `off`. Lines are counted
+ * incrementally from the last query (offsets are mostly increasing), so many
+ * queries over a large JSONL file stay linear; the column scans back to the
+ * previous newline only.
+ */
+static void
+line_col(pctx *p, size_t off, int *line, int *col)
+{
+	if (off > p->len)
+		off = p->len;
+	if (off < p->line_off) {
+		p->line_off = 0;
+		p->line_no = 1;
+	}
+	const char *t = p->text;
+	for (size_t i = p->line_off; i < off; i++)
+		if (t[i] == '\n')
+			p->line_no++;
+	p->line_off = off;
+	size_t b = off;
+	while (b > 0 && t[b - 1] != '\n')
+		b--;
+	*line = p->line_no;
+	*col = (int)(off - b) + 1;
+}
+
+/* err_at: set *cause to "NAME:LINE:COL: <fmt>" for byte offset off; returns -1. */
+static int err_at(pctx *p, size_t off, char **cause, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int
+err_at(pctx *p, size_t off, char **cause, const char *fmt, ...)
+{
+	if (cause == NULL)
+		return -1;
+	int line, col;
+	line_col(p, off, &line, &col);
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = br_xvasprintf(fmt, ap);
+	va_end(ap);
+	*cause = br_xasprintf("%s:%d:%d: %s", p->name, line, col, msg);
+	free(msg);
+	return -1;
+}
+
+/*
+ * utf8_bad: offset of the first byte that is not part of a well-formed UTF-8
+ * sequence (overlongs, encoded surrogates and > U+10FFFF are ill-formed), or
+ * (size_t)-1 when the whole text is valid. NUL bytes are checked separately.
+ */
+static size_t
+utf8_bad(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+	while (i < len) {
+		unsigned c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t need;
+		unsigned lo = 0x80, hi = 0xbf;
+		if (c >= 0xc2 && c <= 0xdf)
+			need = 1;
+		else if (c >= 0xe0 && c <= 0xef) {
+			need = 2;
+			if (c == 0xe0)
+				lo = 0xa0;
+			else if (c == 0xed)
+				hi = 0x9f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			need = 3;
+			if (c == 0xf0)
+				lo = 0x90;
+			else if (c == 0xf4)
+				hi = 0x8f;
+		} else
+			return i;
+		if (i + need >= len)
+			return i;  /* truncated sequence */
+		if (s[i + 1] < lo || s[i + 1] > hi)
+			return i;
+		for (size_t k = 2; k <= need; k++)
+			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
+				return i;
+		i += need + 1;
+	}
+	return (size_t)-1;
+}
+
+/* hex4: value of 4 hex digits at s, or -1. */
+static long
+hex4(const char *s)
+{
+	long v = 0;
+	for (int i = 0; i < 4; i++) {
+		int c = (unsigned char)s[i];
+		int d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* is_word: 1 for bytes that may continue a bare token (so "NaNx" is not NaN). */
+static int
+is_word(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '+' || c == '-';
+}
+
+/*
+ * sanitize: step 2 above, in place. Walks the text once, tracking string
+ * literals (with backslash escapes). Outside strings, a bare NaN, Infinity or
+ * -Infinity delimited by non-word bytes becomes a same-length sentinel string.
+ * Inside strings, a \uD800-\uDBFF escape not followed by a \uDC00-\uDFFF
+ * escape, or a lone \uDC00-\uDFFF escape, becomes \ufffd (jansson refuses
+ * lone surrogates; Python writes them for undecodable bytes). Returns the
+ * number of bare tokens rewritten.
+ */
+static int
+sanitize(char *t, size_t len)
+{
+	int n = 0, in_str = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = t[i];
+		if (in_str) {
+			if (c == '"')
+				in_str = 0;
+			else if (c == '\\' && i + 1 < len) {
+				if (t[i + 1] == 'u' && i + 5 < len) {
+					long h = hex4(t + i + 2);
+					if (h >= 0xd800 && h <= 0xdbff) {
+						long l = (i + 11 < len && t[i + 6] == '\\' && t[i + 7] == 'u')
+						    ? hex4(t + i + 8) : -1;
+						if (l >= 0xdc00 && l <= 0xdfff) {
+							i += 11;  /* whole pair */
+							continue;
+						}
+						memcpy(t + i + 2, "fffd", 4);
+					} else if (h >= 0xdc00 && h <= 0xdfff)
+						memcpy(t + i + 2, "fffd", 4);
+					i += 5;
+				} else
+					i++;      /* the escaped byte */
+			}
+			continue;
+		}
+		if (c == '"') {
+			in_str = 1;
+			continue;
+		}
+		if (c != 'N' && c != 'I' && c != '-')
+			continue;
+		if (i > 0 && is_word((unsigned char)t[i - 1]))
+			continue;
+		const char *tok, *rep;
+		if (c == 'N') {
+			tok = "NaN";
+			rep = "\"" SENT_NAN "\"";
+		} else if (c == 'I') {
+			tok = "Infinity";
+			rep = "\"" SENT_INF "\"    ";
+		} else {
+			tok = "-Infinity";
+			rep = "\"" SENT_NINF "\"    ";
+		}
+		size_t tl = strlen(tok);
+		if (i + tl > len || memcmp(t + i, tok, tl) != 0)
+			continue;
+		if (i + tl < len && is_word((unsigned char)t[i + tl]))
+			continue;
+		memcpy(t + i, rep, tl);
+		n++;
+		i += tl - 1;
+	}
+	return n;
+}
+
+/* skip_ws: first offset >= off that is not JSON whitespace. */
+static size_t
+skip_ws(const char *t, size_t len, size_t off)
+{
+	while (off < len && (t[off] == ' ' || t[off] == '\t' || t[off] == '\n' || t[off] == '\r'))
+		off++;
+	return off;
+}
+
+/*
+ * value_end: one past the end of the JSON value starting at off (text that
+ * jansson already accepted). Strings, containers (depth counted, strings
+ * skipped) and scalars (up to the next delimiter).
+ */
+static size_t
+value_end(const char *t, size_t len, size_t off)
+{
+	if (off >= len)
+		return len;
+	if (t[off] == '"') {
+		size_t i = off + 1;
+		while (i < len && t[i] != '"')
+			i += (t[i] == '\\') ? 2 : 1;
+		return i < len ? i + 1 : len;
+	}
+	if (t[off] == '{' || t[off] == '[') {
+		int depth = 0;
+		size_t i = off;
+		while (i < len) {
+			char c = t[i];
+			if (c == '"') {
+				i = value_end(t, len, i);
+				continue;
+			}
+			if (c == '{' || c == '[')
+				depth++;
+			else if (c == '}' || c == ']') {
+				if (--depth == 0)
+					return i + 1;
+			}
+			i++;
+		}
+		return len;
+	}
+	size_t i = off;
+	while (i < len && t[i] != ',' && t[i] != '}' && t[i] != ']' && t[i] != ' ' &&
+	    t[i] != '\t' && t[i] != '\n' && t[i] != '\r')
+		i++;
+	return i;
+}
+
+/* decode_key: the decoded text of the JSON string literal t[off, end). */
+static char *
+decode_key(const char *t, size_t off, size_t end)
+{
+	if (memchr(t + off, '\\', end - off) == NULL)
+		return br_xstrndup(t + off + 1, end - off - 2);
+	json_error_t e;
+	json_t *j = json_loadb(t + off, end - off, JSON_DECODE_ANY, &e);
+	char *s = br_xstrdup(j && json_is_string(j) ? json_string_value(j) : "");
+	json_decref(j);
+	return s;
+}
+
+/*
+ * index_keys: build o->keys, the positions of the object's top-level keys and
+ * values, in one pass over its text (only when a position or raw value text is
+ * needed: errors and extras).
+ */
+static void
+index_keys(octx *o)
+{
+	if (o->indexed)
+		return;
+	o->indexed = 1;
+	const char *t = o->p->text;
+	size_t len = o->end, i = skip_ws(t, len, o->start);
+	size_t cap = 0;
+	if (i >= len || t[i] != '{')
+		return;
+	i++;
+	for (;;) {
+		i = skip_ws(t, len, i);
+		if (i >= len || t[i] != '"')
+			return;
+		size_t ko = i, ke = value_end(t, len, i);
+		i = skip_ws(t, len, ke);
+		if (i >= len || t[i] != ':')
+			return;
+		size_t vo = skip_ws(t, len, i + 1), ve = value_end(t, len, vo);
+		if (o->n_keys == cap) {
+			cap = cap ? cap * 2 : 64;
+			o->keys = br_xrealloc(o->keys, cap * sizeof *o->keys);
+		}
+		keypos *k = &o->keys[o->n_keys++];
+		k->key = decode_key(t, ko, ke);
+		k->key_off = ko;
+		k->val_off = vo;
+		k->val_end = ve;
+		i = skip_ws(t, len, ve);
+		if (i >= len || t[i] != ',')
+			return;
+		i++;
+	}
+}
+
+/* find_key: the position record of top-level key `key` (last one wins, as in
+ * jansson), or NULL. */
+static const keypos *
+find_key(octx *o, const char *key)
+{
+	index_keys(o);
+	for (size_t i = o->n_keys; i-- > 0;)
+		if (strcmp(o->keys[i].key, key) == 0)
+			return &o->keys[i];
+	return NULL;
+}
+
+/* key_off: offset of key in the text for messages, else the object start. */
+static size_t
+key_off(octx *o, const char *key)
+{
+	const keypos *k = find_key(o, key);
+	return k ? k->key_off : o->start;
+}
+
+static void
+octx_free(octx *o)
+{
+	for (size_t i = 0; i < o->n_keys; i++)
+		free(o->keys[i].key);
+	free(o->keys);
+	o->keys = NULL;
+	o->n_keys = 0;
+	o->indexed = 0;
+}
+
+/*
+ * raw_text: the value of `key` as written in the file, with bare tokens
+ * restored (NaN, Infinity, -Infinity) and, outside strings, whitespace
+ * dropped and ", " / ": " separators as Python writes them, so indented and
+ * one-line files give the same text. NULL when the key cannot be located.
+ */
+static char *
+raw_text(octx *o, const char *key)
+{
+	const keypos *k = find_key(o, key);
+	if (k == NULL)
+		return NULL;
+	const char *t = o->p->text;
+	size_t n = k->val_end - k->val_off;
+	char *out = br_xmalloc(2 * n + 1);
+	size_t w = 0;
+	for (size_t i = k->val_off; i < k->val_end;) {
+		char c = t[i];
+		if (c == '"') {
+			size_t e = value_end(t, k->val_end, i);
+			size_t sl = e - i;
+			if (o->p->replaced && sl >= 3 && (unsigned char)t[i + 1] == 0x7f) {
+				const char *rep = NULL;
+				if (sl == 3)
+					rep = "NaN";
+				else if (sl == 4 && t[i + 2] == 'I')
+					rep = "Infinity";
+				else if (sl == 5 && t[i + 2] == '-' && t[i + 3] == 'I')
+					rep = "-Infinity";
+				if (rep) {
+					memcpy(out + w, rep, strlen(rep));
+					w += strlen(rep);
+					i = e;
+					continue;
+				}
+			}
+			memcpy(out + w, t + i, sl);
+			w += sl;
+			i = e;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			i++;
+			continue;
+		}
+		out[w++] = c;
+		if (c == ',' || c == ':')
+			out[w++] = ' ';
+		i++;
+	}
+	out[w] = '\0';
+	return out;
+}
+
+/* type_name: a JSON type for messages. */
+static const char *
+type_name(const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: return "true";
+	case JSON_FALSE: return "false";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+/*
+ * str_num: a string holding a number: the sentinels, "inf"/"+inf"/"-inf",
+ * "infinity" (any case), "nan", or a decimal number with optional surrounding
+ * blanks. Returns 0 and *v, or -1 when the string is not a number.
+ */
+static int
+str_num(pctx *p, const char *s, double *v)
+{
+	if (p->replaced && (unsigned char)s[0] == 0x7f) {
+		if (strcmp(s, SENT_NAN) == 0) {
+			*v = NAN;
+			return 0;
+		}
+		if (strcmp(s, SENT_INF) == 0) {
+			*v = INFINITY;
+			return 0;
+		}
+		if (strcmp(s, SENT_NINF) == 0) {
+			*v = -INFINITY;
+			return 0;
+		}
+	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	const char *u = s;
+	int neg = 0;
+	if (*u == '+' || *u == '-') {
+		neg = *u == '-';
+		u++;
+	}
+	if (strcasecmp(u, "inf") == 0 || strcasecmp(u, "infinity") == 0) {
+		*v = neg ? -INFINITY : INFINITY;
+		return 0;
+	}
+	if (strcasecmp(u, "nan") == 0) {
+		*v = NAN;
+		return 0;
+	}
+	/* plain decimal only (strtod would also take hex and "infinity" spellings) */
+	if (!(isdigit((unsigned char)*u) || (*u == '.' && isdigit((unsigned char)u[1]))))
+		return -1;
+	char *end;
+	double x = strtod(s, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (*end != '\0')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/*
+ * json_num: a numeric field's value. Numbers as they are, null → NAN, strings
+ * through str_num. Returns 0, or -1 when the value is not a number (bool,
+ * container, non-numeric string); *v untouched then.
+ */
+static int
+json_num(pctx *p, const json_t *j, double *v)
+{
+	switch (json_typeof(j)) {
+	case JSON_INTEGER:
+		*v = (double)json_integer_value(j);
+		return 0;
+	case JSON_REAL:
+		*v = json_real_value(j);
+		return 0;
+	case JSON_NULL:
+		*v = NAN;
+		return 0;
+	case JSON_STRING:
+		return str_num(p, json_string_value(j), v);
+	default:
+		return -1;
+	}
+}
+
+/* num_field: json_num for top-level key `key`, with an error naming the key
+ * and its line:col. */
+static int
+num_field(octx *o, const char *key, const json_t *j, double *v, char **cause)
+{
+	if (json_num(o->p, j, v) == 0)
+		return 0;
+	if (json_is_string(j))
+		return err_at(o->p, key_off(o, key), cause,
+		    "\"%s\": expected a number, got the string \"%.40s\"", key, json_string_value(j));
+	return err_at(o->p, key_off(o, key), cause, "\"%s\": expected a number, got %s",
+	    key, type_name(j));
+}
+
+/* str_field: a string field: strings verbatim, null → NULL, numbers and
+ * booleans as their text; containers are an error. */
+static int
+str_field(octx *o, const char *key, const json_t *j, char **out, char **cause)
+{
+	free(*out);
+	*out = NULL;
+	if (json_is_string(j)) {
+		*out = br_xstrdup(json_string_value(j));
+		return 0;
+	}
+	if (json_is_null(j))
+		return 0;
+	if (json_is_object(j) || json_is_array(j))
+		return err_at(o->p, key_off(o, key), cause, "\"%s\": expected a string, got %s",
+		    key, type_name(j));
+	*out = raw_text(o, key);
+	if (*out == NULL)
+		*out = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT);
+	return 0;
+}
+
+/*
+ * parse_stat_key: split "mean_ttft_ms", "p99.9_itl_ms" ... into a
+ * br_file_stat (value not set). Returns 1 when key has that shape and fits.
+ */
+static int
+parse_stat_key(const char *key, br_file_stat *st)
+{
+	size_t kl = strlen(key);
+	if (kl < 6 || kl >= sizeof st->key || strcmp(key + kl - 3, "_ms") != 0)
+		return 0;
+	const char *us = strchr(key, '_');
+	if (us == NULL)
+		return 0;
+	size_t pl = (size_t)(us - key);
+	const char *metric = us + 1;
+	size_t ml = (size_t)(key + kl - 3 - metric);
+	if (ml == 0 || ml >= sizeof st->metric)
+		return 0;
+	memset(st, 0, sizeof *st);
+	st->percentile = NAN;
+	if (pl == 4 && memcmp(key, "mean", 4) == 0)
+		strcpy(st->stat, "mean");
+	else if (pl == 6 && memcmp(key, "median", 6) == 0)
+		strcpy(st->stat, "median");
+	else if (pl == 3 && memcmp(key, "std", 3) == 0)
+		strcpy(st->stat, "std");
+	else if (pl >= 2 && key[0] == 'p') {
+		/* digits, optionally one dot and more digits */
+		int dots = 0;
+		for (size_t i = 1; i < pl; i++) {
+			if (key[i] == '.' && i > 1 && i + 1 < pl && dots == 0)
+				dots++;
+			else if (!isdigit((unsigned char)key[i]))
+				return 0;
+		}
+		char buf[32];
+		if (pl >= sizeof buf)
+			return 0;
+		memcpy(buf, key + 1, pl - 1);
+		buf[pl - 1] = '\0';
+		st->percentile = strtod(buf, NULL);
+		if (st->percentile > 100)
+			return 0;
+		strcpy(st->stat, "p");
+	} else
+		return 0;
+	memcpy(st->metric, metric, ml);
+	st->metric[ml] = '\0';
+	memcpy(st->key, key, kl + 1);
+	return 1;
+}
+
+/* The per-request arrays, in the order of this table. */
+enum { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE, A_TEXT, A_ERR, A_N };
+static const char *const array_keys[A_N] = {
+	"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
+	"queue_times", "generated_texts", "errors",
+};
+
+/* Numeric keys mapped straight onto a br_bench field. */
+static const struct numkey {
+	const char *key;
+	size_t off;
+} num_keys[] = {
+	{ "num_prompts", offsetof(br_bench, num_prompts) },
+	{ "request_rate", offsetof(br_bench, request_rate_rps) },
+	{ "burstiness", offsetof(br_bench, burstiness) },
+	{ "max_concurrency", offsetof(br_bench, max_concurrency) },
+	{ "duration", offsetof(br_bench, duration_s) },
+	{ "completed", offsetof(br_bench, completed) },
+	{ "failed", offsetof(br_bench, failed) },
+	{ "total_input_tokens", offsetof(br_bench, total_input_tokens) },
+	{ "total_output_tokens", offsetof(br_bench, total_output_tokens) },
+	{ "request_throughput", offsetof(br_bench, request_throughput_rps) },
+	{ "request_goodput", offsetof(br_bench, request_goodput_rps) },
+	{ "request_goodput:", offsetof(br_bench, request_goodput_rps) },
+	{ "output_throughput", offsetof(br_bench, output_throughput_tps) },
+	{ "total_token_throughput", offsetof(br_bench, total_token_throughput_tps) },
+	{ "input_throughput", offsetof(br_bench, input_throughput_tps) },
+	{ "request_inthroughput", offsetof(br_bench, input_throughput_tps) },
+	{ "max_output_tokens_per_s", offsetof(br_bench, max_output_tokens_per_s) },
+	{ "max_concurrent_requests", offsetof(br_bench, max_concurrent_requests) },
+	{ "spec_decode_acceptance_rate", offsetof(br_bench, spec_decode_acceptance_rate) },
+	{ "spec_decode_acceptance_length", offsetof(br_bench, spec_decode_acceptance_length) },
+	{ "spec_decode_num_drafts", offsetof(br_bench, spec_decode_num_drafts) },
+	{ "spec_decode_draft_tokens", offsetof(br_bench, spec_decode_draft_tokens) },
+	{ "spec_decode_accepted_tokens", offsetof(br_bench, spec_decode_accepted_tokens) },
+};
+
+/* String keys mapped onto a br_bench field. */
+static const struct strkey {
+	const char *key;
+	size_t off;
+} str_keys[] = {
+	{ "date", offsetof(br_bench, date) },
+	{ "backend", offsetof(br_bench, backend) },
+	{ "label", offsetof(br_bench, label) },
+	{ "model_id", offsetof(br_bench, model_id) },
+	{ "tokenizer_id", offsetof(br_bench, tokenizer_id) },
+};
+
+/* bench_init: every number NAN, every pointer NULL. */
+static void
+bench_init(br_bench *b)
+{
+	memset(b, 0, sizeof *b);
+	double *nums[] = {
+		&b->num_prompts, &b->request_rate_rps, &b->burstiness, &b->max_concurrency,
+		&b->run_number, &b->duration_s, &b->completed, &b->failed,
+		&b->total_input_tokens, &b->total_output_tokens, &b->request_throughput_rps,
+		&b->request_goodput_rps, &b->output_throughput_tps,
+		&b->total_token_throughput_tps, &b->input_throughput_tps,
+		&b->max_output_tokens_per_s, &b->max_concurrent_requests,
+		&b->spec_decode_acceptance_rate, &b->spec_decode_acceptance_length,
+		&b->spec_decode_num_drafts, &b->spec_decode_draft_tokens,
+		&b->spec_decode_accepted_tokens,
+	};
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+		*nums[i] = NAN;
+}
+
+/* add_extra: append key=value (value owned by the extra). */
+static void
+add_extra(br_bench *b, const char *key, char *value)
+{
+	b->extras = br_xrealloc(b->extras, (b->n_extras + 1) * sizeof *b->extras);
+	b->extras[b->n_extras].key = br_xstrdup(key);
+	b->extras[b->n_extras].value = value;
+	b->n_extras++;
+}
+
+/* extra_text: the text kept for an extra: strings verbatim, anything else as
+ * written in the file (raw_text). */
+static char *
+extra_text(octx *o, const char *key, const json_t *v)
+{
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		if (!(o->p->replaced && (unsigned char)s[0] == 0x7f))
+			return br_xstrdup(s);
+	}
+	char *r = raw_text(o, key);
+	if (r == NULL)
+		r = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	return r ? r : br_xstrdup("");
+}
+
+/* arr_num: element i of per-request array `key`, as a number (seconds or
+ * tokens); error names the key and index. */
+static int
+arr_num(octx *o, int a, size_t i, const json_t *j, double *v, char **cause)
+{
+	if (json_num(o->p, j, v) == 0)
+		return 0;
+	return err_at(o->p, key_off(o, array_keys[a]), cause,
+	    "\"%s\"[%zu]: expected a number, got %s", array_keys[a], i, type_name(j));
+}
+
+/*
+ * read_requests: fill b->requests from the per-request arrays arr[] (NULL when
+ * absent). All present arrays must have the same length. A request is failed
+ * when its error string is non-empty; without `errors`, when ttft and
+ * output_len are both 0.
+ */
+static int
+read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
+{
+	int first = -1;
+	size_t n = 0;
+	for (int a = 0; a < A_N; a++) {
+		if (arr[a] == NULL)
+			continue;
+		size_t m = json_array_size(arr[a]);
+		if (first < 0) {
+			first = a;
+			n = m;
+		} else if (m != n)
+			return err_at(o->p, key_off(o, array_keys[a]), cause,
+			    "\"%s\" has %zu entries but \"%s\" has %zu: expected one entry per request in every per-request array",
+			    array_keys[a], m, array_keys[first], n);
+	}
+	if (first < 0 || n == 0)
+		return 0;
+	b->has_latencies = arr[A_LAT] != NULL;
+	b->has_start_times = arr[A_START] != NULL;
+	b->has_queue_times = arr[A_QUEUE] != NULL;
+	b->requests = br_xcalloc(n, sizeof *b->requests);
+	b->n_requests = n;
+	for (size_t i = 0; i < n; i++) {
+		br_request *r = &b->requests[i];
+		double *dst[A_N] = {
+			[A_INPUT] = &r->input_len_tokens, [A_OUTPUT] = &r->output_len_tokens,
+			[A_TTFT] = &r->ttft_s, [A_LAT] = &r->latency_s,
+			[A_START] = &r->start_time_s, [A_QUEUE] = &r->queue_time_s,
+		};
+		for (int a = 0; a < A_N; a++) {
+			if (dst[a] == NULL)
+				continue;
+			*dst[a] = NAN;
+			if (arr[a] != NULL &&
+			    arr_num(o, a, i, json_array_get(arr[a], i), dst[a], cause) != 0)
+				return -1;
+		}
+		if (arr[A_ITLS]) {
+			json_t *l = json_array_get(arr[A_ITLS], i);
+			if (json_is_array(l)) {
+				size_t m = json_array_size(l);
+				if (m > 0)
+					r->itls_s = br_xmalloc(m * sizeof *r->itls_s);
+				for (size_t k = 0; k < m; k++) {
+					json_t *e = json_array_get(l, k);
+					if (json_num(o->p, e, &r->itls_s[k]) != 0)
+						return err_at(o->p, key_off(o, "itls"), cause,
+						    "\"itls\"[%zu][%zu]: expected a number, got %s",
+						    i, k, type_name(e));
+				}
+				r->n_itls = m;
+			} else if (!json_is_null(l))
+				return err_at(o->p, key_off(o, "itls"), cause,
+				    "\"itls\"[%zu]: expected a list of numbers, got %s", i, type_name(l));
+		}
+		if (arr[A_ERR]) {
+			json_t *e = json_array_get(arr[A_ERR], i);
+			if (json_is_string(e))
+				r->error = br_xstrdup(json_string_value(e));
+			else if (!json_is_null(e))
+				return err_at(o->p, key_off(o, "errors"), cause,
+				    "\"errors\"[%zu]: expected a string, got %s", i, type_name(e));
+			r->failed = r->error != NULL && r->error[0] != '\0';
+		} else
+			r->failed = r->ttft_s == 0.0 && r->output_len_tokens == 0.0;
+	}
+	return 0;
+}
+
+/*
+ * map_object: fill b from one parsed object `j` lying at [o->start, o->end).
+ * Returns 0, or -1 with *cause (b is left for the caller to free).
+ */
+static int
+map_object(octx *o, json_t *j, br_bench *b, char **cause)
+{
+	if (!json_is_object(j))
+		return err_at(o->p, o->start, cause,
+		    "expected a JSON object (a vLLM bench serve result), got %s", type_name(j));
+	if (json_object_get(j, "duration") == NULL || json_object_get(j, "completed") == NULL)
+		return err_at(o->p, o->start, cause,
+		    "not a vllm bench serve result: expected an object with \"duration\" and \"completed\" keys");
+
+	json_t *arr[A_N] = { 0 };
+	char *endpoint_type = NULL;
+	int have_failed = 0;
+	size_t stat_cap = 0;
+	const char *key;
+	json_t *v;
+	json_object_foreach(j, key, v) {
+		size_t i;
+		for (i = 0; i < sizeof num_keys / sizeof num_keys[0]; i++)
+			if (strcmp(key, num_keys[i].key) == 0)
+				break;
+		if (i < sizeof num_keys / sizeof num_keys[0]) {
+			if (num_field(o, key, v, (double *)((char *)b + num_keys[i].off), cause) != 0)
+				goto fail;
+			if (strcmp(key, "failed") == 0 && !json_is_null(v))
+				have_failed = 1;
+			continue;
+		}
+		for (i = 0; i < sizeof str_keys / sizeof str_keys[0]; i++)
+			if (strcmp(key, str_keys[i].key) == 0)
+				break;
+		if (i < sizeof str_keys / sizeof str_keys[0]) {
+			if (str_field(o, key, v, (char **)((char *)b + str_keys[i].off), cause) != 0)
+				goto fail;
+			continue;
+		}
+		if (strcmp(key, "endpoint_type") == 0) {
+			if (str_field(o, key, v, &endpoint_type, cause) != 0)
+				goto fail;
+			continue;
+		}
+		for (i = 0; i < A_N; i++)
+			if (strcmp(key, array_keys[i]) == 0)
+				break;
+		if (i < A_N) {
+			if (json_is_null(v))
+				continue;
+			if (!json_is_array(v)) {
+				err_at(o->p, key_off(o, key), cause,
+				    "\"%s\": expected a list (one entry per request), got %s",
+				    key, type_name(v));
+				goto fail;
+			}
+			arr[i] = v;
+			continue;
+		}
+		br_file_stat st;
+		if (parse_stat_key(key, &st)) {
+			if (num_field(o, key, v, &st.value_ms, cause) != 0)
+				goto fail;
+			if (b->n_stats == stat_cap) {
+				stat_cap = stat_cap ? stat_cap * 2 : 16;
+				b->stats = br_xrealloc(b->stats, stat_cap * sizeof *b->stats);
+			}
+			b->stats[b->n_stats++] = st;
+			continue;
+		}
+		if (strcmp(key, "run_number") == 0 &&
+		    num_field(o, key, v, &b->run_number, cause) != 0)
+			goto fail;
+		add_extra(b, key, extra_text(o, key, v));
+	}
+	if (b->backend == NULL && endpoint_type != NULL) {
+		b->backend = endpoint_type;
+		endpoint_type = NULL;
+	}
+	free(endpoint_type);
+	endpoint_type = NULL;
+	if (!have_failed) {
+		b->failed = b->num_prompts - b->completed;  /* NAN when either is absent */
+		b->failed_derived = 1;
+	}
+	if (read_requests(o, b, arr, cause) != 0)
+		goto fail;
+	return 0;
+fail:
+	free(endpoint_type);
+	return -1;
+}
+
+/* json_err: *cause for a jansson error at object base offset `base`. The
+ * position is the byte jansson stopped on; at end of input, just past the
+ * last byte (where more text was expected). */
+static int
+json_err(pctx *p, size_t base, const json_error_t *e, char **cause)
+{
+	size_t off = base + (size_t)(e->position > 0 ? e->position : 0);
+	if (off < p->len && e->position > 0)
+		off--;
+	return err_at(p, off, cause, "malformed JSON: %s; expected a vLLM bench result JSON", e->text);
+}
+
+/* convert: map parsed object j at [start, end) onto a new run of set. */
+static int
+convert(pctx *p, json_t *j, size_t start, size_t end, int index, br_bench_set *set,
+    size_t *cap, char **cause)
+{
+	if (set->n == *cap) {
+		*cap = *cap ? *cap * 2 : 4;
+		set->runs = br_xrealloc(set->runs, *cap * sizeof *set->runs);
+	}
+	br_bench *b = &set->runs[set->n];
+	bench_init(b);
+	octx o = { .p = p, .start = start, .end = end };
+	int line, col;
+	line_col(p, start, &line, &col);
+	b->source_path = br_xstrdup(p->name);
+	b->source_index = index;
+	b->source_line = line;
+	int rc = map_object(&o, j, b, cause);
+	octx_free(&o);
+	if (rc != 0) {
+		br_bench_free(b);
+		return -1;
+	}
+	set->n++;
+	return 0;
+}
+
+/*
+ * parse_owned: the whole parse on a writable buffer t[0, len) that this
+ * function sanitizes in place and frees. See br_bench_parse_text.
+ */
+static int
+parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cause)
+{
+	pctx p = { .name = name, .text = t, .len = len, .line_no = 1 };
+	br_bench_set set = { 0 };
+	size_t cap = 0;
+	int rc = -1;
+	json_t *j = NULL;
+
+	out->runs = NULL;
+	out->n = 0;
+	const char *nul = memchr(t, '\0', len);
+	if (nul != NULL) {
+		err_at(&p, (size_t)(nul - t), cause,
+		    "NUL byte: this is a binary file, expected a vLLM bench result JSON (text)");
+		goto done;
+	}
+	size_t bad = utf8_bad((const unsigned char *)t, len);
+	if (bad != (size_t)-1) {
+		err_at(&p, bad, cause,
+		    "invalid UTF-8 byte 0x%02x: this looks like a binary file, expected a vLLM bench result JSON (UTF-8 text)",
+		    (unsigned char)t[bad]);
+		goto done;
+	}
+	size_t off = 0;
+	if (len >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0)
+		off = 3;  /* byte order mark */
+	off = skip_ws(t, len, off);
+	if (off >= len) {
+		if (cause)
+			*cause = br_xasprintf("%s: empty file, expected a vLLM bench result JSON", name);
+		goto done;
+	}
+	p.replaced = sanitize(t, len);
+
+	json_error_t e;
+	if (t[off] == '[') {
+		j = json_loadb(t + off, len - off, 0, &e);
+		if (j == NULL) {
+			json_err(&p, off, &e, cause);
+			goto done;
+		}
+		if (json_array_size(j) == 0) {
+			err_at(&p, off, cause, "empty list: expected a list of vLLM bench serve results");
+			goto done;
+		}
+		/* element offsets from the text, for source_line and messages */
+		size_t i = off + 1;
+		for (size_t k = 0; k < json_array_size(j); k++) {
+			i = skip_ws(t, len, i);
+			size_t end = value_end(t, len, i);
+			if (convert(&p, json_array_get(j, k), i, end, (int)k, &set, &cap, cause) != 0)
+				goto done;
+			i = skip_ws(t, len, end);
+			if (i < len && t[i] == ',')
+				i++;
+		}
+	} else if (t[off] == '{') {
+		int index = 0;
+		while (off < len) {
+			if (t[off] != '{') {
+				err_at(&p, off, cause,
+				    "expected '{' (the next JSON object of a JSONL file) or end of file");
+				goto done;
+			}
+			j = json_loadb(t + off, len - off, JSON_DISABLE_EOF_CHECK, &e);
+			if (j == NULL) {
+				json_err(&p, off, &e, cause);
+				goto done;
+			}
+			size_t end = off + (size_t)e.position;
+			if (convert(&p, j, off, end, index++, &set, &cap, cause) != 0)
+				goto done;
+			json_decref(j);
+			j = NULL;
+			off = skip_ws(t, len, end);
+		}
+	} else {
+		err_at(&p, off, cause,
+		    "expected '{' or '[' (a vLLM bench result JSON), got '%c'", t[off]);
+		goto done;
+	}
+	*out = set;
+	set.runs = NULL;
+	set.n = 0;
+	rc = 0;
+done:
+	json_decref(j);
+	br_bench_set_free(&set);
+	free(t);
+	return rc;
+}
+
+/*
+ * br_bench_parse_text: parse an in-memory bench result (see bench.h); the
+ * text is copied, not modified. Returns 0 or -1 with *cause.
+ */
+int
+br_bench_parse_text(const char *name, const char *text, size_t len, br_bench_set *out,
+    char **cause)
+{
+	char *t = br_xmalloc(len + 1);
+	memcpy(t, text, len);
+	t[len] = '\0';
+	return parse_owned(name, t, len, out, cause);
+}
+
+/*
+ * br_bench_load: read and parse the bench result file at path (see bench.h).
+ * Returns 0 or -1 with *cause ("PATH: cannot open ..." for I/O errors).
+ */
+int
+br_bench_load(const char *path, br_bench_set *out, char **cause)
+{
+	char *t;
+	size_t len;
+	out->runs = NULL;
+	out->n = 0;
+	if (br_read_file(path, &t, &len, cause) != 0)
+		return -1;
+	return parse_owned(path, t, len, out, cause);
+}

@@ -1,0 +1,562 @@
+/*
+ * Metrics CSV reader: the canonical 1 Hz CSV (DESIGN.md §1) and the
+ * accepted variants (FORMATS.md §4) → br_series.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <glib.h>
+
+#include "benchreport/common.h"
+#include "benchreport/metrics.h"
+#include "ingest/metrics_priv.h"
+
+/* One cell of a record: bytes [off, off+len) of the record's scratch
+ * buffer (quotes removed), `src` = byte offset of the cell in the file. */
+typedef struct csv_cell {
+	size_t off, len, src;
+	int quoted;
+} csv_cell;
+
+typedef struct csv_rec {
+	GString *buf;          /* unquoted cell text, back to back */
+	csv_cell *cell;
+	size_t n, cap;
+	size_t start, end;     /* file offsets: first byte, line end (before \r\n) */
+} csv_rec;
+
+/* One source column of the file mapped into the series. */
+typedef struct csv_col {
+	char *header;          /* header cell as written (trimmed), for messages */
+	long full, bare;       /* series column indexes, -1 = none */
+	int ignored;           /* unnamed or _created column */
+	int usage;             /* a cache usage fraction column (percent check) */
+} csv_col;
+
+/*
+ * cell_text: pointer to a cell's bytes (not NUL-terminated).
+ */
+static const char *
+cell_text(const csv_rec *r, size_t i)
+{
+	return r->buf->str + r->cell[i].off;
+}
+
+/*
+ * trim: shrink [*s, *s+*n) past leading and trailing blanks.
+ */
+static void
+trim(const char **s, size_t *n)
+{
+	while (*n > 0 && isspace((unsigned char)(*s)[0])) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n > 0 && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+/*
+ * read_record: read one RFC 4180 record starting at *pos (comma separated,
+ * "..." quoting with "" for a quote, quoted cells may span lines, CRLF or
+ * LF). *pos moves past the record's line end. Returns 0, or -1 with
+ * *err_off / *expected describing a quoting error.
+ */
+static int
+read_record(const char *d, size_t len, size_t *pos, csv_rec *r,
+    size_t *err_off, const char **expected)
+{
+	size_t p = *pos;
+	g_string_truncate(r->buf, 0);
+	r->n = 0;
+	r->start = p;
+	for (;;) {
+		if (r->n == r->cap) {
+			r->cap = r->cap ? 2 * r->cap : 16;
+			r->cell = br_xrealloc(r->cell, r->cap * sizeof *r->cell);
+		}
+		csv_cell *c = &r->cell[r->n++];
+		c->off = r->buf->len;
+		c->src = p;
+		c->quoted = 0;
+		size_t q = p;
+		while (q < len && (d[q] == ' ' || d[q] == '\t'))
+			q++;
+		if (q < len && d[q] == '"') {
+			c->quoted = 1;
+			c->src = q;
+			size_t open = q;
+			q++;
+			for (;;) {
+				if (q >= len) {
+					*err_off = open;
+					*expected = "a closing '\"' for the quoted cell that starts here";
+					return -1;
+				}
+				if (d[q] == '"') {
+					if (q + 1 < len && d[q + 1] == '"') {
+						g_string_append_c(r->buf, '"');
+						q += 2;
+						continue;
+					}
+					q++;
+					break;
+				}
+				g_string_append_c(r->buf, d[q]);
+				q++;
+			}
+			while (q < len && (d[q] == ' ' || d[q] == '\t'))
+				q++;
+			if (q < len && d[q] != ',' && d[q] != '\n' && d[q] != '\r') {
+				*err_off = q;
+				*expected = "',' or the end of the line after a closing quote";
+				return -1;
+			}
+			p = q;
+		} else {
+			while (p < len && d[p] != ',' && d[p] != '\n' && d[p] != '\r') {
+				g_string_append_c(r->buf, d[p]);
+				p++;
+			}
+		}
+		c->len = r->buf->len - c->off;
+		if (p < len && d[p] == ',') {
+			p++;
+			continue;
+		}
+		r->end = p;
+		if (p < len && d[p] == '\r')
+			p++;
+		if (p < len && d[p] == '\n')
+			p++;
+		break;
+	}
+	*pos = p;
+	return 0;
+}
+
+/*
+ * is_blank_record: 1 for an empty (or all-blank) line.
+ */
+static int
+is_blank_record(const csv_rec *r)
+{
+	if (r->n != 1 || r->cell[0].quoted)
+		return 0;
+	const char *s = cell_text(r, 0);
+	size_t n = r->cell[0].len;
+	trim(&s, &n);
+	return n == 0;
+}
+
+/*
+ * days_from_civil: days since 1970-01-01 of a proleptic Gregorian date.
+ */
+static long long
+days_from_civil(long long y, int m, int d)
+{
+	y -= m <= 2;
+	long long era = (y >= 0 ? y : y - 399) / 400;
+	long long yoe = y - era * 400;
+	long long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/*
+ * digits: parse exactly n decimal digits at s; -1 when any is not a digit.
+ */
+static long
+digits(const char *s, size_t n)
+{
+	long v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/*
+ * parse_iso8601: "YYYY-MM-DD[T| ]HH:MM[:SS[.frac]][Z|±HH[:]MM|±HH]" → epoch
+ * seconds. A stamp without a zone is taken as UTC. 0 or -1.
+ */
+static int
+parse_iso8601(const char *s, size_t n, double *out)
+{
+	if (n < 16 || s[4] != '-' || s[7] != '-' || !(s[10] == 'T' || s[10] == 't' || s[10] == ' ') ||
+	    s[13] != ':')
+		return -1;
+	long y = digits(s, 4), mo = digits(s + 5, 2), d = digits(s + 8, 2);
+	long h = digits(s + 11, 2), mi = digits(s + 14, 2), sec = 0;
+	double frac = 0;
+	size_t p = 16;
+	if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || h > 24 || mi < 0 || mi > 59)
+		return -1;
+	if (p < n && s[p] == ':') {
+		if (p + 3 > n || (sec = digits(s + p + 1, 2)) < 0 || sec > 60)
+			return -1;
+		p += 3;
+		if (p < n && (s[p] == '.' || s[p] == ',')) {
+			size_t fs = ++p;
+			double scale = 0.1;
+			while (p < n && s[p] >= '0' && s[p] <= '9') {
+				frac += (s[p] - '0') * scale;
+				scale /= 10;
+				p++;
+			}
+			if (p == fs)
+				return -1;
+		}
+	}
+	long off_s = 0;
+	if (p < n && (s[p] == 'Z' || s[p] == 'z')) {
+		p++;
+	} else if (p < n && (s[p] == '+' || s[p] == '-')) {
+		int sign = s[p] == '-' ? -1 : 1;
+		p++;
+		long oh, om = 0;
+		if (p + 2 > n || (oh = digits(s + p, 2)) < 0 || oh > 23)
+			return -1;
+		p += 2;
+		if (p < n && s[p] == ':')
+			p++;
+		if (p + 2 <= n) {
+			if ((om = digits(s + p, 2)) < 0 || om > 59)
+				return -1;
+			p += 2;
+		}
+		off_s = sign * (oh * 3600 + om * 60);
+	}
+	if (p != n)
+		return -1;
+	long long days = days_from_civil(y, (int)mo, (int)d);
+	*out = (double)(days * 86400 + h * 3600 + mi * 60 + sec - off_s) + frac;
+	return 0;
+}
+
+/* Recognised time column names, case-insensitive. */
+static const char *const time_names[] = { "timestamp", "timestamp_unix", "time", "ts", "t_unix_ms" };
+
+/*
+ * fail_at: set *cause to "PATH:LINE:COL: MSG" for file offset off. Returns -1.
+ */
+static int
+fail_at(const char *path, const char *d, size_t len, size_t off, char **cause, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static int
+fail_at(const char *path, const char *d, size_t len, size_t off, char **cause, const char *fmt, ...)
+{
+	int line, col;
+	br_line_col(d, len, off, &line, &col);
+	if (cause) {
+		va_list ap;
+		va_start(ap, fmt);
+		char *msg = br_xvasprintf(fmt, ap);
+		va_end(ap);
+		*cause = br_xasprintf("%s:%d:%d: %s", path, line, col, msg);
+		free(msg);
+	}
+	return -1;
+}
+
+/* Row order for sorting: time, then file order. */
+typedef struct row_key {
+	double t;
+	size_t i;
+} row_key;
+
+static int
+row_key_cmp(const void *a, const void *b)
+{
+	const row_key *x = a, *y = b;
+	if (x->t < y->t)
+		return -1;
+	if (x->t > y->t)
+		return 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * setup_columns: map every header cell but the time column to series
+ * columns of `out` (see csv_col). Labelled headers are parsed as Prometheus
+ * label sets; engine/model_name dropped. The bare-name sum of labelled
+ * columns is only made when the file has no column of that bare name.
+ * Returns 0 or -1 with *cause.
+ */
+static int
+setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, size_t tcol,
+    csv_col *cols, br_series *out, char **cause)
+{
+	char **full = br_xcalloc(hdr->n, sizeof *full);
+	char **bare = br_xcalloc(hdr->n, sizeof *bare);
+	int rc = 0;
+	GHashTable *explicit_names = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < hdr->n; i++) {
+		const char *s = cell_text(hdr, i);
+		size_t n = hdr->cell[i].len;
+		trim(&s, &n);
+		cols[i].header = br_xstrndup(s, n);
+		cols[i].full = cols[i].bare = -1;
+		if (i == tcol || n == 0) {
+			cols[i].ignored = 1;
+			continue;
+		}
+		const char *brace = memchr(s, '{', n);
+		size_t name_len = brace ? (size_t)(brace - s) : n;
+		char *raw = br_xstrndup(s, name_len);
+		br_label *labels = NULL;
+		size_t nl = 0;
+		if (brace) {
+			size_t p = name_len, hl = n;
+			const char *exp = NULL;
+			int lr = br_prom_labels_parse(s, hl, &p, &labels, &nl, &exp);
+			if (lr != 0 || p != hl) {
+				if (lr == 0) {
+					exp = "the end of the header cell after the label set";
+					br_labels_free(labels, nl);
+				}
+				/* offset within the file: quoted cells have one quote before */
+				size_t off = hdr->cell[i].src + (hdr->cell[i].quoted ? 1 : 0) + (size_t)(s - cell_text(hdr, i)) + p;
+				rc = fail_at(path, d, len, off, cause, "expected %s in header '%s'", exp, cols[i].header);
+				free(raw);
+				goto out;
+			}
+		}
+		if (br_metric_column_names(raw, labels, nl, &full[i], &bare[i]) != 0)
+			cols[i].ignored = 1;
+		else
+			g_hash_table_add(explicit_names, full[i]);
+		free(raw);
+		br_labels_free(labels, nl);
+	}
+	for (size_t i = 0; i < hdr->n; i++) {
+		if (cols[i].ignored)
+			continue;
+		cols[i].full = (long)br_series_add_col(out, full[i]);
+		cols[i].usage = br_metric_is_usage_frac(full[i]);
+		if (bare[i] && !g_hash_table_contains(explicit_names, bare[i]))
+			cols[i].bare = (long)br_series_add_col(out, bare[i]);
+	}
+out:
+	g_hash_table_destroy(explicit_names);
+	for (size_t i = 0; i < hdr->n; i++) {
+		free(full[i]);
+		free(bare[i]);
+	}
+	free(full);
+	free(bare);
+	return rc;
+}
+
+/*
+ * accumulate: add v into series cell (col, row): NAN + v = v, NAN v adds
+ * nothing; `cnt` counts the contributions (for averaging usage fractions).
+ */
+static void
+accumulate(br_series *s, long col, size_t row, double v, unsigned *cnt)
+{
+	if (col < 0 || isnan(v))
+		return;
+	double *cell = &s->cols[col][row];
+	*cell = isnan(*cell) ? v : *cell + v;
+	cnt[(size_t)col * s->n_rows + row]++;
+}
+
+/*
+ * br_metrics_csv_load: see metrics.h. Details:
+ * - the first header cell named timestamp, timestamp_unix, time, ts or
+ *   t_unix_ms (any case) is the time: a number (seconds; milliseconds for
+ *   t_unix_ms) or an ISO-8601 stamp (no zone = UTC);
+ * - other headers are canonicalised (br_metric_canonical) and their label
+ *   sets normalised as in the Prometheus reader; columns that end up with
+ *   the same name are summed (cache usage fractions averaged);
+ * - unnamed and `_created` columns are ignored; an empty cell is NAN;
+ * - a cache usage column (kv_cache_usage_perc, cpu_cache_usage_perc) holding
+ *   any value > 1 is taken as percent and divided by 100;
+ * - rows out of time order are SORTED by time (stable), not rejected;
+ * - a file with a header but no data row is an error.
+ */
+int
+br_metrics_csv_load(const char *path, br_series *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	char *d = NULL;
+	size_t len = 0;
+	if (br_read_file(path, &d, &len, cause) != 0)
+		return -1;
+	int rc = -1;
+	csv_rec rec = { .buf = g_string_new(NULL) };
+	csv_col *cols = NULL;
+	size_t ncols = 0, tcol = 0;
+	br_dvec times = { 0 }, vals = { 0 };  /* vals: row-major raw cells */
+	size_t err_off = 0;
+	const char *expected = NULL;
+
+	const char *nul = len ? memchr(d, '\0', len) : NULL;
+	if (nul) {
+		fail_at(path, d, len, (size_t)(nul - d), cause, "expected CSV text, found a NUL byte (binary file)");
+		goto done;
+	}
+	size_t p = 0;
+	if (len >= 3 && memcmp(d, "\xEF\xBB\xBF", 3) == 0)
+		p = 3;
+	/* header: the first non-blank record */
+	for (;;) {
+		if (p >= len) {
+			if (cause)
+				*cause = br_xasprintf("%s: expected a CSV header row, found an empty file", path);
+			goto done;
+		}
+		if (read_record(d, len, &p, &rec, &err_off, &expected) != 0) {
+			fail_at(path, d, len, err_off, cause, "expected %s", expected);
+			goto done;
+		}
+		if (!is_blank_record(&rec))
+			break;
+	}
+	ncols = rec.n;
+	size_t hdr_start = rec.start;
+	int have_time = 0, time_ms = 0;
+	for (size_t i = 0; i < rec.n && !have_time; i++) {
+		const char *s = cell_text(&rec, i);
+		size_t n = rec.cell[i].len;
+		trim(&s, &n);
+		for (size_t k = 0; k < sizeof time_names / sizeof time_names[0]; k++)
+			if (n == strlen(time_names[k]) && strncasecmp(s, time_names[k], n) == 0) {
+				have_time = 1;
+				tcol = i;
+				time_ms = k == 4;
+			}
+	}
+	if (!have_time) {
+		fail_at(path, d, len, hdr_start, cause,
+		    "expected a time column (timestamp, timestamp_unix, time, ts or t_unix_ms) in the header");
+		goto done;
+	}
+	cols = br_xcalloc(ncols, sizeof *cols);
+	if (setup_columns(path, d, len, &rec, tcol, cols, out, cause) != 0)
+		goto done;
+
+	/* data rows */
+	while (p < len) {
+		if (read_record(d, len, &p, &rec, &err_off, &expected) != 0) {
+			fail_at(path, d, len, err_off, cause, "expected %s", expected);
+			goto done;
+		}
+		if (is_blank_record(&rec))
+			continue;
+		if (rec.n != ncols) {
+			size_t off = rec.n > ncols ? rec.cell[ncols].src : rec.end;
+			fail_at(path, d, len, off, cause, "expected %zu cells as in the header, found %zu", ncols, rec.n);
+			goto done;
+		}
+		for (size_t i = 0; i < ncols; i++) {
+			const char *s = cell_text(&rec, i);
+			size_t n = rec.cell[i].len;
+			trim(&s, &n);
+			double v = NAN;
+			if (i == tcol) {
+				if (n == 0) {
+					fail_at(path, d, len, rec.cell[i].src, cause,
+					    "expected a time in column '%s', found an empty cell", cols[i].header);
+					goto done;
+				}
+				if (br_parse_double(s, n, &v) == 0) {
+					if (time_ms)
+						v /= 1000.0;
+				} else if (parse_iso8601(s, n, &v) != 0) {
+					char *tok = br_xstrndup(s, n > 60 ? 60 : n);
+					fail_at(path, d, len, rec.cell[i].src, cause,
+					    "expected epoch seconds or an ISO-8601 time in column '%s', found '%s'",
+					    cols[i].header, tok);
+					free(tok);
+					goto done;
+				}
+				if (!br_isnum(v)) {
+					fail_at(path, d, len, rec.cell[i].src, cause,
+					    "expected a finite time in column '%s'", cols[i].header);
+					goto done;
+				}
+				br_dvec_push(&times, v);
+				continue;
+			}
+			if (!cols[i].ignored && n > 0 && br_parse_double(s, n, &v) != 0) {
+				char *tok = br_xstrndup(s, n > 60 ? 60 : n);
+				fail_at(path, d, len, rec.cell[i].src, cause,
+				    "expected a number in column '%s', found '%s'", cols[i].header, tok);
+				free(tok);
+				goto done;
+			}
+			br_dvec_push(&vals, v);
+		}
+	}
+	size_t nrows = times.n, nv = ncols - 1;
+	if (nrows == 0) {
+		fail_at(path, d, len, len, cause, "expected at least one data row after the header");
+		goto done;
+	}
+
+	/* percent → fraction, per source column */
+	for (size_t i = 0, j = 0; i < ncols; i++) {
+		if (i == tcol)
+			continue;
+		if (cols[i].usage) {
+			int percent = 0;
+			for (size_t r = 0; r < nrows && !percent; r++)
+				percent = vals.v[r * nv + j] > 1.0;
+			if (percent)
+				for (size_t r = 0; r < nrows; r++)
+					vals.v[r * nv + j] /= 100.0;
+		}
+		j++;
+	}
+
+	/* time order (stable sort when needed) */
+	row_key *order = br_xmalloc(nrows * sizeof *order);
+	for (size_t r = 0; r < nrows; r++)
+		order[r] = (row_key){ times.v[r], r };
+	qsort(order, nrows, sizeof *order, row_key_cmp);
+
+	for (size_t r = 0; r < nrows; r++)
+		br_series_add_row(out, order[r].t);
+	unsigned *cnt = br_xcalloc(out->n_cols ? out->n_cols * nrows : 1, sizeof *cnt);
+	for (size_t r = 0; r < nrows; r++) {
+		const double *row = vals.v + order[r].i * nv;
+		for (size_t i = 0, j = 0; i < ncols; i++) {
+			if (i == tcol)
+				continue;
+			if (!cols[i].ignored) {
+				accumulate(out, cols[i].full, r, row[j], cnt);
+				accumulate(out, cols[i].bare, r, row[j], cnt);
+			}
+			j++;
+		}
+	}
+	for (size_t c = 0; c < out->n_cols; c++)
+		if (br_metric_is_usage_frac(out->names[c]))
+			for (size_t r = 0; r < nrows; r++)
+				if (cnt[c * nrows + r] > 1)
+					out->cols[c][r] /= cnt[c * nrows + r];
+	free(cnt);
+	free(order);
+	out->source_path = br_xstrdup(path);
+	rc = 0;
+done:
+	if (rc != 0)
+		br_series_free(out);
+	for (size_t i = 0; cols && i < ncols; i++)
+		free(cols[i].header);
+	free(cols);
+	free(rec.cell);
+	g_string_free(rec.buf, TRUE);
+	br_dvec_free(&times);
+	br_dvec_free(&vals);
+	free(d);
+	return rc;
+}

@@ -1,0 +1,288 @@
+/*
+ * Prometheus text exposition format 0.0.4 → one-row br_series
+ * (FORMATS.md §2, metrics.h for the column naming).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "benchreport/common.h"
+#include "benchreport/metrics.h"
+#include "ingest/metrics_priv.h"
+
+/* Parse state for one text. */
+typedef struct prom_state {
+	const char *name;     /* for messages */
+	const char *text;
+	size_t len;
+	br_series *out;
+	GHashTable *idx;      /* column name (owned by out) → index + 1 */
+	size_t *count;        /* samples added per column */
+	size_t count_cap;
+} prom_state;
+
+/*
+ * fail_at: set *cause to "NAME:LINE:COL: expected WHAT" for byte offset off;
+ * `found` (may be NULL) names what was there instead. Returns -1.
+ */
+static int
+fail_at(const prom_state *st, size_t off, const char *what, const char *found, char **cause)
+{
+	int line, col;
+	br_line_col(st->text, st->len, off, &line, &col);
+	if (cause) {
+		if (found)
+			*cause = br_xasprintf("%s:%d:%d: expected %s, found '%s'", st->name, line, col, what, found);
+		else
+			*cause = br_xasprintf("%s:%d:%d: expected %s", st->name, line, col, what);
+	}
+	return -1;
+}
+
+/*
+ * token_excerpt: a short malloc'd copy of the token at off (up to a blank or
+ * the end of the line, at most 40 bytes) for an error message.
+ */
+static char *
+token_excerpt(const prom_state *st, size_t off)
+{
+	size_t e = off;
+	while (e < st->len && e - off < 40 && st->text[e] != ' ' && st->text[e] != '\t' &&
+	    st->text[e] != '\n' && st->text[e] != '\r')
+		e++;
+	return br_xstrndup(st->text + off, e - off);
+}
+
+/*
+ * add_value: add v to column `col` of row 0, creating the column (start 0)
+ * on first use, and count the samples added to it.
+ */
+static void
+add_value(prom_state *st, const char *col, double v)
+{
+	size_t c = GPOINTER_TO_SIZE(g_hash_table_lookup(st->idx, col));
+	if (c == 0) {
+		c = br_series_push_col(st->out, col) + 1;
+		st->out->cols[c - 1][0] = 0.0;
+		g_hash_table_insert(st->idx, st->out->names[c - 1], GSIZE_TO_POINTER(c));
+	}
+	st->out->cols[c - 1][0] += v;
+	if (st->count_cap < st->out->n_cols) {
+		size_t cap = st->out->n_cols * 2;
+		st->count = br_xrealloc(st->count, cap * sizeof *st->count);
+		memset(st->count + st->count_cap, 0, (cap - st->count_cap) * sizeof *st->count);
+		st->count_cap = cap;
+	}
+	st->count[c - 1]++;
+}
+
+/*
+ * average_usage: KV / CPU cache usage is a fraction of each engine's pool;
+ * summed over data-parallel engines it would exceed 1, so those columns hold
+ * the mean over the engines instead (a fraction of the whole pool when the
+ * engines' pools are equal).
+ */
+static void
+average_usage(prom_state *st)
+{
+	for (size_t c = 0; c < st->out->n_cols; c++)
+		if (st->count[c] > 1 && br_metric_is_usage_frac(st->out->names[c]))
+			st->out->cols[c][0] /= (double)st->count[c];
+}
+
+/*
+ * is_name_start / is_name_char: Prometheus metric name bytes.
+ */
+static int
+is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+
+static int
+is_name_char(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+/*
+ * parse_sample: parse the sample line starting at st->text[p] (first
+ * non-blank byte of a non-comment line) and add it to the series.
+ * *end is set to the offset of the line's '\n' (or len). 0 or -1 with *cause.
+ */
+static int
+parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
+{
+	const char *s = st->text;
+	size_t len = st->len;
+	if (!is_name_start(s[p])) {
+		char *tok = token_excerpt(st, p);
+		int r = fail_at(st, p, "a metric name or a '#' comment at the start of the line", tok, cause);
+		free(tok);
+		return r;
+	}
+	size_t ns = p;
+	while (p < len && is_name_char(s[p]))
+		p++;
+	char *mname = br_xstrndup(s + ns, p - ns);
+	br_label *labels = NULL;
+	size_t nl = 0;
+	while (p < len && (s[p] == ' ' || s[p] == '\t'))
+		p++;
+	int had_labels = 0;
+	if (p < len && s[p] == '{') {
+		const char *exp = NULL;
+		if (br_prom_labels_parse(s, len, &p, &labels, &nl, &exp) != 0) {
+			free(mname);
+			return fail_at(st, p, exp, NULL, cause);
+		}
+		had_labels = 1;
+		while (p < len && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+	}
+	const char *after = had_labels ? "a number after the label set" : "a number after the series name";
+	size_t vs = p;
+	while (p < len && s[p] != ' ' && s[p] != '\t' && s[p] != '\n' && s[p] != '\r')
+		p++;
+	double v;
+	if (p == vs || br_parse_double(s + vs, p - vs, &v) != 0) {
+		char *tok = p == vs ? NULL : token_excerpt(st, vs);
+		fail_at(st, vs, after, p == vs ? "the end of the line" : tok, cause);
+		free(tok);
+		free(mname);
+		br_labels_free(labels, nl);
+		return -1;
+	}
+	while (p < len && (s[p] == ' ' || s[p] == '\t'))
+		p++;
+	if (p < len && s[p] != '\n' && s[p] != '\r') {
+		/* optional timestamp: an integer in milliseconds (not used) */
+		size_t ts = p;
+		if (s[p] == '-' || s[p] == '+')
+			p++;
+		size_t digits = p;
+		while (p < len && s[p] >= '0' && s[p] <= '9')
+			p++;
+		if (p == digits || (p < len && s[p] != ' ' && s[p] != '\t' && s[p] != '\n' && s[p] != '\r')) {
+			char *tok = token_excerpt(st, ts);
+			fail_at(st, ts, "an integer timestamp in milliseconds or the end of the line after the value", tok, cause);
+			free(tok);
+			free(mname);
+			br_labels_free(labels, nl);
+			return -1;
+		}
+		while (p < len && (s[p] == ' ' || s[p] == '\t'))
+			p++;
+	}
+	if (p < len && s[p] == '\r')
+		p++;
+	if (p < len && s[p] != '\n') {
+		char *tok = token_excerpt(st, p);
+		fail_at(st, p, "the end of the line after the timestamp", tok, cause);
+		free(tok);
+		free(mname);
+		br_labels_free(labels, nl);
+		return -1;
+	}
+	*end = p;
+	char *full = NULL, *bare = NULL;
+	if (br_metric_column_names(mname, labels, nl, &full, &bare) == 0) {
+		add_value(st, full, v);
+		if (bare)
+			add_value(st, bare, v);
+		free(full);
+		free(bare);
+	}
+	free(mname);
+	br_labels_free(labels, nl);
+	return 0;
+}
+
+/*
+ * br_prom_parse_text: see metrics.h. Blank lines and every '#' line are
+ * skipped; CRLF line ends and a UTF-8 BOM are accepted. Series that differ
+ * only in `engine` / `model_name` are summed, except cache usage fractions,
+ * which are averaged over the engines (see average_usage). The optional
+ * per-sample timestamp is checked but not used. On error *out is left
+ * zeroed.
+ */
+int
+br_prom_parse_text(const char *name, const char *text, size_t len,
+    double t_s, br_series *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	if (name == NULL)
+		name = "<metrics text>";
+	if (text == NULL)
+		len = 0;
+	prom_state st = { .name = name, .text = text, .len = len, .out = out };
+	const char *nul = len ? memchr(text, '\0', len) : NULL;
+	if (nul != NULL)
+		return fail_at(&st, (size_t)(nul - text), "Prometheus text, found a NUL byte (binary file)", NULL, cause);
+	size_t p = 0;
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		p = 3;
+	size_t q = p;
+	while (q < len && (text[q] == ' ' || text[q] == '\t' || text[q] == '\n' || text[q] == '\r'))
+		q++;
+	if (q >= len) {
+		if (cause)
+			*cause = br_xasprintf("%s: expected Prometheus text, found an empty file", name);
+		return -1;
+	}
+	st.idx = g_hash_table_new(g_str_hash, g_str_equal);
+	br_series_add_row(out, t_s);
+	size_t samples = 0;
+	while (p < len) {
+		while (p < len && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p >= len)
+			break;
+		if (text[p] == '\n' || text[p] == '\r' || text[p] == '#') {
+			const char *nl = memchr(text + p, '\n', len - p);
+			p = nl ? (size_t)(nl - text) + 1 : len;
+			continue;
+		}
+		size_t end = len;
+		if (parse_sample(&st, p, &end, cause) != 0) {
+			g_hash_table_destroy(st.idx);
+			free(st.count);
+			br_series_free(out);
+			return -1;
+		}
+		samples++;
+		p = end < len ? end + 1 : len;
+	}
+	g_hash_table_destroy(st.idx);
+	if (out->n_cols > 0)
+		average_usage(&st);
+	free(st.count);
+	if (out->n_cols == 0) {
+		if (cause)
+			*cause = samples ?
+			    br_xasprintf("%s: expected at least one sample besides _created series, found none", name) :
+			    br_xasprintf("%s: expected at least one sample line 'name{labels} value', found only comments", name);
+		br_series_free(out);
+		return -1;
+	}
+	out->source_path = br_xstrdup(name);
+	return 0;
+}
+
+/*
+ * br_prom_load: see metrics.h.
+ */
+int
+br_prom_load(const char *path, br_series *out, char **cause)
+{
+	char *data = NULL;
+	size_t len = 0;
+	memset(out, 0, sizeof *out);
+	if (br_read_file(path, &data, &len, cause) != 0)
+		return -1;
+	int r = br_prom_parse_text(path, data, len, NAN, out, cause);
+	free(data);
+	return r;
+}

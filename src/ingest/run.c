@@ -1,0 +1,467 @@
+/*
+ * Run-folder discovery (DESIGN.md §1): find and parse the bench result, the
+ * metrics (CSV series, snapshot pair, snapshot folder), the server log and
+ * run.json of one run folder. First match wins; --bench/--metrics/--log/
+ * --meta override.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "benchreport/common.h"
+#include "benchreport/run.h"
+
+/* A sorted list of the regular files in dir (names only). */
+typedef struct name_list {
+	char **v;
+	size_t n;
+} name_list;
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * list_files: the regular files of dir, sorted by name, hidden files and
+ * our own temporaries skipped. Returns 0 or -1 with *cause.
+ */
+static int
+list_files(const char *dir, name_list *out, char **cause)
+{
+	DIR *d = opendir(dir);
+	memset(out, 0, sizeof *out);
+	if (d == NULL) {
+		*cause = br_xasprintf("%s: cannot open folder: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp.") != NULL)
+			continue;
+		char *p = br_path_join(dir, e->d_name);
+		int is_file = br_is_file(p);
+		free(p);
+		if (!is_file)
+			continue;
+		out->v = br_xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+		out->v[out->n++] = br_xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(out->v, out->n, sizeof *out->v, cmp_str);
+	return 0;
+}
+
+static void
+name_list_free(name_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+static int
+has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+void
+br_run_add_warning(br_run *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = br_xvasprintf(fmt, ap);
+	va_end(ap);
+	r->warnings = br_xrealloc(r->warnings, (r->n_warnings + 1) * sizeof *r->warnings);
+	r->warnings[r->n_warnings++] = msg;
+}
+
+/* add_input: record an input file with its size and SHA-256. */
+static int
+add_input(br_run *r, const char *path, const char *role, char **cause)
+{
+	br_input_file f;
+	memset(&f, 0, sizeof f);
+	if (br_sha256_file(path, f.sha256, &f.size_bytes, cause) != 0)
+		return -1;
+	f.path = br_xstrdup(path);
+	f.role = br_xstrdup(role);
+	r->inputs = br_xrealloc(r->inputs, (r->n_inputs + 1) * sizeof *r->inputs);
+	r->inputs[r->n_inputs++] = f;
+	return 0;
+}
+
+/*
+ * find_bench: stress.json, else the one *.json / *.jsonl (not run.json) that
+ * parses as a bench result. Two candidates → error asking for --bench.
+ * Returns a malloc'd path, or NULL with *cause.
+ */
+static char *
+find_bench(const char *dir, const name_list *files, char **cause)
+{
+	char *p = br_path_join(dir, "stress.json");
+	if (br_is_file(p))
+		return p;
+	free(p);
+	char *found = NULL;
+	for (size_t i = 0; i < files->n; i++) {
+		const char *n = files->v[i];
+		if (!has_suffix(n, ".json") && !has_suffix(n, ".jsonl"))
+			continue;
+		if (strcmp(n, "run.json") == 0)
+			continue;
+		char *cand = br_path_join(dir, n);
+		if (!br_bench_looks_like(cand)) {
+			free(cand);
+			continue;
+		}
+		if (found != NULL) {
+			*cause = br_xasprintf("%s: two files look like bench results (%s and %s); "
+			    "name one with --bench", dir, br_basename(found), n);
+			free(found);
+			free(cand);
+			return NULL;
+		}
+		found = cand;
+	}
+	if (found == NULL)
+		*cause = br_xasprintf("%s: no bench result found: expected stress.json or a *.json "
+		    "written by `vllm bench serve --save-result` (or name it with --bench)", dir);
+	return found;
+}
+
+/* snapshot_time: epoch seconds from a snapshot file name such as
+ * "1722480000.prom" or "metrics-1722480000.5.txt"; NAN when none. */
+static double
+snapshot_time(const char *name)
+{
+	for (const char *s = name; *s; s++) {
+		if (*s >= '0' && *s <= '9') {
+			char *end;
+			double t = strtod(s, &end);
+			if (end - s >= 9 && t > 1e8)
+				return t;
+			s = end - 1;
+		}
+	}
+	return NAN;
+}
+
+/* load_snapshot_into: parse one .prom file, stamp its time, append it. */
+static int
+load_snapshot_into(br_run *r, const char *path, double t_s, const char *role, char **cause)
+{
+	br_series one;
+	memset(&one, 0, sizeof one);
+	if (br_prom_load(path, &one, cause) != 0)
+		return -1;
+	if (one.n_rows > 0 && one.t_s != NULL)
+		one.t_s[0] = t_s;
+	if (r->metrics == NULL) {
+		r->metrics = br_xcalloc(1, sizeof *r->metrics);
+	}
+	br_series_append_rows(r->metrics, &one);
+	br_series_free(&one);
+	return add_input(r, path, role, cause);
+}
+
+static int
+is_snapshot_name(const char *n)
+{
+	return has_suffix(n, ".prom") || (has_suffix(n, ".txt") && strstr(n, "metrics") != NULL);
+}
+
+/*
+ * find_metrics: --metrics (a CSV, a .prom, or a folder of snapshots), else
+ * metrics.csv, else *.prom / *metrics*.txt (one = snapshot, two = before/
+ * after pair, the one named "before" or sorting first is row 0), else a
+ * metrics/ folder of snapshots.
+ */
+static int
+load_metrics(br_run *r, const char *dir, const name_list *files, const char *override, char **cause)
+{
+	if (override != NULL) {
+		if (br_is_dir(override)) {
+			name_list sub;
+			if (list_files(override, &sub, cause) != 0)
+				return -1;
+			for (size_t i = 0; i < sub.n; i++) {
+				if (!is_snapshot_name(sub.v[i]))
+					continue;
+				char *p = br_path_join(override, sub.v[i]);
+				int rc = load_snapshot_into(r, p, snapshot_time(sub.v[i]), "metrics snapshot", cause);
+				free(p);
+				if (rc != 0) {
+					name_list_free(&sub);
+					return -1;
+				}
+			}
+			name_list_free(&sub);
+			r->metrics_kind = BR_METRICS_SNAPSHOTS;
+			return 0;
+		}
+		if (has_suffix(override, ".csv")) {
+			r->metrics = br_xcalloc(1, sizeof *r->metrics);
+			if (br_metrics_csv_load(override, r->metrics, cause) != 0)
+				return -1;
+			r->metrics_kind = BR_METRICS_CSV;
+			return add_input(r, override, "metrics CSV", cause);
+		}
+		r->metrics_kind = BR_METRICS_SNAPSHOT;
+		return load_snapshot_into(r, override, NAN, "metrics snapshot", cause);
+	}
+
+	char *csv = br_path_join(dir, "metrics.csv");
+	if (br_is_file(csv)) {
+		r->metrics = br_xcalloc(1, sizeof *r->metrics);
+		int rc = br_metrics_csv_load(csv, r->metrics, cause);
+		if (rc == 0) {
+			r->metrics_kind = BR_METRICS_CSV;
+			rc = add_input(r, csv, "metrics CSV", cause);
+		}
+		free(csv);
+		return rc;
+	}
+	free(csv);
+
+	const char *snaps[2];
+	size_t n_snaps = 0, n_all = 0;
+	for (size_t i = 0; i < files->n; i++) {
+		if (!is_snapshot_name(files->v[i]))
+			continue;
+		if (n_snaps < 2)
+			snaps[n_snaps++] = files->v[i];
+		n_all++;
+	}
+	if (n_all > 2) {
+		*cause = br_xasprintf("%s: %zu Prometheus snapshots in the run folder; expected one, "
+		    "a before/after pair, or a metrics/ folder for a series", dir, n_all);
+		return -1;
+	}
+	if (n_snaps == 2 && strstr(snaps[1], "before") != NULL) {
+		const char *t = snaps[0];
+		snaps[0] = snaps[1];
+		snaps[1] = t;
+	}
+	for (size_t i = 0; i < n_snaps; i++) {
+		char *p = br_path_join(dir, snaps[i]);
+		const char *role = n_snaps == 1 ? "metrics snapshot" : i == 0 ? "metrics before" : "metrics after";
+		int rc = load_snapshot_into(r, p, snapshot_time(snaps[i]), role, cause);
+		free(p);
+		if (rc != 0)
+			return -1;
+	}
+	if (n_snaps > 0) {
+		r->metrics_kind = n_snaps == 2 ? BR_METRICS_PAIR : BR_METRICS_SNAPSHOT;
+		return 0;
+	}
+
+	char *mdir = br_path_join(dir, "metrics");
+	int rc = 0;
+	if (br_is_dir(mdir))
+		rc = load_metrics(r, dir, files, mdir, cause);
+	free(mdir);
+	return rc;
+}
+
+/* find_log: --log, else server.log, else the first .log, .out or .err file
+ * (names sorted) that holds vLLM lines, preferring names without "err". */
+static char *
+find_log(const char *dir, const name_list *files)
+{
+	char *p = br_path_join(dir, "server.log");
+	if (br_is_file(p))
+		return p;
+	free(p);
+	char *second = NULL;
+	for (size_t i = 0; i < files->n; i++) {
+		const char *n = files->v[i];
+		if (!has_suffix(n, ".log") && !has_suffix(n, ".out") && !has_suffix(n, ".err"))
+			continue;
+		char *cand = br_path_join(dir, n);
+		if (!br_server_log_looks_like(cand)) {
+			free(cand);
+			continue;
+		}
+		if (strstr(n, "err") == NULL) {
+			free(second);
+			return cand;
+		}
+		if (second == NULL)
+			second = cand;
+		else
+			free(cand);
+	}
+	return second;
+}
+
+/* json_str: a string member of obj, malloc'd, or NULL. */
+static char *
+json_str(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	return json_is_string(v) ? br_xstrdup(json_string_value(v)) : NULL;
+}
+
+/* load_meta: run.json labels and overrides. Errors name file:line:col. */
+static int
+load_meta(br_run *r, const char *path, char **cause)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	if (root == NULL) {
+		*cause = br_xasprintf("%s:%d:%d: expected a JSON object of run labels: %s",
+		    path, err.line, err.column, err.text);
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		*cause = br_xasprintf("%s:1:1: expected a JSON object of run labels (name, gpu, ...)", path);
+		json_decref(root);
+		return -1;
+	}
+	char *name = json_str(root, "name");
+	if (name != NULL) {
+		free(r->name);
+		r->name = name;
+	}
+	r->gpu = json_str(root, "gpu");
+	r->driver = json_str(root, "driver");
+	r->cuda = json_str(root, "cuda");
+	r->notes = json_str(root, "notes");
+	json_t *pool = json_object_get(root, "kv_pool_tokens");
+	if (pool != NULL && !json_is_null(pool)) {
+		if (!json_is_number(pool) || json_number_value(pool) <= 0) {
+			*cause = br_xasprintf("%s: \"kv_pool_tokens\": expected a positive number of tokens", path);
+			json_decref(root);
+			return -1;
+		}
+		r->kv_pool_tokens_override = json_number_value(pool);
+	}
+	json_decref(root);
+	return add_input(r, path, "run labels", cause);
+}
+
+int
+br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
+{
+	static const br_run_opts none;
+	br_run *r = out;
+	name_list files;
+	char *bench = NULL, *log = NULL;
+
+	if (opts == NULL)
+		opts = &none;
+	memset(r, 0, sizeof *r);
+	r->kv_pool_tokens_override = NAN;
+	if (!br_is_dir(dir)) {
+		*cause = br_xasprintf("%s: not a folder (expected a run folder holding stress.json)", dir);
+		return -1;
+	}
+	if (list_files(dir, &files, cause) != 0)
+		return -1;
+	r->dir = br_xstrdup(dir);
+	{
+		/* folder name without trailing slashes */
+		char *tmp = br_xstrdup(dir);
+		size_t n = strlen(tmp);
+		while (n > 1 && tmp[n - 1] == '/')
+			tmp[--n] = '\0';
+		r->name = br_xstrdup(br_basename(tmp));
+		free(tmp);
+	}
+
+	bench = opts->bench_path ? br_xstrdup(opts->bench_path) : find_bench(dir, &files, cause);
+	if (bench == NULL)
+		goto fail;
+	if (br_bench_load(bench, &r->bench, cause) != 0)
+		goto fail;
+	if (add_input(r, bench, "bench result", cause) != 0)
+		goto fail;
+	if (r->bench.n > 1)
+		br_run_add_warning(r, "%s holds %zu bench results; this report covers the first "
+		    "(use the knee or compare commands for several)", br_basename(bench), r->bench.n);
+
+	if (load_metrics(r, dir, &files, opts->metrics_path, cause) != 0)
+		goto fail;
+	if (r->metrics_kind == BR_METRICS_NONE)
+		br_run_add_warning(r, "no server metrics (metrics.csv or *.prom snapshots): "
+		    "counter ledgers, residency and KV sections removed");
+	else if (r->metrics_kind == BR_METRICS_SNAPSHOT)
+		br_run_add_warning(r, "one metrics snapshot only: deltas need a before/after pair or a series");
+	else if (r->metrics_kind == BR_METRICS_PAIR)
+		br_run_add_warning(r, "metrics are a before/after snapshot pair: residency, KV usage "
+		    "and preemption timing need a 1 Hz metrics series (metrics.csv)");
+
+	log = opts->log_path ? br_xstrdup(opts->log_path) : find_log(dir, &files);
+	if (log != NULL) {
+		r->log = br_xcalloc(1, sizeof *r->log);
+		if (br_server_log_load(log, r->log, cause) != 0)
+			goto fail;
+		if (add_input(r, log, "server log", cause) != 0)
+			goto fail;
+		if (r->log->did_not_start)
+			br_run_add_warning(r, "server did not start: %s ends in an error before the KV cache "
+			    "was allocated (%s)", br_basename(log),
+			    r->log->failure_message ? r->log->failure_message : "see the log");
+	} else
+		br_run_add_warning(r, "no server log (server.log): capacity arithmetic "
+		    "(KV pool, max concurrency) removed");
+
+	{
+		char *meta = opts->meta_path ? br_xstrdup(opts->meta_path) : br_path_join(dir, "run.json");
+		int rc = 0;
+		if (opts->meta_path != NULL || br_is_file(meta))
+			rc = load_meta(r, meta, cause);
+		free(meta);
+		if (rc != 0)
+			goto fail;
+	}
+	free(bench);
+	free(log);
+	name_list_free(&files);
+	return 0;
+fail:
+	free(bench);
+	free(log);
+	name_list_free(&files);
+	br_run_free(r);
+	return -1;
+}
+
+void
+br_run_free(br_run *r)
+{
+	if (r == NULL)
+		return;
+	free(r->dir);
+	free(r->name);
+	br_bench_set_free(&r->bench);
+	if (r->metrics) {
+		br_series_free(r->metrics);
+		free(r->metrics);
+	}
+	if (r->log) {
+		br_server_log_free(r->log);
+		free(r->log);
+	}
+	free(r->gpu);
+	free(r->driver);
+	free(r->cuda);
+	free(r->notes);
+	for (size_t i = 0; i < r->n_inputs; i++) {
+		free(r->inputs[i].path);
+		free(r->inputs[i].role);
+	}
+	free(r->inputs);
+	for (size_t i = 0; i < r->n_warnings; i++)
+		free(r->warnings[i]);
+	free(r->warnings);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,187 @@
+/*
+ * br_series: a table of samples (rows, in time order) × series (columns).
+ * See metrics.h for the model and ownership.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "benchreport/common.h"
+#include "benchreport/metrics.h"
+#include "ingest/metrics_priv.h"
+
+/*
+ * rows_allocated: rows held by t_s and each column (row_cap when it is the
+ * larger, else exactly n_rows).
+ */
+static size_t
+rows_allocated(const br_series *s)
+{
+	return s->row_cap > s->n_rows ? s->row_cap : s->n_rows;
+}
+
+/*
+ * reserve_rows: make room for at least `need` rows in t_s and every column,
+ * growing geometrically so that appending row by row stays linear.
+ */
+static void
+reserve_rows(br_series *s, size_t need)
+{
+	size_t have = rows_allocated(s);
+	if (need <= have)
+		return;
+	size_t cap = have * 2;
+	if (cap < need)
+		cap = need;
+	if (cap < 8)
+		cap = 8;
+	s->t_s = br_xrealloc(s->t_s, cap * sizeof *s->t_s);
+	for (size_t c = 0; c < s->n_cols; c++)
+		s->cols[c] = br_xrealloc(s->cols[c], cap * sizeof **s->cols);
+	s->row_cap = cap;
+}
+
+/*
+ * br_series_col_index: see metrics.h. Linear search (columns are few
+ * hundred at most; the readers use their own hash while building).
+ */
+long
+br_series_col_index(const br_series *s, const char *name)
+{
+	if (s == NULL || name == NULL)
+		return -1;
+	for (size_t c = 0; c < s->n_cols; c++)
+		if (strcmp(s->names[c], name) == 0)
+			return (long)c;
+	return -1;
+}
+
+/*
+ * br_series_col: see metrics.h.
+ */
+const double *
+br_series_col(const br_series *s, const char *name)
+{
+	long c = br_series_col_index(s, name);
+	return c < 0 ? NULL : s->cols[c];
+}
+
+/*
+ * br_series_has_prefix: see metrics.h. An empty prefix matches when the
+ * series has any column.
+ */
+int
+br_series_has_prefix(const br_series *s, const char *prefix)
+{
+	if (s == NULL || prefix == NULL)
+		return 0;
+	size_t l = strlen(prefix);
+	for (size_t c = 0; c < s->n_cols; c++)
+		if (strncmp(s->names[c], prefix, l) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * br_series_push_col: see metrics_priv.h.
+ */
+size_t
+br_series_push_col(br_series *s, const char *name)
+{
+	size_t rows = rows_allocated(s);
+	s->names = br_xrealloc(s->names, (s->n_cols + 1) * sizeof *s->names);
+	s->cols = br_xrealloc(s->cols, (s->n_cols + 1) * sizeof *s->cols);
+	double *col = br_xmalloc((rows ? rows : 1) * sizeof *col);
+	for (size_t r = 0; r < rows; r++)
+		col[r] = NAN;
+	s->names[s->n_cols] = br_xstrdup(name);
+	s->cols[s->n_cols] = col;
+	return s->n_cols++;
+}
+
+/*
+ * br_series_add_col: see metrics.h.
+ */
+size_t
+br_series_add_col(br_series *s, const char *name)
+{
+	long c = br_series_col_index(s, name);
+	if (c >= 0)
+		return (size_t)c;
+	return br_series_push_col(s, name);
+}
+
+/*
+ * br_series_add_row: see metrics.h.
+ */
+size_t
+br_series_add_row(br_series *s, double t_s)
+{
+	reserve_rows(s, s->n_rows + 1);
+	size_t r = s->n_rows++;
+	s->t_s[r] = t_s;
+	for (size_t c = 0; c < s->n_cols; c++)
+		s->cols[c][r] = NAN;
+	return r;
+}
+
+/*
+ * br_series_append_rows: see metrics.h. dst may be a zeroed series (it then
+ * takes src's source_path). src must not be dst. Columns of src that dst
+ * lacks are added with NAN in dst's earlier rows; dst columns src lacks get
+ * NAN in the appended rows.
+ */
+void
+br_series_append_rows(br_series *dst, const br_series *src)
+{
+	if (dst == NULL || src == NULL || src == dst)
+		return;
+	if (dst->source_path == NULL && src->source_path != NULL)
+		dst->source_path = br_xstrdup(src->source_path);
+	GHashTable *idx = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t c = 0; c < dst->n_cols; c++)
+		g_hash_table_insert(idx, dst->names[c], GSIZE_TO_POINTER(c + 1));
+	size_t *map = br_xcalloc(src->n_cols ? src->n_cols : 1, sizeof *map);
+	for (size_t c = 0; c < src->n_cols; c++) {
+		size_t d = GPOINTER_TO_SIZE(g_hash_table_lookup(idx, src->names[c]));
+		if (d == 0) {
+			d = br_series_push_col(dst, src->names[c]) + 1;
+			g_hash_table_insert(idx, dst->names[d - 1], GSIZE_TO_POINTER(d));
+		}
+		map[c] = d - 1;
+	}
+	g_hash_table_destroy(idx);
+	size_t r0 = dst->n_rows;
+	reserve_rows(dst, r0 + src->n_rows);
+	for (size_t r = 0; r < src->n_rows; r++)
+		dst->t_s[r0 + r] = src->t_s ? src->t_s[r] : NAN;
+	for (size_t c = 0; c < dst->n_cols; c++)
+		for (size_t r = 0; r < src->n_rows; r++)
+			dst->cols[c][r0 + r] = NAN;
+	for (size_t c = 0; c < src->n_cols; c++)
+		for (size_t r = 0; r < src->n_rows; r++)
+			dst->cols[map[c]][r0 + r] = src->cols[c][r];
+	dst->n_rows = r0 + src->n_rows;
+	free(map);
+}
+
+/*
+ * br_series_free: see metrics.h.
+ */
+void
+br_series_free(br_series *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t c = 0; c < s->n_cols; c++) {
+		free(s->names[c]);
+		free(s->cols[c]);
+	}
+	free(s->names);
+	free(s->cols);
+	free(s->t_s);
+	free(s->source_path);
+	memset(s, 0, sizeof *s);
+}

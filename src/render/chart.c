@@ -1,0 +1,1264 @@
+/*
+ * Chart layer on cairo + pango: see chart.h for the model. Drawing order:
+ * title, legend (above the plot), bands, grid, stacked areas, bars, lines,
+ * markers, reference lines and their labels, frame, ticks, axis titles.
+ */
+#include "render/chart.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include <pango/pangocairo.h>
+
+#include "benchreport/common.h"
+
+#define FONT_FAMILY "DejaVu Sans"
+#define MAX_TICKS 64
+
+/* ------------------------------------------------------------------ */
+/* palette                                                              */
+
+/*
+ * Six colours whose greyscale luminance (0.299 R + 0.587 G + 0.114 B, 0..255)
+ * is spread out: navy 59, light orange 177, teal 115, light blue 191,
+ * red 92, grey 127. Each index also has its own dash and marker.
+ */
+static const double palette[BR_PALETTE_N][3] = {
+	{ 0x1f / 255.0, 0x3d / 255.0, 0x7a / 255.0 },  /* navy */
+	{ 0xf5 / 255.0, 0xa4 / 255.0, 0x42 / 255.0 },  /* light orange */
+	{ 0x1b / 255.0, 0x9e / 255.0, 0x77 / 255.0 },  /* teal */
+	{ 0x9e / 255.0, 0xca / 255.0, 0xe1 / 255.0 },  /* light blue */
+	{ 0xd6 / 255.0, 0x27 / 255.0, 0x28 / 255.0 },  /* red */
+	{ 0x7f / 255.0, 0x7f / 255.0, 0x7f / 255.0 },  /* grey */
+};
+
+/* br_palette_rgb: palette colour idx (negative indices wrap too). */
+void
+br_palette_rgb(int idx, double rgb[3])
+{
+	int i = ((idx % BR_PALETTE_N) + BR_PALETTE_N) % BR_PALETTE_N;
+	rgb[0] = palette[i][0];
+	rgb[1] = palette[i][1];
+	rgb[2] = palette[i][2];
+}
+
+/* set_color: palette colour idx as the cairo source. */
+static void
+set_color(cairo_t *cr, int idx)
+{
+	double rgb[3];
+	br_palette_rgb(idx, rgb);
+	cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+}
+
+/*
+ * set_dash: dash pattern idx (mod 6): solid, dashed, dotted, dash-dot,
+ * long dash, short dash. Lengths in points, scaled with the line width.
+ */
+static void
+set_dash(cairo_t *cr, int idx, double lw)
+{
+	static const double pat[6][4] = {
+		{ 0, 0, 0, 0 }, { 4, 2, 0, 0 }, { 1, 1.5, 0, 0 },
+		{ 5, 1.5, 1, 1.5 }, { 8, 2.5, 0, 0 }, { 2.5, 1.5, 0, 0 },
+	};
+	static const int npat[6] = { 0, 2, 2, 4, 2, 2 };
+	int i = ((idx % 6) + 6) % 6;
+	double d[4];
+	double k = lw > 1 ? lw : 1;
+	for (int j = 0; j < npat[i]; j++)
+		d[j] = pat[i][j] * k;
+	cairo_set_dash(cr, d, npat[i], 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* text                                                                 */
+
+/*
+ * layout_new: a pango layout for `text` in DejaVu Sans at size_pt (absolute
+ * size in user units, so 1 unit = 1 pt), metrics unhinted so the layout is
+ * the same at every output resolution.
+ */
+static PangoLayout *
+layout_new(cairo_t *cr, const char *text, double size_pt, int bold, int markup)
+{
+	PangoLayout *l = pango_cairo_create_layout(cr);
+	PangoContext *ctx = pango_layout_get_context(l);
+	cairo_font_options_t *fo = cairo_font_options_create();
+	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	pango_cairo_context_set_font_options(ctx, fo);
+	cairo_font_options_destroy(fo);
+	pango_layout_context_changed(l);
+	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
+	pango_font_description_set_absolute_size(fd, size_pt * PANGO_SCALE);
+	if (bold)
+		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+	pango_layout_set_font_description(l, fd);
+	pango_font_description_free(fd);
+	if (markup)
+		pango_layout_set_markup(l, text, -1);
+	else
+		pango_layout_set_text(l, text, -1);
+	return l;
+}
+
+/* br_text_size: logical width and height of text in points. */
+void
+br_text_size(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
+    double *w, double *h)
+{
+	PangoLayout *l = layout_new(cr, text, size_pt, bold, markup);
+	PangoRectangle lr;
+	pango_layout_get_extents(l, NULL, &lr);
+	if (w)
+		*w = lr.width / (double)PANGO_SCALE;
+	if (h)
+		*h = lr.height / (double)PANGO_SCALE;
+	g_object_unref(l);
+}
+
+/* br_text_draw: draw text anchored at (x, y); see chart.h. */
+void
+br_text_draw(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
+    double x, double y, double ax, double ay, double angle_deg)
+{
+	if (!isfinite(x) || !isfinite(y))
+		return;
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, -angle_deg * M_PI / 180.0);
+	PangoLayout *l = layout_new(cr, text, size_pt, bold, markup);
+	PangoRectangle lr;
+	pango_layout_get_extents(l, NULL, &lr);
+	double w = lr.width / (double)PANGO_SCALE, h = lr.height / (double)PANGO_SCALE;
+	cairo_move_to(cr, -ax * w - lr.x / (double)PANGO_SCALE, -ay * h - lr.y / (double)PANGO_SCALE);
+	pango_cairo_update_layout(cr, l);
+	pango_cairo_show_layout(cr, l);
+	g_object_unref(l);
+	cairo_restore(cr);
+}
+
+/* ------------------------------------------------------------------ */
+/* ticks                                                                */
+
+/* br_nice_ticks: see chart.h. */
+size_t
+br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
+    double *ticks, size_t max_ticks, double *lo_out, double *hi_out)
+{
+	size_t n = 0;
+	if (!isfinite(lo) || !isfinite(hi) || lo > hi || max_ticks == 0)
+		return 0;
+	if (target < 2)
+		target = 2;
+	if (scale == BR_SCALE_LOG10) {
+		if (lo <= 0)
+			return 0;
+		if (lo_out)
+			*lo_out = lo;
+		if (hi_out)
+			*hi_out = hi;
+		int d0 = (int)ceil(log10(lo) - 1e-9), d1 = (int)floor(log10(hi) + 1e-9);
+		int nd = d1 - d0 + 1;
+		if (nd >= 2) {
+			int every = (nd + target) / (target + 1);   /* ceil(nd / (target+1)) */
+			if (every < 1)
+				every = 1;
+			for (int d = d0; d <= d1 && n < max_ticks; d += every)
+				ticks[n++] = pow(10.0, d);
+			return n;
+		}
+		/* less than two decades inside: 1-2-5 multiples */
+		static const double m[3] = { 1, 2, 5 };
+		for (int d = (int)floor(log10(lo)) ; d <= (int)ceil(log10(hi)); d++)
+			for (int k = 0; k < 3; k++) {
+				double v = m[k] * pow(10.0, d);
+				if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12) && n < max_ticks)
+					ticks[n++] = v;
+			}
+		if (n >= 2)
+			return n;
+		n = 0;
+		return br_nice_ticks(lo, hi, BR_SCALE_LINEAR, target > 4 ? 4 : target, 1,
+		    ticks, max_ticks, NULL, NULL);
+	}
+	if (hi == lo) {
+		if (fixed) {
+			ticks[0] = lo;
+			if (lo_out)
+				*lo_out = lo;
+			if (hi_out)
+				*hi_out = hi;
+			return 1;
+		}
+		double d = lo == 0 ? 1 : fabs(lo) * 0.1;
+		lo -= d;
+		hi += d;
+	}
+	double span = hi - lo;
+	double mag = pow(10.0, floor(log10(span / target)));
+	static const double mult[4] = { 1, 2, 5, 10 };
+	double step = 0, a = 0, b = 0;
+	for (int k = 0; k < 4; k++) {
+		step = mult[k] * mag;
+		if (fixed) {
+			a = ceil(lo / step - 1e-9);
+			b = floor(hi / step + 1e-9);
+		} else {
+			a = floor(lo / step + 1e-9);
+			b = ceil(hi / step - 1e-9);
+		}
+		if (b - a <= target)
+			break;
+	}
+	if (lo_out)
+		*lo_out = fixed ? lo : a * step;
+	if (hi_out)
+		*hi_out = fixed ? hi : b * step;
+	for (double k = a; k <= b + 0.5 && n < max_ticks; k += 1) {
+		double v = k * step;
+		if (fabs(v) < step * 1e-9)
+			v = 0;
+		ticks[n++] = v;
+	}
+	return n;
+}
+
+/* br_tick_label: see chart.h. A leading minus is the Unicode minus sign. */
+int
+br_tick_label(double v, double step, char *buf, size_t len)
+{
+	char tmp[64], fmt[16];
+	int markup = 0;
+	if (isnan(step)) {
+		double a = fabs(v);
+		if (v == 0 || (a >= 1e-3 && a < 1e5)) {
+			g_ascii_formatd(tmp, sizeof tmp, "%.6g", v);
+		} else {
+			int e = (int)floor(log10(a) + 1e-9);
+			double mant = v / pow(10.0, e);
+			if (fabs(mant - 1) < 1e-9)
+				snprintf(tmp, sizeof tmp, "10<sup>%d</sup>", e);
+			else {
+				char mb[32];
+				g_ascii_formatd(mb, sizeof mb, "%.3g", mant);
+				snprintf(tmp, sizeof tmp, "%s×10<sup>%d</sup>", mb, e);
+			}
+			markup = 1;
+		}
+	} else {
+		int dec = 0;
+		if (step > 0 && isfinite(step)) {
+			dec = (int)ceil(-log10(step) - 1e-9);
+			if (dec < 0)
+				dec = 0;
+			if (dec > 9)
+				dec = 9;
+			if (fabs(v) < step * 1e-6)
+				v = 0;
+		}
+		snprintf(fmt, sizeof fmt, "%%.%df", dec);
+		g_ascii_formatd(tmp, sizeof tmp, fmt, v);
+	}
+	if (tmp[0] == '-')
+		snprintf(buf, len, "\xe2\x88\x92%s", tmp + 1);
+	else
+		snprintf(buf, len, "%s", tmp);
+	return markup;
+}
+
+/* ------------------------------------------------------------------ */
+/* chart model                                                          */
+
+/* br_chart_new: see chart.h. */
+br_chart *
+br_chart_new(const char *title)
+{
+	br_chart *c = br_xcalloc(1, sizeof *c);
+	c->title = br_xstrdup(title);
+	c->x.min = c->x.max = NAN;
+	c->y.min = c->y.max = NAN;
+	c->y2.min = c->y2.max = NAN;
+	c->legend = 1;
+	c->font_pt = 7.5;
+	return c;
+}
+
+/* axis_free: release what an axis owns. */
+static void
+axis_free(br_axis *ax)
+{
+	free(ax->title);
+	for (size_t i = 0; i < ax->n_cat; i++)
+		free(ax->cat_label[i]);
+	free(ax->cat_label);
+	free(ax->cat_v);
+}
+
+/* br_chart_free: NULL is fine. */
+void
+br_chart_free(br_chart *c)
+{
+	if (c == NULL)
+		return;
+	free(c->title);
+	axis_free(&c->x);
+	axis_free(&c->y);
+	axis_free(&c->y2);
+	for (size_t i = 0; i < c->n_series; i++) {
+		free(c->series[i].label);
+		free(c->series[i].x);
+		free(c->series[i].y);
+	}
+	free(c->series);
+	for (size_t i = 0; i < c->n_refs; i++)
+		free(c->refs[i].label);
+	free(c->refs);
+	for (size_t i = 0; i < c->n_bands; i++)
+		free(c->bands[i].label);
+	free(c->bands);
+	free(c);
+}
+
+/* br_axis_set: see chart.h. */
+void
+br_axis_set(br_axis *ax, int scale, const char *title)
+{
+	ax->scale = scale;
+	free(ax->title);
+	ax->title = br_xstrdup(title);
+}
+
+/* br_axis_set_categories: see chart.h. */
+void
+br_axis_set_categories(br_axis *ax, const double *v, const char *const *labels, size_t n)
+{
+	for (size_t i = 0; i < ax->n_cat; i++)
+		free(ax->cat_label[i]);
+	free(ax->cat_label);
+	free(ax->cat_v);
+	ax->n_cat = n;
+	ax->cat_v = br_xmalloc((n ? n : 1) * sizeof *ax->cat_v);
+	ax->cat_label = br_xmalloc((n ? n : 1) * sizeof *ax->cat_label);
+	for (size_t i = 0; i < n; i++) {
+		ax->cat_v[i] = v[i];
+		ax->cat_label[i] = br_xstrdup(labels[i] ? labels[i] : "");
+	}
+}
+
+/* br_chart_add: see chart.h. */
+br_chart_series *
+br_chart_add(br_chart *c, int kind, int side, int color, const char *label,
+    const double *x, const double *y, size_t n)
+{
+	c->series = br_xrealloc(c->series, (c->n_series + 1) * sizeof *c->series);
+	br_chart_series *s = &c->series[c->n_series++];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->side = side;
+	s->color = color;
+	s->dash = -1;
+	s->label = br_xstrdup(label);
+	s->n = n;
+	s->x = br_xmalloc((n ? n : 1) * sizeof(double));
+	s->y = br_xmalloc((n ? n : 1) * sizeof(double));
+	if (n) {
+		memcpy(s->x, x, n * sizeof(double));
+		memcpy(s->y, y, n * sizeof(double));
+	}
+	if (side == BR_SIDE_RIGHT)
+		c->has_y2 = 1;
+	return s;
+}
+
+/* add_ref: append a reference line. */
+static br_refline *
+add_ref(br_chart *c, int vertical, int side, double v, const char *label, int color, int pos)
+{
+	if (!isfinite(v))
+		return NULL;
+	c->refs = br_xrealloc(c->refs, (c->n_refs + 1) * sizeof *c->refs);
+	br_refline *r = &c->refs[c->n_refs++];
+	r->vertical = vertical;
+	r->side = side;
+	r->value = v;
+	r->label = br_xstrdup(label);
+	r->color = color;
+	r->dash = -1;
+	r->label_pos = pos;
+	return r;
+}
+
+/* br_chart_add_vline: see chart.h. */
+br_refline *
+br_chart_add_vline(br_chart *c, double x, const char *label, int color, int label_pos)
+{
+	return add_ref(c, 1, BR_SIDE_LEFT, x, label, color, label_pos);
+}
+
+/* br_chart_add_hline: see chart.h. */
+br_refline *
+br_chart_add_hline(br_chart *c, int side, double y, const char *label, int color)
+{
+	if (side == BR_SIDE_RIGHT)
+		c->has_y2 = 1;
+	return add_ref(c, 0, side, y, label, color, BR_LABEL_TOP);
+}
+
+/* br_chart_add_band: see chart.h. */
+void
+br_chart_add_band(br_chart *c, double x0, double x1, const char *label)
+{
+	if (!isfinite(x0) || !isfinite(x1))
+		return;
+	c->bands = br_xrealloc(c->bands, (c->n_bands + 1) * sizeof *c->bands);
+	br_band *b = &c->bands[c->n_bands++];
+	b->x0 = x0 < x1 ? x0 : x1;
+	b->x1 = x0 < x1 ? x1 : x0;
+	b->label = br_xstrdup(label);
+}
+
+/* ------------------------------------------------------------------ */
+/* axes at draw time                                                    */
+
+typedef struct axrt {
+	int scale;
+	double lo, hi;        /* data range */
+	double p0, p1;        /* device positions of lo and hi */
+	double ticks[MAX_TICKS];
+	size_t n_ticks;
+	double step;          /* linear tick step; NAN for log */
+	int decade_ticks;     /* log ticks are consecutive decades (minor ticks drawn) */
+	const br_axis *ax;
+} axrt;
+
+/*
+ * ax_map: device coordinate of data value v on axis a. Returns 0 (and
+ * leaves *p alone) when v is not finite or not positive on a log axis.
+ * Positions far outside the axis are clamped so cairo never sees huge
+ * coordinates (they are clipped anyway).
+ */
+static int
+ax_map(const axrt *a, double v, double *p)
+{
+	double t;
+	if (!isfinite(v))
+		return 0;
+	if (a->scale == BR_SCALE_LOG10) {
+		if (v <= 0)
+			return 0;
+		t = (log10(v) - log10(a->lo)) / (log10(a->hi) - log10(a->lo));
+	} else {
+		t = (v - a->lo) / (a->hi - a->lo);
+	}
+	if (!isfinite(t))
+		return 0;
+	if (t < -4)
+		t = -4;
+	if (t > 5)
+		t = 5;
+	*p = a->p0 + t * (a->p1 - a->p0);
+	return 1;
+}
+
+/* usable: v may be placed on an axis of this scale. */
+static int
+usable(int scale, double v)
+{
+	return isfinite(v) && (scale != BR_SCALE_LOG10 || v > 0);
+}
+
+/*
+ * stack_base: for stacked area series si, the sum of the earlier stacked
+ * series of the same side at index j (NAN when one of them is NaN or
+ * shorter). 0 for the first.
+ */
+static double
+stack_base(const br_chart *c, size_t si, size_t j)
+{
+	double b = 0;
+	for (size_t k = 0; k < si; k++) {
+		const br_chart_series *s = &c->series[k];
+		if (s->kind != BR_SERIES_AREA_STACKED || s->side != c->series[si].side)
+			continue;
+		if (j >= s->n || !isfinite(s->y[j]))
+			return NAN;
+		b += s->y[j];
+	}
+	return b;
+}
+
+/* widen: extend [*lo, *hi] by v when v is usable on this scale. */
+static void
+widen(int scale, double v, double *lo, double *hi)
+{
+	if (!usable(scale, v))
+		return;
+	if (isnan(*lo) || v < *lo)
+		*lo = v;
+	if (isnan(*hi) || v > *hi)
+		*hi = v;
+}
+
+/*
+ * data_range: range of the data placed on an axis: which 0 = x, 1 = left y,
+ * 2 = right y. Includes bar extents, stacked sums, bands and reference
+ * lines. NAN, NAN when nothing.
+ */
+static void
+data_range(const br_chart *c, int which, int scale, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	int side = which == 2 ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
+	for (size_t i = 0; i < c->n_series; i++) {
+		const br_chart_series *s = &c->series[i];
+		if (which != 0 && s->side != side)
+			continue;
+		double bw = s->bar_width > 0 ? s->bar_width : 0.8;
+		for (size_t j = 0; j < s->n; j++) {
+			if (!isfinite(s->x[j]) || !isfinite(s->y[j]))
+				continue;
+			if (which == 0) {
+				if (s->kind == BR_SERIES_BARS) {
+					widen(scale, s->x[j] + s->bar_offset - bw / 2, lo, hi);
+					widen(scale, s->x[j] + s->bar_offset + bw / 2, lo, hi);
+				} else {
+					widen(scale, s->x[j], lo, hi);
+				}
+			} else if (s->kind == BR_SERIES_AREA_STACKED) {
+				double b = stack_base(c, i, j);
+				widen(scale, b + s->y[j], lo, hi);
+				widen(scale, b, lo, hi);
+			} else {
+				widen(scale, s->y[j], lo, hi);
+				if (s->kind == BR_SERIES_BARS && scale == BR_SCALE_LINEAR)
+					widen(scale, 0, lo, hi);
+			}
+		}
+	}
+	for (size_t i = 0; i < c->n_refs; i++) {
+		const br_refline *r = &c->refs[i];
+		if ((which == 0) == (r->vertical != 0) && (which == 0 || r->side == side))
+			widen(scale, r->value, lo, hi);
+	}
+	if (which == 0)
+		for (size_t i = 0; i < c->n_bands; i++) {
+			widen(scale, c->bands[i].x0, lo, hi);
+			widen(scale, c->bands[i].x1, lo, hi);
+		}
+	if (which == 0 && c->x.n_cat > 0)
+		for (size_t i = 0; i < c->x.n_cat; i++) {
+			widen(scale, c->x.cat_v[i] - 0.5, lo, hi);
+			widen(scale, c->x.cat_v[i] + 0.5, lo, hi);
+		}
+}
+
+/*
+ * axis_setup: range and ticks of an axis with about `target` intervals.
+ * Automatic linear ranges are widened to whole ticks (and to 0 when
+ * include_zero); automatic log ranges get 3 % of the span as margin.
+ */
+static void
+axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
+{
+	memset(a, 0, sizeof *a);
+	a->ax = ax;
+	a->scale = ax->scale;
+	double lo, hi;
+	data_range(c, which, ax->scale, &lo, &hi);
+	if (usable(a->scale, ax->min))
+		lo = ax->min;
+	if (usable(a->scale, ax->max))
+		hi = ax->max;
+	int fixed = usable(a->scale, ax->min) && usable(a->scale, ax->max);
+	if (a->scale == BR_SCALE_LOG10) {
+		if (isnan(lo) || isnan(hi)) {
+			lo = 1;
+			hi = 10;
+		}
+		if (hi <= lo) {
+			lo /= 2;
+			hi *= 2;
+		}
+		if (!fixed) {
+			double l0 = log10(lo), l1 = log10(hi), m = (l1 - l0) * 0.03;
+			if (!usable(a->scale, ax->min))
+				lo = pow(10.0, l0 - m);
+			if (!usable(a->scale, ax->max))
+				hi = pow(10.0, l1 + m);
+		}
+		a->n_ticks = br_nice_ticks(lo, hi, a->scale, target, 1, a->ticks, MAX_TICKS, &a->lo, &a->hi);
+		a->step = NAN;
+		int d0 = (int)ceil(log10(lo) - 1e-9), d1 = (int)floor(log10(hi) + 1e-9);
+		a->decade_ticks = d1 - d0 + 1 >= 2 && (size_t)(d1 - d0 + 1) == a->n_ticks;
+		a->lo = lo;
+		a->hi = hi;
+	} else {
+		if (isnan(lo) || isnan(hi)) {
+			lo = 0;
+			hi = 1;
+		}
+		if (ax->include_zero && !usable(a->scale, ax->min) && lo > 0)
+			lo = 0;
+		if (ax->include_zero && !usable(a->scale, ax->max) && hi < 0)
+			hi = 0;
+		a->n_ticks = br_nice_ticks(lo, hi, a->scale, target, fixed, a->ticks, MAX_TICKS, &a->lo, &a->hi);
+		if (fixed || a->hi <= a->lo) {
+			a->lo = lo;
+			a->hi = hi > lo ? hi : lo + 1;
+		} else {
+			if (usable(a->scale, ax->min))
+				a->lo = ax->min;
+			if (usable(a->scale, ax->max))
+				a->hi = ax->max;
+		}
+		a->step = a->n_ticks >= 2 ? a->ticks[1] - a->ticks[0] : (a->hi - a->lo);
+		/* drop ticks pushed outside by an explicit min or max */
+		size_t k = 0;
+		for (size_t i = 0; i < a->n_ticks; i++)
+			if (a->ticks[i] >= a->lo - 1e-9 * (a->hi - a->lo) && a->ticks[i] <= a->hi + 1e-9 * (a->hi - a->lo))
+				a->ticks[k++] = a->ticks[i];
+		a->n_ticks = k;
+	}
+	if (ax->n_cat > 0) {
+		size_t k = 0;
+		for (size_t i = 0; i < ax->n_cat && k < MAX_TICKS; i++)
+			a->ticks[k++] = ax->cat_v[i];
+		a->n_ticks = k;
+	}
+}
+
+/* tick_text: label of tick i of axis a into buf; returns 1 for markup. */
+static int
+tick_text(const axrt *a, size_t i, char *buf, size_t len)
+{
+	if (a->ax->n_cat > 0) {
+		snprintf(buf, len, "%s", i < a->ax->n_cat ? a->ax->cat_label[i] : "");
+		return 0;
+	}
+	return br_tick_label(a->ticks[i], a->step, buf, len);
+}
+
+/* tick_labels_extent: widest and tallest tick label of axis a. */
+static void
+tick_labels_extent(cairo_t *cr, const axrt *a, double fs, double *mw, double *mh)
+{
+	*mw = 0;
+	*mh = 0;
+	for (size_t i = 0; i < a->n_ticks; i++) {
+		char buf[256];
+		int mk = tick_text(a, i, buf, sizeof buf);
+		double w, h;
+		br_text_size(cr, buf, fs, 0, mk, &w, &h);
+		if (w > *mw)
+			*mw = w;
+		if (h > *mh)
+			*mh = h;
+	}
+	if (*mh == 0)
+		br_text_size(cr, "0", fs, 0, 0, NULL, mh);
+}
+
+/* ------------------------------------------------------------------ */
+/* legend                                                               */
+
+/* draw_marker: marker shape idx (mod 6) of radius r at (x, y), current source. */
+static void
+draw_marker(cairo_t *cr, int idx, double x, double y, double r)
+{
+	int i = ((idx % 6) + 6) % 6;
+	cairo_new_path(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 0.7);
+	switch (i) {
+	case 0:
+		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
+		cairo_fill(cr);
+		break;
+	case 1:
+		cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, 1.7 * r, 1.7 * r);
+		cairo_fill(cr);
+		break;
+	case 2:
+		cairo_move_to(cr, x, y - r * 1.1);
+		cairo_line_to(cr, x + r, y + r * 0.8);
+		cairo_line_to(cr, x - r, y + r * 0.8);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		break;
+	case 3:
+		cairo_move_to(cr, x, y - r * 1.2);
+		cairo_line_to(cr, x + r, y);
+		cairo_line_to(cr, x, y + r * 1.2);
+		cairo_line_to(cr, x - r, y);
+		cairo_close_path(cr);
+		cairo_fill(cr);
+		break;
+	case 4:
+		cairo_arc(cr, x, y, r * 0.9, 0, 2 * M_PI);
+		cairo_stroke(cr);
+		break;
+	default:
+		cairo_move_to(cr, x - r, y - r);
+		cairo_line_to(cr, x + r, y + r);
+		cairo_move_to(cr, x + r, y - r);
+		cairo_line_to(cr, x - r, y + r);
+		cairo_stroke(cr);
+		break;
+	}
+}
+
+/* series_lw: line width of a series in points. */
+static double
+series_lw(const br_chart_series *s)
+{
+	return s->line_width_pt > 0 ? s->line_width_pt : 1.1;
+}
+
+/* series_dash: dash index of a series. */
+static int
+series_dash(const br_chart_series *s)
+{
+	return s->dash >= 0 ? s->dash : s->color;
+}
+
+/* draw_swatch: the legend symbol of entry e (series index, or band when >= n_series) in a 16 × fs box. */
+static void
+draw_swatch(cairo_t *cr, const br_chart *c, size_t e, double x, double ymid, double fs)
+{
+	double sw = 16;
+	cairo_save(cr);
+	if (e >= c->n_series) {
+		cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+		cairo_rectangle(cr, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
+		cairo_fill(cr);
+		cairo_restore(cr);
+		return;
+	}
+	const br_chart_series *s = &c->series[e];
+	switch (s->kind) {
+	case BR_SERIES_SCATTER:
+		set_color(cr, s->color);
+		draw_marker(cr, s->color, x + sw / 2, ymid, 2.2);
+		break;
+	case BR_SERIES_BARS:
+	case BR_SERIES_AREA_STACKED:
+		set_color(cr, s->color);
+		cairo_rectangle(cr, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cairo_set_line_width(cr, 0.4);
+		cairo_stroke(cr);
+		break;
+	default:
+		set_color(cr, s->color);
+		cairo_set_line_width(cr, series_lw(s));
+		set_dash(cr, series_dash(s), series_lw(s));
+		cairo_move_to(cr, x, ymid);
+		cairo_line_to(cr, x + sw, ymid);
+		cairo_stroke(cr);
+		break;
+	}
+	cairo_restore(cr);
+}
+
+/*
+ * legend: lay out (and when draw, draw) the legend entries flowing left to
+ * right in rows across width w from (x, y). Returns the height used (0
+ * when there is no entry).
+ */
+static double
+legend(cairo_t *cr, const br_chart *c, double x, double y, double w, double fs, int draw)
+{
+	double row_h = fs * 1.45, gap = fs * 1.3, sw = 16, sgap = 3;
+	double cx = 0, cy = 0;
+	int any = 0;
+	for (size_t e = 0; e < c->n_series + c->n_bands; e++) {
+		const char *label = e < c->n_series ? c->series[e].label : c->bands[e - c->n_series].label;
+		if (label == NULL || label[0] == '\0')
+			continue;
+		double tw, th;
+		br_text_size(cr, label, fs, 0, 0, &tw, &th);
+		double ew = sw + sgap + tw;
+		if (any && cx + ew > w) {
+			cx = 0;
+			cy += row_h;
+		}
+		if (draw) {
+			draw_swatch(cr, c, e, x + cx, y + cy + row_h / 2, fs);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			br_text_draw(cr, label, fs, 0, 0, x + cx + sw + sgap, y + cy + row_h / 2, 0, 0.5, 0);
+		}
+		cx += ew + gap;
+		any = 1;
+	}
+	return any ? cy + row_h : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* series drawing                                                       */
+
+/* draw_lines: a line or step series; the path breaks at unusable points. */
+static void
+draw_lines(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
+{
+	int pen = 0;
+	double lx = 0, ly = 0;
+	cairo_new_path(cr);
+	for (size_t j = 0; j < s->n; j++) {
+		double px, py;
+		if (!ax_map(xa, s->x[j], &px) || !ax_map(ya, s->y[j], &py)) {
+			pen = 0;
+			continue;
+		}
+		if (!pen) {
+			cairo_move_to(cr, px, py);
+		} else if (s->kind == BR_SERIES_STEP) {
+			cairo_line_to(cr, px, ly);
+			cairo_line_to(cr, px, py);
+		} else {
+			cairo_line_to(cr, px, py);
+		}
+		(void)lx;
+		lx = px;
+		ly = py;
+		pen = 1;
+	}
+	set_color(cr, s->color);
+	cairo_set_line_width(cr, series_lw(s));
+	set_dash(cr, series_dash(s), series_lw(s));
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+}
+
+/* draw_scatter: markers at usable points. */
+static void
+draw_scatter(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
+{
+	set_color(cr, s->color);
+	double r = s->line_width_pt > 0 ? s->line_width_pt * 2 : 2.2;
+	for (size_t j = 0; j < s->n; j++) {
+		double px, py;
+		if (ax_map(xa, s->x[j], &px) && ax_map(ya, s->y[j], &py))
+			draw_marker(cr, s->color, px, py, r);
+	}
+}
+
+/* draw_bars: one bar per usable point, from 0 (log: the axis bottom). */
+static void
+draw_bars(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
+{
+	double bw = s->bar_width > 0 ? s->bar_width : 0.8;
+	double base_v = ya->scale == BR_SCALE_LOG10 ? ya->lo : 0, pb;
+	if (!ax_map(ya, base_v, &pb))
+		pb = ya->p0;
+	for (size_t j = 0; j < s->n; j++) {
+		double xc = s->x[j] + s->bar_offset, p0, p1, py;
+		if (!isfinite(xc) || !ax_map(xa, xc - bw / 2, &p0) || !ax_map(xa, xc + bw / 2, &p1) ||
+		    !ax_map(ya, s->y[j], &py))
+			continue;
+		cairo_rectangle(cr, p0, py < pb ? py : pb, p1 - p0, fabs(pb - py));
+		set_color(cr, s->color);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cairo_set_line_width(cr, 0.4);
+		cairo_stroke(cr);
+	}
+}
+
+/* draw_area: stacked area series si, one polygon per run of usable points. */
+static void
+draw_area(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
+{
+	const br_chart_series *s = &c->series[si];
+	size_t j = 0;
+	while (j < s->n) {
+		/* find a run [j, k) of points where x, base and top map */
+		size_t k = j;
+		while (k < s->n) {
+			double b = stack_base(c, si, k), px, pt, pb;
+			if (!ax_map(xa, s->x[k], &px) || !ax_map(ya, b + s->y[k], &pt) || !ax_map(ya, b, &pb))
+				break;
+			k++;
+		}
+		if (k > j + 1) {
+			cairo_new_path(cr);
+			for (size_t m = j; m < k; m++) {
+				double px, pt;
+				ax_map(xa, s->x[m], &px);
+				ax_map(ya, stack_base(c, si, m) + s->y[m], &pt);
+				if (m == j)
+					cairo_move_to(cr, px, pt);
+				else
+					cairo_line_to(cr, px, pt);
+			}
+			for (size_t m = k; m-- > j;) {
+				double px, pb;
+				ax_map(xa, s->x[m], &px);
+				ax_map(ya, stack_base(c, si, m), &pb);
+				cairo_line_to(cr, px, pb);
+			}
+			cairo_close_path(cr);
+			set_color(cr, s->color);
+			cairo_fill(cr);
+		}
+		j = k > j ? k : j + 1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* reference lines                                                      */
+
+/* label_box: white, slightly transparent box behind a label. */
+static void
+label_box(cairo_t *cr, double x, double y, double w, double h)
+{
+	cairo_save(cr);
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+	cairo_rectangle(cr, x - 1, y, w + 2, h);
+	cairo_fill(cr);
+	cairo_restore(cr);
+}
+
+/*
+ * draw_refs: reference lines, then their labels. Vertical labels sit beside
+ * their line (right of it, or left when that would leave the plot) in rows
+ * from the top or bottom of the plot; each label takes the first row where
+ * it does not overlap an earlier one, so close lines never collide.
+ */
+static void
+draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
+    double px0, double py0, double px1, double py1, double fs)
+{
+	enum { MAXROWS = 16 };
+	double row_end[2][MAXROWS];
+	for (int p = 0; p < 2; p++)
+		for (int r = 0; r < MAXROWS; r++)
+			row_end[p][r] = -1e300;
+	/* lines */
+	for (size_t i = 0; i < c->n_refs; i++) {
+		const br_refline *r = &c->refs[i];
+		double p;
+		cairo_new_path(cr);
+		if (r->vertical) {
+			if (!ax_map(xa, r->value, &p) || p < px0 - 0.5 || p > px1 + 0.5)
+				continue;
+			cairo_move_to(cr, p, py0);
+			cairo_line_to(cr, p, py1);
+		} else {
+			const axrt *ya = r->side == BR_SIDE_RIGHT ? yr : yl;
+			if (!ax_map(ya, r->value, &p) || p < py0 - 0.5 || p > py1 + 0.5)
+				continue;
+			cairo_move_to(cr, px0, p);
+			cairo_line_to(cr, px1, p);
+		}
+		set_color(cr, r->color);
+		cairo_set_line_width(cr, 0.8);
+		set_dash(cr, r->dash >= 0 ? r->dash : 1, 0.8);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+	/* vertical labels in order of x */
+	size_t *ord = br_xmalloc((c->n_refs ? c->n_refs : 1) * sizeof *ord);
+	size_t no = 0;
+	for (size_t i = 0; i < c->n_refs; i++)
+		if (c->refs[i].vertical && c->refs[i].label)
+			ord[no++] = i;
+	for (size_t a = 1; a < no; a++)
+		for (size_t b = a; b > 0 && c->refs[ord[b]].value < c->refs[ord[b - 1]].value; b--) {
+			size_t t = ord[b];
+			ord[b] = ord[b - 1];
+			ord[b - 1] = t;
+		}
+	for (size_t k = 0; k < no; k++) {
+		const br_refline *r = &c->refs[ord[k]];
+		double p, tw, th;
+		if (!ax_map(xa, r->value, &p) || p < px0 - 0.5 || p > px1 + 0.5)
+			continue;
+		br_text_size(cr, r->label, fs, 0, 0, &tw, &th);
+		double x0 = p + 2;
+		if (x0 + tw > px1 - 1)
+			x0 = p - 2 - tw;
+		if (x0 < px0 + 1)
+			x0 = px0 + 1;
+		int pos = r->label_pos == BR_LABEL_BOTTOM;
+		int row = 0;
+		while (row < MAXROWS - 1 && row_end[pos][row] > x0 - 2)
+			row++;
+		row_end[pos][row] = x0 + tw;
+		double ty = pos ? py1 - 2 - (row + 1) * (th + 1) : py0 + 2 + row * (th + 1);
+		label_box(cr, x0, ty, tw, th);
+		set_color(cr, r->color);
+		double rgb[3];
+		br_palette_rgb(r->color, rgb);
+		/* light palette colours are too pale for text: darken them */
+		if (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 0.55)
+			cairo_set_source_rgb(cr, rgb[0] * 0.55, rgb[1] * 0.55, rgb[2] * 0.55);
+		br_text_draw(cr, r->label, fs, 0, 0, x0, ty, 0, 0, 0);
+	}
+	free(ord);
+	/* horizontal labels: right end, above the line */
+	for (size_t i = 0; i < c->n_refs; i++) {
+		const br_refline *r = &c->refs[i];
+		const axrt *ya = r->side == BR_SIDE_RIGHT ? yr : yl;
+		double p, tw, th;
+		if (r->vertical || r->label == NULL || !ax_map(ya, r->value, &p) || p < py0 - 0.5 || p > py1 + 0.5)
+			continue;
+		br_text_size(cr, r->label, fs, 0, 0, &tw, &th);
+		double ty = p - 1 - th;
+		if (ty < py0 + 1)
+			ty = p + 1;
+		label_box(cr, px1 - 2 - tw, ty, tw, th);
+		set_color(cr, r->color);
+		br_text_draw(cr, r->label, fs, 0, 0, px1 - 2, ty, 1, 0, 0);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the chart                                                            */
+
+/* clampi: v limited to [lo, hi]. */
+static int
+clampi(int v, int lo, int hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
+ * fit_size: font size at which text fits in `avail` points (from fs down to
+ * 5 pt).
+ */
+static double
+fit_size(cairo_t *cr, const char *text, double fs, double avail)
+{
+	double w;
+	br_text_size(cr, text, fs, 0, 0, &w, NULL);
+	if (w <= avail || w <= 0)
+		return fs;
+	double s = fs * avail / w;
+	return s < 5 ? 5 : s;
+}
+
+/* label_every: keep every k-th tick label so labels of extent `ext` at spacing `sp` do not touch. */
+static size_t
+label_every(double ext, double sp)
+{
+	if (sp <= 0)
+		return 1;
+	size_t k = 1;
+	while (k < 64 && ext + 3 > sp * (double)k)
+		k++;
+	return k;
+}
+
+/* br_chart_draw: see chart.h. */
+void
+br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, double h)
+{
+	double fs = c->font_pt > 0 ? c->font_pt : 7.5;
+	double tfs = fs * 1.05;               /* axis titles */
+	double pad = 3, tick_len = 3;
+	double top = y + pad, bottom = y + h - pad, left = x + pad, right = x + w - pad;
+	cairo_save(cr);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	if (c->title && c->title[0]) {
+		double th;
+		br_text_size(cr, c->title, fs * 1.15, 1, 0, NULL, &th);
+		br_text_draw(cr, c->title, fs * 1.15, 1, 0, x + w / 2, top, 0.5, 0, 0);
+		top += th + 2;
+	}
+	if (c->legend) {
+		double lh = legend(cr, c, left, top, right - left, fs, 1);
+		if (lh > 0)
+			top += lh + 3;
+	}
+	/* ranges and ticks: tick density from a first estimate of the plot size */
+	double est_w = (right - left) - 60, est_h = (bottom - top) - 35;
+	axrt xa, yl, yr;
+	axis_setup(c, &c->x, 0, clampi((int)(est_w / 50), 3, 10), &xa);
+	axis_setup(c, &c->y, 1, clampi((int)(est_h / 26), 3, 8), &yl);
+	axis_setup(c, &c->y2, 2, clampi((int)(est_h / 26), 3, 8), &yr);
+	double xlw, xlh, ylw, ylh, rlw = 0, rlh = 0, th_h;
+	tick_labels_extent(cr, &xa, fs, &xlw, &xlh);
+	tick_labels_extent(cr, &yl, fs, &ylw, &ylh);
+	if (c->has_y2)
+		tick_labels_extent(cr, &yr, fs, &rlw, &rlh);
+	br_text_size(cr, "Ag", tfs, 0, 0, NULL, &th_h);
+	/* margins */
+	double px0 = left + tick_len + 2 + ylw;
+	if (c->y.title && c->y.title[0])
+		px0 += th_h + 2;
+	double px1 = right;
+	if (c->has_y2) {
+		px1 -= tick_len + 2 + rlw;
+		if (c->y2.title && c->y2.title[0])
+			px1 -= th_h + 2;
+	} else {
+		/* room for half of the last x label centred on the right edge */
+		double lastw = 0;
+		if (xa.n_ticks > 0) {
+			char buf[256];
+			int mk = tick_text(&xa, xa.n_ticks - 1, buf, sizeof buf);
+			br_text_size(cr, buf, fs, 0, mk, &lastw, NULL);
+		}
+		px1 -= lastw / 2 > 2 ? lastw / 2 : 2;
+	}
+	double py0 = top + ylh / 2;
+	double py1 = bottom - tick_len - 1 - xlh;
+	if (c->x.title && c->x.title[0])
+		py1 -= th_h + 1;
+	if (px1 - px0 < 20 || py1 - py0 < 20) {
+		cairo_restore(cr);
+		return;                       /* no room: draw nothing rather than garbage */
+	}
+	xa.p0 = px0;
+	xa.p1 = px1;
+	yl.p0 = yr.p0 = py1;
+	yl.p1 = yr.p1 = py0;
+
+	/* plot contents, clipped */
+	cairo_save(cr);
+	cairo_rectangle(cr, px0, py0, px1 - px0, py1 - py0);
+	cairo_clip(cr);
+	for (size_t i = 0; i < c->n_bands; i++) {
+		double b0, b1;
+		if (!ax_map(&xa, c->bands[i].x0, &b0) || !ax_map(&xa, c->bands[i].x1, &b1))
+			continue;
+		cairo_set_source_rgb(cr, 0.91, 0.91, 0.91);
+		cairo_rectangle(cr, b0, py0, b1 - b0, py1 - py0);
+		cairo_fill(cr);
+	}
+	cairo_set_line_width(cr, 0.35);
+	cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
+	for (size_t i = 0; i < yl.n_ticks; i++) {
+		double p;
+		if (ax_map(&yl, yl.ticks[i], &p)) {
+			cairo_move_to(cr, px0, p);
+			cairo_line_to(cr, px1, p);
+		}
+	}
+	for (size_t i = 0; i < xa.n_ticks && c->x.n_cat == 0; i++) {
+		double p;
+		if (ax_map(&xa, xa.ticks[i], &p)) {
+			cairo_move_to(cr, p, py0);
+			cairo_line_to(cr, p, py1);
+		}
+	}
+	cairo_stroke(cr);
+	for (size_t i = 0; i < c->n_series; i++)
+		if (c->series[i].kind == BR_SERIES_AREA_STACKED)
+			draw_area(cr, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+	for (size_t i = 0; i < c->n_series; i++)
+		if (c->series[i].kind == BR_SERIES_BARS)
+			draw_bars(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+	for (size_t i = 0; i < c->n_series; i++)
+		if (c->series[i].kind == BR_SERIES_LINE || c->series[i].kind == BR_SERIES_STEP)
+			draw_lines(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+	for (size_t i = 0; i < c->n_series; i++)
+		if (c->series[i].kind == BR_SERIES_SCATTER)
+			draw_scatter(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+	draw_refs(cr, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93);
+	cairo_restore(cr);
+
+	/* frame */
+	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	cairo_set_line_width(cr, 0.6);
+	cairo_rectangle(cr, px0, py0, px1 - px0, py1 - py0);
+	cairo_stroke(cr);
+
+	/* ticks and tick labels */
+	char buf[256];
+	double sp;
+	/* x */
+	sp = xa.n_ticks >= 2 ? fabs(xa.p1 - xa.p0) / (double)(xa.n_ticks - 1) : 1e9;
+	if (xa.n_ticks >= 2 && c->x.n_cat == 0) {
+		double a, b;
+		if (ax_map(&xa, xa.ticks[0], &a) && ax_map(&xa, xa.ticks[1], &b))
+			sp = fabs(b - a);
+	}
+	size_t every = label_every(xlw, sp);
+	for (size_t i = 0; i < xa.n_ticks; i++) {
+		double p;
+		if (!ax_map(&xa, xa.ticks[i], &p) || p < px0 - 0.5 || p > px1 + 0.5)
+			continue;
+		cairo_move_to(cr, p, py1);
+		cairo_line_to(cr, p, py1 + tick_len);
+		cairo_stroke(cr);
+		if (i % every)
+			continue;
+		int mk = tick_text(&xa, i, buf, sizeof buf);
+		br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);
+	}
+	if (xa.scale == BR_SCALE_LOG10 && xa.decade_ticks && xa.n_ticks <= 8) {
+		cairo_set_line_width(cr, 0.4);
+		for (double d = floor(log10(xa.lo)); d <= ceil(log10(xa.hi)); d += 1)
+			for (int m = 2; m <= 9; m++) {
+				double v = m * pow(10.0, d), p;
+				if (v < xa.lo || v > xa.hi || !ax_map(&xa, v, &p))
+					continue;
+				cairo_move_to(cr, p, py1);
+				cairo_line_to(cr, p, py1 + tick_len * 0.6);
+			}
+		cairo_stroke(cr);
+		cairo_set_line_width(cr, 0.6);
+	}
+	/* y left and right */
+	for (int side = 0; side < 2; side++) {
+		const axrt *ya = side ? &yr : &yl;
+		if (side && !c->has_y2)
+			break;
+		double lh = side ? rlh : ylh;
+		sp = 1e9;
+		if (ya->n_ticks >= 2) {
+			double a, b;
+			if (ax_map(ya, ya->ticks[0], &a) && ax_map(ya, ya->ticks[1], &b))
+				sp = fabs(b - a);
+		}
+		every = label_every(lh, sp);
+		double ex = side ? px1 : px0, dir = side ? 1 : -1;
+		for (size_t i = 0; i < ya->n_ticks; i++) {
+			double p;
+			if (!ax_map(ya, ya->ticks[i], &p) || p < py0 - 0.5 || p > py1 + 0.5)
+				continue;
+			cairo_move_to(cr, ex, p);
+			cairo_line_to(cr, ex + dir * tick_len, p);
+			cairo_stroke(cr);
+			if (i % every)
+				continue;
+			int mk = tick_text(ya, i, buf, sizeof buf);
+			br_text_draw(cr, buf, fs, 0, mk, ex + dir * (tick_len + 1.5), p, side ? 0 : 1, 0.5, 0);
+		}
+	}
+	/* axis titles */
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	if (c->x.title && c->x.title[0]) {
+		double s = fit_size(cr, c->x.title, tfs, px1 - px0);
+		br_text_draw(cr, c->x.title, s, 0, 0, (px0 + px1) / 2, bottom, 0.5, 1, 0);
+	}
+	if (c->y.title && c->y.title[0]) {
+		double s = fit_size(cr, c->y.title, tfs, py1 - py0 + 10);
+		br_text_draw(cr, c->y.title, s, 0, 0, left, (py0 + py1) / 2, 0.5, 0, 90);
+	}
+	if (c->has_y2 && c->y2.title && c->y2.title[0]) {
+		double s = fit_size(cr, c->y2.title, tfs, py1 - py0 + 10);
+		br_text_draw(cr, c->y2.title, s, 0, 0, right, (py0 + py1) / 2, 0.5, 1, 90);
+	}
+	cairo_restore(cr);
+}
+
+/* br_chart_has_data: see chart.h. */
+int
+br_chart_has_data(const br_chart *c)
+{
+	for (size_t i = 0; i < c->n_series; i++) {
+		const br_chart_series *s = &c->series[i];
+		int xs = c->x.scale, ys = s->side == BR_SIDE_RIGHT ? c->y2.scale : c->y.scale;
+		for (size_t j = 0; j < s->n; j++)
+			if (usable(xs, s->x[j]) && usable(ys, s->y[j]))
+				return 1;
+	}
+	return 0;
+}

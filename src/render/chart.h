@@ -1,0 +1,165 @@
+/*
+ * A small chart layer on cairo + pango, private to src/render/.
+ *
+ * A chart is drawn into a rectangle of a cairo context (units: PostScript
+ * points). It has a title, a legend placed above the plot area (outside it,
+ * so it never hides data), an x axis, a left y axis and an optional right y
+ * axis (dual axes), each linear or log10 with "nice" ticks (1-2-5 steps,
+ * log decades) and a title that carries the unit. Data are series (lines,
+ * step lines, scatter markers, bars, stacked areas) plus vertical or
+ * horizontal reference lines with labels and shaded x bands.
+ *
+ * All text goes through pango (font "DejaVu Sans", fontconfig falls back to
+ * a CJK font for glyphs DejaVu lacks), so labels may hold any UTF-8.
+ * Non-finite coordinates (NaN, ±Inf) and non-positive values on log axes
+ * are skipped (lines break there); nothing non-finite reaches cairo.
+ *
+ * Colours: a fixed palette whose entries differ in lightness as well as hue,
+ * and each colour index has its own dash pattern and marker shape, so the
+ * series stay distinguishable when printed in grey.
+ *
+ * Ownership: br_chart owns copies of everything passed in; br_chart_free.
+ */
+#ifndef BR_RENDER_CHART_H
+#define BR_RENDER_CHART_H
+
+#include <stddef.h>
+#include <cairo.h>
+
+enum br_scale { BR_SCALE_LINEAR = 0, BR_SCALE_LOG10 };
+
+enum br_series_kind {
+	BR_SERIES_LINE = 0,     /* straight segments between points */
+	BR_SERIES_STEP,         /* horizontal then vertical (value holds until the next x) */
+	BR_SERIES_SCATTER,      /* markers only */
+	BR_SERIES_BARS,         /* bars from 0 (log: from the axis bottom) to y */
+	BR_SERIES_AREA_STACKED  /* filled, stacked on the previous stacked series of the same side */
+};
+
+enum br_side { BR_SIDE_LEFT = 0, BR_SIDE_RIGHT };
+enum br_label_pos { BR_LABEL_TOP = 0, BR_LABEL_BOTTOM };
+
+#define BR_PALETTE_N 6
+
+typedef struct br_axis {
+	int scale;              /* enum br_scale */
+	double min, max;        /* NAN = automatic (linear: extended to nice ticks) */
+	int include_zero;       /* linear automatic range always contains 0 */
+	char *title;            /* with unit, e.g. "time since first sample (s)" */
+	/* Category ticks (bar charts): when n_cat > 0 these replace the numeric ticks. */
+	size_t n_cat;
+	double *cat_v;
+	char **cat_label;
+} br_axis;
+
+typedef struct br_chart_series {
+	int kind;               /* enum br_series_kind */
+	int side;               /* enum br_side: which y axis */
+	int color;              /* palette index (mod BR_PALETTE_N) */
+	int dash;               /* dash pattern index; -1 = the colour's own */
+	char *label;            /* legend text; NULL = not in the legend */
+	double *x, *y;          /* owned copies, n points */
+	size_t n;
+	double line_width_pt;   /* 0 = default (1.1 pt) */
+	double bar_width;       /* bars: width in x data units (0 = 0.8) */
+	double bar_offset;      /* bars: shift in x data units (grouped bars) */
+} br_chart_series;
+
+typedef struct br_refline {
+	int vertical;           /* 1: x = value; 0: y = value on `side` */
+	int side;
+	double value;
+	char *label;            /* drawn next to the line; NULL = none */
+	int color, dash;        /* dash -1 = dashed */
+	int label_pos;          /* vertical lines: enum br_label_pos */
+} br_refline;
+
+typedef struct br_band {
+	double x0, x1;          /* shaded x interval (data units) */
+	char *label;            /* legend text; NULL = none */
+} br_band;
+
+typedef struct br_chart {
+	char *title;            /* drawn above the legend; NULL = none */
+	br_axis x, y, y2;
+	int has_y2;             /* draw the right axis */
+	br_chart_series *series;
+	size_t n_series;
+	br_refline *refs;
+	size_t n_refs;
+	br_band *bands;
+	size_t n_bands;
+	int legend;             /* 1: legend above the plot area (default) */
+	double font_pt;         /* tick label size; titles are scaled from it (default 7.5) */
+} br_chart;
+
+/* br_chart_new: an empty chart, linear axes, legend on. Free with br_chart_free. */
+br_chart *br_chart_new(const char *title);
+void br_chart_free(br_chart *c);
+
+/* br_axis_set: scale and title (copied) of an axis. */
+void br_axis_set(br_axis *ax, int scale, const char *title);
+
+/* br_axis_set_categories: category ticks (values and labels are copied). */
+void br_axis_set_categories(br_axis *ax, const double *v, const char *const *labels, size_t n);
+
+/*
+ * br_chart_add: add a series (x, y copied; may contain NaN, skipped when
+ * drawn). Returns the series so the caller can adjust dash, width, bars.
+ */
+br_chart_series *br_chart_add(br_chart *c, int kind, int side, int color,
+    const char *label, const double *x, const double *y, size_t n);
+
+/* br_chart_add_vline / _hline: reference lines (ignored when value is not finite). */
+br_refline *br_chart_add_vline(br_chart *c, double x, const char *label, int color, int label_pos);
+br_refline *br_chart_add_hline(br_chart *c, int side, double y, const char *label, int color);
+
+/* br_chart_add_band: shaded x interval (ignored when an end is not finite). */
+void br_chart_add_band(br_chart *c, double x0, double x1, const char *label);
+
+/* br_chart_has_data: 1 when at least one series has a drawable point. */
+int br_chart_has_data(const br_chart *c);
+
+/*
+ * br_chart_draw: draw the chart into the rectangle (x, y, w, h) of cr
+ * (points). The cairo state is saved and restored.
+ */
+void br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, double h);
+
+/*
+ * br_nice_ticks: tick values for the data range [lo, hi].
+ * Linear: a 1-2-5 step giving at most `target` intervals; the range is
+ * widened to multiples of the step unless `fixed` (then only ticks inside).
+ * Log10: the decades inside [lo, hi] (every 2nd/3rd… decade when there are
+ * more than target+1; 1-2-5 ticks when fewer than two decades fit); the
+ * range is not widened. lo > 0 required for log.
+ * Out: ticks[0..return) ascending (at most max_ticks), *lo_out/*hi_out the
+ * axis range (may be NULL). Returns the number of ticks (0 when lo/hi are
+ * not finite or lo > hi).
+ */
+size_t br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
+    double *ticks, size_t max_ticks, double *lo_out, double *hi_out);
+
+/*
+ * br_tick_label: text of a tick value into buf (locale independent, '.'
+ * decimal point). `step` is the linear tick spacing (decides the decimals;
+ * NAN for log ticks, which print as plain numbers from 0.001 to 99999 and
+ * as 10^k in pango markup beyond). Returns 1 when buf is pango markup.
+ */
+int br_tick_label(double v, double step, char *buf, size_t len);
+
+/* br_palette_rgb: colour `idx` (mod BR_PALETTE_N) as r, g, b in 0..1. */
+void br_palette_rgb(int idx, double rgb[3]);
+
+/*
+ * Text helpers (pango, "DejaVu Sans"): br_text_size measures, br_text_draw
+ * draws with its anchor point at (x, y): ax, ay are fractions of the
+ * extent (0 = left/top, 0.5 = centre, 1 = right/bottom); angle_deg rotates
+ * counter-clockwise about the anchor (90 = bottom-to-top).
+ */
+void br_text_size(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
+    double *w, double *h);
+void br_text_draw(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
+    double x, double y, double ax, double ay, double angle_deg);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * figL-latency-cdf: empirical CDFs of TTFT, ITL and E2EL, one panel each,
+ * log x axis in ms (or s when the median is 1 s or more), p50 / p99 / p99.9
+ * marked. Needs the per-request arrays (latency.from_arrays).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "render/figure_io.h"
+
+#define CDF_MAX_POINTS 2000   /* per metric, in the plot and the CSV */
+#define CDF_TAIL_POINTS 500   /* the largest samples, always kept exactly */
+
+/* cmp_double: ascending order for qsort. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * cdf_pick: ranks (0-based, ascending) of the samples drawn for n sorted
+ * samples. n <= CDF_MAX_POINTS: all. Otherwise the CDF_TAIL_POINTS largest
+ * exactly plus evenly spaced ranks over the rest (first rank included).
+ * Out: idx (malloc'd), returns the count.
+ */
+static size_t
+cdf_pick(size_t n, size_t **idx)
+{
+	size_t m = n <= CDF_MAX_POINTS ? n : CDF_MAX_POINTS;
+	size_t *v = br_xmalloc((m ? m : 1) * sizeof *v);
+	if (n <= CDF_MAX_POINTS) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = i;
+	} else {
+		size_t tail = CDF_TAIL_POINTS, bulk = CDF_MAX_POINTS - tail, nb = n - tail;
+		/* bulk ranks 0 .. nb-1, evenly spaced, strictly increasing because nb >= bulk */
+		for (size_t i = 0; i < bulk; i++)
+			v[i] = (size_t)((double)i * (double)(nb - 1) / (double)(bulk - 1) + 0.5);
+		for (size_t i = 0; i < tail; i++)
+			v[bulk + i] = nb + i;
+	}
+	*idx = v;
+	return m;
+}
+
+/* fmt_value: a latency in the panel's unit with 3 significant figures (locale independent). */
+static void
+fmt_value(double v, char *buf, size_t len)
+{
+	char fmt[8];
+	double a = fabs(v);
+	int dec = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
+	snprintf(fmt, sizeof fmt, "%%.%df", dec);
+	g_ascii_formatd(buf, len, fmt, v);
+}
+
+/* br_fig_latency: see figure_io.h. */
+int
+br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+{
+	static const int metric[3] = { BR_TTFT, BR_ITL, BR_E2EL };
+	static const char *const label[3] = { "TTFT", "ITL", "E2EL" };
+	static const char *const key[3] = { "ttft", "itl", "e2el" };
+	static const char *const longname[3] = {
+		"time to first token", "inter-token latency", "end-to-end latency" };
+	const br_latency *L = &a->latency;
+	if (!L->from_arrays)
+		return 0;
+	br_chart *charts[3];
+	size_t nc = 0;
+	GString *csv = g_string_new("metric,value_ms,cdf\n");
+	GString *names = g_string_new(NULL);
+	for (int k = 0; k < 3; k++) {
+		int m = metric[k];
+		const double *s = L->samples_ms[m];
+		size_t n = L->n_samples[m];
+		if (s == NULL || n == 0)
+			continue;
+		/* finite samples, ascending */
+		double *v = br_xmalloc(n * sizeof *v);
+		size_t nf = 0;
+		for (size_t i = 0; i < n; i++)
+			if (isfinite(s[i]))
+				v[nf++] = s[i];
+		qsort(v, nf, sizeof *v, cmp_double);
+		if (nf == 0) {
+			free(v);
+			continue;
+		}
+		double median = v[nf / 2];
+		int in_s = median >= 1000;
+		double div = in_s ? 1000 : 1;
+		const char *unit = in_s ? "s" : "ms";
+		size_t *idx;
+		size_t np = cdf_pick(nf, &idx);
+		double *x = br_xmalloc(np * sizeof *x), *y = br_xmalloc(np * sizeof *y);
+		for (size_t i = 0; i < np; i++) {
+			x[i] = v[idx[i]] / div;
+			y[i] = (double)(idx[i] + 1) / (double)nf;
+			g_string_append_printf(csv, "%s,", key[k]);
+			br_csv_num(csv, v[idx[i]]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, y[i]);
+			g_string_append_c(csv, '\n');
+		}
+		char *title = br_xasprintf("%s (n = %zu)", label[k], nf);
+		br_chart *c = br_chart_new(title);
+		free(title);
+		char *xt = br_xasprintf("%s (%s, log scale)", longname[k], unit);
+		br_axis_set(&c->x, BR_SCALE_LOG10, xt);
+		free(xt);
+		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? "fraction of samples ≤ x" : NULL);
+		c->y.min = 0;
+		c->y.max = 1;
+		c->legend = 0;
+		br_chart_series *cs = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, label[k], x, y, np);
+		cs->dash = 0;
+		cs->line_width_pt = 1.2;
+		/* percentile lines from the latency analysis (absent → no line) */
+		const br_describe_t *d = &L->m[m];
+		const double pv[3] = { d->median, d->p99, d->p999 };
+		static const char *const pn[3] = { "p50", "p99", "p99.9" };
+		static const int pc[3] = { 5, 4, 2 };
+		for (int j = 0; j < 3; j++) {
+			if (d->count == 0 || !isfinite(pv[j]))
+				continue;
+			char num[32];
+			fmt_value(pv[j] / div, num, sizeof num);
+			char *lab = br_xasprintf("%s %s %s", pn[j], num, unit);
+			br_refline *r = br_chart_add_vline(c, pv[j] / div, lab, pc[j], BR_LABEL_BOTTOM);
+			if (r)
+				r->dash = j == 0 ? 5 : j == 1 ? 1 : 3;
+			free(lab);
+		}
+		if (br_chart_has_data(c)) {
+			charts[nc++] = c;
+			g_string_append_printf(names, "%s%s", names->len ? ", " : "", label[k]);
+		} else {
+			br_chart_free(c);
+		}
+		free(x);
+		free(y);
+		free(idx);
+		free(v);
+	}
+	int rc = 0;
+	if (nc > 0) {
+		char *caption = br_xasprintf(
+		    "Empirical cumulative distribution of %s over the requests of the run: the y value "
+		    "is the fraction of samples at or below the x value (log scale; ms, or s where "
+		    "the median is 1 s or more). Dashed lines mark p50, p99 and p99.9. Samples beyond "
+		    "%d per metric are thinned evenly, keeping the %d largest exactly.",
+		    names->str, CDF_MAX_POINTS, CDF_TAIL_POINTS);
+		br_fig_spec spec = {
+			.id = "figL-latency-cdf",
+			.title = "Latency distributions (TTFT, ITL, E2EL)",
+			.caption = caption,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = nc, .cols = (int)nc,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		free(caption);
+	}
+	for (size_t i = 0; i < nc; i++)
+		br_chart_free(charts[i]);
+	g_string_free(csv, TRUE);
+	g_string_free(names, TRUE);
+	return rc;
+}

@@ -1,0 +1,161 @@
+/*
+ * Figure output: recording surface → PNG (300 dpi, CAIRO_FORMAT_RGB24 on
+ * white, so the PNG has no alpha channel) and SVG; CSV through
+ * br_write_atomic. See figure_io.h.
+ */
+#include "render/figure_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cairo-svg.h>
+
+#include "benchreport/common.h"
+
+/* br_fig_png_px: see figure_io.h. */
+int
+br_fig_png_px(double pt)
+{
+	return (int)lround(pt * BR_FIG_DPI / 72.0);
+}
+
+/* br_csv_num: see figure_io.h. */
+void
+br_csv_num(GString *s, double v)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+	if (!isfinite(v))
+		return;
+	g_ascii_formatd(buf, sizeof buf, "%.10g", v);
+	g_string_append(s, buf);
+}
+
+/*
+ * draw_all: white background, then the panels in a grid of spec->cols
+ * columns filling w × h.
+ */
+static void
+draw_all(cairo_t *cr, const br_fig_spec *spec)
+{
+	double w = spec->width_pt, h = spec->height_pt;
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	int cols = spec->cols > 0 ? spec->cols : 1;
+	size_t rows = (spec->n_charts + (size_t)cols - 1) / (size_t)cols;
+	if (rows == 0)
+		return;
+	double cw = w / cols, ch = h / (double)rows;
+	for (size_t i = 0; i < spec->n_charts; i++) {
+		size_t r = i / (size_t)cols, c = i % (size_t)cols;
+		br_chart_draw(spec->charts[i], cr, (double)c * cw, (double)r * ch, cw, ch);
+	}
+}
+
+/* finish_tmp: rename tmp to path, or remove tmp and set *cause. */
+static int
+finish_tmp(const char *tmp, const char *path, const char *what, char **cause)
+{
+	if (what == NULL && rename(tmp, path) == 0)
+		return 0;
+	if (cause)
+		*cause = br_xasprintf("%s: cannot write: %s", path, what ? what : strerror(errno));
+	unlink(tmp);
+	return -1;
+}
+
+/* write_png: replay rec at 300 dpi onto an opaque white RGB24 image. */
+static int
+write_png(cairo_surface_t *rec, double w, double h, const char *path, char **cause)
+{
+	int pw = br_fig_png_px(w), ph = br_fig_png_px(h);
+	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
+	cairo_t *cr = cairo_create(img);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	cairo_scale(cr, BR_FIG_DPI / 72.0, BR_FIG_DPI / 72.0);
+	cairo_set_source_surface(cr, rec, 0, 0);
+	cairo_paint(cr);
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_write_to_png(img, tmp);
+	cairo_surface_destroy(img);
+	int rc = finish_tmp(tmp, path, st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st), cause);
+	free(tmp);
+	return rc;
+}
+
+/* write_svg: replay rec onto a cairo SVG surface of w × h points. */
+static int
+write_svg(cairo_surface_t *rec, double w, double h, const char *path, char **cause)
+{
+	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	cairo_surface_t *svg = cairo_svg_surface_create(tmp, w, h);
+	cairo_status_t st = cairo_surface_status(svg);
+	if (st == CAIRO_STATUS_SUCCESS) {
+		cairo_t *cr = cairo_create(svg);
+		cairo_set_source_surface(cr, rec, 0, 0);
+		cairo_paint(cr);
+		st = cairo_status(cr);
+		cairo_destroy(cr);
+		cairo_surface_finish(svg);
+		if (st == CAIRO_STATUS_SUCCESS)
+			st = cairo_surface_status(svg);
+	}
+	cairo_surface_destroy(svg);
+	int rc = finish_tmp(tmp, path, st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st), cause);
+	free(tmp);
+	return rc;
+}
+
+/* br_figure_write: see figure_io.h. */
+int
+br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, char **cause)
+{
+	double w = spec->width_pt, h = spec->height_pt;
+	memset(out, 0, sizeof *out);
+	cairo_rectangle_t ext = { 0, 0, w, h };
+	cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
+	cairo_t *cr = cairo_create(rec);
+	draw_all(cr, spec);
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	char *stem = br_path_join(out_dir, spec->id);
+	char *png = br_xasprintf("%s.png", stem), *svg = br_xasprintf("%s.svg", stem),
+	     *csv = br_xasprintf("%s.csv", stem);
+	free(stem);
+	int rc = 0;
+	if (st != CAIRO_STATUS_SUCCESS) {
+		if (cause)
+			*cause = br_xasprintf("%s: drawing failed: %s", png, cairo_status_to_string(st));
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = write_png(rec, w, h, png, cause);
+	if (rc == 0 && (rc = write_svg(rec, w, h, svg, cause)) != 0)
+		unlink(png);
+	if (rc == 0 && (rc = br_write_atomic(csv, spec->csv ? spec->csv : "", spec->csv ? spec->csv_len : 0, cause)) != 0) {
+		unlink(png);
+		unlink(svg);
+	}
+	cairo_surface_destroy(rec);
+	if (rc != 0) {
+		free(png);
+		free(svg);
+		free(csv);
+		return -1;
+	}
+	out->id = br_xstrdup(spec->id);
+	out->title = br_xstrdup(spec->title);
+	out->caption = br_xstrdup(spec->caption);
+	out->png_path = png;
+	out->svg_path = svg;
+	out->csv_path = csv;
+	out->width_pt = w;
+	out->height_pt = h;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * Figure output, private to src/render/: one drawing into a cairo recording
+ * surface, replayed to a 300 dpi opaque RGB PNG and an SVG, plus the CSV of
+ * the data behind it. Each file is written to "PATH.tmp.PID" and renamed.
+ */
+#ifndef BR_RENDER_FIGURE_IO_H
+#define BR_RENDER_FIGURE_IO_H
+
+#include <stddef.h>
+#include "benchreport/render.h"
+#include <glib.h>
+#include "render/chart.h"
+
+/* Default drawn size: 170 mm × 95 mm in points (72 pt per inch). */
+#define BR_FIG_W_PT (170.0 / 25.4 * 72.0)
+#define BR_FIG_H_PT (95.0 / 25.4 * 72.0)
+#define BR_FIG_DPI 300.0
+
+/* What one figure is made of. */
+typedef struct br_fig_spec {
+	const char *id;           /* file stem, e.g. "fig2-waveform" */
+	const char *title, *caption;
+	double width_pt, height_pt;
+	br_chart *const *charts;  /* panels, row-major in a grid of `cols` columns */
+	size_t n_charts;
+	int cols;
+	const char *csv;          /* the data behind the figure, header first */
+	size_t csv_len;
+} br_fig_spec;
+
+/* br_fig_png_px: PNG pixel size for a drawn size in points (300 dpi, rounded). */
+int br_fig_png_px(double pt);
+
+/*
+ * br_figure_write: draw spec's charts and write OUT_DIR/ID.{png,svg,csv}.
+ * Fills *out (strings malloc'd; br_figure_free). Returns 0, or -1 with
+ * *cause naming the file that could not be written (no file is left behind
+ * under its final name in that case, and *out is left empty).
+ */
+int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, char **cause);
+
+/*
+ * br_csv_num: append number v to s (locale independent, up to 10
+ * significant digits); nothing (an empty cell) when v is not finite.
+ */
+void br_csv_num(GString *s, double v);
+
+/* Figure builders (fig_*.c): 1 = figure made, 0 = no data for it, -1 = I/O error (*cause). */
+int br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+
+#endif

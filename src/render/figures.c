@@ -1,0 +1,71 @@
+/*
+ * br_render_figures: every figure the analysis has data for, in figure
+ * order (fig2 waveform, then the latency CDFs). A figure without data is
+ * not produced at all, so *n_figs may be smaller than the list.
+ */
+#include "benchreport/render.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "render/figure_io.h"
+
+typedef int (*fig_fn)(const br_analysis *, const char *, br_figure *, char **);
+
+/* br_render_figures: see render.h. */
+int
+br_render_figures(const br_analysis *a, const char *out_dir,
+    br_figure **figs, size_t *n_figs, char **cause)
+{
+	static const fig_fn fns[] = { br_fig_waveform, br_fig_latency };
+	const size_t nfn = sizeof fns / sizeof fns[0];
+	*figs = NULL;
+	*n_figs = 0;
+	if (br_mkdir_p(out_dir, cause) != 0)
+		return -1;
+	br_figure *v = br_xcalloc(nfn, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < nfn; i++) {
+		int rc = fns[i](a, out_dir, &v[n], cause);
+		if (rc < 0) {
+			br_figures_free(v, n);
+			return -1;
+		}
+		if (rc > 0)
+			n++;
+	}
+	if (n == 0) {
+		free(v);
+		v = NULL;
+	}
+	*figs = v;
+	*n_figs = n;
+	return 0;
+}
+
+/* br_figure_free: release the strings of one figure (NULL is fine); the struct itself is not freed. */
+void
+br_figure_free(br_figure *f)
+{
+	if (f == NULL)
+		return;
+	free(f->id);
+	free(f->title);
+	free(f->caption);
+	free(f->png_path);
+	free(f->svg_path);
+	free(f->csv_path);
+	memset(f, 0, sizeof *f);
+}
+
+/* br_figures_free: release n figures and the array. */
+void
+br_figures_free(br_figure *figs, size_t n)
+{
+	if (figs == NULL)
+		return;
+	for (size_t i = 0; i < n; i++)
+		br_figure_free(&figs[i]);
+	free(figs);
+}

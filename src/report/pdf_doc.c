@@ -1,0 +1,871 @@
+/*
+ * PDF document layer: a flowing A4 layout on top of libharu 2.3.
+ *
+ * The document keeps a cursor (d->y, the top of the next block in PDF
+ * coordinates, origin bottom-left) on the current page; every block asks
+ * need() for its height first and moves to a new page when it does not fit.
+ * Running headers and "page i of n" footers are drawn at save time when the
+ * page count is known. Text is UTF-8 in embedded DejaVu TrueType fonts and
+ * is wrapped by br_text_break (pdf_text.c).
+ *
+ * libharu errors are sticky (every later call fails until HPDF_ResetError);
+ * the error handler records the first one and resets, and br_pdf_save fails
+ * with it. Every coordinate passes through finite checks before it reaches
+ * libharu, since a NaN would silently corrupt the file.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <hpdf.h>
+
+#include "benchreport/common.h"
+#include "benchreport/report.h"
+#include "report/pdf_text.h"
+
+#define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
+
+/* Page geometry in points: A4 portrait. */
+#define PAGE_W 595.276
+#define PAGE_H 841.89
+#define MARGIN 56.0
+#define TOP_Y (PAGE_H - MARGIN)
+#define BOTTOM_Y MARGIN
+#define TEXT_W (PAGE_W - 2 * MARGIN)
+
+/* Type sizes (pt) and leading factor. */
+#define BODY_PT 9.75
+#define NOTE_PT 8.25
+#define H1_PT 16.0
+#define H2_PT 12.0
+#define LEAD 1.38
+
+struct br_pdf {
+	HPDF_Doc pdf;
+	HPDF_Font regular, bold, mono;
+	HPDF_Encoder enc;
+	HPDF_Page page;            /* current page, NULL before the first */
+	HPDF_Page *pages;
+	size_t n_pages, cap_pages;
+	double y;                  /* cursor: top of the next block */
+	int page_used;             /* something drawn on the current page */
+	int decorated;             /* headers/footers added (by the first save) */
+	HPDF_Outline last_l1;
+	char *title;               /* running header text (cleaned) */
+	HPDF_STATUS err, err_detail;
+	const char *err_what;      /* operation during which err happened */
+	const char *doing;         /* current operation, for error messages */
+};
+
+/* on_error: libharu error callback; keeps the first error, then resets the
+ * sticky state so later calls work and the failure is reported on save. */
+static void
+on_error(HPDF_STATUS error_no, HPDF_STATUS detail_no, void *user_data)
+{
+	br_pdf *d = user_data;
+	if (d->err == HPDF_OK) {
+		d->err = error_no;
+		d->err_detail = detail_no;
+		d->err_what = d->doing;
+	}
+	if (d->pdf)
+		HPDF_ResetError(d->pdf);
+}
+
+/* fin: a finite coordinate (NaN/Inf → 0) so libharu never writes "nan". */
+static HPDF_REAL
+fin(double v)
+{
+	return isfinite(v) ? (HPDF_REAL)v : 0.0f;
+}
+
+/* new_page: append an A4 page and put the cursor at its top margin. */
+static void
+new_page(br_pdf *d)
+{
+	d->doing = "adding a page";
+	HPDF_Page p = HPDF_AddPage(d->pdf);
+	if (p == NULL)
+		return;
+	HPDF_Page_SetWidth(p, (HPDF_REAL)PAGE_W);
+	HPDF_Page_SetHeight(p, (HPDF_REAL)PAGE_H);
+	if (d->n_pages == d->cap_pages) {
+		d->cap_pages = d->cap_pages ? d->cap_pages * 2 : 16;
+		d->pages = br_xrealloc(d->pages, d->cap_pages * sizeof *d->pages);
+	}
+	d->pages[d->n_pages++] = p;
+	d->page = p;
+	d->y = TOP_Y;
+	d->page_used = 0;
+}
+
+/*
+ * need: make room for a block h points tall: start a page when there is
+ * none, or when the block does not fit below the cursor and the current
+ * page already has content (a block taller than a page is drawn anyway).
+ */
+static void
+need(br_pdf *d, double h)
+{
+	if (d->page == NULL)
+		new_page(d);
+	else if (d->y - h < BOTTOM_Y && d->page_used)
+		new_page(d);
+}
+
+/* draw_text: one line of cleaned UTF-8 at baseline (x, y) in grey level g. */
+static void
+draw_text(br_pdf *d, HPDF_Font f, double size, double x, double y, const char *s, size_t len,
+    double r, double g, double b)
+{
+	if (len == 0 || d->page == NULL || !isfinite(x) || !isfinite(y))
+		return;
+	char *tmp = br_xstrndup(s, len);
+	HPDF_Page_BeginText(d->page);
+	HPDF_Page_SetFontAndSize(d->page, f, (HPDF_REAL)size);
+	HPDF_Page_SetRGBFill(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
+	HPDF_Page_TextOut(d->page, fin(x), fin(y), tmp);
+	HPDF_Page_EndText(d->page);
+	free(tmp);
+	d->page_used = 1;
+}
+
+/* fill_rect / stroke_rect / hline: simple vector marks. */
+static void
+fill_rect(br_pdf *d, double x, double y, double w, double h, double r, double g, double b)
+{
+	if (!isfinite(x) || !isfinite(y) || !isfinite(w) || !isfinite(h) || w <= 0 || h <= 0)
+		return;
+	HPDF_Page_SetRGBFill(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
+	HPDF_Page_Rectangle(d->page, fin(x), fin(y), fin(w), fin(h));
+	HPDF_Page_Fill(d->page);
+}
+
+static void
+box(br_pdf *d, double x, double y, double w, double h, double fillg, double strokeg)
+{
+	if (!isfinite(x) || !isfinite(y) || !isfinite(w) || !isfinite(h) || w <= 0 || h <= 0)
+		return;
+	HPDF_Page_SetGrayFill(d->page, (HPDF_REAL)fillg);
+	HPDF_Page_SetGrayStroke(d->page, (HPDF_REAL)strokeg);
+	HPDF_Page_SetLineWidth(d->page, 0.6f);
+	HPDF_Page_Rectangle(d->page, fin(x), fin(y), fin(w), fin(h));
+	HPDF_Page_FillStroke(d->page);
+}
+
+static void
+hline(br_pdf *d, double x0, double x1, double y, double width, double grey)
+{
+	if (!isfinite(x0) || !isfinite(x1) || !isfinite(y))
+		return;
+	HPDF_Page_SetGrayStroke(d->page, (HPDF_REAL)grey);
+	HPDF_Page_SetLineWidth(d->page, (HPDF_REAL)width);
+	HPDF_Page_MoveTo(d->page, fin(x0), fin(y));
+	HPDF_Page_LineTo(d->page, fin(x1), fin(y));
+	HPDF_Page_Stroke(d->page);
+}
+
+/*
+ * flow: wrap cleaned text to `width` at x and draw it line by line from the
+ * cursor, breaking pages between lines. `keep` extra points are required
+ * below the first line (keeps a heading with what follows).
+ */
+static void
+flow(br_pdf *d, HPDF_Font f, double size, double x, double width, const char *clean,
+    double grey, double keep)
+{
+	br_line *lines;
+	size_t n = br_text_break(f, size, clean, width, &lines);
+	double lead = size * LEAD;
+	for (size_t i = 0; i < n; i++) {
+		need(d, lead + (i == 0 ? keep : 0));
+		draw_text(d, f, size, x, d->y - size, clean + lines[i].off, lines[i].len, grey, grey, grey);
+		d->y -= lead;
+		d->page_used = 1;
+	}
+	free(lines);
+}
+
+/* set_date: creation and modification dates from SOURCE_DATE_EPOCH (when
+ * it is a valid non-negative integer) or the current time, in UTC. */
+static void
+set_dates(br_pdf *d)
+{
+	time_t t = time(NULL);
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	if (sde != NULL && *sde) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(sde, &end, 10);
+		if (*end == '\0' && errno == 0 && v >= 0)
+			t = (time_t)v;
+	}
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	HPDF_Date date = {
+		.year = tm.tm_year + 1900, .month = tm.tm_mon + 1, .day = tm.tm_mday,
+		.hour = tm.tm_hour, .minutes = tm.tm_min, .seconds = tm.tm_sec,
+		.ind = 'Z', .off_hour = 0, .off_minutes = 0,
+	};
+	HPDF_SetInfoDateAttr(d->pdf, HPDF_INFO_CREATION_DATE, date);
+	HPDF_SetInfoDateAttr(d->pdf, HPDF_INFO_MOD_DATE, date);
+}
+
+/* set_info: one document-info string (skipped when NULL or empty). */
+static void
+set_info(br_pdf *d, HPDF_InfoType type, const char *value)
+{
+	if (value == NULL || *value == '\0')
+		return;
+	char *c = br_text_clean(value);
+	HPDF_SetInfoAttr(d->pdf, type, c);
+	free(c);
+}
+
+/* load_font: embed a TrueType file and return it in UTF-8 encoding. */
+static HPDF_Font
+load_font(br_pdf *d, const char *file)
+{
+	d->doing = file;
+	const char *name = HPDF_LoadTTFontFromFile(d->pdf, file, HPDF_TRUE);
+	if (name == NULL)
+		return NULL;
+	return HPDF_GetFont(d->pdf, name, "UTF-8");
+}
+
+br_pdf *
+br_pdf_new(const br_pdf_info *info, char **cause)
+{
+	br_pdf *d = br_xcalloc(1, sizeof *d);
+	d->pdf = HPDF_New(on_error, d);
+	if (d->pdf == NULL) {
+		if (cause)
+			*cause = br_xstrdup("libharu: cannot create a PDF document");
+		free(d);
+		return NULL;
+	}
+	d->doing = "setting up UTF-8 encoding";
+	HPDF_SetCompressionMode(d->pdf, HPDF_COMP_ALL);
+	HPDF_UseUTFEncodings(d->pdf);
+	HPDF_SetCurrentEncoder(d->pdf, "UTF-8");
+	d->enc = HPDF_GetEncoder(d->pdf, "UTF-8");
+	d->regular = load_font(d, FONT_DIR "DejaVuSans.ttf");
+	d->bold = load_font(d, FONT_DIR "DejaVuSans-Bold.ttf");
+	d->mono = load_font(d, FONT_DIR "DejaVuSansMono.ttf");
+	if (d->regular == NULL || d->bold == NULL || d->mono == NULL || d->err != HPDF_OK) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot load font (libharu error 0x%04X, detail %u); "
+			    "install fonts-dejavu-core", d->err_what ? d->err_what : FONT_DIR,
+			    (unsigned)d->err, (unsigned)d->err_detail);
+		br_pdf_free(d);
+		return NULL;
+	}
+	d->doing = "setting document info";
+	HPDF_SetPageMode(d->pdf, HPDF_PAGE_MODE_USE_OUTLINE);
+	if (info) {
+		set_info(d, HPDF_INFO_TITLE, info->title);
+		set_info(d, HPDF_INFO_SUBJECT, info->subject);
+		set_info(d, HPDF_INFO_AUTHOR, info->author);
+		set_info(d, HPDF_INFO_KEYWORDS, info->keywords);
+		d->title = br_text_clean(info->title);
+	}
+	set_info(d, HPDF_INFO_CREATOR, "benchreport");
+	set_info(d, HPDF_INFO_PRODUCER, "benchreport (libharu)");
+	set_dates(d);
+	return d;
+}
+
+void
+br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
+{
+	if (d == NULL)
+		return;
+	need(d, 60);
+	d->doing = "title";
+	char *t = br_text_clean(title);
+	d->y -= 10;
+	flow(d, d->bold, 22, MARGIN, TEXT_W, t, 0.05, 0);
+	free(t);
+	if (subtitle && *subtitle) {
+		char *s = br_text_clean(subtitle);
+		d->y -= 2;
+		flow(d, d->regular, 11, MARGIN, TEXT_W, s, 0.35, 0);
+		free(s);
+	}
+	d->y -= 6;
+	hline(d, MARGIN, MARGIN + TEXT_W, d->y, 1.0, 0.3);
+	d->y -= 16;
+	d->page_used = 1;
+}
+
+void
+br_pdf_heading(br_pdf *d, int level, const char *utf8)
+{
+	if (d == NULL)
+		return;
+	d->doing = "heading";
+	char *t = br_text_clean(utf8);
+	double size = level <= 1 ? H1_PT : H2_PT;
+	if (level <= 1) {
+		if (d->page == NULL || d->page_used)
+			new_page(d);
+	} else if (d->page_used) {
+		d->y -= 8;
+	}
+	/* keep the heading with at least three body lines */
+	need(d, size * LEAD + 3 * BODY_PT * LEAD);
+	double top = d->y;
+	HPDF_Page page = d->page;
+	flow(d, d->bold, size, MARGIN, TEXT_W, t, 0.0, 3 * BODY_PT * LEAD);
+	if (level <= 1) {
+		d->y -= 2;
+		hline(d, MARGIN, MARGIN + TEXT_W, d->y, 0.5, 0.6);
+		d->y -= 8;
+	} else {
+		d->y -= 3;
+	}
+	/* bookmark: level 2 nests under the last level 1 */
+	d->doing = "bookmark";
+	HPDF_Outline parent = (level >= 2) ? d->last_l1 : NULL;
+	HPDF_Outline o = HPDF_CreateOutline(d->pdf, parent, t, d->enc);
+	if (o != NULL && page != NULL) {
+		HPDF_Destination dst = HPDF_Page_CreateDestination(page);
+		if (dst) {
+			HPDF_Destination_SetFitH(dst, fin(top + 4)); /* SetXYZ rejects zoom 0 */
+			HPDF_Outline_SetDestination(o, dst);
+		}
+		if (level <= 1) {
+			HPDF_Outline_SetOpened(o, HPDF_TRUE);
+			d->last_l1 = o;
+		}
+	}
+	free(t);
+}
+
+void
+br_pdf_paragraph(br_pdf *d, const char *utf8)
+{
+	if (d == NULL)
+		return;
+	d->doing = "paragraph";
+	char *t = br_text_clean(utf8);
+	flow(d, d->regular, BODY_PT, MARGIN, TEXT_W, t, 0.1, 0);
+	d->y -= 5;
+	free(t);
+}
+
+void
+br_pdf_note(br_pdf *d, const char *utf8)
+{
+	if (d == NULL)
+		return;
+	d->doing = "note";
+	char *t = br_text_clean(utf8);
+	flow(d, d->regular, NOTE_PT, MARGIN, TEXT_W, t, 0.42, 0);
+	d->y -= 4;
+	free(t);
+}
+
+void
+br_pdf_bullets(br_pdf *d, const char *const *items, size_t n)
+{
+	if (d == NULL || items == NULL)
+		return;
+	d->doing = "bullets";
+	const double indent = 16, lead = BODY_PT * LEAD;
+	for (size_t i = 0; i < n; i++) {
+		char *t = br_text_clean(items[i]);
+		br_line *lines;
+		size_t nl = br_text_break(d->regular, BODY_PT, t, TEXT_W - indent, &lines);
+		for (size_t k = 0; k < nl; k++) {
+			need(d, lead);
+			double base = d->y - BODY_PT;
+			if (k == 0)
+				draw_text(d, d->regular, BODY_PT, MARGIN + 4, base, "\xE2\x80\xA2", 3, 0.1, 0.1, 0.1);
+			draw_text(d, d->regular, BODY_PT, MARGIN + indent, base, t + lines[k].off,
+			    lines[k].len, 0.1, 0.1, 0.1);
+			d->y -= lead;
+			d->page_used = 1;
+		}
+		d->y -= 2;
+		free(lines);
+		free(t);
+	}
+	d->y -= 4;
+}
+
+void
+br_pdf_page_break(br_pdf *d)
+{
+	if (d == NULL)
+		return;
+	if (d->page == NULL || d->page_used)
+		new_page(d);
+}
+
+/* ------------------------------------------------------------------ */
+/* cards                                                               */
+/* ------------------------------------------------------------------ */
+
+void
+br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, size_t n)
+{
+	if (d == NULL || n == 0)
+		return;
+	d->doing = "cards";
+	size_t cols = (n % 4 == 0 || (n > 6 && n % 3 != 0)) ? 4 : 3;
+	const double gap = 8, pad = 7, lab_pt = 7.5, val_pt = cols == 4 ? 12.0 : 13.0;
+	double w = (TEXT_W - gap * (double)(cols - 1)) / (double)cols;
+	for (size_t r0 = 0; r0 < n; r0 += cols) {
+		size_t m = n - r0 < cols ? n - r0 : cols;
+		char *lab[4], *val[4];
+		br_line *ll[4], *vl[4];
+		size_t nll[4], nvl[4];
+		double h = 0;
+		for (size_t k = 0; k < m; k++) {
+			lab[k] = br_text_clean(labels ? labels[r0 + k] : "");
+			val[k] = br_text_clean(values ? values[r0 + k] : "");
+			nll[k] = br_text_break(d->regular, lab_pt, lab[k], w - 2 * pad, &ll[k]);
+			nvl[k] = br_text_break(d->bold, val_pt, val[k], w - 2 * pad, &vl[k]);
+			double hk = 2 * pad + (double)nll[k] * lab_pt * LEAD + 3 + (double)nvl[k] * val_pt * 1.2;
+			if (hk > h)
+				h = hk;
+		}
+		need(d, h + gap);
+		for (size_t k = 0; k < m; k++) {
+			double x = MARGIN + (double)k * (w + gap);
+			box(d, x, d->y - h, w, h, 0.965, 0.78);
+			double y = d->y - pad;
+			for (size_t i = 0; i < nll[k]; i++) {
+				draw_text(d, d->regular, lab_pt, x + pad, y - lab_pt, lab[k] + ll[k][i].off,
+				    ll[k][i].len, 0.4, 0.4, 0.4);
+				y -= lab_pt * LEAD;
+			}
+			y -= 3;
+			for (size_t i = 0; i < nvl[k]; i++) {
+				draw_text(d, d->bold, val_pt, x + pad, y - val_pt, val[k] + vl[k][i].off,
+				    vl[k][i].len, 0.05, 0.05, 0.05);
+				y -= val_pt * 1.2;
+			}
+			free(ll[k]);
+			free(vl[k]);
+			free(lab[k]);
+			free(val[k]);
+		}
+		d->y -= h + gap;
+		d->page_used = 1;
+	}
+	d->y -= 6;
+}
+
+/* ------------------------------------------------------------------ */
+/* tables                                                              */
+/* ------------------------------------------------------------------ */
+
+/* A table cell after wrapping. */
+typedef struct cell {
+	char *text;
+	br_line *lines;
+	size_t n_lines;
+} cell;
+
+/*
+ * natural_widths: for each column the single-line width of its header
+ * (bold) and widest cell plus padding, at font size fs. Out: nat[n_cols].
+ */
+static void
+natural_widths(br_pdf *d, const struct br_pdf_table *t, char **clean, double fs, double pad,
+    double *nat)
+{
+	size_t nc = t->n_cols;
+	for (size_t c = 0; c < nc; c++) {
+		double m = 0;
+		for (size_t r = 0; r <= t->n_rows; r++) {
+			const char *s = clean[r * nc + c];
+			HPDF_Font f = r == 0 ? d->bold : d->regular;
+			/* widest hard line of the cell */
+			const char *p = s;
+			while (*p) {
+				const char *e = strchr(p, '\n');
+				size_t len = e ? (size_t)(e - p) : strlen(p);
+				double w = br_text_width(f, fs, p, len);
+				if (w > m)
+					m = w;
+				p += len + (e ? 1 : 0);
+			}
+		}
+		nat[c] = m + 2 * pad + 0.5;
+	}
+}
+
+/*
+ * fit_widths: column widths summing to at most avail. Columns whose natural
+ * width is at most their fair share keep it; the rest share what is left in
+ * proportion to their natural width (repeated until stable). Returns the
+ * total natural width (before shrinking).
+ */
+static double
+fit_widths(const double *nat, size_t nc, double avail, double *w)
+{
+	double total = 0;
+	for (size_t c = 0; c < nc; c++) {
+		w[c] = nat[c] < avail ? nat[c] : avail;
+		total += w[c];
+	}
+	if (total <= avail)
+		return total;
+	unsigned char *fixed = br_xcalloc(nc, 1);
+	for (;;) {
+		double fixed_w = 0, flex_nat = 0;
+		size_t n_flex = 0;
+		for (size_t c = 0; c < nc; c++) {
+			if (fixed[c])
+				fixed_w += w[c];
+			else
+				flex_nat += nat[c], n_flex++;
+		}
+		if (n_flex == 0)
+			break;
+		double left = avail - fixed_w;
+		double share = left / (double)n_flex;
+		int changed = 0;
+		for (size_t c = 0; c < nc; c++) {
+			if (!fixed[c] && nat[c] <= share) {
+				fixed[c] = 1;
+				w[c] = nat[c];
+				changed = 1;
+			}
+		}
+		if (!changed) {
+			for (size_t c = 0; c < nc; c++)
+				if (!fixed[c])
+					w[c] = left * nat[c] / flex_nat;
+			break;
+		}
+	}
+	free(fixed);
+	return total;
+}
+
+/* table_row_height: wrap the cells of one row (row 0 = header) to the
+ * column widths; returns the row height. */
+static double
+wrap_row(br_pdf *d, cell *cells, size_t nc, const double *w, double fs, double pad, int header)
+{
+	size_t maxl = 1;
+	for (size_t c = 0; c < nc; c++) {
+		cell *x = &cells[c];
+		x->n_lines = br_text_break(header ? d->bold : d->regular, fs, x->text, w[c] - 2 * pad,
+		    &x->lines);
+		if (x->n_lines > maxl)
+			maxl = x->n_lines;
+	}
+	return (double)maxl * fs * 1.25 + 2 * 2.6;
+}
+
+/* draw_row: one row at the cursor (already known to fit). */
+static void
+draw_row(br_pdf *d, const struct br_pdf_table *t, cell *cells, const double *w, double h, double fs,
+    double pad, int header, int highlight, double table_w)
+{
+	size_t nc = t->n_cols;
+	double top = d->y;
+	if (header)
+		fill_rect(d, MARGIN, top - h, table_w, h, 0.90, 0.90, 0.90);
+	else if (highlight == 1)
+		fill_rect(d, MARGIN, top - h, table_w, h, 0.86, 0.95, 0.86);
+	else if (highlight == 2)
+		fill_rect(d, MARGIN, top - h, table_w, h, 0.99, 0.87, 0.87);
+	double x = MARGIN;
+	HPDF_Font f = header ? d->bold : d->regular;
+	for (size_t c = 0; c < nc; c++) {
+		enum br_align al = t->align ? t->align[c] : (c == 0 ? BR_ALIGN_LEFT : BR_ALIGN_RIGHT);
+		const cell *x_ = &cells[c];
+		double y = top - 2.6;
+		for (size_t i = 0; i < x_->n_lines; i++) {
+			double lw = x_->lines[i].width_pt, tx;
+			if (al == BR_ALIGN_RIGHT)
+				tx = x + w[c] - pad - lw;
+			else if (al == BR_ALIGN_CENTER)
+				tx = x + (w[c] - lw) / 2;
+			else
+				tx = x + pad;
+			if (tx < x + pad)
+				tx = x + pad;
+			draw_text(d, f, fs, tx, y - fs * 0.98, x_->text + x_->lines[i].off, x_->lines[i].len,
+			    0.05, 0.05, 0.05);
+			y -= fs * 1.25;
+		}
+		x += w[c];
+	}
+	if (header) {
+		hline(d, MARGIN, MARGIN + table_w, top, 0.8, 0.35);
+		hline(d, MARGIN, MARGIN + table_w, top - h, 0.8, 0.35);
+	} else {
+		hline(d, MARGIN, MARGIN + table_w, top - h, 0.3, 0.72);
+	}
+	d->y -= h;
+	d->page_used = 1;
+}
+
+/* free_cells: release the wrapped lines of n cells (texts stay). */
+static void
+free_lines(cell *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(cells[i].lines);
+		cells[i].lines = NULL;
+		cells[i].n_lines = 0;
+	}
+}
+
+void
+br_pdf_table(br_pdf *d, const struct br_pdf_table *t)
+{
+	if (d == NULL || t == NULL || t->n_cols == 0)
+		return;
+	d->doing = "table";
+	size_t nc = t->n_cols, nr = t->n_rows;
+	const double pad = 3.5;
+	double fs = t->font_size_small ? 8.0 : 9.0;
+	/* cleaned texts: row 0 is the header */
+	char **clean = br_xcalloc((nr + 1) * nc, sizeof *clean);
+	for (size_t c = 0; c < nc; c++)
+		clean[c] = br_text_clean(t->header ? t->header[c] : "");
+	for (size_t r = 0; r < nr; r++)
+		for (size_t c = 0; c < nc; c++)
+			clean[(r + 1) * nc + c] = br_text_clean(t->cells ? t->cells[r * nc + c] : NULL);
+
+	double *w = br_xcalloc(nc, sizeof *w), *nat = br_xcalloc(nc, sizeof *nat);
+	int weighted = t->col_weight != NULL;
+	double wsum = 0;
+	for (size_t c = 0; weighted && c < nc; c++) {
+		if (!(isfinite(t->col_weight[c]) && t->col_weight[c] > 0))
+			weighted = 0;
+		else
+			wsum += t->col_weight[c];
+	}
+	if (weighted) {
+		for (size_t c = 0; c < nc; c++)
+			w[c] = TEXT_W * t->col_weight[c] / wsum;
+	} else {
+		natural_widths(d, t, clean, fs, pad, nat);
+		double total = fit_widths(nat, nc, TEXT_W, w);
+		if (total > TEXT_W && fs > 8.0) {
+			/* too wide: fall back to 8 pt, then let cells wrap */
+			fs = 8.0;
+			natural_widths(d, t, clean, fs, pad, nat);
+			fit_widths(nat, nc, TEXT_W, w);
+		}
+	}
+	double table_w = 0;
+	for (size_t c = 0; c < nc; c++)
+		table_w += w[c];
+
+	cell *hdr = br_xcalloc(nc, sizeof *hdr);
+	for (size_t c = 0; c < nc; c++)
+		hdr[c].text = clean[c];
+	double hh = wrap_row(d, hdr, nc, w, fs, pad, 1);
+	cell *row = br_xcalloc(nc, sizeof *row);
+
+	d->y -= 2;
+	for (size_t r = 0; r < nr || r == 0; r++) {
+		double rh = 0;
+		if (r < nr) {
+			for (size_t c = 0; c < nc; c++)
+				row[c].text = clean[(r + 1) * nc + c];
+			rh = wrap_row(d, row, nc, w, fs, pad, 0);
+		}
+		if (r == 0) {
+			need(d, hh + rh);
+			draw_row(d, t, hdr, w, hh, fs, pad, 1, 0, table_w);
+		} else if (d->y - rh < BOTTOM_Y) {
+			new_page(d);
+			draw_row(d, t, hdr, w, hh, fs, pad, 1, 0, table_w);
+		}
+		if (r < nr)
+			draw_row(d, t, row, w, rh, fs, pad, 0, t->row_highlight ? t->row_highlight[r] : 0,
+			    table_w);
+		free_lines(row, nc);
+		if (nr == 0)
+			break;
+	}
+	d->y -= 10;
+	free_lines(hdr, nc);
+	free(hdr);
+	free(row);
+	for (size_t i = 0; i < (nr + 1) * nc; i++)
+		free(clean[i]);
+	free(clean);
+	free(w);
+	free(nat);
+}
+
+/* ------------------------------------------------------------------ */
+/* figures                                                             */
+/* ------------------------------------------------------------------ */
+
+int
+br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause)
+{
+	if (d == NULL || png_path == NULL) {
+		if (cause)
+			*cause = br_xstrdup("br_pdf_figure: no document or no PNG path");
+		return -1;
+	}
+	HPDF_STATUS before = d->err;
+	d->doing = png_path;
+	HPDF_Image img = HPDF_LoadPngImageFromFile(d->pdf, png_path);
+	if (img == NULL || (before == HPDF_OK && d->err != HPDF_OK)) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot load PNG (libharu error 0x%04X, detail %u)",
+			    png_path, (unsigned)d->err, (unsigned)d->err_detail);
+		if (before == HPDF_OK) { /* not a document error: forget it */
+			d->err = HPDF_OK;
+			d->err_detail = 0;
+			d->err_what = NULL;
+		}
+		HPDF_ResetError(d->pdf);
+		return -1;
+	}
+	double iw = HPDF_Image_GetWidth(img), ih = HPDF_Image_GetHeight(img);
+	if (!(iw > 0 && ih > 0)) {
+		if (cause)
+			*cause = br_xasprintf("%s: PNG has no pixels", png_path);
+		return -1;
+	}
+	char *cap = br_text_clean(caption);
+	br_line *lines = NULL;
+	size_t nl = *cap ? br_text_break(d->regular, NOTE_PT, cap, TEXT_W, &lines) : 0;
+	double cap_h = (double)nl * NOTE_PT * LEAD;
+	double w = TEXT_W, h = TEXT_W * ih / iw;
+	double room = TOP_Y - BOTTOM_Y - cap_h - 10;
+	if (h > room) { /* taller than a page: scale down to fit one */
+		h = room;
+		w = h * iw / ih;
+	}
+	need(d, h + 6 + cap_h + 4);
+	double x = MARGIN + (TEXT_W - w) / 2;
+	d->y -= 2;
+	if (isfinite(x) && isfinite(w) && isfinite(h) && w > 0 && h > 0)
+		HPDF_Page_DrawImage(d->page, img, fin(x), fin(d->y - h), fin(w), fin(h));
+	d->y -= h + 5;
+	d->page_used = 1;
+	for (size_t i = 0; i < nl; i++) {
+		need(d, NOTE_PT * LEAD);
+		draw_text(d, d->regular, NOTE_PT, MARGIN, d->y - NOTE_PT, cap + lines[i].off,
+		    lines[i].len, 0.35, 0.35, 0.35);
+		d->y -= NOTE_PT * LEAD;
+	}
+	d->y -= 8;
+	free(lines);
+	free(cap);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* saving                                                              */
+/* ------------------------------------------------------------------ */
+
+/* decorate: running header (title, pages 2..n) and "page i of n" footer. */
+static void
+decorate(br_pdf *d)
+{
+	d->doing = "page header/footer";
+	const double fs = 7.5;
+	for (size_t i = 0; i < d->n_pages; i++) {
+		HPDF_Page saved = d->page;
+		d->page = d->pages[i];
+		if (i > 0 && d->title && *d->title) {
+			int trunc;
+			size_t len = br_text_fit(d->regular, fs, d->title, TEXT_W, &trunc);
+			char *s = br_xasprintf("%.*s%s", (int)len, d->title, trunc ? "\xE2\x80\xA6" : "");
+			draw_text(d, d->regular, fs, MARGIN, PAGE_H - 36, s, strlen(s), 0.45, 0.45, 0.45);
+			hline(d, MARGIN, MARGIN + TEXT_W, PAGE_H - 40, 0.4, 0.75);
+			free(s);
+		}
+		char *f = br_xasprintf("page %zu of %zu", i + 1, d->n_pages);
+		double fw = br_text_width(d->regular, fs, f, strlen(f));
+		draw_text(d, d->regular, fs, (PAGE_W - fw) / 2, 30, f, strlen(f), 0.45, 0.45, 0.45);
+		free(f);
+		d->page = saved;
+	}
+}
+
+int
+br_pdf_save(br_pdf *d, const char *path, char **cause)
+{
+	if (d == NULL || path == NULL) {
+		if (cause)
+			*cause = br_xstrdup("br_pdf_save: no document or no path");
+		return -1;
+	}
+	if (d->page == NULL)
+		new_page(d);
+	if (!d->decorated) {
+		decorate(d);
+		d->decorated = 1;
+	}
+	if (d->err != HPDF_OK) {
+		if (cause)
+			*cause = br_xasprintf("%s: libharu error 0x%04X (detail %u) while %s", path,
+			    (unsigned)d->err, (unsigned)d->err_detail, d->err_what ? d->err_what : "drawing");
+		return -1;
+	}
+	d->doing = "saving";
+	if (HPDF_SaveToStream(d->pdf) != HPDF_OK || d->err != HPDF_OK) {
+		if (cause)
+			*cause = br_xasprintf("%s: libharu cannot serialise the document (error 0x%04X, detail %u)",
+			    path, (unsigned)d->err, (unsigned)d->err_detail);
+		d->err = HPDF_OK;
+		return -1;
+	}
+	HPDF_ResetStream(d->pdf);
+	size_t cap = HPDF_GetStreamSize(d->pdf) + 1, n = 0;
+	char *buf = br_xmalloc(cap);
+	for (;;) {
+		HPDF_UINT32 got = (HPDF_UINT32)(cap - n);
+		HPDF_STATUS st = HPDF_ReadFromStream(d->pdf, (HPDF_BYTE *)buf + n, &got);
+		n += got;
+		if (st == HPDF_STREAM_EOF || got == 0)
+			break;
+		if (st != HPDF_OK) {
+			if (cause)
+				*cause = br_xasprintf("%s: libharu stream read error 0x%04X", path, (unsigned)st);
+			free(buf);
+			d->err = HPDF_OK;
+			return -1;
+		}
+		if (n == cap) {
+			cap *= 2;
+			buf = br_xrealloc(buf, cap);
+		}
+	}
+	/* a failed read at EOF raises an error in libharu; that is not ours */
+	d->err = HPDF_OK;
+	int rc = br_write_atomic(path, buf, n, cause);
+	free(buf);
+	return rc;
+}
+
+/* br_pdf_page_count: pages so far (for tests and the report writer). */
+size_t
+br_pdf_page_count(const br_pdf *d)
+{
+	return d ? d->n_pages : 0;
+}
+
+void
+br_pdf_free(br_pdf *d)
+{
+	if (d == NULL)
+		return;
+	if (d->pdf)
+		HPDF_Free(d->pdf);
+	free(d->pages);
+	free(d->title);
+	free(d);
+}

@@ -1,0 +1,262 @@
+/*
+ * UTF-8 line breaking for the PDF layer. libharu's own wrapping
+ * (HPDF_Page_TextRect / HPDF_Page_MeasureText) splits multi-byte sequences
+ * and cannot break CJK text, so lines are computed here from per-character
+ * widths measured with HPDF_Font_TextWidth.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "report/pdf_text.h"
+
+/* decode: one code point from a valid (cleaned) UTF-8 string; *n = bytes. */
+static uint32_t
+decode(const unsigned char *p, size_t *n)
+{
+	if (p[0] < 0x80) {
+		*n = 1;
+		return p[0];
+	}
+	if ((p[0] & 0xE0) == 0xC0) {
+		*n = 2;
+		return ((uint32_t)(p[0] & 0x1F) << 6) | (p[1] & 0x3F);
+	}
+	*n = 3;
+	return ((uint32_t)(p[0] & 0x0F) << 12) | ((uint32_t)(p[1] & 0x3F) << 6) | (p[2] & 0x3F);
+}
+
+/*
+ * decode_raw: one code point from arbitrary bytes. Returns the code point
+ * and its length in *n, or UINT32_MAX with *n = 1 for an invalid, overlong
+ * or truncated sequence or a surrogate.
+ */
+static uint32_t
+decode_raw(const unsigned char *p, size_t *n)
+{
+	*n = 1;
+	if (p[0] < 0x80)
+		return p[0];
+	int len;
+	uint32_t cp, min;
+	if ((p[0] & 0xE0) == 0xC0) {
+		len = 2, cp = p[0] & 0x1F, min = 0x80;
+	} else if ((p[0] & 0xF0) == 0xE0) {
+		len = 3, cp = p[0] & 0x0F, min = 0x800;
+	} else if ((p[0] & 0xF8) == 0xF0) {
+		len = 4, cp = p[0] & 0x07, min = 0x10000;
+	} else {
+		return UINT32_MAX;
+	}
+	for (int i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return UINT32_MAX;
+		cp = (cp << 6) | (p[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return UINT32_MAX;
+	*n = (size_t)len;
+	return cp;
+}
+
+char *
+br_text_clean(const char *s)
+{
+	if (s == NULL)
+		return br_xstrdup("");
+	size_t n = strlen(s);
+	char *out = br_xmalloc(n * 3 + 1); /* each byte grows to at most 3 */
+	size_t o = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t k;
+		uint32_t cp = decode_raw(p, &k);
+		if (cp == '\t') {
+			out[o++] = ' ';
+		} else if (cp == '\n') {
+			out[o++] = '\n';
+		} else if (cp < 0x20 || cp == 0x7F) {
+			/* dropped */
+		} else if (cp == UINT32_MAX || cp > 0xFFFF || cp == 0xFEFF) {
+			memcpy(out + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+		} else {
+			memcpy(out + o, p, k);
+			o += k;
+		}
+		p += k;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+double
+br_text_width(HPDF_Font font, double size, const char *s, size_t len)
+{
+	if (font == NULL || len == 0)
+		return 0.0;
+	HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s, (HPDF_UINT)len);
+	double w = tw.width * size / 1000.0;
+	return isfinite(w) ? w : 0.0;
+}
+
+/* is_cjk: code points between which a line may break without a space. */
+static int
+is_cjk(uint32_t cp)
+{
+	return (cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+	    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+	    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFFEF);
+}
+
+/* A decoded character with its width. */
+typedef struct ch {
+	size_t off, len;
+	uint32_t cp;
+	double w;
+} ch;
+
+/* push_line: append a line [a, b) of chars (trailing spaces trimmed). */
+static void
+push_line(br_line **lines, size_t *n, size_t *cap, const ch *c, size_t a, size_t b, size_t byte_a)
+{
+	while (b > a && c[b - 1].cp == ' ')
+		b--;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*lines = br_xrealloc(*lines, *cap * sizeof **lines);
+	}
+	br_line *l = &(*lines)[(*n)++];
+	l->off = b > a ? c[a].off : byte_a;
+	l->len = b > a ? c[b - 1].off + c[b - 1].len - c[a].off : 0;
+	l->width_pt = 0;
+	for (size_t i = a; i < b; i++)
+		l->width_pt += c[i].w;
+}
+
+/*
+ * measure_chars: decode s into chars with widths. ASCII widths are cached
+ * per call (the common case).
+ */
+static ch *
+measure_chars(HPDF_Font font, double size, const char *s, size_t *n_out)
+{
+	size_t len = strlen(s), n = 0;
+	ch *c = br_xmalloc((len + 1) * sizeof *c);
+	double ascii[128];
+	for (int i = 0; i < 128; i++)
+		ascii[i] = -1;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t off = 0;
+	while (off < len) {
+		size_t k;
+		uint32_t cp = decode(p + off, &k);
+		double w;
+		if (cp < 128 && ascii[cp] >= 0) {
+			w = ascii[cp];
+		} else {
+			w = cp == '\n' ? 0.0 : br_text_width(font, size, s + off, k);
+			if (cp < 128)
+				ascii[cp] = w;
+		}
+		c[n].off = off, c[n].len = k, c[n].cp = cp, c[n].w = w;
+		n++;
+		off += k;
+	}
+	*n_out = n;
+	return c;
+}
+
+size_t
+br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line **lines_out)
+{
+	br_line *lines = NULL;
+	size_t n_lines = 0, cap = 0, n;
+	if (!(max_pt > 0) || !isfinite(max_pt))
+		max_pt = 1.0;
+	ch *c = measure_chars(font, size, s, &n);
+	size_t i = 0;
+	for (;;) {
+		/* one hard line: chars [i, e) */
+		size_t e = i;
+		while (e < n && c[e].cp != '\n')
+			e++;
+		size_t byte_a = i < n ? c[i].off : strlen(s);
+		if (e == i)
+			push_line(&lines, &n_lines, &cap, c, i, i, byte_a);
+		size_t start = i;
+		while (start < e) {
+			double w = 0;
+			size_t brk = start, brk_next = start; /* no break point yet */
+			size_t j = start;
+			int overflow = 0;
+			for (; j < e; j++) {
+				if (c[j].cp == ' ') {
+					if (j > start)
+						brk = j, brk_next = j + 1;
+					w += c[j].w;
+					continue;
+				}
+				if (w + c[j].w > max_pt + 1e-6) {
+					overflow = 1;
+					break;
+				}
+				w += c[j].w;
+				int cjk_here = is_cjk(c[j].cp);
+				int cjk_next = j + 1 < e && is_cjk(c[j + 1].cp);
+				int soft = (c[j].cp == '/' || c[j].cp == '\\' || c[j].cp == '_' ||
+				    (c[j].cp == '-' && j > start && c[j - 1].cp != ' '));
+				if ((cjk_here || cjk_next || soft) && j + 1 < e && c[j + 1].cp != ' ')
+					brk = j + 1, brk_next = j + 1;
+			}
+			if (!overflow) {
+				push_line(&lines, &n_lines, &cap, c, start, e, c[start].off);
+				break;
+			}
+			size_t end, next;
+			if (brk > start) {
+				end = brk, next = brk_next;
+			} else if (j == start) {
+				end = next = start + 1; /* one char wider than the line */
+			} else {
+				end = next = j;         /* break a long word by character */
+			}
+			push_line(&lines, &n_lines, &cap, c, start, end, c[start].off);
+			while (next < e && c[next].cp == ' ')
+				next++;
+			start = next;
+		}
+		if (e >= n)
+			break;
+		i = e + 1; /* past '\n'; a final '\n' adds no empty line */
+		if (i == n)
+			break;
+	}
+	free(c);
+	*lines_out = lines;
+	return n_lines;
+}
+
+size_t
+br_text_fit(HPDF_Font font, double size, const char *s, double max_pt, int *truncated)
+{
+	size_t n;
+	ch *c = measure_chars(font, size, s, &n);
+	double total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += c[i].w;
+	*truncated = 0;
+	if (total <= max_pt) {
+		free(c);
+		return strlen(s);
+	}
+	*truncated = 1;
+	double ell = br_text_width(font, size, "\xE2\x80\xA6", 3), w = 0;
+	size_t i = 0;
+	while (i < n && c[i].cp != '\n' && w + c[i].w + ell <= max_pt)
+		w += c[i++].w;
+	size_t bytes = i < n ? c[i].off : strlen(s);
+	free(c);
+	return bytes;
+}

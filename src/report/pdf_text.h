@@ -1,0 +1,47 @@
+/*
+ * Private to src/report: the UTF-8 line breaker used by pdf_doc.c.
+ */
+#ifndef BR_REPORT_PDF_TEXT_H
+#define BR_REPORT_PDF_TEXT_H
+
+#include <stddef.h>
+#include <hpdf.h>
+
+/* One output line: bytes [off, off+len) of the cleaned text, width in pt. */
+typedef struct br_line {
+	size_t off, len;
+	double width_pt;
+} br_line;
+
+/*
+ * br_text_clean: a copy of s that is valid UTF-8 restricted to the Basic
+ * Multilingual Plane: invalid bytes and characters above U+FFFF become
+ * U+FFFD, tabs become spaces, '\r' and other control characters except '\n'
+ * are dropped. NULL gives "". Returns a malloc'd string.
+ */
+char *br_text_clean(const char *s);
+
+/*
+ * br_text_width: width in points of the cleaned UTF-8 string s (len bytes)
+ * in font at size (HPDF_Font_TextWidth, which HPDF_Page_TextWidth uses).
+ */
+double br_text_width(HPDF_Font font, double size, const char *s, size_t len);
+
+/*
+ * br_text_break: break cleaned UTF-8 text into lines no wider than max_pt.
+ * Breaks at '\n' (hard), at spaces (which are dropped at the break), after
+ * '/', '-', '_' and '\\', and between CJK characters; a word longer than a
+ * line is broken between characters; a UTF-8 sequence is never split. Each
+ * line holds at least one character, so a line can only exceed max_pt when
+ * a single character is wider than max_pt. An empty text gives one empty
+ * line. Out: *lines (malloc'd). Returns the number of lines.
+ */
+size_t br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line **lines);
+
+/*
+ * br_text_fit: the byte length of the longest prefix of s (cleaned) that,
+ * followed by "…", fits in max_pt; returns strlen(s) when s fits whole.
+ */
+size_t br_text_fit(HPDF_Font font, double size, const char *s, double max_pt, int *truncated);
+
+#endif

@@ -1,0 +1,541 @@
+/*
+ * The PDF report: composes sections from the analysis, its summary.json
+ * and the wording in templates/report.LANG.json. The C code chooses which
+ * sentence applies (from the numbers); the template holds every sentence.
+ * A section whose inputs are missing is replaced by a note saying what it
+ * needs, never by made-up numbers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/report.h"
+
+/* A context bundling what every section needs. */
+typedef struct ctx {
+	br_pdf *d;
+	const br_analysis *a;
+	const json_t *s;
+	const br_template *t;
+	const br_figure *figs;
+	size_t n_figs;
+	char *err;          /* first figure-embedding error, if any */
+} ctx;
+
+/* Strings produced while building a table, freed together. */
+typedef struct strpool {
+	char **v;
+	size_t n;
+} strpool;
+
+static const char *
+keep(strpool *p, char *s)
+{
+	p->v = br_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+	p->v[p->n++] = s;
+	return s;
+}
+
+static void
+strpool_free(strpool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof *p);
+}
+
+/* fill: template string for key, owned by the pool. */
+static const char *
+fill(ctx *c, strpool *p, const char *key)
+{
+	return keep(p, br_template_fill(c->t, key, c->s));
+}
+
+static void
+para(ctx *c, const char *key)
+{
+	char *s = br_template_fill(c->t, key, c->s);
+	br_pdf_paragraph(c->d, s);
+	free(s);
+}
+
+static void
+note(ctx *c, const char *key)
+{
+	char *s = br_template_fill(c->t, key, c->s);
+	br_pdf_note(c->d, s);
+	free(s);
+}
+
+static void
+heading(ctx *c, int level, const char *key)
+{
+	char *s = br_template_fill(c->t, key, c->s);
+	br_pdf_heading(c->d, level, s);
+	free(s);
+}
+
+/*
+ * fmt_num: a number for a table cell with `dec` decimals and thousands
+ * separators (1,600,255.00); "n/a" for NaN/Inf. Returns a malloc'd string.
+ */
+static char *
+fmt_num(double x, int dec)
+{
+	if (!isfinite(x))
+		return br_xstrdup("n/a");
+	char raw[64];
+	snprintf(raw, sizeof raw, "%.*f", dec, fabs(x));
+	char *dot = strchr(raw, '.');
+	size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw);
+	char out[96];
+	size_t o = 0;
+	if (x < 0 && strspn(raw, "0.") != strlen(raw))
+		out[o++] = '-';
+	for (size_t i = 0; i < int_len; i++) {
+		out[o++] = raw[i];
+		size_t left = int_len - i - 1;
+		if (left > 0 && left % 3 == 0)
+			out[o++] = ',';
+	}
+	if (dot)
+		o += (size_t)snprintf(out + o, sizeof out - o, "%s", dot);
+	out[o] = '\0';
+	return br_xstrdup(out);
+}
+
+/* fmt_ms: a latency in ms with precision that suits its size. */
+static char *
+fmt_ms(double x)
+{
+	if (!isfinite(x))
+		return br_xstrdup("n/a");
+	double ax = fabs(x);
+	return fmt_num(x, ax >= 1000 ? 0 : ax >= 100 ? 1 : ax >= 1 ? 2 : 3);
+}
+
+static const br_figure *
+find_fig(const ctx *c, const char *id)
+{
+	for (size_t i = 0; i < c->n_figs; i++)
+		if (c->figs[i].id && strcmp(c->figs[i].id, id) == 0)
+			return &c->figs[i];
+	return NULL;
+}
+
+static void
+figure(ctx *c, const char *id, const char *caption_key)
+{
+	const br_figure *f = find_fig(c, id);
+	if (f == NULL || f->png_path == NULL)
+		return;
+	char *cap = caption_key ? br_template_fill(c->t, caption_key, c->s)
+	    : br_xstrdup(f->caption ? f->caption : "");
+	char *err = NULL;
+	if (br_pdf_figure(c->d, f->png_path, cap, &err) != 0) {
+		if (c->err == NULL)
+			c->err = err;
+		else
+			free(err);
+	}
+	free(cap);
+}
+
+/* json_path_num: number at "a.b" in the summary, NAN if absent/null. */
+static double
+jn(const json_t *s, const char *a, const char *b)
+{
+	json_t *o = json_object_get(s, a);
+	json_t *v = b ? json_object_get(o, b) : o;
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* numbered: template keys prefix.1, prefix.2, ... as a bullet list. */
+static void
+numbered_bullets(ctx *c, const char *prefix)
+{
+	strpool p = { 0 };
+	const char **items = NULL;
+	size_t n = 0;
+	for (int i = 1; i < 100; i++) {
+		char key[128];
+		snprintf(key, sizeof key, "%s.%d", prefix, i);
+		if (br_template_get(c->t, key) == NULL)
+			break;
+		items = br_xrealloc(items, (n + 1) * sizeof *items);
+		items[n++] = fill(c, &p, key);
+	}
+	if (n > 0)
+		br_pdf_bullets(c->d, items, n);
+	free(items);
+	strpool_free(&p);
+}
+
+/* ---------------------------------------------------------------- */
+
+static void
+title_page(ctx *c)
+{
+	const br_analysis *a = c->a;
+	const br_run *r = a->run;
+	const br_bench *b = &r->bench.runs[0];
+	strpool p = { 0 };
+	const char *labels[16], *values[16];
+	size_t n = 0;
+
+	br_pdf_title(c->d, fill(c, &p, "doc.title"), fill(c, &p, "doc.subtitle"));
+
+#define CARD(lkey, value) do { labels[n] = fill(c, &p, lkey); values[n] = (value); n++; } while (0)
+	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
+	CARD("cards.vllm", r->log && r->log->vllm_version ? r->log->vllm_version : fill(c, &p, "cards.unknown"));
+	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
+	CARD("cards.load", fill(c, &p, isfinite(b->max_concurrency) ? "cards.load_closed" : "cards.load_open"));
+	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
+	CARD("cards.duration", fill(c, &p, "cards.duration_value"));
+	CARD("cards.output_tps", fill(c, &p, "cards.output_tps_value"));
+	CARD("cards.ttft", fill(c, &p, "cards.ttft_value"));
+	if (a->capacity.available) {
+		CARD("cards.pool", fill(c, &p, "cards.pool_value"));
+		if (isfinite(a->capacity.demand_tokens)) {
+			CARD("cards.demand", fill(c, &p, "cards.demand_value"));
+			CARD("cards.oversub", fill(c, &p, "cards.oversub_value"));
+		}
+	}
+	if (a->residency.available)
+		CARD("cards.preemptions", fill(c, &p, "cards.preemptions_value"));
+	else if (a->ledger.available) {
+		for (size_t i = 0; i < a->ledger.n_rows; i++)
+			if (strcmp(a->ledger.rows[i].series, "vllm:num_preemptions_total") == 0) {
+				labels[n] = fill(c, &p, "cards.preemptions");
+				values[n] = keep(&p, fmt_num(a->ledger.rows[i].server_delta, 0));
+				n++;
+			}
+	}
+#undef CARD
+	br_pdf_cards(c->d, labels, values, n);
+	strpool_free(&p);
+
+	/* At a glance: sentences chosen by the numbers. */
+	heading(c, 2, "glance.heading");
+	if (r->log && r->log->did_not_start)
+		para(c, "glance.did_not_start");
+	para(c, "glance.completed");
+	if (a->latency.n_failed > 0)
+		para(c, "glance.failed_some");
+	para(c, isfinite(b->max_concurrency) ? "glance.closed_loop" : "glance.open_loop");
+	if (a->capacity.available && isfinite(a->capacity.oversubscription)) {
+		para(c, "glance.capacity");
+		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" : "glance.fits");
+	}
+	if (a->ledger.available) {
+		double bad = jn(json_object_get(c->s, "ledger"), "n_disagree", NULL);
+		double good = jn(json_object_get(c->s, "ledger"), "n_agree", NULL);
+		if (bad > 0)
+			para(c, "glance.ledger_bad");
+		else if (good > 0)
+			para(c, "glance.ledger_ok");
+	}
+	if (!a->latency.from_arrays)
+		para(c, "glance.no_arrays");
+	else if (a->latency.n_checks > 0)
+		para(c, a->latency.n_mismatches ? "glance.checks_bad" : "glance.checks_ok");
+	if (a->latency.from_arrays && a->latency.itl_stalls > 0)
+		para(c, "glance.stalls");
+
+	if (r->n_warnings > 0) {
+		heading(c, 2, "glance.missing_heading");
+		br_pdf_bullets(c->d, (const char *const *)r->warnings, r->n_warnings);
+	}
+}
+
+static void
+latency_section(ctx *c)
+{
+	const br_latency *l = &c->a->latency;
+	strpool p = { 0 };
+	heading(c, 1, "latency.heading");
+	para(c, l->from_arrays ? "latency.intro_arrays" : "latency.intro_file");
+
+	const char *hdr[9];
+	static const char *cols[9] = { "latency.col_metric", "latency.col_count", "latency.col_mean",
+		"latency.col_median", "latency.col_p90", "latency.col_p99", "latency.col_p999",
+		"latency.col_p9999", "latency.col_max" };
+	for (int i = 0; i < 9; i++)
+		hdr[i] = fill(c, &p, cols[i]);
+	const char *cells[BR_N_LATENCY * 9];
+	size_t rows = 0;
+	for (int m = 0; m < BR_N_LATENCY; m++) {
+		const br_describe_t *d = &l->m[m];
+		if (d->count == 0 && !isfinite(d->mean) && !isfinite(d->median) && !isfinite(d->p99))
+			continue;
+		char name[16];
+		snprintf(name, sizeof name, "%s", br_latency_metric_name[m]);
+		for (char *q = name; *q; q++)
+			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
+		const char **row = &cells[rows * 9];
+		row[0] = keep(&p, br_xstrdup(name));
+		row[1] = keep(&p, br_xasprintf("%zu", d->count));
+		row[2] = keep(&p, fmt_ms(d->mean));
+		row[3] = keep(&p, fmt_ms(d->median));
+		row[4] = keep(&p, fmt_ms(d->p90));
+		row[5] = keep(&p, fmt_ms(d->p99));
+		row[6] = keep(&p, fmt_ms(d->p999));
+		row[7] = keep(&p, fmt_ms(d->p9999));
+		row[8] = keep(&p, fmt_ms(d->max));
+		rows++;
+	}
+	br_pdf_table t = { .n_cols = 9, .n_rows = rows, .header = hdr, .cells = cells };
+	br_pdf_table(c->d, &t);
+	note(c, "latency.unit_note");
+	if (l->from_arrays && l->m[BR_TTFT].count < 1000)
+		note(c, "latency.small_sample");
+
+	figure(c, "figL-latency-cdf", "latency.cdf_caption");
+
+	if (l->n_checks > 0) {
+		heading(c, 2, "latency.checks_heading");
+		para(c, l->n_mismatches ? "latency.checks_some_bad" : "latency.checks_all_ok");
+		if (l->n_mismatches > 0) {
+			const char *h2[4] = { fill(c, &p, "latency.col_key"), fill(c, &p, "latency.col_file"),
+				fill(c, &p, "latency.col_recomputed"), fill(c, &p, "latency.col_reldiff") };
+			const char **mc = br_xcalloc(l->n_mismatches * 4, sizeof *mc);
+			size_t k = 0;
+			for (size_t i = 0; i < l->n_checks; i++) {
+				const br_latency_check *ck = &l->checks[i];
+				if (ck->agrees)
+					continue;
+				mc[k * 4 + 0] = ck->key;
+				mc[k * 4 + 1] = keep(&p, br_xasprintf("%.10g", ck->file_ms));
+				mc[k * 4 + 2] = keep(&p, br_xasprintf("%.10g", ck->recomputed_ms));
+				mc[k * 4 + 3] = keep(&p, br_xasprintf("%.2e", ck->rel_diff));
+				k++;
+			}
+			br_pdf_table t2 = { .n_cols = 4, .n_rows = k, .header = h2, .cells = mc };
+			br_pdf_table(c->d, &t2);
+			free(mc);
+		}
+	}
+	if (l->from_arrays) {
+		heading(c, 2, "latency.failed_heading");
+		if (l->n_failed == 0)
+			para(c, "latency.failed_none");
+		else {
+			para(c, "latency.failed_list");
+			const br_bench *b = &c->a->run->bench.runs[0];
+			size_t shown = l->n_failed < 50 ? l->n_failed : 50;
+			const char **items = br_xcalloc(shown, sizeof *items);
+			for (size_t i = 0; i < shown; i++) {
+				size_t idx = l->failed_index[i];
+				const char *e = idx < b->n_requests && b->requests[idx].error ? b->requests[idx].error : "";
+				char first[200];
+				snprintf(first, sizeof first, "%s", e);
+				char *nl = strchr(first, '\n');
+				if (nl)
+					*nl = '\0';
+				items[i] = keep(&p, br_xasprintf("#%zu: %s", idx, first));
+			}
+			br_pdf_bullets(c->d, items, shown);
+			free(items);
+		}
+	}
+	strpool_free(&p);
+}
+
+static void
+capacity_section(ctx *c)
+{
+	const br_capacity *cap = &c->a->capacity;
+	const br_server_log *log = c->a->run->log;
+	strpool p = { 0 };
+	heading(c, 1, "capacity.heading");
+	if (log && log->did_not_start)
+		para(c, "glance.did_not_start");
+	if (!cap->available) {
+		note(c, "capacity.removed");
+	} else {
+		para(c, "capacity.intro");
+		const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
+		const char *cells[2 * 11];
+		size_t n = 0;
+#define ROW(key, val) do { cells[n * 2] = fill(c, &p, key); cells[n * 2 + 1] = keep(&p, val); n++; } while (0)
+		ROW("capacity.row_pool", br_xasprintf("%s tokens (%s)", keep(&p, fmt_num(cap->kv_pool_tokens, 0)),
+		    cap->kv_pool_source ? cap->kv_pool_source : "?"));
+		if (isfinite(cap->kv_pool_gib))
+			ROW("capacity.row_gib", br_xasprintf("%s GiB", keep(&p, fmt_num(cap->kv_pool_gib, 2))));
+		if (isfinite(cap->kv_bytes_per_token))
+			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)", keep(&p, fmt_num(cap->kv_bytes_per_token, 0)),
+			    keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1))));
+		if (isfinite(cap->max_model_len_tokens))
+			ROW("capacity.row_m", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->max_model_len_tokens, 0))));
+		if (isfinite(cap->predicted_max_concurrency))
+			ROW("capacity.row_pm", br_xasprintf("%s", keep(&p, fmt_num(cap->predicted_max_concurrency, 2))));
+		if (isfinite(cap->log_max_concurrency_x))
+			ROW("capacity.row_logx", br_xasprintf("%.2fx", cap->log_max_concurrency_x));
+		if (isfinite(cap->concurrency))
+			ROW("capacity.row_c", fmt_num(cap->concurrency, 0));
+		if (isfinite(cap->mean_input_tokens))
+			ROW("capacity.row_inout", br_xasprintf("%s + %s tokens", keep(&p, fmt_num(cap->mean_input_tokens, 1)),
+			    keep(&p, fmt_num(cap->mean_output_tokens, 1))));
+		if (isfinite(cap->demand_tokens))
+			ROW("capacity.row_demand", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->demand_tokens, 0))));
+		if (isfinite(cap->oversubscription))
+			ROW("capacity.row_oversub", br_xasprintf("%.2f×", cap->oversubscription));
+		if (isfinite(cap->resident_estimate))
+			ROW("capacity.row_resident", br_xasprintf("%s requests", keep(&p, fmt_num(cap->resident_estimate, 2))));
+#undef ROW
+		const double w[2] = { 3, 2 };
+		const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
+		br_pdf_table t = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
+		br_pdf_table(c->d, &t);
+	}
+	if (log != NULL && log->vllm_version != NULL) {
+		heading(c, 2, "capacity.server_heading");
+		para(c, "capacity.server");
+		if (log->n_stats > 0)
+			para(c, "capacity.stats_lines");
+	}
+	strpool_free(&p);
+}
+
+static void
+ledger_section(ctx *c)
+{
+	const br_ledger *l = &c->a->ledger;
+	strpool p = { 0 };
+	heading(c, 1, "ledger.heading");
+	if (!l->available) {
+		note(c, "ledger.removed");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "ledger.intro");
+	const char *hdr[5] = { fill(c, &p, "ledger.col_counter"), fill(c, &p, "ledger.col_delta"),
+		fill(c, &p, "ledger.col_client"), fill(c, &p, "ledger.col_client_key"),
+		fill(c, &p, "ledger.col_verdict") };
+	const char **cells = br_xcalloc(l->n_rows * 5 + 1, sizeof *cells);
+	int *hl = br_xcalloc(l->n_rows + 1, sizeof *hl);
+	const char *agrees = fill(c, &p, "ledger.agrees"), *dis = fill(c, &p, "ledger.disagrees"),
+		   *none = fill(c, &p, "ledger.no_counterpart");
+	for (size_t i = 0; i < l->n_rows; i++) {
+		const br_ledger_row *r = &l->rows[i];
+		int dec = fabs(r->server_delta) >= 1e12 ? -1 : (r->server_delta == floor(r->server_delta) ? 0 : 2);
+		cells[i * 5 + 0] = r->series;
+		cells[i * 5 + 1] = dec < 0 ? keep(&p, br_xasprintf("%.4g", r->server_delta)) : keep(&p, fmt_num(r->server_delta, dec));
+		cells[i * 5 + 2] = isfinite(r->client_value) ?
+		    keep(&p, br_xasprintf("%s %s", r->relation ? (strcmp(r->relation, ">=") == 0 ? "≥" : r->relation) : "",
+			keep(&p, fmt_num(r->client_value, r->client_value == floor(r->client_value) ? 0 : 2)))) : "";
+		cells[i * 5 + 3] = r->client_label ? r->client_label : "";
+		cells[i * 5 + 4] = r->agrees < 0 ? none : r->agrees ? agrees : dis;
+		hl[i] = r->agrees < 0 ? 0 : r->agrees ? 1 : 2;
+	}
+	const double w[5] = { 3.6, 1.4, 1.4, 2.0, 1.4 };
+	const enum br_align al[5] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 5, .n_rows = l->n_rows, .header = hdr, .cells = cells,
+		.col_weight = w, .align = al, .row_highlight = hl };
+	br_pdf_table(c->d, &t);
+	note(c, "ledger.prefix_note");
+	free(cells);
+	free(hl);
+	strpool_free(&p);
+}
+
+static void
+residency_section(ctx *c)
+{
+	const br_residency *r = &c->a->residency;
+	strpool p = { 0 };
+	heading(c, 1, "residency.heading");
+	if (!r->available) {
+		note(c, "residency.removed");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "residency.intro");
+	const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
+	const char *cells[2 * 6];
+	size_t n = 0;
+#define ROW(key, val) do { cells[n * 2] = fill(c, &p, key); cells[n * 2 + 1] = keep(&p, val); n++; } while (0)
+	ROW("residency.row_running", br_xasprintf("%.2f / %.1f / %.0f", r->running_mean, r->running_median, r->running_peak));
+	ROW("residency.row_waiting", br_xasprintf("%.2f / %.1f / %.0f", r->waiting_mean, r->waiting_median, r->waiting_peak));
+	ROW("residency.row_share", isfinite(r->resident_share) ? br_xasprintf("%.1f%%", 100 * r->resident_share) : br_xstrdup("n/a"));
+	ROW("residency.row_kv", isfinite(r->kv_median_frac) ?
+	    br_xasprintf("%.2f%% / %.2f%%", 100 * r->kv_median_frac, 100 * r->kv_peak_frac) : br_xstrdup("n/a"));
+	ROW("residency.row_kv90", isfinite(r->kv_share_ge90) ?
+	    br_xasprintf("%.1f%% / %.1f%%", 100 * r->kv_share_ge90, 100 * r->kv_share_ge95) : br_xstrdup("n/a"));
+	ROW("residency.row_preempt", fmt_num(r->preemptions, 0));
+#undef ROW
+	const double w[2] = { 3, 2 };
+	const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
+	br_pdf_table t = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
+	br_pdf_table(c->d, &t);
+	figure(c, "fig2-waveform", "residency.waveform_caption");
+	strpool_free(&p);
+}
+
+static void
+appendix(ctx *c)
+{
+	const br_run *r = c->a->run;
+	strpool p = { 0 };
+	heading(c, 1, "definitions.heading");
+	numbered_bullets(c, "definitions.items");
+
+	heading(c, 1, "appendix.heading");
+	heading(c, 2, "appendix.formulas_heading");
+	numbered_bullets(c, "appendix.formulas");
+	heading(c, 2, "appendix.files_heading");
+	const char *hdr[4] = { fill(c, &p, "appendix.col_file"), fill(c, &p, "appendix.col_role"),
+		fill(c, &p, "appendix.col_size"), fill(c, &p, "appendix.col_sha") };
+	const char **cells = br_xcalloc(r->n_inputs * 4 + 1, sizeof *cells);
+	for (size_t i = 0; i < r->n_inputs; i++) {
+		cells[i * 4 + 0] = r->inputs[i].path;
+		cells[i * 4 + 1] = r->inputs[i].role;
+		cells[i * 4 + 2] = keep(&p, fmt_num((double)r->inputs[i].size_bytes, 0));
+		cells[i * 4 + 3] = r->inputs[i].sha256;
+	}
+	const double w[4] = { 3.2, 1.3, 1.0, 4.4 };
+	const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 4, .n_rows = r->n_inputs, .header = hdr, .cells = cells,
+		.col_weight = w, .align = al, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	note(c, "appendix.generated");
+	strpool_free(&p);
+}
+
+int
+br_report_write_pdf(const br_analysis *a, const json_t *summary,
+    const br_figure *figs, size_t n_figs, const br_template *t,
+    const char *pdf_path, char **cause)
+{
+	ctx c = { .a = a, .s = summary, .t = t, .figs = figs, .n_figs = n_figs };
+	char *title = br_template_fill(t, "doc.title", summary);
+	char *subject = br_template_fill(t, "doc.subject", summary);
+	char *keywords = br_template_fill(t, "doc.keywords", summary);
+	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0",
+		.keywords = keywords };
+	c.d = br_pdf_new(&info, cause);
+	free(subject);
+	free(keywords);
+	if (c.d == NULL) {
+		free(title);
+		return -1;
+	}
+	title_page(&c);
+	latency_section(&c);
+	capacity_section(&c);
+	ledger_section(&c);
+	residency_section(&c);
+	appendix(&c);
+	int rc = 0;
+	if (c.err != NULL) {
+		*cause = c.err;
+		rc = -1;
+	} else
+		rc = br_pdf_save(c.d, pdf_path, cause);
+	br_pdf_free(c.d);
+	free(title);
+	return rc;
+}

@@ -1,0 +1,318 @@
+/*
+ * summary.json: every number of the report, machine-readable, units in the
+ * key names, NAN → null. The PDF's sentences are filled from this object,
+ * so a number appears in the report only if it is here.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/report.h"
+
+/* jnum: a JSON real, or null when x is NaN/±Inf (JSON has no such values). */
+static json_t *
+jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* jint: a JSON integer for whole numbers, else as jnum. */
+static json_t *
+jint(double x)
+{
+	if (isfinite(x) && x == floor(x) && fabs(x) < 9e15)
+		return json_integer((json_int_t)x);
+	return jnum(x);
+}
+
+static json_t *
+jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void
+set(json_t *o, const char *k, json_t *v)
+{
+	json_object_set_new(o, k, v ? v : json_null());
+}
+
+static json_t *
+describe_json(const br_describe_t *d)
+{
+	json_t *o = json_object();
+	set(o, "count", json_integer((json_int_t)d->count));
+	set(o, "mean_ms", jnum(d->mean));
+	set(o, "std_ms", jnum(d->std));
+	set(o, "median_ms", jnum(d->median));
+	set(o, "p90_ms", jnum(d->p90));
+	set(o, "p99_ms", jnum(d->p99));
+	set(o, "p99_9_ms", jnum(d->p999));
+	set(o, "p99_99_ms", jnum(d->p9999));
+	set(o, "min_ms", jnum(d->min));
+	set(o, "max_ms", jnum(d->max));
+	return o;
+}
+
+static json_t *
+latency_json(const br_latency *l)
+{
+	json_t *o = json_object();
+	set(o, "from_arrays", json_boolean(l->from_arrays));
+	for (int m = 0; m < BR_N_LATENCY; m++)
+		set(o, br_latency_metric_name[m], describe_json(&l->m[m]));
+	set(o, "n_requests", json_integer((json_int_t)l->n_requests));
+	set(o, "n_succeeded", json_integer((json_int_t)l->n_succeeded));
+	set(o, "n_failed", json_integer((json_int_t)l->n_failed));
+	json_t *failed = json_array();
+	for (size_t i = 0; i < l->n_failed && l->failed_index; i++)
+		json_array_append_new(failed, json_integer((json_int_t)l->failed_index[i]));
+	set(o, "failed_request_index", failed);
+	set(o, "itl_stalls", json_integer((json_int_t)l->itl_stalls));
+	set(o, "itl_stall_threshold_ms", jnum(l->itl_stall_threshold_ms));
+	json_t *checks = json_array();
+	for (size_t i = 0; i < l->n_checks; i++) {
+		const br_latency_check *c = &l->checks[i];
+		json_t *co = json_object();
+		set(co, "key", json_string(c->key));
+		set(co, "file_ms", jnum(c->file_ms));
+		set(co, "recomputed_ms", jnum(c->recomputed_ms));
+		set(co, "rel_diff", jnum(c->rel_diff));
+		set(co, "agrees", json_boolean(c->agrees));
+		json_array_append_new(checks, co);
+	}
+	set(o, "file_checks", checks);
+	set(o, "n_file_checks", json_integer((json_int_t)l->n_checks));
+	set(o, "n_mismatches", json_integer((json_int_t)l->n_mismatches));
+	return o;
+}
+
+static json_t *
+capacity_json(const br_capacity *c)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(c->available));
+	set(o, "missing", jstr(c->available ? NULL : c->missing));
+	set(o, "kv_pool_tokens", jint(c->kv_pool_tokens));
+	set(o, "kv_pool_source", jstr(c->kv_pool_source));
+	set(o, "max_model_len_tokens", jint(c->max_model_len_tokens));
+	set(o, "predicted_max_concurrency", jnum(c->predicted_max_concurrency));
+	set(o, "log_max_concurrency_x", jnum(c->log_max_concurrency_x));
+	set(o, "kv_pool_gib", jnum(c->kv_pool_gib));
+	set(o, "kv_bytes_per_token", jnum(c->kv_bytes_per_token));
+	set(o, "concurrency", jint(c->concurrency));
+	set(o, "mean_input_tokens", jnum(c->mean_input_tokens));
+	set(o, "mean_output_tokens", jnum(c->mean_output_tokens));
+	set(o, "demand_tokens", jnum(c->demand_tokens));
+	set(o, "demand_gib", jnum(isfinite(c->kv_bytes_per_token) ?
+	    c->demand_tokens * c->kv_bytes_per_token / 1073741824.0 : NAN));
+	set(o, "oversubscription", jnum(c->oversubscription));
+	set(o, "resident_estimate", jnum(c->resident_estimate));
+	return o;
+}
+
+static json_t *
+ledger_json(const br_ledger *l)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(l->available));
+	set(o, "missing", jstr(l->available ? NULL : l->missing));
+	set(o, "window_source", jstr(l->window_source));
+	set(o, "window_start_unix_s", jnum(l->window_start_t_s));
+	set(o, "window_end_unix_s", jnum(l->window_end_t_s));
+	set(o, "counter_resets", json_integer(l->counter_resets));
+	json_t *rows = json_array();
+	size_t agree = 0, disagree = 0;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		const br_ledger_row *r = &l->rows[i];
+		json_t *ro = json_object();
+		set(ro, "series", jstr(r->series));
+		set(ro, "label", jstr(r->label));
+		set(ro, "server_delta", jnum(r->server_delta));
+		set(ro, "client_value", jnum(r->client_value));
+		set(ro, "client_key", jstr(r->client_label));
+		set(ro, "relation", jstr(r->relation));
+		set(ro, "agrees", r->agrees < 0 ? json_null() : json_boolean(r->agrees));
+		json_array_append_new(rows, ro);
+		if (r->agrees == 1)
+			agree++;
+		else if (r->agrees == 0)
+			disagree++;
+	}
+	set(o, "rows", rows);
+	set(o, "n_agree", json_integer((json_int_t)agree));
+	set(o, "n_disagree", json_integer((json_int_t)disagree));
+	return o;
+}
+
+static json_t *
+residency_json(const br_residency *r)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(r->available));
+	set(o, "missing", jstr(r->available ? NULL : r->missing));
+	set(o, "n_samples", json_integer((json_int_t)r->n_samples));
+	set(o, "window_start_unix_s", jnum(r->window_start_t_s));
+	set(o, "window_end_unix_s", jnum(r->window_end_t_s));
+	set(o, "window_s", jnum(r->window_end_t_s - r->window_start_t_s));
+	set(o, "running_mean", jnum(r->running_mean));
+	set(o, "running_median", jnum(r->running_median));
+	set(o, "running_peak", jnum(r->running_peak));
+	set(o, "waiting_mean", jnum(r->waiting_mean));
+	set(o, "waiting_median", jnum(r->waiting_median));
+	set(o, "waiting_peak", jnum(r->waiting_peak));
+	set(o, "resident_share", jnum(r->resident_share));
+	set(o, "kv_usage_median_frac", jnum(r->kv_median_frac));
+	set(o, "kv_usage_peak_frac", jnum(r->kv_peak_frac));
+	set(o, "kv_usage_share_ge90", jnum(r->kv_share_ge90));
+	set(o, "kv_usage_share_ge95", jnum(r->kv_share_ge95));
+	set(o, "preemptions", jint(r->preemptions));
+	return o;
+}
+
+static json_t *
+log_json(const br_server_log *l)
+{
+	json_t *o = json_object();
+	set(o, "present", json_boolean(l != NULL));
+	if (l == NULL)
+		return o;
+	set(o, "path", jstr(l->source_path));
+	set(o, "vllm_version", jstr(l->vllm_version));
+	set(o, "engine", jstr(l->engine));
+	set(o, "model", jstr(l->model));
+	set(o, "max_model_len_tokens", jint(l->max_model_len_tokens));
+	set(o, "max_num_seqs", jint(l->max_num_seqs));
+	set(o, "max_num_batched_tokens", jint(l->max_num_batched_tokens));
+	set(o, "tensor_parallel_size", jint(l->tensor_parallel_size));
+	set(o, "gpu_memory_utilization", jnum(l->gpu_memory_utilization));
+	set(o, "block_size_tokens", jint(l->block_size_tokens));
+	set(o, "kv_pool_tokens", jint(l->kv_pool_tokens));
+	set(o, "kv_pool_gib", jnum(l->kv_pool_gib));
+	set(o, "max_concurrency_x", jnum(l->max_concurrency_x));
+	set(o, "max_concurrency_len_tokens", jint(l->max_concurrency_len_tokens));
+	set(o, "n_capacity_lines", json_integer(l->n_capacity_lines));
+	set(o, "did_not_start", json_boolean(l->did_not_start));
+	set(o, "failure_message", jstr(l->failure_message));
+	set(o, "failure_line", json_integer(l->failure_line));
+	set(o, "n_stats_lines", json_integer((json_int_t)l->n_stats));
+	double peak_run = NAN, peak_wait = NAN, peak_kv = NAN;
+	for (size_t i = 0; i < l->n_stats; i++) {
+		const br_log_stat *s = &l->stats[i];
+		if (isfinite(s->running) && !(s->running <= peak_run))
+			peak_run = s->running;
+		if (isfinite(s->waiting) && !(s->waiting <= peak_wait))
+			peak_wait = s->waiting;
+		if (isfinite(s->kv_usage_frac) && !(s->kv_usage_frac <= peak_kv))
+			peak_kv = s->kv_usage_frac;
+	}
+	set(o, "stats_running_peak", jnum(peak_run));
+	set(o, "stats_waiting_peak", jnum(peak_wait));
+	set(o, "stats_kv_usage_peak_frac", jnum(peak_kv));
+	return o;
+}
+
+static json_t *
+bench_json(const br_bench *b)
+{
+	json_t *o = json_object();
+	set(o, "path", jstr(b->source_path));
+	set(o, "date", jstr(b->date));
+	set(o, "backend", jstr(b->backend));
+	set(o, "label", jstr(b->label));
+	set(o, "model_id", jstr(b->model_id));
+	set(o, "tokenizer_id", jstr(b->tokenizer_id));
+	set(o, "num_prompts", jint(b->num_prompts));
+	if (isinf(b->request_rate_rps) && b->request_rate_rps > 0)
+		set(o, "request_rate", json_string("inf"));
+	else
+		set(o, "request_rate", jnum(b->request_rate_rps));
+	set(o, "burstiness", jnum(b->burstiness));
+	set(o, "max_concurrency", jint(b->max_concurrency));
+	set(o, "closed_loop", json_boolean(isfinite(b->max_concurrency)));
+	set(o, "duration_s", jnum(b->duration_s));
+	set(o, "completed", jint(b->completed));
+	set(o, "failed", jint(b->failed));
+	set(o, "failed_derived", json_boolean(b->failed_derived));
+	set(o, "total_input_tokens", jint(b->total_input_tokens));
+	set(o, "total_output_tokens", jint(b->total_output_tokens));
+	set(o, "mean_input_tokens", jnum(b->completed > 0 ? b->total_input_tokens / b->completed : NAN));
+	set(o, "mean_output_tokens", jnum(b->completed > 0 ? b->total_output_tokens / b->completed : NAN));
+	set(o, "request_throughput_rps", jnum(b->request_throughput_rps));
+	set(o, "request_goodput_rps", jnum(b->request_goodput_rps));
+	set(o, "output_throughput_tps", jnum(b->output_throughput_tps));
+	set(o, "total_token_throughput_tps", jnum(b->total_token_throughput_tps));
+	set(o, "max_output_tokens_per_s", jnum(b->max_output_tokens_per_s));
+	set(o, "max_concurrent_requests", jint(b->max_concurrent_requests));
+	json_t *sd = json_object();
+	set(sd, "acceptance_rate_pct", jnum(b->spec_decode_acceptance_rate));
+	set(sd, "acceptance_length", jnum(b->spec_decode_acceptance_length));
+	set(sd, "num_drafts", jint(b->spec_decode_num_drafts));
+	set(sd, "draft_tokens", jint(b->spec_decode_draft_tokens));
+	set(sd, "accepted_tokens", jint(b->spec_decode_accepted_tokens));
+	set(sd, "present", json_boolean(isfinite(b->spec_decode_num_drafts)));
+	set(o, "spec_decode", sd);
+	return o;
+}
+
+json_t *
+br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
+{
+	const br_run *r = a->run;
+	json_t *s = json_object();
+	set(s, "schema_version", json_integer(BR_SUMMARY_SCHEMA_VERSION));
+	json_t *tool = json_object();
+	set(tool, "name", json_string("benchreport"));
+	set(tool, "version", json_string("0.1.0"));
+	set(s, "tool", tool);
+
+	json_t *run = json_object();
+	set(run, "name", jstr(r->name));
+	set(run, "dir", jstr(r->dir));
+	set(run, "gpu", jstr(r->gpu));
+	set(run, "driver", jstr(r->driver));
+	set(run, "cuda", jstr(r->cuda));
+	set(run, "notes", jstr(r->notes));
+	static const char *kinds[] = { "none", "csv series", "single snapshot",
+		"before/after snapshots", "snapshot series" };
+	set(run, "metrics_kind", json_string(kinds[r->metrics_kind]));
+	set(run, "metrics_rows", json_integer(r->metrics ? (json_int_t)r->metrics->n_rows : 0));
+	set(run, "n_bench_results", json_integer((json_int_t)r->bench.n));
+	set(s, "run", run);
+
+	set(s, "bench", bench_json(&r->bench.runs[0]));
+	set(s, "server_log", log_json(r->log));
+	set(s, "latency", latency_json(&a->latency));
+	set(s, "capacity", capacity_json(&a->capacity));
+	set(s, "ledger", ledger_json(&a->ledger));
+	set(s, "residency", residency_json(&a->residency));
+
+	json_t *warn = json_array();
+	for (size_t i = 0; i < r->n_warnings; i++)
+		json_array_append_new(warn, json_string(r->warnings[i]));
+	set(s, "warnings", warn);
+
+	json_t *inputs = json_array();
+	for (size_t i = 0; i < r->n_inputs; i++) {
+		json_t *f = json_object();
+		set(f, "path", jstr(r->inputs[i].path));
+		set(f, "role", jstr(r->inputs[i].role));
+		set(f, "size_bytes", json_integer(r->inputs[i].size_bytes));
+		set(f, "sha256", json_string(r->inputs[i].sha256));
+		json_array_append_new(inputs, f);
+	}
+	set(s, "inputs", inputs);
+
+	json_t *fj = json_array();
+	for (size_t i = 0; i < n_figs; i++) {
+		json_t *f = json_object();
+		set(f, "id", jstr(figs[i].id));
+		set(f, "title", jstr(figs[i].title));
+		set(f, "png", jstr(figs[i].png_path));
+		set(f, "svg", jstr(figs[i].svg_path));
+		set(f, "csv", jstr(figs[i].csv_path));
+		json_array_append_new(fj, f);
+	}
+	set(s, "figures", fj);
+	return s;
+}

@@ -1,0 +1,392 @@
+/*
+ * Report wording templates (templates/report.LANG.json).
+ *
+ * A template file is a JSON object whose leaves are strings; nested objects
+ * are flattened with their keys joined by '.'. br_template_fill replaces
+ * {path[:format]} placeholders with values taken from the summary object.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/report.h"
+
+struct br_template {
+	json_t *flat;   /* object: "a.b.c" -> string */
+	char *path;
+};
+
+/* A growable byte buffer. */
+typedef struct sbuf {
+	char *s;
+	size_t n, cap;
+} sbuf;
+
+/* sb_add: append n bytes of p. */
+static void
+sb_add(sbuf *b, const char *p, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 64;
+		while (c < b->n + n + 1)
+			c *= 2;
+		b->s = br_xrealloc(b->s, c);
+		b->cap = c;
+	}
+	memcpy(b->s + b->n, p, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+/* sb_str: append a NUL-terminated string. */
+static void
+sb_str(sbuf *b, const char *p)
+{
+	sb_add(b, p, strlen(p));
+}
+
+/*
+ * flatten: copy the string leaves of `obj` into `flat` under "prefix.key".
+ * Returns 0, or -1 with *cause naming the first key whose value is neither a
+ * string nor an object.
+ */
+static int
+flatten(json_t *flat, const char *prefix, json_t *obj, const char *file, char **cause)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(obj, k, v) {
+		char *full = prefix ? br_xasprintf("%s.%s", prefix, k) : br_xstrdup(k);
+		if (json_is_string(v)) {
+			json_object_set(flat, full, v);
+		} else if (json_is_object(v)) {
+			if (flatten(flat, full, v, file, cause) != 0) {
+				free(full);
+				return -1;
+			}
+		} else {
+			if (cause)
+				*cause = br_xasprintf("%s: key \"%s\": expected a string or an object", file, full);
+			free(full);
+			return -1;
+		}
+		free(full);
+	}
+	return 0;
+}
+
+/*
+ * br_template_load: parse the file with jansson and flatten it. Bad JSON is
+ * reported as "FILE:LINE:COL: message"; a root that is not an object or a
+ * leaf that is not a string is reported with its key. Returns NULL then.
+ */
+br_template *
+br_template_load(const char *path, char **cause)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+	if (root == NULL) {
+		if (cause) {
+			if (err.line > 0)
+				*cause = br_xasprintf("%s:%d:%d: %s", path, err.line, err.column, err.text);
+			else
+				*cause = br_xasprintf("%s: %s", path, err.text);
+		}
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		if (cause)
+			*cause = br_xasprintf("%s:1:1: expected a JSON object of key -> string", path);
+		json_decref(root);
+		return NULL;
+	}
+	json_t *flat = json_object();
+	if (flatten(flat, NULL, root, path, cause) != 0) {
+		json_decref(flat);
+		json_decref(root);
+		return NULL;
+	}
+	json_decref(root);
+	br_template *t = br_xcalloc(1, sizeof *t);
+	t->flat = flat;
+	t->path = br_xstrdup(path);
+	return t;
+}
+
+/* br_template_get: the raw string of a (dotted) key, or NULL. */
+const char *
+br_template_get(const br_template *t, const char *key)
+{
+	if (t == NULL || key == NULL)
+		return NULL;
+	return json_string_value(json_object_get(t->flat, key));
+}
+
+/*
+ * lookup: walk `path` ("a.b.0.c") through objects (by key) and arrays (by
+ * decimal index). At each object level the longest key that matches a
+ * dotted prefix of the remaining path wins, so keys containing '.' also
+ * work. Returns a borrowed value or NULL when absent.
+ */
+static const json_t *
+lookup(const json_t *v, const char *path)
+{
+	while (v != NULL && *path) {
+		if (json_is_object(v)) {
+			const json_t *found = NULL;
+			size_t used = 0;
+			/* try the whole rest first, then shorter dotted prefixes */
+			size_t len = strlen(path);
+			for (;;) {
+				char *k = br_xstrndup(path, len);
+				found = json_object_get(v, k);
+				free(k);
+				if (found != NULL) {
+					used = len;
+					break;
+				}
+				while (len > 0 && path[len - 1] != '.')
+					len--;
+				if (len <= 1)
+					break;
+				len--; /* now path[len] == '.' */
+			}
+			if (found == NULL)
+				return NULL;
+			v = found;
+			path += used;
+		} else if (json_is_array(v)) {
+			char *end;
+			errno = 0;
+			unsigned long idx = strtoul(path, &end, 10);
+			if (end == path || !isdigit((unsigned char)*path) || errno != 0 ||
+			    (*end != '\0' && *end != '.'))
+				return NULL;
+			v = json_array_get(v, idx);
+			path = end;
+		} else {
+			return NULL;
+		}
+		if (*path == '.')
+			path++;
+		else if (*path != '\0')
+			return NULL;
+	}
+	return v;
+}
+
+/*
+ * group_thousands: insert ',' every three digits in the leading run of
+ * integer digits of a printed number (after an optional sign). Numbers in
+ * exponent form are left alone. Returns a malloc'd string.
+ */
+static char *
+group_thousands(const char *num)
+{
+	if (strchr(num, 'e') || strchr(num, 'E') || strchr(num, 'n') || strchr(num, 'N'))
+		return br_xstrdup(num);
+	sbuf b = {0};
+	const char *p = num;
+	if (*p == '-' || *p == '+')
+		sb_add(&b, p++, 1);
+	size_t nd = 0;
+	while (isdigit((unsigned char)p[nd]))
+		nd++;
+	for (size_t i = 0; i < nd; i++) {
+		sb_add(&b, p + i, 1);
+		size_t left = nd - i - 1;
+		if (left > 0 && left % 3 == 0)
+			sb_add(&b, ",", 1);
+	}
+	sb_str(&b, p + nd);
+	return b.s;
+}
+
+/*
+ * shortest: the shortest %g form (up to 17 significant digits) that reads
+ * back as exactly x; integers up to 1e15 print without exponent.
+ */
+static char *
+shortest(double x)
+{
+	char buf[64];
+	if (x == floor(x) && fabs(x) < 1e15) {
+		snprintf(buf, sizeof buf, "%.0f", x);
+		if (strcmp(buf, "-0") == 0)
+			strcpy(buf, "0");
+		return br_xstrdup(buf);
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			break;
+	}
+	return br_xstrdup(buf);
+}
+
+/*
+ * format_number: x printed with spec (the text after ':'), one of
+ *   pctN          x·100 with N decimals and '%'
+ *   [,][.N]T      T in f, e, E, g, G, d, % (Python-like); ',' groups thousands
+ *   (empty)       shortest form
+ * Returns a malloc'd string, or NULL when the spec is not understood.
+ */
+static char *
+format_number(double x, const char *spec)
+{
+	char buf[128];
+	if (!isfinite(x))
+		return br_xstrdup("n/a");
+	if (spec == NULL || *spec == '\0')
+		return shortest(x);
+	if (strncmp(spec, "pct", 3) == 0) {
+		char *end;
+		long n = strtol(spec + 3, &end, 10);
+		if (end == spec + 3 || *end != '\0' || n < 0 || n > 12)
+			return NULL;
+		snprintf(buf, sizeof buf, "%.*f%%", (int)n, x * 100.0);
+		return br_xstrdup(buf);
+	}
+	const char *p = spec;
+	int group = 0;
+	if (*p == ',') {
+		group = 1;
+		p++;
+	}
+	int prec = -1;
+	if (*p == '.') {
+		char *end;
+		long n = strtol(p + 1, &end, 10);
+		if (end == p + 1 || n < 0 || n > 30)
+			return NULL;
+		prec = (int)n;
+		p = end;
+	}
+	char type = *p ? *p++ : 'g';
+	if (*p != '\0')
+		return NULL;
+	switch (type) {
+	case 'f':
+		snprintf(buf, sizeof buf, "%.*f", prec < 0 ? 6 : prec, x);
+		break;
+	case 'e':
+		snprintf(buf, sizeof buf, "%.*e", prec < 0 ? 6 : prec, x);
+		break;
+	case 'E':
+		snprintf(buf, sizeof buf, "%.*E", prec < 0 ? 6 : prec, x);
+		break;
+	case 'g':
+		snprintf(buf, sizeof buf, "%.*g", prec < 0 ? 6 : prec, x);
+		break;
+	case 'G':
+		snprintf(buf, sizeof buf, "%.*G", prec < 0 ? 6 : prec, x);
+		break;
+	case 'd':
+		snprintf(buf, sizeof buf, "%.0f", x);
+		break;
+	case '%':
+		snprintf(buf, sizeof buf, "%.*f%%", prec < 0 ? 6 : prec, x * 100.0);
+		break;
+	default:
+		return NULL;
+	}
+	if (strcmp(buf, "-0") == 0 || (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)))
+		memmove(buf, buf + 1, strlen(buf)); /* "-0.00" -> "0.00" */
+	return group ? group_thousands(buf) : br_xstrdup(buf);
+}
+
+/*
+ * render_value: the text for one placeholder. Absent/null → "n/a"; strings
+ * verbatim (format ignored); booleans "yes"/"no"; numbers per spec. An
+ * unknown spec yields NULL (the caller then copies the placeholder as is).
+ */
+static char *
+render_value(const json_t *v, const char *spec)
+{
+	if (v == NULL || json_is_null(v))
+		return br_xstrdup("n/a");
+	if (json_is_string(v))
+		return br_xstrdup(json_string_value(v));
+	if (json_is_boolean(v))
+		return br_xstrdup(json_is_true(v) ? "yes" : "no");
+	if (json_is_integer(v) && (spec == NULL || *spec == '\0'))
+		return br_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	if (json_is_number(v))
+		return format_number(json_number_value(v), spec);
+	return br_xstrdup("n/a"); /* objects and arrays have no text form */
+}
+
+/*
+ * br_template_fill: see report.h. "{{" and "}}" print single braces; a '{'
+ * without a closing '}' and a placeholder with an unknown format are copied
+ * verbatim so the mistake shows in the output.
+ */
+char *
+br_template_fill(const br_template *t, const char *key, const json_t *summary)
+{
+	const char *s = br_template_get(t, key);
+	if (s == NULL)
+		return br_xasprintf("[%s]", key ? key : "(null)");
+	sbuf b = {0};
+	sb_add(&b, "", 0);
+	const char *p = s;
+	while (*p) {
+		if (p[0] == '{' && p[1] == '{') {
+			sb_add(&b, "{", 1);
+			p += 2;
+			continue;
+		}
+		if (p[0] == '}' && p[1] == '}') {
+			sb_add(&b, "}", 1);
+			p += 2;
+			continue;
+		}
+		if (*p != '{') {
+			const char *q = p;
+			while (*q && *q != '{' && *q != '}')
+				q++;
+			if (q == p)
+				q++; /* a lone '}' */
+			sb_add(&b, p, (size_t)(q - p));
+			p = q;
+			continue;
+		}
+		const char *close = strchr(p + 1, '}');
+		if (close == NULL) {
+			sb_str(&b, p);
+			break;
+		}
+		char *inner = br_xstrndup(p + 1, (size_t)(close - p - 1));
+		char *colon = strchr(inner, ':');
+		const char *spec = NULL;
+		if (colon) {
+			*colon = '\0';
+			spec = colon + 1;
+		}
+		const json_t *v = lookup(summary, inner);
+		char *out = render_value(v, spec);
+		if (out == NULL)
+			sb_add(&b, p, (size_t)(close - p + 1));
+		else
+			sb_str(&b, out);
+		free(out);
+		free(inner);
+		p = close + 1;
+	}
+	return b.s;
+}
+
+/* br_template_free: NULL is fine. */
+void
+br_template_free(br_template *t)
+{
+	if (t == NULL)
+		return;
+	json_decref(t->flat);
+	free(t->path);
+	free(t);
+}

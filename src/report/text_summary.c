@@ -1,0 +1,70 @@
+/*
+ * The short text summary on stdout: the headline numbers an engineer wants
+ * on the terminal right after a test, read from summary.json.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "benchreport/report.h"
+
+/* get: the value at a dotted path ("bench.completed"), or NULL. */
+static json_t *
+get(const json_t *s, const char *path)
+{
+	char key[128];
+	const json_t *cur = s;
+	const char *p = path;
+	while (cur != NULL && *p) {
+		const char *dot = strchr(p, '.');
+		size_t n = dot ? (size_t)(dot - p) : strlen(p);
+		if (n >= sizeof key)
+			return NULL;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		cur = json_object_get(cur, key);
+		p = dot ? dot + 1 : p + n;
+	}
+	return (json_t *)cur;
+}
+
+/* line: "label  value unit" or "label  n/a" for a missing number. */
+static void
+line(FILE *fp, const json_t *s, const char *label, const char *path, const char *fmt, const char *unit)
+{
+	json_t *v = get(s, path);
+	fprintf(fp, "  %-34s ", label);
+	if (json_is_number(v))
+		fprintf(fp, fmt, json_number_value(v));
+	else if (json_is_string(v))
+		fprintf(fp, "%s", json_string_value(v));
+	else
+		fprintf(fp, "n/a");
+	fprintf(fp, "%s%s\n", unit[0] ? " " : "", unit);
+}
+
+void
+br_summary_print_text(const json_t *s, FILE *fp)
+{
+	json_t *name = get(s, "run.name");
+	fprintf(fp, "benchreport: %s\n", json_is_string(name) ? json_string_value(name) : "run");
+	line(fp, s, "vLLM version", "server_log.vllm_version", "%g", "");
+	line(fp, s, "model", "bench.model_id", "%g", "");
+	line(fp, s, "completed", "bench.completed", "%.0f", "requests");
+	line(fp, s, "failed", "bench.failed", "%.0f", "requests");
+	line(fp, s, "duration", "bench.duration_s", "%.2f", "s");
+	line(fp, s, "output throughput", "bench.output_throughput_tps", "%.1f", "tok/s");
+	line(fp, s, "TTFT median", "latency.ttft.median_ms", "%.2f", "ms");
+	line(fp, s, "TTFT p99", "latency.ttft.p99_ms", "%.2f", "ms");
+	line(fp, s, "ITL median", "latency.itl.median_ms", "%.2f", "ms");
+	line(fp, s, "ITL p99", "latency.itl.p99_ms", "%.2f", "ms");
+	line(fp, s, "KV pool", "capacity.kv_pool_tokens", "%.0f", "tokens");
+	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", "%.2f", "x");
+	line(fp, s, "preemptions (metrics series)", "residency.preemptions", "%.0f", "");
+	json_t *ag = get(s, "ledger.n_agree"), *dis = get(s, "ledger.n_disagree");
+	if (json_is_true(get(s, "ledger.available")))
+		fprintf(fp, "  %-34s %lld agree, %lld disagree\n", "server counters vs client",
+		    (long long)json_integer_value(ag), (long long)json_integer_value(dis));
+	json_t *w = get(s, "warnings");
+	for (size_t i = 0; i < json_array_size(w); i++)
+		fprintf(fp, "  note: %s\n", json_string_value(json_array_get(w, i)));
+}

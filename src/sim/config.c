@@ -1,0 +1,385 @@
+/*
+ * Simulator configuration: load CONFIG.json with jansson and validate every
+ * value (DESIGN.md §5). Unknown keys are errors (a typo must not silently
+ * fall back to a default); keys starting with '_' are comments.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "benchreport/common.h"
+#include "sim_internal.h"
+
+/* Fixed default epoch for the client's t = 0 so that output is
+ * deterministic: 2026-01-15 09:00:00 UTC. */
+#define BR_SIM_DEFAULT_EPOCH 1768467600.0
+
+/*
+ * fail: store "PATH: section.key: message" in *cause and return -1.
+ */
+static int __attribute__((format(printf, 5, 6)))
+fail(char **cause, const char *path, const char *section, const char *key, const char *fmt, ...)
+{
+	if (cause) {
+		va_list ap;
+		va_start(ap, fmt);
+		char *msg = br_xvasprintf(fmt, ap);
+		va_end(ap);
+		if (key)
+			*cause = br_xasprintf("%s: %s%s%s: %s", path, section ? section : "",
+			    section ? "." : "", key, msg);
+		else
+			*cause = br_xasprintf("%s: %s: %s", path, section, msg);
+		free(msg);
+	}
+	return -1;
+}
+
+/*
+ * check_keys: every key of obj must be in allowed[] (NULL-terminated) or
+ * start with '_'. Returns 0 or -1 naming the first unknown key.
+ */
+static int
+check_keys(const json_t *obj, const char *const *allowed, const char *path,
+    const char *section, char **cause)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)obj, k, v) {
+		if (k[0] == '_')
+			continue;
+		int ok = 0;
+		for (const char *const *a = allowed; *a; a++)
+			if (strcmp(*a, k) == 0)
+				ok = 1;
+		if (!ok) {
+			if (section)
+				return fail(cause, path, section, k, "unknown key");
+			return fail(cause, path, "(top level)", NULL, "unknown key \"%s\"", k);
+		}
+	}
+	return 0;
+}
+
+static const char *
+type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/*
+ * get_num: read obj[key] as a number into *out. Absent: *out = def, or an
+ * error when def is NAN (required). Checks lo <= x (lo_strict: lo < x) and
+ * x <= hi, and integrality when integer is set. Returns 0 or -1.
+ */
+static int
+get_num(const json_t *obj, const char *key, double def, double lo, int lo_strict,
+    double hi, int integer, double *out, const char *path, const char *section, char **cause)
+{
+	json_t *v = obj ? json_object_get(obj, key) : NULL;
+	if (v == NULL) {
+		if (isnan(def))
+			return fail(cause, path, section, key, "missing (required)");
+		*out = def;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return fail(cause, path, section, key, "expected a number, got %s", type_name(v));
+	double x = json_number_value(v);
+	if (!isfinite(x))
+		return fail(cause, path, section, key, "expected a finite number");
+	if (lo_strict ? !(x > lo) : !(x >= lo))
+		return fail(cause, path, section, key, "must be %s %g (got %g)",
+		    lo_strict ? ">" : ">=", lo, x);
+	if (!(x <= hi))
+		return fail(cause, path, section, key, "must be <= %g (got %g)", hi, x);
+	if (integer && x != floor(x))
+		return fail(cause, path, section, key, "expected a whole number (got %g)", x);
+	*out = x;
+	return 0;
+}
+
+/* get_str: obj[key] as a malloc'd string, def when absent. */
+static int
+get_str(const json_t *obj, const char *key, const char *def, char **out,
+    const char *path, const char *section, char **cause)
+{
+	json_t *v = obj ? json_object_get(obj, key) : NULL;
+	if (v == NULL) {
+		*out = br_xstrdup(def);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return fail(cause, path, section, key, "expected a string, got %s", type_name(v));
+	*out = br_xstrdup(json_string_value(v));
+	return 0;
+}
+
+/* get_obj: obj[key] as an object (NULL when absent and optional). */
+static int
+get_obj(const json_t *root, const char *key, int required, json_t **out,
+    const char *path, char **cause)
+{
+	json_t *v = json_object_get(root, key);
+	if (v == NULL) {
+		if (required)
+			return fail(cause, path, key, NULL, "missing section (required object)");
+		*out = NULL;
+		return 0;
+	}
+	if (!json_is_object(v))
+		return fail(cause, path, key, NULL, "expected an object, got %s", type_name(v));
+	*out = v;
+	return 0;
+}
+
+/*
+ * get_dist: a length given as a whole number (fixed) or as
+ * {"dist": "uniform", "min": a, "max": b} / {"dist": "normal", "mean": m,
+ * "std": s[, "min": a][, "max": b]} (normal clipped to [min, max]; default
+ * min 1, max mean + 4 std). Returns 0 or -1.
+ */
+static int
+get_dist(const json_t *obj, const char *key, br_sim_dist *d, const char *path,
+    const char *section, char **cause)
+{
+	json_t *v = json_object_get(obj, key);
+	char where[64];
+	snprintf(where, sizeof where, "%s.%s", section, key);
+	memset(d, 0, sizeof *d);
+	if (v == NULL)
+		return fail(cause, path, section, key, "missing (required)");
+	if (json_is_number(v)) {
+		double x;
+		if (get_num(obj, key, NAN, 1, 0, 1e7, 1, &x, path, section, cause) < 0)
+			return -1;
+		d->kind = BR_DIST_FIXED;
+		d->value = d->min = d->max = d->mean = x;
+		return 0;
+	}
+	if (!json_is_object(v))
+		return fail(cause, path, section, key,
+		    "expected a whole number or {\"dist\": \"uniform\"|\"normal\", ...}, got %s", type_name(v));
+	static const char *const allowed[] = { "dist", "min", "max", "mean", "std", NULL };
+	if (check_keys(v, allowed, path, where, cause) < 0)
+		return -1;
+	json_t *kind = json_object_get(v, "dist");
+	if (!json_is_string(kind))
+		return fail(cause, path, where, "dist", "expected \"uniform\" or \"normal\"");
+	const char *k = json_string_value(kind);
+	if (strcmp(k, "uniform") == 0) {
+		d->kind = BR_DIST_UNIFORM;
+		if (get_num(v, "min", NAN, 1, 0, 1e7, 1, &d->min, path, where, cause) < 0 ||
+		    get_num(v, "max", NAN, d->min, 0, 1e7, 1, &d->max, path, where, cause) < 0)
+			return -1;
+		d->mean = (d->min + d->max) / 2;
+	} else if (strcmp(k, "normal") == 0) {
+		d->kind = BR_DIST_NORMAL;
+		if (get_num(v, "mean", NAN, 1, 0, 1e7, 0, &d->mean, path, where, cause) < 0 ||
+		    get_num(v, "std", NAN, 0, 0, 1e7, 0, &d->std, path, where, cause) < 0 ||
+		    get_num(v, "min", 1, 1, 0, 1e7, 1, &d->min, path, where, cause) < 0 ||
+		    get_num(v, "max", ceil(d->mean + 4 * d->std), d->min, 0, 1e7, 1, &d->max,
+		        path, where, cause) < 0)
+			return -1;
+	} else
+		return fail(cause, path, where, "dist", "expected \"uniform\" or \"normal\" (got \"%s\")", k);
+	return 0;
+}
+
+/*
+ * br_sim_config_load: parse and validate a simulator config (see
+ * fixtures/configs/example-commented.json for every key). Returns 0, or -1
+ * with *cause naming the key and why; cfg is then left freed.
+ */
+int
+br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
+{
+	memset(cfg, 0, sizeof *cfg);
+	json_error_t jerr;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		if (cause) {
+			if (jerr.line <= 0)
+				*cause = br_xasprintf("%s: %s", path, jerr.text);
+			else
+				*cause = br_xasprintf("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		}
+		return -1;
+	}
+	int rc = -1;
+	json_t *model, *gpu, *sched, *work, *server;
+	double x;
+	cfg->path = br_xstrdup(path);
+	if (!json_is_object(root)) {
+		fail(cause, path, "(top level)", NULL, "expected a JSON object");
+		goto out;
+	}
+	static const char *const top[] = { "name", "model", "gpu", "scheduler", "workload", "seed",
+		"server", "start_epoch_s", "server_startup_s", "sample_interval_s", "log_interval_s", NULL };
+	if (check_keys(root, top, path, NULL, cause) < 0 ||
+	    get_obj(root, "model", 1, &model, path, cause) < 0 ||
+	    get_obj(root, "gpu", 1, &gpu, path, cause) < 0 ||
+	    get_obj(root, "scheduler", 1, &sched, path, cause) < 0 ||
+	    get_obj(root, "workload", 1, &work, path, cause) < 0 ||
+	    get_obj(root, "server", 0, &server, path, cause) < 0)
+		goto out;
+
+	/* model */
+	static const char *const k_model[] = { "kv_bytes_per_token", "flops_per_token_c0",
+		"flops_per_token_c1", NULL };
+	if (check_keys(model, k_model, path, "model", cause) < 0 ||
+	    get_num(model, "kv_bytes_per_token", NAN, 0, 1, 1e12, 0, &cfg->kv_bytes_per_token, path, "model", cause) < 0 ||
+	    get_num(model, "flops_per_token_c0", NAN, 0, 0, 1e18, 0, &cfg->flops_c0, path, "model", cause) < 0 ||
+	    get_num(model, "flops_per_token_c1", 0, 0, 0, 1e18, 0, &cfg->flops_c1, path, "model", cause) < 0)
+		goto out;
+
+	/* scheduler (before gpu: the pool is rounded to whole blocks) */
+	static const char *const k_sched[] = { "max_num_seqs", "max_num_batched_tokens",
+		"chunked_prefill", "block_size", "max_model_len", "watermark_frac", NULL };
+	if (check_keys(sched, k_sched, path, "scheduler", cause) < 0)
+		goto out;
+	if (get_num(sched, "max_num_seqs", 256, 1, 0, 1e6, 1, &x, path, "scheduler", cause) < 0)
+		goto out;
+	cfg->max_num_seqs = (int)x;
+	if (get_num(sched, "max_num_batched_tokens", 2048, 1, 0, 1e7, 1, &x, path, "scheduler", cause) < 0)
+		goto out;
+	cfg->max_num_batched_tokens = (int)x;
+	if (get_num(sched, "block_size", 16, 1, 0, 4096, 1, &x, path, "scheduler", cause) < 0)
+		goto out;
+	cfg->block_size = (int)x;
+	if (get_num(sched, "max_model_len", NAN, 2, 0, 1e8, 1, &x, path, "scheduler", cause) < 0)
+		goto out;
+	cfg->max_model_len = (int)x;
+	if (get_num(sched, "watermark_frac", 0.01, 0, 0, 0.5, 0, &cfg->watermark_frac, path, "scheduler", cause) < 0)
+		goto out;
+	cfg->chunked_prefill = 1;
+	json_t *cp = json_object_get(sched, "chunked_prefill");
+	if (cp) {
+		if (!json_is_boolean(cp)) {
+			fail(cause, path, "scheduler", "chunked_prefill", "expected true or false, got %s", type_name(cp));
+			goto out;
+		}
+		cfg->chunked_prefill = json_is_true(cp);
+	}
+
+	/* gpu */
+	static const char *const k_gpu[] = { "kv_pool_tokens", "kv_pool_gib", "fixed_s",
+		"per_prefill_token_s", "per_decode_token_s", "per_context_token_s", NULL };
+	if (check_keys(gpu, k_gpu, path, "gpu", cause) < 0)
+		goto out;
+	if (json_object_get(gpu, "kv_pool_tokens")) {
+		if (get_num(gpu, "kv_pool_tokens", NAN, 0, 1, 1e10, 1, &cfg->kv_pool_tokens, path, "gpu", cause) < 0)
+			goto out;
+		if (fmod(cfg->kv_pool_tokens, cfg->block_size) != 0) {
+			fail(cause, path, "gpu", "kv_pool_tokens", "must be a multiple of scheduler.block_size %d (got %.0f)",
+			    cfg->block_size, cfg->kv_pool_tokens);
+			goto out;
+		}
+		cfg->kv_pool_gib = cfg->kv_pool_tokens * cfg->kv_bytes_per_token / 1073741824.0;
+	} else if (json_object_get(gpu, "kv_pool_gib")) {
+		if (get_num(gpu, "kv_pool_gib", NAN, 0, 1, 1e6, 0, &cfg->kv_pool_gib, path, "gpu", cause) < 0)
+			goto out;
+		/* vLLM: num_gpu_blocks = bytes // (block_size * bytes per token) */
+		double blocks = floor(cfg->kv_pool_gib * 1073741824.0 / (cfg->kv_bytes_per_token * cfg->block_size));
+		cfg->kv_pool_tokens = blocks * cfg->block_size;
+	} else {
+		fail(cause, path, "gpu", "kv_pool_tokens", "missing (give kv_pool_tokens or kv_pool_gib)");
+		goto out;
+	}
+	if (cfg->kv_pool_tokens < cfg->max_model_len) {
+		/* vLLM refuses to start in this case too. */
+		fail(cause, path, "gpu", "kv_pool_tokens", "pool of %.0f tokens cannot hold one request of "
+		    "scheduler.max_model_len %d tokens", cfg->kv_pool_tokens, cfg->max_model_len);
+		goto out;
+	}
+	if (get_num(gpu, "fixed_s", NAN, 0, 0, 100, 0, &cfg->fixed_s, path, "gpu", cause) < 0 ||
+	    get_num(gpu, "per_prefill_token_s", NAN, 0, 0, 10, 0, &cfg->per_prefill_token_s, path, "gpu", cause) < 0 ||
+	    get_num(gpu, "per_decode_token_s", NAN, 0, 0, 10, 0, &cfg->per_decode_token_s, path, "gpu", cause) < 0 ||
+	    get_num(gpu, "per_context_token_s", 0, 0, 0, 10, 0, &cfg->per_context_token_s, path, "gpu", cause) < 0)
+		goto out;
+	if (cfg->fixed_s + cfg->per_decode_token_s + cfg->per_prefill_token_s <= 0) {
+		fail(cause, path, "gpu", "fixed_s", "step time would be zero: give a positive fixed_s or per-token cost");
+		goto out;
+	}
+
+	/* workload */
+	static const char *const k_work[] = { "num_prompts", "input_len", "output_len",
+		"max_concurrency", "request_rate", "burstiness", "frontend_delay_s", NULL };
+	if (check_keys(work, k_work, path, "workload", cause) < 0)
+		goto out;
+	if (get_num(work, "num_prompts", NAN, 1, 0, 1e7, 1, &x, path, "workload", cause) < 0)
+		goto out;
+	cfg->num_prompts = (int)x;
+	if (get_dist(work, "input_len", &cfg->input_len, path, "workload", cause) < 0 ||
+	    get_dist(work, "output_len", &cfg->output_len, path, "workload", cause) < 0)
+		goto out;
+	if (cfg->input_len.max + cfg->output_len.max > cfg->max_model_len) {
+		fail(cause, path, "scheduler", "max_model_len", "%d is smaller than the longest request "
+		    "(input %.0f + output %.0f tokens)", cfg->max_model_len, cfg->input_len.max, cfg->output_len.max);
+		goto out;
+	}
+	json_t *mc = json_object_get(work, "max_concurrency");
+	if (mc && !json_is_null(mc)) {
+		if (get_num(work, "max_concurrency", NAN, 1, 0, 1e7, 1, &x, path, "workload", cause) < 0)
+			goto out;
+		cfg->max_concurrency = (int)x;
+	}
+	cfg->request_rate = INFINITY;
+	json_t *rr = json_object_get(work, "request_rate");
+	if (rr && !(json_is_string(rr) && strcmp(json_string_value(rr), "inf") == 0)) {
+		if (get_num(work, "request_rate", NAN, 0, 1, 1e9, 0, &cfg->request_rate, path, "workload", cause) < 0)
+			goto out;
+	}
+	if (cfg->max_concurrency == 0 && isinf(cfg->request_rate) && !mc) {
+		fail(cause, path, "workload", "max_concurrency", "missing: give max_concurrency (closed loop) "
+		    "or request_rate (open loop)");
+		goto out;
+	}
+	if (get_num(work, "burstiness", 1.0, 0, 1, 1e6, 0, &cfg->burstiness, path, "workload", cause) < 0 ||
+	    get_num(work, "frontend_delay_s", 0.005, 0, 0, 3600, 0, &cfg->frontend_delay_s, path, "workload", cause) < 0)
+		goto out;
+
+	/* seed, labels, clocks */
+	if (get_num(root, "seed", 0, 0, 0, 9007199254740992.0, 1, &x, path, "(top level)", cause) < 0)
+		goto out;
+	cfg->seed = (uint64_t)x;
+	static const char *const k_server[] = { "vllm_version", "model_name", "gpu_name", NULL };
+	if (server && check_keys(server, k_server, path, "server", cause) < 0)
+		goto out;
+	if (get_str(root, "name", "simulated", &cfg->name, path, "(top level)", cause) < 0 ||
+	    get_str(server, "vllm_version", "0.27.1", &cfg->vllm_version, path, "server", cause) < 0 ||
+	    get_str(server, "model_name", "Qwen/Qwen2.5-7B-Instruct", &cfg->model_name, path, "server", cause) < 0 ||
+	    get_str(server, "gpu_name", "NVIDIA GeForce RTX 4090", &cfg->gpu_name, path, "server", cause) < 0)
+		goto out;
+	if (get_num(root, "start_epoch_s", BR_SIM_DEFAULT_EPOCH, 0, 0, 4e9, 0, &cfg->start_epoch_s, path, "(top level)", cause) < 0 ||
+	    get_num(root, "server_startup_s", 60, 0, 0, 86400, 0, &cfg->server_startup_s, path, "(top level)", cause) < 0 ||
+	    get_num(root, "sample_interval_s", 1.0, 0.01, 0, 3600, 0, &cfg->sample_interval_s, path, "(top level)", cause) < 0 ||
+	    get_num(root, "log_interval_s", 10.0, 0.1, 0, 3600, 0, &cfg->log_interval_s, path, "(top level)", cause) < 0)
+		goto out;
+	rc = 0;
+out:
+	json_decref(root);
+	if (rc < 0)
+		br_sim_config_free(cfg);
+	return rc;
+}
+
+/* br_sim_config_free: release the strings of a config (safe twice). */
+void
+br_sim_config_free(br_sim_config *cfg)
+{
+	free(cfg->path);
+	free(cfg->name);
+	free(cfg->vllm_version);
+	free(cfg->model_name);
+	free(cfg->gpu_name);
+	cfg->path = cfg->name = cfg->vllm_version = cfg->model_name = cfg->gpu_name = NULL;
+}

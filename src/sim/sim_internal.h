@@ -1,0 +1,140 @@
+/*
+ * Private types of the simulator (DESIGN.md §5). Only src/sim/*.c include
+ * this file; the public surface is include/benchreport/sim.h.
+ */
+#ifndef BR_SIM_INTERNAL_H
+#define BR_SIM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "benchreport/sim.h"
+
+/* ---- configuration (config.c) ---- */
+
+enum br_sim_dist_kind { BR_DIST_FIXED, BR_DIST_UNIFORM, BR_DIST_NORMAL };
+
+/* A token-length distribution; lengths are integers in [min, max]. */
+typedef struct br_sim_dist {
+	enum br_sim_dist_kind kind;
+	double value;            /* fixed */
+	double mean, std;        /* normal (clipped to [min, max]) */
+	double min, max;         /* uniform bounds (inclusive); clip bounds for normal */
+} br_sim_dist;
+
+typedef struct br_sim_config {
+	char *path;
+	/* model */
+	double kv_bytes_per_token;
+	double flops_c0;             /* FLOPs per token at zero context */
+	double flops_c1;             /* extra FLOPs per token per context token */
+	/* gpu */
+	double kv_pool_tokens;       /* a multiple of block_size */
+	double kv_pool_gib;          /* as the log prints it */
+	double fixed_s, per_prefill_token_s, per_decode_token_s, per_context_token_s;
+	/* scheduler */
+	int max_num_seqs;
+	int max_num_batched_tokens;
+	int chunked_prefill;
+	int block_size;
+	int max_model_len;
+	double watermark_frac;       /* admission headroom for waiting requests */
+	/* workload */
+	int num_prompts;
+	br_sim_dist input_len, output_len;
+	int max_concurrency;         /* 0 = none (open loop without a cap) */
+	double request_rate;         /* INFINITY = all at once (closed loop) */
+	double burstiness;
+	double frontend_delay_s;
+	uint64_t seed;
+	/* labels */
+	char *name, *vllm_version, *model_name, *gpu_name;
+	double start_epoch_s;        /* epoch of the client's t = 0 */
+	double server_startup_s;     /* server launched this long before t = 0 */
+	double sample_interval_s;    /* metrics.csv period */
+	double log_interval_s;       /* server.log stats period */
+} br_sim_config;
+
+int br_sim_config_load(const char *path, br_sim_config *cfg, char **cause);
+void br_sim_config_free(br_sim_config *cfg);
+
+/* ---- workload (workload.c) ---- */
+
+typedef struct br_rng {
+	uint64_t s[4];
+} br_rng;
+
+void br_rng_seed(br_rng *r, uint64_t seed);
+uint64_t br_rng_next(br_rng *r);
+double br_rng_uniform(br_rng *r);                 /* [0, 1) */
+double br_rng_normal(br_rng *r);                  /* N(0, 1) */
+double br_rng_gamma(br_rng *r, double shape);     /* Gamma(shape, 1) */
+int br_sim_draw_len(br_rng *r, const br_sim_dist *d);
+
+/* Fill in[], out[] (token lengths) and arrival[] (client seconds since t=0,
+ * 0 for every request of an unlimited-rate run). */
+void br_sim_workload(const br_sim_config *cfg, int *in, int *out, double *arrival);
+
+/* ---- engine (engine.c) ---- */
+
+/* A Prometheus histogram kept as per-bucket counts (edges exclude +Inf). */
+typedef struct br_sim_hist {
+	const char *name;            /* "vllm:request_queue_time_seconds" */
+	const double *edges;         /* vLLM 0.25.1 defaults (real/metrics/vllm-0.25.1-loaded.prom) */
+	int n_edges;
+	double *counts;              /* n_edges + 1 (last = +Inf only) */
+	double sum, count;
+} br_sim_hist;
+
+enum { H_QUEUE, H_PREFILL, H_DECODE, H_INFERENCE, H_TTFT, H_E2E, H_ITL, H_ITER, H_N };
+
+typedef struct br_sim_req {
+	int in, out;
+	int n_gen;                   /* tokens generated so far */
+	int n_computed;              /* tokens whose KV is in the pool */
+	int n_blocks;                /* blocks held */
+	int n_preempted;
+	int hiwater;                 /* most tokens ever computed (recompute below this) */
+	int state;                   /* 0 not sent, 1 waiting, 2 running, 3 done */
+	double t_arrival;            /* open-loop arrival (client s) */
+	double t_send;               /* client send = server arrival */
+	double t_first_sched, t_first_tok, t_last_tok, t_fin;
+	size_t itl_off;              /* offset into run->itls */
+} br_sim_req;
+
+/* One 10 s server-log stats line. */
+typedef struct br_sim_logline {
+	double t;                    /* sim seconds */
+	double prompt_tps, gen_tps;
+	int running, waiting;
+	double preemptions;
+	double kv_frac;
+} br_sim_logline;
+
+struct br_sim_run {
+	br_sim_config cfg;
+	int n_req;
+	br_sim_req *req;
+	double *itls;                /* Σ(out-1) gaps, request-major */
+	size_t n_itls;
+	/* 1 Hz samples: n_rows × n_cols, row-major */
+	size_t n_cols, n_rows, cap_rows;
+	char **col_names;
+	double *rows;
+	br_sim_logline *log;
+	size_t n_log, cap_log;
+	br_sim_hist hist[H_N];
+	/* truth */
+	br_sim_preemption *pre;
+	size_t n_pre, cap_pre;
+	double t_end;                /* last client completion (sim s) */
+};
+
+int br_sim_engine_run(struct br_sim_run *run, char **cause);
+void br_sim_run_free(struct br_sim_run *run);
+
+/* ---- writers (writers.c) ---- */
+
+/* Python repr() of a float (shortest round-trip), written into buf (>= 32). */
+int br_sim_fmt_pyfloat(char *buf, size_t cap, double x);
+
+#endif

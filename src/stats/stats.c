@@ -1,0 +1,176 @@
+/*
+ * Descriptive statistics, own code checked against numpy 1.24:
+ * pairwise summation (as numpy's add.reduce on a contiguous float64 array),
+ * population standard deviation, and linear (type 7) percentiles with
+ * numpy's two-sided interpolation.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/stats.h"
+
+/* qsort comparator for doubles, ascending (callers removed NaN). */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * br_sort_doubles: sort x[0..n) ascending in place. The caller must have
+ * removed NaN (their order would be unspecified).
+ */
+void
+br_sort_doubles(double *x, size_t n)
+{
+	if (x != NULL && n > 1)
+		qsort(x, n, sizeof *x, cmp_double);
+}
+
+/*
+ * pairwise_sum: numpy's pairwise summation of a[0..n): plain loop below 8
+ * elements, eight accumulators up to 128, else split in two halves at a
+ * multiple of 8 and recurse. Reproducing it makes sums (and so means and
+ * standard deviations) bit-identical to numpy's in the common case.
+ */
+static double
+pairwise_sum(const double *a, size_t n)
+{
+	if (n < 8) {
+		double res = 0.0;
+		for (size_t i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		double r[8];
+		size_t i;
+		for (int j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (int j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
+		    ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+}
+
+/*
+ * br_mean: arithmetic mean of x[0..n) by pairwise summation (as numpy.mean).
+ * NaN entries are NOT skipped (a NaN makes the mean NaN). n == 0 → NAN.
+ */
+double
+br_mean(const double *x, size_t n)
+{
+	if (n == 0 || x == NULL)
+		return NAN;
+	return pairwise_sum(x, n) / (double)n;
+}
+
+/*
+ * br_std_pop: population standard deviation (ddof = 0) of x[0..n), computed
+ * as numpy.std: mean, squared deviations, pairwise sum / n, square root.
+ * n == 0 → NAN; n == 1 → 0.
+ */
+double
+br_std_pop(const double *x, size_t n)
+{
+	if (n == 0 || x == NULL)
+		return NAN;
+	double m = br_mean(x, n);
+	double *d = br_xmalloc(n * sizeof *d);
+	for (size_t i = 0; i < n; i++) {
+		double e = x[i] - m;
+		d[i] = e * e;
+	}
+	double v = pairwise_sum(d, n) / (double)n;
+	free(d);
+	return sqrt(v);
+}
+
+/*
+ * br_percentile_sorted: numpy percentile(method="linear") of an ascending
+ * array. Position h = (n-1)·p/100; between neighbours a (below) and b
+ * (above) with fraction t, numpy computes a + (b-a)·t for t < 0.5 and
+ * b - (b-a)·(1-t) otherwise; reproduced here so results match bit for bit.
+ * p outside [0, 100] is clamped. n == 0 (or p NaN) → NAN.
+ */
+double
+br_percentile_sorted(const double *sorted, size_t n, double p)
+{
+	if (n == 0 || sorted == NULL || isnan(p))
+		return NAN;
+	if (p < 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	double h = (p / 100.0) * (double)(n - 1);
+	double fl = floor(h);
+	size_t lo = (size_t)fl;
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	double t = h - fl;
+	double a = sorted[lo], b = sorted[lo + 1];
+	double diff = b - a;
+	if (t >= 0.5)
+		return b - diff * (1.0 - t);
+	return a + diff * t;
+}
+
+/*
+ * br_describe: count, mean, population std, min, max and the median, p90,
+ * p99, p99.9, p99.99 of x[0..n), skipping NaN. The input is left untouched
+ * (a sorted copy is made). No finite-or-NaN sample → count 0, all NAN.
+ */
+void
+br_describe(const double *x, size_t n, br_describe_t *out)
+{
+	out->count = 0;
+	out->mean = out->std = out->min = out->max = NAN;
+	out->median = out->p90 = out->p99 = out->p999 = out->p9999 = NAN;
+	if (x == NULL || n == 0)
+		return;
+	double *s = br_xmalloc(n * sizeof *s);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			s[k++] = x[i];
+	if (k > 0) {
+		/* mean/std in the input order, as numpy would see the array */
+		out->count = k;
+		out->mean = br_mean(s, k);
+		out->std = br_std_pop(s, k);
+		br_sort_doubles(s, k);
+		out->min = s[0];
+		out->max = s[k - 1];
+		out->median = br_median_sorted(s, k);
+		out->p90 = br_percentile_sorted(s, k, 90);
+		out->p99 = br_percentile_sorted(s, k, 99);
+		out->p999 = br_percentile_sorted(s, k, 99.9);
+		out->p9999 = br_percentile_sorted(s, k, 99.99);
+	}
+	free(s);
+}
+
+/*
+ * br_median_sorted: numpy.median of an ascending array: middle element for
+ * odd n, else the mean of the two middle ones computed as (a + b) / 2 like
+ * numpy's mean of a two-element slice. n == 0 → NAN.
+ */
+double
+br_median_sorted(const double *sorted, size_t n)
+{
+	if (n == 0 || sorted == NULL)
+		return NAN;
+	if (n % 2 == 1)
+		return sorted[n / 2];
+	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+}

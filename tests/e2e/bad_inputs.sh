@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Bad input: exit 3, a message naming the file (with line:column where the
+# format has them), and nothing written into the run folder.
+. "$(dirname "$0")/lib.sh"
+expect_bad() { # NAME FILE_IN_RUN SOURCE_FIXTURE PATTERN
+  local name=$1 dest=$2 src=$3 pat=$4 d="$tmp/$1"
+  cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report"
+  cp "$src" "$d/$dest"
+  "$BIN" "$d" > "$tmp/out" 2> "$tmp/err"; local rc=$?
+  check "$name: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+  check "$name: message matches '$pat'" grep -qE "$pat" "$tmp/err"
+  check "$name: nothing written" [ ! -e "$d/report" ]
+  [ "$rc" -eq 3 ] || cat "$tmp/err"
+}
+printf '{"date": "20260801-035708", "duration": 26.1, "completed": 16, "ttfts": [0.1, 0.2' > "$tmp/trunc.json"
+expect_bad truncated-json stress.json "$tmp/trunc.json" 'stress\.json:1:[0-9]+: '
+: > "$tmp/empty.json"
+expect_bad empty-json stress.json "$tmp/empty.json" 'stress\.json.*empty'
+head -c 2048 /bin/ls > "$tmp/binary.json"
+expect_bad binary-json stress.json "$tmp/binary.json" 'stress\.json.*(binary|UTF-8)'
+printf 'timestamp,vllm:num_requests_running\n1.0,3\n2.0,4,5\n' > "$tmp/ragged.csv"
+expect_bad ragged-csv metrics.csv "$tmp/ragged.csv" 'metrics\.csv:3:[0-9]+: .*expected'
+printf 'timestamp,vllm:num_requests_running\n1.0,3\n2.0,abc\n' > "$tmp/nonnum.csv"
+expect_bad nonnumeric-csv metrics.csv "$tmp/nonnum.csv" 'metrics\.csv:3:5: .*number'
+: > "$tmp/empty.csv"
+expect_bad empty-csv metrics.csv "$tmp/empty.csv" 'metrics\.csv.*empty'
+# missing bench result
+d="$tmp/nobench"; mkdir -p "$d"; cp "$SRC/fixtures/runs/tiny/metrics.csv" "$d/"
+"$BIN" "$d" > /dev/null 2> "$tmp/err"; rc=$?
+check "no bench result: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "no bench result: says what it expected" grep -q "stress.json" "$tmp/err"
+# not a folder, bad usage
+"$BIN" "$tmp/does-not-exist" 2> "$tmp/err"; rc=$?
+check "missing folder: exit 3" [ "$rc" -eq 3 ]
+"$BIN" --no-such-option 2> "$tmp/err"; rc=$?
+check "unknown option: exit 2" [ "$rc" -eq 2 ]
+finish

@@ -1,0 +1,25 @@
+# Shared helpers for the end-to-end tests (sourced, not run).
+set -u
+BIN=${BR_BINARY:?BR_BINARY not set (run through ctest)}
+SRC=${BR_SOURCE_DIR:?}
+REAL=${BR_REAL_DIR:-$SRC/../shared/real}
+PY=/usr/bin/python3
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok()   { echo "ok   - $*"; }
+bad()  { echo "FAIL - $*"; fails=$((fails + 1)); }
+# check DESCRIPTION COMMAND...: passes when the command succeeds
+check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
+# jget FILE PATH: value at a dotted path of a JSON file (python3)
+jget() { "$PY" - "$1" "$2" <<'PYEOF'
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split('.'):
+    v = v[int(k)] if isinstance(v, list) else v.get(k) if isinstance(v, dict) else None
+print("null" if v is None else v)
+PYEOF
+}
+# near A B REL: |A-B| <= REL*max(|A|,|B|)
+near() { "$PY" -c "import sys; a,b,r=map(float,sys.argv[1:]); sys.exit(0 if abs(a-b)<=r*max(abs(a),abs(b)) else 1)" "$1" "$2" "$3"; }
+finish() { if [ "$fails" -gt 0 ]; then echo "$fails check(s) failed"; exit 1; fi; echo "all checks passed"; exit 0; }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The real GLM-5.2 run (../shared/real/runs/glm52-mtp3-c4-r2): numbers the
+# report must show (issue 2). Expected values read by hand from the files:
+# server.log lines 4, 295, 298, 299; stress.json; the two .prom snapshots
+# (after − before: prompt 23345−11675 = 11670, generation 8200−4104 = 4096,
+# success 33−17 = 16, iteration_tokens_total_sum 31545−15779 = 15766,
+# spec_decode_num_drafts 2798−1373 = 1425).
+. "$(dirname "$0")/lib.sh"
+run="$REAL/runs/glm52-mtp3-c4-r2"
+[ -d "$run" ] || { echo "skip: $run not found"; exit 77; }
+"$BIN" "$run" -o "$tmp/out" > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+check "exit 0 (got $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || cat "$tmp/stderr"
+check "input folder untouched (no report/ inside)" [ ! -e "$run/report" ]
+s="$tmp/out/summary.json"
+check "vLLM version" [ "$(jget "$s" server_log.vllm_version)" = "0.23.1rc1.dev1219+gffae5a399.d20260729" ]
+check "KV pool 1,600,255 tokens" [ "$(jget "$s" capacity.kv_pool_tokens)" = 1600255 ]
+check "max concurrency 4.00x at 400,000" [ "$(jget "$s" capacity.log_max_concurrency_x)" = 4.0 ] 
+check "max_model_len 400000" [ "$(jget "$s" capacity.max_model_len_tokens)" = 400000 ]
+check "13.52 GiB" [ "$(jget "$s" capacity.kv_pool_gib)" = 13.52 ]
+check "16 completed" [ "$(jget "$s" bench.completed)" = 16 ]
+check "0 failed" [ "$(jget "$s" bench.failed)" = 0 ]
+check "p99 TTFT 2032.36 ms" near "$(jget "$s" latency.ttft.p99_ms)" 2032.3611899511889 1e-12
+ledger() { "$PY" - "$s" "$1" <<'PYEOF'
+import json, sys
+rows = json.load(open(sys.argv[1]))["ledger"]["rows"]
+r = [r for r in rows if r["series"] == sys.argv[2]]
+print("%s %s %s" % (r[0]["server_delta"], r[0]["client_value"], r[0]["agrees"]) if r else "missing")
+PYEOF
+}
+check "Δprompt 11670 = input, agrees" [ "$(ledger vllm:prompt_tokens_total)" = "11670.0 11670.0 True" ]
+check "Δgeneration 4096 = output, agrees" [ "$(ledger vllm:generation_tokens_total)" = "4096.0 4096.0 True" ]
+check "Δsuccess 16 = completed, agrees" [ "$(ledger vllm:request_success_total)" = "16.0 16.0 True" ]
+check "Δiteration_tokens_total_sum 15766, agrees" [ "$(ledger vllm:iteration_tokens_total_sum)" = "15766.0 15766.0 True" ]
+check "Δspec-decode drafts 1425, agrees" [ "$(ledger vllm:spec_decode_num_drafts_total)" = "1425.0 1425.0 True" ]
+pdftotext -layout "$tmp/out/report.pdf" "$tmp/r.txt"
+for t in "0.23.1rc1.dev1219+gffae5a399.d20260729" "1,600,255" "13.52" "4.00x" "2,032" "11,670" "4,096" "15,766" "1,425"; do
+  check "PDF shows $t" grep -qF -- "$t" "$tmp/r.txt"
+done
+check "PDF says residency needs a series" grep -qi "metrics series" "$tmp/r.txt"
+finish

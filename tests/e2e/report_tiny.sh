@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The report command on the hand-made tiny run: every output is written,
+# numbers in summary.json match the fixture (values from make_tiny.py's
+# construction: 12 requests, 11,533 input and 575 output tokens, pool 5,120
+# tokens, one preemption), and the PDF has pages, bookmarks and text.
+. "$(dirname "$0")/lib.sh"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/tiny"
+rm -rf "$tmp/tiny/report"
+"$BIN" "$tmp/tiny" > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+check "exit code 0 (got $rc)" [ "$rc" -eq 0 ]
+out="$tmp/tiny/report"
+for f in report.pdf summary.json tables/latency.csv tables/ledger.csv tables/inputs.csv \
+         figures/figL-latency-cdf.png figures/figL-latency-cdf.svg figures/figL-latency-cdf.csv \
+         figures/fig2-waveform.png figures/fig2-waveform.svg figures/fig2-waveform.csv; do
+  check "writes $f" [ -s "$out/$f" ]
+done
+s="$out/summary.json"
+check "schema_version 1" [ "$(jget "$s" schema_version)" = 1 ]
+check "completed 12" [ "$(jget "$s" bench.completed)" = 12 ]
+check "total input tokens 11533" [ "$(jget "$s" bench.total_input_tokens)" = 11533 ]
+check "KV pool 5120 tokens from the log" [ "$(jget "$s" capacity.kv_pool_tokens)" = 5120 ]
+# demand = C*(in+out) = 4*(11533+575)/12 = 4036.0 tokens; oversubscription 4036/5120 = 0.78828125
+check "demand 4036 tokens" near "$(jget "$s" capacity.demand_tokens)" 4036 1e-9
+check "oversubscription 0.788" near "$(jget "$s" capacity.oversubscription)" 0.78828125 1e-9
+check "ledger: no disagreement" [ "$(jget "$s" ledger.n_disagree)" = 0 ]
+check "ledger: >= 4 rows agree" [ "$(jget "$s" ledger.n_agree)" -ge 4 ]
+check "residency: 1 preemption" [ "$(jget "$s" residency.preemptions)" = 1 ]
+check "latency recomputed from arrays" [ "$(jget "$s" latency.from_arrays)" = True ]
+check "no latency mismatch" [ "$(jget "$s" latency.n_mismatches)" = 0 ]
+check "one ITL stall (the 0.9 s gap)" [ "$(jget "$s" latency.itl_stalls)" = 1 ]
+check "stdout names the PDF" grep -q "report.pdf" "$tmp/stdout"
+pages=$(pdfinfo "$out/report.pdf" 2>/dev/null | awk '/^Pages:/{print $2}')
+check "PDF has >= 4 pages (got $pages)" [ "${pages:-0}" -ge 4 ]
+pdftotext "$out/report.pdf" "$tmp/report.txt"
+check "PDF text holds the KV pool" grep -q "5,120" "$tmp/report.txt"
+check "PDF text has page numbers" grep -q "page 1 of" "$tmp/report.txt"
+check "PDF has bookmarks" grep -q -a "/Outlines" "$out/report.pdf"
+# re-running replaces the previous report, leaves no temporaries
+"$BIN" "$tmp/tiny" -q; rc=$?
+check "second run exit 0" [ "$rc" -eq 0 ]
+check "no temporary folders left" [ -z "$(ls "$tmp/tiny" | grep -E 'tmp|old')" ]
+finish

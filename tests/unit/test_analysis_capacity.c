@@ -1,0 +1,274 @@
+/*
+ * Capacity analysis (DESIGN.md §3.3) on the reference reports' numbers
+ * (DESIGN.md §6), the glm52 log values, the P sources and the missing case.
+ */
+#include "br_test.h"
+#include "benchreport/analysis.h"
+#include "benchreport/common.h"
+
+static void
+log_blank(br_server_log *l)
+{
+	memset(l, 0, sizeof *l);
+	l->max_model_len_tokens = l->max_num_seqs = l->max_num_batched_tokens = NAN;
+	l->tensor_parallel_size = l->gpu_memory_utilization = l->block_size_tokens = NAN;
+	l->kv_pool_tokens = l->kv_pool_gib = l->max_concurrency_x = NAN;
+	l->max_concurrency_len_tokens = l->v0_cumulative_preemptions = NAN;
+}
+
+static void
+bench_blank(br_bench *b)
+{
+	memset(b, 0, sizeof *b);
+	b->max_concurrency = b->completed = b->failed = NAN;
+	b->total_input_tokens = b->total_output_tokens = b->num_prompts = NAN;
+}
+
+/* a run of N = 128 requests, 6144 in / 2048 out, C = 64 (DESIGN.md §6) */
+static void
+reference_run(br_run *run, br_bench *b, br_server_log *l, double P, double gib, double x)
+{
+	bench_blank(b);
+	b->max_concurrency = 64;
+	b->completed = 128;
+	b->total_input_tokens = 128.0 * 6144;
+	b->total_output_tokens = 128.0 * 2048;
+	log_blank(l);
+	l->kv_pool_tokens = P;
+	l->kv_pool_gib = gib;
+	l->max_concurrency_x = x;
+	l->max_concurrency_len_tokens = 8192;
+	memset(run, 0, sizeof *run);
+	run->kv_pool_tokens_override = NAN;
+	run->bench.runs = b;
+	run->bench.n = 1;
+	run->log = l;
+}
+
+/*
+ * Round 1: P 86,864, M 8192 (from the "Maximum concurrency for 8,192 tokens"
+ * line; no max_model_len arg), 4.64 GiB, log 10.60x.
+ * By hand: demand 64·(6144+2048) = 524,288; 524288/86864 = 6.0357 ("6.0×");
+ * P/M = 10.603515625; resident P/(6144+1024) = 12.1183; bytes/token =
+ * 4.64·2^30/86864 = 57,355.9 (≈ 56 KiB as the reports say).
+ */
+static void
+test_round1(void **state)
+{
+	(void)state;
+	br_run run;
+	br_bench b;
+	br_server_log l;
+	reference_run(&run, &b, &l, 86864, 4.64, 10.60);
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 1);
+	assert_null(c.missing);
+	assert_string_equal(c.kv_pool_source, "server log");
+	assert_double_abs(c.kv_pool_tokens, 86864, 0);
+	assert_double_abs(c.max_model_len_tokens, 8192, 0);
+	assert_double_rel(c.predicted_max_concurrency, 10.603515625, 1e-15);
+	assert_double_abs(c.log_max_concurrency_x, 10.60, 0);
+	assert_double_abs(c.concurrency, 64, 0);
+	assert_double_abs(c.mean_input_tokens, 6144, 0);
+	assert_double_abs(c.mean_output_tokens, 2048, 0);
+	assert_double_abs(c.demand_tokens, 524288, 0);
+	assert_double_rel(c.oversubscription, 6.035734020998342, 1e-12);
+	assert_double_abs(c.oversubscription, 6.0, 0.05);            /* reported "6.0×" */
+	assert_double_rel(c.resident_estimate, 12.118303571428571, 1e-12);
+	assert_double_rel(c.kv_pool_gib, 4.64, 0);
+	assert_double_rel(c.kv_bytes_per_token, 57355.890396021365, 1e-12);
+	assert_double_abs(c.kv_bytes_per_token, 56 * 1024, 20);       /* 56 KiB per token */
+}
+
+/* Round 2: P 120,064, 6.41 GiB: 524288/120064 = 4.3667 ("4.4×"), P/M = 14.65625 ("14.66x"). */
+static void
+test_round2(void **state)
+{
+	(void)state;
+	br_run run;
+	br_bench b;
+	br_server_log l;
+	reference_run(&run, &b, &l, 120064, 6.41, 14.66);
+	l.max_model_len_tokens = 8192;   /* from non-default args this time */
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 1);
+	assert_double_rel(c.oversubscription, 4.366737739872068, 1e-12);
+	assert_double_abs(c.oversubscription, 4.4, 0.05);
+	assert_double_rel(c.predicted_max_concurrency, 14.65625, 1e-15);
+	assert_double_rel(c.resident_estimate, 16.75, 1e-15);       /* 120064 / 7168 */
+}
+
+/*
+ * glm52 values (real/runs/glm52-mtp3-c4-r2: server.log says P 1,600,255,
+ * max_model_len 400,000, 13.52 GiB, 4.00x; stress.json C 4, 16 completed,
+ * 11670 in, 4096 out). By hand: P/M = 4.0006375; in 729.375, out 256;
+ * demand 4·985.375 = 3941.5; oversubscription 0.00246304; resident
+ * 1600255/857.375 = 1866.4587; bytes/token 13.52·2^30/1600255 = 9071.67.
+ */
+static void
+test_glm52_values(void **state)
+{
+	(void)state;
+	br_bench b;
+	bench_blank(&b);
+	b.max_concurrency = 4;
+	b.completed = 16;
+	b.total_input_tokens = 11670;
+	b.total_output_tokens = 4096;
+	br_server_log l;
+	log_blank(&l);
+	l.kv_pool_tokens = 1600255;
+	l.kv_pool_gib = 13.52;
+	l.max_model_len_tokens = 400000;
+	l.max_concurrency_len_tokens = 400000;
+	l.max_concurrency_x = 4.00;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.kv_pool_tokens_override = NAN;
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	run.log = &l;
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 1);
+	assert_double_rel(c.predicted_max_concurrency, 4.0006375, 1e-15);
+	assert_double_abs(c.mean_input_tokens, 729.375, 0);
+	assert_double_abs(c.mean_output_tokens, 256, 0);
+	assert_double_rel(c.demand_tokens, 3941.5, 1e-15);
+	assert_double_rel(c.oversubscription, 0.0024630449522107414, 1e-12);
+	assert_double_rel(c.resident_estimate, 1866.458667444234, 1e-12);
+	assert_double_rel(c.kv_bytes_per_token, 9071.672614976987, 1e-12);
+
+	/* run.json override wins over the log */
+	run.kv_pool_tokens_override = 800000;
+	br_analyze_capacity(&run, &c);
+	assert_string_equal(c.kv_pool_source, "run.json");
+	assert_double_rel(c.predicted_max_concurrency, 2.0, 1e-15);
+
+	/* open loop: no C → demand and oversubscription absent, rest stays */
+	run.kv_pool_tokens_override = NAN;
+	b.max_concurrency = NAN;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 1);
+	assert_nan(c.concurrency);
+	assert_nan(c.demand_tokens);
+	assert_nan(c.oversubscription);
+	assert_double_rel(c.resident_estimate, 1866.458667444234, 1e-12);
+}
+
+/* No log, no override, no metrics: unavailable, every number NAN. */
+static void
+test_missing(void **state)
+{
+	(void)state;
+	br_bench b;
+	bench_blank(&b);
+	b.max_concurrency = 4;
+	b.completed = 16;
+	b.total_input_tokens = 11670;
+	b.total_output_tokens = 4096;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.kv_pool_tokens_override = NAN;
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 0);
+	assert_string_equal(c.missing, "needs the server log (GPU KV cache size line)");
+	assert_nan(c.kv_pool_tokens);
+	assert_nan(c.oversubscription);
+	assert_nan(c.predicted_max_concurrency);
+
+	/* a log that never started */
+	br_server_log l;
+	log_blank(&l);
+	l.did_not_start = 1;
+	run.log = &l;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 0);
+	assert_non_null(strstr(c.missing, "never started"));
+}
+
+/*
+ * P from vllm:cache_config_info of the real glm52 snapshot (label
+ * kv_cache_size_tokens="1600255"; num_gpu_blocks 6253 × block_size 64 would
+ * be the fallback) when no log is present.
+ */
+static void
+test_cache_config_info_real(void **state)
+{
+	(void)state;
+	char *p = br_test_real("runs/glm52-mtp3-c4-r2/metrics-after.prom");
+	if (p == NULL) {
+		skip();
+		return;
+	}
+	br_series s;
+	char *cause = NULL;
+	if (br_prom_load(p, &s, &cause) != 0)
+		fail_msg("br_prom_load: %s", cause);
+	br_bench b;
+	bench_blank(&b);
+	b.max_concurrency = 4;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.kv_pool_tokens_override = NAN;
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	run.metrics = &s;
+	run.metrics_kind = BR_METRICS_SNAPSHOT;
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 1);
+	assert_string_equal(c.kv_pool_source, "vllm:cache_config_info");
+	assert_double_abs(c.kv_pool_tokens, 1600255, 0);
+	assert_nan(c.max_model_len_tokens);
+	assert_nan(c.predicted_max_concurrency);
+	br_series_free(&s);
+	free(p);
+}
+
+/* The fallback num_gpu_blocks × block_size when kv_cache_size_tokens is absent. */
+static void
+test_cache_config_info_blocks(void **state)
+{
+	(void)state;
+	char *names[2] = {
+		"vllm:cache_config_info{block_size=\"16\",cache_dtype=\"auto\",num_gpu_blocks=\"5429\"}",
+		"vllm:num_requests_running" };
+	double c0[1] = { 1 }, c1[1] = { 0 };
+	double *cols[2] = { c0, c1 };
+	double t[1] = { NAN };
+	br_series s = { .source_path = NULL, .n_rows = 1, .t_s = t, .n_cols = 2,
+		.names = names, .cols = cols };
+	br_bench b;
+	bench_blank(&b);
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.kv_pool_tokens_override = NAN;
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	run.metrics = &s;
+	run.metrics_kind = BR_METRICS_SNAPSHOT;
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 1);
+	assert_double_abs(c.kv_pool_tokens, 5429.0 * 16, 0);   /* 86,864 */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round1),
+		cmocka_unit_test(test_round2),
+		cmocka_unit_test(test_glm52_values),
+		cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_cache_config_info_real),
+		cmocka_unit_test(test_cache_config_info_blocks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

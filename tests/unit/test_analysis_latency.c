@@ -1,0 +1,313 @@
+/*
+ * Latency analysis (DESIGN.md §3.2): a hand-built bench with one failed
+ * request (expected values by hand), the real detailed glm52 result
+ * (expected values from the file itself and from numpy 1.24 run on the same
+ * file), and a result without arrays.
+ */
+#include "br_test.h"
+#include "benchreport/analysis.h"
+#include "benchreport/common.h"
+
+/* A bench with every number absent (NAN), as the parser leaves it. */
+static void
+bench_blank(br_bench *b)
+{
+	memset(b, 0, sizeof *b);
+	double *nums[] = { &b->num_prompts, &b->request_rate_rps, &b->burstiness,
+		&b->max_concurrency, &b->run_number, &b->duration_s, &b->completed,
+		&b->failed, &b->total_input_tokens, &b->total_output_tokens,
+		&b->request_throughput_rps, &b->request_goodput_rps,
+		&b->output_throughput_tps, &b->total_token_throughput_tps,
+		&b->input_throughput_tps, &b->max_output_tokens_per_s,
+		&b->max_concurrent_requests, &b->spec_decode_acceptance_rate,
+		&b->spec_decode_acceptance_length, &b->spec_decode_num_drafts,
+		&b->spec_decode_draft_tokens, &b->spec_decode_accepted_tokens };
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+		*nums[i] = NAN;
+}
+
+static void
+set_req(br_request *q, double in, double out, double ttft, const double *itls,
+    size_t n, int failed)
+{
+	memset(q, 0, sizeof *q);
+	q->input_len_tokens = in;
+	q->output_len_tokens = out;
+	q->ttft_s = ttft;
+	q->latency_s = NAN;
+	q->start_time_s = q->queue_time_s = NAN;
+	q->itls_s = (double *)itls;
+	q->n_itls = n;
+	q->failed = failed;
+}
+
+static void
+set_stat(br_file_stat *s, const char *metric, const char *stat, double p, double v,
+    const char *key)
+{
+	memset(s, 0, sizeof *s);
+	snprintf(s->metric, sizeof s->metric, "%s", metric);
+	snprintf(s->stat, sizeof s->stat, "%s", stat);
+	s->percentile = p;
+	s->value_ms = v;
+	snprintf(s->key, sizeof s->key, "%s", key);
+}
+
+/*
+ * Four requests, #1 failed. By hand (ms):
+ *  r0 ttft 100, itls 20 30 25, out 4 → e2el 175, tpot 75/3 = 25
+ *  r1 failed (ttft 0, out 0)
+ *  r2 ttft 200, itls 50 500, out 3 → e2el 750, tpot 550/2 = 275
+ *  r3 ttft 300, no itls, out 1 → e2el 300, no tpot
+ * TTFT {100,200,300}: mean 200, median 200, std sqrt(20000/3) = 81.649658092772603,
+ *   p99 at h = 1.98 → 200 + 0.98·100 = 298, max 300.
+ * ITL {20,25,30,50,500}: median 30, mean 125, stall threshold 300 → 1 stall (500).
+ * TPOT {25,275}: mean 150; E2EL {175,300,750}: median 300.
+ */
+static void
+test_hand_built_with_failure(void **state)
+{
+	(void)state;
+	static const double it0[] = { 0.020, 0.030, 0.025 }, it2[] = { 0.050, 0.500 };
+	br_request req[4];
+	set_req(&req[0], 10, 4, 0.100, it0, 3, 0);
+	set_req(&req[1], 10, 0, 0.0, NULL, 0, 1);
+	set_req(&req[2], 10, 3, 0.200, it2, 2, 0);
+	set_req(&req[3], 10, 1, 0.300, NULL, 0, 0);
+	br_file_stat st[4];
+	set_stat(&st[0], "ttft", "mean", NAN, 200.0, "mean_ttft_ms");
+	set_stat(&st[1], "ttft", "p", 99, 298.0, "p99_ttft_ms");
+	set_stat(&st[2], "itl", "median", NAN, 31.0, "median_itl_ms");   /* wrong on purpose */
+	set_stat(&st[3], "client_queue_time", "mean", NAN, 5.0, "mean_client_queue_time_ms"); /* not checked */
+	br_bench b;
+	bench_blank(&b);
+	b.requests = req;
+	b.n_requests = 4;
+	b.stats = st;
+	b.n_stats = 4;
+	b.completed = 3;
+	b.failed = 1;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.bench.runs = &b;
+	run.bench.n = 1;
+
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	br_latency *L = &a.latency;
+	assert_int_equal(L->from_arrays, 1);
+	assert_int_equal(L->n_requests, 4);
+	assert_int_equal(L->n_succeeded, 3);
+	assert_int_equal(L->n_failed, 1);
+	assert_int_equal(L->failed_index[0], 1);
+
+	assert_int_equal(L->m[BR_TTFT].count, 3);
+	assert_double_rel(L->m[BR_TTFT].mean, 200, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].median, 200, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].std, 81.649658092772603, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].p99, 298, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].max, 300, 1e-12);
+
+	assert_int_equal(L->n_samples[BR_ITL], 5);
+	assert_double_rel(L->samples_ms[BR_ITL][0], 20, 1e-12);   /* sorted */
+	assert_double_rel(L->samples_ms[BR_ITL][4], 500, 1e-12);
+	assert_double_rel(L->m[BR_ITL].median, 30, 1e-12);
+	assert_double_rel(L->m[BR_ITL].mean, 125, 1e-12);
+	assert_double_rel(L->itl_stall_threshold_ms, 300, 1e-12);
+	assert_int_equal(L->itl_stalls, 1);
+	assert_double_rel(L->itl_max_ms, 500, 1e-12);
+
+	assert_int_equal(L->m[BR_TPOT].count, 2);
+	assert_double_rel(L->m[BR_TPOT].mean, 150, 1e-12);
+	assert_double_rel(L->samples_ms[BR_TPOT][0], 25, 1e-12);
+	assert_double_rel(L->samples_ms[BR_TPOT][1], 275, 1e-12);
+	assert_int_equal(L->m[BR_E2EL].count, 3);
+	assert_double_rel(L->m[BR_E2EL].median, 300, 1e-12);
+	assert_double_rel(L->m[BR_E2EL].max, 750, 1e-12);
+
+	assert_int_equal(L->n_checks, 3);
+	assert_int_equal(L->n_mismatches, 1);
+	assert_string_equal(L->checks[0].key, "mean_ttft_ms");
+	assert_int_equal(L->checks[0].agrees, 1);
+	assert_int_equal(L->checks[1].agrees, 1);
+	assert_string_equal(L->checks[2].key, "median_itl_ms");
+	assert_int_equal(L->checks[2].agrees, 0);
+	assert_double_rel(L->checks[2].recomputed_ms, 30, 1e-12);
+	assert_double_rel(L->checks[2].rel_diff, 1.0 / 31.0, 1e-9);
+	br_analysis_free(&a);
+}
+
+/* All requests failed: no samples, NAN statistics; the file's 0 agrees. */
+static void
+test_all_failed(void **state)
+{
+	(void)state;
+	br_request req[2];
+	set_req(&req[0], 10, 0, 0.0, NULL, 0, 1);
+	set_req(&req[1], 10, 0, 0.0, NULL, 0, 1);
+	br_file_stat st[1];
+	set_stat(&st[0], "ttft", "mean", NAN, 0.0, "mean_ttft_ms");
+	br_bench b;
+	bench_blank(&b);
+	b.requests = req;
+	b.n_requests = 2;
+	b.stats = st;
+	b.n_stats = 1;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	assert_int_equal(a.latency.n_failed, 2);
+	assert_int_equal(a.latency.failed_index[1], 1);
+	assert_int_equal(a.latency.m[BR_TTFT].count, 0);
+	assert_nan(a.latency.m[BR_TTFT].mean);
+	assert_null(a.latency.samples_ms[BR_TTFT]);
+	assert_nan(a.latency.itl_stall_threshold_ms);
+	assert_int_equal(a.latency.n_checks, 1);
+	assert_nan(a.latency.checks[0].recomputed_ms);
+	assert_int_equal(a.latency.checks[0].agrees, 1);
+	br_analysis_free(&a);
+}
+
+static int
+load_run(const char *rel, br_run *run)
+{
+	char *p = br_test_real(rel);
+	if (p == NULL)
+		return -1;
+	memset(run, 0, sizeof *run);
+	run->kv_pool_tokens_override = NAN;
+	char *cause = NULL;
+	int rc = br_bench_load(p, &run->bench, &cause);
+	if (rc != 0)
+		fail_msg("br_bench_load: %s", cause ? cause : "?");
+	free(p);
+	return 0;
+}
+
+/*
+ * Real detailed result (16 requests, MTP, no `latencies`). Expected:
+ * the file's own values, and numpy 1.24 on the same arrays
+ * (/usr/bin/python3: ttfts·1000; tpot = (ttft+sum(itls) − ttft)/(out−1)·1000;
+ * pooled itls·1000):
+ *   ttft mean 631.00981268507894 median 466.66355046909302 p99 1525.2634473610669 std 368.04820540195914
+ *   tpot mean 21.045364099771568 median 19.734039196434122 p99 31.444778074373438
+ *   itl  mean 60.468370089484509 median 54.350239923223853 p90 57.866371958516538
+ *        p99 340.17601626226678 p99.9 485.5714067563199 max 565.66073396243155 (n 1420)
+ *   stalls: 2 gaps > 10 × median = 543.50239923223853 ms
+ * The file's TPOT differs from the rebuilt one by 2–6e-8 relative (its
+ * client latency is not stored), so TPOT checks use the 1e-6 tolerance.
+ */
+static void
+test_real_glm52_detailed(void **state)
+{
+	(void)state;
+	br_run run;
+	if (load_run("bench/glm52-c4-detailed.json", &run) != 0) {
+		skip();
+		return;
+	}
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	br_latency *L = &a.latency;
+	const br_bench *b = &run.bench.runs[0];
+	assert_int_equal(L->from_arrays, 1);
+	assert_int_equal(L->n_requests, 16);
+	assert_int_equal(L->n_failed, 0);
+	assert_int_equal(L->n_samples[BR_ITL], 1420);
+	assert_int_equal(L->n_samples[BR_TPOT], 16);
+
+	/* against the file's own values, 1e-9 */
+	assert_double_rel(L->m[BR_TTFT].mean, br_bench_file_stat(b, "ttft", "mean", NAN), 1e-9);
+	assert_double_rel(L->m[BR_TTFT].median, br_bench_file_stat(b, "ttft", "median", NAN), 1e-9);
+	assert_double_rel(L->m[BR_TTFT].p99, br_bench_file_stat(b, "ttft", "p", 99), 1e-9);
+	assert_double_rel(L->m[BR_TTFT].std, br_bench_file_stat(b, "ttft", "std", NAN), 1e-9);
+	assert_double_rel(L->m[BR_ITL].mean, br_bench_file_stat(b, "itl", "mean", NAN), 1e-9);
+	assert_double_rel(L->m[BR_ITL].median, br_bench_file_stat(b, "itl", "median", NAN), 1e-9);
+	assert_double_rel(L->m[BR_ITL].p99, br_bench_file_stat(b, "itl", "p", 99), 1e-9);
+	assert_double_rel(L->m[BR_ITL].std, br_bench_file_stat(b, "itl", "std", NAN), 1e-9);
+	assert_double_rel(L->m[BR_TPOT].mean, br_bench_file_stat(b, "tpot", "mean", NAN), 1e-6);
+	assert_double_rel(L->m[BR_TPOT].median, br_bench_file_stat(b, "tpot", "median", NAN), 1e-6);
+	assert_double_rel(L->m[BR_TPOT].p99, br_bench_file_stat(b, "tpot", "p", 99), 1e-6);
+	/* literal file values, in case the parser mislabelled a key */
+	assert_double_rel(L->m[BR_TTFT].mean, 631.0098126850789, 1e-9);
+	assert_double_rel(L->m[BR_ITL].p99, 340.1760162622668, 1e-9);
+	assert_double_rel(L->m[BR_TPOT].p99, 31.444777176925438, 1e-6);
+
+	/* against numpy on the same arrays */
+	assert_double_rel(L->m[BR_TTFT].mean, 631.00981268507894, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].median, 466.66355046909302, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].p99, 1525.2634473610669, 1e-12);
+	assert_double_rel(L->m[BR_TTFT].std, 368.04820540195914, 1e-12);
+	assert_double_rel(L->m[BR_TPOT].mean, 21.045364099771568, 1e-12);
+	assert_double_rel(L->m[BR_TPOT].median, 19.734039196434122, 1e-12);
+	assert_double_rel(L->m[BR_TPOT].p99, 31.444778074373438, 1e-12);
+	assert_double_rel(L->m[BR_ITL].mean, 60.468370089484509, 1e-12);
+	assert_double_rel(L->m[BR_ITL].median, 54.350239923223853, 1e-12);
+	assert_double_rel(L->m[BR_ITL].p90, 57.866371958516538, 1e-12);
+	assert_double_rel(L->m[BR_ITL].p99, 340.17601626226678, 1e-12);
+	assert_double_rel(L->m[BR_ITL].p999, 485.5714067563199, 1e-12);
+	assert_double_rel(L->m[BR_ITL].max, 565.66073396243155, 1e-12);
+	assert_int_equal(L->itl_stalls, 2);
+	assert_double_rel(L->itl_stall_threshold_ms, 543.50239923223853, 1e-12);
+
+	/* every stated statistic checked, none mismatched */
+	assert_int_equal(L->n_checks, 12);
+	assert_int_equal(L->n_mismatches, 0);
+	for (size_t i = 0; i < L->n_checks; i++) {
+		const br_latency_check *c = &L->checks[i];
+		if (strstr(c->key, "ttft") || strstr(c->key, "itl"))
+			assert_true(c->rel_diff <= 1e-9);
+		if (strstr(c->key, "tpot"))
+			assert_double_abs(c->tolerance, 1e-6, 0);
+	}
+	br_analysis_free(&a);
+	br_bench_set_free(&run.bench);
+}
+
+/* No per-request arrays (stress.json): the file's own values, count = completed. */
+static void
+test_real_no_arrays(void **state)
+{
+	(void)state;
+	br_run run;
+	if (load_run("runs/glm52-mtp3-c4-r2/stress.json", &run) != 0) {
+		skip();
+		return;
+	}
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	br_latency *L = &a.latency;
+	assert_int_equal(L->from_arrays, 0);
+	assert_null(L->samples_ms[BR_TTFT]);
+	assert_int_equal(L->m[BR_TTFT].count, 16);
+	assert_double_rel(L->m[BR_TTFT].mean, 782.6371825503884, 1e-15);   /* file: mean_ttft_ms */
+	assert_double_rel(L->m[BR_ITL].p99, 368.2818606123328, 1e-15);     /* file: p99_itl_ms */
+	assert_double_rel(L->m[BR_TPOT].std, 5.499386824795715, 1e-15);    /* file: std_tpot_ms */
+	assert_nan(L->m[BR_TTFT].p90);                                      /* not stated */
+	assert_int_equal(L->m[BR_E2EL].count, 0);                           /* no e2el keys */
+	assert_nan(L->m[BR_E2EL].mean);
+	assert_int_equal(L->n_succeeded, 16);
+	assert_int_equal(L->n_failed, 0);
+	assert_int_equal(L->n_checks, 0);
+	br_analysis_free(&a);
+	br_bench_set_free(&run.bench);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hand_built_with_failure),
+		cmocka_unit_test(test_all_failed),
+		cmocka_unit_test(test_real_glm52_detailed),
+		cmocka_unit_test(test_real_no_arrays),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,200 @@
+/*
+ * Tests for the report wording templates (src/report/template.c).
+ * Expected strings are worked out by hand from the inputs written here.
+ */
+#include "br_test.h"
+#include <unistd.h>
+#include "benchreport/common.h"
+#include "benchreport/report.h"
+
+/* write_tmp: write text to a fresh temp file; returns its malloc'd path. */
+static char *
+write_tmp(const char *text)
+{
+	char tmpl[] = "/tmp/br_tpl_XXXXXX";
+	int fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	size_t n = strlen(text);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	return strdup(tmpl);
+}
+
+static const char *TEMPLATE =
+    "{\n"
+    "  \"title\": \"Load test of {model.name}\",\n"
+    "  \"conclusions\": {\n"
+    "    \"tput\": \"{run.output_tokens:,.0f} tokens at {run.tput_tok_s:.2f} tok/s\",\n"
+    "    \"sig\": \"TTFT p99 {run.ttft_p99_ms:.3g} ms\",\n"
+    "    \"pct\": \"{run.ok_frac:pct1} ok, {run.ok_frac:pct0} rounded\",\n"
+    "    \"nested\": {\"deep\": \"deep={a.b.c}\"}\n"
+    "  },\n"
+    "  \"null\": \"preemptions: {run.preemptions}\",\n"
+    "  \"missing\": \"gpu: {hw.gpu_name}\",\n"
+    "  \"braces\": \"{{literal}} and {{{run.n}}}\",\n"
+    "  \"utf8\": \"吞吐量 {run.tput_tok_s:.1f} 词元/秒 — résumé ≥ {run.n}\",\n"
+    "  \"array\": \"first={runs.0.name}, second={runs.1.name}, third={runs.2.name}\",\n"
+    "  \"plain\": \"int={run.n} real={run.real} str={model.name} big={run.output_tokens}\",\n"
+    "  \"neg\": \"{run.neg:,.1f}\",\n"
+    "  \"bad\": \"{run.n:zz} {unclosed\"\n"
+    "}\n";
+
+static const char *SUMMARY =
+    "{\"model\": {\"name\": \"Qwen/Qwen2.5-7B\"},"
+    " \"run\": {\"output_tokens\": 1234567.4, \"tput_tok_s\": 2345.678,"
+    "          \"ttft_p99_ms\": 123.456, \"ok_frac\": 0.9487, \"preemptions\": null,"
+    "          \"n\": 42, \"real\": 0.1, \"neg\": -1234.56},"
+    " \"a\": {\"b\": {\"c\": \"yes\"}},"
+    " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}]}";
+
+struct fx {
+	br_template *t;
+	json_t *s;
+	char *path;
+};
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	f->path = write_tmp(TEMPLATE);
+	char *cause = NULL;
+	f->t = br_template_load(f->path, &cause);
+	if (f->t == NULL)
+		fprintf(stderr, "load: %s\n", cause);
+	assert_non_null(f->t);
+	json_error_t e;
+	f->s = json_loads(SUMMARY, 0, &e);
+	assert_non_null(f->s);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+	br_template_free(f->t);
+	json_decref(f->s);
+	unlink(f->path);
+	free(f->path);
+	free(f);
+	return 0;
+}
+
+/* check: fill key and compare with the expected text. */
+static void
+check(struct fx *f, const char *key, const char *want)
+{
+	char *got = br_template_fill(f->t, key, f->s);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void
+test_get_and_nested_keys(void **state)
+{
+	struct fx *f = *state;
+	assert_string_equal(br_template_get(f->t, "title"), "Load test of {model.name}");
+	assert_string_equal(br_template_get(f->t, "conclusions.nested.deep"), "deep={a.b.c}");
+	assert_null(br_template_get(f->t, "conclusions"));
+	assert_null(br_template_get(f->t, "nope"));
+	check(f, "title", "Load test of Qwen/Qwen2.5-7B");
+	check(f, "conclusions.nested.deep", "deep=yes");
+}
+
+static void
+test_formats(void **state)
+{
+	struct fx *f = *state;
+	/* 1234567.4 rounded to 0 decimals = 1234567 → "1,234,567"; 2345.678 → "2345.68" */
+	check(f, "conclusions.tput", "1,234,567 tokens at 2345.68 tok/s");
+	/* 123.456 with 3 significant digits = "123" */
+	check(f, "conclusions.sig", "TTFT p99 123 ms");
+	/* 0.9487 × 100 = 94.87 → "94.9%" (1 dec), "95%" (0 dec) */
+	check(f, "conclusions.pct", "94.9% ok, 95% rounded");
+	/* integers verbatim, 0.1 shortest form, 1234567.4 shortest round-trip */
+	check(f, "plain", "int=42 real=0.1 str=Qwen/Qwen2.5-7B big=1234567.4");
+	/* -1234.56 → "-1234.6" → grouped "-1,234.6" */
+	check(f, "neg", "-1,234.6");
+}
+
+static void
+test_null_missing_and_unknown(void **state)
+{
+	struct fx *f = *state;
+	check(f, "null", "preemptions: n/a");
+	check(f, "missing", "gpu: n/a");
+	char *got = br_template_fill(f->t, "no.such.key", f->s);
+	assert_string_equal(got, "[no.such.key]");
+	free(got);
+	/* summary NULL: every placeholder is absent */
+	got = br_template_fill(f->t, "conclusions.tput", NULL);
+	assert_string_equal(got, "n/a tokens at n/a tok/s");
+	free(got);
+}
+
+static void
+test_braces_utf8_arrays(void **state)
+{
+	struct fx *f = *state;
+	check(f, "braces", "{literal} and {42}");
+	/* 2345.678 → "2345.7" */
+	check(f, "utf8", "吞吐量 2345.7 词元/秒 — résumé ≥ 42");
+	check(f, "array", "first=c16, second=c64, third=n/a");
+	/* unknown format and an unclosed brace are copied verbatim */
+	check(f, "bad", "{run.n:zz} {unclosed");
+}
+
+static void
+test_bad_json_position(void **state)
+{
+	(void)state;
+	/* the error is on line 3: the value after "b": is missing; jansson
+	 * reports the column of the offending '}' token */
+	char *p = write_tmp("{\n  \"a\": \"x\",\n  \"b\": }\n");
+	char *cause = NULL;
+	br_template *t = br_template_load(p, &cause);
+	assert_null(t);
+	assert_non_null(cause);
+	char *want = br_xasprintf("%s:3:", p);
+	if (strncmp(cause, want, strlen(want)) != 0)
+		fail_msg("cause '%s' does not start with '%s'", cause, want);
+	/* the column follows: a number then ':' */
+	const char *c = cause + strlen(want);
+	assert_true(c[0] >= '1' && c[0] <= '9');
+	assert_non_null(strchr(c, ':'));
+	free(want);
+	free(cause);
+	unlink(p);
+	free(p);
+
+	/* a non-string leaf is rejected with its key */
+	p = write_tmp("{\"a\": {\"b\": 3}}");
+	cause = NULL;
+	assert_null(br_template_load(p, &cause));
+	assert_non_null(strstr(cause, "a.b"));
+	free(cause);
+	unlink(p);
+	free(p);
+
+	/* a missing file */
+	cause = NULL;
+	assert_null(br_template_load("/nonexistent/report.xx.json", &cause));
+	assert_non_null(cause);
+	free(cause);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_get_and_nested_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_null_missing_and_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_braces_utf8_arrays, setup, teardown),
+		cmocka_unit_test(test_bad_json_position),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,186 @@
+/*
+ * Statistics against numpy 1.24 (values printed with "%.17g" by
+ * /usr/bin/python3 + numpy on the same arrays) and hand computation.
+ */
+#include "br_test.h"
+#include "benchreport/stats.h"
+
+/* The fixed sample; sorted: -3, -1.25, 0.5, 2, 2, 3.5, 4.25, 6.125, 7, 9, 11.75 */
+static const double X11[11] = { 3.5, -1.25, 7.0, 2.0, 2.0, 11.75, 0.5, 4.25, 9.0, -3.0, 6.125 };
+
+static void
+sorted_copy(double *dst)
+{
+	memcpy(dst, X11, sizeof X11);
+	br_sort_doubles(dst, 11);
+}
+
+/* numpy.percentile(x, p) for several p, both interpolation branches. */
+static void
+test_percentiles_vs_numpy(void **state)
+{
+	(void)state;
+	double s[11];
+	sorted_copy(s);
+	assert_double_abs(s[0], -3.0, 0);
+	assert_double_abs(s[10], 11.75, 0);
+	/* numpy: np.percentile(x, p) */
+	assert_double_rel(br_percentile_sorted(s, 11, 0), -3, 0);
+	assert_double_rel(br_percentile_sorted(s, 11, 10), -1.25, 0);
+	assert_double_rel(br_percentile_sorted(s, 11, 12), -0.90000000000000013, 1e-15); /* hand: -1.25 + 1.75·0.2 */
+	assert_double_rel(br_percentile_sorted(s, 11, 25), 1.25, 1e-15);
+	assert_double_rel(br_percentile_sorted(s, 11, 50), 3.5, 0);
+	assert_double_rel(br_percentile_sorted(s, 11, 63), 4.8125, 1e-15);           /* hand: 4.25 + 1.875·0.3 */
+	assert_double_rel(br_percentile_sorted(s, 11, 90), 9, 0);
+	assert_double_rel(br_percentile_sorted(s, 11, 99), 11.475000000000001, 1e-15);
+	assert_double_rel(br_percentile_sorted(s, 11, 99.9), 11.722500000000005, 1e-15);
+	assert_double_rel(br_percentile_sorted(s, 11, 99.99), 11.747249999999998, 1e-15);
+	assert_double_rel(br_percentile_sorted(s, 11, 100), 11.75, 0);
+	/* np.percentile([0.1,0.2,0.3], 12.5) */
+	double t[3] = { 0.1, 0.2, 0.3 };
+	assert_double_rel(br_percentile_sorted(t, 3, 12.5), 0.125, 1e-15);
+}
+
+/* n = 1: every percentile is the value; n = 0: NAN everywhere. */
+static void
+test_edge_sizes(void **state)
+{
+	(void)state;
+	double one = 42.5;
+	assert_double_abs(br_percentile_sorted(&one, 1, 0), 42.5, 0);
+	assert_double_abs(br_percentile_sorted(&one, 1, 99.99), 42.5, 0);
+	assert_double_abs(br_percentile_sorted(&one, 1, 100), 42.5, 0);
+	assert_double_abs(br_mean(&one, 1), 42.5, 0);
+	assert_double_abs(br_std_pop(&one, 1), 0, 0);
+	assert_double_abs(br_median_sorted(&one, 1), 42.5, 0);
+	assert_nan(br_percentile_sorted(NULL, 0, 50));
+	assert_nan(br_percentile_sorted(&one, 0, 50));
+	assert_nan(br_mean(&one, 0));
+	assert_nan(br_std_pop(&one, 0));
+	assert_nan(br_median_sorted(&one, 0));
+
+	br_describe_t d;
+	br_describe(NULL, 0, &d);
+	assert_int_equal(d.count, 0);
+	assert_nan(d.mean);
+	assert_nan(d.median);
+	assert_nan(d.p99);
+	assert_nan(d.max);
+	double nans[2] = { NAN, NAN };
+	br_describe(nans, 2, &d);
+	assert_int_equal(d.count, 0);
+	assert_nan(d.std);
+}
+
+/* mean and population std vs numpy.mean / numpy.std (ddof=0). */
+static void
+test_mean_std(void **state)
+{
+	(void)state;
+	assert_double_rel(br_mean(X11, 11), 3.8068181818181817, 1e-15);
+	assert_double_rel(br_std_pop(X11, 11), 4.2135346167964673, 1e-15);
+	/* hand: {2,4,4,4,5,5,7,9}: mean 5, population variance 4 → std 2 (sample std would be 2.138) */
+	double h[8] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	assert_double_abs(br_mean(h, 8), 5.0, 0);
+	assert_double_abs(br_std_pop(h, 8), 2.0, 0);
+}
+
+/* median: odd n is the middle; even n (a+b)/2; numpy.median(x[:10]) = 2.75 */
+static void
+test_median_and_describe(void **state)
+{
+	(void)state;
+	double s[10];
+	memcpy(s, X11, sizeof s);
+	br_sort_doubles(s, 10);
+	assert_double_abs(br_median_sorted(s, 10), 2.75, 0);
+
+	br_describe_t d;
+	double withnan[12];
+	memcpy(withnan, X11, sizeof X11);
+	withnan[11] = NAN;        /* skipped */
+	br_describe(withnan, 12, &d);
+	assert_int_equal(d.count, 11);
+	assert_double_rel(d.mean, 3.8068181818181817, 1e-15);
+	assert_double_rel(d.std, 4.2135346167964673, 1e-15);
+	assert_double_abs(d.min, -3, 0);
+	assert_double_abs(d.max, 11.75, 0);
+	assert_double_abs(d.median, 3.5, 0);
+	assert_double_abs(d.p90, 9, 0);
+	assert_double_rel(d.p99, 11.475000000000001, 1e-15);
+	assert_double_rel(d.p999, 11.722500000000005, 1e-15);
+	assert_double_rel(d.p9999, 11.747249999999998, 1e-15);
+	/* input untouched */
+	assert_double_abs(withnan[0], 3.5, 0);
+	assert_double_abs(withnan[10], 6.125, 0);
+}
+
+/* Pairwise summation: bit-identical to numpy on a 1000-element array where
+ * naive left-to-right summation differs in the last bits:
+ * x[i] = ((i·7919) mod 1000)/7 − 300/(i+1). numpy (a = np.arange(1000.0);
+ * x = ((a*7919)%1000)/7.0 - 1.0/(a+1)*300): np.mean = 69.111501598977753,
+ * np.std = 43.077628463471079; a naive Python loop gives mean 69.111501598977725. */
+static void
+test_pairwise_vs_numpy(void **state)
+{
+	(void)state;
+	double *x = malloc(1000 * sizeof *x);
+	for (int i = 0; i < 1000; i++) {
+		double a = (double)i;
+		x[i] = fmod(a * 7919, 1000) / 7.0 - 1.0 / (a + 1) * 300;
+	}
+	assert_double_rel(br_mean(x, 1000), 69.111501598977753, 0);
+	assert_double_rel(br_std_pop(x, 1000), 43.077628463471079, 0);
+	free(x);
+}
+
+/* linfit vs numpy.polyfit(X, Y, 1) and hand-computed errors:
+ * X = 1..6, Y = 2.1 3.9 6.2 7.8 10.1 12.2. By hand: x̄ = 3.5, ȳ = 7.05,
+ * Sxx = 17.5, Sxy = 35.35 → b = 2.02, a = 7.05 − 2.02·3.5 = −0.02;
+ * SSR = 0.128 (residuals 0.1,−0.12,0.16,−0.26,0.02,0.1), SST = 71.535 → R² = 1 − 0.128/71.535;
+ * s² = SSR/4 = 0.032; se_b = sqrt(s²/17.5), se_a = sqrt(s²(1/6 + 3.5²/17.5)); numpy
+ * polyfit(cov=True) gives the same standard errors 0.0427618, 0.16653328. */
+static void
+test_linfit(void **state)
+{
+	(void)state;
+	double X[6] = { 1, 2, 3, 4, 5, 6 }, Y[6] = { 2.1, 3.9, 6.2, 7.8, 10.1, 12.2 };
+	br_linfit_t f;
+	assert_int_equal(br_linfit(X, Y, 6, &f), 0);
+	assert_int_equal(f.n, 6);
+	assert_double_rel(f.b, 2.0199999999999996, 1e-13);
+	assert_double_abs(f.a, -0.019999999999995341, 1e-12);
+	assert_double_rel(f.se_b, 0.042761798705987869, 1e-12);
+	assert_double_rel(f.se_a, 0.16653327995729048, 1e-12);
+	assert_double_rel(f.r2, 1.0 - 0.128 / 71.535, 1e-9);
+	assert_double_rel(f.r2, 0.99821066610749987, 1e-12);
+
+	/* exact line, n = 2: no standard errors */
+	double x2[2] = { 0, 2 }, y2[2] = { 1, 5 };
+	assert_int_equal(br_linfit(x2, y2, 2, &f), 0);
+	assert_double_abs(f.a, 1, 1e-15);
+	assert_double_abs(f.b, 2, 1e-15);
+	assert_nan(f.se_a);
+	assert_nan(f.se_b);
+	assert_double_abs(f.r2, 1, 1e-15);
+
+	/* degenerate */
+	double xs[3] = { 4, 4, 4 }, ys[3] = { 1, 2, 3 };
+	assert_int_equal(br_linfit(xs, ys, 3, &f), -1);
+	assert_nan(f.b);
+	assert_int_equal(br_linfit(X, Y, 1, &f), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentiles_vs_numpy),
+		cmocka_unit_test(test_edge_sizes),
+		cmocka_unit_test(test_mean_std),
+		cmocka_unit_test(test_median_and_describe),
+		cmocka_unit_test(test_pairwise_vs_numpy),
+		cmocka_unit_test(test_linfit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
