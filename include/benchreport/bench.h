@@ -73,7 +73,7 @@ typedef struct br_bench {
 	double request_throughput_rps;
 	double request_goodput_rps;        /* NAN when null/absent */
 	double output_throughput_tps;      /* tokens/s */
-	double total_token_throughput_tps; /* `total_token_throughput`, else input+output */
+	double total_token_throughput_tps; /* `total_token_throughput`; NAN when absent (older files: see input_throughput_tps) */
 	double input_throughput_tps;       /* old `input_throughput` / `request_inthroughput` */
 	double max_output_tokens_per_s;
 	double max_concurrent_requests;

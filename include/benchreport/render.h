@@ -30,6 +30,14 @@ int br_render_figures(const br_analysis *a, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause);
 
 void br_figure_free(br_figure *f);
+
+/*
+ * br_render_shutdown: release the process-wide font caches of pango,
+ * fontconfig and cairo (otherwise reported as leaks by LeakSanitizer).
+ * Optional; call once at exit, after the last drawing (the PDF writer too
+ * if it uses pango). Added by the render helper.
+ */
+void br_render_shutdown(void);
 void br_figures_free(br_figure *figs, size_t n);
 
 #endif

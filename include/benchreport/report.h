@@ -31,10 +31,7 @@ typedef struct br_pdf_info {
 /* Cell alignment for tables. */
 enum br_align { BR_ALIGN_LEFT = 0, BR_ALIGN_RIGHT, BR_ALIGN_CENTER };
 
-/* NOTE (pdfdoc): the type cannot share the name of the function
- * br_pdf_table (C: "redeclared as different kind of symbol"); use
- * `struct br_pdf_table` or the typedef br_pdf_table_t. */
-struct br_pdf_table {
+typedef struct br_pdf_table {
 	size_t n_cols, n_rows;
 	const char *const *header;     /* n_cols UTF-8 strings */
 	const char *const *cells;      /* n_rows × n_cols, row-major; NULL cell = empty */
@@ -42,8 +39,8 @@ struct br_pdf_table {
 	const double *col_weight;      /* n_cols relative widths, NULL = by content */
 	const int *row_highlight;      /* n_rows: 0 normal, 1 good (green), 2 bad (red); NULL = none */
 	int font_size_small;           /* 1: 8 pt instead of 9 pt */
-};
-typedef struct br_pdf_table br_pdf_table_t;
+} br_pdf_table;
+typedef br_pdf_table br_pdf_table_t;   /* alias (an earlier pdfdoc header had it) */
 
 /* br_pdf_new: an empty document; fonts are DejaVu Sans (+ Bold, Mono)
  * embedded as TrueType. Returns NULL with *cause when the fonts cannot be
@@ -63,7 +60,12 @@ void br_pdf_note(br_pdf *d, const char *utf8);
 void br_pdf_bullets(br_pdf *d, const char *const *items, size_t n);
 /* A table: cells wrap inside their column; the table splits across pages
  * repeating its header; it never runs off the page. */
-void br_pdf_table(br_pdf *d, const struct br_pdf_table *t);
+/* (pdfdoc) A typedef and a function cannot share a name in C ("redeclared
+ * as different kind of symbol"), so the function is br_pdf_table_draw and
+ * br_pdf_table(d, t) is a function-like macro for it: `br_pdf_table t = {..}`
+ * names the type, `br_pdf_table(d, &t)` draws. */
+void br_pdf_table_draw(br_pdf *d, const br_pdf_table *t);
+#define br_pdf_table(d, t) br_pdf_table_draw((d), (t))
 /* Headline cards: a grid of (label, value) boxes, e.g. on the title page. */
 void br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, size_t n);
 /* A PNG figure scaled to the text width keeping its aspect ratio, with a

@@ -29,6 +29,7 @@ typedef struct br_server_log {
 	char *vllm_version;            /* "0.23.1rc1.dev1219+gffae5a399.d20260729" */
 	char *engine;                  /* "V1" or "V0" or NULL */
 	char *model;                   /* served model / model path from the config line, or NULL */
+	char *served_model_name;       /* first `served_model_name` of the args line, or NULL (added by ingestlog) */
 	/* non-default args */
 	double max_model_len_tokens;
 	double max_num_seqs;

@@ -1,6 +1,6 @@
 /*
  * `benchreport RUN_DIR`: load the run, analyse it, draw the figures, write
- * summary.json, tables/*.csv and report.pdf into a staging folder, then swap
+ * summary.json, the tables and report.pdf into a staging folder, then swap
  * it into place so a killed run never leaves a half-written report.
  */
 #define _XOPEN_SOURCE 700

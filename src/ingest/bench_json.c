@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

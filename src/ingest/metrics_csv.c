@@ -3,6 +3,7 @@
  * accepted variants (FORMATS.md §4) → br_series.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ typedef struct csv_col {
 	long full, bare;       /* series column indexes, -1 = none */
 	int ignored;           /* unnamed or _created column */
 	int usage;             /* a cache usage fraction column (percent check) */
+	int all_nan;           /* no cell sampled: contributes nothing */
 } csv_col;
 
 /*
@@ -136,6 +138,40 @@ read_record(const char *d, size_t len, size_t *pos, csv_rec *r,
 	}
 	*pos = p;
 	return 0;
+}
+
+/*
+ * merge_brace_cells: a header written without CSV quoting splits a label set
+ * with several labels at its commas (name{a="x",b="y"} → two cells). Join
+ * such pieces again: an unquoted cell with an unclosed '{' absorbs the
+ * following cells, with ',' between, up to the one holding the '}'.
+ */
+static void
+merge_brace_cells(csv_rec *r)
+{
+	GString *nb = g_string_new(NULL);
+	size_t out = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		csv_cell c = r->cell[i];
+		const char *t = r->buf->str + c.off;
+		size_t start = nb->len;
+		g_string_append_len(nb, t, (gssize)c.len);
+		const char *open = memchr(t, '{', c.len);
+		int unclosed = !c.quoted && open && memchr(open, '}', c.len - (size_t)(open - t)) == NULL;
+		while (unclosed && i + 1 < r->n) {
+			i++;
+			const char *u = r->buf->str + r->cell[i].off;
+			g_string_append_c(nb, ',');
+			g_string_append_len(nb, u, (gssize)r->cell[i].len);
+			unclosed = memchr(u, '}', r->cell[i].len) == NULL;
+		}
+		c.off = start;
+		c.len = nb->len - start;
+		r->cell[out++] = c;
+	}
+	g_string_free(r->buf, TRUE);
+	r->buf = nb;
+	r->n = out;
 }
 
 /*
@@ -355,17 +391,26 @@ out:
 }
 
 /*
- * accumulate: add v into series cell (col, row): NAN + v = v, NAN v adds
- * nothing; `cnt` counts the contributions (for averaging usage fractions).
+ * accumulate: add v into series cell (col, row) and count the contribution
+ * (for averaging usage fractions). A NAN source cell poisons the target cell
+ * (cnt = UINT_MAX): a sum over engines or labels with a part not sampled is
+ * not known, so it ends up NAN rather than a partial sum.
  */
 static void
 accumulate(br_series *s, long col, size_t row, double v, unsigned *cnt)
 {
-	if (col < 0 || isnan(v))
+	if (col < 0)
 		return;
+	unsigned *k = &cnt[(size_t)col * s->n_rows + row];
+	if (*k == UINT_MAX)
+		return;
+	if (isnan(v)) {
+		*k = UINT_MAX;
+		return;
+	}
 	double *cell = &s->cols[col][row];
-	*cell = isnan(*cell) ? v : *cell + v;
-	cnt[(size_t)col * s->n_rows + row]++;
+	*cell = *k == 0 ? v : *cell + v;
+	(*k)++;
 }
 
 /*
@@ -375,7 +420,9 @@ accumulate(br_series *s, long col, size_t row, double v, unsigned *cnt)
  *   t_unix_ms) or an ISO-8601 stamp (no zone = UTC);
  * - other headers are canonicalised (br_metric_canonical) and their label
  *   sets normalised as in the Prometheus reader; columns that end up with
- *   the same name are summed (cache usage fractions averaged);
+ *   the same name are summed (cache usage fractions averaged); when one
+ *   contributing cell of a row is empty the result is NAN (a column empty in
+ *   every row contributes nothing);
  * - unnamed and `_created` columns are ignored; an empty cell is NAN;
  * - a cache usage column (kv_cache_usage_perc, cpu_cache_usage_perc) holding
  *   any value > 1 is taken as percent and divided by 100;
@@ -420,6 +467,7 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		if (!is_blank_record(&rec))
 			break;
 	}
+	merge_brace_cells(&rec);
 	ncols = rec.n;
 	size_t hdr_start = rec.start;
 	int have_time = 0, time_ms = 0;
@@ -502,10 +550,13 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		goto done;
 	}
 
-	/* percent → fraction, per source column */
+	/* per source column: never sampled? percent → fraction */
 	for (size_t i = 0, j = 0; i < ncols; i++) {
 		if (i == tcol)
 			continue;
+		cols[i].all_nan = 1;
+		for (size_t r = 0; r < nrows && cols[i].all_nan; r++)
+			cols[i].all_nan = isnan(vals.v[r * nv + j]);
 		if (cols[i].usage) {
 			int percent = 0;
 			for (size_t r = 0; r < nrows && !percent; r++)
@@ -531,18 +582,23 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		for (size_t i = 0, j = 0; i < ncols; i++) {
 			if (i == tcol)
 				continue;
-			if (!cols[i].ignored) {
+			if (!cols[i].ignored && !cols[i].all_nan) {
 				accumulate(out, cols[i].full, r, row[j], cnt);
 				accumulate(out, cols[i].bare, r, row[j], cnt);
 			}
 			j++;
 		}
 	}
-	for (size_t c = 0; c < out->n_cols; c++)
-		if (br_metric_is_usage_frac(out->names[c]))
-			for (size_t r = 0; r < nrows; r++)
-				if (cnt[c * nrows + r] > 1)
-					out->cols[c][r] /= cnt[c * nrows + r];
+	for (size_t c = 0; c < out->n_cols; c++) {
+		int usage = br_metric_is_usage_frac(out->names[c]);
+		for (size_t r = 0; r < nrows; r++) {
+			unsigned k = cnt[c * nrows + r];
+			if (k == UINT_MAX || k == 0)
+				out->cols[c][r] = NAN;
+			else if (usage && k > 1)
+				out->cols[c][r] /= k;
+		}
+	}
 	free(cnt);
 	free(order);
 	out->source_path = br_xstrdup(path);

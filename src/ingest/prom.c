@@ -157,17 +157,16 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 	}
 	while (p < len && (s[p] == ' ' || s[p] == '\t'))
 		p++;
-	if (p < len && s[p] != '\n' && s[p] != '\r') {
-		/* optional timestamp: an integer in milliseconds (not used) */
+	if (p < len && s[p] != '\n' && s[p] != '\r' && s[p] != '#') {
+		/* optional timestamp (not used): integer ms in 0.0.4, float seconds
+		 * in OpenMetrics */
 		size_t ts = p;
-		if (s[p] == '-' || s[p] == '+')
+		while (p < len && s[p] != ' ' && s[p] != '\t' && s[p] != '\n' && s[p] != '\r')
 			p++;
-		size_t digits = p;
-		while (p < len && s[p] >= '0' && s[p] <= '9')
-			p++;
-		if (p == digits || (p < len && s[p] != ' ' && s[p] != '\t' && s[p] != '\n' && s[p] != '\r')) {
+		double tv;
+		if (br_parse_double(s + ts, p - ts, &tv) != 0) {
 			char *tok = token_excerpt(st, ts);
-			fail_at(st, ts, "an integer timestamp in milliseconds or the end of the line after the value", tok, cause);
+			fail_at(st, ts, "a timestamp or the end of the line after the value", tok, cause);
 			free(tok);
 			free(mname);
 			br_labels_free(labels, nl);
@@ -175,6 +174,13 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 		}
 		while (p < len && (s[p] == ' ' || s[p] == '\t'))
 			p++;
+	}
+	if (p < len && s[p] == '#') {
+		/* OpenMetrics exemplar "# {trace_id=...} v [t]": skipped */
+		while (p < len && s[p] != '\n')
+			p++;
+		if (p > 0 && s[p - 1] == '\r')
+			p--;
 	}
 	if (p < len && s[p] == '\r')
 		p++;
@@ -202,7 +208,8 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 
 /*
  * br_prom_parse_text: see metrics.h. Blank lines and every '#' line are
- * skipped; CRLF line ends and a UTF-8 BOM are accepted. Series that differ
+ * skipped; CRLF line ends and a UTF-8 BOM are accepted, so are OpenMetrics
+ * float timestamps, exemplars ("# {...} v") and the "# EOF" line. Series that differ
  * only in `engine` / `model_name` are summed, except cache usage fractions,
  * which are averaged over the engines (see average_usage). The optional
  * per-sample timestamp is checked but not used. On error *out is left

@@ -162,7 +162,7 @@ br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
 			*hi_out = hi;
 		int d0 = (int)ceil(log10(lo) - 1e-9), d1 = (int)floor(log10(hi) + 1e-9);
 		int nd = d1 - d0 + 1;
-		if (nd >= 2) {
+		if (nd >= 3) {
 			int every = (nd + target) / (target + 1);   /* ceil(nd / (target+1)) */
 			if (every < 1)
 				every = 1;
@@ -170,7 +170,7 @@ br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
 				ticks[n++] = pow(10.0, d);
 			return n;
 		}
-		/* less than two decades inside: 1-2-5 multiples */
+		/* fewer than three decades inside: 1-2-5 multiples */
 		static const double m[3] = { 1, 2, 5 };
 		for (int d = (int)floor(log10(lo)) ; d <= (int)ceil(log10(hi)); d++)
 			for (int k = 0; k < 3; k++) {
@@ -592,7 +592,7 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 		a->n_ticks = br_nice_ticks(lo, hi, a->scale, target, 1, a->ticks, MAX_TICKS, &a->lo, &a->hi);
 		a->step = NAN;
 		int d0 = (int)ceil(log10(lo) - 1e-9), d1 = (int)floor(log10(hi) + 1e-9);
-		a->decade_ticks = d1 - d0 + 1 >= 2 && (size_t)(d1 - d0 + 1) == a->n_ticks;
+		a->decade_ticks = d1 - d0 + 1 >= 3 && (size_t)(d1 - d0 + 1) == a->n_ticks;
 		a->lo = lo;
 		a->hi = hi;
 	} else {
@@ -731,7 +731,7 @@ draw_swatch(cairo_t *cr, const br_chart *c, size_t e, double x, double ymid, dou
 	double sw = 16;
 	cairo_save(cr);
 	if (e >= c->n_series) {
-		cairo_set_source_rgb(cr, 0.86, 0.86, 0.86);
+		cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
 		cairo_rectangle(cr, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
 		cairo_fill(cr);
 		cairo_restore(cr);
@@ -805,7 +805,7 @@ static void
 draw_lines(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
 {
 	int pen = 0;
-	double lx = 0, ly = 0;
+	double ly = 0;
 	cairo_new_path(cr);
 	for (size_t j = 0; j < s->n; j++) {
 		double px, py;
@@ -821,8 +821,6 @@ draw_lines(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya
 		} else {
 			cairo_line_to(cr, px, py);
 		}
-		(void)lx;
-		lx = px;
 		ly = py;
 		pen = 1;
 	}
@@ -1054,6 +1052,70 @@ label_every(double ext, double sp)
 	return k;
 }
 
+/*
+ * x_label_select: which x tick labels to draw (keep[i] = 1) so that no two
+ * touch: all of them if they fit; else, on a log axis with 1-2-5 ticks, the
+ * powers of ten if they fit; else greedily from the left.
+ */
+static void
+x_label_select(cairo_t *cr, const axrt *a, double fs, int *keep)
+{
+	double l[MAX_TICKS], r[MAX_TICKS];
+	int ok[MAX_TICKS];
+	for (size_t i = 0; i < a->n_ticks; i++) {
+		char buf[256];
+		double p, w;
+		ok[i] = ax_map(a, a->ticks[i], &p);
+		if (!ok[i])
+			continue;
+		int mk = tick_text(a, i, buf, sizeof buf);
+		br_text_size(cr, buf, fs, 0, mk, &w, NULL);
+		l[i] = p - w / 2;
+		r[i] = p + w / 2;
+	}
+	for (int mode = 0; mode < 3; mode++) {
+		if (mode == 1 && (a->scale != BR_SCALE_LOG10 || a->decade_ticks))
+			continue;
+		double last = -1e300;
+		int fits = 1, nsel = 0;
+		for (size_t i = 0; i < a->n_ticks; i++) {
+			keep[i] = 0;
+			if (!ok[i])
+				continue;
+			if (mode == 1) {
+				double e = log10(a->ticks[i]);
+				if (fabs(e - round(e)) > 1e-9)
+					continue;
+			}
+			if (l[i] < last + 3) {
+				if (mode < 2) {
+					fits = 0;
+					break;
+				}
+				continue;
+			}
+			keep[i] = 1;
+			last = r[i];
+			nsel++;
+		}
+		if (fits && mode == 1 && nsel >= 2) {
+			/* add the 2s and 5s that do not touch a chosen label */
+			for (size_t i = 0; i < a->n_ticks; i++) {
+				if (!ok[i] || keep[i])
+					continue;
+				int clash = 0;
+				for (size_t j = 0; j < a->n_ticks && !clash; j++)
+					if (keep[j] && l[i] < r[j] + 3 && l[j] < r[i] + 3)
+						clash = 1;
+				keep[i] = !clash;
+			}
+			return;
+		}
+		if (fits && mode != 1)
+			return;
+	}
+}
+
 /* br_chart_draw: see chart.h. */
 void
 br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, double h)
@@ -1127,7 +1189,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		double b0, b1;
 		if (!ax_map(&xa, c->bands[i].x0, &b0) || !ax_map(&xa, c->bands[i].x1, &b1))
 			continue;
-		cairo_set_source_rgb(cr, 0.91, 0.91, 0.91);
+		cairo_set_source_rgb(cr, 0.94, 0.94, 0.94);
 		cairo_rectangle(cr, b0, py0, b1 - b0, py1 - py0);
 		cairo_fill(cr);
 	}
@@ -1172,14 +1234,10 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	/* ticks and tick labels */
 	char buf[256];
 	double sp;
+	size_t every;
 	/* x */
-	sp = xa.n_ticks >= 2 ? fabs(xa.p1 - xa.p0) / (double)(xa.n_ticks - 1) : 1e9;
-	if (xa.n_ticks >= 2 && c->x.n_cat == 0) {
-		double a, b;
-		if (ax_map(&xa, xa.ticks[0], &a) && ax_map(&xa, xa.ticks[1], &b))
-			sp = fabs(b - a);
-	}
-	size_t every = label_every(xlw, sp);
+	int keep[MAX_TICKS];
+	x_label_select(cr, &xa, fs, keep);
 	for (size_t i = 0; i < xa.n_ticks; i++) {
 		double p;
 		if (!ax_map(&xa, xa.ticks[i], &p) || p < px0 - 0.5 || p > px1 + 0.5)
@@ -1187,7 +1245,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		cairo_move_to(cr, p, py1);
 		cairo_line_to(cr, p, py1 + tick_len);
 		cairo_stroke(cr);
-		if (i % every)
+		if (!keep[i])
 			continue;
 		int mk = tick_text(&xa, i, buf, sizeof buf);
 		br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);

@@ -133,7 +133,7 @@ void br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w,
  * Log10: the decades inside [lo, hi] (every 2nd/3rd… decade when there are
  * more than target+1; 1-2-5 ticks when fewer than two decades fit); the
  * range is not widened. lo > 0 required for log.
- * Out: ticks[0..return) ascending (at most max_ticks), *lo_out/*hi_out the
+ * Out: ticks[0..return) ascending (at most max_ticks), *lo_out and *hi_out the
  * axis range (may be NULL). Returns the number of ticks (0 when lo/hi are
  * not finite or lo > hi).
  */

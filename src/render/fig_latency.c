@@ -1,6 +1,6 @@
 /*
  * figL-latency-cdf: empirical CDFs of TTFT, ITL and E2EL, one panel each,
- * log x axis in ms (or s when the median is 1 s or more), p50 / p99 / p99.9
+ * log x axis in ms (or s when the median is 1 s or more; the x axis is logarithmic), p50 / p99 / p99.9
  * marked. Needs the per-request arrays (latency.from_arrays).
  */
 #include <math.h>
@@ -99,19 +99,20 @@ br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char *
 		size_t *idx;
 		size_t np = cdf_pick(nf, &idx);
 		double *x = br_xmalloc(np * sizeof *x), *y = br_xmalloc(np * sizeof *y);
+		GString *part = g_string_new(NULL);
 		for (size_t i = 0; i < np; i++) {
 			x[i] = v[idx[i]] / div;
 			y[i] = (double)(idx[i] + 1) / (double)nf;
-			g_string_append_printf(csv, "%s,", key[k]);
-			br_csv_num(csv, v[idx[i]]);
-			g_string_append_c(csv, ',');
-			br_csv_num(csv, y[i]);
-			g_string_append_c(csv, '\n');
+			g_string_append_printf(part, "%s,", key[k]);
+			br_csv_num(part, v[idx[i]]);
+			g_string_append_c(part, ',');
+			br_csv_num(part, y[i]);
+			g_string_append_c(part, '\n');
 		}
 		char *title = br_xasprintf("%s (n = %zu)", label[k], nf);
 		br_chart *c = br_chart_new(title);
 		free(title);
-		char *xt = br_xasprintf("%s (%s, log scale)", longname[k], unit);
+		char *xt = br_xasprintf("%s (%s)", longname[k], unit);
 		br_axis_set(&c->x, BR_SCALE_LOG10, xt);
 		free(xt);
 		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? "fraction of samples ≤ x" : NULL);
@@ -139,10 +140,12 @@ br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char *
 		}
 		if (br_chart_has_data(c)) {
 			charts[nc++] = c;
+			g_string_append_len(csv, part->str, (gssize)part->len);
 			g_string_append_printf(names, "%s%s", names->len ? ", " : "", label[k]);
 		} else {
 			br_chart_free(c);
 		}
+		g_string_free(part, TRUE);
 		free(x);
 		free(y);
 		free(idx);
@@ -153,7 +156,7 @@ br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char *
 		char *caption = br_xasprintf(
 		    "Empirical cumulative distribution of %s over the requests of the run: the y value "
 		    "is the fraction of samples at or below the x value (log scale; ms, or s where "
-		    "the median is 1 s or more). Dashed lines mark p50, p99 and p99.9. Samples beyond "
+		    "the median is 1 s or more; the x axis is logarithmic). Dashed lines mark p50, p99 and p99.9. Samples beyond "
 		    "%d per metric are thinned evenly, keeping the %d largest exactly.",
 		    names->str, CDF_MAX_POINTS, CDF_TAIL_POINTS);
 		br_fig_spec spec = {

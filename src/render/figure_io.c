@@ -1,7 +1,7 @@
 /*
  * Figure output: recording surface → PNG (300 dpi, CAIRO_FORMAT_RGB24 on
- * white, so the PNG has no alpha channel) and SVG; CSV through
- * br_write_atomic. See figure_io.h.
+ * white, so the PNG has no alpha channel); the same drawing on an SVG
+ * surface (see write_svg); CSV through br_write_atomic. See figure_io.h.
  */
 #include "render/figure_io.h"
 
@@ -29,7 +29,7 @@ br_csv_num(GString *s, double v)
 	char buf[G_ASCII_DTOSTR_BUF_SIZE];
 	if (!isfinite(v))
 		return;
-	g_ascii_formatd(buf, sizeof buf, "%.10g", v);
+	g_ascii_formatd(buf, sizeof buf, "%.15g", v);
 	g_string_append(s, buf);
 }
 
@@ -89,17 +89,22 @@ write_png(cairo_surface_t *rec, double w, double h, const char *path, char **cau
 	return rc;
 }
 
-/* write_svg: replay rec onto a cairo SVG surface of w × h points. */
+/*
+ * write_svg: the same drawing onto a cairo SVG surface of w × h points.
+ * The drawing code runs again here instead of replaying the recording
+ * surface: cairo 1.16's SVG backend keeps a reference to a recording-surface
+ * source that is never released (a leak of the whole recording per figure).
+ * The drawing is deterministic, so PNG and SVG show the same figure.
+ */
 static int
-write_svg(cairo_surface_t *rec, double w, double h, const char *path, char **cause)
+write_svg(const br_fig_spec *spec, const char *path, char **cause)
 {
 	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	cairo_surface_t *svg = cairo_svg_surface_create(tmp, w, h);
+	cairo_surface_t *svg = cairo_svg_surface_create(tmp, spec->width_pt, spec->height_pt);
 	cairo_status_t st = cairo_surface_status(svg);
 	if (st == CAIRO_STATUS_SUCCESS) {
 		cairo_t *cr = cairo_create(svg);
-		cairo_set_source_surface(cr, rec, 0, 0);
-		cairo_paint(cr);
+		draw_all(cr, spec);
 		st = cairo_status(cr);
 		cairo_destroy(cr);
 		cairo_surface_finish(svg);
@@ -136,7 +141,7 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 	}
 	if (rc == 0)
 		rc = write_png(rec, w, h, png, cause);
-	if (rc == 0 && (rc = write_svg(rec, w, h, svg, cause)) != 0)
+	if (rc == 0 && (rc = write_svg(spec, svg, cause)) != 0)
 		unlink(png);
 	if (rc == 0 && (rc = br_write_atomic(csv, spec->csv ? spec->csv : "", spec->csv ? spec->csv_len : 0, cause)) != 0) {
 		unlink(png);

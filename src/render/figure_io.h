@@ -1,7 +1,8 @@
 /*
  * Figure output, private to src/render/: one drawing into a cairo recording
- * surface, replayed to a 300 dpi opaque RGB PNG and an SVG, plus the CSV of
- * the data behind it. Each file is written to "PATH.tmp.PID" and renamed.
+ * surface, replayed to a 300 dpi opaque RGB PNG, and the same drawing code
+ * run on an SVG surface (cairo 1.16 leaks a recording surface used as an
+ * SVG source), plus the CSV of the data behind it. Each file is written to "PATH.tmp.PID" and renamed.
  */
 #ifndef BR_RENDER_FIGURE_IO_H
 #define BR_RENDER_FIGURE_IO_H
@@ -40,7 +41,7 @@ int br_fig_png_px(double pt);
 int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, char **cause);
 
 /*
- * br_csv_num: append number v to s (locale independent, up to 10
+ * br_csv_num: append number v to s (locale independent, up to 15
  * significant digits); nothing (an empty cell) when v is not finite.
  */
 void br_csv_num(GString *s, double v);

@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <cairo.h>
+#include <fontconfig/fontconfig.h>
+#include <pango/pangocairo.h>
 
 #include "benchreport/common.h"
 #include "render/figure_io.h"
@@ -68,4 +71,12 @@ br_figures_free(br_figure *figs, size_t n)
 	for (size_t i = 0; i < n; i++)
 		br_figure_free(&figs[i]);
 	free(figs);
+}
+
+/* br_render_shutdown: see render.h. */
+void
+br_render_shutdown(void)
+{
+	pango_cairo_font_map_set_default(NULL);
+	FcFini();
 }

@@ -28,6 +28,21 @@
 
 #define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
 
+/*
+ * TrueType (not CFF) fonts with CJK glyphs for the characters DejaVu lacks,
+ * tried in order; `index` is the face in a .ttc collection. libharu 2.3
+ * drops the strokes of composite glyphs whose components have glyph ids
+ * above 32767 (seen with DroidSansFallbackFull and WenQuanYi Micro Hei,
+ * ~49,000 glyphs), so only fonts with fewer glyphs are listed: AR PL UMing
+ * (Debian fonts-arphic-uming, 27,123 glyphs; face 0 = "AR PL UMing CN").
+ */
+static const struct {
+	const char *path;
+	int index;
+} cjk_fonts[] = {
+	{"/usr/share/fonts/truetype/arphic/uming.ttc", 0},
+};
+
 /* Page geometry in points: A4 portrait. */
 #define PAGE_W 595.276
 #define PAGE_H 841.89
@@ -46,6 +61,8 @@
 struct br_pdf {
 	HPDF_Doc pdf;
 	HPDF_Font regular, bold, mono;
+	HPDF_Font alt;             /* CJK fallback, loaded on first use */
+	int alt_tried;
 	HPDF_Encoder enc;
 	HPDF_Page page;            /* current page, NULL before the first */
 	HPDF_Page *pages;
@@ -123,13 +140,21 @@ draw_text(br_pdf *d, HPDF_Font f, double size, double x, double y, const char *s
 {
 	if (len == 0 || d->page == NULL || !isfinite(x) || !isfinite(y))
 		return;
-	char *tmp = br_xstrndup(s, len);
 	HPDF_Page_BeginText(d->page);
-	HPDF_Page_SetFontAndSize(d->page, f, (HPDF_REAL)size);
 	HPDF_Page_SetRGBFill(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
-	HPDF_Page_TextOut(d->page, fin(x), fin(y), tmp);
+	/* one TextOut per run of characters in the same font */
+	while (len > 0) {
+		size_t rl;
+		HPDF_Font rf = br_text_run(f, d->alt, s, len, &rl);
+		char *tmp = br_xstrndup(s, rl);
+		HPDF_Page_SetFontAndSize(d->page, rf, (HPDF_REAL)size);
+		HPDF_Page_TextOut(d->page, fin(x), fin(y), tmp);
+		free(tmp);
+		x += br_text_width(rf, NULL, size, s, rl);
+		s += rl;
+		len -= rl;
+	}
 	HPDF_Page_EndText(d->page);
-	free(tmp);
 	d->page_used = 1;
 }
 
@@ -178,7 +203,7 @@ flow(br_pdf *d, HPDF_Font f, double size, double x, double width, const char *cl
     double grey, double keep)
 {
 	br_line *lines;
-	size_t n = br_text_break(f, size, clean, width, &lines);
+	size_t n = br_text_break(f, d->alt, size, clean, width, &lines);
 	double lead = size * LEAD;
 	for (size_t i = 0; i < n; i++) {
 		need(d, lead + (i == 0 ? keep : 0));
@@ -236,6 +261,39 @@ load_font(br_pdf *d, const char *file)
 	return HPDF_GetFont(d->pdf, name, "UTF-8");
 }
 
+/*
+ * clean_text: br_text_clean, and on the first text with CJK characters
+ * load the fallback font (it stays NULL, and DejaVu's missing-glyph boxes
+ * show, when no such font is installed). Returns a malloc'd string.
+ */
+static char *
+clean_text(br_pdf *d, const char *s)
+{
+	char *c = br_text_clean(s);
+	if (!d->alt_tried && br_text_has_alt(c)) {
+		d->alt_tried = 1;
+		const char *doing = d->doing;
+		for (size_t i = 0; i < sizeof cjk_fonts / sizeof *cjk_fonts && d->alt == NULL; i++) {
+			if (!br_is_file(cjk_fonts[i].path))
+				continue;
+			HPDF_STATUS before = d->err;
+			d->doing = cjk_fonts[i].path;
+			const char *name = HPDF_LoadTTFontFromFile2(d->pdf, cjk_fonts[i].path,
+			    (HPDF_UINT)cjk_fonts[i].index, HPDF_TRUE);
+			d->alt = name ? HPDF_GetFont(d->pdf, name, "UTF-8") : NULL;
+			if (before == HPDF_OK && d->err != HPDF_OK) { /* unusable: forget */
+				d->err = HPDF_OK;
+				d->alt = NULL;
+			}
+		}
+		d->doing = doing;
+	}
+	return c;
+}
+
+/* br_pdf_new: see report.h. Compression on, UTF-8 encoder, DejaVu fonts
+ * embedded, outline shown on open, info and dates set. NULL + *cause when a
+ * font does not load. */
 br_pdf *
 br_pdf_new(const br_pdf_info *info, char **cause)
 {
@@ -270,7 +328,7 @@ br_pdf_new(const br_pdf_info *info, char **cause)
 		set_info(d, HPDF_INFO_SUBJECT, info->subject);
 		set_info(d, HPDF_INFO_AUTHOR, info->author);
 		set_info(d, HPDF_INFO_KEYWORDS, info->keywords);
-		d->title = br_text_clean(info->title);
+		d->title = clean_text(d, info->title);
 	}
 	set_info(d, HPDF_INFO_CREATOR, "benchreport");
 	set_info(d, HPDF_INFO_PRODUCER, "benchreport (libharu)");
@@ -278,6 +336,8 @@ br_pdf_new(const br_pdf_info *info, char **cause)
 	return d;
 }
 
+/* br_pdf_title: 22 pt bold title and an 11 pt grey subtitle, both wrapped,
+ * then a rule. NULL subtitle is skipped. */
 void
 br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 {
@@ -285,12 +345,12 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 		return;
 	need(d, 60);
 	d->doing = "title";
-	char *t = br_text_clean(title);
+	char *t = clean_text(d, title);
 	d->y -= 10;
 	flow(d, d->bold, 22, MARGIN, TEXT_W, t, 0.05, 0);
 	free(t);
 	if (subtitle && *subtitle) {
-		char *s = br_text_clean(subtitle);
+		char *s = clean_text(d, subtitle);
 		d->y -= 2;
 		flow(d, d->regular, 11, MARGIN, TEXT_W, s, 0.35, 0);
 		free(s);
@@ -301,13 +361,16 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 	d->page_used = 1;
 }
 
+/* br_pdf_heading: level 1 (16 pt, rule below) starts a new page unless the
+ * current one is empty; level 2 (12 pt) continues. Kept with three body
+ * lines. Adds a bookmark to the heading's position. */
 void
 br_pdf_heading(br_pdf *d, int level, const char *utf8)
 {
 	if (d == NULL)
 		return;
 	d->doing = "heading";
-	char *t = br_text_clean(utf8);
+	char *t = clean_text(d, utf8);
 	double size = level <= 1 ? H1_PT : H2_PT;
 	if (level <= 1) {
 		if (d->page == NULL || d->page_used)
@@ -345,30 +408,33 @@ br_pdf_heading(br_pdf *d, int level, const char *utf8)
 	free(t);
 }
 
+/* br_pdf_paragraph: body text (9.75 pt), wrapped and flowing across pages. */
 void
 br_pdf_paragraph(br_pdf *d, const char *utf8)
 {
 	if (d == NULL)
 		return;
 	d->doing = "paragraph";
-	char *t = br_text_clean(utf8);
+	char *t = clean_text(d, utf8);
 	flow(d, d->regular, BODY_PT, MARGIN, TEXT_W, t, 0.1, 0);
 	d->y -= 5;
 	free(t);
 }
 
+/* br_pdf_note: a small grey paragraph. */
 void
 br_pdf_note(br_pdf *d, const char *utf8)
 {
 	if (d == NULL)
 		return;
 	d->doing = "note";
-	char *t = br_text_clean(utf8);
+	char *t = clean_text(d, utf8);
 	flow(d, d->regular, NOTE_PT, MARGIN, TEXT_W, t, 0.42, 0);
 	d->y -= 4;
 	free(t);
 }
 
+/* br_pdf_bullets: "•" items with a hanging indent; NULL items print empty. */
 void
 br_pdf_bullets(br_pdf *d, const char *const *items, size_t n)
 {
@@ -377,9 +443,9 @@ br_pdf_bullets(br_pdf *d, const char *const *items, size_t n)
 	d->doing = "bullets";
 	const double indent = 16, lead = BODY_PT * LEAD;
 	for (size_t i = 0; i < n; i++) {
-		char *t = br_text_clean(items[i]);
+		char *t = clean_text(d, items[i]);
 		br_line *lines;
-		size_t nl = br_text_break(d->regular, BODY_PT, t, TEXT_W - indent, &lines);
+		size_t nl = br_text_break(d->regular, d->alt, BODY_PT, t, TEXT_W - indent, &lines);
 		for (size_t k = 0; k < nl; k++) {
 			need(d, lead);
 			double base = d->y - BODY_PT;
@@ -397,6 +463,7 @@ br_pdf_bullets(br_pdf *d, const char *const *items, size_t n)
 	d->y -= 4;
 }
 
+/* br_pdf_page_break: a new page unless the current one is still empty. */
 void
 br_pdf_page_break(br_pdf *d)
 {
@@ -410,6 +477,9 @@ br_pdf_page_break(br_pdf *d)
 /* cards                                                               */
 /* ------------------------------------------------------------------ */
 
+/* br_pdf_cards: boxes of (grey label, bold value), 3 or 4 per row (4 when
+ * that fills the rows better); labels and values wrap inside the box and a
+ * row moves to the next page whole. */
 void
 br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, size_t n)
 {
@@ -426,10 +496,10 @@ br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, si
 		size_t nll[4], nvl[4];
 		double h = 0;
 		for (size_t k = 0; k < m; k++) {
-			lab[k] = br_text_clean(labels ? labels[r0 + k] : "");
-			val[k] = br_text_clean(values ? values[r0 + k] : "");
-			nll[k] = br_text_break(d->regular, lab_pt, lab[k], w - 2 * pad, &ll[k]);
-			nvl[k] = br_text_break(d->bold, val_pt, val[k], w - 2 * pad, &vl[k]);
+			lab[k] = clean_text(d, labels ? labels[r0 + k] : "");
+			val[k] = clean_text(d, values ? values[r0 + k] : "");
+			nll[k] = br_text_break(d->regular, d->alt, lab_pt, lab[k], w - 2 * pad, &ll[k]);
+			nvl[k] = br_text_break(d->bold, d->alt, val_pt, val[k], w - 2 * pad, &vl[k]);
 			double hk = 2 * pad + (double)nll[k] * lab_pt * LEAD + 3 + (double)nvl[k] * val_pt * 1.2;
 			if (hk > h)
 				h = hk;
@@ -470,100 +540,132 @@ typedef struct cell {
 	char *text;
 	br_line *lines;
 	size_t n_lines;
+	int truncated;   /* lines dropped: the row would not fit on a page */
 } cell;
 
 /*
- * natural_widths: for each column the single-line width of its header
- * (bold) and widest cell plus padding, at font size fs. Out: nat[n_cols].
+ * column_widths: for each column its natural width nat[c] (the widest cell
+ * or header on one line) and its minimum width minw[c] (the widest word,
+ * i.e. run without spaces, so numbers and ids never wrap), both including
+ * the padding, at font size fs. The header is measured in bold; minc[c] is
+ * the minimum over the body cells alone (header words may break).
  */
 static void
-natural_widths(br_pdf *d, const struct br_pdf_table *t, char **clean, double fs, double pad,
-    double *nat)
+column_widths(br_pdf *d, const struct br_pdf_table *t, char **clean, double fs, double pad,
+    double *nat, double *minw, double *minc)
 {
 	size_t nc = t->n_cols;
 	for (size_t c = 0; c < nc; c++) {
-		double m = 0;
+		double m = 0, mw = 0, mc = 0;
 		for (size_t r = 0; r <= t->n_rows; r++) {
 			const char *s = clean[r * nc + c];
 			HPDF_Font f = r == 0 ? d->bold : d->regular;
-			/* widest hard line of the cell */
 			const char *p = s;
 			while (*p) {
-				const char *e = strchr(p, '\n');
-				size_t len = e ? (size_t)(e - p) : strlen(p);
-				double w = br_text_width(f, fs, p, len);
+				size_t len = strcspn(p, "\n");
+				double w = br_text_width(f, d->alt, fs, p, len);
 				if (w > m)
 					m = w;
-				p += len + (e ? 1 : 0);
+				/* words of this hard line */
+				const char *q = p, *e = p + len;
+				while (q < e) {
+					while (q < e && *q == ' ')
+						q++;
+					const char *ws = q;
+					while (q < e && *q != ' ')
+						q++;
+					double ww = br_text_width(f, d->alt, fs, ws, (size_t)(q - ws));
+					if (ww > mw)
+						mw = ww;
+					if (r > 0 && ww > mc)
+						mc = ww;
+				}
+				p += len + (p[len] == '\n' ? 1 : 0);
 			}
 		}
 		nat[c] = m + 2 * pad + 0.5;
+		minw[c] = mw + 2 * pad + 0.5;
+		minc[c] = mc + 2 * pad + 0.5;
 	}
 }
 
 /*
- * fit_widths: column widths summing to at most avail. Columns whose natural
- * width is at most their fair share keep it; the rest share what is left in
- * proportion to their natural width (repeated until stable). Returns the
- * total natural width (before shrinking).
+ * spread: w = lo + (avail - sum lo) shared in proportion to (hi - lo).
+ * Requires sum lo <= avail <= sum hi.
  */
-static double
-fit_widths(const double *nat, size_t nc, double avail, double *w)
+static void
+spread(const double *lo, const double *hi, size_t nc, double avail, double *w)
 {
-	double total = 0;
-	for (size_t c = 0; c < nc; c++) {
-		w[c] = nat[c] < avail ? nat[c] : avail;
-		total += w[c];
-	}
-	if (total <= avail)
-		return total;
-	unsigned char *fixed = br_xcalloc(nc, 1);
-	for (;;) {
-		double fixed_w = 0, flex_nat = 0;
-		size_t n_flex = 0;
-		for (size_t c = 0; c < nc; c++) {
-			if (fixed[c])
-				fixed_w += w[c];
-			else
-				flex_nat += nat[c], n_flex++;
-		}
-		if (n_flex == 0)
-			break;
-		double left = avail - fixed_w;
-		double share = left / (double)n_flex;
-		int changed = 0;
-		for (size_t c = 0; c < nc; c++) {
-			if (!fixed[c] && nat[c] <= share) {
-				fixed[c] = 1;
-				w[c] = nat[c];
-				changed = 1;
-			}
-		}
-		if (!changed) {
-			for (size_t c = 0; c < nc; c++)
-				if (!fixed[c])
-					w[c] = left * nat[c] / flex_nat;
-			break;
-		}
-	}
-	free(fixed);
-	return total;
+	double slo = 0, gap = 0;
+	for (size_t c = 0; c < nc; c++)
+		slo += lo[c], gap += hi[c] - lo[c];
+	for (size_t c = 0; c < nc; c++)
+		w[c] = lo[c] + (gap > 0 ? (avail - slo) * (hi[c] - lo[c]) / gap : 0);
 }
 
-/* table_row_height: wrap the cells of one row (row 0 = header) to the
- * column widths; returns the row height. */
+/*
+ * fit_widths: column widths for the available width (HTML-like automatic
+ * layout). Level 0: natural widths fit. Level 1: every column gets its
+ * minimum (widest word) and the rest is shared in proportion to what each
+ * still needs. Level 2: only the body-cell minimums fit (numbers and ids
+ * stay whole, header words break). Level 3: even those are scaled down
+ * proportionally (cells break words by character). Returns the level.
+ */
+static int
+fit_widths(const double *nat, const double *minw, const double *minc, size_t nc, double avail,
+    double *w)
+{
+	double snat = 0, smin = 0, sminc = 0;
+	for (size_t c = 0; c < nc; c++)
+		snat += nat[c], smin += minw[c], sminc += minc[c];
+	if (snat <= avail) {
+		memcpy(w, nat, nc * sizeof *w);
+		return 0;
+	}
+	if (smin <= avail) {
+		spread(minw, nat, nc, avail, w);
+		return 1;
+	}
+	if (sminc <= avail) {
+		spread(minc, minw, nc, avail, w);
+		return 2;
+	}
+	for (size_t c = 0; c < nc; c++)
+		w[c] = minc[c] * avail / sminc;
+	return 3;
+}
+
+/*
+ * wrap_row: wrap the cells of one row to the column widths and return the
+ * row height. A row taller than max_h (a page less the repeated header)
+ * keeps only the lines that fit, and its cut cells end in "…", so a table
+ * never runs off the page.
+ */
 static double
-wrap_row(br_pdf *d, cell *cells, size_t nc, const double *w, double fs, double pad, int header)
+wrap_row(br_pdf *d, cell *cells, size_t nc, const double *w, double fs, double pad, int header,
+    double max_h)
 {
 	size_t maxl = 1;
+	const double lead = fs * 1.25, vpad = 2 * 2.6;
 	for (size_t c = 0; c < nc; c++) {
 		cell *x = &cells[c];
-		x->n_lines = br_text_break(header ? d->bold : d->regular, fs, x->text, w[c] - 2 * pad,
+		x->truncated = 0;
+		x->n_lines = br_text_break(header ? d->bold : d->regular, d->alt, fs, x->text, w[c] - 2 * pad,
 		    &x->lines);
 		if (x->n_lines > maxl)
 			maxl = x->n_lines;
 	}
-	return (double)maxl * fs * 1.25 + 2 * 2.6;
+	if ((double)maxl * lead + vpad > max_h) {
+		size_t keep = max_h > vpad + lead ? (size_t)((max_h - vpad) / lead) : 1;
+		for (size_t c = 0; c < nc; c++) {
+			if (cells[c].n_lines > keep) {
+				cells[c].n_lines = keep;
+				cells[c].truncated = 1;
+			}
+		}
+		maxl = keep;
+	}
+	return (double)maxl * lead + vpad;
 }
 
 /* draw_row: one row at the cursor (already known to fit). */
@@ -597,6 +699,9 @@ draw_row(br_pdf *d, const struct br_pdf_table *t, cell *cells, const double *w, 
 				tx = x + pad;
 			draw_text(d, f, fs, tx, y - fs * 0.98, x_->text + x_->lines[i].off, x_->lines[i].len,
 			    0.05, 0.05, 0.05);
+			if (x_->truncated && i + 1 == x_->n_lines)
+				draw_text(d, f, fs, fmin(tx + lw, x + w[c] - pad - fs), y - fs * 0.98,
+				    "\xE2\x80\xA6", 3, 0.05, 0.05, 0.05);
 			y -= fs * 1.25;
 		}
 		x += w[c];
@@ -622,22 +727,25 @@ free_lines(cell *cells, size_t n)
 	}
 }
 
+/* br_pdf_table_draw (br_pdf_table): column widths from col_weight (all
+ * finite and > 0) or from the content (fit_widths; 8 pt when words do not
+ * fit at 9 pt); the header repeats on every page the table spans. */
 void
-br_pdf_table(br_pdf *d, const struct br_pdf_table *t)
+br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 {
 	if (d == NULL || t == NULL || t->n_cols == 0)
 		return;
 	d->doing = "table";
 	size_t nc = t->n_cols, nr = t->n_rows;
-	const double pad = 3.5;
 	double fs = t->font_size_small ? 8.0 : 9.0;
+	double pad = 0.33 * fs;
 	/* cleaned texts: row 0 is the header */
 	char **clean = br_xcalloc((nr + 1) * nc, sizeof *clean);
 	for (size_t c = 0; c < nc; c++)
-		clean[c] = br_text_clean(t->header ? t->header[c] : "");
+		clean[c] = clean_text(d, t->header ? t->header[c] : "");
 	for (size_t r = 0; r < nr; r++)
 		for (size_t c = 0; c < nc; c++)
-			clean[(r + 1) * nc + c] = br_text_clean(t->cells ? t->cells[r * nc + c] : NULL);
+			clean[(r + 1) * nc + c] = clean_text(d, t->cells ? t->cells[r * nc + c] : NULL);
 
 	double *w = br_xcalloc(nc, sizeof *w), *nat = br_xcalloc(nc, sizeof *nat);
 	int weighted = t->col_weight != NULL;
@@ -652,14 +760,17 @@ br_pdf_table(br_pdf *d, const struct br_pdf_table *t)
 		for (size_t c = 0; c < nc; c++)
 			w[c] = TEXT_W * t->col_weight[c] / wsum;
 	} else {
-		natural_widths(d, t, clean, fs, pad, nat);
-		double total = fit_widths(nat, nc, TEXT_W, w);
-		if (total > TEXT_W && fs > 8.0) {
-			/* too wide: fall back to 8 pt, then let cells wrap */
+		double *minw = br_xcalloc(nc, sizeof *minw), *minc = br_xcalloc(nc, sizeof *minc);
+		column_widths(d, t, clean, fs, pad, nat, minw, minc);
+		if (fit_widths(nat, minw, minc, nc, TEXT_W, w) >= 2 && fs > 8.0) {
+			/* words do not fit: fall back to 8 pt, then let cells wrap */
 			fs = 8.0;
-			natural_widths(d, t, clean, fs, pad, nat);
-			fit_widths(nat, nc, TEXT_W, w);
+			pad = 0.33 * fs;
+			column_widths(d, t, clean, fs, pad, nat, minw, minc);
+			fit_widths(nat, minw, minc, nc, TEXT_W, w);
 		}
+		free(minw);
+		free(minc);
 	}
 	double table_w = 0;
 	for (size_t c = 0; c < nc; c++)
@@ -668,7 +779,8 @@ br_pdf_table(br_pdf *d, const struct br_pdf_table *t)
 	cell *hdr = br_xcalloc(nc, sizeof *hdr);
 	for (size_t c = 0; c < nc; c++)
 		hdr[c].text = clean[c];
-	double hh = wrap_row(d, hdr, nc, w, fs, pad, 1);
+	double hh = wrap_row(d, hdr, nc, w, fs, pad, 1, (TOP_Y - BOTTOM_Y) / 3);
+	double max_row_h = TOP_Y - BOTTOM_Y - hh - 2;
 	cell *row = br_xcalloc(nc, sizeof *row);
 
 	d->y -= 2;
@@ -677,7 +789,7 @@ br_pdf_table(br_pdf *d, const struct br_pdf_table *t)
 		if (r < nr) {
 			for (size_t c = 0; c < nc; c++)
 				row[c].text = clean[(r + 1) * nc + c];
-			rh = wrap_row(d, row, nc, w, fs, pad, 0);
+			rh = wrap_row(d, row, nc, w, fs, pad, 0, max_row_h);
 		}
 		if (r == 0) {
 			need(d, hh + rh);
@@ -708,6 +820,8 @@ br_pdf_table(br_pdf *d, const struct br_pdf_table *t)
 /* figures                                                             */
 /* ------------------------------------------------------------------ */
 
+/* br_pdf_figure: see report.h. A PNG that does not load is reported in
+ * *cause and leaves the document usable. */
 int
 br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause)
 {
@@ -737,9 +851,9 @@ br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause
 			*cause = br_xasprintf("%s: PNG has no pixels", png_path);
 		return -1;
 	}
-	char *cap = br_text_clean(caption);
+	char *cap = clean_text(d, caption);
 	br_line *lines = NULL;
-	size_t nl = *cap ? br_text_break(d->regular, NOTE_PT, cap, TEXT_W, &lines) : 0;
+	size_t nl = *cap ? br_text_break(d->regular, d->alt, NOTE_PT, cap, TEXT_W, &lines) : 0;
 	double cap_h = (double)nl * NOTE_PT * LEAD;
 	double w = TEXT_W, h = TEXT_W * ih / iw;
 	double room = TOP_Y - BOTTOM_Y - cap_h - 10;
@@ -781,20 +895,23 @@ decorate(br_pdf *d)
 		d->page = d->pages[i];
 		if (i > 0 && d->title && *d->title) {
 			int trunc;
-			size_t len = br_text_fit(d->regular, fs, d->title, TEXT_W, &trunc);
+			size_t len = br_text_fit(d->regular, d->alt, fs, d->title, TEXT_W, &trunc);
 			char *s = br_xasprintf("%.*s%s", (int)len, d->title, trunc ? "\xE2\x80\xA6" : "");
 			draw_text(d, d->regular, fs, MARGIN, PAGE_H - 36, s, strlen(s), 0.45, 0.45, 0.45);
 			hline(d, MARGIN, MARGIN + TEXT_W, PAGE_H - 40, 0.4, 0.75);
 			free(s);
 		}
 		char *f = br_xasprintf("page %zu of %zu", i + 1, d->n_pages);
-		double fw = br_text_width(d->regular, fs, f, strlen(f));
+		double fw = br_text_width(d->regular, d->alt, fs, f, strlen(f));
 		draw_text(d, d->regular, fs, (PAGE_W - fw) / 2, 30, f, strlen(f), 0.45, 0.45, 0.45);
 		free(f);
 		d->page = saved;
 	}
 }
 
+/* br_pdf_save: headers/footers (once), serialise to memory, write through
+ * br_write_atomic. Fails with the first libharu error recorded while
+ * building the document. */
 int
 br_pdf_save(br_pdf *d, const char *path, char **cause)
 {
@@ -858,6 +975,7 @@ br_pdf_page_count(const br_pdf *d)
 	return d ? d->n_pages : 0;
 }
 
+/* br_pdf_free: NULL is fine. */
 void
 br_pdf_free(br_pdf *d)
 {

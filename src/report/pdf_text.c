@@ -60,6 +60,7 @@ decode_raw(const unsigned char *p, size_t *n)
 	return cp;
 }
 
+/* br_text_clean: see pdf_text.h. */
 char *
 br_text_clean(const char *s)
 {
@@ -91,14 +92,71 @@ br_text_clean(const char *s)
 	return out;
 }
 
-double
-br_text_width(HPDF_Font font, double size, const char *s, size_t len)
+/* one_width: width of bytes s[0, len) in a single font. */
+static double
+one_width(HPDF_Font font, double size, const char *s, size_t len)
 {
 	if (font == NULL || len == 0)
 		return 0.0;
 	HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s, (HPDF_UINT)len);
 	double w = tw.width * size / 1000.0;
 	return isfinite(w) ? w : 0.0;
+}
+
+/* br_text_is_alt: CJK, Hangul, full-width: drawn with the fallback font. */
+int
+br_text_is_alt(unsigned cp)
+{
+	return cp >= 0x2E80 && cp != 0xFFFD;
+}
+
+/* br_text_has_alt: see pdf_text.h. */
+int
+br_text_has_alt(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t k;
+		if (br_text_is_alt(decode(p, &k)))
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+/* br_text_run: see pdf_text.h. */
+HPDF_Font
+br_text_run(HPDF_Font font, HPDF_Font alt, const char *s, size_t len, size_t *run_len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t off = 0, k;
+	if (alt == NULL || len == 0) {
+		*run_len = len;
+		return font;
+	}
+	int first = br_text_is_alt(decode(p, &k));
+	while (off < len) {
+		int a = br_text_is_alt(decode(p + off, &k));
+		if (a != first)
+			break;
+		off += k;
+	}
+	*run_len = off;
+	return first ? alt : font;
+}
+
+/* br_text_width: sum over same-font runs. */
+double
+br_text_width(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t len)
+{
+	double w = 0;
+	while (len > 0) {
+		size_t r;
+		HPDF_Font f = br_text_run(font, alt, s, len, &r);
+		w += one_width(f, size, s, r);
+		s += r;
+		len -= r;
+	}
+	return w;
 }
 
 /* is_cjk: code points between which a line may break without a space. */
@@ -108,6 +166,37 @@ is_cjk(uint32_t cp)
 	return (cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
 	    (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
 	    (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFFEF);
+}
+
+/* no_line_start: closing punctuation that must not begin a line (CJK
+ * line-breaking rules, and ASCII closers after a CJK character). */
+static int
+no_line_start(uint32_t cp)
+{
+	switch (cp) {
+	case 0x3001: case 0x3002: case 0xFF0C: case 0xFF0E: case 0xFF1A: case 0xFF1B:
+	case 0xFF01: case 0xFF1F: case 0xFF09: case 0xFF3D: case 0xFF5D: case 0x3009:
+	case 0x300B: case 0x300D: case 0x300F: case 0x3011: case 0x3015: case 0x2019:
+	case 0x201D: case 0x2026: case 0x30FC: case 0x3005: case 0xFF05:
+	case ')': case ',': case '.': case ';': case ':': case '!': case '?': case ']': case '}': case '%':
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* no_line_end: opening punctuation that must not end a line. */
+static int
+no_line_end(uint32_t cp)
+{
+	switch (cp) {
+	case 0xFF08: case 0xFF3B: case 0xFF5B: case 0x3008: case 0x300A: case 0x300C:
+	case 0x300E: case 0x3010: case 0x3014: case 0x2018: case 0x201C:
+	case '(': case '[': case '{':
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* A decoded character with its width. */
@@ -140,7 +229,7 @@ push_line(br_line **lines, size_t *n, size_t *cap, const ch *c, size_t a, size_t
  * per call (the common case).
  */
 static ch *
-measure_chars(HPDF_Font font, double size, const char *s, size_t *n_out)
+measure_chars(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t *n_out)
 {
 	size_t len = strlen(s), n = 0;
 	ch *c = br_xmalloc((len + 1) * sizeof *c);
@@ -156,7 +245,7 @@ measure_chars(HPDF_Font font, double size, const char *s, size_t *n_out)
 		if (cp < 128 && ascii[cp] >= 0) {
 			w = ascii[cp];
 		} else {
-			w = cp == '\n' ? 0.0 : br_text_width(font, size, s + off, k);
+			w = cp == '\n' ? 0.0 : br_text_width(font, alt, size, s + off, k);
 			if (cp < 128)
 				ascii[cp] = w;
 		}
@@ -168,14 +257,15 @@ measure_chars(HPDF_Font font, double size, const char *s, size_t *n_out)
 	return c;
 }
 
+/* br_text_break: greedy breaking, see pdf_text.h. */
 size_t
-br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line **lines_out)
+br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, br_line **lines_out)
 {
 	br_line *lines = NULL;
 	size_t n_lines = 0, cap = 0, n;
 	if (!(max_pt > 0) || !isfinite(max_pt))
 		max_pt = 1.0;
-	ch *c = measure_chars(font, size, s, &n);
+	ch *c = measure_chars(font, alt, size, s, &n);
 	size_t i = 0;
 	for (;;) {
 		/* one hard line: chars [i, e) */
@@ -187,14 +277,15 @@ br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line
 			push_line(&lines, &n_lines, &cap, c, i, i, byte_a);
 		size_t start = i;
 		while (start < e) {
-			double w = 0;
+			double w = 0, brk_w = 0;
 			size_t brk = start, brk_next = start; /* no break point yet */
+			int brk_soft = 0;
 			size_t j = start;
 			int overflow = 0;
 			for (; j < e; j++) {
 				if (c[j].cp == ' ') {
 					if (j > start)
-						brk = j, brk_next = j + 1;
+						brk = j, brk_next = j + 1, brk_soft = 0, brk_w = w;
 					w += c[j].w;
 					continue;
 				}
@@ -207,15 +298,19 @@ br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line
 				int cjk_next = j + 1 < e && is_cjk(c[j + 1].cp);
 				int soft = (c[j].cp == '/' || c[j].cp == '\\' || c[j].cp == '_' ||
 				    (c[j].cp == '-' && j > start && c[j - 1].cp != ' '));
-				if ((cjk_here || cjk_next || soft) && j + 1 < e && c[j + 1].cp != ' ')
-					brk = j + 1, brk_next = j + 1;
+				if ((cjk_here || cjk_next || soft) && j + 1 < e && c[j + 1].cp != ' ' &&
+				    !no_line_start(c[j + 1].cp) && !no_line_end(c[j].cp))
+					brk = j + 1, brk_next = j + 1, brk_soft = 1, brk_w = w;
 			}
 			if (!overflow) {
 				push_line(&lines, &n_lines, &cap, c, start, e, c[start].off);
 				break;
 			}
 			size_t end, next;
-			if (brk > start) {
+			/* a break after '/', '-', '_' is taken only when it leaves the
+			 * line at least 40% full; otherwise the word is broken by
+			 * character (fills the line instead of stranding "_") */
+			if (brk > start && (!brk_soft || brk_w >= 0.4 * max_pt)) {
 				end = brk, next = brk_next;
 			} else if (j == start) {
 				end = next = start + 1; /* one char wider than the line */
@@ -238,11 +333,12 @@ br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line
 	return n_lines;
 }
 
+/* br_text_fit: see pdf_text.h. */
 size_t
-br_text_fit(HPDF_Font font, double size, const char *s, double max_pt, int *truncated)
+br_text_fit(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, int *truncated)
 {
 	size_t n;
-	ch *c = measure_chars(font, size, s, &n);
+	ch *c = measure_chars(font, alt, size, s, &n);
 	double total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += c[i].w;
@@ -252,7 +348,7 @@ br_text_fit(HPDF_Font font, double size, const char *s, double max_pt, int *trun
 		return strlen(s);
 	}
 	*truncated = 1;
-	double ell = br_text_width(font, size, "\xE2\x80\xA6", 3), w = 0;
+	double ell = br_text_width(font, alt, size, "\xE2\x80\xA6", 3), w = 0;
 	size_t i = 0;
 	while (i < n && c[i].cp != '\n' && w + c[i].w + ell <= max_pt)
 		w += c[i++].w;

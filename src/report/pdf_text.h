@@ -22,10 +22,26 @@ typedef struct br_line {
 char *br_text_clean(const char *s);
 
 /*
- * br_text_width: width in points of the cleaned UTF-8 string s (len bytes)
- * in font at size (HPDF_Font_TextWidth, which HPDF_Page_TextWidth uses).
+ * Fonts: every function takes the main font and an optional fallback `alt`
+ * (NULL = none) used for the characters br_text_is_alt() selects (CJK,
+ * Hangul, full-width forms: DejaVu has no glyphs for them).
  */
-double br_text_width(HPDF_Font font, double size, const char *s, size_t len);
+int br_text_is_alt(unsigned cp);
+/* br_text_has_alt: 1 when the cleaned string contains such a character. */
+int br_text_has_alt(const char *s);
+
+/*
+ * br_text_run: the font for the run of characters starting at s (at most
+ * len bytes) and the run's length in bytes in *run_len (> 0 when len > 0).
+ */
+HPDF_Font br_text_run(HPDF_Font font, HPDF_Font alt, const char *s, size_t len, size_t *run_len);
+
+/*
+ * br_text_width: width in points of the cleaned UTF-8 string s (len bytes)
+ * at size, each run measured in its font with HPDF_Font_TextWidth (what
+ * HPDF_Page_TextWidth uses).
+ */
+double br_text_width(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t len);
 
 /*
  * br_text_break: break cleaned UTF-8 text into lines no wider than max_pt.
@@ -36,12 +52,12 @@ double br_text_width(HPDF_Font font, double size, const char *s, size_t len);
  * a single character is wider than max_pt. An empty text gives one empty
  * line. Out: *lines (malloc'd). Returns the number of lines.
  */
-size_t br_text_break(HPDF_Font font, double size, const char *s, double max_pt, br_line **lines);
+size_t br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, br_line **lines);
 
 /*
  * br_text_fit: the byte length of the longest prefix of s (cleaned) that,
  * followed by "…", fits in max_pt; returns strlen(s) when s fits whole.
  */
-size_t br_text_fit(HPDF_Font font, double size, const char *s, double max_pt, int *truncated);
+size_t br_text_fit(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, int *truncated);
 
 #endif

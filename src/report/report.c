@@ -145,7 +145,7 @@ figure(ctx *c, const char *id, const char *caption_key)
 
 /* json_path_num: number at "a.b" in the summary, NAN if absent/null. */
 static double
-jn(const json_t *s, const char *a, const char *b)
+sum_num(const json_t *s, const char *a, const char *b)
 {
 	json_t *o = json_object_get(s, a);
 	json_t *v = b ? json_object_get(o, b) : o;
@@ -230,8 +230,8 @@ title_page(ctx *c)
 		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" : "glance.fits");
 	}
 	if (a->ledger.available) {
-		double bad = jn(json_object_get(c->s, "ledger"), "n_disagree", NULL);
-		double good = jn(json_object_get(c->s, "ledger"), "n_agree", NULL);
+		double bad = sum_num(json_object_get(c->s, "ledger"), "n_disagree", NULL);
+		double good = sum_num(json_object_get(c->s, "ledger"), "n_agree", NULL);
 		if (bad > 0)
 			para(c, "glance.ledger_bad");
 		else if (good > 0)

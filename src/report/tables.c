@@ -1,5 +1,5 @@
 /*
- * tables/*.csv: the report's tables as CSV (UTF-8, header row, units in
+ * tables/NAME.csv: the report's tables as CSV (UTF-8, header row, units in
  * column names, empty cell = not available), for spreadsheets and diffs.
  */
 #include <math.h>

@@ -29,12 +29,12 @@ get(const json_t *s, const char *path)
 
 /* line: "label  value unit" or "label  n/a" for a missing number. */
 static void
-line(FILE *fp, const json_t *s, const char *label, const char *path, const char *fmt, const char *unit)
+line(FILE *fp, const json_t *s, const char *label, const char *path, int decimals, const char *unit)
 {
 	json_t *v = get(s, path);
 	fprintf(fp, "  %-34s ", label);
 	if (json_is_number(v))
-		fprintf(fp, fmt, json_number_value(v));
+		fprintf(fp, "%.*f", decimals, json_number_value(v));
 	else if (json_is_string(v))
 		fprintf(fp, "%s", json_string_value(v));
 	else
@@ -47,19 +47,19 @@ br_summary_print_text(const json_t *s, FILE *fp)
 {
 	json_t *name = get(s, "run.name");
 	fprintf(fp, "benchreport: %s\n", json_is_string(name) ? json_string_value(name) : "run");
-	line(fp, s, "vLLM version", "server_log.vllm_version", "%g", "");
-	line(fp, s, "model", "bench.model_id", "%g", "");
-	line(fp, s, "completed", "bench.completed", "%.0f", "requests");
-	line(fp, s, "failed", "bench.failed", "%.0f", "requests");
-	line(fp, s, "duration", "bench.duration_s", "%.2f", "s");
-	line(fp, s, "output throughput", "bench.output_throughput_tps", "%.1f", "tok/s");
-	line(fp, s, "TTFT median", "latency.ttft.median_ms", "%.2f", "ms");
-	line(fp, s, "TTFT p99", "latency.ttft.p99_ms", "%.2f", "ms");
-	line(fp, s, "ITL median", "latency.itl.median_ms", "%.2f", "ms");
-	line(fp, s, "ITL p99", "latency.itl.p99_ms", "%.2f", "ms");
-	line(fp, s, "KV pool", "capacity.kv_pool_tokens", "%.0f", "tokens");
-	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", "%.2f", "x");
-	line(fp, s, "preemptions (metrics series)", "residency.preemptions", "%.0f", "");
+	line(fp, s, "vLLM version", "server_log.vllm_version", 0, "");
+	line(fp, s, "model", "bench.model_id", 0, "");
+	line(fp, s, "completed", "bench.completed", 0, "requests");
+	line(fp, s, "failed", "bench.failed", 0, "requests");
+	line(fp, s, "duration", "bench.duration_s", 2, "s");
+	line(fp, s, "output throughput", "bench.output_throughput_tps", 1, "tok/s");
+	line(fp, s, "TTFT median", "latency.ttft.median_ms", 2, "ms");
+	line(fp, s, "TTFT p99", "latency.ttft.p99_ms", 2, "ms");
+	line(fp, s, "ITL median", "latency.itl.median_ms", 2, "ms");
+	line(fp, s, "ITL p99", "latency.itl.p99_ms", 2, "ms");
+	line(fp, s, "KV pool", "capacity.kv_pool_tokens", 0, "tokens");
+	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", 2, "x");
+	line(fp, s, "preemptions (metrics series)", "residency.preemptions", 0, "");
 	json_t *ag = get(s, "ledger.n_agree"), *dis = get(s, "ledger.n_disagree");
 	if (json_is_true(get(s, "ledger.available")))
 		fprintf(fp, "  %-34s %lld agree, %lld disagree\n", "server counters vs client",

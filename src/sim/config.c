@@ -123,6 +123,22 @@ get_str(const json_t *obj, const char *key, const char *def, char **out,
 	return 0;
 }
 
+/* get_bool: obj[key] as 0/1, def when absent; anything but true/false is an error. */
+static int
+get_bool(const json_t *obj, const char *key, int def, int *out, const char *path,
+    const char *section, char **cause)
+{
+	json_t *v = json_object_get(obj, key);
+	if (v == NULL) {
+		*out = def;
+		return 0;
+	}
+	if (!json_is_boolean(v))
+		return fail(cause, path, section, key, "expected true or false, got %s", type_name(v));
+	*out = json_is_true(v);
+	return 0;
+}
+
 /* get_obj: obj[key] as an object (NULL when absent and optional). */
 static int
 get_obj(const json_t *root, const char *key, int required, json_t **out,
@@ -215,7 +231,7 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		return -1;
 	}
 	int rc = -1;
-	json_t *model, *gpu, *sched, *work, *server;
+	json_t *model = NULL, *gpu = NULL, *sched = NULL, *work = NULL, *server = NULL;
 	double x;
 	cfg->path = br_xstrdup(path);
 	if (!json_is_object(root)) {
@@ -243,7 +259,7 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 
 	/* scheduler (before gpu: the pool is rounded to whole blocks) */
 	static const char *const k_sched[] = { "max_num_seqs", "max_num_batched_tokens",
-		"chunked_prefill", "block_size", "max_model_len", "watermark_frac", NULL };
+		"chunked_prefill", "block_size", "max_model_len", "watermark_frac", "reserve_full_isl", NULL };
 	if (check_keys(sched, k_sched, path, "scheduler", cause) < 0)
 		goto out;
 	if (get_num(sched, "max_num_seqs", 256, 1, 0, 1e6, 1, &x, path, "scheduler", cause) < 0)
@@ -258,17 +274,11 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (get_num(sched, "max_model_len", NAN, 2, 0, 1e8, 1, &x, path, "scheduler", cause) < 0)
 		goto out;
 	cfg->max_model_len = (int)x;
-	if (get_num(sched, "watermark_frac", 0.01, 0, 0, 0.5, 0, &cfg->watermark_frac, path, "scheduler", cause) < 0)
+	if (get_num(sched, "watermark_frac", 0.0, 0, 0, 0.5, 0, &cfg->watermark_frac, path, "scheduler", cause) < 0)
 		goto out;
-	cfg->chunked_prefill = 1;
-	json_t *cp = json_object_get(sched, "chunked_prefill");
-	if (cp) {
-		if (!json_is_boolean(cp)) {
-			fail(cause, path, "scheduler", "chunked_prefill", "expected true or false, got %s", type_name(cp));
-			goto out;
-		}
-		cfg->chunked_prefill = json_is_true(cp);
-	}
+	if (get_bool(sched, "chunked_prefill", 1, &cfg->chunked_prefill, path, "scheduler", cause) < 0 ||
+	    get_bool(sched, "reserve_full_isl", 1, &cfg->reserve_full_isl, path, "scheduler", cause) < 0)
+		goto out;
 
 	/* gpu */
 	static const char *const k_gpu[] = { "kv_pool_tokens", "kv_pool_gib", "fixed_s",

@@ -1,5 +1,5 @@
 /*
- * Private types of the simulator (DESIGN.md §5). Only src/sim/*.c include
+ * Private types of the simulator (DESIGN.md §5). Only the sim module sources include
  * this file; the public surface is include/benchreport/sim.h.
  */
 #ifndef BR_SIM_INTERNAL_H
@@ -37,7 +37,8 @@ typedef struct br_sim_config {
 	int chunked_prefill;
 	int block_size;
 	int max_model_len;
-	double watermark_frac;       /* admission headroom for waiting requests */
+	double watermark_frac;       /* admission headroom for waiting requests (vLLM default 0.0) */
+	int reserve_full_isl;        /* admission needs blocks for the whole sequence (vLLM default true) */
 	/* workload */
 	int num_prompts;
 	br_sim_dist input_len, output_len;
@@ -127,6 +128,10 @@ struct br_sim_run {
 	br_sim_preemption *pre;
 	size_t n_pre, cap_pre;
 	double t_end;                /* last client completion (sim s) */
+	size_t n_steps;
+	int max_victims;             /* most requests preempted in one step */
+	double recomputed_tokens;
+	double flops_total;
 };
 
 int br_sim_engine_run(struct br_sim_run *run, char **cause);

@@ -259,6 +259,87 @@ test_cache_config_info_blocks(void **state)
 	assert_double_abs(c.kv_pool_tokens, 5429.0 * 16, 0);   /* 86,864 */
 }
 
+/*
+ * The real glm52 run folder through br_run_load + br_analyze: the server log
+ * gives P 1,600,255 tokens, "Maximum concurrency for 400,000 tokens per
+ * request: 4.00x", 13.52 GiB (grep of server.log); stress.json C 4,
+ * 11670/4096 tokens over 16 completed. Expected by hand as in
+ * test_glm52_values; the ledger comes from the before/after pair.
+ */
+static void
+test_real_run_folder(void **state)
+{
+	(void)state;
+	char *dir = br_test_real("runs/glm52-mtp3-c4-r2/server.log");
+	if (dir == NULL) {
+		skip();
+		return;
+	}
+	*strrchr(dir, '/') = '\0';
+	br_run run;
+	char *cause = NULL;
+	if (br_run_load(dir, NULL, &run, &cause) != 0)
+		fail_msg("br_run_load: %s", cause);
+	br_analysis a;
+	br_analyze(&run, &a);
+	assert_ptr_equal(a.run, &run);
+	const br_capacity *c = &a.capacity;
+	assert_int_equal(c->available, 1);
+	assert_string_equal(c->kv_pool_source, "server log");
+	assert_double_abs(c->kv_pool_tokens, 1600255, 0);
+	assert_double_abs(c->max_model_len_tokens, 400000, 0);
+	assert_double_rel(c->predicted_max_concurrency, 4.0006375, 1e-15);
+	assert_double_abs(c->log_max_concurrency_x, 4.00, 0);
+	assert_double_rel(c->kv_bytes_per_token, 9071.672614976987, 1e-12);
+	assert_double_rel(c->oversubscription, 0.0024630449522107414, 1e-12);
+	/* latency from the file's values (no arrays in stress.json) */
+	assert_int_equal(a.latency.from_arrays, 0);
+	assert_double_rel(a.latency.m[BR_TTFT].mean, 782.6371825503884, 1e-15);
+	/* ledger from the before/after pair (metrics-before/after.prom) */
+	assert_int_equal(run.metrics_kind, BR_METRICS_PAIR);
+	assert_int_equal(a.ledger.available, 1);
+	assert_int_equal(a.ledger.n_rows, 9);
+	for (size_t i = 0; i < a.ledger.n_rows; i++)
+		assert_int_not_equal(a.ledger.rows[i].agrees, 0);
+	/* no 1 Hz series here */
+	assert_int_equal(a.residency.available, 0);
+	assert_string_equal(a.residency.missing, "needs a 1 Hz metrics series (metrics.csv)");
+	br_analysis_free(&a);
+	br_run_free(&run);
+	free(dir);
+}
+
+/* A server that failed at start-up (traceback, no KV lines): no capacity, said plainly. */
+static void
+test_real_failed_start(void **state)
+{
+	(void)state;
+	char *p = br_test_real("logs/vllm-0.25.1-max-model-len-rejected.log");
+	if (p == NULL) {
+		skip();
+		return;
+	}
+	br_server_log l;
+	char *cause = NULL;
+	if (br_server_log_load(p, &l, &cause) != 0)
+		fail_msg("br_server_log_load: %s", cause);
+	br_bench b;
+	bench_blank(&b);
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.kv_pool_tokens_override = NAN;
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	run.log = &l;
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_int_equal(c.available, 0);
+	assert_non_null(strstr(c.missing, "never started"));
+	assert_nan(c.kv_pool_tokens);
+	br_server_log_free(&l);
+	free(p);
+}
+
 int
 main(void)
 {
@@ -269,6 +350,8 @@ main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_cache_config_info_real),
 		cmocka_unit_test(test_cache_config_info_blocks),
+		cmocka_unit_test(test_real_run_folder),
+		cmocka_unit_test(test_real_failed_start),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

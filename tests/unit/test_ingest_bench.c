@@ -2,7 +2,7 @@
  * Tests of the bench result parser (src/ingest/bench_json.c, bench_free.c).
  * Expected values come from the files themselves, read with Python's json
  * module (python3 -c "import json; d=json.load(open(F)); print(repr(d[K]))"),
- * or from the fixture text as written (fixtures/bench/*, fixtures/bad/*).
+ * or from the fixture text as written (fixtures/bench/ and fixtures/bad/).
  */
 #include "br_test.h"
 #include "benchreport/bench.h"
@@ -310,7 +310,7 @@ t_jsonl3(void **state)
 	static const int lines[3] = { 1, 2, 24 };
 	for (int k = 0; k < 3; k++) {
 		br_bench *b = &s.runs[k];
-		char label[8];
+		char label[16];
 		snprintf(label, sizeof label, "run%d", k);
 		assert_string_equal(b->label, label);
 		assert_int_equal(b->source_index, k);

@@ -281,7 +281,7 @@ test_bad_texts(void **state)
 	(void)state;
 	static const char *cases[][2] = {
 		{ "x 1\nvllm:a 1 2 3\n", "t:2:12: expected the end of the line after the timestamp" },
-		{ "x 1\nvllm:a 1 12.5\n", "t:2:10: expected an integer timestamp" },
+		{ "x 1\nvllm:a 1 12:30\n", "t:2:10: expected a timestamp or the end of the line after the value, found '12:30'" },
 		{ "x{a=\"1\" b=\"2\"} 1\n", "t:1:9: expected ',' or '}' after the label value" },
 		{ "x{a \"1\"} 1\n", "t:1:5: expected '=' after the label name" },
 		{ "x{a=1} 1\n", "t:1:5: expected '\"' to open the label value" },
@@ -302,6 +302,15 @@ test_bad_texts(void **state)
 	/* cause may be NULL */
 	br_series s;
 	assert_int_equal(br_prom_parse_text("t", "", 0, NAN, &s, NULL), -1);
+	/* OpenMetrics: float-second timestamp, exemplar, # EOF → accepted */
+	const char *om = "vllm:a_total{engine=\"0\"} 3 1785549300.25 # {trace_id=\"x\"} 1.0\r\nvllm:b 2 # {} 1\n# EOF\n";
+	char *cause = NULL;
+	assert_int_equal(br_prom_parse_text("om", om, strlen(om), NAN, &s, &cause), 0);
+	assert_int_equal(s.n_cols, 2);
+	assert_double_abs(s.cols[0][0], 3, 0);
+	assert_string_equal(s.names[1], "vllm:b");
+	assert_double_abs(s.cols[1][0], 2, 0);
+	br_series_free(&s);
 }
 
 /* Series helpers: append with different column sets, add_row growth. */

@@ -59,7 +59,7 @@ make_png(void)
 
 /* read_all: whole file into a malloc'd buffer. */
 static char *
-read_all(const char *path, size_t *len)
+__attribute__((noinline)) read_all(const char *path, size_t *len)
 {
 	char *data, *cause = NULL;
 	if (br_read_file(path, &data, len, &cause) != 0)
@@ -117,6 +117,10 @@ build_sample(const char *out, const char *png)
 	free(para);
 	br_pdf_paragraph(d, "Non-ASCII text: résumé, Δ latency ≥ 5 µs, 3 × 4 = 12, naïve café, "
 	    "Übergrößenträger, “quotes” – dashes — and ellipsis…");
+	br_pdf_heading(d, 2, "中文段落 (Chinese text)");
+	br_pdf_paragraph(d, "吞吐量为每秒 2,345.7 个词元，首词元延迟（TTFT）的第 99 百分位为 123 毫秒。"
+	    "当 KV 缓存已满时，服务器会抢占请求并在稍后重新计算；这一段文字足够长，可以在汉字之间换行，"
+	    "而不会在 UTF-8 字节序列的中间断开。Mixed 中英文 text with résumé.");
 	br_pdf_heading(d, 2, "Bullets");
 	const char *items[] = {
 		"Short bullet.",
@@ -146,7 +150,8 @@ build_sample(const char *out, const char *png)
 		cells[r * NC + 8] = br_xasprintf("%d", r * 11);
 		cells[r * NC + 9] = br_xstrdup(r % 5 == 0 ? "yes" : "no");
 		cells[r * NC + 10] = br_xstrdup(r % 7 == 3 ? "error" : "ok");
-		cells[r * NC + 11] = r % 10 == 0 ? br_xstrdup("preempted twice; recomputed from scratch") : NULL;
+		cells[r * NC + 11] = r % 10 == 0 ? br_xstrdup("preempted twice; recomputed from scratch")
+		    : r == 5 ? br_xstrdup("被抢占两次") : NULL;
 		hl[r] = r % 7 == 3 ? 2 : (r % 10 == 0 ? 1 : 0);
 	}
 	struct br_pdf_table t = {
@@ -157,6 +162,17 @@ build_sample(const char *out, const char *png)
 	for (int i = 0; i < NR * NC; i++)
 		free(cells[i]);
 	free(cells);
+
+	br_pdf_heading(d, 2, "Twelve wide columns (8 pt fallback, words broken)");
+	const char *hw[NC];
+	const char *cw[2 * NC];
+	for (int c = 0; c < NC; c++) {
+		hw[c] = "output_throughput_tokens_per_second";
+		cw[c] = "/very/long/path/to/a/result/file.json";
+		cw[NC + c] = "12345678.9";
+	}
+	struct br_pdf_table tw = {.n_cols = NC, .n_rows = 2, .header = hw, .cells = cw};
+	br_pdf_table(d, &tw);
 
 	br_pdf_heading(d, 2, "Weighted three-column table");
 	const char *h3[] = {"metric", "value", "unit"};
@@ -216,6 +232,11 @@ test_sample_document(void **state)
 	size_t n_page = count(da, na, "/Type /Page") - count(da, na, "/Type /Pages");
 	assert_int_equal(n_page, pages);
 	assert_true(count(da, na, "/Outlines") >= 1);
+	/* 8 headings = 8 outline items with /Title plus the document info
+	 * /Title; nesting: the root and the two level-1 headings that have
+	 * level-2 children each have a /First */
+	assert_int_equal(count(da, na, "/Title"), 8 + 1);
+	assert_int_equal(count(da, na, "/First"), 3);
 	assert_true(count(da, na, "/Parent") >= pages); /* pages and outline items */
 	assert_true(count(da, na, "/Creator") == 1);
 	/* 1700000000 s = 2023-11-14 22:13:20 UTC */
@@ -255,6 +276,32 @@ test_sample_document(void **state)
 		free(last);
 		free(dt);
 		free(cmd);
+
+		/* nothing off the page: every word's box (pdftotext -bbox, points
+		 * from the top-left) lies within the side margins (56 pt of
+		 * 595.276), and below the bottom margin (y > 841.89 - 56) there
+		 * is only the footer "page i of n" */
+		cmd = br_xasprintf("pdftotext -q -bbox '%s' '%s'", a, txt);
+		assert_int_equal(system(cmd), 0);
+		dt = read_all(txt, &nt);
+		size_t words = 0;
+		for (char *p = strstr(dt, "<word "); p; p = strstr(p + 1, "<word ")) {
+			double x0, y0, x1, y1;
+			assert_int_equal(sscanf(p, "<word xMin=\"%lf\" yMin=\"%lf\" xMax=\"%lf\" yMax=\"%lf\"",
+			    &x0, &y0, &x1, &y1), 4);
+			char *tx = strchr(p, '>') + 1;
+			if (x0 < 56 - 0.5 || x1 > 595.276 - 56 + 0.5)
+				fail_msg("word '%.20s' x %.1f..%.1f outside the margins", tx, x0, x1);
+			if (y1 > 841.89 - 56 + 3 && strncmp(tx, "page", 4) != 0 &&
+			    !(tx[0] >= '0' && tx[0] <= '9') && strncmp(tx, "of", 2) != 0)
+				fail_msg("word '%.20s' at y %.1f below the bottom margin", tx, y1);
+			if (y0 < 20 || y1 > 841.89 - 20)
+				fail_msg("word '%.20s' y %.1f..%.1f off the page", tx, y0, y1);
+			words++;
+		}
+		assert_true(words > 1000);
+		free(dt);
+		free(cmd);
 		free(txt);
 	} else {
 		fprintf(stderr, "note: pdftotext absent; text extraction not checked\n");
@@ -292,16 +339,16 @@ test_line_breaker(void **state)
 	/* DejaVu Sans advance widths (font units/1000 em, from the font's hmtx
 	 * table as libharu reports them): 'a' = 613 → 6.13 pt at 10 pt; a
 	 * two-byte 'é' has the same advance as 'e' (615). */
-	assert_double_abs(br_text_width(f, 10, "a", 1), 6.13, 0.01);
-	assert_double_abs(br_text_width(f, 10, "\xC3\xA9", 2), br_text_width(f, 10, "e", 1), 1e-9);
+	assert_double_abs(br_text_width(f, NULL, 10, "a", 1), 6.13, 0.01);
+	assert_double_abs(br_text_width(f, NULL, 10, "\xC3\xA9", 2), br_text_width(f, NULL, 10, "e", 1), 1e-9);
 
 	/* 1. words: "aaa bbb ccc" at 10 pt; width of "aaa bbb" fits in 45 pt,
 	 * "aaa bbb ccc" does not, so two lines: "aaa bbb" / "ccc" */
 	char *s = br_text_clean("aaa bbb ccc");
 	br_line *l;
-	double w7 = br_text_width(f, 10, "aaa bbb", 7), w11 = br_text_width(f, 10, s, 11);
+	double w7 = br_text_width(f, NULL, 10, "aaa bbb", 7), w11 = br_text_width(f, NULL, 10, s, 11);
 	assert_true(w7 < w11);
-	size_t n = br_text_break(f, 10, s, (w7 + w11) / 2, &l);
+	size_t n = br_text_break(f, NULL, 10, s, (w7 + w11) / 2, &l);
 	assert_int_equal(n, 2);
 	assert_int_equal(l[0].len, 7);
 	assert_memory_equal(s + l[1].off, "ccc", 3);
@@ -317,7 +364,7 @@ test_line_breaker(void **state)
 	for (int i = 0; i < 150; i++)
 		strcat(big, "m");
 	s = br_text_clean(big);
-	n = br_text_break(f, 10, s, 100, &l);
+	n = br_text_break(f, NULL, 10, s, 100, &l);
 	assert_true(n >= 5);
 	size_t pos = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -325,7 +372,7 @@ test_line_breaker(void **state)
 		assert_true(l[i].len > 0);
 		assert_int_equal(l[i].off, pos);
 		assert_false(is_cont((unsigned char)s[l[i].off]));
-		assert_double_abs(l[i].width_pt, br_text_width(f, 10, s + l[i].off, l[i].len), 1e-6);
+		assert_double_abs(l[i].width_pt, br_text_width(f, NULL, 10, s + l[i].off, l[i].len), 1e-6);
 		pos += l[i].len;
 	}
 	assert_int_equal(pos, strlen(s));
@@ -334,7 +381,7 @@ test_line_breaker(void **state)
 
 	/* 3. CJK text (3-byte chars) breaks between characters at any point */
 	s = br_text_clean("吞吐量和延迟吞吐量和延迟吞吐量和延迟吞吐量和延迟");
-	n = br_text_break(f, 10, s, 40, &l);
+	n = br_text_break(f, NULL, 10, s, 40, &l);
 	assert_true(n >= 2);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(l[i].len % 3, 0);
@@ -343,17 +390,54 @@ test_line_breaker(void **state)
 	free(l);
 	free(s);
 
+	/* 3b. with a CJK TrueType fallback (AR PL UMing, fonts-arphic-uming) the
+	 * CJK runs are measured in that font: its ideographs are 1 em wide
+	 * (advance 1000/1000 → 10 pt at 10 pt) */
+	const char *uming = "/usr/share/fonts/truetype/arphic/uming.ttc";
+	if (br_is_file(uming)) {
+		const char *an = HPDF_LoadTTFontFromFile2(pdf, uming, 0, HPDF_TRUE);
+		HPDF_Font alt = HPDF_GetFont(pdf, an, "UTF-8");
+		assert_non_null(alt);
+		assert_double_abs(br_text_width(f, alt, 10, "\xE5\x90\x9E", 3), 10.0, 0.05);
+		/* mixed run: "a吞" = 6.13 + 10 */
+		assert_double_abs(br_text_width(f, alt, 10, "a\xE5\x90\x9E", 4), 16.13, 0.06);
+		size_t rl;
+		assert_ptr_equal(br_text_run(f, alt, "ab\xE5\x90\x9E", 5, &rl), f);
+		assert_int_equal(rl, 2);
+		assert_ptr_equal(br_text_run(f, alt, "\xE5\x90\x9E\xE5\x90\x9Ex", 7, &rl), alt);
+		assert_int_equal(rl, 6);
+		/* 24 ideographs at 10 pt in 45 pt lines: 4 per line → 6 lines */
+		s = br_text_clean("吞吐量和延迟吞吐量和延迟吞吐量和延迟吞吐量和延迟");
+		n = br_text_break(f, alt, 10, s, 45, &l);
+		assert_int_equal(n, 6);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(l[i].len, 12);
+		free(l);
+		free(s);
+		/* "。" never starts a line: 4 ideographs fill the first 45 pt line,
+		 * so the break moves before the 4th and "和延。" goes down */
+		s = br_text_clean("吞吐量和。延迟");
+		n = br_text_break(f, alt, 10, s, 45, &l);
+		assert_int_equal(n, 2);
+		assert_int_equal(l[0].len, 9);             /* 吞吐量 */
+		assert_memory_equal(s + l[1].off, "和。", 6);
+		free(l);
+		free(s);
+	} else {
+		fprintf(stderr, "note: %s absent; CJK fallback not checked\n", uming);
+	}
+
 	/* 4. hard newlines, empty lines, path breaks after '/' */
 	s = br_text_clean("one\n\ntwo");
-	n = br_text_break(f, 10, s, 400, &l);
+	n = br_text_break(f, NULL, 10, s, 400, &l);
 	assert_int_equal(n, 3);
 	assert_int_equal(l[1].len, 0);
 	assert_memory_equal(s + l[2].off, "two", 3);
 	free(l);
 	free(s);
 	s = br_text_clean("/data/models/qwen/config.json");
-	double wfirst = br_text_width(f, 10, "/data/models/", 13);
-	n = br_text_break(f, 10, s, wfirst + 5, &l);
+	double wfirst = br_text_width(f, NULL, 10, "/data/models/", 13);
+	n = br_text_break(f, NULL, 10, s, wfirst + 5, &l);
 	assert_true(n >= 2);
 	assert_int_equal(l[0].len, 13); /* "/data/models/" then "qwen/config.json" */
 	free(l);
@@ -388,6 +472,15 @@ test_bad_inputs(void **state)
 	struct br_pdf_table t2 = {.n_cols = 2, .n_rows = 1, .header = (const char *[]){"a", "b"},
 		.cells = (const char *[]){"1", NULL}, .col_weight = badw};
 	br_pdf_table(d, &t2);
+	/* a row taller than a page is cut with "…" rather than running off */
+	char *huge = br_xcalloc(1, 40001);
+	for (int i = 0; i < 8000; i++)
+		strcat(huge, "word ");
+	struct br_pdf_table t3 = {.n_cols = 2, .n_rows = 1, .header = (const char *[]){"a", "b"},
+		.cells = (const char *[]){"1", huge}};
+	br_pdf_table(d, &t3);
+	free(huge);
+	assert_true(br_pdf_page_count(d) <= 2);
 	char *p = br_path_join(tmpdir, "bad.pdf");
 	assert_int_equal(br_pdf_save(d, p, &cause), 0);
 	size_t n;

@@ -1,0 +1,1277 @@
+/*
+ * Server log scanner (FORMATS.md §3): one streaming pass over the stdout of
+ * `vllm serve`, matching message bodies after the prefixes are skipped.
+ *
+ * Per physical line:
+ *   1. strip the line end ("\n", "\r\n"), keep only the text after an inner
+ *      "\r" (a terminal shows the last overwrite), drop ANSI escapes;
+ *   2. skip a Docker timestamp ("2026-08-01T03:54:33.123456789Z "), process
+ *      tags ("(EngineCore_DP0 pid=12) ") and the vLLM logger prefix
+ *      ("INFO 08-01 03:54:33 [file.py:12] " or unbracketed "file.py:12] ");
+ *      the logger prefix is also searched a little way into the line, so an
+ *      unknown extra prefix (docker compose "vllm-1  | ") still works;
+ *   3. the body is matched: anchored at its start for lines with a logger
+ *      prefix (cheap: a 200 MB log is a few memcmp per line), anywhere
+ *      (memmem) for lines without one.
+ *
+ * Hard-wrapped logs: each line is held back ("pending") until the next one
+ * is seen. A following line that carries no known prefix is appended to it
+ * when that completes a field (scores: one point per field with its unit or
+ * terminator seen), or when the pending text is an unfinished multi-line
+ * match (an unbalanced `non-default args: {` dict, a stats line without its
+ * KV usage, ...) and its last piece was long enough to have been wrapped.
+ *
+ * Tracebacks are followed per process tag: "Traceback (most recent call
+ * last):", indented frames, then the exception line, plus its first indented
+ * detail line (pydantic's "Value error, ...").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/serverlog.h"
+
+#define LOOKS_LIKE_BYTES (256 * 1024)
+#define MAX_JOIN_PIECES 512
+#define MAX_JOIN_BYTES (8u << 20)
+#define WRAP_MIN_BYTES 79      /* a piece this long may have been hard-wrapped ... */
+#define WRAP_SAME_MIN_BYTES 40 /* ... or one as long as the first piece, if that has 40+ bytes */
+#define FAILURE_MAX 300        /* bytes kept of a start-up failure message */
+#define DEFAULT_BLOCK_TOKENS 16.0 /* vLLM's CUDA default when the log does not say */
+
+enum kind { K_NONE, K_KVSIZE, K_KVMEM, K_MAXCONC, K_BLOCKS, K_STATS, K_V0PRE, K_ARGS, K_INIT, K_BANNER };
+
+/* Stats fields in br_log_stat order. */
+enum { S_PROMPT, S_GEN, S_RUN, S_WAIT, S_PREEMPT, S_KV, S_PREFIX, S_N };
+
+/* Result of analysing one (possibly joined) line body. */
+typedef struct hit {
+	enum kind kind;
+	int score;          /* fields complete (number plus unit/terminator) */
+	int want_more;      /* an unfinished match: a continuation may follow */
+	int engine;
+	double a, b;
+	double st[S_N];
+	int have[S_N];
+} hit;
+
+/* One classified physical line. Pointers into the scanner's line buffer. */
+typedef struct pline {
+	const char *text;   /* after ANSI/CR cleaning */
+	size_t len;
+	const char *body;   /* after all recognised prefixes */
+	size_t body_len;
+	int prefixed;       /* Docker stamp, process tag or logger prefix in front */
+	int vllm;           /* vLLM logger prefix (level + MM-DD HH:MM:SS) found */
+	int prefix_cut;     /* logger prefix found but cut off before its "] " */
+	char stamp[32];
+	double abs_s;       /* seconds on the scanner's running clock, NAN if none */
+	char tag[64];       /* process tag as printed, "" when none */
+} pline;
+
+typedef struct scanner {
+	br_server_log *out;
+	const char *path;
+	/* current line (cleaned) */
+	char *clean;
+	size_t clean_cap;
+	/* pending logical line */
+	int p_active;
+	char *p_buf;
+	size_t p_len, p_cap;
+	int p_line;
+	int p_anchored;
+	int p_pieces;
+	size_t p_last_piece;
+	size_t p_first_piece;
+	char p_stamp[32];
+	double p_abs;
+	hit p_hit;
+	int p_hit_valid;
+	/* clock: MM-DD has no year */
+	int have_clock;
+	double last_abs, year_off_s, t0;
+	int leap;
+	int prev_prefix_cut;
+	char prev_stamp[32];
+	double prev_abs;
+	/* found so far */
+	int has_vllm;
+	int n_kvsize, n_blocks;
+	double gpu_blocks;
+	int blocks_line;
+	int args_seen, init_seen;
+	double cfg_max_len, cfg_tp;
+	char *cfg_model, *args_model, *args_model_tag;
+	size_t stats_cap;
+	/* traceback */
+	int tb_state;       /* 0 none, 1 frames, 2 after the exception line */
+	char tb_tag[64];
+	int tb_vllm;
+	int tb_detail;
+	char *exc, *prev_exc;
+	int exc_line, prev_exc_line;
+} scanner;
+
+/* ---------------------------------------------------------------- helpers */
+
+/* starts: 1 when [p, end) begins with the NUL-terminated `s`. */
+static int
+starts(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+	return (size_t)(end - p) >= n && memcmp(p, s, n) == 0;
+}
+
+/* is_digit: ASCII digit test that never depends on locale or sign. */
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * parse_num: read a decimal number at p: digits with optional "," thousands
+ * separators (a comma counts only when exactly three digits follow it), an
+ * optional fraction and exponent. Returns the end of the number, or NULL when
+ * no digit is there. *v receives the value.
+ */
+static const char *
+parse_num(const char *p, const char *end, double *v)
+{
+	char buf[80];
+	size_t n = 0;
+	const char *q = p;
+	if (q < end && *q == '-')
+		buf[n++] = *q++;
+	if (q >= end || !(is_digit(*q) || (*q == '.' && q + 1 < end && is_digit(q[1]))))
+		return NULL;
+	while (q < end && n < sizeof buf - 8) {
+		if (is_digit(*q)) {
+			buf[n++] = *q++;
+		} else if (*q == ',' && n > 0 && end - q >= 4 && is_digit(q[1]) && is_digit(q[2]) &&
+		           is_digit(q[3]) && (end - q == 4 || !is_digit(q[4]))) {
+			q++;
+		} else
+			break;
+	}
+	if (q < end && *q == '.' && q + 1 < end && is_digit(q[1])) {
+		buf[n++] = *q++;
+		while (q < end && is_digit(*q) && n < sizeof buf - 6)
+			buf[n++] = *q++;
+	}
+	if (q + 1 < end && (*q == 'e' || *q == 'E') &&
+	    (is_digit(q[1]) || ((q[1] == '-' || q[1] == '+') && q + 2 < end && is_digit(q[2])))) {
+		buf[n++] = *q++;
+		buf[n++] = *q++;
+		while (q < end && is_digit(*q) && n < sizeof buf - 1)
+			buf[n++] = *q++;
+	}
+	buf[n] = '\0';
+	*v = strtod(buf, NULL);
+	return q;
+}
+
+/*
+ * field: find `key` in [p, end), read the number after it and require `unit`
+ * right after the number. `unit` NULL means "any non-number character, or the
+ * end of text when `final`". Returns 1 with *v when complete, else 0.
+ */
+static int
+field(const char *p, const char *end, const char *key, const char *unit, int final, double *v)
+{
+	const char *k = memmem(p, end - p, key, strlen(key));
+	if (k == NULL)
+		return 0;
+	const char *q = parse_num(k + strlen(key), end, v);
+	if (q == NULL)
+		return 0;
+	if (unit == NULL)
+		return q < end ? 1 : final;
+	return starts(q, end, unit);
+}
+
+/* find: key at the start of [p, end) (anchored) or anywhere in it. */
+static const char *
+find(const char *p, const char *end, int anchored, const char *key)
+{
+	if (anchored)
+		return starts(p, end, key) ? p : NULL;
+	return memmem(p, end - p, key, strlen(key));
+}
+
+/*
+ * skip_value: from the start of one value of a Python repr, the ',' or
+ * closing bracket that ends it at depth 0 (*closed = 1), or `end` when the
+ * text stops first (*closed = 0). Quoted strings (with backslash escapes),
+ * (), [], {} and <Enum: 3> reprs are skipped whole.
+ */
+static const char *
+skip_value(const char *p, const char *end, int *closed)
+{
+	int depth = 0;
+	*closed = 0;
+	while (p < end) {
+		char c = *p;
+		if (c == '\'' || c == '"') {
+			p++;
+			while (p < end && *p != c) {
+				if (*p == '\\' && p + 1 < end)
+					p++;
+				p++;
+			}
+			if (p < end)
+				p++;
+			continue;
+		}
+		if (c == '{' || c == '[' || c == '(' || c == '<')
+			depth++;
+		else if (c == '}' || c == ']' || c == ')' || c == '>') {
+			if (depth == 0) {
+				*closed = 1;
+				return p;
+			}
+			depth--;
+		} else if (c == ',' && depth == 0) {
+			*closed = 1;
+			return p;
+		}
+		p++;
+	}
+	return p;
+}
+
+/*
+ * dict_end: given p at '{' of a Python repr, the matching '}', or NULL when
+ * the text ends first (a wrapped line whose rest has not been joined yet).
+ */
+static const char *
+dict_end(const char *p, const char *end)
+{
+	int closed;
+	const char *q = skip_value(p + 1, end, &closed);
+	/* skip_value stops at a depth-0 ',' too: walk value by value */
+	while (closed && q < end && *q == ',')
+		q = skip_value(q + 1, end, &closed);
+	return (closed && q < end && *q == '}') ? q : NULL;
+}
+
+/* ------------------------------------------------------ prefix classifier */
+
+/*
+ * clean_line: copy `raw` (without its "\n") into s->clean with a trailing
+ * "\r" removed, the text before an inner "\r" dropped, and ANSI escape
+ * sequences (ESC [ ... final byte, or ESC + one byte) removed.
+ */
+static void
+clean_line(scanner *s, const char *raw, size_t n, const char **text, size_t *len)
+{
+	while (n > 0 && (raw[n - 1] == '\r' || raw[n - 1] == '\n'))
+		n--;
+	const char *cr = memrchr(raw, '\r', n);
+	if (cr != NULL) {
+		n -= (size_t)(cr + 1 - raw);
+		raw = cr + 1;
+	}
+	if (memchr(raw, 0x1b, n) == NULL) {
+		*text = raw;
+		*len = n;
+		return;
+	}
+	if (s->clean_cap < n + 1) {
+		s->clean_cap = n + 1;
+		s->clean = br_xrealloc(s->clean, s->clean_cap);
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (raw[i] != 0x1b) {
+			s->clean[o++] = raw[i];
+			continue;
+		}
+		if (i + 1 < n && raw[i + 1] == '[') {
+			i += 2;
+			while (i < n && (unsigned char)raw[i] >= 0x20 && (unsigned char)raw[i] <= 0x3f)
+				i++;
+			/* i is at the final byte (0x40-0x7e) or the end; the loop steps past it */
+		} else if (i + 1 < n)
+			i++;
+	}
+	s->clean[o] = '\0';
+	*text = s->clean;
+	*len = o;
+}
+
+/* d2: two ASCII digits at p as an int, or -1. */
+static int
+d2(const char *p)
+{
+	return (is_digit(p[0]) && is_digit(p[1])) ? (p[0] - '0') * 10 + (p[1] - '0') : -1;
+}
+
+static const int cum_days[12] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
+
+/*
+ * level_stamp: match "LEVEL MM-DD HH:MM:SS[.fff] " at p. On success returns
+ * the text after it and fills month/day/second-of-day and the stamp text.
+ */
+static const char *
+level_stamp(const char *p, const char *end, int *mon, int *day, double *sod, char stamp[32])
+{
+	static const char *levels[] = { "INFO ", "WARNING ", "ERROR ", "DEBUG ", "WARN ", "CRITICAL " };
+	const char *q = NULL;
+	for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+		if (starts(p, end, levels[i])) {
+			q = p + strlen(levels[i]);
+			break;
+		}
+	if (q == NULL || end - q < 14)
+		return NULL;
+	int mo = d2(q), dd = d2(q + 3), hh = d2(q + 6), mi = d2(q + 9), ss = d2(q + 12);
+	if (q[2] != '-' || q[5] != ' ' || q[8] != ':' || q[11] != ':' || mo < 1 || mo > 12 ||
+	    dd < 1 || dd > 31 || hh < 0 || hh > 23 || mi < 0 || mi > 59 || ss < 0 || ss > 60)
+		return NULL;
+	double frac = 0;
+	const char *r = q + 14;
+	if (r < end && (*r == '.' || *r == ',') && r + 1 < end && is_digit(r[1])) {
+		double scale = 0.1;
+		for (r++; r < end && is_digit(*r); r++, scale /= 10)
+			frac += (*r - '0') * scale;
+	}
+	if (r < end && *r != ' ')
+		return NULL;
+	memcpy(stamp, q, 14);
+	stamp[14] = '\0';
+	*mon = mo;
+	*day = dd;
+	*sod = hh * 3600.0 + mi * 60.0 + ss + frac;
+	return r < end ? r + 1 : r;
+}
+
+/*
+ * clock_abs: seconds on a running clock for a month/day/second-of-day stamp.
+ * Logs carry no year: day-of-year uses a non-leap calendar until a 02-29
+ * stamp is seen; a jump back of more than half a year is a new year.
+ */
+static double
+clock_abs(scanner *s, int mon, int day, double sod)
+{
+	if (mon == 2 && day == 29)
+		s->leap = 1;
+	double doy = cum_days[mon - 1] + (day - 1) + ((s->leap && mon > 2) ? 1 : 0);
+	double abs_s = s->year_off_s + doy * 86400.0 + sod;
+	if (s->have_clock && abs_s < s->last_abs - 182.0 * 86400.0) {
+		s->year_off_s += (s->leap ? 366.0 : 365.0) * 86400.0;
+		s->leap = (mon == 2 && day == 29);
+		doy = cum_days[mon - 1] + (day - 1) + ((s->leap && mon > 2) ? 1 : 0);
+		abs_s = s->year_off_s + doy * 86400.0 + sod;
+	}
+	if (!s->have_clock) {
+		s->have_clock = 1;
+		s->t0 = abs_s;
+	}
+	s->last_abs = abs_s;
+	return abs_s;
+}
+
+/*
+ * classify: split a cleaned line into prefixes and body (see the file
+ * comment). Fills every field of *l.
+ */
+static void
+classify(scanner *s, const char *text, size_t len, pline *l)
+{
+	const char *p = text, *end = text + len;
+	memset(l, 0, sizeof *l);
+	l->text = text;
+	l->len = len;
+	l->abs_s = NAN;
+	/* Docker --timestamps: 2026-08-01T03:54:33.123456789Z */
+	if (len >= 20 && is_digit(p[0]) && is_digit(p[3]) && p[4] == '-' && p[7] == '-' && p[10] == 'T' &&
+	    p[13] == ':' && p[16] == ':') {
+		const char *sp = memchr(p, ' ', len);
+		p = sp ? sp + 1 : end;
+		l->prefixed = 1;
+	}
+	/* process tags: "(EngineCore_DP0 pid=12) ", "(RayWorkerWrapper pid=3, ip=10.0.0.1) " */
+	for (int rep = 0; rep < 2 && p < end && *p == '('; rep++) {
+		size_t lim = (size_t)(end - p) < 128 ? (size_t)(end - p) : 128;
+		const char *close = memchr(p, ')', lim);
+		if (close == NULL || memmem(p, close - p, " pid=", 5) == NULL)
+			break;
+		size_t tl = (size_t)(close + 1 - p);
+		if (tl >= sizeof l->tag)
+			tl = sizeof l->tag - 1;
+		memcpy(l->tag, p, tl);
+		l->tag[tl] = '\0';
+		p = close + 1;
+		if (p < end && *p == ' ')
+			p++; /* one space only: traceback frames keep their indentation */
+		l->prefixed = 1;
+	}
+	/* vLLM logger prefix, at p or a little further in */
+	int mon = 0, day = 0;
+	double sod = 0;
+	const char *after = level_stamp(p, end, &mon, &day, &sod, l->stamp);
+	if (after == NULL) {
+		const char *lim = end - p > 200 ? p + 200 : end;
+		for (const char *q = p + 1; q < lim; q++) {
+			if ((*q == 'I' || *q == 'W' || *q == 'E' || *q == 'D' || *q == 'C') &&
+			    (q[-1] == ' ' || q[-1] == '|' || q[-1] == ']' || q[-1] == ')') &&
+			    (after = level_stamp(q, end, &mon, &day, &sod, l->stamp)) != NULL)
+				break;
+		}
+	}
+	if (after != NULL) {
+		l->vllm = 1;
+		l->prefixed = 1;
+		l->abs_s = clock_abs(s, mon, day, sod);
+		p = after;
+		if (p < end && *p == '[') {
+			size_t lim = (size_t)(end - p) < 160 ? (size_t)(end - p) : 160;
+			const char *close = memchr(p, ']', lim);
+			if (close == NULL && (size_t)(end - p) < 160) {
+				l->prefix_cut = 1;
+				p = end;
+			} else if (close != NULL) {
+				p = close + 1;
+				if (p < end && *p == ' ')
+					p++;
+			}
+		} else {
+			const char *q = p;
+			while (q < end && q - p < 160 &&
+			       (*q == '_' || *q == '.' || *q == '/' || *q == '-' || *q == ':' ||
+			        (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || is_digit(*q)))
+				q++;
+			if (q >= end && q > p && memchr(p, ' ', q - p) == NULL) {
+				l->prefix_cut = 1;
+				p = end;
+			} else if (q < end && *q == ']' && q > p && memmem(p, q - p, ":", 1) != NULL) {
+				p = q + 1;
+				if (p < end && *p == ' ')
+					p++;
+			}
+		}
+	}
+	if (l->vllm && p == end)
+		l->prefix_cut = 1; /* nothing after the prefix: a wrapped record may go on */
+	l->body = p;
+	l->body_len = (size_t)(end - p);
+}
+
+/* --------------------------------------------------------------- matching */
+
+/* is_banner_version: "version X" ending the body, X starting with a digit. */
+static const char *
+banner_version(const char *p, const char *end, size_t *vlen)
+{
+	const char *v = NULL;
+	const char *k;
+	if ((k = find(p, end, 0, "vLLM API server version ")) != NULL)
+		v = k + strlen("vLLM API server version ");
+	else if ((k = find(p, end, 0, "vLLM version ")) != NULL)
+		v = k + strlen("vLLM version ");
+	else {
+		/* the block-letter banner: "▄▄ ▄█ █ ... █  version 0.23.1", with only
+		 * spaces and (UTF-8) block letters before "version " */
+		const char *q = p;
+		while (q < end && (*q == ' ' || (unsigned char)*q >= 0x80))
+			q++;
+		if (!starts(q, end, "version "))
+			return NULL;
+		v = q + 8;
+	}
+	while (v < end && *v == ' ')
+		v++;
+	if (v >= end || !is_digit(*v))
+		return NULL;
+	const char *e = v;
+	while (e < end && *e != ' ' && *e != '\t')
+		e++;
+	*vlen = (size_t)(e - v);
+	return v;
+}
+
+/* stats_key: where "Avg prompt throughput: " starts (after an optional
+ * "Engine 000: " when anchored), or NULL. */
+static const char *
+stats_key(const char *p, const char *end, int anchored)
+{
+	static const char key[] = "Avg prompt throughput: ";
+	if (!anchored)
+		return memmem(p, end - p, key, sizeof key - 1);
+	if (starts(p, end, key))
+		return p;
+	if (!starts(p, end, "Engine "))
+		return NULL;
+	const char *q = p + 7;
+	while (q < end && is_digit(*q))
+		q++;
+	return (starts(q, end, ": ") && starts(q + 2, end, key)) ? q + 2 : NULL;
+}
+
+/*
+ * analyze: what the (possibly joined) body [p, p+n) holds. `anchored`: the
+ * body follows a vLLM logger prefix, so messages start at p. `final`: no
+ * continuation will follow, so a number ending the text is complete for
+ * fields terminated by punctuation. Fills *h; never allocates.
+ */
+static void
+analyze(const scanner *s, const char *p, size_t n, int anchored, int final, hit *h)
+{
+	const char *end = p + n, *k;
+	memset(h, 0, sizeof *h);
+	h->a = h->b = NAN;
+	if (n == 0)
+		return;
+	if ((k = find(p, end, anchored, "GPU KV cache size: ")) != NULL) {
+		h->kind = K_KVSIZE;
+		h->score = field(k, end, "GPU KV cache size: ", " tokens", final, &h->a);
+		h->want_more = !h->score;
+	} else if ((k = find(p, end, anchored, "Available KV cache memory: ")) != NULL) {
+		h->kind = K_KVMEM;
+		h->score = field(k, end, "Available KV cache memory: ", " GiB", final, &h->a);
+		if (!h->score && field(k, end, "Available KV cache memory: ", " MiB", final, &h->a)) {
+			h->a /= 1024.0;
+			h->score = 1;
+		}
+		h->want_more = !h->score;
+	} else if ((k = find(p, end, anchored, "Maximum concurrency for ")) != NULL) {
+		h->kind = K_MAXCONC;
+		const char *q = parse_num(k + strlen("Maximum concurrency for "), end, &h->a);
+		if (q != NULL && starts(q, end, " tokens per request: ")) {
+			h->score = 1;
+			q = parse_num(q + strlen(" tokens per request: "), end, &h->b);
+			if (q != NULL && q < end && *q == 'x')
+				h->score = 2;
+		} else
+			h->a = NAN;
+		if (h->score < 2)
+			h->b = NAN;
+		h->want_more = h->score < 2;
+	} else if ((k = find(p, end, anchored, "# GPU blocks: ")) != NULL ||
+	           (k = find(p, end, anchored, "# cuda blocks: ")) != NULL) {
+		h->kind = K_BLOCKS;
+		const char *key = k[2] == 'G' ? "# GPU blocks: " : "# cuda blocks: ";
+		h->score = field(k, end, key, NULL, final, &h->a);
+		h->want_more = !h->score;
+	} else if ((k = stats_key(p, end, anchored)) != NULL) {
+		h->kind = K_STATS;
+		/* "Engine 000: " right before the key */
+		const char *e = k;
+		if (e - p >= 10 && e[-1] == ' ' && e[-2] == ':') {
+			const char *d = e - 2;
+			while (d > p && is_digit(d[-1]))
+				d--;
+			if (d < e - 2 && d - p >= 7 && memcmp(d - 7, "Engine ", 7) == 0)
+				h->engine = atoi(d);
+		}
+		static const struct { const char *key, *unit; } f[S_N] = {
+			{ "Avg prompt throughput: ", " tokens/s" },
+			{ "Avg generation throughput: ", " tokens/s" },
+			{ "Running: ", " reqs" },
+			{ "Waiting: ", " reqs" },
+			{ "Preemptions: ", NULL },
+			{ "GPU KV cache usage: ", "%" },
+			{ "Prefix cache hit rate: ", "%" },
+		};
+		for (int i = 0; i < S_N; i++) {
+			h->have[i] = field(k, end, f[i].key, f[i].unit, final, &h->st[i]);
+			if (!h->have[i])
+				h->st[i] = NAN;
+		}
+		if (!h->have[S_WAIT] && field(k, end, "Pending: ", " reqs", final, &h->st[S_WAIT]))
+			h->have[S_WAIT] = 1; /* V0 */
+		if (!h->have[S_PREFIX] && field(k, end, "Prefix cache hit rate: GPU: ", "%", final, &h->st[S_PREFIX]))
+			h->have[S_PREFIX] = 1; /* V0 0.6 */
+		for (int i = 0; i < S_N; i++)
+			h->score += h->have[i];
+		h->want_more = !h->have[S_KV];
+	} else if ((k = find(p, end, anchored, "non-default args: ")) != NULL) {
+		h->kind = K_ARGS;
+		const char *b = memchr(k, '{', end - k);
+		h->score = (b != NULL && dict_end(b, end) != NULL);
+		h->want_more = !h->score;
+	} else if ((k = find(p, end, anchored, "Initializing a V1 LLM engine (v")) != NULL ||
+	           (k = find(p, end, anchored, "Initializing an LLM engine (v")) != NULL) {
+		h->kind = K_INIT;
+		double x;
+		h->score = memchr(k, ')', end - k) != NULL;
+		h->score += field(k, end, "max_seq_len=", NULL, final, &x);
+		h->score += field(k, end, "tensor_parallel_size=", NULL, final, &x);
+		h->want_more = h->score < 3;
+	} else if ((k = find(p, end, anchored, "Sequence group ")) != NULL &&
+	           memmem(k, end - k, " is preempted by ", 17) != NULL) {
+		h->kind = K_V0PRE;
+		h->score = field(k, end, "total_num_cumulative_preemption=", NULL, final, &h->a);
+		h->want_more = !h->score;
+	} else if (s->out->vllm_version == NULL) {
+		size_t vl;
+		const char *v = banner_version(p, end, &vl);
+		if (v != NULL) {
+			h->kind = K_BANNER;
+			h->score = 1;
+			h->want_more = (v + vl == end); /* the version may go on in a wrapped piece */
+		}
+	}
+}
+
+/* ------------------------------------------------------- applying a match */
+
+/* py_str: the text of a quoted Python string at v (quotes removed, "\x"
+ * kept as x), or NULL when v is not a string. */
+static char *
+py_str(const char *v, const char *end)
+{
+	if (v >= end || (*v != '\'' && *v != '"'))
+		return NULL;
+	char q = *v++;
+	char *o = br_xmalloc((size_t)(end - v) + 1);
+	size_t n = 0;
+	while (v < end && *v != q) {
+		if (*v == '\\' && v + 1 < end)
+			v++;
+		o[n++] = *v++;
+	}
+	o[n] = '\0';
+	return o;
+}
+
+/* py_num: a number repr (or a quoted "32k"-style string: k = 1e3, K = 1024,
+ * m = 1e6, M = 2^20, g = 1e9, G = 2^30). NAN when not a number. */
+static double
+py_num(const char *v, const char *end)
+{
+	int quoted = (v < end && (*v == '\'' || *v == '"'));
+	double x;
+	const char *q = parse_num(v + quoted, end, &x);
+	if (q == NULL)
+		return NAN;
+	if (quoted && q < end) {
+		switch (*q) {
+		case 'k': x *= 1e3; q++; break;
+		case 'K': x *= 1024.0; q++; break;
+		case 'm': x *= 1e6; q++; break;
+		case 'M': x *= 1048576.0; q++; break;
+		case 'g': x *= 1e9; q++; break;
+		case 'G': x *= 1073741824.0; q++; break;
+		default: break;
+		}
+		if (q >= end || *q != v[0])
+			return NAN;
+		q++;
+	}
+	while (q < end && *q == ' ')
+		q++;
+	return q == end ? x : NAN;
+}
+
+/*
+ * apply_args: read the wanted top-level keys of `non-default args: {...}`.
+ * Values of other keys (nested dicts, lists, <Enum: 3> reprs) are skipped
+ * unparsed. A value that is not what the key needs (None, a string where a
+ * number belongs) leaves the field NAN/NULL.
+ */
+static void
+apply_args(scanner *s, const char *p, const char *end)
+{
+	br_server_log *o = s->out;
+	const char *b = memchr(p, '{', end - p);
+	if (b == NULL || s->args_seen)
+		return;
+	s->args_seen = 1;
+	const char *de = dict_end(b, end);
+	if (de != NULL)
+		end = de;
+	p = b + 1;
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || (*p != '\'' && *p != '"'))
+			break;
+		char q = *p++;
+		const char *key = p;
+		while (p < end && *p != q)
+			p++;
+		if (p >= end)
+			break;
+		size_t kl = (size_t)(p - key);
+		p++;
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || *p != ':')
+			break;
+		p++;
+		while (p < end && *p == ' ')
+			p++;
+		int closed;
+		const char *v = p, *ve = skip_value(p, end, &closed);
+		const char *vt = ve;
+		while (vt > v && vt[-1] == ' ')
+			vt--;
+#define KEY(name) (kl == strlen(name) && memcmp(key, name, kl) == 0)
+		if (KEY("max_model_len"))
+			o->max_model_len_tokens = py_num(v, vt);
+		else if (KEY("max_num_seqs"))
+			o->max_num_seqs = py_num(v, vt);
+		else if (KEY("max_num_batched_tokens"))
+			o->max_num_batched_tokens = py_num(v, vt);
+		else if (KEY("tensor_parallel_size"))
+			o->tensor_parallel_size = py_num(v, vt);
+		else if (KEY("gpu_memory_utilization"))
+			o->gpu_memory_utilization = py_num(v, vt);
+		else if (KEY("block_size"))
+			o->block_size_tokens = py_num(v, vt);
+		else if (KEY("model") && s->args_model == NULL)
+			s->args_model = py_str(v, vt);
+		else if (KEY("model_tag") && s->args_model_tag == NULL)
+			s->args_model_tag = py_str(v, vt);
+		else if (KEY("served_model_name") && o->served_model_name == NULL) {
+			if (v < vt && *v == '[') /* a list: keep the first name */
+				o->served_model_name = py_str(v + 1, vt);
+			else
+				o->served_model_name = py_str(v, vt);
+		}
+#undef KEY
+		p = ve;
+		if (p < end && *p == ',')
+			p++;
+		else
+			break;
+	}
+}
+
+/*
+ * apply_init: "Initializing a V1 LLM engine (vX) with config: model='...',
+ * ..., max_seq_len=N, ..., tensor_parallel_size=N": engine, version (when no
+ * banner gave one) and config fallbacks used when the args line lacks them.
+ */
+static void
+apply_init(scanner *s, const char *p, const char *end, int line)
+{
+	br_server_log *o = s->out;
+	const char *k = memmem(p, end - p, "Initializing a", 14);
+	if (k == NULL || s->init_seen)
+		return;
+	s->init_seen = 1;
+	int v1 = starts(k, end, "Initializing a V1 ");
+	o->engine = br_xstrdup(v1 ? "V1" : "V0");
+	const char *v = memmem(k, end - k, "(v", 2);
+	if (v != NULL && o->vllm_version == NULL) {
+		v += 2;
+		const char *ve = memchr(v, ')', end - v);
+		if (ve != NULL && ve > v) {
+			o->vllm_version = br_xstrndup(v, (size_t)(ve - v));
+			o->version_line = line;
+		}
+	}
+	const char *c = memmem(k, end - k, "with config: ", 13);
+	if (c == NULL)
+		return;
+	c += 13;
+	double x;
+	const char *f;
+	if ((f = memmem(c, end - c, "max_seq_len=", 12)) != NULL && parse_num(f + 12, end, &x))
+		s->cfg_max_len = x;
+	if ((f = memmem(c, end - c, "tensor_parallel_size=", 21)) != NULL && parse_num(f + 21, end, &x))
+		s->cfg_tp = x;
+	if (starts(c, end, "model=") && s->cfg_model == NULL) {
+		const char *ve = c + 6 < end ? memchr(c + 7, c[6], end - c - 7) : NULL;
+		if (ve != NULL)
+			s->cfg_model = py_str(c + 6, ve + 1);
+	}
+}
+
+/* apply: record a finished logical line (analysed with final = 1). */
+static void
+apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *stamp, double abs_s)
+{
+	br_server_log *o = s->out;
+	const char *end = p + n;
+	if (h->kind != K_NONE && h->kind != K_V0PRE && (h->score > 0 || h->kind == K_KVSIZE || h->kind == K_BLOCKS))
+		s->has_vllm = 1;
+	switch (h->kind) {
+	case K_KVSIZE:
+		s->n_kvsize++;
+		if (h->score && o->kv_pool_line == 0) {
+			o->kv_pool_tokens = h->a;
+			o->kv_pool_line = line;
+		}
+		break;
+	case K_KVMEM:
+		if (h->score && o->kv_mem_line == 0) {
+			o->kv_pool_gib = h->a;
+			o->kv_mem_line = line;
+		}
+		break;
+	case K_MAXCONC:
+		if (h->score && o->max_conc_line == 0) {
+			o->max_concurrency_len_tokens = h->a;
+			o->max_concurrency_x = h->b;
+			o->max_conc_line = line;
+		}
+		break;
+	case K_BLOCKS:
+		s->n_blocks++;
+		if (h->score && s->blocks_line == 0) {
+			s->gpu_blocks = h->a;
+			s->blocks_line = line;
+		}
+		break;
+	case K_STATS:
+		if (!h->have[S_PROMPT] || !h->have[S_GEN] || !h->have[S_RUN] || !h->have[S_KV])
+			break;
+		if (o->n_stats == s->stats_cap) {
+			s->stats_cap = s->stats_cap ? 2 * s->stats_cap : 64;
+			o->stats = br_xrealloc(o->stats, s->stats_cap * sizeof *o->stats);
+		}
+		br_log_stat *st = &o->stats[o->n_stats++];
+		memset(st, 0, sizeof *st);
+		st->line = line;
+		st->engine = h->engine;
+		snprintf(st->stamp, sizeof st->stamp, "%s", stamp);
+		st->t_s = isnan(abs_s) ? NAN : abs_s - s->t0;
+		st->prompt_tput_tps = h->st[S_PROMPT];
+		st->gen_tput_tps = h->st[S_GEN];
+		st->running = h->st[S_RUN];
+		st->waiting = h->st[S_WAIT];
+		st->preemptions = h->st[S_PREEMPT];
+		st->kv_usage_frac = h->st[S_KV] / 100.0;
+		st->prefix_hit_frac = isnan(h->st[S_PREFIX]) ? NAN : h->st[S_PREFIX] / 100.0;
+		break;
+	case K_V0PRE:
+		if (h->score) {
+			o->v0_cumulative_preemptions = h->a;
+			s->has_vllm = 1;
+		}
+		break;
+	case K_ARGS:
+		apply_args(s, p, end);
+		break;
+	case K_INIT:
+		apply_init(s, p, end, line);
+		break;
+	case K_BANNER:
+		if (o->vllm_version == NULL) {
+			size_t vl;
+			const char *v = banner_version(p, end, &vl);
+			if (v != NULL) {
+				o->vllm_version = br_xstrndup(v, vl);
+				o->version_line = line;
+			}
+		}
+		break;
+	case K_NONE:
+		break;
+	}
+}
+
+/* ------------------------------------------------------------- tracebacks */
+
+/* exception_like: "pkg.mod.SomeError: message" or a bare "KeyboardInterrupt". */
+static int
+exception_like(const char *p, const char *end)
+{
+	if (p >= end || !((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_'))
+		return 0;
+	while (p < end && (*p == '_' || *p == '.' || is_digit(*p) || (*p >= 'A' && *p <= 'Z') ||
+	                   (*p >= 'a' && *p <= 'z')))
+		p++;
+	return p == end || *p == ':';
+}
+
+/* clip: copy of [p, p+n) cut to at most `max` bytes at a UTF-8 boundary,
+ * with "..." appended when cut. */
+static char *
+clip(const char *p, size_t n, size_t max)
+{
+	if (n <= max)
+		return br_xstrndup(p, n);
+	size_t k = max;
+	while (k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
+		k--;
+	char *o = br_xmalloc(k + 4);
+	memcpy(o, p, k);
+	memcpy(o + k, "...", 4);
+	return o;
+}
+
+/*
+ * traceback: follow "Traceback (most recent call last):" blocks line by line.
+ * Only lines with the same process tag and the same kind of prefix as the
+ * "Traceback" line take part, so interleaved output of other processes does
+ * not end a block early.
+ */
+static void
+traceback(scanner *s, const pline *l, int lineno)
+{
+	const char *b = l->body, *end = l->body + l->body_len;
+	while (end > b && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (starts(b, end, "Traceback (most recent call last):")) {
+		s->tb_state = 1;
+		snprintf(s->tb_tag, sizeof s->tb_tag, "%s", l->tag);
+		s->tb_vllm = l->vllm;
+		return;
+	}
+	if (s->tb_state == 0 || strcmp(s->tb_tag, l->tag) != 0 || s->tb_vllm != l->vllm)
+		return;
+	int indented = (b < end && (*b == ' ' || *b == '\t'));
+	if (s->tb_state == 1) {
+		if (b == end || indented)
+			return;
+		if (!exception_like(b, end)) {
+			s->tb_state = 0;
+			return;
+		}
+		free(s->prev_exc);
+		s->prev_exc = s->exc;
+		s->prev_exc_line = s->exc_line;
+		s->exc = clip(b, (size_t)(end - b), FAILURE_MAX);
+		s->exc_line = lineno;
+		s->tb_state = 2;
+		s->tb_detail = 0;
+		return;
+	}
+	/* tb_state 2: indented lines right after the exception line are its detail */
+	if (!indented || b == end) {
+		s->tb_state = 0;
+		return;
+	}
+	while (b < end && (*b == ' ' || *b == '\t'))
+		b++;
+	if (s->tb_detail || starts(b, end, "For further information visit"))
+		return;
+	s->tb_detail = 1;
+	size_t have = strlen(s->exc);
+	if (have >= FAILURE_MAX)
+		return;
+	char *joined = br_xasprintf("%s: %.*s", s->exc, (int)(end - b), b);
+	free(s->exc);
+	s->exc = clip(joined, strlen(joined), FAILURE_MAX);
+	free(joined);
+}
+
+/* ---------------------------------------------------------------- the scan */
+
+/* pending_hit: the (cached) non-final analysis of the pending text. */
+static const hit *
+pending_hit(scanner *s)
+{
+	if (!s->p_hit_valid) {
+		analyze(s, s->p_buf, s->p_len, s->p_anchored, 0, &s->p_hit);
+		s->p_hit_valid = 1;
+	}
+	return &s->p_hit;
+}
+
+/* pending_append: add bytes to the pending text (kept NUL-terminated). */
+static void
+pending_append(scanner *s, const char *p, size_t n)
+{
+	if (s->p_len + n + 1 > s->p_cap) {
+		s->p_cap = (s->p_len + n + 1) * 2;
+		s->p_buf = br_xrealloc(s->p_buf, s->p_cap);
+	}
+	memcpy(s->p_buf + s->p_len, p, n);
+	s->p_len += n;
+	s->p_buf[s->p_len] = '\0';
+}
+
+/* flush: analyse the pending text as final and record it. */
+static void
+flush(scanner *s)
+{
+	if (!s->p_active)
+		return;
+	hit h;
+	analyze(s, s->p_buf, s->p_len, s->p_anchored, 1, &h);
+	apply(s, &h, s->p_buf, s->p_len, s->p_line, s->p_stamp, s->p_abs);
+	s->p_active = 0;
+}
+
+/*
+ * try_join: append the unprefixed line l to the pending text when that is a
+ * hard-wrap continuation (see the file comment). Returns 1 when joined.
+ */
+static int
+try_join(scanner *s, const pline *l)
+{
+	if (!s->p_active || l->prefixed || s->p_pieces >= MAX_JOIN_PIECES ||
+	    s->p_len + l->len > MAX_JOIN_BYTES)
+		return 0;
+	const hit *ph = pending_hit(s);
+	hit hn, hc;
+	size_t old = s->p_len;
+	pending_append(s, l->text, l->len);
+	analyze(s, s->p_buf, s->p_len, s->p_anchored, 0, &hc);
+	int ok = 0;
+	if (hc.kind != K_NONE) {
+		analyze(s, l->text, l->len, 0, 0, &hn);
+		int best = ph->score > hn.score ? ph->score : hn.score;
+		if (hc.score > best && (ph->kind == K_NONE || ph->kind == hc.kind))
+			ok = 1;
+		else if (ph->kind == K_NONE && (hn.kind == K_NONE || (s->p_anchored && old > 0)))
+			ok = 1; /* the message's key itself was split by the wrap (anchored: the
+			         * key can only be found at the start of the pending body) */
+		else if (ph->want_more && ph->kind == hc.kind && hc.score >= ph->score && hn.kind == K_NONE &&
+		         (s->p_last_piece >= WRAP_MIN_BYTES ||
+		          (s->p_last_piece == s->p_first_piece && s->p_first_piece >= WRAP_SAME_MIN_BYTES)))
+			ok = 1;
+	}
+	if (!ok) {
+		s->p_len = old;
+		s->p_buf[old] = '\0';
+		return 0;
+	}
+	s->p_hit = hc;
+	s->p_hit_valid = 1;
+	s->p_pieces++;
+	s->p_last_piece = l->len;
+	return 1;
+}
+
+/* start_pending: the line l becomes the pending logical line. */
+static void
+start_pending(scanner *s, const pline *l, int lineno)
+{
+	s->p_active = 1;
+	s->p_len = 0;
+	s->p_hit_valid = 0;
+	s->p_pieces = 1;
+	s->p_last_piece = l->len;
+	s->p_first_piece = l->len;
+	s->p_line = lineno;
+	s->p_anchored = l->vllm && !l->prefix_cut;
+	pending_append(s, l->body, l->body_len);
+	if (l->vllm) {
+		snprintf(s->p_stamp, sizeof s->p_stamp, "%s", l->stamp);
+		s->p_abs = l->abs_s;
+	} else if (s->prev_prefix_cut) {
+		/* the logger prefix was wrapped: this line is the rest of its record */
+		snprintf(s->p_stamp, sizeof s->p_stamp, "%s", s->prev_stamp);
+		s->p_abs = s->prev_abs;
+	} else {
+		s->p_stamp[0] = '\0';
+		s->p_abs = NAN;
+	}
+}
+
+/* log_init: an empty model: numbers NAN, pointers NULL, counts 0. */
+static void
+log_init(br_server_log *o)
+{
+	memset(o, 0, sizeof *o);
+	o->max_model_len_tokens = o->max_num_seqs = o->max_num_batched_tokens = NAN;
+	o->tensor_parallel_size = o->gpu_memory_utilization = o->block_size_tokens = NAN;
+	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
+	o->v0_cumulative_preemptions = NAN;
+}
+
+/* scanner_free: release the scanner's buffers and unclaimed strings. */
+static void
+scanner_free(scanner *s)
+{
+	free(s->clean);
+	free(s->p_buf);
+	free(s->cfg_model);
+	free(s->args_model);
+	free(s->args_model_tag);
+	free(s->exc);
+	free(s->prev_exc);
+}
+
+/*
+ * scan: the pass over the file. `limit` > 0 stops after that many bytes
+ * (looks_like). Returns 0, or -1 with *cause for a read error or a NUL byte
+ * seen before any vLLM line (later NUL-bearing lines, e.g. the zero padding
+ * a crash can leave, are skipped). *n_lines gets the lines read.
+ */
+static int
+scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **cause)
+{
+	char *raw = NULL;
+	size_t raw_cap = 0, total = 0;
+	ssize_t got;
+	int lineno = 0;
+	while ((got = getline(&raw, &raw_cap, fp)) > 0) {
+		lineno++;
+		total += (size_t)got;
+		const char *nul = memchr(raw, '\0', (size_t)got);
+		if (nul != NULL) {
+			if (!s->has_vllm) {
+				if (cause)
+					*cause = br_xasprintf("%s:%d:%d: binary data (NUL byte), expected a vLLM server log (text)",
+					                      s->path, lineno, (int)(nul - raw) + 1);
+				free(raw);
+				return -1;
+			}
+			continue;
+		}
+		const char *text, *from = raw;
+		size_t len, rawlen = (size_t)got;
+		pline l;
+		if (lineno == 1 && rawlen >= 3 && memcmp(raw, "\xef\xbb\xbf", 3) == 0) {
+			from += 3; /* UTF-8 byte order mark */
+			rawlen -= 3;
+		}
+		clean_line(s, from, rawlen, &text, &len);
+		classify(s, text, len, &l);
+		if (l.vllm)
+			s->has_vllm = 1;
+		if (!try_join(s, &l)) {
+			flush(s);
+			traceback(s, &l, lineno);
+			start_pending(s, &l, lineno);
+		}
+		s->prev_prefix_cut = l.prefix_cut;
+		if (l.vllm) {
+			snprintf(s->prev_stamp, sizeof s->prev_stamp, "%s", l.stamp);
+			s->prev_abs = l.abs_s;
+		}
+		if ((limit > 0 && total >= limit) || (stop_on_vllm && s->has_vllm))
+			break;
+	}
+	int err = ferror(fp) ? errno : 0;
+	free(raw);
+	flush(s);
+	*n_lines = lineno;
+	if (err != 0) {
+		if (cause)
+			*cause = br_xasprintf("%s: read error: %s", s->path, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * br_server_log_load: see serverlog.h. After the pass: capacity fields are
+ * merged (V0 "# GPU blocks: N" becomes N × block size, 16 when the log does
+ * not give one), config-line fallbacks fill max_model_len / tensor_parallel
+ * / model when the args line lacks them, and a traceback with no capacity
+ * and no stats line afterwards means the server did not start (its last
+ * exception, or the root cause before a "See root cause above" wrapper,
+ * becomes failure_message).
+ */
+int
+br_server_log_load(const char *path, br_server_log *out, char **cause)
+{
+	log_init(out);
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	scanner s;
+	memset(&s, 0, sizeof s);
+	s.out = out;
+	s.path = path;
+	s.cfg_max_len = s.cfg_tp = s.gpu_blocks = NAN;
+	s.prev_abs = NAN;
+	int n_lines = 0;
+	int rc = scan(&s, fp, 0, 0, &n_lines, cause);
+	fclose(fp);
+	if (rc == 0 && n_lines == 0) {
+		if (cause)
+			*cause = br_xasprintf("%s: empty file, expected a vLLM server log", path);
+		rc = -1;
+	} else if (rc == 0 && !s.has_vllm) {
+		if (cause)
+			*cause = br_xasprintf("%s: expected a vLLM server log (no vLLM log line found)", path);
+		rc = -1;
+	}
+	if (rc != 0) {
+		scanner_free(&s);
+		br_server_log_free(out);
+		log_init(out);
+		return -1;
+	}
+	out->source_path = br_xstrdup(path);
+	/* model: args "model" / "model_tag", then the config line, then the served name */
+	if (s.args_model != NULL) {
+		out->model = s.args_model;
+		s.args_model = NULL;
+	} else if (s.args_model_tag != NULL) {
+		out->model = s.args_model_tag;
+		s.args_model_tag = NULL;
+	} else if (s.cfg_model != NULL) {
+		out->model = s.cfg_model;
+		s.cfg_model = NULL;
+	} else if (out->served_model_name != NULL)
+		out->model = br_xstrdup(out->served_model_name);
+	if (isnan(out->max_model_len_tokens))
+		out->max_model_len_tokens = s.cfg_max_len;
+	if (isnan(out->tensor_parallel_size))
+		out->tensor_parallel_size = s.cfg_tp;
+	/* capacity */
+	out->n_capacity_lines = s.n_kvsize > 0 ? s.n_kvsize : s.n_blocks;
+	if (isnan(out->kv_pool_tokens) && !isnan(s.gpu_blocks)) {
+		double bs = isnan(out->block_size_tokens) ? DEFAULT_BLOCK_TOKENS : out->block_size_tokens;
+		out->kv_pool_tokens = s.gpu_blocks * bs;
+		out->kv_pool_line = s.blocks_line;
+	}
+	/* start-up failure */
+	if (s.exc != NULL && out->n_capacity_lines == 0 && out->n_stats == 0) {
+		out->did_not_start = 1;
+		if (strstr(s.exc, "See root cause above") != NULL && s.prev_exc != NULL) {
+			out->failure_message = s.prev_exc;
+			out->failure_line = s.prev_exc_line;
+			s.prev_exc = NULL;
+		} else {
+			out->failure_message = s.exc;
+			out->failure_line = s.exc_line;
+			s.exc = NULL;
+		}
+	}
+	scanner_free(&s);
+	return 0;
+}
+
+/*
+ * br_server_log_looks_like: 1 when the first 256 KiB (whole lines) hold a
+ * vLLM logger line or a recognised vLLM message body; 0 otherwise, also for
+ * an unreadable, empty or binary file.
+ */
+int
+br_server_log_looks_like(const char *path)
+{
+	FILE *fp = fopen(path, "rb");
+	if (fp == NULL)
+		return 0;
+	br_server_log tmp;
+	log_init(&tmp);
+	scanner s;
+	memset(&s, 0, sizeof s);
+	s.out = &tmp;
+	s.path = path;
+	s.cfg_max_len = s.cfg_tp = s.gpu_blocks = NAN;
+	s.prev_abs = NAN;
+	int n_lines = 0;
+	int rc = scan(&s, fp, LOOKS_LIKE_BYTES, 1, &n_lines, NULL);
+	fclose(fp);
+	int yes = (rc == 0 && s.has_vllm);
+	scanner_free(&s);
+	br_server_log_free(&tmp);
+	return yes;
+}
+
+/* br_server_log_free: release everything the log owns; safe on a zeroed or
+ * already freed struct (leaves it zeroed). */
+void
+br_server_log_free(br_server_log *l)
+{
+	if (l == NULL)
+		return;
+	free(l->source_path);
+	free(l->vllm_version);
+	free(l->engine);
+	free(l->model);
+	free(l->served_model_name);
+	free(l->failure_message);
+	free(l->stats);
+	memset(l, 0, sizeof *l);
+}

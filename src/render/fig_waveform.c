@@ -1,0 +1,200 @@
+/*
+ * fig2-waveform: the whole run from the metrics series. Left axis: requests
+ * running and waiting. Right axis: KV-cache usage in % and the cumulative
+ * preemptions since the first sample (a step line; counter resets handled).
+ * x: seconds since the first timed sample. The run window from the
+ * residency analysis is shaded.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "render/figure_io.h"
+
+/* col: column `name` of s, or NULL (own lookup: only names, no allocation). */
+static const double *
+col(const br_series *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_cols; i++)
+		if (s->names[i] && strcmp(s->names[i], name) == 0)
+			return s->cols[i];
+	return NULL;
+}
+
+/* n_finite: number of finite values in v[0..n) (0 for NULL). */
+static size_t
+n_finite(const double *v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; v && i < n; i++)
+		k += isfinite(v[i]) != 0;
+	return k;
+}
+
+/*
+ * cumulate_counter: increase of a counter since its first finite value,
+ * reset-aware (a drop means the counter restarted from 0, so the new value
+ * itself is the increase). NaN where the counter is NaN.
+ */
+static void
+cumulate_counter(const double *c, size_t n, double *out)
+{
+	double prev = NAN, sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(c[i])) {
+			out[i] = NAN;
+			continue;
+		}
+		if (isfinite(prev))
+			sum += c[i] >= prev ? c[i] - prev : c[i];
+		prev = c[i];
+		out[i] = sum;
+	}
+}
+
+/* br_fig_waveform: see figure_io.h. */
+int
+br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+{
+	const br_run *run = a->run;
+	if (run == NULL || run->metrics == NULL ||
+	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS))
+		return 0;
+	const br_series *s = run->metrics;
+	size_t n = s->n_rows;
+	if (n < 3 || s->t_s == NULL || n_finite(s->t_s, n) < 3)
+		return 0;
+	const double *running = col(s, "vllm:num_requests_running");
+	const double *waiting = col(s, "vllm:num_requests_waiting");
+	const double *kv = col(s, "vllm:kv_cache_usage_perc");
+	const double *pre = col(s, "vllm:num_preemptions_total");
+	if (n_finite(running, n) < 2) running = NULL;
+	if (n_finite(waiting, n) < 2) waiting = NULL;
+	if (n_finite(kv, n) < 2) kv = NULL;
+	if (n_finite(pre, n) < 2) pre = NULL;
+	if (!running && !waiting && !kv && !pre)
+		return 0;
+
+	double t0 = NAN;
+	for (size_t i = 0; i < n && isnan(t0); i++)
+		if (isfinite(s->t_s[i]))
+			t0 = s->t_s[i];
+	double *t = br_xmalloc(n * sizeof *t), *kvp = br_xmalloc(n * sizeof *kvp),
+	       *pc = br_xmalloc(n * sizeof *pc), *pplot = br_xmalloc(n * sizeof *pplot);
+	double pmax = 0;
+	for (size_t i = 0; i < n; i++) {
+		t[i] = isfinite(s->t_s[i]) ? s->t_s[i] - t0 : NAN;
+		kvp[i] = kv ? kv[i] * 100 : NAN;
+	}
+	if (pre) {
+		cumulate_counter(pre, n, pc);
+		for (size_t i = 0; i < n; i++)
+			if (isfinite(pc[i]) && pc[i] > pmax)
+				pmax = pc[i];
+	} else {
+		for (size_t i = 0; i < n; i++)
+			pc[i] = NAN;
+	}
+	/*
+	 * KV % and preemptions share the right axis. When the preemption count
+	 * would dwarf the 0-100 % range it is drawn divided by a power of ten,
+	 * and the legend says so (the CSV keeps the count).
+	 */
+	double pdiv = 1;
+	if (kv)
+		while (pmax / pdiv > 100)
+			pdiv *= 10;
+	for (size_t i = 0; i < n; i++)
+		pplot[i] = pc[i] / pdiv;
+
+	br_chart *c = br_chart_new(NULL);
+	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
+	int left_used = running || waiting;
+	int rside = left_used ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
+	const char *rs = left_used ? ", right" : "";
+	if (left_used) {
+		br_axis_set(&c->y, BR_SCALE_LINEAR, "requests");
+		c->y.include_zero = 1;
+	}
+	br_axis *rax = left_used ? &c->y2 : &c->y;
+	rax->include_zero = 1;
+	br_axis_set(rax, BR_SCALE_LINEAR,
+	    kv && pre ? "KV cache usage (%) · preemptions (count)" : kv ? "KV cache usage (%)" : "preemptions since first sample (count)");
+	if (running)
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, "running (requests)", t, running, n);
+	if (waiting)
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 1, "waiting (requests)", t, waiting, n);
+	if (kv) {
+		char *lab = br_xasprintf("KV cache usage (%%%s)", rs);
+		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, rside, 2, lab, t, kvp, n);
+		ks->line_width_pt = 0.9;
+		ks->dash = 0;
+		free(lab);
+	}
+	if (pre) {
+		char *lab = pdiv > 1
+		    ? br_xasprintf("cumulative preemptions ÷ %.0f (count%s)", pdiv, rs)
+		    : br_xasprintf("cumulative preemptions (count%s)", rs);
+		br_chart_add(c, BR_SERIES_STEP, rside, 4, lab, t, pplot, n);
+		free(lab);
+	}
+	int window = a->residency.available && isfinite(a->residency.window_start_t_s) &&
+	    isfinite(a->residency.window_end_t_s);
+	if (window)
+		br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
+		    "benchmark window");
+
+	int rc = 0;
+	if (br_chart_has_data(c)) {
+		GString *csv = g_string_new(
+		    "t_s,t_unix_s,running_requests,waiting_requests,kv_cache_usage_pct,preemptions_cumulative_count\n");
+		for (size_t i = 0; i < n; i++) {
+			br_csv_num(csv, t[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, s->t_s[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, running ? running[i] : NAN);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, waiting ? waiting[i] : NAN);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, kvp[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, pc[i]);
+			g_string_append_c(csv, '\n');
+		}
+		GString *cap = g_string_new(NULL);
+		g_string_append(cap, "The whole run, sampled from the server's /metrics, against time since the first sample (s).");
+		if (left_used)
+			g_string_append(cap, " Left axis: requests running (in the batch) and waiting (queued), in requests.");
+		if (kv)
+			g_string_append_printf(cap, " %s: KV-cache usage in %% of the pool.", left_used ? "Right axis" : "Axis");
+		if (pre) {
+			g_string_append_printf(cap, " Step line: preemptions counted since the first sample");
+			if (pdiv > 1)
+				g_string_append_printf(cap, ", drawn divided by %.0f (the CSV holds the count)", pdiv);
+			g_string_append(cap, ".");
+		}
+		if (window)
+			g_string_append(cap, " Shaded: the benchmark window.");
+		br_chart *charts[1] = { c };
+		br_fig_spec spec = {
+			.id = "fig2-waveform",
+			.title = "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions",
+			.caption = cap->str,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = 1, .cols = 1,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		g_string_free(cap, TRUE);
+		g_string_free(csv, TRUE);
+	}
+	br_chart_free(c);
+	free(t);
+	free(kvp);
+	free(pc);
+	free(pplot);
+	return rc;
+}

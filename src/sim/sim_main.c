@@ -1,0 +1,86 @@
+/*
+ * `benchreport simulate CONFIG.json -o RUN_DIR [--force]` (DESIGN.md §2, §5).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/sim.h"
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "usage: benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
+	    "  Runs the vLLM V1 scheduler model of CONFIG.json and writes stress.json,\n"
+	    "  metrics.csv, server.log and run.json into RUN_DIR (refused if it exists,\n"
+	    "  unless --force).\n");
+}
+
+/*
+ * br_sim_main: parse the command line, simulate, write. Exit codes: 0 ok,
+ * 2 bad usage (also: RUN_DIR exists without --force), 3 bad config or an
+ * output that cannot be written.
+ */
+int
+br_sim_main(int argc, char **argv)
+{
+	const char *config = NULL, *out_dir = NULL;
+	int force = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return BR_EXIT_OK;
+		} else if (strcmp(a, "--force") == 0) {
+			force = 1;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "benchreport simulate: %s needs a folder\n", a);
+				usage(stderr);
+				return BR_EXIT_USAGE;
+			}
+			out_dir = argv[++i];
+		} else if (strncmp(a, "-o", 2) == 0 && a[2] != '\0') {
+			out_dir = a + 2;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "benchreport simulate: unknown option %s\n", a);
+			usage(stderr);
+			return BR_EXIT_USAGE;
+		} else if (config == NULL) {
+			config = a;
+		} else {
+			fprintf(stderr, "benchreport simulate: unexpected argument %s\n", a);
+			usage(stderr);
+			return BR_EXIT_USAGE;
+		}
+	}
+	if (config == NULL || out_dir == NULL) {
+		fprintf(stderr, "benchreport simulate: %s\n",
+		    config == NULL ? "missing CONFIG.json" : "missing -o RUN_DIR");
+		usage(stderr);
+		return BR_EXIT_USAGE;
+	}
+	if (!force && br_is_dir(out_dir)) {
+		fprintf(stderr, "benchreport simulate: %s: already exists (use --force to replace it)\n", out_dir);
+		return BR_EXIT_USAGE;
+	}
+	char *cause = NULL;
+	br_sim_result r;
+	if (br_sim_run(config, &r, &cause) < 0) {
+		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : config);
+		free(cause);
+		return BR_EXIT_INPUT;
+	}
+	if (br_sim_write(&r, out_dir, force, &cause) < 0) {
+		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : out_dir);
+		free(cause);
+		br_sim_result_free(&r);
+		return BR_EXIT_INPUT;
+	}
+	printf("simulated %.0f requests: duration %.1f s, %.1f output tok/s, mean running %.2f "
+	    "(peak %.0f), peak waiting %.0f, %zu preemptions, TTFT p50 %.1f s\nwrote %s\n",
+	    r.num_prompts, r.duration_s, r.output_throughput_tps, r.mean_running, r.peak_running,
+	    r.peak_waiting, r.n_preemptions, r.ttft_p50_s, out_dir);
+	br_sim_result_free(&r);
+	return BR_EXIT_OK;
+}

@@ -1,0 +1,227 @@
+/*
+ * Tests of the metrics CSV reader (src/ingest/metrics_csv.c).
+ * Expected values are read by hand from the fixtures in fixtures/metrics/
+ * (each test names its file); epoch values of ISO stamps were computed with
+ * python3: datetime.fromisoformat("2026-07-31T03:55:29+00:00").timestamp().
+ */
+#include "br_test.h"
+
+#include "benchreport/common.h"
+#include "benchreport/metrics.h"
+
+static double
+colv(const br_series *s, const char *name, size_t row)
+{
+	const double *c = br_series_col(s, name);
+	if (c == NULL)
+		fail_msg("column %s missing", name);
+	assert_true(row < s->n_rows);
+	return c[row];
+}
+
+static void
+load_ok(const char *rel, br_series *s)
+{
+	char *path = br_test_src(rel);
+	char *cause = NULL;
+	if (br_metrics_csv_load(path, s, &cause) != 0)
+		fail_msg("%s: %s", path, cause ? cause : "(no cause)");
+	assert_string_equal(s->source_path, path);
+	free(path);
+}
+
+/* A bad fixture must fail with a message that contains `want`. */
+static void
+load_bad(const char *rel, const char *want)
+{
+	char *path = br_test_src(rel);
+	br_series s;
+	char *cause = NULL;
+	assert_int_equal(br_metrics_csv_load(path, &s, &cause), -1);
+	assert_non_null(cause);
+	if (strstr(cause, want) == NULL)
+		fail_msg("message '%s' lacks '%s'", cause, want);
+	assert_int_equal(s.n_rows, 0);
+	assert_int_equal(s.n_cols, 0);
+	free(cause);
+	free(path);
+}
+
+/*
+ * canonical.csv: timestamp + vllm: columns, quoted labelled headers
+ * ("vllm:request_success_total{finished_reason=""length""}"), an empty
+ * waiting cell in row 3, an abort column that is empty in every row.
+ */
+static void
+test_canonical(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/canonical.csv", &s);
+	assert_int_equal(s.n_rows, 4);
+	assert_double_abs(s.t_s[0], 1785549300.0, 0);
+	assert_double_abs(s.t_s[3], 1785549303.5, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 1), 4, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_waiting", 1), 2, 0);
+	assert_nan(colv(&s, "vllm:num_requests_waiting", 2));     /* empty cell = not sampled */
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 2), 0.5, 0);  /* fraction: kept */
+	assert_double_abs(colv(&s, "vllm:num_preemptions_total", 3), 1, 0);
+	assert_double_abs(colv(&s, "vllm:iteration_tokens_total_sum", 2), 2500, 0);
+	assert_double_abs(colv(&s, "vllm:request_success_total{finished_reason=\"length\"}", 3), 3, 0);
+	assert_double_abs(colv(&s, "vllm:request_success_total{finished_reason=\"stop\"}", 3), 1, 0);
+	/* bare name = length + stop (abort never sampled): 0, 1, 3, 4 */
+	assert_double_abs(colv(&s, "vllm:request_success_total", 0), 0, 0);
+	assert_double_abs(colv(&s, "vllm:request_success_total", 2), 3, 0);
+	assert_double_abs(colv(&s, "vllm:request_success_total", 3), 4, 0);
+	assert_nan(colv(&s, "vllm:request_success_total{finished_reason=\"abort\"}", 0));
+	assert_int_equal(s.n_cols, 9);
+	br_series_free(&s);
+}
+
+/*
+ * thirdparty.csv: the layout of FORMATS.md §4 (timestamp_unix,
+ * vllm:gpu_cache_usage_perc, ..., num_requests_swapped) at ~4.5 Hz.
+ */
+static void
+test_third_party(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/thirdparty.csv", &s);
+	assert_int_equal(s.n_rows, 4);
+	assert_double_rel(s.t_s[1], 1722480000.222, 1e-15);
+	assert_double_rel(s.t_s[3], 1722480000.667, 1e-15);
+	assert_null(br_series_col(&s, "vllm:gpu_cache_usage_perc"));
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 2), 0.9375, 0);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 3), 0.96875, 0);
+	assert_double_abs(colv(&s, "vllm:num_preemptions_total", 3), 2, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 2), 32, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_swapped", 3), 2, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_waiting", 1), 24, 0);
+	br_series_free(&s);
+}
+
+/* t_unix_ms.csv (CRLF): milliseconds → s; vllm_ and unprefixed names; unknown kept. */
+static void
+test_t_unix_ms(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/t_unix_ms.csv", &s);
+	assert_int_equal(s.n_rows, 3);
+	assert_double_abs(s.t_s[0], 1785549300.0, 0);
+	assert_double_abs(s.t_s[1], 1785549300.5, 0);
+	assert_double_abs(s.t_s[2], 1785549301.25, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 2), 3, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_waiting", 1), 1, 0);
+	assert_double_abs(colv(&s, "vllm:num_preemptions_total", 2), 1, 0);
+	assert_double_abs(colv(&s, "unknown_metric", 1), 8, 0);
+	assert_nan(colv(&s, "unknown_metric", 2));
+	assert_false(br_series_has_prefix(&s, "vllm_"));
+	assert_false(br_series_has_prefix(&s, "num_"));
+	br_series_free(&s);
+}
+
+/* iso8601.csv: Z, .250+00:00, "YYYY-MM-DD HH:MM:SS" (UTC), +02:00. */
+static void
+test_iso8601(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/iso8601.csv", &s);
+	assert_int_equal(s.n_rows, 4);
+	assert_double_abs(s.t_s[0], 1785470129.0, 0);
+	assert_double_abs(s.t_s[1], 1785470129.25, 0);
+	assert_double_abs(s.t_s[2], 1785470130.0, 0);
+	assert_double_abs(s.t_s[3], 1785470131.0, 0);   /* 05:55:31+02:00 = 03:55:31Z */
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 3), 4, 0);
+	br_series_free(&s);
+}
+
+/*
+ * percent.csv: `time` column, rows out of order (1000, 999, 1001) → sorted;
+ * unprefixed kv_cache_usage_perc in percent (50, 12.5, 0.5) → /100.
+ */
+static void
+test_percent_and_sort(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/percent.csv", &s);
+	assert_int_equal(s.n_rows, 3);
+	assert_double_abs(s.t_s[0], 999, 0);
+	assert_double_abs(s.t_s[1], 1000, 0);
+	assert_double_abs(s.t_s[2], 1001, 0);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 0), 0.125, 0);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 1), 0.5, 0);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 2), 0.005, 1e-18);
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 0), 2, 0);  /* moved with its row */
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 1), 1, 0);
+	br_series_free(&s);
+}
+
+/*
+ * engines.csv: per-engine columns summed (running 1+2 = 3; engine 1 empty in
+ * row 2 → NAN, not a partial sum), KV usage averaged over engines (0.2, 0.4
+ * → 0.3), an explicit bare request_success_total kept as written (5, 6)
+ * beside its length column, _created and unnamed columns ignored, a header
+ * written without quoting around a two-label set.
+ */
+static void
+test_engines(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/engines.csv", &s);
+	assert_int_equal(s.n_rows, 2);
+	assert_int_equal(s.n_cols, 4);
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 0), 3, 0);
+	assert_nan(colv(&s, "vllm:num_requests_running", 1));
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 0), 0.3, 1e-15);
+	assert_double_abs(colv(&s, "vllm:request_success_total", 0), 5, 0);
+	assert_double_abs(colv(&s, "vllm:request_success_total", 1), 6, 0);
+	assert_double_abs(colv(&s, "vllm:request_success_total{finished_reason=\"length\"}", 1), 4, 0);
+	assert_false(br_series_has_prefix(&s, "vllm:num_preemptions"));
+	br_series_free(&s);
+}
+
+/* Bad files: -1 and "PATH:LINE:COL: expected ..." with the right position. */
+static void
+test_bad(void **state)
+{
+	(void)state;
+	/* line 3 "2.0,3": 2 cells, header has 3; the line ends at column 6 */
+	load_bad("fixtures/bad/metrics-ragged.csv", "metrics-ragged.csv:3:6: expected 3 cells as in the header, found 2");
+	/* line 3 "2.0,abc,2": abc starts at column 5 */
+	load_bad("fixtures/bad/metrics-nonnumeric.csv",
+	    "metrics-nonnumeric.csv:3:5: expected a number in column 'vllm:num_requests_running', found 'abc'");
+	load_bad("fixtures/bad/metrics-empty.csv", "metrics-empty.csv: expected a CSV header row, found an empty file");
+	/* the NUL bytes start line 2 */
+	load_bad("fixtures/bad/metrics-binary.csv", "metrics-binary.csv:2:1: expected CSV text, found a NUL byte");
+	load_bad("fixtures/bad/metrics-no-time.csv", "metrics-no-time.csv:1:1: expected a time column");
+	/* the quote opened at line 1 column 11 never closes */
+	load_bad("fixtures/bad/metrics-unterminated-quote.csv",
+	    "metrics-unterminated-quote.csv:1:11: expected a closing '\"'");
+	load_bad("fixtures/bad/metrics-header-only.csv", "expected at least one data row");
+	/* a missing file: cause from br_read_file */
+	br_series s;
+	char *cause = NULL;
+	assert_int_equal(br_metrics_csv_load("/nonexistent/metrics.csv", &s, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_third_party),
+		cmocka_unit_test(test_t_unix_ms),
+		cmocka_unit_test(test_iso8601),
+		cmocka_unit_test(test_percent_and_sort),
+		cmocka_unit_test(test_engines),
+		cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,628 @@
+/*
+ * Tests of the figure layer (src/render): nice ticks, tick labels, text via
+ * pango (CJK), and br_render_figures on a hand-built analysis: a synthetic
+ * 600-row overload series and synthetic latency samples.
+ */
+#include "br_test.h"
+
+#include <cairo.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <dirent.h>
+
+#include "benchreport/render.h"
+#include "benchreport/common.h"
+#include "render/chart.h"
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Deterministic pseudo-random numbers in [0, 1) (LCG, Numerical Recipes constants). */
+static unsigned long lcg_state = 12345;
+static double
+lcg(void)
+{
+	lcg_state = (lcg_state * 1664525UL + 1013904223UL) & 0xffffffffUL;
+	return (double)lcg_state / 4294967296.0;
+}
+
+/* numpy-linear percentile of sorted x (written here independently of src/stats). */
+static double
+pct(const double *x, size_t n, double p)
+{
+	double h = (double)(n - 1) * p / 100.0;
+	size_t lo = (size_t)floor(h);
+	if (lo + 1 >= n)
+		return x[n - 1];
+	return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+static int
+cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whole file into a malloc'd string. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	char *d = NULL, *cause = NULL;
+	size_t l = 0;
+	if (br_read_file(path, &d, &l, &cause) != 0) {
+		fail_msg("%s", cause);
+	}
+	if (len)
+		*len = l;
+	return d;
+}
+
+static size_t
+count_lines(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Remove a flat directory tree made by a test. */
+static void
+rm_tree(const char *dir)
+{
+	if (getenv("BR_TEST_KEEP"))
+		return;
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			char *p = br_path_join(dir, e->d_name);
+			unlink(p);
+			free(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* Number of entries in a directory (without . and ..). */
+static int
+dir_entries(const char *dir)
+{
+	int n = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* ---------------------------------------------------------------- fixtures */
+
+#define NROWS 600
+#define T0 1700000000.0
+
+typedef struct fixture {
+	br_run run;
+	br_series ser;
+	br_analysis a;
+	double *lat[BR_N_LATENCY];
+} fixture;
+
+/*
+ * The overload series: t = T0 + i (1 Hz), running = 11 + noise in {-1,0,1},
+ * waiting ramps 60 → 0, KV usage a sawtooth 0.900 → 0.996 with period 20 s,
+ * preemption counter starting at 100 and rising by 1 + (k mod 3) at the k-th
+ * sawtooth drop (i = 20k, k = 1..29): total 9·(2+3+1) + 2 + 3 = 59.
+ */
+static void
+fill_series(br_series *s)
+{
+	static char *names[4] = { "vllm:num_requests_running", "vllm:num_requests_waiting",
+		"vllm:kv_cache_usage_perc", "vllm:num_preemptions_total" };
+	memset(s, 0, sizeof *s);
+	s->n_rows = NROWS;
+	s->n_cols = 4;
+	s->t_s = malloc(NROWS * sizeof(double));
+	s->names = malloc(4 * sizeof(char *));
+	s->cols = malloc(4 * sizeof(double *));
+	for (int c = 0; c < 4; c++) {
+		s->names[c] = strdup(names[c]);
+		s->cols[c] = malloc(NROWS * sizeof(double));
+	}
+	double pre = 100;
+	for (int i = 0; i < NROWS; i++) {
+		s->t_s[i] = T0 + i;
+		s->cols[0][i] = 11 + floor(lcg() * 3) - 1;
+		s->cols[1][i] = round(60.0 * (1.0 - i / 599.0));
+		s->cols[2][i] = 0.9 + (0.996 - 0.9) * (i % 20) / 19.0;
+		if (i > 0 && i % 20 == 0)
+			pre += 1 + (i / 20) % 3;
+		s->cols[3][i] = pre;
+	}
+}
+
+static void
+free_series(br_series *s)
+{
+	for (size_t c = 0; c < s->n_cols; c++) {
+		free(s->names[c]);
+		free(s->cols[c]);
+	}
+	free(s->names);
+	free(s->cols);
+	free(s->t_s);
+}
+
+/*
+ * Latency samples: TTFT 1000 samples 40..4000 ms (log-uniform), ITL 5000
+ * samples ~ 20 ms with a tail to 900 ms, E2EL 1000 samples 2..60 s. Their
+ * median/p99/p99.9 come from pct() above (type 7, as numpy).
+ */
+static void
+fill_latency(fixture *f)
+{
+	br_latency *L = &f->a.latency;
+	static const size_t n[BR_N_LATENCY] = { 1000, 0, 5000, 1000 };
+	L->from_arrays = 1;
+	for (int m = 0; m < BR_N_LATENCY; m++) {
+		if (n[m] == 0)
+			continue;
+		double *v = malloc(n[m] * sizeof *v);
+		for (size_t i = 0; i < n[m]; i++) {
+			double u = lcg();
+			if (m == BR_TTFT)
+				v[i] = 40 * pow(100, u);
+			else if (m == BR_ITL)
+				v[i] = u < 0.995 ? 15 + 10 * lcg() : 100 + 800 * lcg();
+			else
+				v[i] = 2000 + 58000 * u * u;
+		}
+		qsort(v, n[m], sizeof *v, cmpd);
+		f->lat[m] = v;
+		L->samples_ms[m] = v;
+		L->n_samples[m] = n[m];
+		L->m[m].count = n[m];
+		L->m[m].median = pct(v, n[m], 50);
+		L->m[m].p99 = pct(v, n[m], 99);
+		L->m[m].p999 = pct(v, n[m], 99.9);
+	}
+}
+
+static void
+fixture_init(fixture *f)
+{
+	memset(f, 0, sizeof *f);
+	lcg_state = 12345;
+	fill_series(&f->ser);
+	f->run.metrics = &f->ser;
+	f->run.metrics_kind = BR_METRICS_CSV;
+	f->a.run = &f->run;
+	f->a.residency.available = 1;
+	f->a.residency.window_start_t_s = T0 + 20;
+	f->a.residency.window_end_t_s = T0 + 580;
+	fill_latency(f);
+}
+
+static void
+fixture_free(fixture *f)
+{
+	free_series(&f->ser);
+	for (int m = 0; m < BR_N_LATENCY; m++)
+		free(f->lat[m]);
+}
+
+static char *
+make_tmpdir(void)
+{
+	char tmpl[] = "/tmp/br_render_test_XXXXXX";
+	char *d = mkdtemp(tmpl);
+	assert_non_null(d);
+	/* render into a sub-folder that does not exist yet: br_render_figures creates it */
+	return br_path_join(d, "figures");
+}
+
+/* ---------------------------------------------------------------- checks */
+
+/* PNG size = drawn size at 300 dpi; opaque. */
+static void
+check_png(const br_figure *fig)
+{
+	cairo_surface_t *img = cairo_image_surface_create_from_png(fig->png_path);
+	assert_int_equal(cairo_surface_status(img), CAIRO_STATUS_SUCCESS);
+	/* 170 mm × 95 mm at 72 pt/in: 481.89 × 269.29 pt → 2008 × 1122 px at 300 dpi */
+	assert_double_abs(fig->width_pt, 170.0 / 25.4 * 72.0, 1e-9);
+	assert_double_abs(fig->height_pt, 95.0 / 25.4 * 72.0, 1e-9);
+	assert_int_equal(cairo_image_surface_get_width(img), 2008);
+	assert_int_equal(cairo_image_surface_get_height(img), 1122);
+	cairo_format_t fmt = cairo_image_surface_get_format(img);
+	assert_true(fmt == CAIRO_FORMAT_RGB24 || fmt == CAIRO_FORMAT_ARGB32);
+	cairo_surface_flush(img);
+	unsigned char *d = cairo_image_surface_get_data(img);
+	int st = cairo_image_surface_get_stride(img);
+	size_t dark = 0;
+	for (int y = 0; y < 1122; y++) {
+		const uint32_t *row = (const uint32_t *)(d + (size_t)y * (size_t)st);
+		for (int x = 0; x < 2008; x++) {
+			if (fmt == CAIRO_FORMAT_ARGB32 && (row[x] >> 24) != 0xff)
+				fail_msg("%s: pixel %d,%d has alpha %u", fig->png_path, x, y, row[x] >> 24);
+			dark += (row[x] & 0xffffff) != 0xffffff;
+		}
+	}
+	/* something was drawn, on a white background (the four corners are margin) */
+	assert_true(dark > 10000);
+	uint32_t c00 = ((const uint32_t *)d)[0] & 0xffffff;
+	uint32_t c10 = ((const uint32_t *)d)[2007] & 0xffffff;
+	uint32_t c01 = ((const uint32_t *)(d + (size_t)1121 * (size_t)st))[0] & 0xffffff;
+	uint32_t c11 = ((const uint32_t *)(d + (size_t)1121 * (size_t)st))[2007] & 0xffffff;
+	assert_int_equal(c00, 0xffffff);
+	assert_int_equal(c10, 0xffffff);
+	assert_int_equal(c01, 0xffffff);
+	assert_int_equal(c11, 0xffffff);
+	cairo_surface_destroy(img);
+}
+
+/* SVG: XML declaration, an <svg element, and no non-finite coordinate. */
+static void
+check_svg(const br_figure *fig)
+{
+	size_t len;
+	char *s = slurp(fig->svg_path, &len);
+	assert_true(len > 1000);
+	assert_memory_equal(s, "<?xml", 5);
+	assert_non_null(strstr(s, "<svg"));
+	assert_non_null(strstr(s, "</svg>"));
+	assert_null(strstr(s, "nan"));
+	assert_null(strstr(s, "inf"));
+	free(s);
+}
+
+static const br_figure *
+find_fig(const br_figure *figs, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(figs[i].id, id) == 0)
+			return &figs[i];
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void
+test_nice_ticks_linear(void **state)
+{
+	(void)state;
+	double t[64], lo, hi;
+	/* 0..11.3, at most 6 intervals: step 1 would need 12, step 2 needs 6 → 0,2,…,12 */
+	size_t n = br_nice_ticks(0, 11.3, BR_SCALE_LINEAR, 6, 0, t, 64, &lo, &hi);
+	assert_int_equal(n, 7);
+	for (size_t i = 0; i < n; i++)
+		assert_double_abs(t[i], 2.0 * (double)i, 1e-12);
+	assert_double_abs(lo, 0, 1e-12);
+	assert_double_abs(hi, 12, 1e-12);
+	/* fixed 0..100 (KV %): 100/6 → mag 10; step 10 gives 10 intervals, 20 gives 5 */
+	n = br_nice_ticks(0, 100, BR_SCALE_LINEAR, 6, 1, t, 64, &lo, &hi);
+	assert_int_equal(n, 6);
+	assert_double_abs(t[5], 100, 1e-12);
+	assert_double_abs(hi, 100, 1e-12);
+	/* -0.37..0.52, 5 intervals: 0.89/5 → mag 0.1; step 0.2 → -0.4..0.6 (5 intervals) */
+	n = br_nice_ticks(-0.37, 0.52, BR_SCALE_LINEAR, 5, 0, t, 64, &lo, &hi);
+	assert_int_equal(n, 6);
+	assert_double_abs(t[0], -0.4, 1e-12);
+	assert_double_abs(t[2], 0.0, 0);           /* snapped to exactly 0 */
+	assert_double_abs(t[5], 0.6, 1e-12);
+	/* bad input */
+	assert_int_equal(br_nice_ticks(NAN, 1, BR_SCALE_LINEAR, 5, 0, t, 64, NULL, NULL), 0);
+	assert_int_equal(br_nice_ticks(2, 1, BR_SCALE_LINEAR, 5, 0, t, 64, NULL, NULL), 0);
+	/* a single value: widened ±10 % → 4.5..5.5 → ticks 4.6? no: step 0.2 over 4.4..5.6 */
+	n = br_nice_ticks(5, 5, BR_SCALE_LINEAR, 5, 0, t, 64, &lo, &hi);
+	assert_true(n >= 2);
+	assert_true(lo < 5 && hi > 5);
+}
+
+static void
+test_nice_ticks_log(void **state)
+{
+	(void)state;
+	double t[64], lo, hi;
+	/* 0.8..2500: decades inside are 10^0..10^3 */
+	size_t n = br_nice_ticks(0.8, 2500, BR_SCALE_LOG10, 6, 1, t, 64, &lo, &hi);
+	assert_int_equal(n, 4);
+	assert_double_rel(t[0], 1, 1e-12);
+	assert_double_rel(t[1], 10, 1e-12);
+	assert_double_rel(t[2], 100, 1e-12);
+	assert_double_rel(t[3], 1000, 1e-12);
+	assert_double_abs(lo, 0.8, 0);            /* log range is not widened */
+	assert_double_abs(hi, 2500, 0);
+	/* 1e-3..1e9: 13 decades, target 5 → every ceil(13/6) = 3rd: 1e-3, 1, 1e3, 1e6, 1e9 */
+	n = br_nice_ticks(1e-3, 1e9, BR_SCALE_LOG10, 5, 1, t, 64, NULL, NULL);
+	assert_int_equal(n, 5);
+	assert_double_rel(t[1], 1, 1e-12);
+	assert_double_rel(t[4], 1e9, 1e-12);
+	/* 3..40: one decade inside → 1-2-5 ticks 5, 10, 20 */
+	n = br_nice_ticks(3, 40, BR_SCALE_LOG10, 6, 1, t, 64, NULL, NULL);
+	assert_int_equal(n, 3);
+	assert_double_rel(t[0], 5, 1e-12);
+	assert_double_rel(t[1], 10, 1e-12);
+	assert_double_rel(t[2], 20, 1e-12);
+	/* 15..900: only the decade 100 fits (10 < 15, 1000 > 900), so 1-2-5: 20 50 100 200 500 */
+	n = br_nice_ticks(15, 900, BR_SCALE_LOG10, 6, 1, t, 64, NULL, NULL);
+	assert_int_equal(n, 5);
+	assert_double_rel(t[0], 20, 1e-12);
+	assert_double_rel(t[4], 500, 1e-12);
+	/* non-positive lower bound is refused */
+	assert_int_equal(br_nice_ticks(0, 10, BR_SCALE_LOG10, 6, 1, t, 64, NULL, NULL), 0);
+}
+
+static void
+test_tick_labels(void **state)
+{
+	(void)state;
+	char b[64];
+	assert_int_equal(br_tick_label(4, 2, b, sizeof b), 0);
+	assert_string_equal(b, "4");
+	assert_int_equal(br_tick_label(0.6000000000000001, 0.2, b, sizeof b), 0);
+	assert_string_equal(b, "0.6");
+	assert_int_equal(br_tick_label(-0.4, 0.2, b, sizeof b), 0);
+	assert_string_equal(b, "\xe2\x88\x92" "0.4");   /* U+2212 minus sign */
+	assert_int_equal(br_tick_label(1e-17, 0.2, b, sizeof b), 0);
+	assert_string_equal(b, "0.0");
+	assert_int_equal(br_tick_label(1000, NAN, b, sizeof b), 0);
+	assert_string_equal(b, "1000");
+	assert_int_equal(br_tick_label(0.01, NAN, b, sizeof b), 0);
+	assert_string_equal(b, "0.01");
+	assert_int_equal(br_tick_label(1e6, NAN, b, sizeof b), 1);
+	assert_string_equal(b, "10<sup>6</sup>");
+}
+
+/* CJK text is measured and drawn (font fallback through fontconfig). */
+static void
+test_text_cjk(void **state)
+{
+	(void)state;
+	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 200, 40);
+	cairo_t *cr = cairo_create(img);
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_paint(cr);
+	double w, h;
+	br_text_size(cr, "延迟分布", 12, 0, 0, &w, &h);
+	/* four full-width glyphs at 12 pt: about 48 pt wide */
+	assert_true(w > 40 && w < 60);
+	assert_true(h > 10);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	br_text_draw(cr, "延迟分布", 12, 0, 0, 5, 5, 0, 0, 0);
+	cairo_surface_flush(img);
+	unsigned char *d = cairo_image_surface_get_data(img);
+	int st = cairo_image_surface_get_stride(img);
+	size_t dark = 0;
+	for (int y = 0; y < 40; y++)
+		for (int x = 0; x < 200; x++)
+			dark += (((const uint32_t *)(d + y * st))[x] & 0xff) < 128;
+	assert_true(dark > 50);
+	cairo_destroy(cr);
+	cairo_surface_destroy(img);
+}
+
+static void
+test_render_all(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_init(&f);
+	char *dir = make_tmpdir();
+	br_figure *figs = NULL;
+	size_t n = 0;
+	char *cause = NULL;
+	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(n, 2);
+	/* 2 figures × png, svg, csv; no temporary file left behind */
+	assert_int_equal(dir_entries(dir), 6);
+
+	const br_figure *w = find_fig(figs, n, "fig2-waveform");
+	assert_non_null(w);
+	assert_true(strlen(w->title) > 0 && strlen(w->caption) > 0);
+	char *exp = br_path_join(dir, "fig2-waveform.png");
+	assert_string_equal(w->png_path, exp);
+	free(exp);
+	assert_true(br_is_file(w->png_path) && br_is_file(w->svg_path) && br_is_file(w->csv_path));
+	check_png(w);
+	check_svg(w);
+	char *csv = slurp(w->csv_path, NULL);
+	assert_int_equal(count_lines(csv), NROWS + 1);
+	const char *hdr = "t_s,t_unix_s,running_requests,waiting_requests,kv_cache_usage_pct,preemptions_cumulative_count\n";
+	assert_memory_equal(csv, hdr, strlen(hdr));
+	/* first data row: t 0, waiting 60, KV 90 %, 0 preemptions */
+	const char *r1 = csv + strlen(hdr);
+	double t, tu, run, wait, kv, pre;
+	assert_int_equal(sscanf(r1, "%lf,%lf,%lf,%lf,%lf,%lf", &t, &tu, &run, &wait, &kv, &pre), 6);
+	assert_double_abs(t, 0, 0);
+	assert_double_abs(tu, T0, 0);
+	assert_double_abs(wait, 60, 0);
+	assert_double_rel(kv, 90, 1e-9);
+	assert_double_abs(pre, 0, 0);
+	/* last row: t 599 s, waiting 0, KV 0.9 + 0.096·19/19 → 99.6 %, preemptions 59 (see fill_series) */
+	const char *last = csv + strlen(csv) - 2;
+	while (last > csv && last[-1] != '\n')
+		last--;
+	assert_int_equal(sscanf(last, "%lf,%lf,%lf,%lf,%lf,%lf", &t, &tu, &run, &wait, &kv, &pre), 6);
+	assert_double_abs(t, 599, 0);
+	assert_double_abs(wait, 0, 0);
+	assert_double_rel(kv, 99.6, 1e-9);
+	assert_double_abs(pre, 59, 0);
+	free(csv);
+
+	const br_figure *l = find_fig(figs, n, "figL-latency-cdf");
+	assert_non_null(l);
+	check_png(l);
+	check_svg(l);
+	csv = slurp(l->csv_path, NULL);
+	assert_memory_equal(csv, "metric,value_ms,cdf\n", 20);
+	/* TTFT 1000 + ITL 5000 thinned to 2000 + E2EL 1000, plus the header */
+	assert_int_equal(count_lines(csv), 1 + 1000 + 2000 + 1000);
+	/* the ITL tail is exact: its last 500 rows are the 500 largest samples, cdf (i+1)/5000 */
+	const char *p = strstr(csv, "\ne2el,");
+	assert_non_null(p);
+	const char *q = p;
+	for (int k = 0; k < 500; k++) {
+		while (q > csv && q[-1] != '\n')
+			q--;
+		q--;
+	}
+	q++;
+	for (int k = 0; k < 500; k++) {
+		char name[8];
+		double v, c;
+		assert_int_equal(sscanf(q, "%7[^,],%lf,%lf", name, &v, &c), 3);
+		assert_string_equal(name, "itl");
+		assert_double_rel(v, f.lat[BR_ITL][4500 + k], 1e-9);
+		assert_double_rel(c, (4501.0 + k) / 5000.0, 1e-9);
+		q = strchr(q, '\n') + 1;
+	}
+	free(csv);
+
+	br_figures_free(figs, n);
+	rm_tree(dir);
+	char *parent = strdup(dir);
+	*strrchr(parent, '/') = '\0';
+	rmdir(parent);
+	free(parent);
+	free(dir);
+	fixture_free(&f);
+}
+
+/* No metrics and no per-request arrays: no figure, no file, never an empty axis. */
+static void
+test_render_nothing(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_init(&f);
+	f.run.metrics = NULL;
+	f.a.latency.from_arrays = 0;
+	char *dir = make_tmpdir();
+	br_figure *figs = (br_figure *)1;
+	size_t n = 99;
+	char *cause = NULL;
+	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(n, 0);
+	assert_null(figs);
+	assert_int_equal(dir_entries(dir), 0);
+	/* a 2-row series or columns that are all NaN/Inf give no waveform either */
+	f.run.metrics = &f.ser;
+	size_t keep = f.ser.n_rows;
+	f.ser.n_rows = 2;
+	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(n, 0);
+	f.ser.n_rows = keep;
+	for (size_t c = 0; c < f.ser.n_cols; c++)
+		for (size_t i = 0; i < f.ser.n_rows; i++)
+			f.ser.cols[c][i] = i % 2 ? NAN : INFINITY;
+	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(dir_entries(dir), 0);
+	/* a bare snapshot pair is not a series */
+	fixture_free(&f);
+	fixture_init(&f);
+	f.run.metrics_kind = BR_METRICS_PAIR;
+	f.a.latency.from_arrays = 0;
+	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(n, 0);
+	rm_tree(dir);
+	char *parent = strdup(dir);
+	*strrchr(parent, '/') = '\0';
+	rmdir(parent);
+	free(parent);
+	free(dir);
+	fixture_free(&f);
+}
+
+/*
+ * Gaps: NaN and ±Inf cells in the series and latency samples are skipped
+ * (the SVG holds no "nan"), the CSV has empty cells there, and a counter
+ * reset is counted as a restart (reset-aware cumulative count).
+ */
+static void
+test_render_gaps(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_init(&f);
+	for (int i = 100; i < 110; i++) {
+		f.ser.cols[0][i] = NAN;
+		f.ser.cols[2][i] = INFINITY;
+	}
+	f.ser.t_s[300] = NAN;
+	/* counter reset at row 400: the counter restarts from 0 and reads 3 + 2 = 5 there
+	 * (the original step of +3 at i = 400 plus 2) */
+	double before = f.ser.cols[3][399];
+	for (int i = 400; i < NROWS; i++)
+		f.ser.cols[3][i] -= f.ser.cols[3][399] - 2;
+	f.a.latency.samples_ms[BR_TTFT][3] = NAN;   /* sorted arrays with a NaN in them */
+	char *dir = make_tmpdir();
+	br_figure *figs = NULL;
+	size_t n = 0;
+	char *cause = NULL;
+	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++)
+		check_svg(&figs[i]);
+	const br_figure *w = find_fig(figs, n, "fig2-waveform");
+	char *csv = slurp(w->csv_path, NULL);
+	/* row 100 (line 102): running and KV empty */
+	const char *p = csv;
+	for (int k = 0; k < 101; k++)
+		p = strchr(p, '\n') + 1;
+	assert_memory_equal(p, "100,1700000100,,", 16);
+	/* row 300: no time → empty t cells */
+	p = csv;
+	for (int k = 0; k < 301; k++)
+		p = strchr(p, '\n') + 1;
+	assert_memory_equal(p, ",,", 2);
+	/* last row: increase up to row 399 is (before - 100); the reset adds 2, then the
+	 * rises of the rows 400..599 are kept: total 59 + 2 */
+	const char *last = csv + strlen(csv) - 2;
+	while (last > csv && last[-1] != '\n')
+		last--;
+	const char *lastc = strrchr(last, ',');
+	double pre = strtod(lastc + 1, NULL);
+	assert_double_abs(pre, 59 + 2, 0);
+	(void)before;
+	free(csv);
+	const br_figure *l = find_fig(figs, n, "figL-latency-cdf");
+	csv = slurp(l->csv_path, NULL);
+	/* TTFT lost its NaN sample: 999 + 2000 + 1000 rows */
+	assert_int_equal(count_lines(csv), 1 + 999 + 2000 + 1000);
+	free(csv);
+	br_figures_free(figs, n);
+	rm_tree(dir);
+	char *parent = strdup(dir);
+	*strrchr(parent, '/') = '\0';
+	rmdir(parent);
+	free(parent);
+	free(dir);
+	fixture_free(&f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nice_ticks_linear),
+		cmocka_unit_test(test_nice_ticks_log),
+		cmocka_unit_test(test_tick_labels),
+		cmocka_unit_test(test_text_cjk),
+		cmocka_unit_test(test_render_all),
+		cmocka_unit_test(test_render_nothing),
+		cmocka_unit_test(test_render_gaps),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	br_render_shutdown();
+	return rc;
+}
