@@ -464,7 +464,9 @@ classify(scanner *s, const char *text, size_t len, pline *l)
 
 /* --------------------------------------------------------------- matching */
 
-/* is_banner_version: "version X" ending the body, X starting with a digit. */
+/* banner_version: the version token of a banner line ("vLLM API server
+ * version X", "vLLM version X", or block letters then "version X"; X starts
+ * with a digit), its length in *vlen; NULL when the body is no banner. */
 static const char *
 banner_version(const char *p, const char *end, size_t *vlen)
 {
