@@ -7,6 +7,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/sim.h"
+#include "benchreport/render.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
 
@@ -46,5 +47,7 @@ br_cli_main(int argc, char **argv)
 		fprintf(stderr, "benchreport: the '%s' command is not part of this version yet\n", cmd);
 		return BR_EXIT_USAGE;
 	}
-	return br_cmd_report(argc - 1, argv + 1);
+	int rc = br_cmd_report(argc - 1, argv + 1);
+	br_render_shutdown();   /* font caches of pango/fontconfig: keeps leak checks exact */
+	return rc;
 }

@@ -1,0 +1,157 @@
+/*
+ * FLOPs ledger (DESIGN.md §3.8, FLOPs part) and wall-clock budget (§3.9).
+ *
+ * The FLOPs ledger sets the focus run's vllm:estimated_flops_per_gpu_total
+ * against a cost model GFLOP/token = a + b·x fitted (least squares) on runs
+ * without preemption, x = mean context per token ≈ (in + out)/2. The excess
+ * is recompute; divided by the cost of a recomputed token it estimates the
+ * recomputed tokens, and divided by the run's 95th-percentile FLOP rate the
+ * time spent recomputing. The budget splits the wall time into decode,
+ * prefill, recompute and the rest.
+ *
+ * Units: FLOPs are plain FLOP counts (1e16, not PFLOP); per-token costs are
+ * GFLOP per token (1e9 FLOP) as in the reports. Absent numbers are NAN.
+ *
+ * Ownership: br_flops_calibration owns its points (br_flops_calibration_free);
+ * br_flops_ledger and br_budget own nothing.
+ */
+#ifndef BENCHREPORT_ANALYSIS_FLOPS_H
+#define BENCHREPORT_ANALYSIS_FLOPS_H
+
+#include <stddef.h>
+#include "benchreport/run.h"
+#include "benchreport/stats.h"
+#include "benchreport/analysis.h"
+
+/* What the FLOPs counter says about one run, over its run window. */
+typedef struct br_flops_measure {
+	int available;             /* needs the FLOPs and iteration-token counters + bench means */
+	const char *missing;
+	double flops;              /* Δ vllm:estimated_flops_per_gpu_total (reset-aware) */
+	double tokens;             /* Δ vllm:iteration_tokens_total_sum */
+	double gflop_per_token;    /* flops / tokens / 1e9 */
+	double mean_input_tokens;  /* total_input_tokens / completed */
+	double mean_output_tokens; /* total_output_tokens / completed */
+	double mean_context_tokens;/* x = (in + out) / 2 */
+	double preemptions;        /* Δ vllm:num_preemptions_total; NAN without the column */
+	double flop_rate_p95_per_s;/* p95 over sample intervals of Δflops/Δt; NAN for a pair
+	                              or < 1 usable interval */
+	size_t n_rate_intervals;
+	double duration_s;         /* the bench file's duration */
+} br_flops_measure;
+
+/*
+ * br_flops_measure_run: fill *out from a run (a series uses br_run_window,
+ * a before/after pair rows 0 → 1). Never fails; `available` 0 with
+ * `missing` when the counters or bench means are absent.
+ */
+void br_flops_measure_run(const br_run *run, br_flops_measure *out);
+
+/* One calibration run. */
+typedef struct br_flops_cal_point {
+	char *name;                /* run name (owned) */
+	int used;                  /* 1: in the fit; 0: skipped (see why) */
+	const char *why;           /* static reason when skipped, else NULL */
+	double x_tokens;           /* mean context per token */
+	double y_gflop_per_token;  /* measured GFLOP per token */
+	double tokens, flops, preemptions;
+} br_flops_cal_point;
+
+typedef struct br_flops_calibration {
+	int available;             /* a line was fitted (>= 2 used points, distinct x) */
+	const char *missing;
+	br_linfit_t fit;           /* GFLOP/token = fit.a + fit.b·x; se NAN when n_used == 2 */
+	int has_se;                /* 1 when n_used >= 3 */
+	const char *note;          /* e.g. "2 calibration points: no standard errors, R² is 1 by construction" */
+	br_flops_cal_point *points;/* one per run given, in order */
+	size_t n_points, n_used;
+} br_flops_calibration;
+
+/*
+ * br_flops_calibrate: fit the cost line on runs[0..n). Runs with
+ * preemptions > 0, an unknown preemption count, or no FLOPs counter are
+ * listed as skipped with the reason. Returns 0, or -1 with *cause (malloc'd)
+ * when fewer than two runs are usable or all usable x are equal; *out is
+ * filled (points listed, available 0) either way; free with
+ * br_flops_calibration_free.
+ */
+int br_flops_calibrate(const br_run *const *runs, size_t n,
+    br_flops_calibration *out, char **cause);
+void br_flops_calibration_free(br_flops_calibration *c);
+
+/* br_flops_cost_gflop: a + b·x of a fitted calibration, NAN when unavailable. */
+double br_flops_cost_gflop(const br_flops_calibration *cal, double x_tokens);
+
+/* §3.8 FLOPs ledger of the focus run. */
+typedef struct br_flops_ledger {
+	int available;
+	const char *missing;
+	br_flops_measure m;        /* the focus run's measurement */
+	double model_gflop_per_token;     /* a + b·x at the run's x */
+	double predicted_flops;    /* tokens · (a + b·x) · 1e9 */
+	double excess_flops;       /* measured − predicted */
+	double excess_frac;        /* excess / predicted */
+	double released_tokens_per_preemption; /* R (input, §3.5) */
+	double recompute_gflop_per_token;      /* a + b·R/2 */
+	double recomputed_tokens;  /* excess / ((a + b·R/2)·1e9) */
+	double preemptions;        /* input count */
+	double released_tokens_total;          /* preemptions · R (cross-check) */
+	double flops_to_release_ratio;         /* recomputed_tokens / released_tokens_total */
+	double recompute_s;        /* excess / flop_rate_p95 */
+	double recompute_share_frac;           /* recompute_s / duration_s */
+} br_flops_ledger;
+
+/*
+ * br_flops_ledger_compute: the ledger arithmetic on a measurement (used by
+ * br_analyze_flops; public so the report's reference numbers can be checked
+ * on their own). R and n_preemptions may be NAN (recomputed tokens and the
+ * cross-check then NAN).
+ */
+void br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *cal,
+    double mean_released_tokens_per_preemption, double n_preemptions,
+    br_flops_ledger *out);
+
+/*
+ * br_analyze_flops: measure the focus run and compute its ledger.
+ * Unavailable (with `missing`) without the FLOPs counter or without a
+ * fitted calibration.
+ */
+void br_analyze_flops(const br_run *focus, const br_flops_calibration *cal,
+    double mean_released_tokens_per_preemption, double n_preemptions,
+    br_flops_ledger *out);
+
+/* §3.9 wall-clock budget. */
+typedef struct br_budget {
+	int available;             /* decode part computed (needs latency + residency + bench) */
+	const char *missing;
+	double duration_s;
+	double decode_tokens;      /* Σ(out − 1) = total_output − completed */
+	double running_mean;
+	double itl_p50_ms;
+	double decode_s;           /* decode_tokens / running_mean × ITL p50 */
+	double prefill_tokens;     /* Σ in */
+	double prefill_gflop_per_token;   /* a + b·(mean in / 2) */
+	double flop_rate_p95_per_s;
+	double prefill_s;          /* prefill_tokens · cost · 1e9 / rate */
+	const char *prefill_missing;      /* why prefill_s is NAN, else NULL */
+	double recompute_s;        /* from the FLOPs ledger */
+	const char *recompute_missing;
+	double rest_s;             /* duration − decode − prefill − recompute */
+	int rest_negative;         /* 1 when rest_s < 0 (the parts overlap) */
+	double decode_frac, prefill_frac, recompute_frac, rest_frac; /* of duration */
+	/* decode time stolen */
+	double decode_measured_s;  /* mean E2EL − mean TTFT (successful requests) */
+	double decode_expected_s;  /* mean(out − 1) × ITL p50 */
+	double decode_stolen_s;    /* measured − expected */
+	double decode_stolen_frac; /* stolen / expected */
+} br_budget;
+
+/*
+ * br_analyze_budget: §3.9 from the run's bench means and the analysis
+ * blocks. cal and flops may be NULL (prefill / recompute then NAN with a
+ * reason). Never fails.
+ */
+void br_analyze_budget(const br_run *run, const br_latency *lat, const br_residency *res,
+    const br_flops_calibration *cal, const br_flops_ledger *flops, br_budget *out);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * Analyses of an overloaded run (DESIGN.md §3.5 preemption events, §3.6 TTFT
+ * decomposition, §3.7 Little's law). Each block follows analysis.h: it says
+ * whether it could be computed (`available`) and, if not, why (`missing`, a
+ * static string naming the input it needs); numbers that cannot be computed
+ * are NAN, never 0. Inputs are the run and blocks of br_analysis that were
+ * computed before (any of them may be NULL; what needs them is then NAN).
+ *
+ * Ownership: br_preemptions owns its events array (br_preemptions_free);
+ * the other blocks own nothing.
+ */
+#ifndef BENCHREPORT_ANALYSIS_OVERLOAD_H
+#define BENCHREPORT_ANALYSIS_OVERLOAD_H
+
+#include <stddef.h>
+#include "benchreport/analysis.h"
+
+/*
+ * br_counter_span: the rows over which counter deltas of the run are taken.
+ * A 1 Hz series (CSV or snapshots folder): the run window of br_run_window,
+ * or the whole series when no window can be found (no running column, never
+ * busy). A before/after pair: rows 0 and 1. Returns 0 and sets *i0, *i1 and
+ * *source ("metrics series window", "whole metrics series", "before/after
+ * snapshots"), or -1 (no metrics, a single snapshot, fewer than 2 rows).
+ */
+int br_counter_span(const br_run *run, size_t *i0, size_t *i1, const char **source);
+
+/*
+ * br_hist_delta_mean: Δ`<base>_sum` / Δ`<base>_count` of Prometheus
+ * histogram `base` (e.g. "vllm:request_queue_time_seconds") over rows
+ * i0..i1 of s (reset-aware, br_counter_delta). *count (may be NULL) gets
+ * Δcount. NAN when either column is absent, a delta is NAN, or Δcount <= 0.
+ */
+double br_hist_delta_mean(const br_series *s, const char *base, size_t i0,
+    size_t i1, double *count);
+
+/* ---- §3.5 preemption events ---- */
+
+/* One sample of the series in which vllm:num_preemptions_total rose. */
+typedef struct br_preemption_event {
+	size_t row;                /* row of the sample in run->metrics */
+	double t_epoch_s;          /* sample time (epoch s) */
+	double t_since_start_s;    /* since the window start */
+	double count;              /* preemptions in this sample (counter rise) */
+	double kv_before_frac;     /* KV usage of the previous sample */
+	double kv_after_frac;      /* KV usage of this sample */
+	double released_tokens;    /* (before − after)·P; NAN without P or KV */
+	double running_before, running_after;
+} br_preemption_event;
+
+typedef struct br_preemptions {
+	int available;             /* events: needs a 1 Hz series with the counter */
+	const char *missing;
+	int count_available;       /* the total is known (series or before/after pair) */
+	const char *count_source;  /* "metrics series window", "before/after snapshots", ... */
+	double n_preemptions;      /* Δ vllm:num_preemptions_total over the window */
+	double window_start_t_s, window_end_t_s;  /* epoch s; NAN for a pair */
+	double window_s;           /* end − start */
+	br_preemption_event *events;  /* time order; owned */
+	size_t n_events;
+	size_t n_multi_events;     /* events whose sample holds > 1 preemption */
+	double max_per_event;      /* most preemptions in one sample */
+	double trigger_kv_frac;    /* mean KV-before over events */
+	double mean_interval_s;    /* mean gap between consecutive events (>= 2 events) */
+	double rate_per_min;       /* preemptions per minute over the window */
+	double mean_released_tokens;        /* per event (events with a number) */
+	double total_released_tokens;       /* Σ over events */
+	double mean_released_per_preemption_tokens; /* Σ released / Σ counts */
+} br_preemptions;
+
+/*
+ * br_analyze_preemptions: §3.5 from run->metrics. `res` and `cap` may be
+ * NULL: P comes from cap->kv_pool_tokens (released tokens NAN without it);
+ * the window start from res when available, else from br_run_window.
+ * A pair gives the count only (available 0, count_available 1). Caller
+ * frees with br_preemptions_free.
+ */
+void br_analyze_preemptions(const br_run *run, const br_residency *res,
+    const br_capacity *cap, br_preemptions *out);
+void br_preemptions_free(br_preemptions *p);
+
+/* ---- §3.6 TTFT decomposition ---- */
+
+typedef struct br_ttft_split {
+	int available;             /* queue and prefill means and a client mean known */
+	const char *missing;
+	const char *window_source; /* as br_counter_span */
+	double server_requests;    /* Δcount of request_queue_time_seconds */
+	double queue_s;            /* Δsum/Δcount request_queue_time_seconds */
+	double prefill_s;          /* Δsum/Δcount request_prefill_time_seconds */
+	double client_ttft_mean_s; /* client mean TTFT */
+	const char *client_source; /* "per-request arrays" or "bench file mean_ttft_ms" */
+	double frontend_s;         /* client − queue − prefill (residual) */
+	int frontend_negative;     /* 1 when the residual is < 0 */
+	double queue_share, prefill_share, frontend_share;  /* of the client mean */
+	double server_ttft_mean_s; /* Δsum/Δcount time_to_first_token_seconds */
+	double server_ttft_count;
+	double server_over_client; /* server_ttft_mean_s / client_ttft_mean_s */
+} br_ttft_split;
+
+/*
+ * br_analyze_ttft_split: §3.6. `lat` may be NULL (the client mean then comes
+ * from the bench file's mean_ttft_ms). Works on a series or a before/after
+ * pair (deltas between the two rows).
+ */
+void br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *out);
+
+/* ---- §3.7 Little's law ---- */
+
+typedef struct br_littles_law {
+	int available;             /* λ known and at least one reading computed */
+	const char *missing;
+	double completed, duration_s;
+	double lambda_rps;         /* λ = completed / duration */
+	/* resident: L = mean running */
+	double running_mean;
+	double w_resident_s;       /* L / λ */
+	double measured_resident_s;/* mean prefill + mean decode (or inference) time */
+	const char *measured_resident_source;
+	double resident_ratio;     /* w_resident / measured */
+	double implied_running;    /* λ · measured resident time (L the deltas imply) */
+	/* queue: L_q = mean waiting, or C − mean running */
+	double queue_length;
+	const char *queue_length_source;  /* "mean waiting", "C − mean running" */
+	double w_queue_s;          /* L_q / λ */
+	double measured_queue_s;   /* Δsum/Δcount request_queue_time_seconds */
+	double queue_ratio;        /* w_queue / measured queue */
+	double ttft_p50_s;         /* client TTFT median */
+	double queue_ttft_ratio;   /* w_queue / TTFT p50 */
+	double implied_waiting;    /* λ · measured queue time */
+} br_littles_law;
+
+/*
+ * br_analyze_littles_law: §3.7. `res` (mean running/waiting) and `lat`
+ * (TTFT p50; else the bench file's median_ttft_ms) may be NULL. With only a
+ * pair, λ, the measured times and the implied L are computed; the
+ * residency-based readings are NAN.
+ */
+void br_analyze_littles_law(const br_run *run, const br_residency *res,
+    const br_latency *lat, br_littles_law *out);
+
+#endif

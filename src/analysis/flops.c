@@ -1,0 +1,265 @@
+/*
+ * FLOPs ledger (DESIGN.md §3.8, FLOPs part).
+ *
+ * Calibration: each run with zero preemptions gives a point
+ *   x = mean context per token = (mean in + mean out) / 2   (bench means),
+ *   y = GFLOP per token = Δ vllm:estimated_flops_per_gpu_total
+ *                         / Δ vllm:iteration_tokens_total_sum / 1e9,
+ * and GFLOP/token = a + b·x is fitted by ordinary least squares (br_linfit:
+ * standard errors from SSR/(n−2), so none with two points, and R²).
+ *
+ * Focus run:
+ *   predicted = tokens · (a + b·x) · 1e9,  excess = measured − predicted,
+ *   recomputed tokens = excess / ((a + b·R/2) · 1e9), R = mean released tokens
+ *     per preemption (§3.5): a recomputed sequence of R tokens has mean context R/2,
+ *   cross-check Σ released = n_preemptions · R,
+ *   recompute time = excess / p95(Δflops/Δt over the sample intervals of the
+ *     run window), share = recompute time / duration.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/analysis_flops.h"
+#include "benchreport/common.h"
+
+#define FLOPS_COL "vllm:estimated_flops_per_gpu_total"
+#define ITER_COL "vllm:iteration_tokens_total_sum"
+#define PREEMPT_COL "vllm:num_preemptions_total"
+
+static const char MISSING_FLOPS[] =
+    "needs vllm:estimated_flops_per_gpu_total (vllm serve --enable-mfu-metrics)";
+static const char MISSING_CAL[] =
+    "needs zero-preemption calibration runs (--calibration DIR...)";
+
+/*
+ * flop_rate_p95: 95th percentile (numpy linear) of Δflops/Δt over the
+ * intervals between successive rows i0..i1. Intervals with a NaN sample, a
+ * non-positive Δt or a negative Δflops (counter reset) are skipped. *n gets
+ * the number of intervals used. NAN when none.
+ */
+static double
+flop_rate_p95(const br_series *s, const double *f, size_t i0, size_t i1, size_t *n)
+{
+	*n = 0;
+	if (s->t_s == NULL || i1 <= i0)
+		return NAN;
+	double *r = br_xmalloc((i1 - i0) * sizeof *r);
+	size_t k = 0;
+	for (size_t i = i0; i < i1; i++) {
+		double dt = s->t_s[i + 1] - s->t_s[i];
+		double df = f[i + 1] - f[i];
+		if (!br_isnum(dt) || !br_isnum(df) || !(dt > 0) || df < 0)
+			continue;
+		r[k++] = df / dt;
+	}
+	double p = NAN;
+	if (k > 0) {
+		br_sort_doubles(r, k);
+		p = br_percentile_sorted(r, k, 95.0);
+	}
+	free(r);
+	*n = k;
+	return p;
+}
+
+/*
+ * br_flops_measure_run: see analysis_flops.h. The window is br_run_window
+ * for a series (the whole series when it never shows activity), rows
+ * 0 → last for a before/after pair; a single snapshot has no delta.
+ * Bench means are per completed request (vLLM's totals count successful
+ * requests only).
+ */
+void
+br_flops_measure_run(const br_run *run, br_flops_measure *out)
+{
+	memset(out, 0, sizeof *out);
+	out->flops = out->tokens = out->gflop_per_token = NAN;
+	out->mean_input_tokens = out->mean_output_tokens = out->mean_context_tokens = NAN;
+	out->preemptions = out->flop_rate_p95_per_s = out->duration_s = NAN;
+	out->missing = MISSING_FLOPS;
+	if (run == NULL)
+		return;
+	const br_bench *b = run->bench.n > 0 ? &run->bench.runs[0] : NULL;
+	if (b != NULL) {
+		out->duration_s = b->duration_s;
+		if (br_isnum(b->completed) && b->completed > 0) {
+			out->mean_input_tokens = b->total_input_tokens / b->completed;
+			out->mean_output_tokens = b->total_output_tokens / b->completed;
+			out->mean_context_tokens = (out->mean_input_tokens + out->mean_output_tokens) / 2;
+		}
+	}
+	const br_series *s = run->metrics;
+	if (s == NULL || s->n_rows < 2 || run->metrics_kind == BR_METRICS_NONE ||
+	    run->metrics_kind == BR_METRICS_SNAPSHOT)
+		return;
+	const double *f = br_series_col(s, FLOPS_COL);
+	if (f == NULL)
+		return;
+	const double *it = br_series_col(s, ITER_COL);
+	if (it == NULL) {
+		out->missing = "needs vllm:iteration_tokens_total_sum in the metrics";
+		return;
+	}
+	size_t i0 = 0, i1 = s->n_rows - 1;
+	int series = run->metrics_kind == BR_METRICS_CSV || run->metrics_kind == BR_METRICS_SNAPSHOTS;
+	if (series && br_run_window(s, &i0, &i1) != 0) {
+		i0 = 0;
+		i1 = s->n_rows - 1;
+	}
+	out->flops = br_counter_delta(f, i0, i1, NULL);
+	out->tokens = br_counter_delta(it, i0, i1, NULL);
+	const double *pc = br_series_col(s, PREEMPT_COL);
+	if (pc != NULL)
+		out->preemptions = br_counter_delta(pc, i0, i1, NULL);
+	if (series)
+		out->flop_rate_p95_per_s = flop_rate_p95(s, f, i0, i1, &out->n_rate_intervals);
+	if (!br_isnum(out->flops) || !br_isnum(out->tokens) || !(out->tokens > 0)) {
+		out->missing = "the FLOPs or iteration-token counter has no increase over the run";
+		return;
+	}
+	out->gflop_per_token = out->flops / out->tokens / 1e9;
+	if (!br_isnum(out->mean_context_tokens)) {
+		out->missing = "needs the bench means (total_input_tokens, total_output_tokens, completed)";
+		return;
+	}
+	out->available = 1;
+	out->missing = NULL;
+}
+
+/*
+ * br_flops_calibrate: see analysis_flops.h. Points keep the order of runs;
+ * the fit uses the points marked used.
+ */
+int
+br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	out->fit.a = out->fit.b = out->fit.se_a = out->fit.se_b = out->fit.r2 = NAN;
+	out->missing = MISSING_CAL;
+	out->points = n ? br_xcalloc(n, sizeof *out->points) : NULL;
+	out->n_points = n;
+	double *x = br_xmalloc((n + 1) * sizeof *x), *y = br_xmalloc((n + 1) * sizeof *y);
+	for (size_t i = 0; i < n; i++) {
+		br_flops_cal_point *p = &out->points[i];
+		const br_run *r = runs[i];
+		p->name = br_xstrdup(r && r->name ? r->name : r && r->dir ? r->dir : "(unnamed run)");
+		br_flops_measure m;
+		br_flops_measure_run(r, &m);
+		p->x_tokens = m.mean_context_tokens;
+		p->y_gflop_per_token = m.gflop_per_token;
+		p->tokens = m.tokens;
+		p->flops = m.flops;
+		p->preemptions = m.preemptions;
+		if (!m.available)
+			p->why = m.missing;
+		else if (!br_isnum(m.preemptions))
+			p->why = "preemption count unknown (no vllm:num_preemptions_total)";
+		else if (m.preemptions > 0)
+			p->why = "has preemptions";
+		if (p->why != NULL)
+			continue;
+		p->used = 1;
+		x[out->n_used] = p->x_tokens;
+		y[out->n_used] = p->y_gflop_per_token;
+		out->n_used++;
+	}
+	int rc = -1;
+	if (out->n_used < 2) {
+		if (cause)
+			*cause = br_xasprintf("FLOPs calibration: %zu usable run(s) of %zu; need at least 2 "
+			    "with zero preemptions and vllm:estimated_flops_per_gpu_total", out->n_used, n);
+	} else if (br_linfit(x, y, out->n_used, &out->fit) != 0) {
+		if (cause)
+			*cause = br_xasprintf("FLOPs calibration: all %zu usable runs have the same mean "
+			    "context (%.6g tokens); need different input/output lengths", out->n_used, x[0]);
+	} else {
+		out->available = 1;
+		out->missing = NULL;
+		out->has_se = out->n_used >= 3;
+		if (!out->has_se)
+			out->note = "2 calibration points: no standard errors, and R\xc2\xb2 is 1 by construction";
+		rc = 0;
+	}
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* br_flops_calibration_free: free the points and zero *c (NULL ok). */
+void
+br_flops_calibration_free(br_flops_calibration *c)
+{
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->n_points; i++)
+		free(c->points[i].name);
+	free(c->points);
+	memset(c, 0, sizeof *c);
+}
+
+/* br_flops_cost_gflop: a + b·x, NAN without a fitted line or x. */
+double
+br_flops_cost_gflop(const br_flops_calibration *cal, double x_tokens)
+{
+	if (cal == NULL || !cal->available || !br_isnum(x_tokens))
+		return NAN;
+	return cal->fit.a + cal->fit.b * x_tokens;
+}
+
+/*
+ * br_flops_ledger_compute: see analysis_flops.h. The measurement is copied
+ * into out->m. Recompute time and share need a positive p95 rate and a
+ * duration; recomputed tokens need R > 0.
+ */
+void
+br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *cal,
+    double R, double n_preemptions, br_flops_ledger *out)
+{
+	memset(out, 0, sizeof *out);
+	out->m = *m;
+	out->model_gflop_per_token = out->predicted_flops = out->excess_flops = NAN;
+	out->excess_frac = out->recompute_gflop_per_token = out->recomputed_tokens = NAN;
+	out->released_tokens_total = out->flops_to_release_ratio = NAN;
+	out->recompute_s = out->recompute_share_frac = NAN;
+	out->released_tokens_per_preemption = R;
+	out->preemptions = n_preemptions;
+	if (br_isnum(R) && br_isnum(n_preemptions))
+		out->released_tokens_total = n_preemptions * R;
+	if (!m->available) {
+		out->missing = m->missing ? m->missing : MISSING_FLOPS;
+		return;
+	}
+	if (cal == NULL || !cal->available) {
+		out->missing = MISSING_CAL;
+		return;
+	}
+	out->available = 1;
+	out->model_gflop_per_token = br_flops_cost_gflop(cal, m->mean_context_tokens);
+	out->predicted_flops = m->tokens * out->model_gflop_per_token * 1e9;
+	out->excess_flops = m->flops - out->predicted_flops;
+	if (out->predicted_flops > 0)
+		out->excess_frac = out->excess_flops / out->predicted_flops;
+	if (br_isnum(R) && R > 0) {
+		out->recompute_gflop_per_token = br_flops_cost_gflop(cal, R / 2);
+		if (out->recompute_gflop_per_token > 0)
+			out->recomputed_tokens = out->excess_flops / (out->recompute_gflop_per_token * 1e9);
+	}
+	if (br_isnum(out->recomputed_tokens) && br_isnum(out->released_tokens_total) &&
+	    out->released_tokens_total > 0)
+		out->flops_to_release_ratio = out->recomputed_tokens / out->released_tokens_total;
+	if (br_isnum(m->flop_rate_p95_per_s) && m->flop_rate_p95_per_s > 0) {
+		out->recompute_s = out->excess_flops / m->flop_rate_p95_per_s;
+		if (br_isnum(m->duration_s) && m->duration_s > 0)
+			out->recompute_share_frac = out->recompute_s / m->duration_s;
+	}
+}
+
+/* br_analyze_flops: br_flops_measure_run + br_flops_ledger_compute. */
+void
+br_analyze_flops(const br_run *focus, const br_flops_calibration *cal,
+    double mean_released_tokens_per_preemption, double n_preemptions, br_flops_ledger *out)
+{
+	br_flops_measure m;
+	br_flops_measure_run(focus, &m);
+	br_flops_ledger_compute(&m, cal, mean_released_tokens_per_preemption, n_preemptions, out);
+}
