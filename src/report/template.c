@@ -231,6 +231,8 @@ shortest(double x)
 /*
  * format_number: x printed with spec (the text after ':'), one of
  *   pctN          x·100 with N decimals and '%'
+ *   dur_ms        a duration given in ms, printed with its unit by size:
+ *                 "0.845 ms", "21.46 ms", "346.6 ms", "2.03 s", "219.7 s"
  *   [,][.N]T      T in f, e, E, g, G, d, % (Python-like); ',' groups thousands
  *   (empty)       shortest form
  * Returns a malloc'd string, or NULL when the spec is not understood.
@@ -243,6 +245,15 @@ format_number(double x, const char *spec)
 		return br_xstrdup("n/a");
 	if (spec == NULL || *spec == '\0')
 		return shortest(x);
+	if (strcmp(spec, "dur_ms") == 0) {
+		double ax = fabs(x);
+		if (ax >= 1000.0)
+			snprintf(buf, sizeof buf, "%.*f s", ax >= 100000.0 ? 1 : 2, x / 1000.0);
+		else
+			snprintf(buf, sizeof buf, "%.*f ms", ax >= 100.0 ? 1 : ax >= 1.0 ? 2 : 3, x);
+		char *g = group_thousands(buf);
+		return g;
+	}
 	if (strncmp(spec, "pct", 3) == 0) {
 		char *end;
 		long n = strtol(spec + 3, &end, 10);

@@ -36,6 +36,7 @@ static const char *TEMPLATE =
     "  \"array\": \"first={runs.0.name}, second={runs.1.name}, third={runs.2.name}\",\n"
     "  \"plain\": \"int={run.n} real={run.real} str={model.name} big={run.output_tokens}\",\n"
     "  \"neg\": \"{run.neg:,.1f}\",\n"
+    "  \"dur\": \"{d.a:dur_ms}|{d.b:dur_ms}|{d.c:dur_ms}|{d.d:dur_ms}|{d.e:dur_ms}|{d.f:dur_ms}\",\n"
     "  \"bad\": \"{run.n:zz} {unclosed\"\n"
     "}\n";
 
@@ -45,6 +46,7 @@ static const char *SUMMARY =
     "          \"ttft_p99_ms\": 123.456, \"ok_frac\": 0.9487, \"preemptions\": null,"
     "          \"n\": 42, \"real\": 0.1, \"neg\": -1234.56},"
     " \"a\": {\"b\": {\"c\": \"yes\"}},"
+    " \"d\": {\"a\": 0.8449, \"b\": 21.456, \"c\": 346.59, \"d\": 2032.36, \"e\": 219683.41, \"f\": 1234567.0},"
     " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}]}";
 
 struct fx {
@@ -118,6 +120,10 @@ test_formats(void **state)
 	check(f, "plain", "int=42 real=0.1 str=Qwen/Qwen2.5-7B big=1234567.4");
 	/* -1234.56 → "-1234.6" → grouped "-1,234.6" */
 	check(f, "neg", "-1,234.6");
+	/* dur_ms, by hand: < 1 ms → 3 decimals; < 100 ms → 2; < 1 s → 1 decimal in ms;
+	 * < 100 s → s with 2 decimals (2032.36 ms = 2.03 s); else s with 1 decimal
+	 * (219683.41 ms = 219.7 s; 1234567 ms = 1234.6 s, grouped "1,234.6 s") */
+	check(f, "dur", "0.845 ms|21.46 ms|346.6 ms|2.03 s|219.7 s|1,234.6 s");
 }
 
 static void

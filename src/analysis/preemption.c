@@ -1,0 +1,181 @@
+/*
+ * Preemption events (DESIGN.md §3.5) from a 1 Hz metrics series.
+ *
+ * An event is a sample r of the run window where vllm:num_preemptions_total
+ * rose over the previous numeric sample (count = the rise; after a counter
+ * reset, the new value). For each event:
+ *   KV before = vllm:kv_cache_usage_perc of sample r − 1, KV after = of r,
+ *   released  = (KV before − KV after) · P tokens  (P = KV pool tokens, §3.3),
+ *   running before/after = vllm:num_requests_running of r − 1 and r.
+ * Summary: trigger level = mean KV before; interval = mean gap between
+ * consecutive events; rate = Δcounter / window length · 60 per minute; mean
+ * released tokens per event (and Σ released / Σ preemptions per
+ * preemption). One sample holding several preemptions is counted in
+ * n_multi_events. A before/after pair gives the count (its delta) only.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/analysis_overload.h"
+#include "benchreport/common.h"
+
+static const char NEED_SERIES[] =
+    "needs a 1 Hz metrics series with vllm:num_preemptions_total";
+static const char NEED_SERIES_PAIR[] =
+    "preemption times need a 1 Hz metrics series with vllm:num_preemptions_total; "
+    "a before/after pair gives the count only";
+
+/* cell: col[r], or NAN when the column is absent. */
+static double
+cell(const double *col, size_t r)
+{
+	return col != NULL ? col[r] : NAN;
+}
+
+/*
+ * reset_out: every number NAN, no events, unavailable with NEED_SERIES.
+ */
+static void
+reset_out(br_preemptions *out)
+{
+	memset(out, 0, sizeof *out);
+	out->missing = NEED_SERIES;
+	out->n_preemptions = NAN;
+	out->window_start_t_s = out->window_end_t_s = out->window_s = NAN;
+	out->max_per_event = out->trigger_kv_frac = out->mean_interval_s = NAN;
+	out->rate_per_min = out->mean_released_tokens = out->total_released_tokens = NAN;
+	out->mean_released_per_preemption_tokens = NAN;
+}
+
+/*
+ * summarize: the summary numbers from the events already collected and the
+ * window; each is NAN when its inputs are (no event with a KV number, fewer
+ * than two events for an interval, a window of zero length, ...).
+ */
+static void
+summarize(br_preemptions *out)
+{
+	double kv_sum = 0, rel_sum = 0, rel_cnt_sum = 0;
+	size_t kv_n = 0, rel_n = 0;
+	for (size_t k = 0; k < out->n_events; k++) {
+		const br_preemption_event *e = &out->events[k];
+		if (k == 0 || e->count > out->max_per_event)
+			out->max_per_event = e->count;
+		if (br_isnum(e->kv_before_frac)) {
+			kv_sum += e->kv_before_frac;
+			kv_n++;
+		}
+		if (br_isnum(e->released_tokens)) {
+			rel_sum += e->released_tokens;
+			rel_cnt_sum += e->count;
+			rel_n++;
+		}
+	}
+	if (kv_n > 0)
+		out->trigger_kv_frac = kv_sum / (double)kv_n;
+	if (rel_n > 0) {
+		out->total_released_tokens = rel_sum;
+		out->mean_released_tokens = rel_sum / (double)rel_n;
+		if (rel_cnt_sum > 0)
+			out->mean_released_per_preemption_tokens = rel_sum / rel_cnt_sum;
+	}
+	if (out->n_events >= 2) {
+		double a = out->events[0].t_epoch_s;
+		double b = out->events[out->n_events - 1].t_epoch_s;
+		if (br_isnum(a) && br_isnum(b))
+			out->mean_interval_s = (b - a) / (double)(out->n_events - 1);
+	}
+	if (br_isnum(out->window_s) && out->window_s > 0 && br_isnum(out->n_preemptions))
+		out->rate_per_min = out->n_preemptions / out->window_s * 60.0;
+}
+
+/*
+ * br_analyze_preemptions: see analysis_overload.h. The rows are the run
+ * window of the series (br_counter_span: the whole series when it has no
+ * window). res may supply the window start (the same br_run_window rows);
+ * cap supplies P. Never fails: unavailable blocks say why.
+ */
+void
+br_analyze_preemptions(const br_run *run, const br_residency *res,
+    const br_capacity *cap, br_preemptions *out)
+{
+	reset_out(out);
+	if (run == NULL || run->metrics == NULL)
+		return;
+	const br_series *s = run->metrics;
+	const double *pre = br_series_col(s, "vllm:num_preemptions_total");
+	if (pre == NULL)
+		return;
+	size_t i0, i1;
+	const char *source;
+	if (br_counter_span(run, &i0, &i1, &source) != 0)
+		return;
+	out->n_preemptions = br_counter_delta(pre, i0, i1, NULL);
+	out->count_available = br_isnum(out->n_preemptions);
+	out->count_source = out->count_available ? source : NULL;
+	if (run->metrics_kind == BR_METRICS_PAIR) {
+		out->missing = NEED_SERIES_PAIR;
+		return;
+	}
+	if (!out->count_available)
+		return;   /* fewer than two numeric counter samples */
+
+	if (s->t_s != NULL) {
+		out->window_start_t_s = s->t_s[i0];
+		out->window_end_t_s = s->t_s[i1];
+	}
+	if (res != NULL && res->available && br_isnum(res->window_start_t_s) &&
+	    br_isnum(res->window_end_t_s)) {
+		out->window_start_t_s = res->window_start_t_s;
+		out->window_end_t_s = res->window_end_t_s;
+	}
+	out->window_s = out->window_end_t_s - out->window_start_t_s;
+
+	double P = cap != NULL ? cap->kv_pool_tokens : NAN;
+	const double *kv = br_series_col(s, "vllm:kv_cache_usage_perc");
+	const double *running = br_series_col(s, "vllm:num_requests_running");
+	size_t cap_ev = 0;
+	double prev = NAN;
+	for (size_t r = i0; r <= i1; r++) {
+		double v = pre[r];
+		if (!br_isnum(v))
+			continue;
+		double rise = NAN;
+		if (br_isnum(prev))
+			rise = v >= prev ? v - prev : v;   /* v < prev: restarted from 0 */
+		prev = v;
+		if (!br_isnum(rise) || rise <= 0 || r == 0)
+			continue;
+		if (out->n_events == cap_ev) {
+			cap_ev = cap_ev ? 2 * cap_ev : 16;
+			out->events = br_xrealloc(out->events, cap_ev * sizeof *out->events);
+		}
+		br_preemption_event *e = &out->events[out->n_events++];
+		e->row = r;
+		e->t_epoch_s = s->t_s != NULL ? s->t_s[r] : NAN;
+		e->t_since_start_s = e->t_epoch_s - out->window_start_t_s;
+		e->count = rise;
+		e->kv_before_frac = cell(kv, r - 1);
+		e->kv_after_frac = cell(kv, r);
+		e->released_tokens = br_isnum(P) && P > 0 ?
+		    (e->kv_before_frac - e->kv_after_frac) * P : NAN;
+		e->running_before = cell(running, r - 1);
+		e->running_after = cell(running, r);
+		if (rise > 1)
+			out->n_multi_events++;
+	}
+	out->available = 1;
+	out->missing = NULL;
+	summarize(out);
+}
+
+/* br_preemptions_free: free the events array (NULL ok) and reset counts. */
+void
+br_preemptions_free(br_preemptions *p)
+{
+	if (p == NULL)
+		return;
+	free(p->events);
+	p->events = NULL;
+	p->n_events = 0;
+}
