@@ -44,7 +44,9 @@ typedef struct br_preemption_event {
 	double count;              /* preemptions in this sample (counter rise) */
 	double kv_before_frac;     /* KV usage of the previous sample */
 	double kv_after_frac;      /* KV usage of this sample */
-	double released_tokens;    /* (before − after)·P; NAN without P or KV */
+	double released_tokens;    /* (before − after)·P; NAN without P or KV; a 1 Hz
+	                              reading, < 0 when admissions in the same second
+	                              outweigh the release */
 	double running_before, running_after;
 } br_preemption_event;
 
