@@ -1,118 +1,15 @@
 /*
- * Analyses of one run (DESIGN.md §3). Each block is computed by its own
- * module in src/analysis/ and says whether it could be computed (`available`)
- * and, if not, why (`missing`, a static string naming the input it needs).
- * Numbers that cannot be computed are NAN, never 0.
+ * Analyses of one run (DESIGN.md §3): the aggregate of every block. Each
+ * block is computed by its own module in src/analysis/ and says whether it
+ * could be computed (`available`) and, if not, why (`missing`).
  *
  * Ownership: br_analysis owns all arrays it points to; br_analysis_free.
  */
 #ifndef BENCHREPORT_ANALYSIS_H
 #define BENCHREPORT_ANALYSIS_H
 
-#include <stddef.h>
-#include "benchreport/run.h"
-#include "benchreport/stats.h"
-
-/* ---- §3.2 latency ---- */
-enum br_latency_metric { BR_TTFT = 0, BR_TPOT, BR_ITL, BR_E2EL, BR_N_LATENCY };
-extern const char *const br_latency_metric_name[BR_N_LATENCY]; /* "ttft","tpot","itl","e2el" */
-
-/* Recomputed value vs the file's own for one statistic. */
-typedef struct br_latency_check {
-	char key[64];              /* file key, e.g. "p99_ttft_ms" */
-	double file_ms;
-	double recomputed_ms;
-	double rel_diff;           /* |a-b| / max(|a|,|b|,1e-300) */
-	double tolerance;          /* 1e-9; 1e-6 for tpot/e2el when the file has no
-	                              `latencies` (E2E rebuilt as ttft + Σitls, which
-	                              differs from the client's own clock reading by
-	                              ~0.2 µs per request) */
-	int agrees;                /* rel_diff <= tolerance (or both 0) */
-} br_latency_check;
-
-typedef struct br_latency {
-	int from_arrays;           /* 1: recomputed from per-request arrays; 0: the file's values only */
-	br_describe_t m[BR_N_LATENCY];   /* in ms; count 0 when not computable */
-	double *samples_ms[BR_N_LATENCY]; /* sorted samples (ms) for CDFs; NULL when !from_arrays */
-	size_t n_samples[BR_N_LATENCY];
-	size_t n_requests, n_succeeded, n_failed;
-	size_t *failed_index;      /* indices (submission order) of failed requests */
-	size_t itl_stalls;         /* ITL gaps > 10 × median ITL */
-	double itl_stall_threshold_ms;
-	double itl_max_ms;
-	br_latency_check *checks;
-	size_t n_checks, n_mismatches;
-} br_latency;
-
-/* ---- §3.3 capacity ---- */
-typedef struct br_capacity {
-	int available;             /* needs the server log (or run.json / cache_config_info) */
-	const char *missing;
-	double kv_pool_tokens;     /* P */
-	const char *kv_pool_source;/* "server log", "run.json", "vllm:cache_config_info" */
-	double max_model_len_tokens;      /* M */
-	double predicted_max_concurrency; /* P / M */
-	double log_max_concurrency_x;     /* as printed by the log */
-	double kv_pool_gib;
-	double kv_bytes_per_token;
-	double concurrency;        /* C = max_concurrency (NAN for open loop) */
-	double mean_input_tokens, mean_output_tokens;
-	double demand_tokens;      /* C·(in+out) */
-	double oversubscription;   /* demand / P */
-	double resident_estimate;  /* P / (in + out/2) */
-} br_capacity;
-
-/* ---- §3.1 window / §3.8 ledger: server counters against client numbers ---- */
-typedef struct br_ledger_row {
-	const char *series;        /* canonical counter name */
-	const char *label;         /* short human label, e.g. "prompt tokens" */
-	double server_delta;       /* reset-aware delta over the window */
-	double client_value;       /* NAN when the client has no counterpart */
-	const char *client_label;  /* e.g. "total_input_tokens" */
-	const char *relation;      /* "=" (must equal) or ">=" (server at least the client) */
-	int agrees;                /* -1 no counterpart, 0 disagrees, 1 agrees */
-} br_ledger_row;
-
-typedef struct br_ledger {
-	int available;
-	const char *missing;
-	const char *window_source; /* "before/after snapshots", "metrics series window" */
-	double window_start_t_s, window_end_t_s;  /* epoch s; NAN for a bare pair */
-	int counter_resets;        /* resets seen inside the window */
-	br_ledger_row *rows;
-	size_t n_rows;
-} br_ledger;
-
-/*
- * br_run_window (window.c): the run's span in a metrics series: rows
- * [*i0, *i1], from the last sample before running+waiting leave 0 to the
- * first sample after they return to 0 (clamped to the first/last row when
- * the series starts or ends busy). Needs vllm:num_requests_running (waiting
- * optional). Returns 0, or -1 when the series has < 2 rows, no running
- * column, or is never busy.
- */
-int br_run_window(const br_series *s, size_t *i0, size_t *i1);
-
-/*
- * br_counter_delta (window.c): reset-aware increase of a counter column over
- * rows i0..i1 (NaN samples skipped): a decrease means a restart, so the
- * post-reset value is added. *resets (may be NULL) gets the number of
- * restarts. NAN when fewer than two samples are numeric.
- */
-double br_counter_delta(const double *col, size_t i0, size_t i1, int *resets);
-
-/* ---- §3.4 residency and KV ---- */
-typedef struct br_residency {
-	int available;             /* needs a metrics series (>= 3 samples) */
-	const char *missing;
-	size_t n_samples;
-	double window_start_t_s, window_end_t_s;
-	double running_mean, running_median, running_peak;
-	double waiting_mean, waiting_median, waiting_peak;
-	double resident_share;     /* running_mean / C */
-	double kv_median_frac, kv_peak_frac, kv_share_ge90, kv_share_ge95;
-	double preemptions;        /* Δ num_preemptions_total over the window */
-} br_residency;
+#include "benchreport/analysis_blocks.h"
+#include "benchreport/analysis_overload.h"
 
 typedef struct br_analysis {
 	const br_run *run;         /* borrowed */
@@ -120,16 +17,10 @@ typedef struct br_analysis {
 	br_capacity capacity;
 	br_ledger ledger;
 	br_residency residency;
+	br_preemptions preemptions;   /* §3.5 */
+	br_ttft_split ttft_split;     /* §3.6 */
+	br_littles_law littles_law;   /* §3.7 */
 } br_analysis;
-
-/*
- * Each function fills its block from the run and returns 0; they never fail
- * on missing inputs (the block is marked unavailable with `missing`).
- */
-void br_analyze_latency(const br_run *run, br_latency *out);
-void br_analyze_capacity(const br_run *run, br_capacity *out);
-void br_analyze_ledger(const br_run *run, br_ledger *out);
-void br_analyze_residency(const br_run *run, br_residency *out);
 
 /* br_analyze: all of the above. Caller frees with br_analysis_free. */
 void br_analyze(const br_run *run, br_analysis *out);

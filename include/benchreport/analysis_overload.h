@@ -13,7 +13,7 @@
 #define BENCHREPORT_ANALYSIS_OVERLOAD_H
 
 #include <stddef.h>
-#include "benchreport/analysis.h"
+#include "benchreport/analysis_blocks.h"
 
 /*
  * br_counter_span: the rows over which counter deltas of the run are taken.

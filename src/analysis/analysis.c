@@ -20,6 +20,9 @@ br_analyze(const br_run *run, br_analysis *out)
 	br_analyze_capacity(run, &out->capacity);
 	br_analyze_ledger(run, &out->ledger);
 	br_analyze_residency(run, &out->residency);
+	br_analyze_preemptions(run, &out->residency, &out->capacity, &out->preemptions);
+	br_analyze_ttft_split(run, &out->latency, &out->ttft_split);
+	br_analyze_littles_law(run, &out->residency, &out->latency, &out->littles_law);
 }
 
 /*
@@ -44,4 +47,5 @@ br_analysis_free(br_analysis *a)
 	free(a->ledger.rows);
 	a->ledger.rows = NULL;
 	a->ledger.n_rows = 0;
+	br_preemptions_free(&a->preemptions);
 }

@@ -171,6 +171,89 @@ residency_json(const br_residency *r)
 }
 
 static json_t *
+preemptions_json(const br_preemptions *p)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(p->available));
+	set(o, "missing", jstr(p->available ? NULL : p->missing));
+	set(o, "count_available", json_boolean(p->count_available));
+	set(o, "count_source", jstr(p->count_source));
+	set(o, "n_preemptions", jint(p->count_available ? p->n_preemptions : NAN));
+	set(o, "n_events", json_integer((json_int_t)p->n_events));
+	set(o, "n_multi_events", json_integer((json_int_t)p->n_multi_events));
+	set(o, "max_per_event", jint(p->max_per_event));
+	set(o, "window_s", jnum(p->window_s));
+	set(o, "trigger_kv_frac", jnum(p->trigger_kv_frac));
+	set(o, "mean_interval_s", jnum(p->mean_interval_s));
+	set(o, "rate_per_min", jnum(p->rate_per_min));
+	set(o, "mean_released_tokens_per_event", jnum(p->mean_released_tokens));
+	set(o, "mean_released_tokens_per_preemption", jnum(p->mean_released_per_preemption_tokens));
+	set(o, "total_released_tokens", jnum(p->total_released_tokens));
+	json_t *ev = json_array();
+	for (size_t i = 0; i < p->n_events; i++) {
+		const br_preemption_event *e = &p->events[i];
+		json_t *eo = json_object();
+		set(eo, "t_unix_s", jnum(e->t_epoch_s));
+		set(eo, "t_since_start_s", jnum(e->t_since_start_s));
+		set(eo, "count", jint(e->count));
+		set(eo, "kv_before_frac", jnum(e->kv_before_frac));
+		set(eo, "kv_after_frac", jnum(e->kv_after_frac));
+		set(eo, "released_tokens", jnum(e->released_tokens));
+		set(eo, "running_before", jnum(e->running_before));
+		set(eo, "running_after", jnum(e->running_after));
+		json_array_append_new(ev, eo);
+	}
+	set(o, "events", ev);
+	return o;
+}
+
+static json_t *
+ttft_split_json(const br_ttft_split *t)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(t->available));
+	set(o, "missing", jstr(t->available ? NULL : t->missing));
+	set(o, "window_source", jstr(t->window_source));
+	set(o, "server_requests", jint(t->server_requests));
+	set(o, "queue_s", jnum(t->queue_s));
+	set(o, "prefill_s", jnum(t->prefill_s));
+	set(o, "frontend_s", jnum(t->frontend_s));
+	set(o, "frontend_negative", json_boolean(t->frontend_negative));
+	set(o, "client_ttft_mean_s", jnum(t->client_ttft_mean_s));
+	set(o, "client_source", jstr(t->client_source));
+	set(o, "queue_share", jnum(t->queue_share));
+	set(o, "prefill_share", jnum(t->prefill_share));
+	set(o, "frontend_share", jnum(t->frontend_share));
+	set(o, "server_ttft_mean_s", jnum(t->server_ttft_mean_s));
+	set(o, "server_over_client", jnum(t->server_over_client));
+	return o;
+}
+
+static json_t *
+littles_law_json(const br_littles_law *l)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(l->available));
+	set(o, "missing", jstr(l->available ? NULL : l->missing));
+	set(o, "lambda_rps", jnum(l->lambda_rps));
+	set(o, "running_mean", jnum(l->running_mean));
+	set(o, "w_resident_s", jnum(l->w_resident_s));
+	set(o, "measured_resident_s", jnum(l->measured_resident_s));
+	set(o, "measured_resident_source", jstr(l->measured_resident_source));
+	set(o, "resident_ratio", jnum(l->resident_ratio));
+	set(o, "implied_running", jnum(l->implied_running));
+	set(o, "queue_length", jnum(l->queue_length));
+	set(o, "queue_length_source", jstr(l->queue_length_source));
+	set(o, "w_queue_s", jnum(l->w_queue_s));
+	set(o, "measured_queue_s", jnum(l->measured_queue_s));
+	set(o, "queue_ratio", jnum(l->queue_ratio));
+	set(o, "ttft_p50_s", jnum(l->ttft_p50_s));
+	set(o, "queue_ttft_ratio", jnum(l->queue_ttft_ratio));
+	set(o, "implied_waiting", jnum(l->implied_waiting));
+	return o;
+}
+
+static json_t *
 log_json(const br_server_log *l)
 {
 	json_t *o = json_object();
@@ -286,6 +369,9 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(s, "capacity", capacity_json(&a->capacity));
 	set(s, "ledger", ledger_json(&a->ledger));
 	set(s, "residency", residency_json(&a->residency));
+	set(s, "preemptions", preemptions_json(&a->preemptions));
+	set(s, "ttft_split", ttft_split_json(&a->ttft_split));
+	set(s, "littles_law", littles_law_json(&a->littles_law));
 
 	json_t *warn = json_array();
 	for (size_t i = 0; i < r->n_warnings; i++)
