@@ -10,6 +10,7 @@
 
 #include "benchreport/analysis_blocks.h"
 #include "benchreport/analysis_overload.h"
+#include "benchreport/analysis_flops.h"
 
 typedef struct br_analysis {
 	const br_run *run;         /* borrowed */
@@ -20,10 +21,20 @@ typedef struct br_analysis {
 	br_preemptions preemptions;   /* §3.5 */
 	br_ttft_split ttft_split;     /* §3.6 */
 	br_littles_law littles_law;   /* §3.7 */
+	br_flops_ledger flops;        /* §3.8 FLOPs part: needs a calibration (br_analysis_calibrate) */
+	br_budget budget;             /* §3.9 (prefill/recompute parts need the calibration) */
 } br_analysis;
 
 /* br_analyze: all of the above. Caller frees with br_analysis_free. */
 void br_analyze(const br_run *run, br_analysis *out);
 void br_analysis_free(br_analysis *a);
+
+/*
+ * br_analysis_calibrate: (re)compute the FLOPs ledger and the wall-clock
+ * budget of an analysed run with a FLOPs calibration fitted on zero-
+ * preemption runs (br_flops_calibrate). `cal` is borrowed; NULL marks the
+ * FLOPs ledger unavailable.
+ */
+void br_analysis_calibrate(br_analysis *a, const br_flops_calibration *cal);
 
 #endif

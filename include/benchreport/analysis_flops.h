@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include "benchreport/run.h"
 #include "benchreport/stats.h"
-#include "benchreport/analysis.h"
+#include "benchreport/analysis_blocks.h"
 
 /* What the FLOPs counter says about one run, over its run window. */
 typedef struct br_flops_measure {

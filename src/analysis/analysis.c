@@ -1,6 +1,7 @@
 /*
  * br_analyze: every analysis of one run, and the matching free.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/analysis.h"
@@ -23,6 +24,16 @@ br_analyze(const br_run *run, br_analysis *out)
 	br_analyze_preemptions(run, &out->residency, &out->capacity, &out->preemptions);
 	br_analyze_ttft_split(run, &out->latency, &out->ttft_split);
 	br_analyze_littles_law(run, &out->residency, &out->latency, &out->littles_law);
+	br_analysis_calibrate(out, NULL);
+}
+
+void
+br_analysis_calibrate(br_analysis *a, const br_flops_calibration *cal)
+{
+	const br_preemptions *p = &a->preemptions;
+	br_analyze_flops(a->run, cal, p->mean_released_per_preemption_tokens,
+	    p->count_available ? p->n_preemptions : NAN, &a->flops);
+	br_analyze_budget(a->run, &a->latency, &a->residency, cal, &a->flops, &a->budget);
 }
 
 /*
