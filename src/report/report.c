@@ -116,6 +116,23 @@ fmt_ms(double x)
 	return fmt_num(x, ax >= 1000 ? 0 : ax >= 100 ? 1 : ax >= 1 ? 2 : 3);
 }
 
+/* fmt_dur_s: a duration in seconds printed with the unit that suits it:
+ * "179.1 s", "2.03 s", "605.3 ms", "3.74 µs". */
+static char *
+fmt_dur_s(double x)
+{
+	if (!isfinite(x))
+		return br_xstrdup("n/a");
+	double ax = fabs(x);
+	if (ax >= 100)
+		return br_xasprintf("%.1f s", x);
+	if (ax >= 1)
+		return br_xasprintf("%.2f s", x);
+	if (ax >= 1e-3 || ax == 0)
+		return br_xasprintf("%.1f ms", x * 1e3);
+	return br_xasprintf("%.2f µs", x * 1e6);
+}
+
 static const br_figure *
 find_fig(const ctx *c, const char *id)
 {
@@ -475,6 +492,104 @@ residency_section(ctx *c)
 }
 
 static void
+preemptions_section(ctx *c)
+{
+	const br_preemptions *pr = &c->a->preemptions;
+	strpool p = { 0 };
+	heading(c, 1, "preemptions.heading");
+	if (!pr->available) {
+		note(c, pr->count_available ? "preemptions.count_only" : "preemptions.removed");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "preemptions.intro");
+	if (pr->n_events == 0) {
+		para(c, "preemptions.none");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "preemptions.summary");
+	if (pr->n_multi_events > 0)
+		para(c, "preemptions.multi");
+	figure(c, "fig4-preemption-loop", NULL);
+	figure(c, "fig5-preemption-staircase", NULL);
+
+	heading(c, 2, "preemptions.events_heading");
+	static const char *cols[7] = { "preemptions.col_t", "preemptions.col_count",
+		"preemptions.col_kv_before", "preemptions.col_kv_after", "preemptions.col_released",
+		"preemptions.col_run_before", "preemptions.col_run_after" };
+	const char *hdr[7];
+	for (int i = 0; i < 7; i++)
+		hdr[i] = fill(c, &p, cols[i]);
+	const char **cells = br_xcalloc(pr->n_events * 7 + 1, sizeof *cells);
+	for (size_t i = 0; i < pr->n_events; i++) {
+		const br_preemption_event *e = &pr->events[i];
+		const char **row = &cells[i * 7];
+		row[0] = keep(&p, fmt_num(e->t_since_start_s, 0));
+		row[1] = keep(&p, fmt_num(e->count, 0));
+		row[2] = keep(&p, isfinite(e->kv_before_frac) ? br_xasprintf("%.2f%%", 100 * e->kv_before_frac) : br_xstrdup("n/a"));
+		row[3] = keep(&p, isfinite(e->kv_after_frac) ? br_xasprintf("%.2f%%", 100 * e->kv_after_frac) : br_xstrdup("n/a"));
+		row[4] = keep(&p, fmt_num(e->released_tokens, 0));
+		row[5] = keep(&p, fmt_num(e->running_before, 0));
+		row[6] = keep(&p, fmt_num(e->running_after, 0));
+	}
+	br_pdf_table t = { .n_cols = 7, .n_rows = pr->n_events, .header = hdr, .cells = cells,
+		.font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	note(c, "preemptions.events_note");
+	strpool_free(&p);
+}
+
+static void
+ttft_section(ctx *c)
+{
+	const br_ttft_split *ts = &c->a->ttft_split;
+	const br_littles_law *ll = &c->a->littles_law;
+	strpool p = { 0 };
+	heading(c, 1, "ttft.heading");
+	if (!ts->available)
+		note(c, "ttft.removed");
+	else {
+		para(c, "ttft.intro");
+		const char *hdr[3] = { fill(c, &p, "ttft.col_part"), fill(c, &p, "ttft.col_s"),
+			fill(c, &p, "ttft.col_share") };
+		const char *cells[5 * 3];
+		size_t n = 0;
+#define ROW(key, sec, share) do { cells[n * 3] = fill(c, &p, key); \
+		cells[n * 3 + 1] = keep(&p, fmt_dur_s(sec)); \
+		cells[n * 3 + 2] = keep(&p, isfinite(share) ? br_xasprintf("%.1f%%", 100 * (share)) : br_xstrdup("")); n++; } while (0)
+		ROW("ttft.row_queue", ts->queue_s, ts->queue_share);
+		ROW("ttft.row_prefill", ts->prefill_s, ts->prefill_share);
+		ROW("ttft.row_frontend", ts->frontend_s, ts->frontend_share);
+		ROW("ttft.row_client", ts->client_ttft_mean_s, 1.0);
+		if (isfinite(ts->server_ttft_mean_s))
+			ROW("ttft.row_server", ts->server_ttft_mean_s, NAN);
+#undef ROW
+		const double w[3] = { 4, 1.2, 1 };
+		const enum br_align al[3] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT };
+		br_pdf_table t = { .n_cols = 3, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
+		br_pdf_table(c->d, &t);
+		if (ts->frontend_negative)
+			para(c, "ttft.negative");
+		figure(c, "fig7-ttft-split", NULL);
+	}
+	heading(c, 2, "ttft.little_heading");
+	if (!ll->available)
+		note(c, "ttft.little_removed");
+	else {
+		para(c, "ttft.little_intro");
+		if (isfinite(ll->w_resident_s))
+			para(c, "ttft.little_resident");
+		if (isfinite(ll->w_queue_s))
+			para(c, "ttft.little_queue");
+		if (!isfinite(ll->w_resident_s) && isfinite(ll->implied_running))
+			para(c, "ttft.little_implied");
+	}
+	strpool_free(&p);
+}
+
+static void
 appendix(ctx *c)
 {
 	const br_run *r = c->a->run;
@@ -528,6 +643,8 @@ br_report_write_pdf(const br_analysis *a, const json_t *summary,
 	capacity_section(&c);
 	ledger_section(&c);
 	residency_section(&c);
+	preemptions_section(&c);
+	ttft_section(&c);
 	appendix(&c);
 	int rc = 0;
 	if (c.err != NULL) {
