@@ -5,7 +5,9 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +73,13 @@ parse_opts(int argc, char **argv, report_opts *o)
 			o->run_dir = a;
 			continue;
 		}
-		if (i + 1 >= argc) {
-			fprintf(stderr, "benchreport: option '%s' needs a value\n", a);
+		if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+			fprintf(stderr, "benchreport: option '%s' needs a non-empty value\n", a);
+			return -1;
+		}
+		if (*target != NULL && target != &o->lang) {
+			fprintf(stderr, "benchreport: option '%s' given twice ('%s' and '%s')\n",
+			    a, *target, argv[i + 1]);
 			return -1;
 		}
 		*target = argv[++i];
@@ -135,6 +142,47 @@ static void
 rm_rf(const char *path)
 {
 	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * clean_stale: remove OUT_DIR.tmp.PID and OUT_DIR.old.PID folders left by a
+ * benchreport that was killed (its PID no longer runs).
+ */
+static void
+clean_stale(const char *out_dir)
+{
+	char *dir_copy = br_xstrdup(out_dir);
+	char *slash = strrchr(dir_copy, '/');
+	const char *parent = ".", *base = dir_copy;
+	if (slash != NULL) {
+		*slash = '\0';
+		parent = slash == dir_copy ? "/" : dir_copy;
+		base = slash + 1;
+	}
+	DIR *d = opendir(parent);
+	if (d != NULL) {
+		size_t bl = strlen(base);
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			const char *n = e->d_name;
+			if (strncmp(n, base, bl) != 0)
+				continue;
+			const char *rest = n + bl;
+			if (strncmp(rest, ".tmp.", 5) != 0 && strncmp(rest, ".old.", 5) != 0)
+				continue;
+			char *end;
+			long pid = strtol(rest + 5, &end, 10);
+			if (*end != '\0' || pid <= 0 || pid == (long)getpid())
+				continue;
+			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			char *p = br_path_join(parent, n);
+			rm_rf(p);
+			free(p);
+		}
+		closedir(d);
+	}
+	free(dir_copy);
 }
 
 /* write_json_file: dump with sorted keys and 2-space indent, atomically. */
@@ -259,8 +307,13 @@ br_cmd_report(int argc, char **argv)
 	out_dir = o.out_dir ? br_xstrdup(o.out_dir) : br_path_join(o.run_dir, "report");
 	staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
 	fig_dir = br_path_join(staging, "figures");
-	if (br_mkdir_p(fig_dir, &cause) != 0)
+	clean_stale(out_dir);
+	if (br_mkdir_p(fig_dir, &cause) != 0) {
+		free(cause);
+		cause = br_xasprintf("%s: cannot write the report there (%s); choose another folder with -o",
+		    out_dir, strerror(errno));
 		goto fail;
+	}
 	if (br_render_figures(&a, fig_dir, &figs, &n_figs, &cause) != 0)
 		goto fail;
 	if (br_write_tables(&a, staging, &cause) != 0)

@@ -52,7 +52,8 @@ list_files(const char *dir, name_list *out, char **cause)
 		out->v[out->n++] = br_xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(out->v, out->n, sizeof *out->v, cmp_str);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof *out->v, cmp_str);
 	return 0;
 }
 
@@ -100,17 +101,24 @@ add_input(br_run *r, const char *path, const char *role, char **cause)
 
 /*
  * find_bench: stress.json, else the one *.json / *.jsonl (not run.json) that
- * parses as a bench result. Two candidates → error asking for --bench.
+ * parses as a bench result; the parsed set is handed back in *set so large
+ * files are read once. Two candidates → error asking for --bench. When no
+ * candidate parses, the message quotes why the first one failed.
  * Returns a malloc'd path, or NULL with *cause.
  */
 static char *
-find_bench(const char *dir, const name_list *files, char **cause)
+find_bench(const char *dir, const name_list *files, br_bench_set *set, char **cause)
 {
 	char *p = br_path_join(dir, "stress.json");
-	if (br_is_file(p))
+	if (br_is_file(p)) {
+		if (br_bench_load(p, set, cause) != 0) {
+			free(p);
+			return NULL;
+		}
 		return p;
+	}
 	free(p);
-	char *found = NULL;
+	char *found = NULL, *first_failure = NULL;
 	for (size_t i = 0; i < files->n; i++) {
 		const char *n = files->v[i];
 		if (!has_suffix(n, ".json") && !has_suffix(n, ".jsonl"))
@@ -118,7 +126,13 @@ find_bench(const char *dir, const name_list *files, char **cause)
 		if (strcmp(n, "run.json") == 0)
 			continue;
 		char *cand = br_path_join(dir, n);
-		if (!br_bench_looks_like(cand)) {
+		br_bench_set s;
+		char *why = NULL;
+		if (br_bench_load(cand, &s, &why) != 0) {
+			if (first_failure == NULL)
+				first_failure = why;
+			else
+				free(why);
 			free(cand);
 			continue;
 		}
@@ -127,13 +141,23 @@ find_bench(const char *dir, const name_list *files, char **cause)
 			    "name one with --bench", dir, br_basename(found), n);
 			free(found);
 			free(cand);
+			br_bench_set_free(&s);
+			br_bench_set_free(set);
+			free(first_failure);
 			return NULL;
 		}
 		found = cand;
+		*set = s;
 	}
-	if (found == NULL)
-		*cause = br_xasprintf("%s: no bench result found: expected stress.json or a *.json "
-		    "written by `vllm bench serve --save-result` (or name it with --bench)", dir);
+	if (found == NULL) {
+		if (first_failure != NULL)
+			*cause = br_xasprintf("%s: no bench result found: no stress.json, and the one "
+			    "candidate that failed first says: %s", dir, first_failure);
+		else
+			*cause = br_xasprintf("%s: no bench result found: expected stress.json or a *.json "
+			    "written by `vllm bench serve --save-result` (or name it with --bench)", dir);
+	}
+	free(first_failure);
 	return found;
 }
 
@@ -263,12 +287,57 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 		return 0;
 	}
 
+
 	char *mdir = br_path_join(dir, "metrics");
 	int rc = 0;
 	if (br_is_dir(mdir))
 		rc = load_metrics(r, dir, files, mdir, cause);
 	free(mdir);
 	return rc;
+}
+
+/*
+ * fix_reversed_pair: a before/after pair whose counters all went down (and
+ * none up) was almost certainly named the wrong way round: swap the rows
+ * and say so, instead of reading every counter as a server restart.
+ */
+static void
+fix_reversed_pair(br_run *r)
+{
+	br_series *m = r->metrics;
+	if (m == NULL || m->n_rows != 2)
+		return;
+	size_t up = 0, down = 0;
+	for (size_t c = 0; c < m->n_cols; c++) {
+		const char *n = m->names[c];
+		size_t len = strlen(n);
+		int counter = (len > 6 && strcmp(n + len - 6, "_total") == 0) ||
+		    (len > 4 && strcmp(n + len - 4, "_sum") == 0) ||
+		    (len > 6 && strcmp(n + len - 6, "_count") == 0);
+		if (!counter)
+			continue;
+		double a = m->cols[c][0], b = m->cols[c][1];
+		if (!isfinite(a) || !isfinite(b))
+			continue;
+		if (b > a)
+			up++;
+		else if (b < a)
+			down++;
+	}
+	if (down == 0 || up > 0)
+		return;
+	for (size_t c = 0; c < m->n_cols; c++) {
+		double t = m->cols[c][0];
+		m->cols[c][0] = m->cols[c][1];
+		m->cols[c][1] = t;
+	}
+	if (m->t_s != NULL) {
+		double t = m->t_s[0];
+		m->t_s[0] = m->t_s[1];
+		m->t_s[1] = t;
+	}
+	br_run_add_warning(r, "every counter in the \"after\" snapshot is lower than in the \"before\" "
+	    "one (%zu counters): the two files look swapped, so they were read the other way round", down);
 }
 
 /* find_log: --log, else server.log, else the first .log, .out or .err file
@@ -302,50 +371,85 @@ find_log(const char *dir, const name_list *files)
 	return second;
 }
 
-/* json_str: a string member of obj, malloc'd, or NULL. */
+/* key_where: "PATH:LINE:COL" of the first occurrence of "key" in text
+ * (malloc'd); "PATH" alone when not found. */
 static char *
-json_str(json_t *obj, const char *key)
+key_where(const char *path, const char *text, size_t len, const char *key)
 {
-	json_t *v = json_object_get(obj, key);
-	return json_is_string(v) ? br_xstrdup(json_string_value(v)) : NULL;
+	char *quoted = br_xasprintf("\"%s\"", key);
+	const char *hit = strstr(text, quoted);
+	free(quoted);
+	if (hit == NULL)
+		return br_xstrdup(path);
+	int line, col;
+	br_line_col(text, len, (size_t)(hit - text), &line, &col);
+	return br_xasprintf("%s:%d:%d", path, line, col);
+}
+
+/*
+ * meta_str: the string label `key` of run.json into *dst (malloc'd; NULL
+ * when absent or null). A non-string value is an error naming its place.
+ */
+static int
+meta_str(json_t *root, const char *key, char **dst, const char *path,
+    const char *text, size_t len, char **cause)
+{
+	json_t *v = json_object_get(root, key);
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v)) {
+		char *where = key_where(path, text, len, key);
+		*cause = br_xasprintf("%s: \"%s\": expected a string label", where, key);
+		free(where);
+		return -1;
+	}
+	free(*dst);
+	*dst = br_xstrdup(json_string_value(v));
+	return 0;
 }
 
 /* load_meta: run.json labels and overrides. Errors name file:line:col. */
 static int
 load_meta(br_run *r, const char *path, char **cause)
 {
-	json_error_t err;
-	json_t *root = json_load_file(path, 0, &err);
-	if (root == NULL) {
-		*cause = br_xasprintf("%s:%d:%d: expected a JSON object of run labels: %s",
-		    path, err.line, err.column, err.text);
+	char *text = NULL;
+	size_t len = 0;
+	if (br_read_file(path, &text, &len, cause) != 0)
 		return -1;
+	json_error_t err;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	int rc = -1;
+	if (root == NULL) {
+		*cause = br_xasprintf("%s:%d:%d: expected a JSON object of run labels (%s)",
+		    path, err.line, err.column, err.text);
+		goto out;
 	}
 	if (!json_is_object(root)) {
 		*cause = br_xasprintf("%s:1:1: expected a JSON object of run labels (name, gpu, ...)", path);
-		json_decref(root);
-		return -1;
+		goto out;
 	}
-	char *name = json_str(root, "name");
-	if (name != NULL) {
-		free(r->name);
-		r->name = name;
-	}
-	r->gpu = json_str(root, "gpu");
-	r->driver = json_str(root, "driver");
-	r->cuda = json_str(root, "cuda");
-	r->notes = json_str(root, "notes");
+	if (meta_str(root, "name", &r->name, path, text, len, cause) != 0 ||
+	    meta_str(root, "gpu", &r->gpu, path, text, len, cause) != 0 ||
+	    meta_str(root, "driver", &r->driver, path, text, len, cause) != 0 ||
+	    meta_str(root, "cuda", &r->cuda, path, text, len, cause) != 0 ||
+	    meta_str(root, "notes", &r->notes, path, text, len, cause) != 0)
+		goto out;
 	json_t *pool = json_object_get(root, "kv_pool_tokens");
 	if (pool != NULL && !json_is_null(pool)) {
-		if (!json_is_number(pool) || json_number_value(pool) <= 0) {
-			*cause = br_xasprintf("%s: \"kv_pool_tokens\": expected a positive number of tokens", path);
-			json_decref(root);
-			return -1;
+		double v = json_is_number(pool) ? json_number_value(pool) : NAN;
+		if (!(v >= 1 && v <= 1e12 && v == floor(v))) {
+			char *where = key_where(path, text, len, "kv_pool_tokens");
+			*cause = br_xasprintf("%s: \"kv_pool_tokens\": expected a whole number of tokens >= 1", where);
+			free(where);
+			goto out;
 		}
-		r->kv_pool_tokens_override = json_number_value(pool);
+		r->kv_pool_tokens_override = v;
 	}
+	rc = add_input(r, path, "run labels", cause);
+out:
 	json_decref(root);
-	return add_input(r, path, "run labels", cause);
+	free(text);
+	return rc;
 }
 
 int
@@ -361,7 +465,11 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	memset(r, 0, sizeof *r);
 	r->kv_pool_tokens_override = NAN;
 	if (!br_is_dir(dir)) {
-		*cause = br_xasprintf("%s: not a folder (expected a run folder holding stress.json)", dir);
+		if (br_is_file(dir))
+			*cause = br_xasprintf("%s: is a file; expected a run folder holding stress.json "
+			    "(or use --bench FILE with a folder)", dir);
+		else
+			*cause = br_xasprintf("%s: no such folder; expected a run folder holding stress.json", dir);
 		return -1;
 	}
 	if (list_files(dir, &files, cause) != 0)
@@ -377,19 +485,27 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		free(tmp);
 	}
 
-	bench = opts->bench_path ? br_xstrdup(opts->bench_path) : find_bench(dir, &files, cause);
-	if (bench == NULL)
-		goto fail;
-	if (br_bench_load(bench, &r->bench, cause) != 0)
+	if (opts->bench_path != NULL) {
+		bench = br_xstrdup(opts->bench_path);
+		if (br_bench_load(bench, &r->bench, cause) != 0)
+			goto fail;
+	} else if ((bench = find_bench(dir, &files, &r->bench, cause)) == NULL)
 		goto fail;
 	if (add_input(r, bench, "bench result", cause) != 0)
 		goto fail;
 	if (r->bench.n > 1)
 		br_run_add_warning(r, "%s holds %zu bench results; this report covers the first "
-		    "(use the knee or compare commands for several)", br_basename(bench), r->bench.n);
+		    "(line %d); save one result per file or name one with --bench",
+		    br_basename(bench), r->bench.n, r->bench.runs[0].source_line);
 
 	if (load_metrics(r, dir, &files, opts->metrics_path, cause) != 0)
 		goto fail;
+	if (r->metrics_kind == BR_METRICS_PAIR)
+		fix_reversed_pair(r);
+	if (r->metrics_kind == BR_METRICS_SNAPSHOTS && (r->metrics == NULL || r->metrics->n_rows == 0)) {
+		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
+		r->metrics_kind = BR_METRICS_NONE;
+	}
 	if (r->metrics_kind == BR_METRICS_NONE)
 		br_run_add_warning(r, "no server metrics (metrics.csv or *.prom snapshots): "
 		    "counter ledgers, residency and KV sections removed");
@@ -423,6 +539,10 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		if (rc != 0)
 			goto fail;
 	}
+	if (isfinite(r->kv_pool_tokens_override) && r->log != NULL &&
+	    isfinite(r->log->kv_pool_tokens) && r->log->kv_pool_tokens != r->kv_pool_tokens_override)
+		br_run_add_warning(r, "run.json kv_pool_tokens %.0f overrides the server log's "
+		    "GPU KV cache size %.0f tokens", r->kv_pool_tokens_override, r->log->kv_pool_tokens);
 	free(bench);
 	free(log);
 	name_list_free(&files);

@@ -277,15 +277,18 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 			push_line(&lines, &n_lines, &cap, c, i, i, byte_a);
 		size_t start = i;
 		while (start < e) {
-			double w = 0, brk_w = 0;
+			double w = 0, brk_w = 0, sp_w = 0;
 			size_t brk = start, brk_next = start; /* no break point yet */
+			size_t sp = start, sp_next = start;   /* last break at a space */
 			int brk_soft = 0;
 			size_t j = start;
 			int overflow = 0;
 			for (; j < e; j++) {
 				if (c[j].cp == ' ') {
-					if (j > start)
+					if (j > start) {
 						brk = j, brk_next = j + 1, brk_soft = 0, brk_w = w;
+						sp = j, sp_next = j + 1, sp_w = w;
+					}
 					w += c[j].w;
 					continue;
 				}
@@ -310,7 +313,11 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 			/* a break after '/', '-', '_' is taken only when it leaves the
 			 * line at least 40% full; otherwise the word is broken by
 			 * character (fills the line instead of stranding "_") */
-			if (brk > start && (!brk_soft || brk_w >= 0.4 * max_pt)) {
+			/* identifiers such as max_model_len stay whole when the last
+			 * space leaves the line at least 60% full */
+			if (brk_soft && sp > start && sp_w >= 0.6 * max_pt) {
+				end = sp, next = sp_next;
+			} else if (brk > start && (!brk_soft || brk_w >= 0.4 * max_pt)) {
 				end = brk, next = brk_next;
 			} else if (j == start) {
 				end = next = start + 1; /* one char wider than the line */

@@ -207,6 +207,8 @@ title_page(ctx *c)
 #define CARD(lkey, value) do { labels[n] = fill(c, &p, lkey); values[n] = (value); n++; } while (0)
 	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
 	CARD("cards.vllm", r->log && r->log->vllm_version ? r->log->vllm_version : fill(c, &p, "cards.unknown"));
+	if (r->driver || r->cuda)
+		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
 	CARD("cards.load", fill(c, &p, isfinite(b->max_concurrency) ? "cards.load_closed" : "cards.load_open"));
 	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
@@ -238,6 +240,8 @@ title_page(ctx *c)
 	heading(c, 2, "glance.heading");
 	if (r->log && r->log->did_not_start)
 		para(c, "glance.did_not_start");
+	if (r->notes)
+		para(c, "glance.notes");
 	para(c, "glance.completed");
 	if (a->latency.n_failed > 0)
 		para(c, "glance.failed_some");

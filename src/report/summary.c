@@ -301,6 +301,13 @@ bench_json(const br_bench *b)
 	json_t *o = json_object();
 	set(o, "path", jstr(b->source_path));
 	set(o, "date", jstr(b->date));
+	/* "20261101-120030" → "2026-11-01 12:00:30" (local time of the client, no zone) */
+	int Y, M, D, h, m, sec;
+	char tail;
+	if (b->date && sscanf(b->date, "%4d%2d%2d-%2d%2d%2d%c", &Y, &M, &D, &h, &m, &sec, &tail) == 6)
+		set(o, "date_text", json_sprintf("%04d-%02d-%02d %02d:%02d:%02d", Y, M, D, h, m, sec));
+	else
+		set(o, "date_text", jstr(b->date));
 	set(o, "backend", jstr(b->backend));
 	set(o, "label", jstr(b->label));
 	set(o, "model_id", jstr(b->model_id));

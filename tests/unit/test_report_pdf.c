@@ -443,6 +443,17 @@ test_line_breaker(void **state)
 	free(l);
 	free(s);
 
+	/* 4b. an identifier with '_' after a space that leaves the line >= 60%
+	 * full moves whole to the next line: with room for "settings are ok, "
+	 * plus "max_" only, the break is at the space, not after "max_" */
+	s = br_text_clean("settings are ok, max_model_len 8192");
+	double wlead = br_text_width(f, NULL, 10, "settings are ok, max_", 21);
+	n = br_text_break(f, NULL, 10, s, wlead + 1, &l);
+	assert_true(n >= 2);
+	assert_memory_equal(s + l[1].off, "max_model_len", 13);
+	free(l);
+	free(s);
+
 	/* 5. cleaning: invalid bytes → U+FFFD, tab → space, CR dropped, emoji → U+FFFD */
 	s = br_text_clean("a\tb\r\xFF\xF0\x9F\x98\x80z");
 	assert_string_equal(s, "a b\xEF\xBF\xBD\xEF\xBF\xBDz");
