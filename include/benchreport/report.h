@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include "benchreport/analysis.h"
 #include "benchreport/render.h"
+#include "benchreport/campaign.h"
 
 /* ------------------------------------------------------------------ */
 /* PDF document layer (src/report/pdf_doc.c): flowing A4 layout.       */
@@ -118,6 +119,10 @@ void br_template_free(br_template *t);
  * NAN values become JSON null. Returns a new reference. */
 json_t *br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs);
 
+/* br_summary_calibration: the FLOPs calibration as a JSON object (new
+ * reference): line a + b·x with standard errors, R², and every point. */
+json_t *br_summary_calibration(const br_flops_calibration *c);
+
 /* br_summary_print_text: the short text summary (stdout). */
 void br_summary_print_text(const json_t *summary, FILE *fp);
 
@@ -126,6 +131,25 @@ void br_summary_print_text(const json_t *summary, FILE *fp);
 int br_report_write_pdf(const br_analysis *a, const json_t *summary,
     const br_figure *figs, size_t n_figs, const br_template *t,
     const char *pdf_path, char **cause);
+
+/*
+ * br_campaign_summary_build: the campaign's summary.json: campaign facts,
+ * the FLOPs calibration, and run_summaries[i] (one br_summary_build per
+ * run, borrowed: a new reference is taken) under "runs". New reference.
+ */
+json_t *br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
+    const br_figure *figs, size_t n_figs);
+
+/*
+ * br_report_write_campaign_pdf: the campaign PDF: title page, comparison
+ * across configurations (table + campaign figures), FLOPs calibration, then
+ * the focus run's detailed chapters (wording filled from its own summary),
+ * definitions and the appendix with every run's input files.
+ * figs holds the campaign figures and the focus run's figures together.
+ */
+int br_report_write_campaign_pdf(const br_campaign *c, const json_t *campaign_summary,
+    json_t *const *run_summaries, const br_figure *figs, size_t n_figs,
+    const br_template *t, const char *pdf_path, char **cause);
 
 /* br_write_tables: OUT_DIR/tables/{latency,ledger,capacity,residency,
  * inputs}.csv (only the tables that are available). Returns 0 or -1. */

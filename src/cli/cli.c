@@ -15,8 +15,9 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp,
-	    "usage: benchreport RUN_DIR [-o OUT_DIR] [--bench FILE] [--metrics FILE|DIR]\n"
-	    "                   [--log FILE] [--meta FILE] [--lang en] [--quiet] [--json]\n"
+	    "usage: benchreport RUN_DIR|CAMPAIGN_DIR [-o OUT_DIR] [--bench FILE] [--metrics FILE|DIR]\n"
+	    "                   [--log FILE] [--meta FILE] [--focus RUN] [--lang en] [--quiet] [--json]\n"
+	    "                   [--calibration DIR...]   (last: takes every folder that follows)\n"
 	    "       benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
 	    "       benchreport --version | --help\n"
 	    "\n"
@@ -43,7 +44,8 @@ br_cli_main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "simulate") == 0)
 		return br_sim_main(argc - 1, argv + 1);
-	if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "knee") == 0 || strcmp(cmd, "sample") == 0) {
+	if (strcmp(cmd, "knee") == 0) return br_cmd_knee(argc - 1, argv + 1);
+	if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "sample") == 0) {
 		fprintf(stderr, "benchreport: the '%s' command is not part of this version yet\n", cmd);
 		return BR_EXIT_USAGE;
 	}

@@ -7,6 +7,10 @@
 /* `benchreport RUN_DIR [options]`; argv[0] is RUN_DIR or the first option. */
 int br_cmd_report(int argc, char **argv);
 
+/* `benchreport knee DIR|FILE... --slo SLO [-o OUT_DIR]`; argv[0] is "knee"
+ * (added by the knee helper; src/cli/cmd_knee.c). */
+int br_cmd_knee(int argc, char **argv);
+
 /*
  * br_cli_template_path: templates/report.LANG.json, from $BENCHREPORT_TEMPLATES,
  * else the folder next to the executable's ../share/benchreport/templates,

@@ -17,6 +17,7 @@
 #include "benchreport/analysis.h"
 #include "benchreport/render.h"
 #include "benchreport/report.h"
+#include "benchreport/campaign.h"
 #include "cli/cmd.h"
 
 #ifndef BR_TEMPLATE_DIR
@@ -29,6 +30,9 @@ typedef struct report_opts {
 	const char *lang;
 	int quiet, json;
 	br_run_opts in;
+	const char *focus;          /* --focus RUN (campaigns) */
+	const char **calib;         /* --calibration DIR... (malloc'd array, strings borrowed) */
+	size_t n_calib;
 } report_opts;
 
 /*
@@ -55,6 +59,21 @@ parse_opts(int argc, char **argv, report_opts *o)
 			target = &o->in.meta_path;
 		else if (strcmp(a, "--lang") == 0)
 			target = &o->lang;
+		else if (strcmp(a, "--focus") == 0)
+			target = &o->focus;
+		else if (strcmp(a, "--calibration") == 0) {
+			int any = 0;
+			while (i + 1 < argc && argv[i + 1][0] != '-' && argv[i + 1][0] != '\0') {
+				o->calib = br_xrealloc(o->calib, (o->n_calib + 1) * sizeof *o->calib);
+				o->calib[o->n_calib++] = argv[++i];
+				any = 1;
+			}
+			if (!any) {
+				fprintf(stderr, "benchreport: --calibration needs at least one folder\n");
+				return -1;
+			}
+			continue;
+		}
 		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			o->quiet = 1;
 			continue;
@@ -264,100 +283,308 @@ retarget_figures(br_figure *figs, size_t n, const char *staging, const char *out
 	}
 }
 
-int
-br_cmd_report(int argc, char **argv)
+/* The output folder being written: staging, then swapped into place. */
+typedef struct out_session {
+	char *out_dir, *staging, *fig_dir;
+} out_session;
+
+/* out_begin: choose OUT_DIR, clean stale temporaries, create the staging
+ * folder with its figures/ sub-folder. Returns 0 or -1 with *cause. */
+static int
+out_begin(out_session *os, const report_opts *o, char **cause)
 {
-	report_opts o;
-	char *cause = NULL;
-	int rc = BR_EXIT_OK;
-	br_run run;
-	br_analysis a;
-	br_figure *figs = NULL;
-	size_t n_figs = 0;
-	json_t *summary = NULL;
-	br_template *tmpl = NULL;
-	char *out_dir = NULL, *staging = NULL, *fig_dir = NULL, *tpath = NULL;
-	char *pdf_path = NULL, *sum_path = NULL;
-
-	if (parse_opts(argc, argv, &o) != 0)
-		return BR_EXIT_USAGE;
-
-	tpath = br_cli_template_path(o.lang);
-	tmpl = br_template_load(tpath, &cause);
-	if (tmpl == NULL) {
-		fprintf(stderr, "benchreport: %s\n", cause);
-		free(cause);
-		free(tpath);
-		return BR_EXIT_INPUT;
+	os->out_dir = o->out_dir ? br_xstrdup(o->out_dir) : br_path_join(o->run_dir, "report");
+	os->staging = br_xasprintf("%s.tmp.%ld", os->out_dir, (long)getpid());
+	os->fig_dir = br_path_join(os->staging, "figures");
+	clean_stale(os->out_dir);
+	if (br_mkdir_p(os->fig_dir, cause) != 0) {
+		int e = errno;
+		free(*cause);
+		*cause = br_xasprintf("%s: cannot write the report there (%s); choose another folder with -o",
+		    os->out_dir, strerror(e));
+		return -1;
 	}
+	return 0;
+}
 
-	if (br_run_load(o.run_dir, &o.in, &run, &cause) != 0) {
-		fprintf(stderr, "benchreport: %s\n", cause);
-		free(cause);
-		br_template_free(tmpl);
-		free(tpath);
-		return BR_EXIT_INPUT;
-	}
-	if (!o.quiet && !o.json)
-		for (size_t i = 0; i < run.n_warnings; i++)
-			fprintf(stderr, "benchreport: note: %s\n", run.warnings[i]);
+static void
+out_end(out_session *os, int failed)
+{
+	if (failed && os->staging)
+		rm_rf(os->staging);
+	free(os->out_dir);
+	free(os->staging);
+	free(os->fig_dir);
+	memset(os, 0, sizeof *os);
+}
 
-	br_analyze(&run, &a);
+/* write_summary_and_print: summary.json into staging; stdout output. */
+static int
+write_summary(const out_session *os, const json_t *summary, char **cause)
+{
+	char *path = br_path_join(os->staging, "summary.json");
+	int rc = write_json_file(path, summary, cause);
+	free(path);
+	return rc;
+}
 
-	out_dir = o.out_dir ? br_xstrdup(o.out_dir) : br_path_join(o.run_dir, "report");
-	staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
-	fig_dir = br_path_join(staging, "figures");
-	clean_stale(out_dir);
-	if (br_mkdir_p(fig_dir, &cause) != 0) {
-		free(cause);
-		cause = br_xasprintf("%s: cannot write the report there (%s); choose another folder with -o",
-		    out_dir, strerror(errno));
-		goto fail;
-	}
-	if (br_render_figures(&a, fig_dir, &figs, &n_figs, &cause) != 0)
-		goto fail;
-	if (br_write_tables(&a, staging, &cause) != 0)
-		goto fail;
-	pdf_path = br_path_join(staging, "report.pdf");
-	sum_path = br_path_join(staging, "summary.json");
-	retarget_figures(figs, n_figs, staging, out_dir);
-	summary = br_summary_build(&a, figs, n_figs);
-	if (write_json_file(sum_path, summary, &cause) != 0)
-		goto fail;
-	/* the PDF embeds the PNGs from the staging folder */
-	retarget_figures(figs, n_figs, out_dir, staging);
-	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
-		goto fail;
-	if (swap_into_place(staging, out_dir, &cause) != 0)
-		goto fail;
-
-	if (o.json) {
+static void
+print_result(const report_opts *o, const out_session *os, const json_t *summary, int campaign)
+{
+	if (o->json) {
 		char *text = json_dumps(summary, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
 		if (text != NULL) {
 			puts(text);
 			free(text);
 		}
-	} else if (!o.quiet) {
-		br_summary_print_text(summary, stdout);
-		printf("report: %s/report.pdf\n", out_dir);
+	} else if (!o->quiet) {
+		if (campaign) {
+			json_t *runs = json_object_get(summary, "runs");
+			json_t *camp = json_object_get(summary, "campaign");
+			printf("benchreport: campaign %s, %zu runs, focus %s\n",
+			    json_string_value(json_object_get(camp, "name")), json_array_size(runs),
+			    json_string_value(json_object_get(camp, "focus_name")));
+			size_t fi = (size_t)json_integer_value(json_object_get(camp, "focus_index"));
+			br_summary_print_text(json_array_get(runs, fi), stdout);
+		} else
+			br_summary_print_text(summary, stdout);
+		printf("report: %s/report.pdf\n", os->out_dir);
 	}
-	goto done;
+}
+
+/* load_calibration: --calibration folders (runs or campaigns) into a fitted
+ * calibration for a single-run report. */
+static int
+single_run_calibration(const report_opts *o, br_campaign *holder, br_flops_calibration *cal,
+    const br_run *focus, char **cause)
+{
+	/* reuse the campaign loader's calibration path: each DIR is a campaign or a run */
+	size_t n = 0;
+	const br_run **runs = NULL;
+	for (size_t i = 0; i < o->n_calib; i++) {
+		br_campaign *c = &holder[i];
+		if (br_campaign_looks_like(o->calib[i])) {
+			if (br_campaign_load(o->calib[i], NULL, NULL, 0, c, cause) != 0)
+				goto fail;
+		} else {
+			memset(c, 0, sizeof *c);
+			c->runs = br_xcalloc(1, sizeof *c->runs);
+			if (br_run_load(o->calib[i], NULL, &c->runs[0], cause) != 0) {
+				free(c->runs);
+				c->runs = NULL;
+				goto fail;
+			}
+			c->n_runs = 1;
+		}
+		for (size_t j = 0; j < c->n_runs; j++) {
+			runs = br_xrealloc(runs, (n + 1) * sizeof *runs);
+			runs[n++] = &c->runs[j];
+		}
+	}
+	runs = br_xrealloc(runs, (n + 1) * sizeof *runs);
+	runs[n++] = focus;
+	char *why = NULL;
+	int rc = br_flops_calibrate(runs, n, cal, &why);
+	free(runs);
+	if (rc != 0) {
+		*cause = br_xasprintf("--calibration: %s", why ? why : "no usable calibration run");
+		free(why);
+		return -1;
+	}
+	return 0;
 fail:
-	fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
-	free(cause);
-	rm_rf(staging);
-	rc = BR_EXIT_ANALYSIS;
-done:
+	free(runs);
+	return -1;
+}
+
+static int
+run_report(const report_opts *o, const br_template *tmpl)
+{
+	char *cause = NULL;
+	int failed = 1;
+	br_run run;
+	br_analysis a;
+	br_figure *figs = NULL;
+	size_t n_figs = 0;
+	json_t *summary = NULL;
+	out_session os = { 0 };
+	char *pdf_path = NULL;
+	br_campaign *holders = NULL;
+	br_flops_calibration cal;
+	memset(&cal, 0, sizeof cal);
+
+	if (br_run_load(o->run_dir, &o->in, &run, &cause) != 0) {
+		fprintf(stderr, "benchreport: %s\n", cause);
+		free(cause);
+		return BR_EXIT_INPUT;
+	}
+	if (!o->quiet && !o->json)
+		for (size_t i = 0; i < run.n_warnings; i++)
+			fprintf(stderr, "benchreport: note: %s\n", run.warnings[i]);
+	br_analyze(&run, &a);
+	if (o->n_calib > 0) {
+		holders = br_xcalloc(o->n_calib, sizeof *holders);
+		if (single_run_calibration(o, holders, &cal, &run, &cause) != 0) {
+			fprintf(stderr, "benchreport: %s\n", cause);
+			free(cause);
+			cause = NULL;
+			for (size_t i = 0; i < o->n_calib; i++)
+				br_campaign_free(&holders[i]);
+			free(holders);
+			br_flops_calibration_free(&cal);
+			br_analysis_free(&a);
+			br_run_free(&run);
+			return BR_EXIT_INPUT;
+		}
+		br_analysis_calibrate(&a, &cal);
+	}
+
+	if (out_begin(&os, o, &cause) != 0)
+		goto out;
+	if (br_render_figures(&a, os.fig_dir, &figs, &n_figs, &cause) != 0)
+		goto out;
+	if (br_write_tables(&a, os.staging, &cause) != 0)
+		goto out;
+	retarget_figures(figs, n_figs, os.staging, os.out_dir);
+	summary = br_summary_build(&a, figs, n_figs);
+	if (cal.available)
+		json_object_set_new(summary, "calibration", br_summary_calibration(&cal));
+	if (write_summary(&os, summary, &cause) != 0)
+		goto out;
+	retarget_figures(figs, n_figs, os.out_dir, os.staging);   /* the PDF embeds the staged PNGs */
+	pdf_path = br_path_join(os.staging, "report.pdf");
+	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
+		goto out;
+	if (swap_into_place(os.staging, os.out_dir, &cause) != 0)
+		goto out;
+	failed = 0;
+	print_result(o, &os, summary, 0);
+out:
+	if (failed) {
+		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
+		free(cause);
+	}
+	out_end(&os, failed);
+	free(pdf_path);
 	json_decref(summary);
 	br_figures_free(figs, n_figs);
 	br_analysis_free(&a);
 	br_run_free(&run);
-	br_template_free(tmpl);
-	free(tpath);
-	free(out_dir);
-	free(staging);
-	free(fig_dir);
+	for (size_t i = 0; holders && i < o->n_calib; i++)
+		br_campaign_free(&holders[i]);
+	free(holders);
+	br_flops_calibration_free(&cal);
+	return failed ? BR_EXIT_ANALYSIS : BR_EXIT_OK;
+}
+
+static int
+campaign_report(const report_opts *o, const br_template *tmpl)
+{
+	char *cause = NULL;
+	int failed = 1;
+	br_campaign camp;
+	out_session os = { 0 };
+	br_figure *figs = NULL, *run_figs = NULL;
+	size_t n_figs = 0, n_run_figs = 0;
+	json_t **run_sums = NULL, *summary = NULL;
+	char *pdf_path = NULL;
+
+	if (br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause) != 0) {
+		fprintf(stderr, "benchreport: %s\n", cause);
+		free(cause);
+		return BR_EXIT_INPUT;
+	}
+	if (!o->quiet && !o->json) {
+		for (size_t i = 0; i < camp.n_warnings; i++)
+			fprintf(stderr, "benchreport: note: %s\n", camp.warnings[i]);
+		for (size_t r = 0; r < camp.n_runs; r++)
+			for (size_t i = 0; i < camp.runs[r].n_warnings; i++)
+				fprintf(stderr, "benchreport: note: %s: %s\n", camp.runs[r].name, camp.runs[r].warnings[i]);
+	}
+	if (out_begin(&os, o, &cause) != 0)
+		goto out;
+	if (br_render_campaign_figures(&camp, os.fig_dir, &figs, &n_figs, &cause) != 0)
+		goto out;
+	/* the focus run's own figures (waveform, preemption loop, ...) */
+	if (br_render_figures(&camp.analyses[camp.focus], os.fig_dir, &run_figs, &n_run_figs, &cause) != 0)
+		goto out;
+	figs = br_xrealloc(figs, (n_figs + n_run_figs + 1) * sizeof *figs);
+	for (size_t i = 0; i < n_run_figs; i++) {
+		/* a campaign figure with the same id (fig7) wins; drop the run's */
+		int dup = 0;
+		for (size_t j = 0; j < n_figs; j++)
+			if (figs[j].id && run_figs[i].id && strcmp(figs[j].id, run_figs[i].id) == 0)
+				dup = 1;
+		if (dup)
+			br_figure_free(&run_figs[i]);
+		else
+			figs[n_figs++] = run_figs[i];
+	}
+	free(run_figs);
+	run_figs = NULL;
+	n_run_figs = 0;
+	if (br_write_tables(&camp.analyses[camp.focus], os.staging, &cause) != 0)
+		goto out;
+	retarget_figures(figs, n_figs, os.staging, os.out_dir);
+	run_sums = br_xcalloc(camp.n_runs, sizeof *run_sums);
+	for (size_t i = 0; i < camp.n_runs; i++)
+		run_sums[i] = br_summary_build(&camp.analyses[i], i == camp.focus ? figs : NULL,
+		    i == camp.focus ? n_figs : 0);
+	summary = br_campaign_summary_build(&camp, run_sums, figs, n_figs);
+	if (write_summary(&os, summary, &cause) != 0)
+		goto out;
+	retarget_figures(figs, n_figs, os.out_dir, os.staging);
+	pdf_path = br_path_join(os.staging, "report.pdf");
+	if (br_report_write_campaign_pdf(&camp, summary, run_sums, figs, n_figs, tmpl, pdf_path, &cause) != 0)
+		goto out;
+	if (swap_into_place(os.staging, os.out_dir, &cause) != 0)
+		goto out;
+	failed = 0;
+	print_result(o, &os, summary, 1);
+out:
+	if (failed) {
+		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
+		free(cause);
+	}
+	out_end(&os, failed);
 	free(pdf_path);
-	free(sum_path);
+	json_decref(summary);
+	for (size_t i = 0; run_sums && i < camp.n_runs; i++)
+		json_decref(run_sums[i]);
+	free(run_sums);
+	br_figures_free(figs, n_figs);
+	br_campaign_free(&camp);
+	return failed ? BR_EXIT_ANALYSIS : BR_EXIT_OK;
+}
+
+int
+br_cmd_report(int argc, char **argv)
+{
+	report_opts o;
+	char *cause = NULL;
+	if (parse_opts(argc, argv, &o) != 0) {
+		free(o.calib);
+		return BR_EXIT_USAGE;
+	}
+	char *tpath = br_cli_template_path(o.lang);
+	br_template *tmpl = br_template_load(tpath, &cause);
+	free(tpath);
+	if (tmpl == NULL) {
+		fprintf(stderr, "benchreport: %s\n", cause);
+		free(cause);
+		free(o.calib);
+		return BR_EXIT_INPUT;
+	}
+	int rc;
+	if (o.in.bench_path == NULL && br_campaign_looks_like(o.run_dir))
+		rc = campaign_report(&o, tmpl);
+	else if (o.focus != NULL) {
+		fprintf(stderr, "benchreport: --focus needs a campaign folder (sub-folders of runs); "
+		    "%s is a run\n", o.run_dir);
+		rc = BR_EXIT_USAGE;
+	} else
+		rc = run_report(&o, tmpl);
+	br_template_free(tmpl);
+	free(o.calib);
 	return rc;
 }

@@ -594,6 +594,76 @@ ttft_section(ctx *c)
 }
 
 static void
+flops_section(ctx *c)
+{
+	const br_flops_ledger *f = &c->a->flops;
+	heading(c, 1, "flops.heading");
+	if (!f->available) {
+		note(c, "flops.removed");
+		return;
+	}
+	para(c, "flops.intro");
+	para(c, "flops.model");
+	if (isfinite(f->recomputed_tokens))
+		para(c, "flops.recomputed");
+	if (isfinite(f->recompute_s))
+		para(c, "flops.time");
+}
+
+static void
+budget_section(ctx *c)
+{
+	const br_budget *b = &c->a->budget;
+	strpool p = { 0 };
+	heading(c, 2, "budget.heading");
+	if (!b->available) {
+		note(c, "budget.removed");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "budget.intro");
+	const char *hdr[3] = { fill(c, &p, "budget.col_part"), fill(c, &p, "budget.col_s"),
+		fill(c, &p, "budget.col_share") };
+	const char *cells[4 * 3];
+	size_t n = 0;
+#define ROW(key, sec, frac) do { if (isfinite(sec)) { cells[n * 3] = fill(c, &p, key); \
+		cells[n * 3 + 1] = keep(&p, fmt_num(sec, 1)); \
+		cells[n * 3 + 2] = keep(&p, isfinite(frac) ? br_xasprintf("%.1f%%", 100 * (frac)) : br_xstrdup("")); n++; } } while (0)
+	ROW("budget.row_decode", b->decode_s, b->decode_frac);
+	ROW("budget.row_prefill", b->prefill_s, b->prefill_frac);
+	ROW("budget.row_recompute", b->recompute_s, b->recompute_frac);
+	ROW("budget.row_rest", b->rest_s, b->rest_frac);
+#undef ROW
+	const double w[3] = { 4, 1.2, 1.2 };
+	const enum br_align al[3] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT };
+	br_pdf_table t = { .n_cols = 3, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
+	br_pdf_table(c->d, &t);
+	if (b->rest_negative)
+		para(c, "budget.negative");
+	if (b->prefill_missing || b->recompute_missing)
+		note(c, "budget.part_missing");
+	figure(c, "fig9-budget", NULL);
+	if (isfinite(b->decode_stolen_s))
+		para(c, "budget.stolen");
+	strpool_free(&p);
+}
+
+/* run_chapters: the detailed chapters of one run (single-run report or the
+ * focus run of a campaign). */
+static void
+run_chapters(ctx *c)
+{
+	latency_section(c);
+	capacity_section(c);
+	ledger_section(c);
+	residency_section(c);
+	preemptions_section(c);
+	ttft_section(c);
+	flops_section(c);
+	budget_section(c);
+}
+
+static void
 appendix(ctx *c)
 {
 	const br_run *r = c->a->run;
@@ -643,14 +713,285 @@ br_report_write_pdf(const br_analysis *a, const json_t *summary,
 		return -1;
 	}
 	title_page(&c);
-	latency_section(&c);
-	capacity_section(&c);
-	ledger_section(&c);
-	residency_section(&c);
-	preemptions_section(&c);
-	ttft_section(&c);
+	run_chapters(&c);
 	appendix(&c);
 	int rc = 0;
+	if (c.err != NULL) {
+		*cause = c.err;
+		rc = -1;
+	} else
+		rc = br_pdf_save(c.d, pdf_path, cause);
+	br_pdf_free(c.d);
+	free(title);
+	return rc;
+}
+
+/* ================================================================ */
+/* Campaign report                                                   */
+/* ================================================================ */
+
+json_t *
+br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
+    const br_figure *figs, size_t n_figs)
+{
+	json_t *s = json_object();
+	json_object_set_new(s, "schema_version", json_integer(BR_SUMMARY_SCHEMA_VERSION));
+	json_t *tool = json_object();
+	json_object_set_new(tool, "name", json_string("benchreport"));
+	json_object_set_new(tool, "version", json_string("0.1.0"));
+	json_object_set_new(s, "tool", tool);
+	json_t *co = json_object();
+	json_object_set_new(co, "name", json_string(c->name));
+	json_object_set_new(co, "dir", json_string(c->dir));
+	json_object_set_new(co, "n_runs", json_integer((json_int_t)c->n_runs));
+	json_object_set_new(co, "focus_index", json_integer((json_int_t)c->focus));
+	json_object_set_new(co, "focus_name", json_string(c->runs[c->focus].name));
+	json_object_set_new(co, "focus_reason", json_string(c->focus_reason));
+	json_object_set_new(co, "n_calibration_runs_extra", json_integer((json_int_t)c->n_calibration_runs));
+	json_object_set_new(co, "calibration_missing",
+	    c->calibration_missing ? json_string(c->calibration_missing) : json_null());
+	json_t *w = json_array();
+	for (size_t i = 0; i < c->n_warnings; i++)
+		json_array_append_new(w, json_string(c->warnings[i]));
+	json_object_set_new(co, "warnings", w);
+	json_object_set_new(s, "campaign", co);
+	json_object_set_new(s, "calibration", br_summary_calibration(&c->calibration));
+	json_t *runs = json_array();
+	for (size_t i = 0; i < c->n_runs; i++)
+		json_array_append(runs, run_summaries[i]);
+	json_object_set_new(s, "runs", runs);
+	json_t *fj = json_array();
+	for (size_t i = 0; i < n_figs; i++) {
+		json_t *f = json_object();
+		json_object_set_new(f, "id", json_string(figs[i].id ? figs[i].id : ""));
+		json_object_set_new(f, "title", json_string(figs[i].title ? figs[i].title : ""));
+		json_object_set_new(f, "png", json_string(figs[i].png_path ? figs[i].png_path : ""));
+		json_object_set_new(f, "svg", json_string(figs[i].svg_path ? figs[i].svg_path : ""));
+		json_object_set_new(f, "csv", json_string(figs[i].csv_path ? figs[i].csv_path : ""));
+		json_array_append_new(fj, f);
+	}
+	json_object_set_new(s, "figures", fj);
+	return s;
+}
+
+/* is_calibration_run: the calibration used run i of the campaign. */
+static int
+is_calibration_run(const br_campaign *c, size_t i)
+{
+	if (!c->has_calibration || i >= c->calibration.n_points)
+		return 0;
+	return c->calibration.points[i].used;
+}
+
+static void
+campaign_title(ctx *c, const br_campaign *camp)
+{
+	strpool p = { 0 };
+	const br_run *focus = &camp->runs[camp->focus];
+	const char *labels[8], *values[8];
+	size_t n = 0;
+	br_pdf_title(c->d, fill(c, &p, "campaign.title"), fill(c, &p, "campaign.subtitle"));
+	labels[n] = fill(c, &p, "campaign.card_runs");
+	values[n++] = keep(&p, br_xasprintf("%zu", camp->n_runs));
+	labels[n] = fill(c, &p, "campaign.card_focus");
+	values[n++] = focus->name;
+	if (focus->bench.runs[0].model_id) {
+		labels[n] = fill(c, &p, "campaign.card_model");
+		values[n++] = focus->bench.runs[0].model_id;
+	}
+	if (focus->gpu) {
+		labels[n] = fill(c, &p, "campaign.card_gpu");
+		values[n++] = focus->gpu;
+	}
+	if (focus->log && focus->log->vllm_version) {
+		labels[n] = fill(c, &p, "campaign.card_vllm");
+		values[n++] = focus->log->vllm_version;
+	}
+	labels[n] = fill(c, &p, "campaign.card_cal");
+	values[n++] = fill(c, &p, camp->has_calibration ? "campaign.card_cal_value" : "campaign.card_cal_none");
+	br_pdf_cards(c->d, labels, values, n);
+	para(c, "campaign.glance");
+	if (camp->n_warnings > 0) {
+		heading(c, 2, "campaign.warnings_heading");
+		br_pdf_bullets(c->d, (const char *const *)camp->warnings, camp->n_warnings);
+	}
+	strpool_free(&p);
+}
+
+/* fmt_lat: a latency (ms) as s when large, for the compact campaign table. */
+static char *
+fmt_lat(double ms)
+{
+	if (!isfinite(ms))
+		return br_xstrdup("n/a");
+	if (fabs(ms) >= 10000)
+		return br_xasprintf("%.1f s", ms / 1000);
+	if (fabs(ms) >= 1000)
+		return br_xasprintf("%.2f s", ms / 1000);
+	return br_xasprintf("%.1f ms", ms);
+}
+
+static void
+campaign_configs(ctx *c, const br_campaign *camp)
+{
+	strpool p = { 0 };
+	heading(c, 1, "campaign.configs_heading");
+	para(c, "campaign.configs_intro");
+	enum { NC = 13 };
+	static const char *cols[NC] = { "campaign.col_run", "campaign.col_inout", "campaign.col_demand",
+		"campaign.col_kvpeak", "campaign.col_resident", "campaign.col_waiting", "campaign.col_preempt",
+		"campaign.col_out_tps", "campaign.col_total_tps", "campaign.col_ttft", "campaign.col_itl",
+		"campaign.col_e2el", "campaign.col_role" };
+	const char *hdr[NC];
+	for (int i = 0; i < NC; i++)
+		hdr[i] = fill(c, &p, cols[i]);
+	const char **cells = br_xcalloc(camp->n_runs * NC, sizeof *cells);
+	int *hl = br_xcalloc(camp->n_runs, sizeof *hl);
+	for (size_t i = 0; i < camp->n_runs; i++) {
+		const br_analysis *a = &camp->analyses[i];
+		const br_bench *b = &camp->runs[i].bench.runs[0];
+		const char **row = &cells[i * NC];
+		row[0] = camp->runs[i].name;
+		row[1] = keep(&p, br_xasprintf("%s / %s", keep(&p, fmt_num(a->capacity.mean_input_tokens, 0)),
+		    keep(&p, fmt_num(a->capacity.mean_output_tokens, 0))));
+		if (!isfinite(a->capacity.mean_input_tokens) && b->completed > 0)
+			row[1] = keep(&p, br_xasprintf("%s / %s", keep(&p, fmt_num(b->total_input_tokens / b->completed, 0)),
+			    keep(&p, fmt_num(b->total_output_tokens / b->completed, 0))));
+		row[2] = keep(&p, isfinite(a->capacity.oversubscription) ?
+		    br_xasprintf("%.2f×", a->capacity.oversubscription) : br_xstrdup("n/a"));
+		row[3] = keep(&p, isfinite(a->residency.kv_peak_frac) ?
+		    br_xasprintf("%.1f%%", 100 * a->residency.kv_peak_frac) : br_xstrdup("n/a"));
+		row[4] = keep(&p, isfinite(a->residency.running_mean) && isfinite(b->max_concurrency) ?
+		    br_xasprintf("%.1f / %.0f", a->residency.running_mean, b->max_concurrency) : br_xstrdup("n/a"));
+		row[5] = keep(&p, fmt_num(a->residency.waiting_peak, 0));
+		row[6] = keep(&p, fmt_num(a->preemptions.count_available ? a->preemptions.n_preemptions : NAN, 0));
+		row[7] = keep(&p, fmt_num(b->output_throughput_tps, 1));
+		row[8] = keep(&p, fmt_num(b->total_token_throughput_tps, 1));
+		row[9] = keep(&p, fmt_lat(a->latency.m[BR_TTFT].median));
+		row[10] = keep(&p, isfinite(a->latency.m[BR_ITL].median) ?
+		    br_xasprintf("%.1f / %.1f / %.1f", a->latency.m[BR_ITL].median, a->latency.m[BR_ITL].p90,
+			a->latency.m[BR_ITL].p99) : br_xstrdup("n/a"));
+		row[11] = keep(&p, fmt_lat(a->latency.m[BR_E2EL].median));
+		row[12] = i == camp->focus ? fill(c, &p, "campaign.role_focus") :
+		    is_calibration_run(camp, i) ? fill(c, &p, "campaign.role_cal") : "";
+		hl[i] = i == camp->focus ? 2 : 0;
+	}
+	const double w[NC] = { 2.2, 1.4, 1.1, 1.0, 1.1, 1.0, 1.1, 1.1, 1.1, 1.1, 1.7, 1.1, 1.2 };
+	br_pdf_table t = { .n_cols = NC, .n_rows = camp->n_runs, .header = hdr, .cells = cells,
+		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	free(hl);
+	figure(c, "fig1-kv-demand", NULL);
+	figure(c, "fig6-configs", NULL);
+	figure(c, "fig7-ttft-split", NULL);
+	strpool_free(&p);
+}
+
+static void
+campaign_calibration(ctx *c, const br_campaign *camp)
+{
+	strpool p = { 0 };
+	heading(c, 1, "campaign.calibration_heading");
+	if (!camp->has_calibration) {
+		note(c, "campaign.calibration_missing");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "campaign.calibration_intro");
+	const br_flops_calibration *cal = &camp->calibration;
+	const char *hdr[4] = { fill(c, &p, "campaign.col_run"), fill(c, &p, "campaign.col_x"),
+		fill(c, &p, "campaign.col_y"), fill(c, &p, "campaign.col_used") };
+	const char **cells = br_xcalloc(cal->n_points * 4 + 1, sizeof *cells);
+	for (size_t i = 0; i < cal->n_points; i++) {
+		const br_flops_cal_point *pt = &cal->points[i];
+		cells[i * 4 + 0] = pt->name ? pt->name : "";
+		cells[i * 4 + 1] = keep(&p, fmt_num(pt->x_tokens, 0));
+		cells[i * 4 + 2] = keep(&p, isfinite(pt->y_gflop_per_token) ?
+		    br_xasprintf("%.4f", pt->y_gflop_per_token) : br_xstrdup("n/a"));
+		cells[i * 4 + 3] = pt->used ? "yes" : (pt->why ? pt->why : "no");
+	}
+	const double w[4] = { 2.2, 1.3, 1.3, 3.2 };
+	const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 4, .n_rows = cal->n_points, .header = hdr, .cells = cells,
+		.col_weight = w, .align = al, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	figure(c, "fig8-flops-calibration", NULL);
+	strpool_free(&p);
+}
+
+static void
+campaign_appendix(ctx *c, const br_campaign *camp)
+{
+	strpool p = { 0 };
+	heading(c, 1, "definitions.heading");
+	numbered_bullets(c, "definitions.items");
+	heading(c, 1, "appendix.heading");
+	heading(c, 2, "appendix.formulas_heading");
+	numbered_bullets(c, "appendix.formulas");
+	heading(c, 2, "appendix.files_heading");
+	size_t n = 0;
+	for (size_t i = 0; i < camp->n_runs; i++)
+		n += camp->runs[i].n_inputs;
+	for (size_t i = 0; i < camp->n_calibration_runs; i++)
+		n += camp->calibration_runs[i].n_inputs;
+	const char *hdr[4] = { fill(c, &p, "appendix.col_file"), fill(c, &p, "appendix.col_role"),
+		fill(c, &p, "appendix.col_size"), fill(c, &p, "appendix.col_sha") };
+	const char **cells = br_xcalloc(n * 4 + 1, sizeof *cells);
+	size_t k = 0;
+	for (size_t pass = 0; pass < 2; pass++) {
+		const br_run *runs = pass == 0 ? camp->runs : camp->calibration_runs;
+		size_t nr = pass == 0 ? camp->n_runs : camp->n_calibration_runs;
+		for (size_t i = 0; i < nr; i++)
+			for (size_t j = 0; j < runs[i].n_inputs; j++, k++) {
+				const br_input_file *f = &runs[i].inputs[j];
+				cells[k * 4 + 0] = f->path;
+				cells[k * 4 + 1] = f->role;
+				cells[k * 4 + 2] = keep(&p, fmt_num((double)f->size_bytes, 0));
+				cells[k * 4 + 3] = f->sha256;
+			}
+	}
+	const double w[4] = { 3.2, 1.3, 1.0, 4.4 };
+	const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 4, .n_rows = k, .header = hdr, .cells = cells,
+		.col_weight = w, .align = al, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	note(c, "appendix.generated");
+	strpool_free(&p);
+}
+
+int
+br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_summary,
+    json_t *const *run_summaries, const br_figure *figs, size_t n_figs,
+    const br_template *t, const char *pdf_path, char **cause)
+{
+	ctx c = { .a = &camp->analyses[camp->focus], .s = campaign_summary, .t = t,
+		.figs = figs, .n_figs = n_figs };
+	char *title = br_template_fill(t, "campaign.title", campaign_summary);
+	char *subject = br_template_fill(t, "doc.subject", campaign_summary);
+	char *keywords = br_template_fill(t, "doc.keywords", campaign_summary);
+	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0",
+		.keywords = keywords };
+	c.d = br_pdf_new(&info, cause);
+	free(subject);
+	free(keywords);
+	if (c.d == NULL) {
+		free(title);
+		return -1;
+	}
+	campaign_title(&c, camp);
+	campaign_configs(&c, camp);
+	campaign_calibration(&c, camp);
+	heading(&c, 2, "campaign.focus_heading");
+	para(&c, "campaign.focus_intro");
+	/* the focus chapters read their numbers from the focus run's summary */
+	c.s = run_summaries[camp->focus];
+	run_chapters(&c);
+	c.s = campaign_summary;
+	campaign_appendix(&c, camp);
+	int rc;
 	if (c.err != NULL) {
 		*cause = c.err;
 		rc = -1;

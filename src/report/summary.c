@@ -254,6 +254,87 @@ littles_law_json(const br_littles_law *l)
 }
 
 static json_t *
+flops_json(const br_flops_ledger *f)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(f->available));
+	set(o, "missing", jstr(f->available ? NULL : f->missing));
+	set(o, "measured_flops", jnum(f->m.flops));
+	set(o, "tokens", jnum(f->m.tokens));
+	set(o, "measured_gflop_per_token", jnum(f->m.gflop_per_token));
+	set(o, "mean_context_tokens", jnum(f->m.mean_context_tokens));
+	set(o, "flop_rate_p95_per_s", jnum(f->m.flop_rate_p95_per_s));
+	set(o, "model_gflop_per_token", jnum(f->model_gflop_per_token));
+	set(o, "predicted_flops", jnum(f->predicted_flops));
+	set(o, "excess_flops", jnum(f->excess_flops));
+	set(o, "excess_frac", jnum(f->excess_frac));
+	set(o, "released_tokens_per_preemption", jnum(f->released_tokens_per_preemption));
+	set(o, "recompute_gflop_per_token", jnum(f->recompute_gflop_per_token));
+	set(o, "recomputed_tokens", jnum(f->recomputed_tokens));
+	set(o, "preemptions", jnum(f->preemptions));
+	set(o, "released_tokens_total", jnum(f->released_tokens_total));
+	set(o, "flops_to_release_ratio", jnum(f->flops_to_release_ratio));
+	set(o, "recompute_s", jnum(f->recompute_s));
+	set(o, "recompute_share_frac", jnum(f->recompute_share_frac));
+	return o;
+}
+
+static json_t *
+budget_json(const br_budget *b)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(b->available));
+	set(o, "missing", jstr(b->available ? NULL : b->missing));
+	set(o, "duration_s", jnum(b->duration_s));
+	set(o, "decode_tokens", jnum(b->decode_tokens));
+	set(o, "decode_s", jnum(b->decode_s));
+	set(o, "prefill_tokens", jnum(b->prefill_tokens));
+	set(o, "prefill_s", jnum(b->prefill_s));
+	set(o, "prefill_missing", jstr(b->prefill_missing));
+	set(o, "recompute_s", jnum(b->recompute_s));
+	set(o, "recompute_missing", jstr(b->recompute_missing));
+	set(o, "rest_s", jnum(b->rest_s));
+	set(o, "rest_negative", json_boolean(b->rest_negative));
+	set(o, "decode_frac", jnum(b->decode_frac));
+	set(o, "prefill_frac", jnum(b->prefill_frac));
+	set(o, "recompute_frac", jnum(b->recompute_frac));
+	set(o, "rest_frac", jnum(b->rest_frac));
+	set(o, "decode_measured_s", jnum(b->decode_measured_s));
+	set(o, "decode_expected_s", jnum(b->decode_expected_s));
+	set(o, "decode_stolen_s", jnum(b->decode_stolen_s));
+	set(o, "decode_stolen_frac", jnum(b->decode_stolen_frac));
+	return o;
+}
+
+json_t *
+br_summary_calibration(const br_flops_calibration *c)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(c->available));
+	set(o, "missing", jstr(c->available ? NULL : c->missing));
+	set(o, "a_gflop_per_token", jnum(c->fit.a));
+	set(o, "b_gflop_per_token_per_context_token", jnum(c->fit.b));
+	set(o, "se_a", jnum(c->fit.se_a));
+	set(o, "se_b", jnum(c->fit.se_b));
+	set(o, "r2", jnum(c->fit.r2));
+	set(o, "n_used", json_integer((json_int_t)c->n_used));
+	set(o, "note", jstr(c->note));
+	json_t *pts = json_array();
+	for (size_t i = 0; i < c->n_points; i++) {
+		const br_flops_cal_point *p = &c->points[i];
+		json_t *po = json_object();
+		set(po, "run", jstr(p->name));
+		set(po, "used", json_boolean(p->used));
+		set(po, "why_skipped", jstr(p->why));
+		set(po, "x_mean_context_tokens", jnum(p->x_tokens));
+		set(po, "y_gflop_per_token", jnum(p->y_gflop_per_token));
+		json_array_append_new(pts, po);
+	}
+	set(o, "points", pts);
+	return o;
+}
+
+static json_t *
 log_json(const br_server_log *l)
 {
 	json_t *o = json_object();
@@ -379,6 +460,8 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(s, "preemptions", preemptions_json(&a->preemptions));
 	set(s, "ttft_split", ttft_split_json(&a->ttft_split));
 	set(s, "littles_law", littles_law_json(&a->littles_law));
+	set(s, "flops", flops_json(&a->flops));
+	set(s, "budget", budget_json(&a->budget));
 
 	json_t *warn = json_array();
 	for (size_t i = 0; i < r->n_warnings; i++)

@@ -1,0 +1,264 @@
+/*
+ * Campaign loading (DESIGN.md §1, §3.8): every run sub-folder of a campaign
+ * is loaded and analysed; zero-preemption runs that carry the FLOPs counter
+ * (plus --calibration folders) calibrate the FLOPs model; the run with the
+ * most preemptions (or --focus) is the focus of the detailed chapters.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/campaign.h"
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* has_bench: 1 when dir holds stress.json or a *.json/*.jsonl other than
+ * run.json (cheap test: the name, not the content). */
+static int
+has_bench_name(const char *dir)
+{
+	char *p = br_path_join(dir, "stress.json");
+	int ok = br_is_file(p);
+	free(p);
+	if (ok)
+		return 1;
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	struct dirent *e;
+	while (!ok && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "run.json") == 0)
+			continue;
+		if ((n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) ||
+		    (n > 6 && strcmp(e->d_name + n - 6, ".jsonl") == 0)) {
+			char *f = br_path_join(dir, e->d_name);
+			ok = br_is_file(f);
+			free(f);
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+/* sub_folders: sorted names of the sub-folders of dir (not hidden, not
+ * our own report/tmp folders). */
+static char **
+sub_folders(const char *dir, size_t *n_out)
+{
+	char **v = NULL;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	if (d != NULL) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (e->d_name[0] == '.' || strcmp(e->d_name, "report") == 0 ||
+			    strstr(e->d_name, ".tmp.") || strstr(e->d_name, ".old."))
+				continue;
+			char *p = br_path_join(dir, e->d_name);
+			int is_dir = br_is_dir(p);
+			free(p);
+			if (!is_dir)
+				continue;
+			v = br_xrealloc(v, (n + 1) * sizeof *v);
+			v[n++] = br_xstrdup(e->d_name);
+		}
+		closedir(d);
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_str);
+	*n_out = n;
+	return v;
+}
+
+static void
+free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int
+br_campaign_looks_like(const char *dir)
+{
+	if (!br_is_dir(dir) || has_bench_name(dir))
+		return 0;
+	size_t n;
+	char **subs = sub_folders(dir, &n);
+	int found = 0;
+	for (size_t i = 0; i < n && !found; i++) {
+		char *p = br_path_join(dir, subs[i]);
+		found = has_bench_name(p);
+		free(p);
+	}
+	free_names(subs, n);
+	return found;
+}
+
+static void
+add_warning(br_campaign *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = br_xvasprintf(fmt, ap);
+	va_end(ap);
+	c->warnings = br_xrealloc(c->warnings, (c->n_warnings + 1) * sizeof *c->warnings);
+	c->warnings[c->n_warnings++] = msg;
+}
+
+/* load_calibration_dir: a run folder or a campaign of runs, appended to
+ * c->calibration_runs. */
+static int
+load_calibration_dir(br_campaign *c, const char *dir, char **cause)
+{
+	size_t n = 0;
+	char **subs = NULL;
+	if (br_campaign_looks_like(dir))
+		subs = sub_folders(dir, &n);
+	size_t count = subs ? n : 1;
+	for (size_t i = 0; i < count; i++) {
+		char *p = subs ? br_path_join(dir, subs[i]) : br_xstrdup(dir);
+		if (subs && !has_bench_name(p)) {
+			free(p);
+			continue;
+		}
+		c->calibration_runs = br_xrealloc(c->calibration_runs,
+		    (c->n_calibration_runs + 1) * sizeof *c->calibration_runs);
+		int rc = br_run_load(p, NULL, &c->calibration_runs[c->n_calibration_runs], cause);
+		free(p);
+		if (rc != 0) {
+			free_names(subs, n);
+			return -1;
+		}
+		c->n_calibration_runs++;
+	}
+	free_names(subs, n);
+	return 0;
+}
+
+int
+br_campaign_load(const char *dir, const char *focus_name,
+    const char *const *calib_dirs, size_t n_calib, br_campaign *out, char **cause)
+{
+	br_campaign *c = out;
+	memset(c, 0, sizeof *c);
+	c->dir = br_xstrdup(dir);
+	{
+		char *tmp = br_xstrdup(dir);
+		size_t n = strlen(tmp);
+		while (n > 1 && tmp[n - 1] == '/')
+			tmp[--n] = '\0';
+		c->name = br_xstrdup(br_basename(tmp));
+		free(tmp);
+	}
+	size_t n_subs;
+	char **subs = sub_folders(dir, &n_subs);
+	c->runs = br_xcalloc(n_subs ? n_subs : 1, sizeof *c->runs);
+	for (size_t i = 0; i < n_subs; i++) {
+		char *p = br_path_join(dir, subs[i]);
+		if (!has_bench_name(p)) {
+			add_warning(c, "%s: no bench result; not a run, skipped", subs[i]);
+			free(p);
+			continue;
+		}
+		int rc = br_run_load(p, NULL, &c->runs[c->n_runs], cause);
+		free(p);
+		if (rc != 0) {
+			free_names(subs, n_subs);
+			br_campaign_free(c);
+			return -1;
+		}
+		c->n_runs++;
+	}
+	free_names(subs, n_subs);
+	if (c->n_runs == 0) {
+		*cause = br_xasprintf("%s: no run folders (sub-folders holding stress.json) found", dir);
+		br_campaign_free(c);
+		return -1;
+	}
+	c->analyses = br_xcalloc(c->n_runs, sizeof *c->analyses);
+	for (size_t i = 0; i < c->n_runs; i++)
+		br_analyze(&c->runs[i], &c->analyses[i]);
+
+	/* focus: --focus by run name or folder name, else most preemptions */
+	if (focus_name != NULL) {
+		size_t i;
+		for (i = 0; i < c->n_runs; i++)
+			if (strcmp(c->runs[i].name, focus_name) == 0 ||
+			    strcmp(br_basename(c->runs[i].dir), focus_name) == 0)
+				break;
+		if (i == c->n_runs) {
+			*cause = br_xasprintf("--focus %s: no run of that name in %s (runs: %s%s)",
+			    focus_name, dir, c->runs[0].name, c->n_runs > 1 ? ", ..." : "");
+			br_campaign_free(c);
+			return -1;
+		}
+		c->focus = i;
+		c->focus_reason = "--focus";
+	} else {
+		double best = -1;
+		for (size_t i = 0; i < c->n_runs; i++) {
+			const br_preemptions *p = &c->analyses[i].preemptions;
+			double n = p->count_available ? p->n_preemptions : -1;
+			if (n > best) {
+				best = n;
+				c->focus = i;
+			}
+		}
+		c->focus_reason = best > 0 ? "most preemptions" : "first run (no preemptions anywhere)";
+	}
+
+	/* FLOPs calibration: the campaign's runs plus --calibration folders */
+	for (size_t i = 0; i < n_calib; i++)
+		if (load_calibration_dir(c, calib_dirs[i], cause) != 0) {
+			br_campaign_free(c);
+			return -1;
+		}
+	size_t n_cal = c->n_runs + c->n_calibration_runs;
+	const br_run **cal_runs = br_xcalloc(n_cal, sizeof *cal_runs);
+	for (size_t i = 0; i < c->n_runs; i++)
+		cal_runs[i] = &c->runs[i];
+	for (size_t i = 0; i < c->n_calibration_runs; i++)
+		cal_runs[c->n_runs + i] = &c->calibration_runs[i];
+	char *why = NULL;
+	if (br_flops_calibrate(cal_runs, n_cal, &c->calibration, &why) == 0) {
+		c->has_calibration = 1;
+		for (size_t i = 0; i < c->n_runs; i++)
+			br_analysis_calibrate(&c->analyses[i], &c->calibration);
+	} else
+		c->calibration_missing = why;
+	free(cal_runs);
+	return 0;
+}
+
+void
+br_campaign_free(br_campaign *c)
+{
+	if (c == NULL)
+		return;
+	for (size_t i = 0; c->analyses && i < c->n_runs; i++)
+		br_analysis_free(&c->analyses[i]);
+	free(c->analyses);
+	for (size_t i = 0; i < c->n_runs; i++)
+		br_run_free(&c->runs[i]);
+	free(c->runs);
+	for (size_t i = 0; i < c->n_calibration_runs; i++)
+		br_run_free(&c->calibration_runs[i]);
+	free(c->calibration_runs);
+	br_flops_calibration_free(&c->calibration);
+	free(c->calibration_missing);
+	for (size_t i = 0; i < c->n_warnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	free(c->dir);
+	free(c->name);
+	memset(c, 0, sizeof *c);
+}

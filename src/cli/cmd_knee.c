@@ -1,0 +1,330 @@
+/*
+ * `benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms,...' [-o OUT_DIR]`:
+ * load the runs of a sweep, find the knee, write the knee report.
+ *
+ * Each argument may be a run folder (stress.json or the one bench *.json,
+ * with its metrics series), a `vllm bench sweep` folder (summary.json; the
+ * per-run run=N.json beside it are then not read again), a folder whose
+ * sub-folders (up to two levels) are any of these, or a bench file
+ * (single object or JSONL from --append-result).
+ *
+ * OUT_DIR defaults to ./knee-report (in the current directory, not inside an
+ * input: a sweep spans several folders, and inputs are never modified).
+ * Exit: 0 ok; 1 no run meets the SLO (the report is still written) or the
+ * report could not be written; 2 bad usage (e.g. a bad --slo term);
+ * 3 bad input (file:line:col).
+ */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/run.h"
+#include "benchreport/knee.h"
+#include "benchreport/render.h"
+#include "cli/cmd.h"
+
+/* Everything loaded, owned here. */
+typedef struct loaded {
+	br_run *runs;
+	size_t n_runs;
+	br_bench_set *sets;
+	size_t n_sets;
+	br_knee_input *in;
+	char **names;
+	size_t n_in;
+} loaded;
+
+/* add_input: one run (borrowed bench/metrics, name copied). */
+static void
+add_input(loaded *L, const br_bench *b, const br_series *m, char *name_owned)
+{
+	L->in = br_xrealloc(L->in, (L->n_in + 1) * sizeof *L->in);
+	L->names = br_xrealloc(L->names, (L->n_in + 1) * sizeof *L->names);
+	L->names[L->n_in] = name_owned;
+	L->in[L->n_in] = (br_knee_input){ .bench = b, .metrics = m, .name = NULL };
+	L->n_in++;
+}
+
+/* run_name: "LABEL" or "LABEL run=N" or "LABEL#i". */
+static char *
+run_name(const char *label, const br_bench_set *s, size_t i)
+{
+	const br_bench *b = &s->runs[i];
+	if (s->n == 1)
+		return br_xstrdup(label);
+	if (br_isnum(b->run_number))
+		return br_xasprintf("%s run=%.0f", label, b->run_number);
+	return br_xasprintf("%s #%zu", label, i + 1);
+}
+
+/* load_file: a bench file (object, JSONL or array). 0 or -1 with *cause. */
+static int
+load_file(loaded *L, const char *path, const char *label, char **cause)
+{
+	br_bench_set s;
+	if (br_bench_load(path, &s, cause) != 0)
+		return -1;
+	L->sets = br_xrealloc(L->sets, (L->n_sets + 1) * sizeof *L->sets);
+	L->sets[L->n_sets++] = s;
+	/* pointers into the set array's element: stable, the runs array is not moved */
+	const br_bench_set *sp = &L->sets[L->n_sets - 1];
+	for (size_t i = 0; i < sp->n; i++)
+		add_input(L, &sp->runs[i], NULL, run_name(label, sp, i));
+	return 0;
+}
+
+/* has_bench_json: 1 when dir holds stress.json or a *.json that parses as a bench result. */
+static int
+has_bench_json(const char *dir)
+{
+	char *p = br_path_join(dir, "stress.json");
+	int ok = br_is_file(p);
+	free(p);
+	if (ok)
+		return 1;
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	struct dirent *e;
+	while (!ok && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || strcmp(e->d_name, "run.json") == 0)
+			continue;
+		char *f = br_path_join(dir, e->d_name);
+		ok = br_is_file(f) && br_bench_looks_like(f);
+		free(f);
+	}
+	closedir(d);
+	return ok;
+}
+
+/* name_cmp: strcmp for qsort of char*. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * load_dir: summary.json folder, run folder, or a folder of those (depth
+ * levels below). Returns the number of runs added, or -1 with *cause.
+ */
+static long
+load_dir(loaded *L, const char *dir, int depth, char **cause)
+{
+	size_t before = L->n_in;
+	char *sum = br_path_join(dir, "summary.json");
+	if (br_is_file(sum) && br_bench_looks_like(sum)) {
+		char *label = br_xstrdup(br_basename(dir));
+		int rc = load_file(L, sum, label, cause);
+		free(label);
+		free(sum);
+		return rc != 0 ? -1 : (long)(L->n_in - before);
+	}
+	free(sum);
+	if (has_bench_json(dir)) {
+		br_run r;
+		if (br_run_load(dir, NULL, &r, cause) != 0)
+			return -1;
+		L->runs = br_xrealloc(L->runs, (L->n_runs + 1) * sizeof *L->runs);
+		L->runs[L->n_runs++] = r;
+		const br_run *rp = &L->runs[L->n_runs - 1];
+		for (size_t i = 0; i < rp->bench.n; i++)
+			add_input(L, &rp->bench.runs[i], rp->bench.n == 1 ? rp->metrics : NULL,
+			    run_name(rp->name ? rp->name : br_basename(dir), &rp->bench, i));
+		return (long)(L->n_in - before);
+	}
+	if (depth <= 0)
+		return 0;
+	DIR *d = opendir(dir);
+	if (d == NULL) {
+		*cause = br_xasprintf("%s: cannot open folder", dir);
+		return -1;
+	}
+	char **subs = NULL;
+	size_t ns = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = br_path_join(dir, e->d_name);
+		if (br_is_dir(p)) {
+			subs = br_xrealloc(subs, (ns + 1) * sizeof *subs);
+			subs[ns++] = p;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+	qsort(subs, ns, sizeof *subs, name_cmp);
+	long rc = 0;
+	for (size_t i = 0; i < ns; i++) {
+		if (rc >= 0 && load_dir(L, subs[i], depth - 1, cause) < 0)
+			rc = -1;
+		free(subs[i]);
+	}
+	free(subs);
+	return rc < 0 ? -1 : (long)(L->n_in - before);
+}
+
+/* loaded_free: release everything. */
+static void
+loaded_free(loaded *L)
+{
+	for (size_t i = 0; i < L->n_runs; i++)
+		br_run_free(&L->runs[i]);
+	free(L->runs);
+	for (size_t i = 0; i < L->n_sets; i++)
+		br_bench_set_free(&L->sets[i]);
+	free(L->sets);
+	for (size_t i = 0; i < L->n_in; i++)
+		free(L->names[i]);
+	free(L->names);
+	free(L->in);
+}
+
+/* knee_template_path: knee.LANG.json beside report.LANG.json. */
+static char *
+knee_template_path(const char *lang)
+{
+	char *rp = br_cli_template_path(lang);
+	char *slash = strrchr(rp, '/');
+	char *p;
+	if (slash) {
+		*slash = '\0';
+		p = br_xasprintf("%s/knee.%s.json", rp, lang);
+	} else {
+		p = br_xasprintf("knee.%s.json", lang);
+	}
+	free(rp);
+	return p;
+}
+
+static void
+knee_usage(FILE *fp)
+{
+	fprintf(fp, "usage: benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,tpot_p99<=50ms,e2el_p99<=20s]'\n"
+	            "                        [-o OUT_DIR] [--quiet]\n"
+	            "OUT_DIR defaults to ./knee-report. Exit: 0 ok, 1 no run meets the SLO, 2 bad usage, 3 bad input.\n");
+}
+
+/* br_cmd_knee: see cmd.h. */
+int
+br_cmd_knee(int argc, char **argv)
+{
+	const char *slo_text = NULL, *out_dir = "knee-report";
+	const char **args = br_xcalloc((size_t)argc + 1, sizeof *args);
+	size_t na = 0;
+	int quiet = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			knee_usage(stdout);
+			free(args);
+			return BR_EXIT_OK;
+		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+			quiet = 1;
+		} else if (strcmp(a, "--slo") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "benchreport knee: option '%s' needs a value\n", a);
+				free(args);
+				return BR_EXIT_USAGE;
+			}
+			if (strcmp(a, "--slo") == 0)
+				slo_text = argv[++i];
+			else
+				out_dir = argv[++i];
+		} else if (strncmp(a, "--slo=", 6) == 0) {
+			slo_text = a + 6;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "benchreport knee: unknown option '%s'\n", a);
+			knee_usage(stderr);
+			free(args);
+			return BR_EXIT_USAGE;
+		} else {
+			args[na++] = a;
+		}
+	}
+	if (na == 0 || slo_text == NULL) {
+		fprintf(stderr, "benchreport knee: %s\n", na == 0 ? "missing DIR or FILE" : "missing --slo");
+		knee_usage(stderr);
+		free(args);
+		return BR_EXIT_USAGE;
+	}
+	char *cause = NULL;
+	br_slo slo;
+	if (br_slo_parse(slo_text, &slo, &cause) != 0) {
+		fprintf(stderr, "benchreport knee: %s\n", cause);
+		free(cause);
+		free(args);
+		return BR_EXIT_USAGE;
+	}
+	loaded L = { 0 };
+	int rc = BR_EXIT_OK;
+	for (size_t i = 0; i < na; i++) {
+		long got;
+		if (br_is_dir(args[i])) {
+			got = load_dir(&L, args[i], 2, &cause);
+			if (got == 0)
+				cause = br_xasprintf("%s: no bench result (stress.json, a bench *.json or summary.json) "
+				    "in it or its sub-folders", args[i]);
+		} else {
+			got = load_file(&L, args[i], br_basename(args[i]), &cause) == 0 ? 1 : -1;
+		}
+		if (got <= 0) {
+			fprintf(stderr, "benchreport knee: %s\n", cause ? cause : args[i]);
+			free(cause);
+			loaded_free(&L);
+			free(args);
+			return BR_EXIT_INPUT;
+		}
+	}
+	for (size_t i = 0; i < L.n_in; i++)
+		L.in[i].name = L.names[i];
+	br_knee_result res;
+	if (br_knee_analyze(L.in, L.n_in, &slo, &res, &cause) != 0) {
+		fprintf(stderr, "benchreport knee: %s\n", cause);
+		free(cause);
+		loaded_free(&L);
+		free(args);
+		return BR_EXIT_ANALYSIS;
+	}
+	char *tpath = knee_template_path("en");
+	json_t *summary = NULL;
+	if (br_knee_write_report(&res, out_dir, tpath, &summary, &cause) != 0) {
+		fprintf(stderr, "benchreport knee: %s\n", cause ? cause : "failed");
+		free(cause);
+		rc = BR_EXIT_ANALYSIS;
+	} else {
+		if (!quiet) {
+			printf("SLO %s; %zu runs, %zu curve(s)\n", slo.text, res.n_runs, res.n_groups);
+			for (size_t g = 0; g < res.n_groups; g++) {
+				const br_knee_group *G = &res.groups[g];
+				int rate = G->kind == BR_KNEE_RATE;
+				printf("curve %zu (%s): %s\n", g + 1, rate ? "request-rate sweep" : "concurrency sweep, closed loop",
+				    G->label);
+				char kx[32] = "none", fx[32] = "none";
+				if (G->knee_idx >= 0)
+					snprintf(kx, sizeof kx, "%g", G->pts[G->knee_idx].x);
+				if (G->first_fail_idx >= 0)
+					snprintf(fx, sizeof fx, "%g", G->pts[G->first_fail_idx].x);
+				printf("  knee %s %s; first failing %s\n", rate ? "offered req/s" : "max_concurrency", kx, fx);
+			}
+			printf("report: %s/report.pdf\n", out_dir);
+		}
+		if (!res.any_meets) {
+			fprintf(stderr, "benchreport knee: no run meets the SLO %s\n", slo.text);
+			rc = BR_EXIT_ANALYSIS;
+		}
+	}
+	json_decref(summary);
+	free(tpath);
+	br_knee_free(&res);
+	loaded_free(&L);
+	free(args);
+	br_render_shutdown();
+	return rc;
+}
