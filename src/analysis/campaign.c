@@ -19,7 +19,7 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* has_bench: 1 when dir holds stress.json or a *.json/*.jsonl other than
+/* has_bench_name: 1 when dir holds stress.json or a .json/.jsonl file other than
  * run.json (cheap test: the name, not the content). */
 static int
 has_bench_name(const char *dir)

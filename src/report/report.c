@@ -21,6 +21,7 @@ typedef struct ctx {
 	const br_figure *figs;
 	size_t n_figs;
 	char *err;          /* first figure-embedding error, if any */
+	const json_t *focus_summary;  /* campaign report: the focus run's summary */
 } ctx;
 
 /* Strings produced while building a table, freed together. */
@@ -192,6 +193,43 @@ numbered_bullets(ctx *c, const char *prefix)
 
 /* ---------------------------------------------------------------- */
 
+/*
+ * findings_section: the sentences of the rules that fired (summary.json
+ * "findings", evaluated by src/analysis/findings.c), grouped as
+ * conclusions, recommendations and caveats.
+ */
+static void
+findings_section(ctx *c)
+{
+	json_t *list = json_object_get(c->s, "findings");
+	static const char *kinds[3] = { "finding", "recommendation", "caveat" };
+	static const char *heads[3] = { "findings_text.conclusions_heading",
+		"findings_text.recommendations_heading", "findings_text.caveats_heading" };
+	for (int k = 0; k < 3; k++) {
+		strpool p = { 0 };
+		const char **items = NULL;
+		size_t n = 0;
+		for (size_t i = 0; i < json_array_size(list); i++) {
+			json_t *f = json_array_get(list, i);
+			if (strcmp(json_string_value(json_object_get(f, "kind")), kinds[k]) != 0)
+				continue;
+			char key[128];
+			snprintf(key, sizeof key, "findings.%s", json_string_value(json_object_get(f, "id")));
+			items = br_xrealloc(items, (n + 1) * sizeof *items);
+			items[n++] = fill(c, &p, key);
+		}
+		if (n > 0 || k == 0) {
+			heading(c, 2, heads[k]);
+			if (n > 0)
+				br_pdf_bullets(c->d, items, n);
+			else
+				para(c, "findings_text.none");
+		}
+		free(items);
+		strpool_free(&p);
+	}
+}
+
 static void
 title_page(ctx *c)
 {
@@ -265,6 +303,7 @@ title_page(ctx *c)
 	if (a->latency.from_arrays && a->latency.itl_stalls > 0)
 		para(c, "glance.stalls");
 
+	findings_section(c);
 	if (r->n_warnings > 0) {
 		heading(c, 2, "glance.missing_heading");
 		br_pdf_bullets(c->d, (const char *const *)r->warnings, r->n_warnings);
@@ -811,6 +850,12 @@ campaign_title(ctx *c, const br_campaign *camp)
 	values[n++] = fill(c, &p, camp->has_calibration ? "campaign.card_cal_value" : "campaign.card_cal_none");
 	br_pdf_cards(c->d, labels, values, n);
 	para(c, "campaign.glance");
+	{
+		const json_t *saved = c->s;
+		c->s = c->focus_summary;
+		findings_section(c);
+		c->s = saved;
+	}
 	if (camp->n_warnings > 0) {
 		heading(c, 2, "campaign.warnings_heading");
 		br_pdf_bullets(c->d, (const char *const *)camp->warnings, camp->n_warnings);
@@ -837,50 +882,64 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	strpool p = { 0 };
 	heading(c, 1, "campaign.configs_heading");
 	para(c, "campaign.configs_intro");
-	enum { NC = 13 };
-	static const char *cols[NC] = { "campaign.col_run", "campaign.col_inout", "campaign.col_demand",
+	/* two tables (capacity, then performance) so 13 columns never crowd A4 */
+	enum { NA = 8, NB = 7 };
+	static const char *cols_a[NA] = { "campaign.col_run", "campaign.col_inout", "campaign.col_demand",
 		"campaign.col_kvpeak", "campaign.col_resident", "campaign.col_waiting", "campaign.col_preempt",
-		"campaign.col_out_tps", "campaign.col_total_tps", "campaign.col_ttft", "campaign.col_itl",
-		"campaign.col_e2el", "campaign.col_role" };
-	const char *hdr[NC];
-	for (int i = 0; i < NC; i++)
-		hdr[i] = fill(c, &p, cols[i]);
-	const char **cells = br_xcalloc(camp->n_runs * NC, sizeof *cells);
+		"campaign.col_role" };
+	static const char *cols_b[NB] = { "campaign.col_run", "campaign.col_out_tps", "campaign.col_total_tps",
+		"campaign.col_ttft", "campaign.col_itl", "campaign.col_e2el", "campaign.col_preempt" };
+	const char *hdr_a[NA], *hdr_b[NB];
+	for (int i = 0; i < NA; i++)
+		hdr_a[i] = fill(c, &p, cols_a[i]);
+	for (int i = 0; i < NB; i++)
+		hdr_b[i] = fill(c, &p, cols_b[i]);
+	const char **ca = br_xcalloc(camp->n_runs * NA, sizeof *ca);
+	const char **cb = br_xcalloc(camp->n_runs * NB, sizeof *cb);
 	int *hl = br_xcalloc(camp->n_runs, sizeof *hl);
 	for (size_t i = 0; i < camp->n_runs; i++) {
 		const br_analysis *a = &camp->analyses[i];
 		const br_bench *b = &camp->runs[i].bench.runs[0];
-		const char **row = &cells[i * NC];
-		row[0] = camp->runs[i].name;
-		row[1] = keep(&p, br_xasprintf("%s / %s", keep(&p, fmt_num(a->capacity.mean_input_tokens, 0)),
-		    keep(&p, fmt_num(a->capacity.mean_output_tokens, 0))));
-		if (!isfinite(a->capacity.mean_input_tokens) && b->completed > 0)
-			row[1] = keep(&p, br_xasprintf("%s / %s", keep(&p, fmt_num(b->total_input_tokens / b->completed, 0)),
-			    keep(&p, fmt_num(b->total_output_tokens / b->completed, 0))));
-		row[2] = keep(&p, isfinite(a->capacity.oversubscription) ?
+		const char **ra = &ca[i * NA], **rb = &cb[i * NB];
+		double in = a->capacity.mean_input_tokens, out = a->capacity.mean_output_tokens;
+		if (!isfinite(in) && b->completed > 0) {
+			in = b->total_input_tokens / b->completed;
+			out = b->total_output_tokens / b->completed;
+		}
+		const char *preempt = keep(&p, fmt_num(a->preemptions.count_available ? a->preemptions.n_preemptions : NAN, 0));
+		ra[0] = rb[0] = camp->runs[i].name;
+		ra[1] = keep(&p, br_xasprintf("%s / %s", keep(&p, fmt_num(in, 0)), keep(&p, fmt_num(out, 0))));
+		ra[2] = keep(&p, isfinite(a->capacity.oversubscription) ?
 		    br_xasprintf("%.2f×", a->capacity.oversubscription) : br_xstrdup("n/a"));
-		row[3] = keep(&p, isfinite(a->residency.kv_peak_frac) ?
+		ra[3] = keep(&p, isfinite(a->residency.kv_peak_frac) ?
 		    br_xasprintf("%.1f%%", 100 * a->residency.kv_peak_frac) : br_xstrdup("n/a"));
-		row[4] = keep(&p, isfinite(a->residency.running_mean) && isfinite(b->max_concurrency) ?
+		ra[4] = keep(&p, isfinite(a->residency.running_mean) && isfinite(b->max_concurrency) ?
 		    br_xasprintf("%.1f / %.0f", a->residency.running_mean, b->max_concurrency) : br_xstrdup("n/a"));
-		row[5] = keep(&p, fmt_num(a->residency.waiting_peak, 0));
-		row[6] = keep(&p, fmt_num(a->preemptions.count_available ? a->preemptions.n_preemptions : NAN, 0));
-		row[7] = keep(&p, fmt_num(b->output_throughput_tps, 1));
-		row[8] = keep(&p, fmt_num(b->total_token_throughput_tps, 1));
-		row[9] = keep(&p, fmt_lat(a->latency.m[BR_TTFT].median));
-		row[10] = keep(&p, isfinite(a->latency.m[BR_ITL].median) ?
+		ra[5] = keep(&p, fmt_num(a->residency.waiting_peak, 0));
+		ra[6] = rb[6] = preempt;
+		ra[7] = i == camp->focus ? fill(c, &p, "campaign.role_focus") :
+		    is_calibration_run(camp, i) ? fill(c, &p, "campaign.role_cal") : "";
+		rb[1] = keep(&p, fmt_num(b->output_throughput_tps, 1));
+		rb[2] = keep(&p, fmt_num(b->total_token_throughput_tps, 1));
+		rb[3] = keep(&p, fmt_lat(a->latency.m[BR_TTFT].median));
+		rb[4] = keep(&p, isfinite(a->latency.m[BR_ITL].median) ?
 		    br_xasprintf("%.1f / %.1f / %.1f", a->latency.m[BR_ITL].median, a->latency.m[BR_ITL].p90,
 			a->latency.m[BR_ITL].p99) : br_xstrdup("n/a"));
-		row[11] = keep(&p, fmt_lat(a->latency.m[BR_E2EL].median));
-		row[12] = i == camp->focus ? fill(c, &p, "campaign.role_focus") :
-		    is_calibration_run(camp, i) ? fill(c, &p, "campaign.role_cal") : "";
+		rb[5] = keep(&p, fmt_lat(a->latency.m[BR_E2EL].median));
 		hl[i] = i == camp->focus ? 2 : 0;
 	}
-	const double w[NC] = { 2.2, 1.4, 1.1, 1.0, 1.1, 1.0, 1.1, 1.1, 1.1, 1.1, 1.7, 1.1, 1.2 };
-	br_pdf_table t = { .n_cols = NC, .n_rows = camp->n_runs, .header = hdr, .cells = cells,
-		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
-	br_pdf_table(c->d, &t);
-	free(cells);
+	const double wa[NA] = { 2.4, 1.6, 1.3, 1.1, 1.3, 1.1, 1.2, 1.3 };
+	const enum br_align ala[NA] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT,
+		BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	br_pdf_table ta = { .n_cols = NA, .n_rows = camp->n_runs, .header = hdr_a, .cells = ca,
+		.col_weight = wa, .align = ala, .row_highlight = hl, .font_size_small = 1 };
+	br_pdf_table(c->d, &ta);
+	const double wb[NB] = { 2.4, 1.2, 1.2, 1.2, 2.2, 1.2, 1.2 };
+	br_pdf_table tb = { .n_cols = NB, .n_rows = camp->n_runs, .header = hdr_b, .cells = cb,
+		.col_weight = wb, .row_highlight = hl, .font_size_small = 1 };
+	br_pdf_table(c->d, &tb);
+	free(ca);
+	free(cb);
 	free(hl);
 	figure(c, "fig1-kv-demand", NULL);
 	figure(c, "fig6-configs", NULL);
@@ -968,7 +1027,7 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
     const br_template *t, const char *pdf_path, char **cause)
 {
 	ctx c = { .a = &camp->analyses[camp->focus], .s = campaign_summary, .t = t,
-		.figs = figs, .n_figs = n_figs };
+		.figs = figs, .n_figs = n_figs, .focus_summary = run_summaries[camp->focus] };
 	char *title = br_template_fill(t, "campaign.title", campaign_summary);
 	char *subject = br_template_fill(t, "doc.subject", campaign_summary);
 	char *keywords = br_template_fill(t, "doc.keywords", campaign_summary);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/report.h"
+#include "benchreport/findings.h"
 
 /* jnum: a JSON real, or null when x is NaN/±Inf (JSON has no such values). */
 static json_t *
@@ -460,6 +461,26 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(s, "preemptions", preemptions_json(&a->preemptions));
 	set(s, "ttft_split", ttft_split_json(&a->ttft_split));
 	set(s, "littles_law", littles_law_json(&a->littles_law));
+	{
+		/* §3.10: which rules fired (the sentences live in the template) and
+		 * the derived numbers they cite */
+		br_findings f;
+		br_findings_evaluate(a, &f);
+		json_t *ids = json_array(), *derived = json_object();
+		static const char *finding_kinds[] = { "finding", "recommendation", "caveat" };
+		for (size_t i = 0; i < f.n; i++) {
+			json_t *o = json_object();
+			set(o, "id", json_string(f.v[i].id));
+			set(o, "kind", json_string(finding_kinds[f.v[i].kind % 3]));
+			set(o, "severity", json_integer(f.v[i].severity));
+			json_array_append_new(ids, o);
+		}
+		for (size_t i = 0; i < f.n_num; i++)
+			set(derived, f.num[i].key, jnum(f.num[i].value));
+		set(s, "findings", ids);
+		set(s, "derived", derived);
+		br_findings_free(&f);
+	}
 	set(s, "flops", flops_json(&a->flops));
 	set(s, "budget", budget_json(&a->budget));
 

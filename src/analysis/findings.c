@@ -1,0 +1,576 @@
+/*
+ * Findings, recommendations and caveats (DESIGN.md §3.10).
+ *
+ * Each rule below reads numbers of br_analysis, compares them with explicit
+ * thresholds (documented at the rule) and, when it fires, appends a sentence
+ * id. A rule needs every number it compares: a NAN (unknown) number never
+ * fires a rule, and no rule treats "unknown" as 0. The sentences live in
+ * templates/findings.en.json; the numbers they cite that have no other
+ * summary.json path are computed here as "derived" numbers.
+ *
+ * Order: findings (problems first, then the diagnosis and its evidence),
+ * recommendations, caveats. The order is fixed; it does not depend on the
+ * values.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/findings.h"
+
+/* ---- thresholds (each used by exactly the rule that documents it) ---- */
+
+/* ITL spread: p90/p50 below this = decode steady ("ITL normal"). Reference
+ * round 1: 22.1 / 21.46 = 1.03; round 2: 24.7 / 23.39 = 1.06. */
+#define ITL_SPREAD_MAX 1.5
+/* TPOT p50 / ITL p50 at or above this ("TPOT ≫ ITL") = decode slowed by more
+ * than the step time. Round 2: 29.17 / 23.39 = 1.25, normal; the simulated
+ * 1024/256 C = 64 run (small-1024-256.json): 51.5 / 28.8 = 1.78 from chunked-
+ * prefill steps of the second wave, with ITL p90/p50 = 1.01 — not slow decode. */
+#define TPOT_OVER_ITL_MAX 2.0
+/* TTFT p50 more than this many times (prefill + one ITL) = TTFT exploded
+ * (round 1: 219 s vs 10 × (1.06 + 0.021) s = 10.8 s). */
+#define TTFT_EXPLODED_FACTOR 10.0
+/* Queue share of the client mean TTFT above this = the wait is queueing
+ * (round 1: 177.6 / 179 = 0.99). */
+#define QUEUE_SHARE_MIN 0.8
+/* Oversubscription demand / pool above this = demand exceeds the pool. */
+#define OVERSUB_MIN 1.0
+/* Resident share (mean running / C) below this while oversubscribed = the
+ * throughput cliff (round 1: 11.17 / 64 = 0.175). */
+#define RESIDENT_SHARE_CLIFF 0.5
+/* An ITL gap longer than this many medians is a stall (§3.2). */
+#define STALL_FACTOR 10.0
+/* p99 reads the top 1% of the ITL samples: preemption gaps fewer than this
+ * share of the samples cannot reach it (round 1: 37 / 262,016 = 0.014%). */
+#define P99_TAIL_SHARE 0.01
+/* FLOPs excess over the calibrated model above this = recompute the token
+ * counter does not see (round 1: +26.6%). */
+#define FLOPS_EXCESS_MIN 0.05
+/* Little's law readings within [LITTLE_LO, LITTLE_HI] agree (round 1
+ * resident 52.2 / 55.9 = 0.93). */
+#define LITTLE_LO 0.8
+#define LITTLE_HI 1.25
+/* Waiting peak at least this many times the mean running = the queue is far
+ * larger than what the pool holds (round 1: 60 / 11.17 = 5.4). */
+#define QUEUE_OVER_RESIDENT_MIN 2.0
+/* A percentile p rests on n·(1 − p) samples beyond it; fewer than this is a
+ * small sample: p99.9 needs n ≥ 10,000, p99.99 needs n ≥ 100,000. */
+#define TAIL_SAMPLES_MIN 10.0
+
+/* Keys of the derived numbers, in the order they are stored. */
+enum {
+	D_ITL_P90_OVER_P50,
+	D_TPOT_OVER_ITL,
+	D_PREFILL_PLUS_ITL_S,
+	D_TTFT_OVER_PREFILL_ITL,
+	D_PREEMPTIONS,
+	D_PREEMPTION_ITL_SHARE,
+	D_ITL_P99_OVER_P50,
+	D_ITL_MAX_OVER_P50,
+	D_WAITING_OVER_RUNNING,
+	D_MAX_NUM_SEQS_BASIS,
+	D_MAX_NUM_SEQS,
+	D_TTFT_BEYOND_P99,
+	D_TTFT_BEYOND_P999,
+	D_ITL_BEYOND_P999,
+	D_ITL_BEYOND_P9999,
+	D_SCHEDULED_TOKENS,
+	D_SCHEDULED_TOKENS_MIN,
+	D_FLOPS_MEASURED,
+	D_FLOPS_PREDICTED,
+	D_FLOPS_EXCESS_FRAC,
+	D_RECOMPUTED_TOKENS,
+	D_RELEASED_TOKENS_TOTAL,
+	D_RECOMPUTE_S,
+	D_RECOMPUTE_SHARE,
+	D_N
+};
+
+static const char *const D_KEY[D_N] = {
+	"itl_p90_over_p50",
+	"tpot_p50_over_itl_p50",
+	"prefill_plus_itl_s",
+	"ttft_p50_over_prefill_itl",
+	"preemptions",
+	"preemption_itl_share",
+	"itl_p99_over_p50",
+	"itl_max_over_p50",
+	"waiting_peak_over_running_mean",
+	"max_num_seqs_basis",
+	"max_num_seqs_recommended",
+	"ttft_samples_beyond_p99",
+	"ttft_samples_beyond_p99_9",
+	"itl_samples_beyond_p99_9",
+	"itl_samples_beyond_p99_99",
+	"scheduled_tokens",
+	"scheduled_tokens_minimum",
+	"flops_measured",
+	"flops_predicted",
+	"flops_excess_frac",
+	"recomputed_tokens",
+	"released_tokens_total",
+	"recompute_s",
+	"recompute_share_frac",
+};
+
+/* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
+static int
+num(double x)
+{
+	return isfinite(x);
+}
+
+/* ratio: a / b when both are known and b > 0, else NAN. */
+static double
+ratio(double a, double b)
+{
+	return num(a) && num(b) && b > 0 ? a / b : NAN;
+}
+
+/* add: append one finding. */
+static void
+add(br_findings *f, const char *id, int severity, int kind)
+{
+	f->v = br_xrealloc(f->v, (f->n + 1) * sizeof *f->v);
+	f->v[f->n].id = id;
+	f->v[f->n].severity = severity;
+	f->v[f->n].kind = kind;
+	f->n++;
+}
+
+/*
+ * ledger_row: the ledger row of `series`, or NULL when the ledger is
+ * unavailable or has no such row.
+ */
+static const br_ledger_row *
+ledger_row(const br_ledger *l, const char *series)
+{
+	if (!l->available || l->rows == NULL)
+		return NULL;
+	for (size_t i = 0; i < l->n_rows; i++)
+		if (l->rows[i].series && strcmp(l->rows[i].series, series) == 0)
+			return &l->rows[i];
+	return NULL;
+}
+
+/* metric_p: the latency statistics of metric k when it has samples, else NULL. */
+static const br_describe_t *
+metric_p(const br_latency *l, int k)
+{
+	return l->m[k].count > 0 ? &l->m[k] : NULL;
+}
+
+/*
+ * preemption_count: Δ num_preemptions_total over the run: the preemption
+ * block's count when known, else the residency block's; NAN when neither.
+ */
+static double
+preemption_count(const br_analysis *a)
+{
+	if (a->preemptions.count_available && num(a->preemptions.n_preemptions))
+		return a->preemptions.n_preemptions;
+	if (a->residency.available && num(a->residency.preemptions))
+		return a->residency.preemptions;
+	return NAN;
+}
+
+/*
+ * has_flops_counter: 1 when the metrics hold vllm:estimated_flops_per_gpu_total
+ * with at least one sampled value.
+ */
+static int
+has_flops_counter(const br_run *r)
+{
+	if (r == NULL || r->metrics == NULL)
+		return 0;
+	const double *c = br_series_col(r->metrics, "vllm:estimated_flops_per_gpu_total");
+	if (c == NULL)
+		return 0;
+	for (size_t i = 0; i < r->metrics->n_rows; i++)
+		if (num(c[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * log_has_preemption_numbers: 1 when any periodic stats line of the log
+ * states a preemption count (vLLM since 2025-11) or a V0 cumulative total.
+ */
+static int
+log_has_preemption_numbers(const br_server_log *l)
+{
+	if (num(l->v0_cumulative_preemptions))
+		return 1;
+	for (size_t i = 0; i < l->n_stats; i++)
+		if (num(l->stats[i].preemptions))
+			return 1;
+	return 0;
+}
+
+/* Every number the rules compare, gathered once. */
+typedef struct facts {
+	double d[D_N];
+	/* latency (ms unless _s) */
+	double itl_p50, itl_p90, itl_p99, itl_p9999, itl_max, itl_n;
+	double tpot_p50, ttft_p50_s, ttft_n;
+	int itl_from_arrays;
+	double preemptions;
+	/* TTFT split */
+	double prefill_s, queue_share;
+} facts;
+
+/*
+ * gather: fill the facts and the derived numbers from the analysis blocks.
+ * Every derived number is NAN unless all its inputs are known.
+ */
+static void
+gather(const br_analysis *a, facts *x)
+{
+	for (int i = 0; i < D_N; i++)
+		x->d[i] = NAN;
+	const br_latency *l = &a->latency;
+	const br_describe_t *itl = metric_p(l, BR_ITL), *ttft = metric_p(l, BR_TTFT);
+	const br_describe_t *tpot = metric_p(l, BR_TPOT);
+	x->itl_p50 = itl ? itl->median : NAN;
+	x->itl_p90 = itl ? itl->p90 : NAN;
+	x->itl_p99 = itl ? itl->p99 : NAN;
+	x->itl_p9999 = itl ? itl->p9999 : NAN;
+	/* the ITL count is the number of gaps only when recomputed from arrays;
+	 * from the file's statistics it is the request count */
+	x->itl_from_arrays = l->from_arrays && itl != NULL;
+	x->itl_n = x->itl_from_arrays ? (double)itl->count : NAN;
+	x->itl_max = x->itl_from_arrays ? itl->max : NAN;
+	x->tpot_p50 = tpot ? tpot->median : NAN;
+	x->ttft_p50_s = ttft && num(ttft->median) ? ttft->median / 1000.0 : NAN;
+	x->ttft_n = ttft ? (double)ttft->count : NAN;
+	x->preemptions = preemption_count(a);
+	x->prefill_s = a->ttft_split.available ? a->ttft_split.prefill_s : NAN;
+	x->queue_share = a->ttft_split.available ? a->ttft_split.queue_share : NAN;
+
+	x->d[D_ITL_P90_OVER_P50] = ratio(x->itl_p90, x->itl_p50);
+	x->d[D_TPOT_OVER_ITL] = ratio(x->tpot_p50, x->itl_p50);
+	if (num(x->prefill_s) && num(x->itl_p50))
+		x->d[D_PREFILL_PLUS_ITL_S] = x->prefill_s + x->itl_p50 / 1000.0;
+	x->d[D_TTFT_OVER_PREFILL_ITL] = ratio(x->ttft_p50_s, x->d[D_PREFILL_PLUS_ITL_S]);
+	x->d[D_PREEMPTIONS] = x->preemptions;
+	x->d[D_PREEMPTION_ITL_SHARE] = ratio(x->preemptions, x->itl_n);
+	x->d[D_ITL_P99_OVER_P50] = ratio(x->itl_p99, x->itl_p50);
+	x->d[D_ITL_MAX_OVER_P50] = ratio(x->itl_max, x->itl_p50);
+	if (a->residency.available)
+		x->d[D_WAITING_OVER_RUNNING] = ratio(a->residency.waiting_peak,
+		    a->residency.running_mean);
+
+	/* --max-num-seqs: the floor of the log's "Maximum concurrency" line,
+	 * else of P / M */
+	const br_capacity *c = &a->capacity;
+	double basis = NAN;
+	if (num(c->log_max_concurrency_x) && c->log_max_concurrency_x >= 1)
+		basis = c->log_max_concurrency_x;
+	else if (num(c->predicted_max_concurrency) && c->predicted_max_concurrency >= 1)
+		basis = c->predicted_max_concurrency;
+	x->d[D_MAX_NUM_SEQS_BASIS] = basis;
+	x->d[D_MAX_NUM_SEQS] = num(basis) ? floor(basis) : NAN;
+
+	if (num(x->ttft_n)) {
+		x->d[D_TTFT_BEYOND_P99] = x->ttft_n * 0.01;
+		x->d[D_TTFT_BEYOND_P999] = x->ttft_n * 0.001;
+	}
+	if (num(x->itl_n)) {
+		x->d[D_ITL_BEYOND_P999] = x->itl_n * 0.001;
+		x->d[D_ITL_BEYOND_P9999] = x->itl_n * 0.0001;
+	}
+
+	const br_ledger_row *it = ledger_row(&a->ledger, "vllm:iteration_tokens_total_sum");
+	if (it && num(it->server_delta) && num(it->client_value)) {
+		x->d[D_SCHEDULED_TOKENS] = it->server_delta;
+		x->d[D_SCHEDULED_TOKENS_MIN] = it->client_value;
+	}
+
+	const br_flops_ledger *fl = &a->flops;
+	if (fl->available) {
+		x->d[D_FLOPS_MEASURED] = num(fl->m.flops) ? fl->m.flops : NAN;
+		x->d[D_FLOPS_PREDICTED] = num(fl->predicted_flops) ? fl->predicted_flops : NAN;
+		x->d[D_FLOPS_EXCESS_FRAC] = num(fl->excess_frac) ? fl->excess_frac : NAN;
+		x->d[D_RECOMPUTED_TOKENS] = num(fl->recomputed_tokens) ? fl->recomputed_tokens : NAN;
+		x->d[D_RELEASED_TOKENS_TOTAL] = num(fl->released_tokens_total) ?
+		    fl->released_tokens_total : NAN;
+		if (num(fl->recompute_s) && num(fl->recompute_share_frac)) {
+			x->d[D_RECOMPUTE_S] = fl->recompute_s;
+			x->d[D_RECOMPUTE_SHARE] = fl->recompute_share_frac;
+		}
+	}
+	/* the budget holds the same recompute time when the ledger's share is unknown */
+	if (!num(x->d[D_RECOMPUTE_S]) && a->budget.available &&
+	    num(a->budget.recompute_s) && num(a->budget.recompute_frac)) {
+		x->d[D_RECOMPUTE_S] = a->budget.recompute_s;
+		x->d[D_RECOMPUTE_SHARE] = a->budget.recompute_frac;
+	}
+}
+
+/*
+ * decode_slow: 1 when decoding itself is slow: ITL p90/p50 >= 1.5 or TPOT
+ * p50 / ITL p50 >= 2 (the TPOT test only when TPOT is known); 0 when the
+ * ITL spread is known and neither holds; -1 when the ITL spread is unknown.
+ */
+static int
+decode_slow(const facts *x)
+{
+	double spread = x->d[D_ITL_P90_OVER_P50];
+	if (!num(spread))
+		return -1;
+	if (spread >= ITL_SPREAD_MAX)
+		return 1;
+	double tr = x->d[D_TPOT_OVER_ITL];
+	if (num(tr) && tr >= TPOT_OVER_ITL_MAX)
+		return 1;
+	return 0;
+}
+
+/*
+ * ttft_exploded: 1 when TTFT p50 > 10 × (prefill + ITL p50) AND the queue
+ * holds > 80% of the mean TTFT; 0 when both are known and either fails; -1
+ * when a number is unknown (needs the TTFT split, i.e. metrics). Both tests
+ * are required: a run with C slightly above the pool (1024/256) queues
+ * most of a short TTFT (queue share 0.85) without TTFT exploding.
+ */
+static int
+ttft_exploded(const facts *x)
+{
+	double r = x->d[D_TTFT_OVER_PREFILL_ITL];
+	if (!num(r) || !num(x->queue_share))
+		return -1;
+	return r > TTFT_EXPLODED_FACTOR && x->queue_share > QUEUE_SHARE_MIN;
+}
+
+/* ---- the rules ---- */
+
+static void
+findings_rules(const br_analysis *a, const facts *x, br_findings *f)
+{
+	const br_run *r = a->run;
+	const br_capacity *c = &a->capacity;
+	const br_residency *res = &a->residency;
+	int slow = decode_slow(x), exploded = ttft_exploded(x);
+	int oversub = c->available && num(c->oversubscription) &&
+	    c->oversubscription > OVERSUB_MIN;
+
+	/* The server log ends in a traceback before the KV cache line. */
+	if (r && r->log && r->log->did_not_start)
+		add(f, "server_did_not_start", BR_SEV_PROBLEM, BR_FINDING);
+
+	/* Any failed request (from the arrays, else the file's `failed`). */
+	if (a->latency.n_failed > 0)
+		add(f, "failed_requests", BR_SEV_PROBLEM, BR_FINDING);
+
+	/* Capacity, not compute: decode steady (ITL p90/p50 < 1.5 and TPOT/ITL
+	 * < 2 when known) while TTFT exploded (see ttft_exploded). */
+	if (slow == 0 && exploded == 1)
+		add(f, "capacity_not_compute", BR_SEV_PROBLEM, BR_FINDING);
+
+	/* Decode-bound: ITL p90/p50 >= 1.5 or TPOT p50/ITL p50 >= 2. */
+	if (slow == 1)
+		add(f, "decode_bound", BR_SEV_NOTICE, BR_FINDING);
+
+	/* Oversubscription: demand C·(in+out) > pool P. */
+	if (oversub)
+		add(f, "oversubscribed", BR_SEV_PROBLEM, BR_FINDING);
+
+	/* Throughput cliff: oversubscribed and mean running / C < 0.5. */
+	if (oversub && res->available && num(res->resident_share) &&
+	    res->resident_share < RESIDENT_SHARE_CLIFF)
+		add(f, "throughput_cliff", BR_SEV_PROBLEM, BR_FINDING);
+
+	/* The preemption control loop: > 0 preemptions with >= 2 events
+	 * located in the 1 Hz series (interval and trigger level known). */
+	const br_preemptions *p = &a->preemptions;
+	if (num(x->preemptions) && x->preemptions > 0 && p->available &&
+	    p->n_events >= 2 && num(p->trigger_kv_frac) && num(p->mean_interval_s))
+		add(f, "preemption_loop", BR_SEV_NOTICE, BR_FINDING);
+
+	/* Preemptions invisible at p99: preemptions > 0, the longest ITL gap is
+	 * a stall (> 10 × p50), and the preemption gaps are fewer than 1% of the
+	 * ITL samples (preemptions / n < 0.01), so p99 cannot reach them. (The
+	 * brief's "p99 < 10 × p50" test is not used: chunked prefill puts p99
+	 * at ~10 × p50 on its own — round 1: 215.6 vs 214.6 ms.) */
+	if (num(x->preemptions) && x->preemptions > 0 &&
+	    num(x->d[D_ITL_MAX_OVER_P50]) && x->d[D_ITL_MAX_OVER_P50] > STALL_FACTOR &&
+	    num(x->d[D_PREEMPTION_ITL_SHARE]) && x->d[D_PREEMPTION_ITL_SHARE] < P99_TAIL_SHARE)
+		add(f, "preemptions_invisible_p99", BR_SEV_NOTICE, BR_FINDING);
+
+	/* Token counter misses recompute: FLOPs excess > 5% over the calibrated
+	 * model while Δ iteration_tokens_total_sum equals Σ(in+out) (within half
+	 * a token). */
+	double st = x->d[D_SCHEDULED_TOKENS], sm = x->d[D_SCHEDULED_TOKENS_MIN];
+	if (num(x->d[D_FLOPS_EXCESS_FRAC]) && x->d[D_FLOPS_EXCESS_FRAC] > FLOPS_EXCESS_MIN &&
+	    num(st) && num(sm) && fabs(st - sm) <= 0.5)
+		add(f, "token_counter_misses_recompute", BR_SEV_NOTICE, BR_FINDING);
+
+	/* Recompute share of the wall time: preemptions > 0 and a positive
+	 * recompute time (FLOPs ledger, else the budget). */
+	if (num(x->preemptions) && x->preemptions > 0 &&
+	    num(x->d[D_RECOMPUTE_S]) && x->d[D_RECOMPUTE_S] > 0 &&
+	    num(x->d[D_RECOMPUTE_SHARE]))
+		add(f, "recompute_share", BR_SEV_NOTICE, BR_FINDING);
+
+	/* Little's law: resident ratio and queue ratio both in [0.8, 1.25].
+	 * With TTFT exploded (see ttft_exploded) the conclusion is that the
+	 * queue explains TTFT; otherwise only that the law holds. */
+	const br_littles_law *ll = &a->littles_law;
+	if (ll->available && num(ll->resident_ratio) && num(ll->queue_ratio) &&
+	    ll->resident_ratio >= LITTLE_LO && ll->resident_ratio <= LITTLE_HI &&
+	    ll->queue_ratio >= LITTLE_LO && ll->queue_ratio <= LITTLE_HI)
+		add(f, exploded == 1 ? "queue_explains_ttft" : "littles_law_holds",
+		    BR_SEV_INFO, BR_FINDING);
+
+	/* Server counters that disagree with the client. */
+	if (a->ledger.available) {
+		size_t bad = 0;
+		for (size_t i = 0; i < a->ledger.n_rows; i++)
+			if (a->ledger.rows[i].agrees == 0)
+				bad++;
+		if (bad > 0)
+			add(f, "ledger_disagrees", BR_SEV_PROBLEM, BR_FINDING);
+	}
+
+	/* The bench file's own statistics differ from the recomputation. */
+	if (a->latency.n_mismatches > 0)
+		add(f, "latency_file_mismatch", BR_SEV_NOTICE, BR_FINDING);
+}
+
+static void
+recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
+{
+	const br_run *r = a->run;
+	const br_capacity *c = &a->capacity;
+	int oversub = c->available && num(c->oversubscription) &&
+	    c->oversubscription > OVERSUB_MIN;
+
+	/* --max-num-seqs = floor(log max concurrency): oversubscribed, > 0
+	 * preemptions, and the server's max_num_seqs (when the log says) above
+	 * the recommended value. */
+	double rec = x->d[D_MAX_NUM_SEQS];
+	double cur = r && r->log ? r->log->max_num_seqs : NAN;
+	if (oversub && num(x->preemptions) && x->preemptions > 0 && num(rec) &&
+	    !(num(cur) && cur <= rec))
+		add(f, "rec_max_num_seqs", BR_SEV_NOTICE, BR_RECOMMENDATION);
+
+	/* Admission control: waiting peak >= 2 × mean running. */
+	if (num(x->d[D_WAITING_OVER_RUNNING]) &&
+	    x->d[D_WAITING_OVER_RUNNING] >= QUEUE_OVER_RESIDENT_MIN)
+		add(f, "rec_admission_control", BR_SEV_NOTICE, BR_RECOMMENDATION);
+
+	if (r == NULL || r->bench.n == 0)
+		return;
+	const br_bench *b = &r->bench.runs[0];
+
+	/* --metric-percentiles: the file states no ITL p99.9 or no p99.99. */
+	if (!num(br_bench_file_stat(b, "itl", "p", 99.9)) ||
+	    !num(br_bench_file_stat(b, "itl", "p", 99.99)))
+		add(f, "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);
+
+	/* --save-detailed: no per-request arrays. */
+	if (b->n_requests == 0)
+		add(f, "rec_save_detailed", BR_SEV_NOTICE, BR_RECOMMENDATION);
+
+	/* --enable-mfu-metrics: no sampled FLOPs counter in the inputs. */
+	if (!has_flops_counter(r))
+		add(f, "rec_enable_mfu_metrics", BR_SEV_INFO, BR_RECOMMENDATION);
+
+	/* Metrics: none at all, or snapshots only (no 1 Hz series). */
+	if (r->metrics_kind == BR_METRICS_NONE || r->metrics == NULL)
+		add(f, "rec_collect_metrics", BR_SEV_NOTICE, BR_RECOMMENDATION);
+	else if (r->metrics_kind == BR_METRICS_SNAPSHOT || r->metrics_kind == BR_METRICS_PAIR)
+		add(f, "rec_sample_metrics", BR_SEV_NOTICE, BR_RECOMMENDATION);
+
+	/* No server log: capacity numbers come from nowhere. */
+	if (r->log == NULL)
+		add(f, "rec_keep_server_log", BR_SEV_NOTICE, BR_RECOMMENDATION);
+}
+
+static void
+caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
+{
+	const br_run *r = a->run;
+	const br_bench *b = r && r->bench.n > 0 ? &r->bench.runs[0] : NULL;
+
+	/* Closed loop: max_concurrency set. */
+	if (b && num(b->max_concurrency))
+		add(f, "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
+
+	/* TTFT tail: n·0.001 < 10 samples beyond p99.9, i.e. n < 10,000. */
+	if (num(x->d[D_TTFT_BEYOND_P999]) && x->ttft_n > 0 &&
+	    x->d[D_TTFT_BEYOND_P999] < TAIL_SAMPLES_MIN)
+		add(f, "small_sample_ttft", BR_SEV_NOTICE, BR_CAVEAT);
+
+	/* ITL tail (gaps from arrays): n·0.001 < 10 beyond p99.9 (n < 10,000),
+	 * else n·0.0001 < 10 beyond p99.99 (n < 100,000). */
+	if (num(x->d[D_ITL_BEYOND_P999]) && x->itl_n > 0) {
+		if (x->d[D_ITL_BEYOND_P999] < TAIL_SAMPLES_MIN)
+			add(f, "small_sample_itl_p99_9", BR_SEV_NOTICE, BR_CAVEAT);
+		else if (x->d[D_ITL_BEYOND_P9999] < TAIL_SAMPLES_MIN)
+			add(f, "small_sample_itl_p99_99", BR_SEV_INFO, BR_CAVEAT);
+	}
+
+	/* V1 writes no log line per preemption: preemptions > 0 counted by the
+	 * metrics while the log (present, not failed) states no preemption count. */
+	if (r && r->log && !r->log->did_not_start && num(x->preemptions) &&
+	    x->preemptions > 0 && !log_has_preemption_numbers(r->log))
+		add(f, "log_silent_on_preemptions", BR_SEV_INFO, BR_CAVEAT);
+
+	/* A single run: no repeat to tell noise from effect. */
+	if (r && r->bench.n == 1)
+		add(f, "single_run", BR_SEV_INFO, BR_CAVEAT);
+}
+
+/*
+ * br_findings_evaluate: see findings.h. *out is overwritten (not freed):
+ * pass a zeroed or freed struct.
+ */
+void
+br_findings_evaluate(const br_analysis *a, br_findings *out)
+{
+	memset(out, 0, sizeof *out);
+	facts x;
+	gather(a, &x);
+	out->num = br_xcalloc(D_N, sizeof *out->num);
+	out->n_num = D_N;
+	for (int i = 0; i < D_N; i++) {
+		out->num[i].key = D_KEY[i];
+		out->num[i].value = x.d[i];
+	}
+	findings_rules(a, &x, out);
+	recommendation_rules(a, &x, out);
+	caveat_rules(a, &x, out);
+}
+
+/* br_findings_free: release the arrays; safe on a zeroed struct and twice. */
+void
+br_findings_free(br_findings *f)
+{
+	if (f == NULL)
+		return;
+	free(f->v);
+	free(f->num);
+	memset(f, 0, sizeof *f);
+}
+
+/* br_findings_has: 1 when a finding with this id fired. */
+int
+br_findings_has(const br_findings *f, const char *id)
+{
+	for (size_t i = 0; f && id && i < f->n; i++)
+		if (strcmp(f->v[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+/* br_findings_number: the derived number of `key`, NAN when unknown or absent. */
+double
+br_findings_number(const br_findings *f, const char *key)
+{
+	for (size_t i = 0; f && key && i < f->n_num; i++)
+		if (strcmp(f->num[i].key, key) == 0)
+			return f->num[i].value;
+	return NAN;
+}

@@ -1,0 +1,598 @@
+/*
+ * The knee report: summary.json and report.pdf of `benchreport knee`
+ * (DESIGN.md §2, §3.11), written through a staging folder swapped into
+ * place. Wording from templates/knee.LANG.json. See knee.h.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "benchreport/common.h"
+#include "benchreport/knee.h"
+#include "benchreport/report.h"
+
+/* jnum: a number, null when absent, "inf" for +infinity. */
+static json_t *
+jnum(double v)
+{
+	if (isinf(v) && v > 0)
+		return json_string("inf");
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* x_label: "4", "0.5", "inf". */
+static char *
+x_label(double x)
+{
+	if (isinf(x))
+		return br_xstrdup("inf");
+	if (isnan(x))
+		return br_xstrdup("n/a");
+	return br_xasprintf("%.4g", x);
+}
+
+/* source_text: "runs/r4/stress.json:1". */
+static char *
+source_text(const br_knee_point *p)
+{
+	return br_xasprintf("%s:%d", p->source_path ? p->source_path : "?", p->source_line > 0 ? p->source_line : 1);
+}
+
+/* goodput_method: what goodput a point has. */
+static const char *
+goodput_method(const br_knee_point *p)
+{
+	switch (p->slo_source) {
+	case BR_KNEE_FROM_ARRAYS:
+		return "per-request arrays";
+	case BR_KNEE_FROM_FILE_PCT:
+		return "approximation from the file's percentiles";
+	default:
+		return "unknown (a needed percentile is absent)";
+	}
+}
+
+/* point_json: one run of a curve. */
+static json_t *
+point_json(const br_knee_point *p, const br_slo *slo, int kind)
+{
+	json_t *o = json_object();
+	char *xl = x_label(p->x), *src = source_text(p);
+	json_object_set_new(o, "name", json_string(p->name));
+	json_object_set_new(o, "source", json_string(src));
+	json_object_set_new(o, "x", jnum(p->x));
+	json_object_set_new(o, "x_label", json_string(xl));
+	json_object_set_new(o, "offered_rps", kind == BR_KNEE_RATE ? jnum(p->offered_rps) : json_null());
+	json_object_set_new(o, "max_concurrency", jnum(p->concurrency));
+	json_object_set_new(o, "run_number", jnum(p->run_number));
+	json_object_set_new(o, "num_prompts", jnum(p->num_prompts));
+	json_object_set_new(o, "completed", jnum(p->completed));
+	json_object_set_new(o, "failed", jnum(p->failed));
+	json_object_set_new(o, "duration_s", jnum(p->duration_s));
+	json_object_set_new(o, "achieved_rps", jnum(p->achieved_rps));
+	json_object_set_new(o, "achieved_over_offered_frac",
+	    kind == BR_KNEE_RATE && isfinite(p->offered_rps) && p->offered_rps > 0
+	        ? jnum(p->achieved_rps / p->offered_rps) : json_null());
+	json_object_set_new(o, "cannot_keep_up", json_boolean(p->cannot_keep_up));
+	json_object_set_new(o, "output_tps", jnum(p->output_tps));
+	json_object_set_new(o, "total_tps", jnum(p->total_tps));
+	json_object_set_new(o, "mean_input_tokens", jnum(p->mean_input_tokens));
+	json_object_set_new(o, "mean_output_tokens", jnum(p->mean_output_tokens));
+	json_object_set_new(o, "ttft_p50_ms", jnum(p->ttft_p50_ms));
+	json_object_set_new(o, "ttft_p99_ms", jnum(p->ttft_p99_ms));
+	json_object_set_new(o, "tpot_p50_ms", jnum(p->tpot_p50_ms));
+	json_object_set_new(o, "tpot_p99_ms", jnum(p->tpot_p99_ms));
+	json_object_set_new(o, "e2el_p50_ms", jnum(p->e2el_p50_ms));
+	json_object_set_new(o, "e2el_p99_ms", jnum(p->e2el_p99_ms));
+	json_object_set_new(o, "latency_source", json_string(p->latency_from_arrays ? "per-request arrays" : "file percentiles"));
+	json_t *terms = json_array();
+	for (size_t k = 0; k < slo->n; k++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "term", json_string(slo->terms[k].text));
+		json_object_set_new(t, "value_ms", jnum(p->slo_value_ms[k]));
+		json_object_set_new(t, "limit_ms", jnum(slo->terms[k].limit_ms));
+		json_object_set_new(t, "ok", p->slo_term_ok[k] < 0 ? json_null() : json_boolean(p->slo_term_ok[k]));
+		json_array_append_new(terms, t);
+	}
+	json_object_set_new(o, "slo_terms", terms);
+	json_object_set_new(o, "meets_slo", json_boolean(p->meets_slo));
+	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
+	json_object_set_new(o, "goodput_exact", json_boolean(p->goodput_exact));
+	json_object_set_new(o, "goodput_method", json_string(goodput_method(p)));
+	json_object_set_new(o, "good_requests", jnum(p->good_requests));
+	json_object_set_new(o, "waiting_share_frac", jnum(p->waiting_share_frac));
+	json_object_set_new(o, "metrics_samples", p->n_metric_samples ? json_integer((json_int_t)p->n_metric_samples) : json_null());
+	free(xl);
+	free(src);
+	return o;
+}
+
+/* why_fail: the terms a point misses, e.g. "ttft_p99 6190.6 ms > 500 ms". */
+static char *
+why_fail(const br_knee_point *p, const br_slo *slo)
+{
+	char *s = br_xstrdup("");
+	for (size_t k = 0; k < slo->n; k++) {
+		if (p->slo_term_ok[k] == 1)
+			continue;
+		const br_slo_term *t = &slo->terms[k];
+		char name[32];
+		snprintf(name, sizeof name, "%s", t->text);
+		char *le = strstr(name, "<=");
+		if (le)
+			*le = '\0';
+		char *part = p->slo_term_ok[k] < 0
+		    ? br_xasprintf("%s unknown", name)
+		    : br_xasprintf("%s %.1f ms > %g ms", name, p->slo_value_ms[k], t->limit_ms);
+		char *n = br_xasprintf("%s%s%s", s, s[0] ? "; " : "", part);
+		free(part);
+		free(s);
+		s = n;
+	}
+	if (s[0] == '\0') {
+		free(s);
+		s = br_xstrdup(p->completed > 0 ? "a repeat at this setting misses the SLO" : "no request completed");
+	}
+	return s;
+}
+
+/* at_json: {x, x_label, achieved_rps, goodput_rps, why} of point i of G, or null. */
+static json_t *
+at_json(const br_knee_group *G, long i, const br_slo *slo, int with_why)
+{
+	if (i < 0)
+		return json_null();
+	const br_knee_point *p = &G->pts[i];
+	json_t *o = json_object();
+	char *xl = x_label(p->x);
+	json_object_set_new(o, "x", jnum(p->x));
+	json_object_set_new(o, "x_label", json_string(xl));
+	json_object_set_new(o, "achieved_rps", jnum(p->achieved_rps));
+	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
+	json_object_set_new(o, "offered_rps", G->kind == BR_KNEE_RATE ? jnum(p->offered_rps) : json_null());
+	if (with_why) {
+		/* the first repeat that fails explains it */
+		const br_knee_point *q = p;
+		for (size_t j = (size_t)i; j < G->n && G->pts[j].x == p->x; j++)
+			if (!G->pts[j].meets_slo) {
+				q = &G->pts[j];
+				break;
+			}
+		char *w = why_fail(q, slo);
+		json_object_set_new(o, "why", json_string(w));
+		free(w);
+	}
+	free(xl);
+	return o;
+}
+
+/* slo_display: "ttft_p99 ≤ 500 ms, e2el_p99 ≤ 20 s" for sentences. */
+static char *
+slo_display(const br_slo *slo)
+{
+	char *s = br_xstrdup("");
+	for (size_t k = 0; k < slo->n; k++) {
+		char name[48];
+		snprintf(name, sizeof name, "%s", slo->terms[k].text);
+		char *le = strstr(name, "<=");
+		const char *val = "";
+		if (le) {
+			*le = '\0';
+			val = le + 2;
+		}
+		char *n = br_xasprintf("%s%s%s ≤ %s", s, k ? ", " : "", name, val);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+/* br_knee_summary: see knee.h. */
+json_t *
+br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "schema_version", json_integer(BR_SUMMARY_SCHEMA_VERSION));
+	json_object_set_new(root, "command", json_string("knee"));
+	json_t *slo = json_object();
+	json_object_set_new(slo, "text", json_string(r->slo.text));
+	char *disp = slo_display(&r->slo);
+	json_object_set_new(slo, "display", json_string(disp));
+	json_t *terms = json_array();
+	for (size_t k = 0; k < r->slo.n; k++) {
+		const br_slo_term *t = &r->slo.terms[k];
+		json_t *o = json_object();
+		json_object_set_new(o, "text", json_string(t->text));
+		json_object_set_new(o, "metric", json_string(br_slo_metric_name(t->metric)));
+		json_object_set_new(o, "percentile", json_real(t->percentile));
+		json_object_set_new(o, "limit_ms", json_real(t->limit_ms));
+		json_array_append_new(terms, o);
+	}
+	json_object_set_new(slo, "terms", terms);
+	json_object_set_new(root, "slo", slo);
+	json_object_set_new(root, "n_runs", json_integer((json_int_t)r->n_runs));
+	json_object_set_new(root, "n_groups", json_integer((json_int_t)r->n_groups));
+	json_object_set_new(root, "any_meets_slo", json_boolean(r->any_meets));
+	json_t *groups = json_array();
+	json_t *first_knee = NULL;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		const br_knee_group *G = &r->groups[g];
+		json_t *o = json_object();
+		json_object_set_new(o, "index", json_integer((json_int_t)g + 1));
+		json_object_set_new(o, "label", json_string(G->label));
+		json_object_set_new(o, "key", json_string(G->key));
+		json_object_set_new(o, "kind", json_string(G->kind == BR_KNEE_RATE ? "rate" : "concurrency"));
+		json_object_set_new(o, "kind_label", json_string(G->kind == BR_KNEE_RATE
+		    ? "request-rate sweep (open loop)" : "concurrency sweep (closed loop)"));
+		json_object_set_new(o, "x_name", json_string(G->kind == BR_KNEE_RATE ? "offered_rps" : "max_concurrency"));
+		json_object_set_new(o, "slo_text", json_string(disp));
+		json_object_set_new(o, "n_points", json_integer((json_int_t)G->n));
+		json_object_set_new(o, "has_repeats", json_boolean(G->has_repeats));
+		json_object_set_new(o, "goodput_approx", json_boolean(G->goodput_approx));
+		json_object_set_new(o, "any_meets_slo", json_boolean(G->any_meets));
+		json_object_set_new(o, "knee", at_json(G, G->knee_idx, &r->slo, 0));
+		json_object_set_new(o, "first_failing", at_json(G, G->first_fail_idx, &r->slo, 1));
+		json_object_set_new(o, "first_cannot_keep_up", at_json(G, G->first_gap_idx, &r->slo, 0));
+		json_t *pts = json_array();
+		for (size_t i = 0; i < G->n; i++)
+			json_array_append_new(pts, point_json(&G->pts[i], &r->slo, G->kind));
+		json_object_set_new(o, "points", pts);
+		if (first_knee == NULL) {
+			first_knee = json_object();
+			json_object_set_new(first_knee, "group", json_integer((json_int_t)g + 1));
+			json_object_set(first_knee, "kind", json_object_get(o, "kind"));
+			json_object_set(first_knee, "knee", json_object_get(o, "knee"));
+			json_object_set(first_knee, "first_failing", json_object_get(o, "first_failing"));
+		}
+		json_array_append_new(groups, o);
+	}
+	json_object_set_new(root, "groups", groups);
+	free(disp);
+	json_object_set_new(root, "first_group", first_knee ? first_knee : json_null());
+	json_t *notes = json_array();
+	for (size_t i = 0; i < r->n_notes; i++)
+		json_array_append_new(notes, json_string(r->notes[i]));
+	json_object_set_new(root, "notes", notes);
+	json_t *fa = json_array();
+	for (size_t i = 0; i < n_figs; i++) {
+		json_t *f = json_object();
+		json_object_set_new(f, "id", json_string(figs[i].id));
+		json_object_set_new(f, "title", json_string(figs[i].title));
+		json_object_set_new(f, "png", json_string(br_basename(figs[i].png_path)));
+		json_object_set_new(f, "svg", json_string(br_basename(figs[i].svg_path)));
+		json_object_set_new(f, "csv", json_string(br_basename(figs[i].csv_path)));
+		json_array_append_new(fa, f);
+	}
+	json_object_set_new(root, "figures", fa);
+	return root;
+}
+
+/* ------------------------------------------------------------------ PDF */
+
+/* fmt2: "a / b" of two numbers with `dec` decimals; "n/a" parts when absent. */
+static char *
+fmt_pair(double a, double b, int dec)
+{
+	char x[32], y[32];
+	if (isfinite(a))
+		snprintf(x, sizeof x, "%.*f", dec, a);
+	else
+		snprintf(x, sizeof x, "n/a");
+	if (isfinite(b))
+		snprintf(y, sizeof y, "%.*f", dec, b);
+	else
+		snprintf(y, sizeof y, "n/a");
+	return br_xasprintf("%s / %s", x, y);
+}
+
+/* fmt1: one number with `dec` decimals, or "n/a". */
+static char *
+fmt1(double v, int dec)
+{
+	if (!isfinite(v))
+		return br_xstrdup("n/a");
+	return br_xasprintf("%.*f", dec, v);
+}
+
+/* lat_dec: decimals for a latency pair in ms. */
+static int
+lat_dec(double v)
+{
+	return !isfinite(v) || v >= 100 ? 0 : v >= 10 ? 1 : 2;
+}
+
+/* paragraph_key: fill key from obj and add it as a paragraph. */
+static void
+para(br_pdf *d, const br_template *t, const char *key, const json_t *obj)
+{
+	char *s = br_template_fill(t, key, obj);
+	br_pdf_paragraph(d, s);
+	free(s);
+}
+
+/* group_table: the per-run table of one curve. */
+static void
+group_table(br_pdf *d, const br_knee_group *G)
+{
+	enum { NC = 9 };
+	const char *hdr[NC] = {
+		G->kind == BR_KNEE_RATE ? "offered req/s" : "max_concurrency",
+		"achieved req/s", "output tok/s", "TTFT p50 / p99 (s)", "TPOT p50 / p99 (ms)", "E2EL p50 / p99 (s)",
+		"goodput req/s", "SLO", "waiting > 0" };
+	char **cells = br_xcalloc(G->n * NC, sizeof *cells);
+	int *hl = br_xcalloc(G->n ? G->n : 1, sizeof *hl);
+	for (size_t i = 0; i < G->n; i++) {
+		const br_knee_point *p = &G->pts[i];
+		char **c = &cells[i * NC];
+		char *xl = x_label(p->x);
+		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (run %.0f)", xl, p->run_number)
+		                                                  : br_xstrdup(xl);
+		free(xl);
+		if (G->kind == BR_KNEE_RATE && p->cannot_keep_up)
+			c[1] = br_xasprintf("%.2f (%.0f%%)", p->achieved_rps, 100.0 * p->achieved_rps / p->offered_rps);
+		else
+			c[1] = fmt1(p->achieved_rps, 2);
+		c[2] = fmt1(p->output_tps, 0);
+		c[3] = fmt_pair(p->ttft_p50_ms / 1000, p->ttft_p99_ms / 1000, lat_dec(p->ttft_p50_ms / 1000));
+		c[4] = fmt_pair(p->tpot_p50_ms, p->tpot_p99_ms, lat_dec(p->tpot_p50_ms));
+		c[5] = fmt_pair(p->e2el_p50_ms / 1000, p->e2el_p99_ms / 1000, lat_dec(p->e2el_p50_ms / 1000));
+		c[6] = fmt1(p->goodput_rps, 2);
+		c[7] = br_xasprintf("%s%s", p->slo_source == BR_KNEE_UNKNOWN ? "unknown" : p->meets_slo ? "met" : "missed",
+		    p->goodput_exact ? "" : " *");
+		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)
+		                                        : br_xstrdup("n/a");
+		hl[i] = !p->meets_slo ? 2 : 0;
+	}
+	if (G->knee_idx >= 0)
+		for (size_t i = (size_t)G->knee_idx; i < G->n && G->pts[i].x == G->pts[G->knee_idx].x; i++)
+			hl[i] = 1;
+	static const double w[NC] = { 1.1, 1.2, 0.9, 1.4, 1.3, 1.4, 1.0, 0.9, 0.9 };
+	br_pdf_table t = { .n_cols = NC, .n_rows = G->n, .header = hdr, .cells = (const char *const *)cells,
+		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
+	br_pdf_table(d, &t);
+	for (size_t i = 0; i < G->n * NC; i++)
+		free(cells[i]);
+	free(cells);
+	free(hl);
+}
+
+/* write_pdf: compose the knee report. */
+static int
+write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs, size_t n_figs,
+    const br_template *t, const char *path, char **cause)
+{
+	char *title = br_template_fill(t, "doc.title", summary);
+	char *subtitle = br_template_fill(t, "doc.subtitle", summary);
+	char *subject = br_template_fill(t, "doc.subject", summary);
+	char *keywords = br_template_fill(t, "doc.keywords", summary);
+	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0", .keywords = keywords };
+	br_pdf *d = br_pdf_new(&info, cause);
+	int rc = -1;
+	if (d == NULL)
+		goto out;
+	br_pdf_title(d, title, subtitle);
+
+	/* per curve: knee sentence first, then the table */
+	char *h = br_template_fill(t, "sec.curves", summary);
+	br_pdf_heading(d, 2, h);
+	free(h);
+	const json_t *groups = json_object_get(summary, "groups");
+	for (size_t g = 0; g < r->n_groups; g++) {
+		const br_knee_group *G = &r->groups[g];
+		const json_t *go = json_array_get(groups, g);
+		char *gh = br_template_fill(t, "group.heading", go);
+		br_pdf_heading(d, 2, gh);
+		free(gh);
+		para(d, t, "group.settings", go);
+		int rate = G->kind == BR_KNEE_RATE;
+		if (G->knee_idx >= 0)
+			para(d, t, rate ? "group.knee_rate" : "group.knee_concurrency", go);
+		else
+			para(d, t, "group.no_knee", go);
+		if (G->first_fail_idx >= 0)
+			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
+		else
+			para(d, t, "group.no_fail", go);
+		if (rate) {
+			int any_finite = 0;
+			for (size_t i = 0; i < G->n; i++)
+				any_finite |= isfinite(G->pts[i].offered_rps);
+			if (G->first_gap_idx >= 0)
+				para(d, t, "group.gap", go);
+			else if (any_finite)
+				para(d, t, "group.no_gap", go);
+		} else {
+			para(d, t, "group.closed", go);
+		}
+		group_table(d, G);
+		char *note = br_template_fill(t, "group.table_note", go);
+		br_pdf_note(d, note);
+		free(note);
+	}
+
+	h = br_template_fill(t, "sec.figures", summary);
+	br_pdf_heading(d, 1, h);
+	free(h);
+	if (n_figs == 0) {
+		char *s = br_template_fill(t, "figures.none", summary);
+		br_pdf_note(d, s);
+		free(s);
+	}
+	for (size_t i = 0; i < n_figs; i++) {
+		br_pdf_heading(d, 2, figs[i].title);
+		if (br_pdf_figure(d, figs[i].png_path, figs[i].caption, cause) != 0)
+			goto out;
+	}
+
+	h = br_template_fill(t, "sec.slo", summary);
+	br_pdf_heading(d, 1, h);
+	free(h);
+	para(d, t, "slo.text", summary);
+	para(d, t, "slo.goodput", summary);
+	para(d, t, "slo.knee", summary);
+
+	h = br_template_fill(t, "sec.caveats", summary);
+	br_pdf_heading(d, 2, h);
+	free(h);
+	if (r->n_notes > 0) {
+		para(d, t, "caveats.intro", summary);
+		br_pdf_bullets(d, (const char *const *)r->notes, r->n_notes);
+	} else {
+		para(d, t, "caveats.none", summary);
+	}
+
+	h = br_template_fill(t, "sec.inputs", summary);
+	br_pdf_heading(d, 2, h);
+	free(h);
+	size_t ni = 0;
+	for (size_t g = 0; g < r->n_groups; g++)
+		ni += r->groups[g].n;
+	const char *ih[3] = { "curve", "run", "file:line" };
+	char **ic = br_xcalloc(ni * 3 + 1, sizeof *ic);
+	size_t k = 0;
+	for (size_t g = 0; g < r->n_groups; g++)
+		for (size_t i = 0; i < r->groups[g].n; i++, k++) {
+			ic[k * 3] = br_xasprintf("%zu", g + 1);
+			ic[k * 3 + 1] = br_xstrdup(r->groups[g].pts[i].name);
+			ic[k * 3 + 2] = source_text(&r->groups[g].pts[i]);
+		}
+	static const double iw[3] = { 0.5, 2.0, 5.0 };
+	static const enum br_align ia[3] = { BR_ALIGN_RIGHT, BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+	br_pdf_table it = { .n_cols = 3, .n_rows = ni, .header = ih, .cells = (const char *const *)ic,
+		.col_weight = iw, .align = ia, .font_size_small = 1 };
+	br_pdf_table(d, &it);
+	for (size_t i = 0; i < ni * 3; i++)
+		free(ic[i]);
+	free(ic);
+
+	rc = br_pdf_save(d, path, cause);
+out:
+	br_pdf_free(d);
+	free(title);
+	free(subtitle);
+	free(subject);
+	free(keywords);
+	return rc;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* rm_rf: remove a folder tree we created. */
+static void
+rm_rf(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * swap_into_place: staging → out_dir; an existing out_dir is replaced only
+ * when it holds summary.json (a previous report), else refused.
+ */
+static int
+swap_into_place(const char *staging, const char *out_dir, char **cause)
+{
+	if (br_is_dir(out_dir)) {
+		char *prev = br_path_join(out_dir, "summary.json");
+		int ours = br_is_file(prev);
+		free(prev);
+		if (!ours) {
+			*cause = br_xasprintf("%s: exists and is not a benchreport report folder; choose another with -o", out_dir);
+			return -1;
+		}
+		char *old = br_xasprintf("%s.old.%ld", out_dir, (long)getpid());
+		if (rename(out_dir, old) != 0) {
+			*cause = br_xasprintf("%s: cannot replace: %s", out_dir, strerror(errno));
+			free(old);
+			return -1;
+		}
+		if (rename(staging, out_dir) != 0) {
+			*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
+			rename(old, out_dir);
+			free(old);
+			return -1;
+		}
+		rm_rf(old);
+		free(old);
+		return 0;
+	}
+	if (br_is_file(out_dir)) {
+		*cause = br_xasprintf("%s: exists and is a file; choose another with -o", out_dir);
+		return -1;
+	}
+	if (rename(staging, out_dir) != 0) {
+		*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* br_knee_write_report: see knee.h. */
+int
+br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *template_path,
+    json_t **summary_out, char **cause)
+{
+	int rc = -1;
+	br_figure *figs = NULL;
+	size_t n_figs = 0;
+	json_t *summary = NULL;
+	char *staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
+	char *fig_dir = br_path_join(staging, "figures");
+	char *sum_path = br_path_join(staging, "summary.json");
+	char *pdf_path = br_path_join(staging, "report.pdf");
+	br_template *t = br_template_load(template_path, cause);
+	if (summary_out)
+		*summary_out = NULL;
+	if (t == NULL)
+		goto out;
+	if (br_mkdir_p(fig_dir, cause) != 0)
+		goto fail;
+	if (br_fig_knee(r, fig_dir, &figs, &n_figs, cause) != 0)
+		goto fail;
+	summary = br_knee_summary(r, figs, n_figs);
+	char *text = json_dumps(summary, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+	if (text == NULL) {
+		*cause = br_xasprintf("%s: cannot serialise summary", sum_path);
+		goto fail;
+	}
+	char *with_nl = br_xasprintf("%s\n", text);
+	free(text);
+	int wr = br_write_atomic(sum_path, with_nl, strlen(with_nl), cause);
+	free(with_nl);
+	if (wr != 0)
+		goto fail;
+	if (write_pdf(r, summary, figs, n_figs, t, pdf_path, cause) != 0)
+		goto fail;
+	if (swap_into_place(staging, out_dir, cause) != 0)
+		goto fail;
+	rc = 0;
+	if (summary_out) {
+		*summary_out = summary;
+		summary = NULL;
+	}
+	goto out;
+fail:
+	rm_rf(staging);
+out:
+	json_decref(summary);
+	br_figures_free(figs, n_figs);
+	br_template_free(t);
+	free(staging);
+	free(fig_dir);
+	free(sum_path);
+	free(pdf_path);
+	return rc;
+}

@@ -1,0 +1,762 @@
+/*
+ * Findings, recommendations and caveats (src/analysis/findings.c) on
+ * hand-built br_analysis blocks:
+ *   1. the reference round 1 (DESIGN.md §6) → the expected ids in order;
+ *   2. the 1024/256 C = 64 zero-preemption run → no capacity finding;
+ *   3. a bench file alone (no metrics, no log, no arrays) → only caveats and
+ *      recommendations about missing inputs;
+ * and each threshold once on each side of its boundary.
+ * Expected ratios were computed by hand / python3 (quoted at each assert).
+ */
+#include "br_test.h"
+#include "benchreport/findings.h"
+
+/* Everything a hand-built analysis points to. */
+typedef struct fx {
+	br_analysis a;
+	br_run run;
+	br_bench bench;
+	br_server_log log;
+	br_series metrics;
+	char *metric_names[1];
+	double flops_col[2];
+	double *cols[1];
+	double t[2];
+	br_ledger_row rows[1];
+	br_file_stat stats[2];
+} fx;
+
+/* nan_describe: a br_describe_t with count 0 and every number NAN. */
+static void
+nan_describe(br_describe_t *d)
+{
+	d->count = 0;
+	d->mean = d->std = d->min = d->max = NAN;
+	d->median = d->p90 = d->p99 = d->p999 = d->p9999 = NAN;
+}
+
+/*
+ * fx_empty: a run with a bench file only (closed loop C = 64, N = 128, no
+ * arrays, no p99.9 in the file) and every analysis block unavailable / NAN.
+ */
+static void
+fx_empty(fx *f)
+{
+	memset(f, 0, sizeof *f);
+	br_bench *b = &f->bench;
+	b->num_prompts = 128;
+	b->max_concurrency = 64;
+	b->completed = 128;
+	b->failed = 0;
+	b->request_rate_rps = INFINITY;
+	b->duration_s = 597;
+	b->total_input_tokens = 128 * 6144.0;
+	b->total_output_tokens = 128 * 2048.0;
+	f->run.bench.runs = b;
+	f->run.bench.n = 1;
+	f->run.metrics_kind = BR_METRICS_NONE;
+	f->run.kv_pool_tokens_override = NAN;
+
+	br_analysis *a = &f->a;
+	a->run = &f->run;
+	for (int k = 0; k < BR_N_LATENCY; k++)
+		nan_describe(&a->latency.m[k]);
+	a->latency.itl_stall_threshold_ms = NAN;
+	a->latency.itl_max_ms = NAN;
+
+	br_capacity *c = &a->capacity;
+	c->missing = "needs the server log";
+	c->kv_pool_tokens = c->max_model_len_tokens = c->predicted_max_concurrency = NAN;
+	c->log_max_concurrency_x = c->kv_pool_gib = c->kv_bytes_per_token = NAN;
+	c->concurrency = c->mean_input_tokens = c->mean_output_tokens = NAN;
+	c->demand_tokens = c->oversubscription = c->resident_estimate = NAN;
+
+	a->ledger.missing = "needs metrics";
+	br_residency *r = &a->residency;
+	r->missing = "needs metrics";
+	r->running_mean = r->running_median = r->running_peak = NAN;
+	r->waiting_mean = r->waiting_median = r->waiting_peak = NAN;
+	r->resident_share = r->kv_median_frac = r->kv_peak_frac = NAN;
+	r->kv_share_ge90 = r->kv_share_ge95 = r->preemptions = NAN;
+
+	br_preemptions *p = &a->preemptions;
+	p->missing = "needs metrics";
+	p->n_preemptions = p->trigger_kv_frac = p->mean_interval_s = NAN;
+	p->rate_per_min = p->mean_released_tokens = NAN;
+	p->mean_released_per_preemption_tokens = p->total_released_tokens = NAN;
+
+	br_ttft_split *s = &a->ttft_split;
+	s->missing = "needs metrics";
+	s->queue_s = s->prefill_s = s->frontend_s = s->client_ttft_mean_s = NAN;
+	s->queue_share = s->prefill_share = s->frontend_share = NAN;
+
+	br_littles_law *l = &a->littles_law;
+	l->missing = "needs metrics";
+	l->lambda_rps = l->running_mean = l->w_resident_s = l->measured_resident_s = NAN;
+	l->resident_ratio = l->queue_length = l->w_queue_s = l->measured_queue_s = NAN;
+	l->queue_ratio = l->ttft_p50_s = l->queue_ttft_ratio = NAN;
+
+	a->flops.missing = "needs the FLOPs counter and a calibration";
+	a->flops.excess_frac = a->flops.recompute_s = a->flops.recompute_share_frac = NAN;
+	a->budget.missing = "needs metrics";
+	a->budget.recompute_s = a->budget.recompute_frac = NAN;
+}
+
+/* fx_metrics: a 2-row CSV series whose only column is the FLOPs counter. */
+static void
+fx_metrics(fx *f)
+{
+	f->metric_names[0] = "vllm:estimated_flops_per_gpu_total";
+	f->flops_col[0] = 0;
+	f->flops_col[1] = 1.980e16;
+	f->cols[0] = f->flops_col;
+	f->t[0] = 0;
+	f->t[1] = 597;
+	f->metrics.n_rows = 2;
+	f->metrics.n_cols = 1;
+	f->metrics.names = f->metric_names;
+	f->metrics.cols = f->cols;
+	f->metrics.t_s = f->t;
+	f->run.metrics = &f->metrics;
+	f->run.metrics_kind = BR_METRICS_CSV;
+}
+
+/* fx_log: a V1 server log that started, max_num_seqs 128, no stats lines. */
+static void
+fx_log(fx *f)
+{
+	f->log.engine = "V1";
+	f->log.max_num_seqs = 128;
+	f->log.max_model_len_tokens = 8192;
+	f->log.kv_pool_tokens = 86864;
+	f->log.max_concurrency_x = 10.60;
+	f->log.v0_cumulative_preemptions = NAN;
+	f->run.log = &f->log;
+}
+
+/*
+ * fx_round1: the reference round 1 (DESIGN.md §6): 6144/2048, C = 64,
+ * N = 128, P = 86,864, log 10.60×, mean running 11.17 (median 11, peak 14),
+ * waiting 38.9 / peak 60, 37 preemptions every 16.1 s at 99.58%, ITL p50
+ * 21.46 / p90 22.1 / p99 215.6 ms over 262,016 gaps, TTFT p50 219 s, split
+ * 177.6 / 1.06 / 0.73 s, Little 52.2 vs 55.9 s, iteration tokens exactly
+ * 1,048,576, FLOPs 1.980e16 vs 1.564e16, recompute ≈28 s (4.7%). Numbers
+ * the table does not give (ITL p99.99, max) are plausible stand-ins.
+ */
+static void
+fx_round1(fx *f)
+{
+	fx_empty(f);
+	fx_metrics(f);
+	fx_log(f);
+	f->bench.n_requests = 128;   /* arrays present (never dereferenced) */
+	br_analysis *a = &f->a;
+
+	br_latency *l = &a->latency;
+	l->from_arrays = 1;
+	l->n_requests = l->n_succeeded = 128;
+	br_describe_t *itl = &l->m[BR_ITL];
+	itl->count = 262016;
+	itl->median = 21.46;
+	itl->p90 = 22.1;
+	itl->p99 = 215.6;
+	itl->p999 = 230.0;
+	itl->p9999 = 5500.0;
+	itl->max = 45000.0;
+	l->itl_max_ms = 45000.0;
+	l->itl_stalls = 4500;
+	l->itl_stall_threshold_ms = 214.6;
+	br_describe_t *ttft = &l->m[BR_TTFT];
+	ttft->count = 128;
+	ttft->median = 219000.0;
+	ttft->mean = 179390.0;
+
+	br_capacity *c = &a->capacity;
+	c->available = 1;
+	c->missing = NULL;
+	c->kv_pool_tokens = 86864;
+	c->max_model_len_tokens = 8192;
+	c->predicted_max_concurrency = 86864.0 / 8192.0;   /* 10.6035 */
+	c->log_max_concurrency_x = 10.60;
+	c->kv_pool_gib = 4.64;
+	c->concurrency = 64;
+	c->mean_input_tokens = 6144;
+	c->mean_output_tokens = 2048;
+	c->demand_tokens = 64.0 * 8192.0;                  /* 524,288 */
+	c->oversubscription = 524288.0 / 86864.0;          /* 6.0357 */
+	c->resident_estimate = 86864.0 / (6144 + 1024);    /* 12.118 */
+
+	br_residency *r = &a->residency;
+	r->available = 1;
+	r->running_mean = 11.17;
+	r->running_median = 11;
+	r->running_peak = 14;
+	r->waiting_mean = 38.9;
+	r->waiting_peak = 60;
+	r->resident_share = 11.17 / 64.0;                  /* 0.1745 */
+	r->kv_median_frac = 0.9497;
+	r->kv_share_ge90 = 0.825;
+	r->kv_share_ge95 = 0.497;
+	r->preemptions = 37;
+
+	br_preemptions *p = &a->preemptions;
+	p->available = p->count_available = 1;
+	p->n_preemptions = 37;
+	p->n_events = 37;
+	p->trigger_kv_frac = 0.9958;
+	p->mean_interval_s = 16.1;
+	p->mean_released_per_preemption_tokens = 6529;
+
+	br_ttft_split *s = &a->ttft_split;
+	s->available = 1;
+	s->queue_s = 177.6;
+	s->prefill_s = 1.06;
+	s->frontend_s = 0.73;
+	s->client_ttft_mean_s = 179.39;
+	s->queue_share = 177.6 / 179.39;                   /* 0.990 */
+
+	br_littles_law *ll = &a->littles_law;
+	ll->available = 1;
+	ll->lambda_rps = 0.214;
+	ll->running_mean = 11.17;
+	ll->w_resident_s = 52.2;
+	ll->measured_resident_s = 55.9;
+	ll->resident_ratio = 52.2 / 55.9;                  /* 0.934 */
+	ll->queue_length = 38.9;
+	ll->w_queue_s = 38.9 / 0.214;                      /* 181.8 */
+	ll->measured_queue_s = 177.6;
+	ll->queue_ratio = 38.9 / 0.214 / 177.6;            /* 1.0235 */
+	ll->ttft_p50_s = 219;
+
+	f->rows[0].series = "vllm:iteration_tokens_total_sum";
+	f->rows[0].server_delta = 1048576;
+	f->rows[0].client_value = 1048576;
+	f->rows[0].relation = ">=";
+	f->rows[0].agrees = 1;
+	a->ledger.available = 1;
+	a->ledger.missing = NULL;
+	a->ledger.rows = f->rows;
+	a->ledger.n_rows = 1;
+
+	br_flops_ledger *fl = &a->flops;
+	fl->available = 1;
+	fl->missing = NULL;
+	fl->m.flops = 1.980e16;
+	fl->predicted_flops = 1.564e16;
+	fl->excess_flops = 1.980e16 - 1.564e16;
+	fl->excess_frac = 1.980e16 / 1.564e16 - 1;         /* 0.26598 */
+	fl->recomputed_tokens = 286000;
+	fl->released_tokens_total = 37.0 * 6529;           /* 241,573 */
+	fl->recompute_s = 28;
+	fl->recompute_share_frac = 28.0 / 597;             /* 0.0469 */
+}
+
+/* ids: the findings' ids joined with ' ' (static buffer) for messages. */
+static const char *
+ids(const br_findings *f)
+{
+	static char buf[2048];
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->n; i++) {
+		strncat(buf, f->v[i].id, sizeof buf - strlen(buf) - 2);
+		strncat(buf, " ", sizeof buf - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+/* assert_ids: the findings are exactly `want` (NULL-terminated), in order. */
+static void
+assert_ids(const br_findings *f, const char *const *want)
+{
+	size_t n = 0;
+	while (want[n])
+		n++;
+	if (f->n != n)
+		fail_msg("got %zu findings [%s], expected %zu", f->n, ids(f), n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f->v[i].id, want[i]) != 0)
+			fail_msg("finding %zu is %s, expected %s (all: %s)", i, f->v[i].id, want[i], ids(f));
+}
+
+/* has: evaluate and report whether `id` fired. */
+static int
+has(const fx *f, const char *id)
+{
+	br_findings r;
+	br_findings_evaluate(&f->a, &r);
+	int h = br_findings_has(&r, id);
+	br_findings_free(&r);
+	return h;
+}
+
+/* kind_of: kind and severity of id in r (asserts it is there). */
+static const br_finding *
+find(const br_findings *r, const char *id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].id, id) == 0)
+			return &r->v[i];
+	fail_msg("%s not among [%s]", id, ids(r));
+	return NULL;
+}
+
+static void
+test_round1(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	br_findings r;
+	br_findings_evaluate(&f.a, &r);
+	static const char *const want[] = {
+		"capacity_not_compute", "oversubscribed", "throughput_cliff",
+		"preemption_loop", "preemptions_invisible_p99",
+		"token_counter_misses_recompute", "recompute_share",
+		"queue_explains_ttft",
+		"rec_max_num_seqs", "rec_admission_control", "rec_metric_percentiles",
+		"closed_loop", "small_sample_ttft", "log_silent_on_preemptions",
+		"single_run", NULL };
+	assert_ids(&r, want);
+	/* kinds and severities */
+	assert_int_equal(find(&r, "capacity_not_compute")->severity, 2);
+	assert_int_equal(find(&r, "capacity_not_compute")->kind, 0);
+	assert_int_equal(find(&r, "throughput_cliff")->severity, 2);
+	assert_int_equal(find(&r, "rec_max_num_seqs")->kind, 1);
+	assert_int_equal(find(&r, "closed_loop")->kind, 2);
+	assert_int_equal(find(&r, "single_run")->severity, 0);
+	/* derived numbers (python3): 22.1/21.46 = 1.0298229; 219/(1.06+0.02146)
+	 * = 202.504; 37/262016 = 1.41213e-4; 60/11.17 = 5.37153; floor(10.60)
+	 * = 10; 128·0.01 = 1.28, 128·0.001 = 0.128; 262016·0.001 = 262.016 */
+	assert_double_rel(br_findings_number(&r, "itl_p90_over_p50"), 1.0298229263746506, 1e-12);
+	assert_double_rel(br_findings_number(&r, "ttft_p50_over_prefill_itl"), 202.50402234016974, 1e-12);
+	assert_double_rel(br_findings_number(&r, "prefill_plus_itl_s"), 1.08146, 1e-12);
+	assert_double_rel(br_findings_number(&r, "preemption_itl_share"), 0.00014121275036638983, 1e-12);
+	assert_double_rel(br_findings_number(&r, "waiting_peak_over_running_mean"), 5.371530886302597, 1e-12);
+	assert_double_rel(br_findings_number(&r, "max_num_seqs_basis"), 10.60, 1e-15);
+	assert_double_rel(br_findings_number(&r, "max_num_seqs_recommended"), 10, 0);
+	assert_double_rel(br_findings_number(&r, "ttft_samples_beyond_p99"), 1.28, 1e-12);
+	assert_double_rel(br_findings_number(&r, "ttft_samples_beyond_p99_9"), 0.128, 1e-12);
+	assert_double_rel(br_findings_number(&r, "itl_samples_beyond_p99_9"), 262.016, 1e-12);
+	assert_double_rel(br_findings_number(&r, "flops_excess_frac"), 0.2659846547314577, 1e-12);
+	assert_double_rel(br_findings_number(&r, "scheduled_tokens"), 1048576, 0);
+	assert_double_rel(br_findings_number(&r, "recompute_share_frac"), 28.0 / 597, 1e-15);
+	assert_double_rel(br_findings_number(&r, "preemptions"), 37, 0);
+	assert_nan(br_findings_number(&r, "tpot_p50_over_itl_p50"));   /* TPOT not given */
+	assert_nan(br_findings_number(&r, "no_such_key"));
+	br_findings_free(&r);
+	br_findings_free(&r);   /* twice is safe */
+}
+
+/*
+ * The 1024/256 C = 64 run: numbers of `benchreport simulate
+ * fixtures/configs/small-1024-256.json` (summary.json): oversubscription
+ * 0.943, mean running 51.87 (share 0.81), waiting peak 58, 0 preemptions,
+ * ITL p50 28.83 / p90 29.20 / p99 224.05 / max 224.38 ms over 32,640 gaps,
+ * TPOT p50 51.46 ms, TTFT p50 672 ms, queue 1.82 s / prefill 0.328 s (share
+ * 0.846), Little ratios 0.944 / 0.880; FLOPs at the calibration line.
+ */
+static void
+fx_small(fx *f)
+{
+	fx_round1(f);
+	br_analysis *a = &f->a;
+	br_describe_t *itl = &a->latency.m[BR_ITL];
+	itl->count = 32640;
+	itl->median = 28.83;
+	itl->p90 = 29.20;
+	itl->p99 = 224.05;
+	itl->p9999 = 224.38;
+	itl->max = 224.38;
+	a->latency.itl_stalls = 0;
+	a->latency.m[BR_TPOT].count = 128;
+	a->latency.m[BR_TPOT].median = 51.46;
+	a->latency.m[BR_TTFT].median = 672.0;
+	a->capacity.mean_input_tokens = 1024;
+	a->capacity.mean_output_tokens = 256;
+	a->capacity.demand_tokens = 64.0 * 1280;
+	a->capacity.oversubscription = 64.0 * 1280 / 86864;   /* 0.943 */
+	a->capacity.resident_estimate = 86864.0 / (1024 + 128);
+	a->residency.running_mean = 51.87;
+	a->residency.resident_share = 51.87 / 64;
+	a->residency.waiting_peak = 58;
+	a->residency.preemptions = 0;
+	a->preemptions.n_preemptions = 0;
+	a->preemptions.n_events = 0;
+	a->preemptions.trigger_kv_frac = NAN;
+	a->preemptions.mean_interval_s = NAN;
+	a->ttft_split.queue_s = 1.82;
+	a->ttft_split.prefill_s = 0.328;
+	a->ttft_split.queue_share = 0.846;
+	a->littles_law.resident_ratio = 0.944;
+	a->littles_law.queue_ratio = 0.880;
+	a->flops.excess_frac = 0.004;
+	a->flops.recompute_s = 2.4;
+	a->flops.recompute_share_frac = 0.004;
+	f->rows[0].server_delta = f->rows[0].client_value = 128.0 * 1280;
+}
+
+static void
+test_small_no_capacity_findings(void **state)
+{
+	(void)state;
+	fx f;
+	fx_small(&f);
+	br_findings r;
+	br_findings_evaluate(&f.a, &r);
+	static const char *const want[] = {
+		"littles_law_holds", "rec_metric_percentiles", "closed_loop",
+		"small_sample_ttft", "small_sample_itl_p99_99", "single_run", NULL };
+	assert_ids(&r, want);
+	/* TPOT 51.46 / ITL 28.83 = 1.785 (below 2: not decode-bound);
+	 * TTFT 0.672 / (0.328 + 0.02883) = 1.883 (not exploded) */
+	assert_double_rel(br_findings_number(&r, "tpot_p50_over_itl_p50"), 51.46 / 28.83, 1e-12);
+	assert_double_rel(br_findings_number(&r, "ttft_p50_over_prefill_itl"), 0.672 / (0.328 + 0.02883), 1e-12);
+	/* 32,640 gaps: 3.264 beyond p99.99 */
+	assert_double_rel(br_findings_number(&r, "itl_samples_beyond_p99_99"), 3.264, 1e-12);
+	br_findings_free(&r);
+}
+
+static void
+test_bench_only(void **state)
+{
+	(void)state;
+	fx f;
+	fx_empty(&f);
+	/* file statistics only: count = completed (128) for TTFT and ITL */
+	br_latency *l = &f.a.latency;
+	l->n_requests = l->n_succeeded = 128;
+	l->m[BR_TTFT].count = 128;
+	l->m[BR_TTFT].median = 219000;
+	l->m[BR_ITL].count = 128;
+	l->m[BR_ITL].median = 21.46;
+	l->m[BR_ITL].p99 = 215.6;
+	br_findings r;
+	br_findings_evaluate(&f.a, &r);
+	static const char *const want[] = {
+		"rec_metric_percentiles", "rec_save_detailed", "rec_enable_mfu_metrics",
+		"rec_collect_metrics", "rec_keep_server_log",
+		"closed_loop", "small_sample_ttft", "single_run", NULL };
+	assert_ids(&r, want);
+	for (size_t i = 0; i < r.n; i++)
+		assert_true(r.v[i].kind == 1 || r.v[i].kind == 2);
+	/* the ITL count of file statistics is a request count: no ITL tail numbers */
+	assert_nan(br_findings_number(&r, "itl_samples_beyond_p99_9"));
+	assert_nan(br_findings_number(&r, "max_num_seqs_recommended"));
+	br_findings_free(&r);
+
+	/* an analysis without a run: only the rules on the blocks (here the
+	 * TTFT tail of the latency block) can fire */
+	f.a.run = NULL;
+	br_findings_evaluate(&f.a, &r);
+	static const char *const want_norun[] = { "small_sample_ttft", NULL };
+	assert_ids(&r, want_norun);
+	assert_int_equal(r.n_num, 24);
+	br_findings_free(&r);
+}
+
+/* Problems: server did not start, failed requests, ledger, file mismatch. */
+static void
+test_problems(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	assert_false(has(&f, "server_did_not_start"));
+	f.log.did_not_start = 1;
+	assert_true(has(&f, "server_did_not_start"));
+	assert_false(has(&f, "log_silent_on_preemptions"));   /* a failed log says nothing */
+	assert_false(has(&f, "failed_requests"));
+	f.a.latency.n_failed = 1;
+	assert_true(has(&f, "failed_requests"));
+	assert_false(has(&f, "ledger_disagrees"));
+	f.rows[0].agrees = 0;
+	assert_true(has(&f, "ledger_disagrees"));
+	assert_false(has(&f, "latency_file_mismatch"));
+	f.a.latency.n_mismatches = 1;
+	assert_true(has(&f, "latency_file_mismatch"));
+}
+
+/* ITL spread p90/p50 < 1.5 (21.46 · 1.49 vs · 1.5). */
+static void
+test_itl_spread_boundary(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.latency.m[BR_ITL].median = 20.0;
+	f.a.latency.m[BR_ITL].p90 = 29.8;     /* 1.49 */
+	assert_true(has(&f, "capacity_not_compute"));
+	assert_false(has(&f, "decode_bound"));
+	f.a.latency.m[BR_ITL].p90 = 30.0;     /* 1.5 */
+	assert_false(has(&f, "capacity_not_compute"));
+	assert_true(has(&f, "decode_bound"));
+}
+
+/* TPOT p50 / ITL p50 < 2 (20 ms ITL: TPOT 39.8 vs 40). */
+static void
+test_tpot_boundary(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.latency.m[BR_ITL].median = 20.0;
+	f.a.latency.m[BR_ITL].p90 = 21.0;
+	f.a.latency.m[BR_TPOT].count = 128;
+	f.a.latency.m[BR_TPOT].median = 39.8;   /* 1.99 */
+	assert_true(has(&f, "capacity_not_compute"));
+	assert_false(has(&f, "decode_bound"));
+	f.a.latency.m[BR_TPOT].median = 40.0;   /* 2.0 */
+	assert_false(has(&f, "capacity_not_compute"));
+	assert_true(has(&f, "decode_bound"));
+}
+
+/* TTFT p50 > 10 × (prefill + ITL p50): prefill 1 s + ITL 0.5 s = 1.5 s;
+ * TTFT 15 s is exactly 10× (no), 15.001 s fires. */
+static void
+test_ttft_factor_boundary(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.latency.m[BR_ITL].median = 500.0;
+	f.a.latency.m[BR_ITL].p90 = 510.0;
+	f.a.ttft_split.prefill_s = 1.0;
+	f.a.latency.m[BR_TTFT].median = 15000.0;
+	assert_false(has(&f, "capacity_not_compute"));
+	assert_false(has(&f, "queue_explains_ttft"));
+	assert_true(has(&f, "littles_law_holds"));
+	f.a.latency.m[BR_TTFT].median = 15001.0;
+	assert_true(has(&f, "capacity_not_compute"));
+	assert_true(has(&f, "queue_explains_ttft"));
+	/* without the TTFT split (no metrics) the diagnosis is not made */
+	f.a.ttft_split.available = 0;
+	assert_false(has(&f, "capacity_not_compute"));
+	assert_false(has(&f, "decode_bound"));
+}
+
+/* Queue share of TTFT > 0.8. */
+static void
+test_queue_share_boundary(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.ttft_split.queue_share = 0.8;
+	assert_false(has(&f, "capacity_not_compute"));
+	f.a.ttft_split.queue_share = 0.81;
+	assert_true(has(&f, "capacity_not_compute"));
+}
+
+/* Oversubscription > 1 and resident share < 0.5. */
+static void
+test_oversub_and_cliff_boundaries(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.capacity.oversubscription = 1.0;
+	assert_false(has(&f, "oversubscribed"));
+	assert_false(has(&f, "throughput_cliff"));
+	assert_false(has(&f, "rec_max_num_seqs"));
+	f.a.capacity.oversubscription = 1.01;
+	assert_true(has(&f, "oversubscribed"));
+	assert_true(has(&f, "throughput_cliff"));
+	assert_true(has(&f, "rec_max_num_seqs"));
+	f.a.residency.resident_share = 0.5;
+	assert_false(has(&f, "throughput_cliff"));
+	f.a.residency.resident_share = 0.49;
+	assert_true(has(&f, "throughput_cliff"));
+	f.a.capacity.available = 0;
+	assert_false(has(&f, "oversubscribed"));
+	assert_false(has(&f, "throughput_cliff"));
+}
+
+/* Preemptions invisible at p99: max > 10 × p50; preemptions / ITL n < 1%. */
+static void
+test_invisible_boundaries(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.latency.m[BR_ITL].median = 20.0;
+	f.a.latency.m[BR_ITL].p90 = 21.0;
+	f.a.latency.m[BR_ITL].max = 200.0;      /* exactly 10 × p50 */
+	assert_false(has(&f, "preemptions_invisible_p99"));
+	f.a.latency.m[BR_ITL].max = 200.5;
+	assert_true(has(&f, "preemptions_invisible_p99"));
+	/* 100 preemptions among 10,000 gaps = 1%: p99 can reach them */
+	f.a.preemptions.n_preemptions = 100;
+	f.a.latency.m[BR_ITL].count = 10000;
+	assert_false(has(&f, "preemptions_invisible_p99"));
+	f.a.latency.m[BR_ITL].count = 10001;
+	assert_true(has(&f, "preemptions_invisible_p99"));
+	/* zero preemptions: nothing to hide */
+	f.a.preemptions.n_preemptions = 0;
+	assert_false(has(&f, "preemptions_invisible_p99"));
+	assert_false(has(&f, "preemption_loop"));
+	assert_false(has(&f, "recompute_share"));
+	assert_false(has(&f, "rec_max_num_seqs"));
+	assert_false(has(&f, "log_silent_on_preemptions"));
+	/* the count falls back to the residency block */
+	f.a.preemptions.count_available = 0;
+	f.a.residency.preemptions = 3;
+	assert_true(has(&f, "preemptions_invisible_p99"));
+	/* without arrays the ITL count is not a gap count */
+	f.a.latency.from_arrays = 0;
+	assert_false(has(&f, "preemptions_invisible_p99"));
+}
+
+/* FLOPs excess > 5% with the token counter at exactly Σ(in+out). */
+static void
+test_token_counter_boundaries(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.flops.excess_frac = 0.05;
+	assert_false(has(&f, "token_counter_misses_recompute"));
+	f.a.flops.excess_frac = 0.0501;
+	assert_true(has(&f, "token_counter_misses_recompute"));
+	f.rows[0].server_delta = 1048576.5;     /* within half a token */
+	assert_true(has(&f, "token_counter_misses_recompute"));
+	f.rows[0].server_delta = 1048577;       /* counts more than the minimum */
+	assert_false(has(&f, "token_counter_misses_recompute"));
+	f.rows[0].server_delta = 1048576;
+	f.a.flops.available = 0;
+	assert_false(has(&f, "token_counter_misses_recompute"));
+	/* recompute share falls back to the budget */
+	assert_false(has(&f, "recompute_share"));
+	f.a.budget.available = 1;
+	f.a.budget.recompute_s = 28;
+	f.a.budget.recompute_frac = 0.047;
+	assert_true(has(&f, "recompute_share"));
+	f.a.budget.recompute_s = 0;
+	assert_false(has(&f, "recompute_share"));
+}
+
+/* Little's law ratios within [0.8, 1.25]. */
+static void
+test_little_boundaries(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.littles_law.resident_ratio = 0.8;
+	assert_true(has(&f, "queue_explains_ttft"));
+	f.a.littles_law.resident_ratio = 0.79;
+	assert_false(has(&f, "queue_explains_ttft"));
+	assert_false(has(&f, "littles_law_holds"));
+	f.a.littles_law.resident_ratio = 1.25;
+	assert_true(has(&f, "queue_explains_ttft"));
+	f.a.littles_law.resident_ratio = 1.26;
+	assert_false(has(&f, "queue_explains_ttft"));
+	f.a.littles_law.resident_ratio = 1.0;
+	f.a.littles_law.queue_ratio = 1.25;
+	assert_true(has(&f, "queue_explains_ttft"));
+	f.a.littles_law.queue_ratio = 1.26;
+	assert_false(has(&f, "queue_explains_ttft"));
+	f.a.littles_law.queue_ratio = NAN;
+	assert_false(has(&f, "queue_explains_ttft"));
+}
+
+/* Waiting peak >= 2 × mean running; --max-num-seqs only when below the server's. */
+static void
+test_recommendation_boundaries(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.residency.waiting_peak = 20;
+	f.a.residency.running_mean = 10;        /* 2.0 */
+	assert_true(has(&f, "rec_admission_control"));
+	f.a.residency.waiting_peak = 19.9;      /* 1.99 */
+	assert_false(has(&f, "rec_admission_control"));
+
+	f.log.max_num_seqs = 10;                /* already at floor(10.60) */
+	assert_false(has(&f, "rec_max_num_seqs"));
+	f.log.max_num_seqs = 11;
+	assert_true(has(&f, "rec_max_num_seqs"));
+	/* without the log's line, P / M gives the basis */
+	f.a.capacity.log_max_concurrency_x = NAN;
+	br_findings r;
+	br_findings_evaluate(&f.a, &r);
+	assert_double_rel(br_findings_number(&r, "max_num_seqs_basis"), 86864.0 / 8192.0, 1e-15);
+	assert_double_rel(br_findings_number(&r, "max_num_seqs_recommended"), 10, 0);
+	br_findings_free(&r);
+
+	/* the file states ITL p99.9 and p99.99: no percentile recommendation */
+	strcpy(f.stats[0].metric, "itl");
+	strcpy(f.stats[0].stat, "p");
+	f.stats[0].percentile = 99.9;
+	f.stats[0].value_ms = 230;
+	assert_true(has(&f, "rec_metric_percentiles"));
+	f.bench.stats = f.stats;
+	f.bench.n_stats = 1;
+	assert_true(has(&f, "rec_metric_percentiles"));   /* p99.99 still missing */
+	f.stats[1] = f.stats[0];
+	f.stats[1].percentile = 99.99;
+	f.bench.n_stats = 2;
+	assert_false(has(&f, "rec_metric_percentiles"));
+
+	/* metrics kinds */
+	assert_false(has(&f, "rec_sample_metrics"));
+	f.run.metrics_kind = BR_METRICS_PAIR;
+	assert_true(has(&f, "rec_sample_metrics"));
+	assert_false(has(&f, "rec_collect_metrics"));
+	/* a FLOPs column with no sampled value is no counter */
+	assert_false(has(&f, "rec_enable_mfu_metrics"));
+	f.flops_col[0] = f.flops_col[1] = NAN;
+	assert_true(has(&f, "rec_enable_mfu_metrics"));
+}
+
+/* Small samples: n·0.001 < 10 (TTFT, ITL p99.9), n·0.0001 < 10 (ITL p99.99). */
+static void
+test_small_sample_boundaries(void **state)
+{
+	(void)state;
+	fx f;
+	fx_round1(&f);
+	f.a.latency.m[BR_TTFT].count = 10000;
+	assert_false(has(&f, "small_sample_ttft"));
+	f.a.latency.m[BR_TTFT].count = 9999;
+	assert_true(has(&f, "small_sample_ttft"));
+
+	f.a.latency.m[BR_ITL].count = 10000;
+	assert_false(has(&f, "small_sample_itl_p99_9"));
+	assert_true(has(&f, "small_sample_itl_p99_99"));
+	f.a.latency.m[BR_ITL].count = 9999;
+	assert_true(has(&f, "small_sample_itl_p99_9"));
+	assert_false(has(&f, "small_sample_itl_p99_99"));
+	f.a.latency.m[BR_ITL].count = 100000;
+	assert_false(has(&f, "small_sample_itl_p99_99"));
+	f.a.latency.m[BR_ITL].count = 99999;
+	assert_true(has(&f, "small_sample_itl_p99_99"));
+
+	/* open loop: no closed-loop caveat; two results: no single-run caveat */
+	f.bench.max_concurrency = NAN;
+	assert_false(has(&f, "closed_loop"));
+	f.run.bench.n = 2;
+	assert_false(has(&f, "single_run"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round1),
+		cmocka_unit_test(test_small_no_capacity_findings),
+		cmocka_unit_test(test_bench_only),
+		cmocka_unit_test(test_problems),
+		cmocka_unit_test(test_itl_spread_boundary),
+		cmocka_unit_test(test_tpot_boundary),
+		cmocka_unit_test(test_ttft_factor_boundary),
+		cmocka_unit_test(test_queue_share_boundary),
+		cmocka_unit_test(test_oversub_and_cliff_boundaries),
+		cmocka_unit_test(test_invisible_boundaries),
+		cmocka_unit_test(test_token_counter_boundaries),
+		cmocka_unit_test(test_little_boundaries),
+		cmocka_unit_test(test_recommendation_boundaries),
+		cmocka_unit_test(test_small_sample_boundaries),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
