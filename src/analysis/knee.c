@@ -1,0 +1,773 @@
+/*
+ * Knee of a load sweep (DESIGN.md §3.11): SLO parser, grouping of runs into
+ * curves, per-run goodput and queue signal, knee search. Pure analysis: no
+ * I/O. See include/benchreport/knee.h.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/knee.h"
+#include "benchreport/stats.h"
+
+static const char *const metric_names[BR_SLO_N_METRICS] = { "ttft", "tpot", "itl", "e2el" };
+
+/* br_slo_metric_name: see knee.h. */
+const char *
+br_slo_metric_name(int metric)
+{
+	return metric >= 0 && metric < BR_SLO_N_METRICS ? metric_names[metric] : "?";
+}
+
+/*
+ * slo_term_error: set *cause for term number idx (1-based) with text
+ * [s, s+len) and the expectation `what`. Returns -1.
+ */
+static int
+slo_term_error(char **cause, size_t idx, const char *s, size_t len, const char *what)
+{
+	if (cause)
+		*cause = br_xasprintf("--slo: term %zu '%.*s': expected %s "
+		    "(form metric_pNN<=VALUE(ms|s), e.g. ttft_p99<=500ms,e2el_p99<=20s)",
+		    idx, (int)len, s, what);
+	return -1;
+}
+
+/*
+ * parse_term: one term [s, s+len) (already trimmed) into *t. Returns 0 or
+ * -1 with *cause.
+ */
+static int
+parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
+{
+	char buf[128];
+	if (len == 0)
+		return slo_term_error(cause, idx, s, len, "a term, found nothing (stray comma?)");
+	if (len >= sizeof buf)
+		return slo_term_error(cause, idx, s, len, "a term shorter than 128 characters");
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	char *us = strchr(buf, '_');
+	if (us == NULL)
+		return slo_term_error(cause, idx, s, len, "metric_pNN before '<=' (metric ttft, tpot, itl or e2el)");
+	*us = '\0';
+	int m = -1;
+	for (int k = 0; k < BR_SLO_N_METRICS; k++)
+		if (strcmp(buf, metric_names[k]) == 0)
+			m = k;
+	if (m < 0)
+		return slo_term_error(cause, idx, s, len, "metric ttft, tpot, itl or e2el before '_'");
+	char *pp = us + 1;
+	char *le = strstr(pp, "<=");
+	if (le == NULL)
+		return slo_term_error(cause, idx, s, len, "'<=' between the percentile and the limit");
+	*le = '\0';
+	/* trim spaces around the percentile */
+	while (*pp == ' ')
+		pp++;
+	for (char *e = pp + strlen(pp); e > pp && e[-1] == ' '; e--)
+		e[-1] = '\0';
+	static const char *const pct_txt[] = { "p50", "p90", "p95", "p99", "p99.9" };
+	static const double pct_val[] = { 50, 90, 95, 99, 99.9 };
+	double pct = NAN;
+	for (size_t k = 0; k < sizeof pct_txt / sizeof pct_txt[0]; k++)
+		if (strcmp(pp, pct_txt[k]) == 0)
+			pct = pct_val[k];
+	if (isnan(pct))
+		return slo_term_error(cause, idx, s, len, "percentile p50, p90, p95, p99 or p99.9 after the metric");
+	char *v = le + 2;
+	while (*v == ' ')
+		v++;
+	/* number: digits with at most one '.', locale independent */
+	char *e = v;
+	int digits = 0, dots = 0;
+	while (isdigit((unsigned char)*e) || *e == '.') {
+		if (*e == '.')
+			dots++;
+		else
+			digits++;
+		e++;
+	}
+	if (digits == 0 || dots > 1)
+		return slo_term_error(cause, idx, s, len, "a positive number after '<='");
+	double val = g_ascii_strtod(v, NULL);
+	char *u = e;
+	while (*u == ' ')
+		u++;
+	char *ue = u + strlen(u);
+	while (ue > u && ue[-1] == ' ')
+		*--ue = '\0';
+	double scale;
+	if (strcmp(u, "ms") == 0)
+		scale = 1;
+	else if (strcmp(u, "s") == 0)
+		scale = 1000;
+	else
+		return slo_term_error(cause, idx, s, len, "unit ms or s after the number");
+	if (!(val > 0) || !isfinite(val))
+		return slo_term_error(cause, idx, s, len, "a limit greater than 0");
+	t->metric = m;
+	t->percentile = pct;
+	t->limit_ms = val * scale;
+	char num[32];
+	snprintf(num, sizeof num, "%.*s", (int)(e - v), v);
+	snprintf(t->text, sizeof t->text, "%s_%s<=%s%s", metric_names[m], pp, num, u);
+	return 0;
+}
+
+/* br_slo_parse: see knee.h. */
+int
+br_slo_parse(const char *text, br_slo *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	if (text == NULL || text[0] == '\0') {
+		if (cause)
+			*cause = br_xasprintf("--slo: expected at least one term metric_pNN<=VALUE(ms|s), "
+			    "e.g. ttft_p99<=500ms, found an empty string");
+		return -1;
+	}
+	const char *p = text;
+	size_t idx = 0;
+	for (;;) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		const char *s = p;
+		while (len > 0 && isspace((unsigned char)*s)) {
+			s++;
+			len--;
+		}
+		while (len > 0 && isspace((unsigned char)s[len - 1]))
+			len--;
+		idx++;
+		if (out->n >= BR_SLO_MAX_TERMS) {
+			slo_term_error(cause, idx, s, len, "at most 8 terms");
+			memset(out, 0, sizeof *out);
+			return -1;
+		}
+		br_slo_term *t = &out->terms[out->n];
+		if (parse_term(s, len, idx, t, cause) != 0) {
+			memset(out, 0, sizeof *out);
+			return -1;
+		}
+		for (size_t k = 0; k < out->n; k++)
+			if (out->terms[k].metric == t->metric && out->terms[k].percentile == t->percentile) {
+				slo_term_error(cause, idx, s, len, "each metric and percentile once (duplicate term)");
+				memset(out, 0, sizeof *out);
+				return -1;
+			}
+		out->n++;
+		if (c == NULL)
+			break;
+		p = c + 1;
+	}
+	size_t off = 0;
+	for (size_t k = 0; k < out->n; k++)
+		off += (size_t)snprintf(out->text + off, sizeof out->text - off, "%s%s",
+		    k ? "," : "", out->terms[k].text);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/*
+ * per_request_ms: the samples (ms) of metric m over the successful requests
+ * of b (arrays). ITL pools every chunk gap; TPOT only for output > 1;
+ * latency from `latencies`, else ttft + Σ itls (FORMATS.md §1).
+ * Returns the number of samples; *out malloc'd (free) or NULL.
+ */
+static size_t
+per_request_ms(const br_bench *b, int m, double **out)
+{
+	br_dvec d = { 0 };
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *r = &b->requests[i];
+		if (r->failed)
+			continue;
+		double lat = r->latency_s;
+		if (!b->has_latencies || !isfinite(lat)) {
+			lat = r->ttft_s;
+			for (size_t k = 0; k < r->n_itls; k++)
+				lat += r->itls_s[k];
+		}
+		switch (m) {
+		case BR_SLO_TTFT:
+			if (isfinite(r->ttft_s))
+				br_dvec_push(&d, r->ttft_s * 1000.0);
+			break;
+		case BR_SLO_E2EL:
+			if (isfinite(lat))
+				br_dvec_push(&d, lat * 1000.0);
+			break;
+		case BR_SLO_TPOT:
+			if (r->output_len_tokens > 1 && isfinite(lat) && isfinite(r->ttft_s))
+				br_dvec_push(&d, (lat - r->ttft_s) / (r->output_len_tokens - 1) * 1000.0);
+			break;
+		case BR_SLO_ITL:
+			for (size_t k = 0; k < r->n_itls; k++)
+				if (isfinite(r->itls_s[k]))
+					br_dvec_push(&d, r->itls_s[k] * 1000.0);
+			break;
+		}
+	}
+	*out = d.v;
+	return d.n;
+}
+
+/*
+ * file_pct: the file's own value (ms) of metric m at percentile p: "pP"
+ * statistic, or "median" for p50. NAN when absent.
+ */
+static double
+file_pct(const br_bench *b, int m, double p)
+{
+	double v = br_bench_file_stat(b, metric_names[m], "p", p);
+	if (isnan(v) && p == 50)
+		v = br_bench_file_stat(b, metric_names[m], "median", NAN);
+	return v;
+}
+
+/*
+ * good_request: 1 when successful request r meets every TTFT, TPOT and
+ * E2EL term (per request, as vLLM's --goodput; ITL terms are not per
+ * request and do not enter). TPOT undefined (output <= 1) passes.
+ */
+static int
+good_request(const br_bench *b, const br_request *r, const br_slo *slo)
+{
+	if (r->failed)
+		return 0;
+	double lat = r->latency_s;
+	if (!b->has_latencies || !isfinite(lat)) {
+		lat = r->ttft_s;
+		for (size_t k = 0; k < r->n_itls; k++)
+			lat += r->itls_s[k];
+	}
+	for (size_t k = 0; k < slo->n; k++) {
+		const br_slo_term *t = &slo->terms[k];
+		double v = NAN;
+		if (t->metric == BR_SLO_TTFT)
+			v = r->ttft_s * 1000.0;
+		else if (t->metric == BR_SLO_E2EL)
+			v = lat * 1000.0;
+		else if (t->metric == BR_SLO_TPOT) {
+			if (r->output_len_tokens <= 1)
+				continue;
+			v = (lat - r->ttft_s) / (r->output_len_tokens - 1) * 1000.0;
+		} else
+			continue;
+		if (!(v <= t->limit_ms))
+			return 0;
+	}
+	return 1;
+}
+
+/* br_knee_waiting_share: see knee.h. */
+double
+br_knee_waiting_share(const br_series *s, size_t *n_samples)
+{
+	if (n_samples)
+		*n_samples = 0;
+	if (s == NULL || s->n_rows == 0)
+		return NAN;
+	const double *w = br_series_col(s, "vllm:num_requests_waiting");
+	const double *run = br_series_col(s, "vllm:num_requests_running");
+	if (w == NULL)
+		return NAN;
+	size_t lo = 0, hi = s->n_rows;   /* window [lo, hi) */
+	if (run != NULL) {
+		long first = -1, last = -1;
+		for (size_t i = 0; i < s->n_rows; i++) {
+			double busy = (isfinite(run[i]) ? run[i] : 0) + (isfinite(w[i]) ? w[i] : 0);
+			if (busy > 0) {
+				if (first < 0)
+					first = (long)i;
+				last = (long)i;
+			}
+		}
+		if (first >= 0) {
+			lo = first > 0 ? (size_t)first - 1 : 0;
+			hi = (size_t)last + 2 < s->n_rows ? (size_t)last + 2 : s->n_rows;
+		}
+	}
+	size_t n = 0, pos = 0;
+	for (size_t i = lo; i < hi; i++) {
+		if (!isfinite(w[i]))
+			continue;
+		n++;
+		if (w[i] > 0)
+			pos++;
+	}
+	if (n_samples)
+		*n_samples = n;
+	return n ? (double)pos / (double)n : NAN;
+}
+
+/* br_knee_find: see knee.h. */
+void
+br_knee_find(const int *meets, const double *goodput, size_t n, long *knee, long *first_fail)
+{
+	*knee = -1;
+	*first_fail = -1;
+	for (size_t i = 0; i < n; i++)
+		if (!meets[i]) {
+			*first_fail = (long)i;
+			break;
+		}
+	double prev = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (!meets[i])
+			break;
+		double g = goodput[i];
+		if (!(g > prev) && i > 0)
+			break;
+		*knee = (long)i;
+		prev = isfinite(g) ? g : prev;
+	}
+}
+
+/* is_closed: closed loop = capped by max_concurrency below num_prompts. */
+static int
+is_closed(const br_bench *b)
+{
+	double c = b->max_concurrency;
+	if (!isfinite(c) || c <= 0)
+		return 0;
+	if (isfinite(b->num_prompts) && c >= b->num_prompts)
+		return 0;   /* a cap at or above N never binds: uncapped */
+	return 1;
+}
+
+/*
+ * fill_point: compute every number of one run for the SLO.
+ */
+static void
+fill_point(const br_knee_input *in, const br_slo *slo, br_knee_point *p)
+{
+	const br_bench *b = in->bench;
+	memset(p, 0, sizeof *p);
+	p->name = br_xstrdup(in->name ? in->name : b->source_path);
+	p->source_path = br_xstrdup(b->source_path);
+	p->source_line = b->source_line;
+	int closed = is_closed(b);
+	p->offered_rps = closed ? NAN : b->request_rate_rps;
+	p->concurrency = closed ? b->max_concurrency : NAN;
+	if (!closed && is_closed(b) == 0 && isfinite(b->max_concurrency))
+		p->concurrency = b->max_concurrency;
+	p->x = closed ? b->max_concurrency : b->request_rate_rps;
+	p->run_number = b->run_number;
+	p->num_prompts = b->num_prompts;
+	p->completed = b->completed;
+	p->failed = b->failed;
+	p->duration_s = b->duration_s;
+	p->achieved_rps = (isfinite(b->completed) && b->duration_s > 0) ? b->completed / b->duration_s : NAN;
+	p->output_tps = b->output_throughput_tps;
+	if (isnan(p->output_tps) && isfinite(b->total_output_tokens) && b->duration_s > 0)
+		p->output_tps = b->total_output_tokens / b->duration_s;
+	p->total_tps = b->total_token_throughput_tps;
+	if (isnan(p->total_tps) && isfinite(b->total_output_tokens) && isfinite(b->total_input_tokens) &&
+	    b->duration_s > 0)
+		p->total_tps = (b->total_input_tokens + b->total_output_tokens) / b->duration_s;
+	p->mean_input_tokens = b->completed > 0 ? b->total_input_tokens / b->completed : NAN;
+	p->mean_output_tokens = b->completed > 0 ? b->total_output_tokens / b->completed : NAN;
+
+	int arrays = b->n_requests > 0;
+	p->latency_from_arrays = arrays;
+	double *lat_p[3][2] = { { &p->ttft_p50_ms, &p->ttft_p99_ms }, { &p->tpot_p50_ms, &p->tpot_p99_ms },
+		{ &p->e2el_p50_ms, &p->e2el_p99_ms } };
+	static const int lat_m[3] = { BR_SLO_TTFT, BR_SLO_TPOT, BR_SLO_E2EL };
+	double *samples[BR_SLO_N_METRICS] = { 0 };
+	size_t ns[BR_SLO_N_METRICS] = { 0 };
+	if (arrays)
+		for (int m = 0; m < BR_SLO_N_METRICS; m++) {
+			ns[m] = per_request_ms(b, m, &samples[m]);
+			if (ns[m])
+				br_sort_doubles(samples[m], ns[m]);
+		}
+	for (int k = 0; k < 3; k++) {
+		int m = lat_m[k];
+		if (arrays) {
+			*lat_p[k][0] = ns[m] ? br_percentile_sorted(samples[m], ns[m], 50) : NAN;
+			*lat_p[k][1] = ns[m] ? br_percentile_sorted(samples[m], ns[m], 99) : NAN;
+		} else {
+			*lat_p[k][0] = file_pct(b, m, 50);
+			*lat_p[k][1] = file_pct(b, m, 99);
+		}
+	}
+
+	p->meets_slo = 1;
+	int unknown = 0;
+	for (size_t k = 0; k < slo->n; k++) {
+		const br_slo_term *t = &slo->terms[k];
+		double v = arrays ? (ns[t->metric] ? br_percentile_sorted(samples[t->metric], ns[t->metric], t->percentile) : NAN)
+		                  : file_pct(b, t->metric, t->percentile);
+		p->slo_value_ms[k] = v;
+		if (isnan(v)) {
+			p->slo_term_ok[k] = -1;
+			unknown = 1;
+			p->meets_slo = 0;
+		} else {
+			p->slo_term_ok[k] = v <= t->limit_ms;
+			if (!p->slo_term_ok[k])
+				p->meets_slo = 0;
+		}
+	}
+	/* no successful request at all: nothing meets anything */
+	if (!(b->completed > 0))
+		p->meets_slo = 0;
+	if (arrays) {
+		size_t good = 0;
+		for (size_t i = 0; i < b->n_requests; i++)
+			good += (size_t)good_request(b, &b->requests[i], slo);
+		p->good_requests = (double)good;
+		p->goodput_rps = b->duration_s > 0 ? (double)good / b->duration_s : NAN;
+		p->goodput_exact = 1;
+		p->slo_source = BR_KNEE_FROM_ARRAYS;
+	} else {
+		p->good_requests = NAN;
+		p->goodput_exact = 0;
+		p->slo_source = unknown ? BR_KNEE_UNKNOWN : BR_KNEE_FROM_FILE_PCT;
+		p->goodput_rps = unknown ? NAN : p->meets_slo ? p->achieved_rps : 0.0;
+	}
+	if (unknown && arrays)
+		p->slo_source = BR_KNEE_UNKNOWN;
+	for (int m = 0; m < BR_SLO_N_METRICS; m++)
+		free(samples[m]);
+
+	p->waiting_share_frac = br_knee_waiting_share(in->metrics, &p->n_metric_samples);
+	p->cannot_keep_up = !closed && isfinite(p->offered_rps) && isfinite(p->achieved_rps) &&
+	    p->achieved_rps < BR_KNEE_KEEPUP_FRAC * p->offered_rps;
+}
+
+/*
+ * setting_extra: 1 when an extra key is a setting that separates curves
+ * (metadata such as tp, swept parameters such as max_num_seqs); 0 for
+ * per-run results or bookkeeping the bench model keeps as extras.
+ */
+static int
+setting_extra(const char *key)
+{
+	static const char *const skip[] = { "run_number", "rtfx", "request_goodput:", "request_goodput",
+		"generated_texts", "errors", "gpu_memory", NULL };
+	for (size_t i = 0; skip[i]; i++)
+		if (strcmp(key, skip[i]) == 0)
+			return 0;
+	return 1;
+}
+
+/* fmt_num: a setting value as short text ("4", "1.5", "inf"). */
+static void
+fmt_num(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "inf");
+	else if (isnan(v))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
+/*
+ * exact_key: the part of the group key that must match exactly: mode,
+ * model, burstiness (rate sweeps), max_concurrency (capped rate sweeps),
+ * every extra key=value sorted by key.
+ */
+static char *
+exact_key(const br_bench *b, int closed)
+{
+	char bur[32], mc[32];
+	fmt_num(bur, sizeof bur, b->burstiness);
+	fmt_num(mc, sizeof mc, b->max_concurrency);
+	char *k = br_xasprintf("%s|model=%s", closed ? "concurrency" : "rate",
+	    b->model_id ? b->model_id : "?");
+	if (!closed) {
+		char *k2 = br_xasprintf("%s|burstiness=%s", k, bur);
+		free(k);
+		k = k2;
+		if (isfinite(b->max_concurrency) && !(isfinite(b->num_prompts) && b->max_concurrency >= b->num_prompts)) {
+			k2 = br_xasprintf("%s|max_concurrency=%s", k, mc);
+			free(k);
+			k = k2;
+		}
+	}
+	/* extras sorted by key (insertion sort: few keys) */
+	size_t n = b->n_extras;
+	const br_bench_extra **ex = br_xcalloc(n ? n : 1, sizeof *ex);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!setting_extra(b->extras[i].key))
+			continue;
+		size_t j = m++;
+		while (j > 0 && strcmp(ex[j - 1]->key, b->extras[i].key) > 0) {
+			ex[j] = ex[j - 1];
+			j--;
+		}
+		ex[j] = &b->extras[i];
+	}
+	for (size_t i = 0; i < m; i++) {
+		char *k2 = br_xasprintf("%s|%s=%s", k, ex[i]->key, ex[i]->value ? ex[i]->value : "null");
+		free(k);
+		k = k2;
+	}
+	free(ex);
+	return k;
+}
+
+/* close_rel: |a-b| <= 10% of max(|a|,|b|), or both absent. */
+static int
+close_rel(double a, double b)
+{
+	if (isnan(a) && isnan(b))
+		return 1;
+	if (isnan(a) || isnan(b))
+		return 0;
+	return fabs(a - b) <= 0.10 * fmax(fabs(a), fabs(b));
+}
+
+/* point_cmp: ascending x, then run_number (NAN last), then name. */
+static int
+point_cmp(const void *pa, const void *pb)
+{
+	const br_knee_point *a = pa, *b = pb;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	int ar = isfinite(a->run_number), brn = isfinite(b->run_number);
+	if (ar && brn && a->run_number != b->run_number)
+		return a->run_number < b->run_number ? -1 : 1;
+	if (ar != brn)
+		return ar ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* add_note: append a caveat (formatted) to the result. */
+static void
+add_note(br_knee_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void
+add_note(br_knee_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = br_xvasprintf(fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < r->n_notes; i++)
+		if (strcmp(r->notes[i], s) == 0) {
+			free(s);
+			return;
+		}
+	r->notes = br_xrealloc(r->notes, (r->n_notes + 1) * sizeof *r->notes);
+	r->notes[r->n_notes++] = s;
+}
+
+/*
+ * group_label: a short human label from the first point's bench: model,
+ * in/out tokens, the loop and cap, extras.
+ */
+static char *
+group_label(const br_bench *b, const br_knee_point *p, int closed)
+{
+	char *s = br_xasprintf("%s", b->model_id ? b->model_id : "model ?");
+	char *t;
+	if (isfinite(p->mean_input_tokens) && isfinite(p->mean_output_tokens)) {
+		t = br_xasprintf("%s · in/out %.0f/%.0f", s, p->mean_input_tokens, p->mean_output_tokens);
+		free(s);
+		s = t;
+	}
+	if (!closed && isfinite(b->max_concurrency) && !(isfinite(b->num_prompts) && b->max_concurrency >= b->num_prompts)) {
+		t = br_xasprintf("%s · cap C=%.0f", s, b->max_concurrency);
+		free(s);
+		s = t;
+	}
+	if (!closed && isfinite(b->burstiness) && b->burstiness != 1.0) {
+		t = br_xasprintf("%s · burstiness %g", s, b->burstiness);
+		free(s);
+		s = t;
+	}
+	for (size_t i = 0; i < b->n_extras; i++) {
+		if (!setting_extra(b->extras[i].key))
+			continue;
+		t = br_xasprintf("%s · %s=%s", s, b->extras[i].key, b->extras[i].value ? b->extras[i].value : "null");
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/* br_knee_analyze: see knee.h. */
+int
+br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
+    br_knee_result *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	if (n == 0) {
+		if (cause)
+			*cause = br_xstrdup("knee: no runs given");
+		return -1;
+	}
+	out->slo = *slo;
+	out->n_runs = n;
+	/* assign runs to groups; rate groups first */
+	size_t *gid = br_xmalloc(n * sizeof *gid);
+	char **keys = NULL;
+	size_t *first = NULL;     /* first input of each group */
+	size_t ng = 0;
+	br_knee_point *pts = br_xcalloc(n, sizeof *pts);
+	for (size_t i = 0; i < n; i++)
+		fill_point(&in[i], slo, &pts[i]);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			int closed = is_closed(in[i].bench);
+			if (closed != pass)
+				continue;
+			char *k = exact_key(in[i].bench, closed);
+			size_t g;
+			for (g = 0; g < ng; g++)
+				if (strcmp(keys[g], k) == 0 &&
+				    close_rel(pts[first[g]].mean_input_tokens, pts[i].mean_input_tokens) &&
+				    close_rel(pts[first[g]].mean_output_tokens, pts[i].mean_output_tokens))
+					break;
+			if (g == ng) {
+				keys = br_xrealloc(keys, (ng + 1) * sizeof *keys);
+				first = br_xrealloc(first, (ng + 1) * sizeof *first);
+				keys[ng] = k;
+				first[ng] = i;
+				ng++;
+			} else {
+				free(k);
+			}
+			gid[i] = g;
+		}
+	out->groups = br_xcalloc(ng, sizeof *out->groups);
+	out->n_groups = ng;
+	for (size_t g = 0; g < ng; g++) {
+		br_knee_group *G = &out->groups[g];
+		const br_bench *b0 = in[first[g]].bench;
+		G->kind = is_closed(b0) ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
+		G->label = group_label(b0, &pts[first[g]], G->kind == BR_KNEE_CONCURRENCY);
+		/* same exact key with different lengths: tell the groups apart */
+		for (size_t h = 0; h < ng; h++)
+			if (h != g && strcmp(keys[h], keys[g]) == 0) {
+				char *k2 = br_xasprintf("%s|in=%.0f|out=%.0f", keys[g],
+				    pts[first[g]].mean_input_tokens, pts[first[g]].mean_output_tokens);
+				G->key = k2;
+				break;
+			}
+		if (G->key == NULL)
+			G->key = br_xstrdup(keys[g]);
+		for (size_t i = 0; i < n; i++)
+			if (gid[i] == g) {
+				G->pts = br_xrealloc(G->pts, (G->n + 1) * sizeof *G->pts);
+				G->pts[G->n++] = pts[i];
+			}
+		qsort(G->pts, G->n, sizeof *G->pts, point_cmp);
+		/* distinct x levels */
+		int *meets = br_xcalloc(G->n, sizeof *meets);
+		double *gp = br_xcalloc(G->n, sizeof *gp);
+		size_t *lvl_first = br_xcalloc(G->n, sizeof *lvl_first);
+		size_t nl = 0;
+		for (size_t i = 0; i < G->n;) {
+			size_t j = i;
+			int ok = 1;
+			double sum = 0;
+			size_t cnt = 0;
+			while (j < G->n && G->pts[j].x == G->pts[i].x) {
+				ok &= G->pts[j].meets_slo;
+				if (isfinite(G->pts[j].goodput_rps)) {
+					sum += G->pts[j].goodput_rps;
+					cnt++;
+				}
+				if (!G->pts[j].goodput_exact)
+					G->goodput_approx = 1;
+				j++;
+			}
+			if (j - i > 1)
+				G->has_repeats = 1;
+			meets[nl] = ok;
+			gp[nl] = cnt ? sum / (double)cnt : NAN;
+			lvl_first[nl] = i;
+			nl++;
+			i = j;
+		}
+		long knee, ff;
+		br_knee_find(meets, gp, nl, &knee, &ff);
+		G->knee_idx = knee >= 0 ? (long)lvl_first[knee] : -1;
+		G->first_fail_idx = ff >= 0 ? (long)lvl_first[ff] : -1;
+		G->first_gap_idx = -1;
+		for (size_t i = 0; i < G->n; i++)
+			if (G->pts[i].cannot_keep_up) {
+				G->first_gap_idx = (long)i;
+				break;
+			}
+		for (size_t l = 0; l < nl; l++)
+			G->any_meets |= meets[l];
+		out->any_meets |= G->any_meets;
+		free(meets);
+		free(gp);
+		free(lvl_first);
+		if (G->has_repeats)
+			add_note(out, "Some settings were run more than once (repeats); a setting meets the SLO only "
+			    "when every repeat does, and its goodput is the mean of the repeats.");
+		if (G->goodput_approx)
+			add_note(out, "Some runs have no per-request arrays (--save-detailed): their SLO status uses "
+			    "the file's own percentiles and their goodput is an approximation (the achieved rate "
+			    "when every SLO term holds, else 0).");
+		if (G->n == 1)
+			add_note(out, "A curve with a single point has no knee to find: more settings are needed.");
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (isinf(in[i].bench->request_rate_rps) && !is_closed(in[i].bench))
+			add_note(out, "The inf point sends every request at once: it measures the saturated server, "
+			    "not a steady state, and is plotted at the right end of the rate axis.");
+		if (pts[i].slo_source == BR_KNEE_UNKNOWN)
+			add_note(out, "Some runs lack a percentile the SLO needs (the file does not state it and has "
+			    "no per-request arrays): they count as not meeting the SLO.");
+		if (pts[i].failed > 0)
+			add_note(out, "Some runs have failed requests: they are never good requests and are left "
+			    "out of the percentiles, as vllm bench serve does.");
+	}
+	for (size_t k = 0; k < slo->n; k++)
+		if (slo->terms[k].metric == BR_SLO_ITL)
+			add_note(out, "ITL terms apply to the run's pooled ITL percentile; per-request goodput uses "
+			    "only the TTFT, TPOT and E2EL terms (ITL is not a per-request quantity).");
+	for (size_t g = 0; g < ng; g++)
+		free(keys[g]);
+	free(keys);
+	free(first);
+	free(gid);
+	free(pts);     /* the points moved into the groups */
+	return 0;
+}
+
+/* free_point: strings of one point. */
+static void
+free_point(br_knee_point *p)
+{
+	free(p->name);
+	free(p->source_path);
+}
+
+/* br_knee_free: see knee.h. */
+void
+br_knee_free(br_knee_result *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		br_knee_group *G = &r->groups[g];
+		for (size_t i = 0; i < G->n; i++)
+			free_point(&G->pts[i]);
+		free(G->pts);
+		free(G->label);
+		free(G->key);
+	}
+	free(r->groups);
+	for (size_t i = 0; i < r->n_notes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,406 @@
+/*
+ * Knee figures (DESIGN.md §4 "the knee curves"): throughput and SLO
+ * percentiles vs the swept x (offered request rate, or max_concurrency for
+ * closed-loop sweeps, never mixed), one curve per group, knee marked, SLO
+ * line drawn. See include/benchreport/knee.h (br_fig_knee).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/knee.h"
+#include "render/figure_io.h"
+
+/* fmt_x: an x value as tick text ("4", "0.5", "inf"). */
+static void
+fmt_x(double x, char *buf, size_t len)
+{
+	if (isinf(x))
+		snprintf(buf, len, "inf");
+	else
+		g_ascii_formatd(buf, len, "%.4g", x);
+}
+
+/* inf_position: where "inf" is drawn: log2 of twice the largest finite x of the kind (1 when none). */
+static double
+inf_position(const br_knee_result *r, int kind)
+{
+	double mx = NAN;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		if (r->groups[g].kind != kind)
+			continue;
+		for (size_t i = 0; i < r->groups[g].n; i++) {
+			double x = r->groups[g].pts[i].x;
+			if (isfinite(x) && x > 0 && !(x <= mx))
+				mx = x;
+		}
+	}
+	return isfinite(mx) ? log2(mx) + 1 : 1;
+}
+
+/*
+ * xpos: plotted position of x: log2(x) on a linear axis (so doublings are
+ * evenly spaced and category labels never collide), inf at infpos.
+ */
+static double
+xpos(double x, double infpos)
+{
+	return isinf(x) ? infpos : x > 0 ? log2(x) : NAN;
+}
+
+/*
+ * set_x_axis: log x axis with a category tick at every distinct x of the
+ * kind (so "inf" gets its label), titled by kind.
+ */
+static void
+set_x_axis(br_chart *c, const br_knee_result *r, int kind, double infpos)
+{
+	br_axis_set(&c->x, BR_SCALE_LINEAR, kind == BR_KNEE_RATE ? "offered request rate (req/s, log scale)"
+	                                                          : "max_concurrency (closed loop, log scale)");
+	br_dvec v = { 0 };
+	for (size_t g = 0; g < r->n_groups; g++) {
+		if (r->groups[g].kind != kind)
+			continue;
+		for (size_t i = 0; i < r->groups[g].n; i++) {
+			double x = r->groups[g].pts[i].x;
+			if (!(x > 0))
+				continue;
+			double p = xpos(x, infpos);
+			size_t k;
+			for (k = 0; k < v.n; k++)
+				if (v.v[k] == p)
+					break;
+			if (k == v.n)
+				br_dvec_push(&v, p);
+		}
+	}
+	/* ascending */
+	for (size_t i = 1; i < v.n; i++)
+		for (size_t j = i; j > 0 && v.v[j - 1] > v.v[j]; j--) {
+			double t = v.v[j];
+			v.v[j] = v.v[j - 1];
+			v.v[j - 1] = t;
+		}
+	char **lab = br_xcalloc(v.n ? v.n : 1, sizeof *lab);
+	int has_inf = 0;
+	for (size_t g = 0; g < r->n_groups; g++)
+		for (size_t i = 0; i < r->groups[g].n; i++)
+			if (r->groups[g].kind == kind && isinf(r->groups[g].pts[i].x))
+				has_inf = 1;
+	for (size_t i = 0; i < v.n; i++) {
+		char buf[32];
+		if (has_inf && v.v[i] == infpos)
+			snprintf(buf, sizeof buf, "inf");
+		else
+			fmt_x(exp2(v.v[i]), buf, sizeof buf);
+		lab[i] = br_xstrdup(buf);
+	}
+	if (v.n > 0) {
+		br_axis_set_categories(&c->x, v.v, (const char *const *)lab, v.n);
+		c->x.min = v.v[0] - 0.5;
+		c->x.max = v.v[v.n - 1] + 0.5;
+	}
+	for (size_t i = 0; i < v.n; i++)
+		free(lab[i]);
+	free(lab);
+	br_dvec_free(&v);
+}
+
+/* mark_knee: a vertical line at each group's knee (group colour). */
+static void
+mark_knee(br_chart *c, const br_knee_result *r, int kind, double infpos, int with_label)
+{
+	size_t gi = 0;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		const br_knee_group *G = &r->groups[g];
+		if (G->kind != kind)
+			continue;
+		if (G->knee_idx >= 0) {
+			char buf[32], *lab = NULL;
+			fmt_x(G->pts[G->knee_idx].x, buf, sizeof buf);
+			if (with_label)
+				lab = br_xasprintf("knee %s", buf);
+			br_refline *rl = br_chart_add_vline(c, xpos(G->pts[G->knee_idx].x, infpos), lab, (int)gi,
+			    BR_LABEL_TOP);
+			if (rl)
+				rl->dash = 1;
+			free(lab);
+		}
+		gi++;
+	}
+}
+
+/* group_series: x positions and one value per point of G via get(). */
+static void
+group_xy(const br_knee_group *G, double infpos, double (*get)(const br_knee_point *, const void *),
+    const void *arg, double *x, double *y)
+{
+	for (size_t i = 0; i < G->n; i++) {
+		x[i] = xpos(G->pts[i].x, infpos);
+		y[i] = get(&G->pts[i], arg);
+	}
+}
+
+static double get_achieved(const br_knee_point *p, const void *a) { (void)a; return p->achieved_rps; }
+static double get_goodput(const br_knee_point *p, const void *a) { (void)a; return p->goodput_rps; }
+static double get_output(const br_knee_point *p, const void *a) { (void)a; return p->output_tps; }
+static double get_term(const br_knee_point *p, const void *a) { return p->slo_value_ms[*(const size_t *)a]; }
+
+/* short_label: legend text of group g ("G1 label"), shortened to 60 chars. */
+static char *
+short_label(const br_knee_group *G, size_t gi, const char *suffix)
+{
+	char *s = br_xasprintf("%s%s", G->label, suffix ? suffix : "");
+	if (strlen(s) > 70) {
+		/* cut on a UTF-8 boundary */
+		size_t k = 66;
+		while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
+			k--;
+		s[k] = '\0';
+		char *t = br_xasprintf("%s…", s);
+		free(s);
+		s = t;
+	}
+	(void)gi;
+	return s;
+}
+
+/* kind_name: file/title word for a kind. */
+static const char *
+kind_word(int kind)
+{
+	return kind == BR_KNEE_RATE ? "rate" : "concurrency";
+}
+
+/*
+ * fig_throughput: achieved and goodput req/s (left panel) and output tok/s
+ * (right panel) vs x for the groups of `kind`. 1 made, 0 no data, -1 error.
+ */
+static int
+fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const char *id,
+    br_figure *out, char **cause)
+{
+	double infpos = inf_position(r, kind);
+	br_chart *c1 = br_chart_new("Achieved and goodput");
+	br_chart *c2 = br_chart_new("Output throughput");
+	set_x_axis(c1, r, kind, infpos);
+	set_x_axis(c2, r, kind, infpos);
+	br_axis_set(&c1->y, BR_SCALE_LINEAR, "requests per second");
+	br_axis_set(&c2->y, BR_SCALE_LINEAR, "output tokens per second");
+	c1->y.include_zero = 1;
+	c2->y.include_zero = 1;
+	GString *csv = g_string_new("group,x,x_label,achieved_rps,goodput_rps,output_tps,total_tps\n");
+	size_t gi = 0;
+	double xmin = NAN, xmax = NAN;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		const br_knee_group *G = &r->groups[g];
+		if (G->kind != kind)
+			continue;
+		double *x = br_xmalloc((G->n ? G->n : 1) * sizeof *x), *y = br_xmalloc((G->n ? G->n : 1) * sizeof *y);
+		char *lab = short_label(G, gi, NULL);
+		group_xy(G, infpos, get_achieved, NULL, x, y);
+		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab, x, y, G->n);
+		s->dash = 0;
+		br_chart_add(c1, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+		group_xy(G, infpos, get_goodput, NULL, x, y);
+		s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+		s->dash = 1;
+		group_xy(G, infpos, get_output, NULL, x, y);
+		s = br_chart_add(c2, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab, x, y, G->n);
+		s->dash = 0;
+		free(lab);
+		for (size_t i = 0; i < G->n; i++) {
+			const br_knee_point *p = &G->pts[i];
+			char xb[32];
+			fmt_x(p->x, xb, sizeof xb);
+			g_string_append_printf(csv, "%zu,", g + 1);
+			br_csv_num(csv, x[i]);
+			g_string_append_printf(csv, ",%s,", xb);
+			br_csv_num(csv, p->achieved_rps);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, p->goodput_rps);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, p->output_tps);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, p->total_tps);
+			g_string_append_c(csv, '\n');
+			if (isfinite(p->x) && p->x > 0) {
+				if (!(p->x >= xmin))
+					xmin = p->x;
+				if (!(p->x <= xmax))
+					xmax = p->x;
+			}
+		}
+		free(x);
+		free(y);
+		gi++;
+	}
+	if (kind == BR_KNEE_RATE && isfinite(xmin)) {
+		/* the ideal: achieved = offered */
+		double ix[64], iy[64];
+		size_t ni = 0;
+		for (double v = xmin; v <= xmax * 1.0000001 && ni < 64; v *= 1.25, ni++) {
+			ix[ni] = log2(v);
+			iy[ni] = v;
+		}
+		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, 5, "achieved = offered", ix, iy, ni);
+		s->dash = 3;
+		s->line_width_pt = 0.7;
+	}
+	mark_knee(c1, r, kind, infpos, 1);
+	mark_knee(c2, r, kind, infpos, 0);
+	c2->legend = gi > 1;
+	int rc = 0;
+	if (gi > 0 && br_chart_has_data(c1)) {
+		br_chart *charts[2] = { c1, c2 };
+		char *title = br_xasprintf("Throughput vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
+		char *caption = br_xasprintf(
+		    "Left: achieved request rate (completed / duration, solid) and goodput for the SLO %s "
+		    "(dashed) per curve; right: output tokens per second. x: %s on a log scale%s. "
+		    "Vertical dotted lines mark each curve's knee.",
+		    r->slo.text, kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency",
+		    kind == BR_KNEE_RATE ? ", \"inf\" (all requests at once) at the right end; the thin "
+		    "dashed line is achieved = offered" : "");
+		br_fig_spec spec = {
+			.id = id, .title = title, .caption = caption,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = 2, .cols = 2,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		free(title);
+		free(caption);
+	}
+	br_chart_free(c1);
+	br_chart_free(c2);
+	g_string_free(csv, TRUE);
+	return rc;
+}
+
+/*
+ * fig_latency: one panel per SLO term: that percentile vs x, log y, the
+ * SLO limit as a horizontal line, knees marked. 1 made, 0 no data, -1 error.
+ */
+static int
+fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *id,
+    br_figure *out, char **cause)
+{
+	double infpos = inf_position(r, kind);
+	const br_slo *slo = &r->slo;
+	br_chart *charts[BR_SLO_MAX_TERMS];
+	size_t nc = 0;
+	GString *csv = g_string_new("term,group,x,x_label,value_ms,limit_ms\n");
+	for (size_t k = 0; k < slo->n; k++) {
+		const br_slo_term *t = &slo->terms[k];
+		char pct[16];
+		g_ascii_formatd(pct, sizeof pct, "%g", t->percentile);
+		char *title = br_xasprintf("%s", t->text);
+		br_chart *c = br_chart_new(title);
+		free(title);
+		set_x_axis(c, r, kind, infpos);
+		char *yt = br_xasprintf("%s p%s (ms)", br_slo_metric_name(t->metric), pct);
+		for (char *q = yt; *q && *q != ' '; q++)
+			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
+		br_axis_set(&c->y, BR_SCALE_LOG10, yt);
+		free(yt);
+		size_t gi = 0;
+		for (size_t g = 0; g < r->n_groups; g++) {
+			const br_knee_group *G = &r->groups[g];
+			if (G->kind != kind)
+				continue;
+			double *x = br_xmalloc((G->n ? G->n : 1) * sizeof *x), *y = br_xmalloc((G->n ? G->n : 1) * sizeof *y);
+			group_xy(G, infpos, get_term, &k, x, y);
+			char *lab = short_label(G, gi, NULL);
+			br_chart_series *s = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi,
+			    nc == 0 ? lab : NULL, x, y, G->n);
+			s->dash = 0;
+			br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+			free(lab);
+			for (size_t i = 0; i < G->n; i++) {
+				char xb[32];
+				fmt_x(G->pts[i].x, xb, sizeof xb);
+				g_string_append_printf(csv, "%s,%zu,", t->text, g + 1);
+				br_csv_num(csv, x[i]);
+				g_string_append_printf(csv, ",%s,", xb);
+				br_csv_num(csv, y[i]);
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, t->limit_ms);
+				g_string_append_c(csv, '\n');
+			}
+			free(x);
+			free(y);
+			gi++;
+		}
+		char lim[32];
+		g_ascii_formatd(lim, sizeof lim, "%g", t->limit_ms);
+		char *sl = br_xasprintf("SLO %s ms", lim);
+		br_refline *h = br_chart_add_hline(c, BR_SIDE_LEFT, t->limit_ms, sl, 4);
+		if (h)
+			h->dash = 2;
+		free(sl);
+		mark_knee(c, r, kind, infpos, 1);
+		c->legend = nc == 0 && gi > 1;
+		if (gi > 0 && br_chart_has_data(c))
+			charts[nc++] = c;
+		else
+			br_chart_free(c);
+	}
+	int rc = 0;
+	if (nc > 0) {
+		char *title = br_xasprintf("SLO percentiles vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
+		char *caption = br_xasprintf(
+		    "One panel per SLO term (%s): the run's percentile (ms, log scale; from the per-request "
+		    "arrays when present, else the file's own value) against %s; the horizontal dashed "
+		    "line is the SLO limit, the vertical dotted line each curve's knee.",
+		    slo->text, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency");
+		br_fig_spec spec = {
+			.id = id, .title = title, .caption = caption,
+			.width_pt = BR_FIG_W_PT,
+			.height_pt = nc > 2 ? BR_FIG_H_PT * 1.6 : BR_FIG_H_PT,
+			.charts = charts, .n_charts = nc, .cols = nc > 2 ? 2 : (int)nc,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		free(title);
+		free(caption);
+	}
+	for (size_t i = 0; i < nc; i++)
+		br_chart_free(charts[i]);
+	g_string_free(csv, TRUE);
+	return rc;
+}
+
+/* br_fig_knee: see knee.h. */
+int
+br_fig_knee(const br_knee_result *r, const char *out_dir, br_figure **figs, size_t *n, char **cause)
+{
+	*figs = br_xcalloc(4, sizeof **figs);
+	*n = 0;
+	int fig_no = 1;
+	for (int kind = BR_KNEE_RATE; kind <= BR_KNEE_CONCURRENCY; kind++) {
+		int present = 0;
+		for (size_t g = 0; g < r->n_groups; g++)
+			present |= r->groups[g].kind == kind;
+		if (!present)
+			continue;
+		char id[64];
+		snprintf(id, sizeof id, "figK%d-%s-throughput", fig_no++, kind_word(kind));
+		int rc = fig_throughput(r, kind, out_dir, id, &(*figs)[*n], cause);
+		if (rc < 0)
+			goto fail;
+		*n += (size_t)rc;
+		snprintf(id, sizeof id, "figK%d-%s-latency", fig_no++, kind_word(kind));
+		rc = fig_latency(r, kind, out_dir, id, &(*figs)[*n], cause);
+		if (rc < 0)
+			goto fail;
+		*n += (size_t)rc;
+	}
+	return 0;
+fail:
+	br_figures_free(*figs, *n);
+	*figs = NULL;
+	*n = 0;
+	return -1;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The simulated reference campaign (fixtures/configs/campaign-round1: 4
+# configurations + 5 calibration runs) → campaign report. Expected values:
+# the simulator's own truth in each run.json ("simulator": preemptions,
+# flops_total, flops_no_preemption, recomputed_tokens) and DESIGN.md §6.
+. "$(dirname "$0")/lib.sh"
+camp="$tmp/camp"
+bash "$SRC/scripts/simulate_campaign.sh" "$SRC/fixtures/configs/campaign-round1" "$camp" "$BIN" > /dev/null; rc=$?
+check "simulate campaign exit 0 (got $rc)" [ "$rc" -eq 0 ]
+"$BIN" "$camp" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "campaign report exit 0 (got $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || cat "$tmp/err"
+s="$camp/report/summary.json"
+truth() { "$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['simulator'][sys.argv[2]])" "$camp/c64-6144-2048/run.json" "$1"; }
+check "9 runs" [ "$(jget "$s" campaign.n_runs)" = 9 ]
+check "focus = the run with most preemptions" [ "$(jget "$s" campaign.focus_name)" = c64-6144-2048 ]
+check "calibration fitted on the 6 zero-preemption runs" [ "$(jget "$s" calibration.n_used)" = 6 ]
+check "calibration R² > 0.99" "$PY" -c "import sys; sys.exit(0 if $(jget "$s" calibration.r2) > 0.99 else 1)"
+fi_=$(jget "$s" campaign.focus_index)
+check "focus preemptions = simulator truth" [ "$(jget "$s" runs.$fi_.preemptions.n_preemptions)" = "$(truth preemptions)" ]
+check "measured FLOPs = simulator counter total" near "$(jget "$s" runs.$fi_.flops.measured_flops)" "$(truth flops_total)" 1e-9
+check "predicted FLOPs within 0.5% of the simulator's no-preemption FLOPs" near "$(jget "$s" runs.$fi_.flops.predicted_flops)" "$(truth flops_no_preemption)" 0.005
+check "recomputed tokens within 5% of the simulator's truth" near "$(jget "$s" runs.$fi_.flops.recomputed_tokens)" "$(truth recomputed_tokens)" 0.05
+has_finding() { "$PY" -c "import json,sys; f=[x['id'] for x in json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])]['findings']]; sys.exit(0 if sys.argv[3] in f else 1)" "$s" "$fi_" "$1"; }
+for id in capacity_not_compute oversubscribed throughput_cliff preemptions_invisible_p99 token_counter_misses_recompute rec_max_num_seqs closed_loop; do
+  check "finding $id" has_finding "$id"
+done
+for f in fig1-kv-demand fig2-waveform fig3-residency fig4-preemption-loop fig5-preemption-staircase fig6-configs fig7-ttft-split fig8-flops-calibration fig9-budget figL-latency-cdf; do
+  check "figure $f (png, svg, csv)" [ -s "$camp/report/figures/$f.png" -a -s "$camp/report/figures/$f.svg" -a -s "$camp/report/figures/$f.csv" ]
+done
+pdftotext "$camp/report/report.pdf" "$tmp/c.txt" 2>/dev/null
+check "PDF has the comparison chapter" grep -q "Comparison across configurations" "$tmp/c.txt"
+check "PDF has the FLOPs calibration" grep -q "FLOPs calibration" "$tmp/c.txt"
+check "PDF has no TODO" bash -c "! grep -qi todo '$tmp/c.txt'"
+check "PDF prints no 'n/a' in the conclusions" bash -c "! sed -n '/Conclusions/,/Recommendations/p' '$tmp/c.txt' | grep -q 'n/a'"
+finish

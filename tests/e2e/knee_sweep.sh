@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# benchreport knee (issue 5): simulate the open-loop sweep of
+# fixtures/configs/sweep/rate-{1,2,4,8,16,inf}.json, run `knee` with an SLO
+# and check the knee against the simulator's own stress.json files (computed
+# here independently with numpy), exit codes 0 / 1 / 2 / 3, and the real
+# closed-loop `vllm bench sweep` output (labelled a concurrency sweep).
+. "$(dirname "$0")/lib.sh"
+for r in 1 2 4 8 16 inf; do
+	"$BIN" simulate "$SRC/fixtures/configs/sweep/rate-$r.json" -o "$tmp/sweep/r$r" > /dev/null 2>&1 \
+		|| bad "simulate rate-$r"
+done
+SLO='ttft_p99<=500ms,e2el_p99<=20s'
+"$BIN" knee "$tmp/sweep" --slo "$SLO" -o "$tmp/k" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "knee exit 0 (got $rc)" [ "$rc" -eq 0 ]
+s="$tmp/k/summary.json"
+check "report.pdf written" [ -s "$tmp/k/report.pdf" ]
+check "one curve" [ "$(jget "$s" n_groups)" = 1 ]
+check "curve is a rate sweep" [ "$(jget "$s" groups.0.kind)" = rate ]
+check "6 points" [ "$(jget "$s" groups.0.n_points)" = 6 ]
+check "inf point labelled inf" [ "$(jget "$s" groups.0.points.5.x_label)" = inf ]
+# Truth from the simulated stress.json files: p99 (numpy linear) of TTFT and
+# E2EL over successful requests; goodput = requests with ttft<=500 ms and
+# latency<=20 s / duration; knee = last rate (ascending, inf last) meeting
+# both while goodput rises; first failing = first rate missing.
+"$PY" - "$tmp/sweep" > "$tmp/truth" <<'PYEOF'
+import json, sys, numpy as np
+rows = []
+for r in ["1", "2", "4", "8", "16", "inf"]:
+    d = json.load(open(f"{sys.argv[1]}/r{r}/stress.json"))
+    ok = [e == "" for e in d["errors"]] if "errors" in d else [True] * len(d["ttfts"])
+    t = np.array(d["ttfts"])[ok] * 1000; l = np.array(d["latencies"])[ok] * 1000
+    meets = np.percentile(t, 99) <= 500 and np.percentile(l, 99) <= 20000
+    good = np.sum((t <= 500) & (l <= 20000)) / d["duration"]
+    rows.append((r, meets, good, d["completed"] / d["duration"]))
+knee, prev, ff = "none", -1, "none"
+for r, m, g, a in rows:
+    if not m: break
+    if g <= prev: break
+    knee, prev = r, g
+for r, m, g, a in rows:
+    if not m: ff = r; break
+print(knee, ff, rows[1][2], rows[2][3])
+PYEOF
+read -r tknee tff tgood2 tach4 < "$tmp/truth"
+check "knee = $tknee (truth)" [ "$(jget "$s" groups.0.knee.x_label)" = "$tknee" ]
+check "knee is 2 req/s for this config" [ "$tknee" = 2 ]
+check "first failing = $tff (truth)" [ "$(jget "$s" groups.0.first_failing.x_label)" = "$tff" ]
+check "goodput at 2 req/s = truth $tgood2" near "$(jget "$s" groups.0.points.1.goodput_rps)" "$tgood2" 1e-9
+check "achieved at 4 req/s = truth $tach4" near "$(jget "$s" groups.0.points.2.achieved_rps)" "$tach4" 1e-9
+check "cannot keep up from 4 req/s" [ "$(jget "$s" groups.0.first_cannot_keep_up.x_label)" = 4 ]
+check "goodput exact (arrays)" [ "$(jget "$s" groups.0.points.0.goodput_exact)" = True ]
+check "queue signal present" [ "$(jget "$s" groups.0.points.5.waiting_share_frac)" != null ]
+check "figures written" [ -s "$tmp/k/figures/figK1-rate-throughput.png" ] && [ -s "$tmp/k/figures/figK2-rate-latency.csv" ]
+# impossible SLO → exit 1, report still written
+"$BIN" knee "$tmp/sweep" --slo 'ttft_p99<=1ms' -o "$tmp/k1" -q 2> "$tmp/err1"; rc=$?
+check "impossible SLO exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "impossible SLO: no knee" [ "$(jget "$tmp/k1/summary.json" groups.0.knee)" = null ]
+# bad SLO → exit 2 naming the term
+"$BIN" knee "$tmp/sweep" --slo 'ttft_p99<=500ms,ttft_p42<=1s' -o "$tmp/k2" 2> "$tmp/err2"; rc=$?
+check "bad SLO exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "bad SLO names the term" grep -q "ttft_p42<=1s" "$tmp/err2"
+# bad input → exit 3 with file:line:col
+"$BIN" knee "$SRC/fixtures/bad/truncated.json" --slo "$SLO" -o "$tmp/k3" 2> "$tmp/err3"; rc=$?
+check "bad input exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "bad input names file:line:col" grep -qE "truncated.json:[0-9]+:[0-9]+" "$tmp/err3"
+# a JSONL of the simulated results (no metrics): same knee
+for r in 1 2 4 8 16 inf; do "$PY" -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" "$tmp/sweep/r$r/stress.json"; done > "$tmp/sweep.jsonl"
+"$BIN" knee "$tmp/sweep.jsonl" --slo "$SLO" -o "$tmp/kj" -q; rc=$?
+check "JSONL exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "JSONL knee = $tknee" [ "$(jget "$tmp/kj/summary.json" groups.0.knee.x_label)" = "$tknee" ]
+if [ -d "$REAL/bench/sweep-v0.25.1" ]; then
+	"$BIN" knee "$REAL/bench/sweep-v0.25.1" --slo 'ttft_p99<=1000ms' -o "$tmp/kr" -q; rc=$?
+	r="$tmp/kr/summary.json"
+	check "real sweep exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "real sweep is a concurrency sweep" [ "$(jget "$r" groups.0.kind)" = concurrency ]
+	check "real sweep: no rate curve" [ "$(jget "$r" n_groups)" = 1 ]
+	check "real sweep keeps max_num_seqs in the label" grep -q 'max_num_seqs=4' "$r"
+	# p99 TTFT 762.49 and 57.58 ms (the file's own) both <= 1000 → knee at C = 2
+	check "real sweep knee at C=2" [ "$(jget "$r" groups.0.knee.x_label)" = 2 ]
+	check "real sweep: goodput approximate" [ "$(jget "$r" groups.0.goodput_approx)" = True ]
+	# 500 ms: run 0 misses (762.49 ms) → no knee, exit 1
+	"$BIN" knee "$REAL/bench/sweep-v0.25.1" --slo 'ttft_p99<=500ms' -o "$tmp/kr2" -q 2>/dev/null; rc=$?
+	check "real sweep 500 ms exit 1 (got $rc)" [ "$rc" -eq 1 ]
+	# JSONL built by concatenating real results: two models → separate curves
+	for f in "$REAL"/bench/sweep-v0.25.1/*/run=*.json "$REAL/bench/opt125m-v0.25.1.json" "$REAL/bench/glm52-c4-detailed.json"; do
+		"$PY" -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))))" "$f"
+	done > "$tmp/real.jsonl"
+	"$BIN" knee "$tmp/real.jsonl" --slo 'ttft_p99<=2s' -o "$tmp/krj" -q 2>/dev/null; rc=$?
+	check "real JSONL exit 0 or 1 (got $rc)" [ "$rc" -le 1 ]
+	check "real JSONL: several curves" [ "$(jget "$tmp/krj/summary.json" n_groups)" -ge 2 ]
+	check "real JSONL: report.pdf" [ -s "$tmp/krj/report.pdf" ]
+fi
+finish

@@ -1,0 +1,201 @@
+/* Unit tests of the knee analysis (src/analysis/knee.c) on hand-made inputs. */
+#include "br_test.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "benchreport/common.h"
+#include "benchreport/knee.h"
+
+/* SLO parser: canonical terms, units, percentiles. */
+static void
+test_slo_parse_ok(void **state)
+{
+	(void)state;
+	br_slo s;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse(" ttft_p99<=500ms, e2el_p99.9 <= 20s ,TPOT_p50<=0.5ms", &s, &cause), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.terms[0].metric, BR_SLO_TTFT);
+	assert_double_abs(s.terms[0].percentile, 99, 0);
+	assert_double_abs(s.terms[0].limit_ms, 500, 0);
+	assert_int_equal(s.terms[1].metric, BR_SLO_E2EL);
+	assert_double_abs(s.terms[1].percentile, 99.9, 0);
+	assert_double_abs(s.terms[1].limit_ms, 20000, 0);   /* 20 s */
+	assert_int_equal(s.terms[2].metric, BR_SLO_TPOT);
+	assert_double_abs(s.terms[2].limit_ms, 0.5, 0);
+	assert_string_equal(s.text, "ttft_p99<=500ms,e2el_p99.9<=20s,tpot_p50<=0.5ms");
+}
+
+/* Bad terms: -1 and a message naming the term and what was expected. */
+static void
+test_slo_parse_bad(void **state)
+{
+	(void)state;
+	static const char *const bad[][2] = {
+		{ "ttft_p99<500ms", "'<='" },
+		{ "foo_p99<=1s", "metric ttft, tpot, itl or e2el" },
+		{ "ttft_p42<=1s", "percentile p50" },
+		{ "ttft_p99<=5min", "unit ms or s" },
+		{ "ttft_p99<=ms", "a positive number" },
+		{ "ttft_p99<=0ms", "greater than 0" },
+		{ "ttft_p99<=1s,,e2el_p99<=2s", "stray comma" },
+		{ "ttft_p99<=1s,ttft_p99<=2s", "duplicate" },
+		{ "", "at least one term" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		br_slo s;
+		char *cause = NULL;
+		assert_int_equal(br_slo_parse(bad[i][0], &s, &cause), -1);
+		assert_non_null(cause);
+		assert_non_null(strstr(cause, bad[i][1]));
+		free(cause);
+	}
+	/* the message names the bad term, not the good one before it */
+	br_slo s;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=1s,itl_p77<=2s", &s, &cause), -1);
+	assert_non_null(strstr(cause, "term 2 'itl_p77<=2s'"));
+	free(cause);
+}
+
+/* Knee over levels: rises then flattens; and failures. */
+static void
+test_knee_find(void **state)
+{
+	(void)state;
+	long k, f;
+	/* meets 1,1,1,0; goodput 1,2,2: the third level does not rise → knee index 1 */
+	int m1[] = { 1, 1, 1, 0 };
+	double g1[] = { 1, 2, 2, 0 };
+	br_knee_find(m1, g1, 4, &k, &f);
+	assert_int_equal(k, 1);
+	assert_int_equal(f, 3);
+	/* all pass, rising: knee = last, no failure */
+	int m2[] = { 1, 1, 1 };
+	double g2[] = { 1, 2, 3 };
+	br_knee_find(m2, g2, 3, &k, &f);
+	assert_int_equal(k, 2);
+	assert_int_equal(f, -1);
+	/* first level fails: no knee */
+	int m3[] = { 0, 1 };
+	double g3[] = { 0, 1 };
+	br_knee_find(m3, g3, 2, &k, &f);
+	assert_int_equal(k, -1);
+	assert_int_equal(f, 0);
+}
+
+/* make_run: a detailed bench result with the given TTFTs (s), 3 output tokens, E2EL = ttft + 0.1 s. */
+static void
+make_run(br_bench *b, double rate, const double *ttft, size_t n, double duration)
+{
+	memset(b, 0, sizeof *b);
+	b->source_path = "hand.json";
+	b->model_id = "m";
+	b->request_rate_rps = rate;
+	b->burstiness = 1;
+	b->max_concurrency = NAN;
+	b->run_number = NAN;
+	b->num_prompts = (double)n;
+	b->completed = (double)n;
+	b->failed = 0;
+	b->duration_s = duration;
+	b->total_input_tokens = 100.0 * (double)n;
+	b->total_output_tokens = 3.0 * (double)n;
+	b->output_throughput_tps = NAN;
+	b->total_token_throughput_tps = NAN;
+	b->requests = calloc(n, sizeof *b->requests);
+	b->n_requests = n;
+	b->has_latencies = 1;
+	for (size_t i = 0; i < n; i++) {
+		b->requests[i].input_len_tokens = 100;
+		b->requests[i].output_len_tokens = 3;
+		b->requests[i].ttft_s = ttft[i];
+		b->requests[i].latency_s = ttft[i] + 0.1;
+	}
+}
+
+/* Goodput, SLO status, grouping and knee on three hand-made runs. */
+static void
+test_analyze(void **state)
+{
+	(void)state;
+	br_bench b[3];
+	/* rate 1: TTFT 100..400 ms, p99 = 300 + 0.97·100 = 397 ms ≤ 500 (numpy linear); all good → 4/4 s = 1 req/s */
+	const double t1[] = { 0.1, 0.2, 0.3, 0.4 };
+	/* rate 2: p99 = 300 + 0.97·600 = 882 ms > 500: fails; good = 3 (0.9 s misses) → 3/2 = 1.5 req/s */
+	const double t2[] = { 0.1, 0.2, 0.3, 0.9 };
+	/* rate inf: all 0.1 s, duration 1 s → passes, goodput 4 req/s (but after a failure: not the knee) */
+	const double t3[] = { 0.1, 0.1, 0.1, 0.1 };
+	make_run(&b[0], 1, t1, 4, 4);
+	make_run(&b[1], 2, t2, 4, 2);
+	make_run(&b[2], INFINITY, t3, 4, 1);
+	br_knee_input in[3] = { { &b[2], NULL, "inf" }, { &b[0], NULL, "r1" }, { &b[1], NULL, "r2" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 3, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 1);
+	const br_knee_group *G = &r.groups[0];
+	assert_int_equal(G->kind, BR_KNEE_RATE);
+	assert_int_equal(G->n, 3);
+	assert_double_abs(G->pts[0].x, 1, 0);          /* sorted: 1, 2, inf */
+	assert_true(isinf(G->pts[2].x));
+	assert_double_rel(G->pts[0].slo_value_ms[0], 397, 1e-12);
+	assert_double_rel(G->pts[1].slo_value_ms[0], 882, 1e-12);
+	assert_int_equal(G->pts[0].meets_slo, 1);
+	assert_int_equal(G->pts[1].meets_slo, 0);
+	assert_double_rel(G->pts[0].goodput_rps, 1.0, 1e-12);
+	assert_double_rel(G->pts[1].goodput_rps, 1.5, 1e-12);
+	assert_double_rel(G->pts[1].achieved_rps, 2.0, 1e-12);
+	/* TPOT = 0.1 s / (3 - 1) = 50 ms for every request */
+	assert_double_rel(G->pts[0].tpot_p99_ms, 50, 1e-12);
+	assert_int_equal(G->knee_idx, 0);
+	assert_int_equal(G->first_fail_idx, 1);
+	assert_int_equal(G->first_gap_idx, -1);       /* 2 req/s achieved = offered */
+	assert_nan(G->pts[0].waiting_share_frac);
+	assert_int_equal(r.any_meets, 1);
+	br_knee_free(&r);
+
+	/* closed loop (C = 2 < N = 4) goes to its own concurrency curve */
+	b[0].max_concurrency = 2;
+	b[0].request_rate_rps = INFINITY;
+	assert_int_equal(br_knee_analyze(in, 3, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 2);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_RATE);
+	assert_int_equal(r.groups[1].kind, BR_KNEE_CONCURRENCY);
+	assert_double_abs(r.groups[1].pts[0].x, 2, 0);
+	br_knee_free(&r);
+	for (int i = 0; i < 3; i++)
+		free(b[i].requests);
+}
+
+/* Waiting share: only inside the busy window (one idle sample each side). */
+static void
+test_waiting_share(void **state)
+{
+	(void)state;
+	/* rows: running 0 0 2 3 3 1 0 0, waiting 0 0 0 2 1 0 0 0 → window rows 1..6 (6 samples), 2 with waiting > 0 */
+	double t[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	double run[8] = { 0, 0, 2, 3, 3, 1, 0, 0 }, wait[8] = { 0, 0, 0, 2, 1, 0, 0, 0 };
+	char *names[2] = { "vllm:num_requests_running", "vllm:num_requests_waiting" };
+	double *cols[2] = { run, wait };
+	br_series s = { .n_rows = 8, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
+	size_t n = 0;
+	assert_double_rel(br_knee_waiting_share(&s, &n), 2.0 / 6.0, 1e-12);
+	assert_int_equal(n, 6);
+	assert_nan(br_knee_waiting_share(NULL, &n));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slo_parse_ok),
+		cmocka_unit_test(test_slo_parse_bad),
+		cmocka_unit_test(test_knee_find),
+		cmocka_unit_test(test_analyze),
+		cmocka_unit_test(test_waiting_share),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
