@@ -32,6 +32,10 @@ typedef struct br_series {
 	size_t row_cap;        /* rows allocated in t_s and each cols[c] when larger than
 	                          n_rows (managed by br_series_append_rows / br_series_add_row);
 	                          0 or <= n_rows = exactly n_rows allocated */
+	char **warnings;       /* n_warnings malloc'd messages "PATH: column 'X': what was
+	                          done" about values the reader dropped (set to NAN) or
+	                          converted; owned, freed by br_series_free */
+	size_t n_warnings;
 } br_series;
 
 /*
@@ -58,7 +62,13 @@ int br_prom_load(const char *path, br_series *out, char **cause);
  * time columns timestamp, timestamp_unix, time, ts, t_unix_ms (ms),
  * ISO-8601; vllm_ / unprefixed / old names; KV usage in percent).
  * Errors: -1 with *cause "PATH:LINE:COL: expected ..." for a ragged row, a
- * non-numeric cell, an empty or binary file, no time column.
+ * non-numeric cell, an empty or binary file, no time column, a column name
+ * that appears twice, a time before 2000-01-01 or after 2100-01-01.
+ * Repairs, each recorded in out->warnings: a time column in the other unit
+ * (epoch ms under timestamp/time/ts, seconds under t_unix_ms) is converted;
+ * a negative, NaN or infinite gauge value (running, waiting, swapped, KV
+ * usage) and a KV usage outside [0, 1] (fraction) or [0, 100] (percent) is
+ * set to NAN.
  */
 int br_metrics_csv_load(const char *path, br_series *out, char **cause);
 
@@ -66,7 +76,7 @@ int br_metrics_csv_load(const char *path, br_series *out, char **cause);
  * br_series_append_rows: append the rows of `src` to `dst` (columns matched
  * by name; a column missing on one side is NAN there). Used to build a
  * before/after pair or a series out of snapshots. Rows are kept in the order
- * appended.
+ * appended. src's warnings are copied to dst.
  */
 void br_series_append_rows(br_series *dst, const br_series *src);
 
@@ -92,6 +102,13 @@ size_t br_series_add_col(br_series *s, const char *name);
  * column NAN; returns its row index. Storage grows geometrically.
  */
 size_t br_series_add_row(br_series *s, double t_s);
+
+/*
+ * br_series_add_warning: append a printf-formatted message to s->warnings
+ * (see br_series). Readers use it for data they repaired rather than refused.
+ */
+void br_series_add_warning(br_series *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* br_series_free: free everything the series owns and zero it (NULL ok). */
 void br_series_free(br_series *s);

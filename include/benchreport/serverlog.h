@@ -37,7 +37,8 @@ typedef struct br_server_log {
 	double tensor_parallel_size;
 	double gpu_memory_utilization;
 	double block_size_tokens;
-	/* capacity lines (first engine; n_capacity_lines counts all engines) */
+	/* capacity lines of the last start-up (first engine; n_capacity_lines counts
+	   all engines) */
 	double kv_pool_tokens;         /* `GPU KV cache size: N tokens` (or # GPU blocks × block size) */
 	double kv_pool_gib;            /* `Available KV cache memory: X GiB` */
 	double max_concurrency_x;      /* `Maximum concurrency for M tokens per request: X x` */
@@ -47,6 +48,11 @@ typedef struct br_server_log {
 	int kv_mem_line;
 	int max_conc_line;
 	int version_line;
+	int n_startups;                /* server start-ups in the log: banners ("vLLM API server
+	                                  version"), plus capacity lines printed after periodic
+	                                  stats (a restart without a banner); 0 when the log shows
+	                                  none. When > 1, the capacity fields and vllm_version are
+	                                  those of the LAST start-up (the run came after it). */
 	/* start-up failure */
 	int did_not_start;             /* 1: log ends in a traceback before any KV line */
 	char *failure_message;         /* last exception line, e.g. "pydantic_core...ValidationError: ..." */

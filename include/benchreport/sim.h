@@ -64,10 +64,31 @@ int br_sim_run(const char *config_path, br_sim_result *out, char **cause);
 /*
  * br_sim_write: write stress.json, metrics.csv, server.log and run.json of a
  * finished simulation into run_dir, through run_dir.tmp.PID and rename(2).
- * An existing run_dir is refused (-1) unless force is set, in which case it
- * is replaced. Returns 0 or -1 with *cause.
+ * The target is checked with br_sim_check_output (an existing run_dir is
+ * refused unless force is set and it is an earlier simulate output, which is
+ * then replaced) and stale temporaries of killed runs are removed first
+ * (br_sim_clean_stale). Returns 0 or -1 with *cause.
  */
 int br_sim_write(const br_sim_result *r, const char *run_dir, int force, char **cause);
+
+/*
+ * br_sim_check_output: may simulate write to run_dir? Returns 0 when run_dir
+ * does not exist, or when force is set and run_dir is an empty folder or an
+ * earlier simulate output (its run.json holds a "simulator" object).
+ * Otherwise -1 with *cause saying why and what to do: run_dir is a regular
+ * file or anything else but a folder (refused even with force), a folder
+ * without force, or with force a folder that is not simulate's (user files,
+ * a measured run). br_sim_main maps -1 to exit 2 (BR_EXIT_USAGE).
+ */
+int br_sim_check_output(const char *run_dir, int force, char **cause);
+
+/*
+ * br_sim_clean_stale: remove "RUN_DIR.tmp.PID" folders left next to run_dir
+ * by a killed simulate: only when PID is not alive (kill(PID, 0) fails with
+ * ESRCH) and the folder holds nothing but simulate's own files. Returns the
+ * number removed. br_sim_write calls it.
+ */
+int br_sim_clean_stale(const char *run_dir);
 
 void br_sim_result_free(br_sim_result *r);
 

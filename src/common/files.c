@@ -1,5 +1,6 @@
 /* File helpers: whole-file reads, atomic writes, paths, SHA-256. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,22 +9,90 @@
 #include <glib.h>
 #include "benchreport/common.h"
 
+/* Largest file br_read_file accepts: 8 GiB. */
+#define BR_READ_MAX_BYTES (8ULL << 30)
+
+/* file_kind: words for a non-regular file type in messages. */
+static const char *
+file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO (named pipe)";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a plain file";
+}
+
+/*
+ * br_read_file: see common.h. Only regular files are read: a directory, a
+ * FIFO or a device such as /dev/zero is refused with "PATH: not a regular
+ * file (...)" before any byte is read (the open uses O_NONBLOCK so a FIFO
+ * without a writer cannot hang us). Files over 8 GiB are refused, and a file
+ * that grows past that while being read is cut off with an error rather than
+ * eating memory.
+ */
 int
 br_read_file(const char *path, char **data, size_t *len, char **cause)
 {
-	FILE *fp = fopen(path, "rb");
-	if (fp == NULL) {
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		if (cause)
 			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	size_t cap = 65536, n = 0;
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (cause)
+			*cause = br_xasprintf("%s: not a regular file (%s); expected a file with the data",
+			    path, file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	if ((unsigned long long)st.st_size > BR_READ_MAX_BYTES) {
+		if (cause)
+			*cause = br_xasprintf("%s: file is %.1f GiB, over the 8 GiB limit; expected a bench, "
+			    "metrics or log file of at most 8 GiB (split or trim it)",
+			    path, (double)st.st_size / (1024.0 * 1024.0 * 1024.0));
+		close(fd);
+		return -1;
+	}
+	/* back to blocking reads for a regular file */
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	FILE *fp = fdopen(fd, "rb");
+	if (fp == NULL) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536, n = 0;
 	char *buf = br_xmalloc(cap + 1);
 	for (;;) {
 		size_t got = fread(buf + n, 1, cap - n, fp);
 		n += got;
 		if (got == 0)
 			break;
+		if (n > BR_READ_MAX_BYTES) {
+			if (cause)
+				*cause = br_xasprintf("%s: file grew over the 8 GiB limit while being read", path);
+			fclose(fp);
+			free(buf);
+			return -1;
+		}
 		if (n == cap) {
 			cap *= 2;
 			buf = br_xrealloc(buf, cap + 1);
@@ -66,10 +135,31 @@ br_line_col(const char *data, size_t len, size_t off, int *line, int *col)
 int
 br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause)
 {
-	FILE *fp = fopen(path, "rb");
+	/* same rule as br_read_file: never hash /dev/zero or wait on a FIFO */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		if (cause)
+			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (cause)
+			*cause = br_xasprintf("%s: not a regular file (%s); expected a file with the data",
+			    path, file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	FILE *fp = fdopen(fd, "rb");
 	if (fp == NULL) {
 		if (cause)
 			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);

@@ -15,6 +15,7 @@
  * Numbers read from a numeric field may be JSON numbers, null (absent, NAN),
  * the sentinels of step 2, or strings such as "inf", "-inf", "nan", "16".
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -727,6 +728,64 @@ arr_num(octx *o, int a, size_t i, const json_t *j, double *v, char **cause)
 }
 
 /*
+ * elem_off: offset in the text of element i of top-level array `key` and,
+ * when k != (size_t)-1, of element k of that element (itls[i][k]); the
+ * key's offset when the text cannot be walked (only used for messages).
+ */
+static size_t
+elem_off(octx *o, const char *key, size_t i, size_t k)
+{
+	const keypos *kp = find_key(o, key);
+	if (kp == NULL)
+		return o->start;
+	const char *t = o->p->text;
+	size_t end = kp->val_end, pos = kp->val_off;
+	size_t idx[2] = { i, k };
+	for (int level = 0; level < 2; level++) {
+		if (level == 1 && k == (size_t)-1)
+			break;
+		if (pos >= end || t[pos] != '[')
+			return kp->key_off;
+		pos = skip_ws(t, end, pos + 1);
+		for (size_t n = 0; n < idx[level]; n++) {
+			pos = skip_ws(t, end, value_end(t, end, pos));
+			if (pos >= end || t[pos] != ',')
+				return kp->key_off;
+			pos = skip_ws(t, end, pos + 1);
+		}
+	}
+	return pos;
+}
+
+/*
+ * check_value: a per-request number of a successful request must be finite
+ * and >= 0 (JSON null, an absent value, is allowed). Returns 0, or -1 with
+ * *cause naming the array, the request index and the element's line:col.
+ */
+static int
+check_value(octx *o, const char *key, size_t i, size_t k, const json_t *j, double v,
+    const char *unit, char **cause)
+{
+	if (json_is_null(j) || (isfinite(v) && v >= 0))
+		return 0;
+	char idx[64];
+	if (k == (size_t)-1)
+		snprintf(idx, sizeof idx, "[%zu]", i);
+	else
+		snprintf(idx, sizeof idx, "[%zu][%zu]", i, k);
+	char what[64];
+	if (isnan(v))
+		snprintf(what, sizeof what, "NaN");
+	else if (isinf(v))
+		snprintf(what, sizeof what, "%s", v > 0 ? "Infinity" : "-Infinity");
+	else
+		snprintf(what, sizeof what, "%g is negative", v);
+	return err_at(o->p, elem_off(o, key, i, k), cause,
+	    "\"%s\"%s: %s for successful request %zu; expected a finite %s >= 0",
+	    key, idx, what, i, unit);
+}
+
+/*
  * read_requests: fill b->requests from the per-request arrays arr[] (NULL when
  * absent). All present arrays must have the same length. A request is failed
  * when its error string is non-empty; without `errors`, when ttft and
@@ -799,7 +858,62 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 			r->failed = r->error != NULL && r->error[0] != '\0';
 		} else
 			r->failed = r->ttft_s == 0.0 && r->output_len_tokens == 0.0;
+		if (r->failed)
+			continue;
+		/* a successful request: its numbers must be real durations/counts */
+		static const struct { int a; const char *unit; } chk[] = {
+			{ A_INPUT, "token count" }, { A_OUTPUT, "token count" },
+			{ A_TTFT, "time in seconds" }, { A_LAT, "time in seconds" },
+		};
+		for (size_t c = 0; c < sizeof chk / sizeof chk[0]; c++) {
+			int a = chk[c].a;
+			if (arr[a] && check_value(o, array_keys[a], i, (size_t)-1,
+			    json_array_get(arr[a], i), *dst[a], chk[c].unit, cause) != 0)
+				return -1;
+		}
+		json_t *l = arr[A_ITLS] ? json_array_get(arr[A_ITLS], i) : NULL;
+		for (size_t k = 0; k < r->n_itls; k++)
+			if (check_value(o, "itls", i, k, json_array_get(l, k), r->itls_s[k],
+			    "time in seconds", cause) != 0)
+				return -1;
 	}
+	return 0;
+}
+
+/*
+ * check_counts: completed, failed, num_prompts and total_*_tokens, when
+ * present (not NAN), must be whole numbers >= 0 and not absurdly large
+ * (requests <= 1e12, tokens <= 1e15); completed may not exceed the number of
+ * per-request entries. Returns 0 or -1 with *cause naming the key.
+ */
+static int
+check_counts(octx *o, br_bench *b, int have_failed, char **cause)
+{
+	const struct { const char *key; double v; double max; const char *what; } c[] = {
+		{ "completed", b->completed, 1e12, "requests" },
+		{ "failed", have_failed ? b->failed : NAN, 1e12, "requests" },
+		{ "num_prompts", b->num_prompts, 1e12, "requests" },
+		{ "total_input_tokens", b->total_input_tokens, 1e15, "tokens" },
+		{ "total_output_tokens", b->total_output_tokens, 1e15, "tokens" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		double v = c[i].v;
+		if (isnan(v))
+			continue;
+		if (v < 0)
+			return err_at(o->p, key_off(o, c[i].key), cause,
+			    "\"%s\": %g is negative; expected a whole number of %s >= 0",
+			    c[i].key, v, c[i].what);
+		if (isinf(v) || v > c[i].max || v != floor(v))
+			return err_at(o->p, key_off(o, c[i].key), cause,
+			    "\"%s\": %g: expected a whole number of %s (at most %g)",
+			    c[i].key, v, c[i].what, c[i].max);
+	}
+	if (b->n_requests > 0 && !isnan(b->completed) && b->completed > (double)b->n_requests)
+		return err_at(o->p, key_off(o, "completed"), cause,
+		    "\"completed\": %.0f but the per-request arrays hold only %zu requests; "
+		    "expected completed <= the number of per-request entries",
+		    b->completed, b->n_requests);
 	return 0;
 }
 
@@ -889,7 +1003,7 @@ map_object(octx *o, json_t *j, br_bench *b, char **cause)
 		b->failed = b->num_prompts - b->completed;  /* NAN when either is absent */
 		b->failed_derived = 1;
 	}
-	if (read_requests(o, b, arr, cause) != 0)
+	if (read_requests(o, b, arr, cause) != 0 || check_counts(o, b, have_failed, cause) != 0)
 		goto fail;
 	return 0;
 fail:
@@ -897,16 +1011,84 @@ fail:
 	return -1;
 }
 
+/*
+ * jansson_phrase: our wording for the part of a jansson error text before
+ * " near ", so no jansson-internal word (flag names such as JSON_ALLOW_NUL)
+ * reaches a message. Unknown phrases are kept unless they name a JSON_ flag.
+ * Returns a static string or `text` itself (first `n` bytes are the phrase).
+ */
+static const char *
+jansson_phrase(const char *text, size_t n, int *keep_len)
+{
+	static const struct { const char *from, *to; } map[] = {
+		{ "\\u0000 is not allowed", "\\u0000 (a NUL character) inside a string is not supported" },
+		{ "NUL byte in object key", "\\u0000 (a NUL character) in a key is not supported" },
+		{ "real number overflow", "number too large for a double (beyond 1.8e308)" },
+		{ "too big integer", "integer too large (beyond 9.2e18)" },
+		{ "maximum parsing depth", "nesting too deep" },
+		{ "unable to decode byte", "not UTF-8 text" },
+		{ "invalid Unicode", "invalid Unicode escape" },
+	};
+	*keep_len = 0;
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strncmp(text, map[i].from, strlen(map[i].from)) == 0)
+			return map[i].to;
+	if (memmem(text, n, "JSON_", 5) != NULL)
+		return "invalid JSON";
+	*keep_len = (int)n;
+	return text;
+}
+
+/*
+ * dup_key_err: *cause for jansson's "duplicate object key": the key literal
+ * ends just before offset `end`; the message names the decoded key and its
+ * line:col. Returns -1.
+ */
+static int
+dup_key_err(pctx *p, size_t end, char **cause)
+{
+	const char *t = p->text;
+	size_t q = end;
+	while (q > 0 && t[q - 1] != '"')
+		q--;           /* closing quote (jansson stops right after it) */
+	size_t b = q > 0 ? q - 1 : 0;
+	while (b > 0) {
+		b--;
+		if (t[b] == '"') {
+			size_t bs = 0;
+			while (b >= bs + 1 && t[b - bs - 1] == '\\')
+				bs++;
+			if (bs % 2 == 0)
+				break;
+		}
+	}
+	char *key = (q > b + 1 && t[b] == '"') ? decode_key(t, b, q) : br_xstrdup("?");
+	err_at(p, b, cause, "key \"%s\" appears twice in the same object; expected each key once "
+	    "(which value is meant is ambiguous)", key);
+	free(key);
+	return -1;
+}
+
 /* json_err: *cause for a jansson error at object base offset `base`. The
  * position is the byte jansson stopped on; at end of input, just past the
- * last byte (where more text was expected). */
+ * last byte (where more text was expected). jansson's wording is translated
+ * (jansson_phrase); its " near '...'" part is kept unless it shows our
+ * NaN/Infinity sentinels. */
 static int
 json_err(pctx *p, size_t base, const json_error_t *e, char **cause)
 {
 	size_t off = base + (size_t)(e->position > 0 ? e->position : 0);
+	if (strncmp(e->text, "duplicate object key", 20) == 0)
+		return dup_key_err(p, off, cause);
 	if (off < p->len && e->position > 0)
 		off--;
-	return err_at(p, off, cause, "malformed JSON: %s; expected a vLLM bench result JSON", e->text);
+	const char *near = strstr(e->text, " near ");
+	size_t n = near ? (size_t)(near - e->text) : strlen(e->text);
+	int keep;
+	const char *phrase = jansson_phrase(e->text, n, &keep);
+	int show_near = near && strchr(near, 0x7f) == NULL && strstr(near, "JSON_") == NULL;
+	return err_at(p, off, cause, "malformed JSON: %.*s%s; expected a vLLM bench result JSON",
+	    keep ? keep : (int)strlen(phrase), phrase, show_near ? near : "");
 }
 
 /* convert: map parsed object j at [start, end) onto a new run of set. */
@@ -959,9 +1141,12 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 	}
 	size_t bad = utf8_bad((const unsigned char *)t, len);
 	if (bad != (size_t)-1) {
+		int bl, bc;
+		line_col(&p, bad, &bl, &bc);
 		err_at(&p, bad, cause,
-		    "invalid UTF-8 byte 0x%02x: this looks like a binary file, expected a vLLM bench result JSON (UTF-8 text)",
-		    (unsigned char)t[bad]);
+		    "not UTF-8 text (byte 0x%02X at %d:%d); expected a UTF-8 JSON file "
+		    "(a vLLM bench result; re-save it as UTF-8, e.g. iconv -f latin1 -t utf-8)",
+		    (unsigned char)t[bad], bl, bc);
 		goto done;
 	}
 	size_t off = 0;
@@ -977,7 +1162,7 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 
 	json_error_t e;
 	if (t[off] == '[') {
-		j = json_loadb(t + off, len - off, 0, &e);
+		j = json_loadb(t + off, len - off, JSON_REJECT_DUPLICATES, &e);
 		if (j == NULL) {
 			json_err(&p, off, &e, cause);
 			goto done;
@@ -1005,7 +1190,7 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 				    "expected '{' (the next JSON object of a JSONL file) or end of file");
 				goto done;
 			}
-			j = json_loadb(t + off, len - off, JSON_DISABLE_EOF_CHECK, &e);
+			j = json_loadb(t + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &e);
 			if (j == NULL) {
 				json_err(&p, off, &e, cause);
 				goto done;

@@ -35,8 +35,66 @@ typedef struct csv_col {
 	long full, bare;       /* series column indexes, -1 = none */
 	int ignored;           /* unnamed or _created column */
 	int usage;             /* a cache usage fraction column (percent check) */
+	int gauge;             /* running/waiting/swapped/usage: never < 0, finite */
 	int all_nan;           /* no cell sampled: contributes nothing */
+	/* cells dropped to NAN, per reason: count, first value and file offset */
+	size_t n_neg, n_nonfinite, n_range;
+	double first_neg, first_nonfinite, first_range;
+	size_t off_neg, off_nonfinite, off_range;
 } csv_col;
+
+/* Unix epoch seconds of 2000-01-01 and 2100-01-01 (UTC): the accepted range
+ * of sample times. */
+#define T_MIN_EPOCH_S 946684800.0
+#define T_MAX_EPOCH_S 4102444800.0
+/* Epoch seconds stay below 1e11 until the year 5138; epoch milliseconds are
+ * above it since 1973: the unit test for a numeric time column. */
+#define T_MS_THRESHOLD 1e11
+
+/*
+ * is_gauge: 1 when canonical column `name` (labels allowed) is a gauge that
+ * can never be negative nor infinite: requests running / waiting / swapped,
+ * KV and CPU cache usage.
+ */
+static int
+is_gauge(const char *name)
+{
+	static const char *const g[] = { "vllm:num_requests_running", "vllm:num_requests_waiting",
+		"vllm:num_requests_swapped", "vllm:kv_cache_usage_perc", "vllm:cpu_cache_usage_perc" };
+	size_t n = strcspn(name, "{");
+	for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+		if (strlen(g[i]) == n && strncmp(name, g[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* label_cmp: qsort order of labels by name. */
+static int
+label_cmp(const void *a, const void *b)
+{
+	return strcmp(((const br_label *)a)->name, ((const br_label *)b)->name);
+}
+
+/*
+ * dup_key: the identity of a header for the duplicate check: canonical name
+ * plus ALL labels (engine and model_name included, so per-engine columns
+ * stay distinct) sorted by name. malloc'd.
+ */
+static char *
+dup_key(const char *raw, br_label *labels, size_t nl)
+{
+	char *canon = br_metric_canonical(raw);
+	GString *k = g_string_new(canon);
+	free(canon);
+	if (nl > 0) {
+		qsort(labels, nl, sizeof *labels, label_cmp);
+		g_string_append_c(k, '{');
+		for (size_t i = 0; i < nl; i++)
+			g_string_append_printf(k, "%s%s=\"%s\"", i ? "," : "", labels[i].name, labels[i].value);
+		g_string_append_c(k, '}');
+	}
+	return g_string_free(k, FALSE);
+}
 
 /*
  * cell_text: pointer to a cell's bytes (not NUL-terminated).
@@ -333,6 +391,7 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 	char **bare = br_xcalloc(hdr->n, sizeof *bare);
 	int rc = 0;
 	GHashTable *explicit_names = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	for (size_t i = 0; i < hdr->n; i++) {
 		const char *s = cell_text(hdr, i);
 		size_t n = hdr->cell[i].len;
@@ -364,6 +423,18 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 				goto out;
 			}
 		}
+		char *key = dup_key(raw, labels, nl);
+		size_t first = GPOINTER_TO_SIZE(g_hash_table_lookup(seen, key));
+		if (first != 0) {
+			size_t off = hdr->cell[i].src + (hdr->cell[i].quoted ? 1 : 0) + (size_t)(s - cell_text(hdr, i));
+			rc = fail_at(path, d, len, off, cause, "column '%s' appears twice (also column %zu, '%s'); "
+			    "expected each series once", cols[i].header, first, cols[first - 1].header);
+			free(key);
+			free(raw);
+			br_labels_free(labels, nl);
+			goto out;
+		}
+		g_hash_table_insert(seen, key, GSIZE_TO_POINTER(i + 1));
 		if (br_metric_column_names(raw, labels, nl, &full[i], &bare[i]) != 0)
 			cols[i].ignored = 1;
 		else
@@ -376,11 +447,13 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 			continue;
 		cols[i].full = (long)br_series_add_col(out, full[i]);
 		cols[i].usage = br_metric_is_usage_frac(full[i]);
+		cols[i].gauge = is_gauge(full[i]);
 		if (bare[i] && !g_hash_table_contains(explicit_names, bare[i]))
 			cols[i].bare = (long)br_series_add_col(out, bare[i]);
 	}
 out:
 	g_hash_table_destroy(explicit_names);
+	g_hash_table_destroy(seen);
 	for (size_t i = 0; i < hdr->n; i++) {
 		free(full[i]);
 		free(bare[i]);
@@ -413,6 +486,130 @@ accumulate(br_series *s, long col, size_t row, double v, unsigned *cnt)
 	(*k)++;
 }
 
+/* dbl_cmp: qsort order of doubles (no NaN in the input). */
+static int
+dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* median_of: median of v[0..n) (sorted in place); NAN when n == 0. */
+static double
+median_of(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof *v, dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * check_times: unit and range of the time column. The unit is decided on the
+ * median of its numeric cells (ISO-8601 cells are already seconds): under
+ * timestamp / timestamp_unix / time / ts a median above 1e11 means epoch
+ * milliseconds, under t_unix_ms a median below 1e11 means epoch seconds;
+ * either is converted (not refused: the numbers are unambiguous) and
+ * recorded as a warning. Then every time must lie in [2000-01-01,
+ * 2100-01-01) UTC; the first that does not is an error at its cell.
+ * Returns 0 or -1 with *cause.
+ */
+static int
+check_times(const char *path, const char *d, size_t len, const char *header, int time_ms,
+    br_dvec *times, const char *numeric, const size_t *off, br_series *out, char **cause)
+{
+	size_t nn = 0;
+	double *tmp = br_xmalloc((times->n + 1) * sizeof *tmp);
+	for (size_t r = 0; r < times->n; r++)
+		if (numeric[r])
+			tmp[nn++] = times->v[r];
+	double med = median_of(tmp, nn);
+	free(tmp);
+	double div = time_ms ? 1000.0 : 1.0;
+	if (nn > 0 && !time_ms && med > T_MS_THRESHOLD) {
+		div = 1000.0;
+		br_series_add_warning(out, "%s: column '%s' holds epoch milliseconds (median %.0f), "
+		    "not seconds; converted to seconds", path, header, med);
+	} else if (nn > 0 && time_ms && med < T_MS_THRESHOLD) {
+		div = 1.0;
+		br_series_add_warning(out, "%s: column '%s' holds epoch seconds (median %.3f), "
+		    "not milliseconds as its name says; used as seconds", path, header, med);
+	}
+	for (size_t r = 0; r < times->n; r++) {
+		if (numeric[r])
+			times->v[r] /= div;
+		double t = times->v[r];
+		if (t < T_MIN_EPOCH_S || t >= T_MAX_EPOCH_S)
+			return fail_at(path, d, len, off[r], cause,
+			    "time %.17g s in column '%s' is %s; expected Unix epoch seconds of the run, "
+			    "between 2000-01-01 (946684800) and 2100-01-01 (4102444800)",
+			    t, header, t < T_MIN_EPOCH_S ? "before 2000-01-01" : "after 2100-01-01");
+	}
+	return 0;
+}
+
+/*
+ * fix_usage: a cache usage column (cells col[r * stride], r < nrows; NaN =
+ * empty or already dropped). Percent when the median of its positive values
+ * is > 1.0, else a fraction (a percent series that never exceeds 1% reads
+ * as a fraction: the two cannot be told apart). A cell outside [0, 100]
+ * (percent) or [0, 1] (fraction) is set to NAN and counted in c->n_range;
+ * then percent cells are divided by 100.
+ */
+static void
+fix_usage(csv_col *c, double *col, size_t stride, size_t nrows, const size_t *off)
+{
+	size_t np = 0;
+	double *pos = br_xmalloc((nrows + 1) * sizeof *pos);
+	for (size_t r = 0; r < nrows; r++)
+		if (col[r * stride] > 0)
+			pos[np++] = col[r * stride];
+	int percent = np > 0 && median_of(pos, np) > 1.0;
+	free(pos);
+	double hi = percent ? 100.0 : 1.0;
+	for (size_t r = 0; r < nrows; r++) {
+		double *v = &col[r * stride];
+		if (*v > hi) {
+			if (c->n_range++ == 0) {
+				c->first_range = *v;
+				c->off_range = off[r];
+			}
+			*v = NAN;
+		} else if (percent)
+			*v /= 100.0;
+	}
+	c->usage = percent ? 2 : 1;
+}
+
+/*
+ * warn_dropped: one warning per reason for which cells of column c were set
+ * to NAN (count, first value and its line).
+ */
+static void
+warn_dropped(const char *path, const char *d, size_t len, const csv_col *c, br_series *out)
+{
+	int line, col;
+	if (c->n_neg) {
+		br_line_col(d, len, c->off_neg, &line, &col);
+		br_series_add_warning(out, "%s: column '%s': %zu negative value%s (first %g at line %d) "
+		    "set to NaN; a gauge cannot be negative", path, c->header, c->n_neg,
+		    c->n_neg == 1 ? "" : "s", c->first_neg, line);
+	}
+	if (c->n_nonfinite) {
+		br_line_col(d, len, c->off_nonfinite, &line, &col);
+		br_series_add_warning(out, "%s: column '%s': %zu NaN or infinite value%s (first %g at line %d) "
+		    "set to NaN (not sampled)", path, c->header, c->n_nonfinite,
+		    c->n_nonfinite == 1 ? "" : "s", c->first_nonfinite, line);
+	}
+	if (c->n_range) {
+		br_line_col(d, len, c->off_range, &line, &col);
+		br_series_add_warning(out, "%s: column '%s': %zu value%s outside %s (first %g at line %d) "
+		    "set to NaN", path, c->header, c->n_range, c->n_range == 1 ? "" : "s",
+		    c->usage == 2 ? "[0, 100] (the column is in percent)" : "[0, 1] (the column is a fraction)",
+		    c->first_range, line);
+	}
+}
+
 /*
  * br_metrics_csv_load: see metrics.h. Details:
  * - the first header cell named timestamp, timestamp_unix, time, ts or
@@ -424,8 +621,14 @@ accumulate(br_series *s, long col, size_t row, double v, unsigned *cnt)
  *   contributing cell of a row is empty the result is NAN (a column empty in
  *   every row contributes nothing);
  * - unnamed and `_created` columns are ignored; an empty cell is NAN;
- * - a cache usage column (kv_cache_usage_perc, cpu_cache_usage_perc) holding
- *   any value > 1 is taken as percent and divided by 100;
+ * - a column name that appears twice (same canonical name and the same
+ *   labels, engine and model_name included) is an error;
+ * - times: see check_times (unit repair with a warning, 2000..2100 range);
+ * - gauges (running, waiting, swapped, cache usage): a negative, NaN or
+ *   infinite value is set to NAN with a warning;
+ * - a cache usage column is percent when the median of its positive values
+ *   is > 1 (else a fraction), see fix_usage; out-of-range cells → NAN with a
+ *   warning, so one bad sample never rescales the series;
  * - rows out of time order are SORTED by time (stable), not rejected;
  * - a file with a header but no data row is an error.
  */
@@ -442,6 +645,8 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 	csv_col *cols = NULL;
 	size_t ncols = 0, tcol = 0;
 	br_dvec times = { 0 }, vals = { 0 };  /* vals: row-major raw cells */
+	char *t_numeric = NULL;                /* per row: time cell was a number (not ISO) */
+	size_t *t_off = NULL;                  /* per row: file offset of the time cell */
 	size_t err_off = 0;
 	const char *expected = NULL;
 
@@ -515,10 +720,8 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 					    "expected a time in column '%s', found an empty cell", cols[i].header);
 					goto done;
 				}
-				if (br_parse_double(s, n, &v) == 0) {
-					if (time_ms)
-						v /= 1000.0;
-				} else if (parse_iso8601(s, n, &v) != 0) {
+				int numeric = br_parse_double(s, n, &v) == 0;
+				if (!numeric && parse_iso8601(s, n, &v) != 0) {
 					char *tok = br_xstrndup(s, n > 60 ? 60 : n);
 					fail_at(path, d, len, rec.cell[i].src, cause,
 					    "expected epoch seconds or an ISO-8601 time in column '%s', found '%s'",
@@ -532,6 +735,10 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 					goto done;
 				}
 				br_dvec_push(&times, v);
+				t_numeric = br_xrealloc(t_numeric, times.n);
+				t_numeric[times.n - 1] = (char)numeric;
+				t_off = br_xrealloc(t_off, times.n * sizeof *t_off);
+				t_off[times.n - 1] = rec.cell[i].src;
 				continue;
 			}
 			if (!cols[i].ignored && n > 0 && br_parse_double(s, n, &v) != 0) {
@@ -540,6 +747,19 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 				    "expected a number in column '%s', found '%s'", cols[i].header, tok);
 				free(tok);
 				goto done;
+			}
+			if (cols[i].gauge && n > 0 && !isfinite(v)) {
+				if (cols[i].n_nonfinite++ == 0) {
+					cols[i].first_nonfinite = v;
+					cols[i].off_nonfinite = rec.cell[i].src;
+				}
+				v = NAN;
+			} else if (cols[i].gauge && v < 0) {
+				if (cols[i].n_neg++ == 0) {
+					cols[i].first_neg = v;
+					cols[i].off_neg = rec.cell[i].src;
+				}
+				v = NAN;
 			}
 			br_dvec_push(&vals, v);
 		}
@@ -550,21 +770,19 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		goto done;
 	}
 
-	/* per source column: never sampled? percent → fraction */
+	if (check_times(path, d, len, cols[tcol].header, time_ms, &times, t_numeric, t_off, out, cause) != 0)
+		goto done;
+
+	/* per source column: usage range and percent → fraction; never sampled? */
 	for (size_t i = 0, j = 0; i < ncols; i++) {
 		if (i == tcol)
 			continue;
+		if (cols[i].usage)
+			fix_usage(&cols[i], vals.v + j, nv, nrows, t_off);
 		cols[i].all_nan = 1;
 		for (size_t r = 0; r < nrows && cols[i].all_nan; r++)
 			cols[i].all_nan = isnan(vals.v[r * nv + j]);
-		if (cols[i].usage) {
-			int percent = 0;
-			for (size_t r = 0; r < nrows && !percent; r++)
-				percent = vals.v[r * nv + j] > 1.0;
-			if (percent)
-				for (size_t r = 0; r < nrows; r++)
-					vals.v[r * nv + j] /= 100.0;
-		}
+		warn_dropped(path, d, len, &cols[i], out);
 		j++;
 	}
 
@@ -613,6 +831,8 @@ done:
 	g_string_free(rec.buf, TRUE);
 	br_dvec_free(&times);
 	br_dvec_free(&vals);
+	free(t_numeric);
+	free(t_off);
 	free(d);
 	return rc;
 }

@@ -502,6 +502,8 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		goto fail;
 	if (r->metrics_kind == BR_METRICS_PAIR)
 		fix_reversed_pair(r);
+	for (size_t i = 0; r->metrics != NULL && i < r->metrics->n_warnings; i++)
+		br_run_add_warning(r, "%s", r->metrics->warnings[i]);
 	if (r->metrics_kind == BR_METRICS_SNAPSHOTS && (r->metrics == NULL || r->metrics->n_rows == 0)) {
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;
@@ -522,6 +524,9 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 			goto fail;
 		if (add_input(r, log, "server log", cause) != 0)
 			goto fail;
+		if (r->log->n_startups > 1)
+			br_run_add_warning(r, "%s shows %d server start-ups; the capacity lines of the last "
+			    "one are used", br_basename(log), r->log->n_startups);
 		if (r->log->did_not_start)
 			br_run_add_warning(r, "server did not start: %s ends in an error before the KV cache "
 			    "was allocated (%s)", br_basename(log),

@@ -2,6 +2,7 @@
  * br_series: a table of samples (rows, in time order) × series (columns).
  * See metrics.h for the model and ownership.
  */
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,8 @@ br_series_append_rows(br_series *dst, const br_series *src)
 			dst->cols[map[c]][r0 + r] = src->cols[c][r];
 	dst->n_rows = r0 + src->n_rows;
 	free(map);
+	for (size_t i = 0; i < src->n_warnings; i++)
+		br_series_add_warning(dst, "%s", src->warnings[i]);
 }
 
 /*
@@ -183,5 +186,22 @@ br_series_free(br_series *s)
 	free(s->cols);
 	free(s->t_s);
 	free(s->source_path);
+	for (size_t i = 0; i < s->n_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
 	memset(s, 0, sizeof *s);
+}
+
+/*
+ * br_series_add_warning: see metrics.h.
+ */
+void
+br_series_add_warning(br_series *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *m = br_xvasprintf(fmt, ap);
+	va_end(ap);
+	s->warnings = br_xrealloc(s->warnings, (s->n_warnings + 1) * sizeof *s->warnings);
+	s->warnings[s->n_warnings++] = m;
 }

@@ -101,6 +101,9 @@ typedef struct scanner {
 	/* found so far */
 	int has_vllm;
 	int n_kvsize, n_blocks;
+	int startups;       /* start-ups seen so far (see new_startup) */
+	int cap_seen;       /* the current start-up printed a capacity line */
+	size_t stats_at_startup; /* o->n_stats when the current start-up began */
 	double gpu_blocks;
 	int blocks_line;
 	int args_seen, init_seen;
@@ -610,7 +613,8 @@ analyze(const scanner *s, const char *p, size_t n, int anchored, int final, hit 
 		h->kind = K_V0PRE;
 		h->score = field(k, end, "total_num_cumulative_preemption=", NULL, final, &h->a);
 		h->want_more = !h->score;
-	} else if (s->out->vllm_version == NULL) {
+	} else {
+		/* every banner counts: a second one marks a server restart */
 		size_t vl;
 		const char *v = banner_version(p, end, &vl);
 		if (v != NULL) {
@@ -787,6 +791,32 @@ apply_init(scanner *s, const char *p, const char *end, int line)
 	}
 }
 
+/*
+ * new_startup: a server start-up begins (a banner, or a capacity line after
+ * periodic stats). When the current start-up already printed capacity lines
+ * or stats, this is a restart: its capacity lines are forgotten, since the
+ * load test ran against the LAST start-up. The first start-up is counted on
+ * its first marker.
+ */
+static void
+new_startup(scanner *s)
+{
+	br_server_log *o = s->out;
+	int restart = s->cap_seen || o->n_stats > s->stats_at_startup;
+	if (s->startups > 0 && !restart)
+		return;
+	s->startups++;
+	s->cap_seen = 0;
+	s->stats_at_startup = o->n_stats;
+	if (s->startups == 1)
+		return;
+	s->n_kvsize = s->n_blocks = 0;
+	s->gpu_blocks = NAN;
+	s->blocks_line = 0;
+	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
+	o->kv_pool_line = o->kv_mem_line = o->max_conc_line = 0;
+}
+
 /* apply: record a finished logical line (analysed with final = 1). */
 static void
 apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *stamp, double abs_s)
@@ -795,6 +825,14 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 	const char *end = p + n;
 	if (h->kind != K_NONE && h->kind != K_V0PRE && (h->score > 0 || h->kind == K_KVSIZE || h->kind == K_BLOCKS))
 		s->has_vllm = 1;
+	if (h->score && (h->kind == K_KVSIZE || h->kind == K_KVMEM || h->kind == K_MAXCONC ||
+	    h->kind == K_BLOCKS)) {
+		/* capacity after stats (a restart without a banner), or the first
+		 * start-up of a log without one */
+		if (s->startups == 0 || o->n_stats > s->stats_at_startup)
+			new_startup(s);
+		s->cap_seen = 1;
+	}
 	switch (h->kind) {
 	case K_KVSIZE:
 		s->n_kvsize++;
@@ -856,16 +894,22 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 	case K_INIT:
 		apply_init(s, p, end, line);
 		break;
-	case K_BANNER:
-		if (o->vllm_version == NULL) {
-			size_t vl;
-			const char *v = banner_version(p, end, &vl);
-			if (v != NULL) {
-				o->vllm_version = br_xstrndup(v, vl);
-				o->version_line = line;
-			}
+	case K_BANNER: {
+		size_t vl;
+		const char *v = banner_version(p, end, &vl);
+		if (v == NULL)
+			break;
+		s->has_vllm = 1;
+		int before = s->startups;
+		new_startup(s);
+		/* the version of the last start-up */
+		if (o->vllm_version == NULL || s->startups != before) {
+			free(o->vllm_version);
+			o->vllm_version = br_xstrndup(v, vl);
+			o->version_line = line;
 		}
 		break;
+	}
 	case K_NONE:
 		break;
 	}
@@ -1209,7 +1253,8 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 		out->max_model_len_tokens = s.cfg_max_len;
 	if (isnan(out->tensor_parallel_size))
 		out->tensor_parallel_size = s.cfg_tp;
-	/* capacity */
+	/* capacity (of the last start-up: new_startup forgot earlier ones) */
+	out->n_startups = s.startups;
 	out->n_capacity_lines = s.n_kvsize > 0 ? s.n_kvsize : s.n_blocks;
 	if (isnan(out->kv_pool_tokens) && !isnan(s.gpu_blocks)) {
 		double bs = isnan(out->block_size_tokens) ? DEFAULT_BLOCK_TOKENS : out->block_size_tokens;

@@ -285,6 +285,27 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		"per_prefill_token_s", "per_decode_token_s", "per_context_token_s", NULL };
 	if (check_keys(gpu, k_gpu, path, "gpu", cause) < 0)
 		goto out;
+	if (json_object_get(gpu, "kv_pool_tokens") && json_object_get(gpu, "kv_pool_gib")) {
+		/*
+		 * Both given: accepted only when they describe the same pool,
+		 * i.e. kv_pool_gib converted with model.kv_bytes_per_token (and
+		 * rounded down to whole blocks) is within 1% of kv_pool_tokens;
+		 * kv_pool_tokens is then used. Otherwise one of them is a stale
+		 * edit and we cannot know which: refuse, naming both.
+		 */
+		double gib = NAN, tok = NAN;
+		if (get_num(gpu, "kv_pool_tokens", NAN, 0, 1, 1e10, 1, &tok, path, "gpu", cause) < 0 ||
+		    get_num(gpu, "kv_pool_gib", NAN, 0, 1, 1e6, 0, &gib, path, "gpu", cause) < 0)
+			goto out;
+		double from_gib = floor(gib * 1073741824.0 / (cfg->kv_bytes_per_token * cfg->block_size)) *
+		    cfg->block_size;
+		if (fabs(from_gib - tok) > 0.01 * tok) {
+			fail(cause, path, "gpu", "kv_pool_tokens", "and gpu.kv_pool_gib are both given and disagree: "
+			    "%.0f tokens vs %g GiB = %.0f tokens at model.kv_bytes_per_token %.0f; give only one of them",
+			    tok, gib, from_gib, cfg->kv_bytes_per_token);
+			goto out;
+		}
+	}
 	if (json_object_get(gpu, "kv_pool_tokens")) {
 		if (get_num(gpu, "kv_pool_tokens", NAN, 0, 1, 1e10, 1, &cfg->kv_pool_tokens, path, "gpu", cause) < 0)
 			goto out;

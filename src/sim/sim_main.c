@@ -12,13 +12,15 @@ usage(FILE *fp)
 {
 	fprintf(fp, "usage: benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
 	    "  Runs the vLLM V1 scheduler model of CONFIG.json and writes stress.json,\n"
-	    "  metrics.csv, server.log and run.json into RUN_DIR (refused if it exists,\n"
-	    "  unless --force).\n");
+	    "  metrics.csv, server.log and run.json into RUN_DIR. An existing RUN_DIR is\n"
+	    "  refused; --force replaces it only when it is an earlier simulate output\n"
+	    "  (its run.json has a \"simulator\" object), never your own files.\n");
 }
 
 /*
  * br_sim_main: parse the command line, simulate, write. Exit codes: 0 ok,
- * 2 bad usage (also: RUN_DIR exists without --force), 3 bad config or an
+ * 2 bad usage (also: RUN_DIR exists and may not be replaced, see
+ * br_sim_check_output), 3 bad config or an
  * output that cannot be written.
  */
 int
@@ -60,11 +62,12 @@ br_sim_main(int argc, char **argv)
 		usage(stderr);
 		return BR_EXIT_USAGE;
 	}
-	if (!force && br_is_dir(out_dir)) {
-		fprintf(stderr, "benchreport simulate: %s: already exists (use --force to replace it)\n", out_dir);
+	char *cause = NULL;
+	if (br_sim_check_output(out_dir, force, &cause) < 0) {
+		fprintf(stderr, "benchreport simulate: %s\n", cause);
+		free(cause);
 		return BR_EXIT_USAGE;
 	}
-	char *cause = NULL;
 	br_sim_result r;
 	if (br_sim_run(config, &r, &cause) < 0) {
 		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : config);

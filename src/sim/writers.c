@@ -12,7 +12,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -582,25 +584,190 @@ rm_tree(const char *path)
 }
 
 /*
- * br_sim_write: see sim.h. Files are written into RUN_DIR.tmp.PID which is
- * renamed into place; with force an existing RUN_DIR is moved aside to
- * RUN_DIR.old.PID first and removed after the rename.
+ * strip_slashes: copy of path without trailing '/' (so "out/" gives the
+ * sibling "out.tmp.PID", not "out/.tmp.PID"); "/" stays "/".
+ */
+static char *
+strip_slashes(const char *path)
+{
+	char *p = br_xstrdup(path);
+	size_t n = strlen(p);
+	while (n > 1 && p[n - 1] == '/')
+		p[--n] = '\0';
+	return p;
+}
+
+/*
+ * is_sim_output: 1 when dir/run.json is a JSON object holding a "simulator"
+ * object (what write_runjson writes), else 0.
+ */
+static int
+is_sim_output(const char *dir)
+{
+	char *rj = br_path_join(dir, "run.json");
+	json_t *o = br_is_file(rj) ? json_load_file(rj, 0, NULL) : NULL;
+	free(rj);
+	int yes = o && json_is_object(o) && json_is_object(json_object_get(o, "simulator"));
+	json_decref(o);
+	return yes;
+}
+
+/* is_empty_dir: 1 when dir holds no entry but "." and "..". */
+static int
+is_empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	struct dirent *e;
+	int empty = 1;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			empty = 0;
+			break;
+		}
+	closedir(d);
+	return empty;
+}
+
+/*
+ * br_sim_check_output: see sim.h. Absent → 0. Not a folder (regular file,
+ * symlink, device, ...) → -1 even with force. A folder → -1 without force;
+ * with force 0 only when it is empty or an earlier simulate output.
  */
 int
-br_sim_write(const br_sim_result *r, const char *run_dir, int force, char **cause)
+br_sim_check_output(const char *run_dir, int force, char **cause)
+{
+	char *dir = strip_slashes(run_dir);
+	struct stat st;
+	int rc = 0;
+	if (lstat(dir, &st) != 0) {
+		if (errno != ENOENT) {
+			if (cause)
+				*cause = br_xasprintf("%s: cannot use as output folder: %s", run_dir, strerror(errno));
+			rc = -1;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		if (cause)
+			*cause = br_xasprintf("%s: exists and is not a folder (%s); simulate never replaces it, "
+			    "even with --force: choose another -o folder",
+			    run_dir, S_ISREG(st.st_mode) ? "a regular file" : S_ISLNK(st.st_mode) ? "a symbolic link" :
+			    "a special file");
+		rc = -1;
+	} else if (!force) {
+		if (cause)
+			*cause = br_xasprintf("%s: already exists (use --force to replace an earlier simulate output, "
+			    "or choose another -o folder)", run_dir);
+		rc = -1;
+	} else if (!is_empty_dir(dir) && !is_sim_output(dir)) {
+		if (cause)
+			*cause = br_xasprintf("%s: --force refused: this folder is not an earlier simulate output "
+			    "(it has no run.json with a \"simulator\" object), so it may hold your own files or a "
+			    "measured run; choose another -o folder, or remove it yourself if you really mean to "
+			    "replace it", run_dir);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+/*
+ * only_our_files: 1 when every entry of dir is a regular file named like one
+ * that br_sim_write puts there (so a stale temporary folder is surely ours).
+ */
+static int
+only_our_files(const char *dir)
+{
+	static const char *const ours[] = { "stress.json", "metrics.csv", "server.log", "run.json" };
+	DIR *d = opendir(dir);
+	if (d == NULL)
+		return 0;
+	struct dirent *e;
+	int ok = 1;
+	while (ok && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		int known = 0;
+		for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
+			known |= strcmp(e->d_name, ours[i]) == 0;
+		char *p = br_path_join(dir, e->d_name);
+		struct stat st;
+		ok = known && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+		free(p);
+	}
+	closedir(d);
+	return ok;
+}
+
+/*
+ * br_sim_clean_stale: see sim.h. Looks in the parent folder of run_dir for
+ * "BASE.tmp.PID" folders; one is removed when PID is not this process,
+ * kill(PID, 0) fails with ESRCH (no such process) and it holds nothing but
+ * simulate's own files. Returns how many were removed.
+ */
+int
+br_sim_clean_stale(const char *run_dir)
+{
+	char *dir = strip_slashes(run_dir);
+	char *slash = strrchr(dir, '/');
+	char *parent = slash == NULL ? br_xstrdup(".") :
+	    slash == dir ? br_xstrdup("/") : br_xstrndup(dir, (size_t)(slash - dir));
+	const char *base = slash ? slash + 1 : dir;
+	char *prefix = br_xasprintf("%s.tmp.", base);
+	size_t pl = strlen(prefix);
+	int removed = 0;
+	DIR *d = opendir(parent);
+	if (d != NULL) {
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (strncmp(e->d_name, prefix, pl) != 0)
+				continue;
+			const char *digits = e->d_name + pl;
+			char *end = NULL;
+			errno = 0;
+			long pid = strtol(digits, &end, 10);
+			if (*digits < '1' || *digits > '9' || *end != '\0' || errno != 0 || pid <= 0 ||
+			    (pid_t)pid != pid || (pid_t)pid == getpid())
+				continue;
+			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;   /* alive, or not ours to signal: leave it */
+			char *p = br_path_join(parent, e->d_name);
+			struct stat st;
+			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && only_our_files(p)) {
+				rm_tree(p);
+				removed += !br_is_dir(p);
+			}
+			free(p);
+		}
+		closedir(d);
+	}
+	free(prefix);
+	free(parent);
+	free(dir);
+	return removed;
+}
+
+/*
+ * br_sim_write: see sim.h. The target is checked first with
+ * br_sim_check_output and stale temporaries of killed runs are removed.
+ * Files are written into RUN_DIR.tmp.PID which is renamed into place; with
+ * force an existing RUN_DIR is moved aside to RUN_DIR.old.PID first and
+ * removed after the rename.
+ */
+int
+br_sim_write(const br_sim_result *r, const char *run_dir_arg, int force, char **cause)
 {
 	if (r == NULL || r->run == NULL) {
 		if (cause)
 			*cause = br_xstrdup("br_sim_write: no simulation result");
 		return -1;
 	}
+	if (br_sim_check_output(run_dir_arg, force, cause) < 0)
+		return -1;
+	br_sim_clean_stale(run_dir_arg);
+	char *run_dir = strip_slashes(run_dir_arg);
 	struct stat st;
 	int exists = lstat(run_dir, &st) == 0;
-	if (exists && !force) {
-		if (cause)
-			*cause = br_xasprintf("%s: already exists (use --force to replace it)", run_dir);
-		return -1;
-	}
 	char *tmp = br_xasprintf("%s.tmp.%ld", run_dir, (long)getpid());
 	if (lstat(tmp, &st) == 0)
 		rm_tree(tmp);
@@ -641,5 +808,6 @@ fail:
 out:
 	free(old);
 	free(tmp);
+	free(run_dir);
 	return rc;
 }

@@ -582,8 +582,8 @@ t_bad_binary(void **state)
 	assert_contains(c, "binary file");
 	free(c);
 	c = load_bad("fixtures/bad/latin1.json");
-	assert_contains(c, "latin1.json:1:13: ");
-	assert_contains(c, "invalid UTF-8");
+	assert_contains(c, "latin1.json:1:13: not UTF-8 text (byte 0xE9 at 1:13); expected a UTF-8 JSON file");
+	assert_null(strstr(c, "binary"));
 	free(c);
 }
 
@@ -625,6 +625,126 @@ t_bad_wrong_type(void **state)
 	free(c);
 }
 
+/* Duplicated top-level key: "completed" again at line 4, col 2 (jansson's
+ * JSON_REJECT_DUPLICATES, reworded); a nested duplicate is named too. */
+static void
+t_bad_dup_key(void **state)
+{
+	char *c = load_bad("fixtures/bad/bench_dup_key.json");
+	assert_contains(c, "bench_dup_key.json:4:2: key \"completed\" appears twice");
+	assert_null(strstr(c, "duplicate object key"));
+	free(c);
+	const char *t = "{\"duration\": 1, \"completed\": 1,\n \"x\": {\"a\\u0062\": 1, \"ab\": 2}}";
+	br_bench_set s;
+	c = NULL;
+	assert_int_equal(br_bench_parse_text("dup.json", t, strlen(t), &s, &c), -1);
+	/* "ab" (second spelling) starts at line 2, col 22: 1 blank, "x" 2-4, ": " 5-6,
+	 * "{" 7, "a\\u0062" 8-16, ": 1, " 17-21 */
+	assert_contains(c, "dup.json:2:22: key \"ab\" appears twice");
+	free(c);
+}
+
+/* No jansson-internal word in any message: \u0000 in a string, a number
+ * beyond a double, a too-big integer. */
+static void
+t_bad_jansson_words(void **state)
+{
+	char *c = load_bad("fixtures/bad/bench_nul_escape.json");
+	assert_contains(c, "bench_nul_escape.json:2:");
+	assert_contains(c, "\\u0000 (a NUL character) inside a string is not supported");
+	assert_null(strstr(c, "JSON_"));
+	free(c);
+	const char *texts[] = {
+		"{\"duration\": 1e400, \"completed\": 1}",
+		"{\"duration\": 1, \"completed\": 123456789012345678901234567890}",
+		"{\"duration\": 1, \"\\u0000\": 1}",
+		"{\"duration\": NaN, \"completed\": 1, \"x\": [NaN NaN]}",
+	};
+	const char *want[] = { "number too large", "integer too large", "in a key", "malformed JSON" };
+	for (int i = 0; i < 4; i++) {
+		br_bench_set s;
+		c = NULL;
+		assert_int_equal(br_bench_parse_text("j.json", texts[i], strlen(texts[i]), &s, &c), -1);
+		assert_contains(c, want[i]);
+		assert_null(strstr(c, "JSON_"));
+		assert_null(strchr(c, 0x7f));   /* no NaN sentinel byte */
+		free(c);
+	}
+}
+
+/* Per-request values of successful requests: -0.5 in ttfts[1] (line 4,
+ * col 17) and NaN in itls[1][1] (line 5, col 18) are refused; the same
+ * values in a failed request are accepted. */
+static void
+t_bad_request_values(void **state)
+{
+	char *c = load_bad("fixtures/bad/bench_negative_ttft.json");
+	assert_contains(c, "bench_negative_ttft.json:4:17: \"ttfts\"[1]: -0.5 is negative for successful request 1");
+	free(c);
+	c = load_bad("fixtures/bad/bench_nan_itl.json");
+	assert_contains(c, "bench_nan_itl.json:5:18: \"itls\"[1][1]: NaN for successful request 1");
+	free(c);
+	const char *bad[] = {
+		"{\"duration\": 1, \"completed\": 1, \"latencies\": [Infinity], \"ttfts\": [0.1], \"output_lens\": [2]}",
+		"{\"duration\": 1, \"completed\": 1, \"input_lens\": [-7], \"ttfts\": [0.1], \"output_lens\": [2]}",
+		"{\"duration\": 1, \"completed\": 1, \"output_lens\": [\"-inf\"], \"ttfts\": [0.1]}",
+	};
+	const char *want[] = { "\"latencies\"[0]: Infinity", "\"input_lens\"[0]: -7 is negative",
+		"\"output_lens\"[0]: -Infinity" };
+	for (int i = 0; i < 3; i++) {
+		br_bench_set s;
+		c = NULL;
+		assert_int_equal(br_bench_parse_text("r.json", bad[i], strlen(bad[i]), &s, &c), -1);
+		assert_contains(c, want[i]);
+		free(c);
+	}
+	/* request 1 failed (non-empty error): its -1 TTFT and NaN ITL are not checked;
+	 * a null value is "absent" and allowed */
+	const char *ok = "{\"duration\": 1, \"completed\": 1, \"failed\": 1, \"ttfts\": [null, -1],"
+	    " \"itls\": [[0.5], [NaN]], \"output_lens\": [2, 0], \"errors\": [\"\", \"boom\"]}";
+	br_bench_set s;
+	c = NULL;
+	if (br_bench_parse_text("ok.json", ok, strlen(ok), &s, &c) != 0)
+		fail_msg("%s", c);
+	assert_int_equal(s.runs[0].n_requests, 2);
+	assert_nan(s.runs[0].requests[0].ttft_s);
+	assert_double_abs(s.runs[0].requests[1].ttft_s, -1, 0);
+	br_bench_set_free(&s);
+}
+
+/* Counts: negative completed (line 3, col 2), completed 1e308 (line 2,
+ * col 2), completed 5 with 3 per-request entries (line 2, col 2). */
+static void
+t_bad_counts(void **state)
+{
+	char *c = load_bad("fixtures/bad/bench_negative_completed.json");
+	assert_contains(c, "bench_negative_completed.json:3:2: \"completed\": -3 is negative");
+	free(c);
+	c = load_bad("fixtures/bad/bench_completed_huge.json");
+	assert_contains(c, "bench_completed_huge.json:2:2: \"completed\": 1e+308: expected a whole number of requests");
+	free(c);
+	c = load_bad("fixtures/bad/bench_completed_gt_entries.json");
+	assert_contains(c, "bench_completed_gt_entries.json:2:2: \"completed\": 5 but the per-request arrays hold only 3");
+	free(c);
+	const char *bad[] = {
+		"{\"duration\": 1, \"completed\": 1, \"failed\": -1}",
+		"{\"duration\": 1, \"completed\": 1, \"num_prompts\": -2}",
+		"{\"duration\": 1, \"completed\": 1, \"total_input_tokens\": -100}",
+		"{\"duration\": 1, \"completed\": 1, \"total_output_tokens\": Infinity}",
+		"{\"duration\": 1, \"completed\": 2.5}",
+	};
+	const char *want[] = { "\"failed\": -1 is negative", "\"num_prompts\": -2 is negative",
+		"\"total_input_tokens\": -100 is negative", "\"total_output_tokens\": inf: expected a whole number of tokens",
+		"\"completed\": 2.5: expected a whole number of requests" };
+	for (int i = 0; i < 5; i++) {
+		br_bench_set s;
+		c = NULL;
+		assert_int_equal(br_bench_parse_text("n.json", bad[i], strlen(bad[i]), &s, &c), -1);
+		assert_contains(c, want[i]);
+		free(c);
+	}
+}
+
 static void
 t_missing_file(void **state)
 {
@@ -664,6 +784,10 @@ main(void)
 		cmocka_unit_test(t_bad_not_bench),
 		cmocka_unit_test(t_bad_mismatched),
 		cmocka_unit_test(t_bad_wrong_type),
+		cmocka_unit_test(t_bad_dup_key),
+		cmocka_unit_test(t_bad_jansson_words),
+		cmocka_unit_test(t_bad_request_values),
+		cmocka_unit_test(t_bad_counts),
 		cmocka_unit_test(t_missing_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,7 +139,8 @@ test_iso8601(void **state)
 }
 
 /*
- * percent.csv: `time` column, rows out of order (1000, 999, 1001) → sorted;
+ * percent.csv: `time` column, rows out of order (1785549000, 1785548999,
+ * 1785549001) → sorted;
  * unprefixed kv_cache_usage_perc in percent (50, 12.5, 0.5) → /100.
  */
 static void
@@ -149,9 +150,10 @@ test_percent_and_sort(void **state)
 	br_series s;
 	load_ok("fixtures/metrics/percent.csv", &s);
 	assert_int_equal(s.n_rows, 3);
-	assert_double_abs(s.t_s[0], 999, 0);
-	assert_double_abs(s.t_s[1], 1000, 0);
-	assert_double_abs(s.t_s[2], 1001, 0);
+	assert_double_abs(s.t_s[0], 1785548999, 0);
+	assert_double_abs(s.t_s[1], 1785549000, 0);
+	assert_double_abs(s.t_s[2], 1785549001, 0);
+	assert_int_equal(s.n_warnings, 0);
 	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 0), 0.125, 0);
 	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 1), 0.5, 0);
 	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 2), 0.005, 1e-18);
@@ -186,6 +188,105 @@ test_engines(void **state)
 }
 
 /* Bad files: -1 and "PATH:LINE:COL: expected ..." with the right position. */
+/* has_warning: some warning of s contains both needles. */
+static int
+has_warning(const br_series *s, const char *a, const char *b)
+{
+	for (size_t i = 0; i < s->n_warnings; i++)
+		if (strstr(s->warnings[i], a) && (b == NULL || strstr(s->warnings[i], b)))
+			return 1;
+	return 0;
+}
+
+/*
+ * kv-bad-samples.csv: KV usage 40, 60, 250, 80, -5. The -5 is dropped as
+ * negative; the median of the positive values is (60 + 80) / 2 = 70 (numpy)
+ * > 1 → percent; 250 > 100 → NaN; the rest / 100. Running has an inf (row
+ * 4), waiting a -1 (row 2) and a NaN (row 5): each → NaN. One warning per
+ * column and reason: 5.
+ */
+static void
+test_gauge_repairs(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/kv-bad-samples.csv", &s);
+	assert_int_equal(s.n_rows, 5);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 0), 0.40, 1e-15);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 1), 0.60, 1e-15);
+	assert_nan(colv(&s, "vllm:kv_cache_usage_perc", 2));
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 3), 0.80, 1e-15);
+	assert_nan(colv(&s, "vllm:kv_cache_usage_perc", 4));
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 2), 4, 0);
+	assert_nan(colv(&s, "vllm:num_requests_running", 3));
+	assert_nan(colv(&s, "vllm:num_requests_waiting", 1));
+	assert_double_abs(colv(&s, "vllm:num_requests_waiting", 3), 2, 0);
+	assert_nan(colv(&s, "vllm:num_requests_waiting", 4));
+	assert_int_equal(s.n_warnings, 5);
+	assert_true(has_warning(&s, "'vllm:kv_cache_usage_perc': 1 value outside [0, 100]", "first 250 at line 4"));
+	assert_true(has_warning(&s, "'vllm:kv_cache_usage_perc': 1 negative value", "first -5 at line 6"));
+	assert_true(has_warning(&s, "'vllm:num_requests_running': 1 NaN or infinite", "line 5"));
+	assert_true(has_warning(&s, "'vllm:num_requests_waiting': 1 negative value", "first -1 at line 3"));
+	assert_true(has_warning(&s, "'vllm:num_requests_waiting': 1 NaN or infinite", "line 6"));
+	assert_true(has_warning(&s, "kv-bad-samples.csv: ", NULL));
+	br_series_free(&s);
+
+	/* a fraction series with one 57: median of positives 0.7 (numpy) → fraction;
+	 * the 57 → NaN, the others NOT divided by 100 */
+	load_ok("fixtures/metrics/kv-fraction-outlier.csv", &s);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 0), 0.2, 0);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 1), 0.5, 0);
+	assert_nan(colv(&s, "vllm:kv_cache_usage_perc", 2));
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 3), 0.9, 0);
+	assert_double_abs(colv(&s, "vllm:kv_cache_usage_perc", 4), 0, 0);
+	assert_int_equal(s.n_warnings, 1);
+	assert_true(has_warning(&s, "1 value outside [0, 1] (the column is a fraction)", "first 57 at line 4"));
+	br_series_free(&s);
+}
+
+/* Time unit repairs: epoch ms under `timestamp` → /1000; seconds under
+ * t_unix_ms → kept as seconds; both with a warning. */
+static void
+test_time_units(void **state)
+{
+	(void)state;
+	br_series s;
+	load_ok("fixtures/metrics/timestamp-ms.csv", &s);
+	assert_double_abs(s.t_s[0], 1785549300.0, 0);
+	assert_double_abs(s.t_s[1], 1785549301.5, 0);
+	assert_int_equal(s.n_warnings, 1);
+	assert_true(has_warning(&s, "column 'timestamp' holds epoch milliseconds", "converted to seconds"));
+	br_series_free(&s);
+	load_ok("fixtures/metrics/t_unix_ms-seconds.csv", &s);
+	assert_double_abs(s.t_s[0], 1785549300.25, 0);
+	assert_double_abs(s.t_s[1], 1785549301.0, 0);
+	assert_int_equal(s.n_warnings, 1);
+	assert_true(has_warning(&s, "column 't_unix_ms' holds epoch seconds", NULL));
+	br_series_free(&s);
+	/* the real ms fixture stays warning-free */
+	load_ok("fixtures/metrics/t_unix_ms.csv", &s);
+	assert_int_equal(s.n_warnings, 0);
+	br_series_free(&s);
+}
+
+/* Duplicated columns and times outside 2000..2100 are errors. */
+static void
+test_bad_dup_and_time(void **state)
+{
+	(void)state;
+	/* num_requests_running canonicalises to column 2's name; header col 63 */
+	load_bad("fixtures/bad/metrics-dup-column.csv",
+	    "metrics-dup-column.csv:1:63: column 'num_requests_running' appears twice (also column 2, "
+	    "'vllm:num_requests_running')");
+	/* same labels in another order (second header unquoted, col 79) */
+	load_bad("fixtures/bad/metrics-dup-labels.csv", "metrics-dup-labels.csv:1:79: column "
+	    "'vllm:request_success_total{engine=\"0\",finished_reason=\"stop\"}' appears twice (also column 2");
+	load_bad("fixtures/bad/metrics-1970.csv",
+	    "metrics-1970.csv:3:1: time 1000 s in column 'timestamp' is before 2000-01-01");
+	load_bad("fixtures/bad/metrics-2100.csv",
+	    "metrics-2100.csv:2:1: time 4102444800 s in column 'time' is after 2100-01-01");
+}
+
 static void
 test_bad(void **state)
 {
@@ -222,6 +323,9 @@ main(void)
 		cmocka_unit_test(test_percent_and_sort),
 		cmocka_unit_test(test_engines),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_gauge_repairs),
+		cmocka_unit_test(test_time_units),
+		cmocka_unit_test(test_bad_dup_and_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

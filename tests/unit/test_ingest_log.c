@@ -390,6 +390,56 @@ test_dp2_preemptions(void **state)
 }
 
 /*
+ * fixtures/logs/restart.log: the server started twice (banners at lines 1
+ * and 9). Capacity and version come from the second start-up (lines 12-14:
+ * 30.10 GiB, 246,480 tokens, 30.09x for 8,192), not the first (100,000
+ * tokens); n_startups = 2. restart-nobanner.log: no banner, a capacity line
+ * after stats (line 3) marks the restart. The other fixtures start once.
+ */
+static void
+test_restart(void **state)
+{
+	(void)state;
+	char *p = br_test_src("fixtures/logs/restart.log");
+	br_server_log l;
+	load_ok(p, &l);
+	assert_int_equal(l.n_startups, 2);
+	assert_string_equal(l.vllm_version, "0.26.0");
+	assert_int_equal(l.version_line, 9);
+	assert_double_abs(l.kv_pool_tokens, 246480, 0);
+	assert_int_equal(l.kv_pool_line, 13);
+	assert_double_abs(l.kv_pool_gib, 30.10, 1e-12);
+	assert_int_equal(l.kv_mem_line, 12);
+	assert_double_abs(l.max_concurrency_x, 30.09, 1e-12);
+	assert_int_equal(l.max_conc_line, 14);
+	assert_int_equal(l.n_capacity_lines, 1);
+	assert_int_equal(l.n_stats, 2);
+	br_server_log_free(&l);
+	free(p);
+
+	p = br_test_src("fixtures/logs/restart-nobanner.log");
+	load_ok(p, &l);
+	assert_int_equal(l.n_startups, 2);
+	assert_double_abs(l.kv_pool_tokens, 246480, 0);
+	assert_int_equal(l.kv_pool_line, 3);
+	assert_double_abs(l.max_concurrency_x, 30.09, 1e-12);
+	assert_nan(l.kv_pool_gib);
+	br_server_log_free(&l);
+	free(p);
+
+	const char *once[] = { "fixtures/logs/dp2-preemptions.log", "fixtures/logs/docker-ansi.log",
+		"fixtures/logs/wrapped-80.log", "fixtures/logs/v0-blocks.log" };
+	for (int i = 0; i < 4; i++) {
+		p = br_test_src(once[i]);
+		load_ok(p, &l);
+		if (l.n_startups != 1)
+			fail_msg("%s: n_startups %d, expected 1", once[i], l.n_startups);
+		br_server_log_free(&l);
+		free(p);
+	}
+}
+
+/*
  * fixtures/logs/wrapped-80.log: a V1 log hard-wrapped at 80 columns. The
  * cuts fall inside "Available KV ca|che", "GPU KV cac|he size", "Maximu|m
  * concurrency", the banner version, the args dict (4 pieces), the stats
@@ -549,6 +599,7 @@ main(void)
 		cmocka_unit_test(test_v0_blocks),
 		cmocka_unit_test(test_docker_ansi),
 		cmocka_unit_test(test_dp2_preemptions),
+		cmocka_unit_test(test_restart),
 		cmocka_unit_test(test_wrapped_80),
 		cmocka_unit_test(test_fixtures_any_wrap),
 		cmocka_unit_test(test_engine_core_failed),

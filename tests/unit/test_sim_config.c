@@ -166,6 +166,34 @@ test_bad_json(void **state)
 	free(path);
 }
 
+/*
+ * Both gpu.kv_pool_tokens and gpu.kv_pool_gib: accepted when they agree within
+ * 1% (kv_pool_tokens wins), refused naming both keys otherwise. Numbers
+ * (python3): 4.64 GiB / (57344 B x 16) = 5430.1 → 5430 blocks = 86880 tokens,
+ * 0.018% off 86864; 8 GiB → 9362 blocks = 149792 tokens, 72% off.
+ */
+static void
+test_both_pool_keys(void **state)
+{
+	(void)state;
+	char *p = make_cfg("both_ok", "86864, \"kv_pool_gib\": 4.64", "", "8192", "100", "2");
+	br_sim_result r;
+	char *cause = NULL;
+	if (br_sim_run(p, &r, &cause) < 0)
+		fail_msg("%s", cause);
+	assert_double_abs(r.kv_pool_tokens, 86864, 0);
+	br_sim_result_free(&r);
+	free(p);
+	p = make_cfg("both_bad", "86864, \"kv_pool_gib\": 8", "", "8192", "100", "2");
+	expect_bad(p, "gpu.kv_pool_tokens", "gpu.kv_pool_gib");
+	br_sim_result r2;
+	assert_int_equal(br_sim_run(p, &r2, &cause), -1);
+	assert_non_null(strstr(cause, "149792"));
+	assert_non_null(strstr(cause, "give only one"));
+	free(cause);
+	free(p);
+}
+
 static void
 test_usage(void **state)
 {
@@ -210,6 +238,7 @@ main(void)
 		cmocka_unit_test(test_wrong_type),
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_bad_json),
+		cmocka_unit_test(test_both_pool_keys),
 		cmocka_unit_test(test_usage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -4,6 +4,7 @@
  */
 #include "br_test.h"
 #include <unistd.h>
+#include <sys/wait.h>
 #include "benchreport/common.h"
 #include "benchreport/sim.h"
 #include "benchreport/bench.h"
@@ -107,40 +108,161 @@ test_determinism(void **state)
 	free(c);
 }
 
-/* An existing folder is never overwritten without force; with force it is
- * replaced; no temporary folder is left behind. */
+/* write_text: create path holding text. */
+static void
+write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+/* An existing folder is never overwritten without force; --force replaces an
+ * earlier simulate output only, never a folder of the user's files, a
+ * measured run or a regular file (exit 2, file untouched); no temporary
+ * folder is left behind. */
 static void
 test_no_overwrite(void **state)
 {
 	(void)state;
+	char *cfg = br_test_src("fixtures/configs/small-1024-256.json");
 	char *d = br_xasprintf("%s/keep", tmpdir);
 	assert_int_equal(br_mkdir_p(d, NULL), 0);
 	char *marker = br_path_join(d, "mine.txt");
-	FILE *fp = fopen(marker, "w");
-	fputs("x", fp);
-	fclose(fp);
+	write_text(marker, "x");
 	sim_to("fixtures/configs/small-1024-256.json", d, 0, -1);
+	sim_to("fixtures/configs/small-1024-256.json", d, 1, -1);
 	assert_true(br_is_file(marker));
 	char *st = br_path_join(d, "stress.json");
 	assert_false(br_is_file(st));
-	char *argv[] = { "simulate", NULL, "-o", d, NULL };
-	argv[1] = br_test_src("fixtures/configs/small-1024-256.json");
+	char *argv[] = { "simulate", cfg, "-o", d, NULL };
 	assert_int_equal(br_sim_main(4, argv), BR_EXIT_USAGE);
 	assert_true(br_is_file(marker));
-	char *argvf[] = { "simulate", argv[1], "-o", d, "--force", NULL };
-	assert_int_equal(br_sim_main(5, argvf), BR_EXIT_OK);
-	assert_false(br_is_file(marker));
-	assert_true(br_is_file(st));
-	char *tmp = br_xasprintf("%s.tmp.%ld", d, (long)getpid());
-	char *old = br_xasprintf("%s.old.%ld", d, (long)getpid());
+	/* user's folder + --force: refused with exit 2 and a reason */
+	char *argvf[] = { "simulate", cfg, "-o", d, "--force", NULL };
+	assert_int_equal(br_sim_main(5, argvf), BR_EXIT_USAGE);
+	assert_true(br_is_file(marker));
+	assert_false(br_is_file(st));
+	char *cause = NULL;
+	assert_int_equal(br_sim_check_output(d, 1, &cause), -1);
+	assert_non_null(strstr(cause, "not an earlier simulate output"));
+	assert_non_null(strstr(cause, "choose another -o folder"));
+	free(cause);
+
+	/* a measured run: run.json without a "simulator" object */
+	char *m = br_xasprintf("%s/measured", tmpdir);
+	assert_int_equal(br_mkdir_p(m, NULL), 0);
+	char *mrj = br_path_join(m, "run.json");
+	write_text(mrj, "{\"name\": \"h100 run\", \"gpu\": \"H100\"}\n");
+	char *argvm[] = { "simulate", cfg, "-o", m, "--force", NULL };
+	assert_int_equal(br_sim_main(5, argvm), BR_EXIT_USAGE);
+	assert_true(br_is_file(mrj));
+	/* "simulator" present but not an object: still not ours */
+	write_text(mrj, "{\"simulator\": \"yes\"}\n");
+	assert_int_equal(br_sim_main(5, argvm), BR_EXIT_USAGE);
+	assert_true(br_is_file(mrj));
+
+	/* a regular file as -o: refused with and without --force, kept as a file */
+	char *f = br_xasprintf("%s/afile", tmpdir);
+	write_text(f, "precious");
+	char *argvr[] = { "simulate", cfg, "-o", f, "--force", NULL };
+	assert_int_equal(br_sim_main(5, argvr), BR_EXIT_USAGE);
+	assert_int_equal(br_sim_main(4, argvr), BR_EXIT_USAGE);
+	assert_true(br_is_file(f));
+	assert_int_equal(br_sim_check_output(f, 1, &cause), -1);
+	assert_non_null(strstr(cause, "not a folder"));
+	free(cause);
+	sim_to("fixtures/configs/small-1024-256.json", f, 1, -1);
+	assert_true(br_is_file(f));
+
+	/* an earlier simulate output (trailing slash too) is replaced with --force */
+	char *s = br_xasprintf("%s/simout", tmpdir);
+	char *s_slash = br_xasprintf("%s/simout/", tmpdir);
+	sim_to("fixtures/configs/small-1024-256.json", s, 0, 0);
+	char *extra = br_path_join(s, "stale.txt");
+	write_text(extra, "from the earlier run");
+	char *argvs[] = { "simulate", cfg, "-o", s_slash, "--force", NULL };
+	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_OK);
+	assert_false(br_is_file(extra));
+	char *srj = br_path_join(s, "run.json");
+	assert_true(br_is_file(srj));
+	char *tmp = br_xasprintf("%s.tmp.%ld", s, (long)getpid());
+	char *old = br_xasprintf("%s.old.%ld", s, (long)getpid());
+	char *tmp_in = br_xasprintf("%s/.tmp.%ld", s, (long)getpid());
 	assert_false(br_is_dir(tmp));
 	assert_false(br_is_dir(old));
-	free(argv[1]);
+	assert_false(br_is_dir(tmp_in));
+	/* an empty folder may be filled with --force (nothing to lose) */
+	char *e = br_xasprintf("%s/empty", tmpdir);
+	assert_int_equal(br_mkdir_p(e, NULL), 0);
+	assert_int_equal(br_sim_check_output(e, 0, NULL), -1);
+	assert_int_equal(br_sim_check_output(e, 1, NULL), 0);
+	free(e);
+	free(tmp_in);
+	free(srj);
+	free(extra);
+	free(s);
+	free(s_slash);
+	free(f);
+	free(mrj);
+	free(m);
 	free(tmp);
 	free(old);
 	free(st);
 	free(marker);
 	free(d);
+	free(cfg);
+}
+
+/* dead_pid: the id of a child that has exited and been reaped. */
+static pid_t
+dead_pid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	assert_true(p > 0);
+	waitpid(p, NULL, 0);
+	return p;
+}
+
+/* A killed simulate leaves OUT.tmp.PID: the next run removes it when PID is
+ * dead and it holds only simulate's files; a live PID's folder, or one with
+ * other files, is left alone. */
+static void
+test_stale_tmp(void **state)
+{
+	(void)state;
+	char *out = br_xasprintf("%s/stale", tmpdir);
+	pid_t dead = dead_pid();
+	char *t_dead = br_xasprintf("%s.tmp.%ld", out, (long)dead);
+	char *t_live = br_xasprintf("%s.tmp.%ld", out, (long)getppid());
+	pid_t dead2 = dead_pid();
+	char *t_user = br_xasprintf("%s.tmp.%ld", out, (long)dead2);
+	char *t_other = br_xasprintf("%s/other.tmp.%ld", tmpdir, (long)dead);
+	const char *dirs[] = { t_dead, t_live, t_user, t_other };
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(br_mkdir_p(dirs[i], NULL), 0);
+		char *p = br_path_join(dirs[i], "stress.json");
+		write_text(p, "{\"half\": ");
+		free(p);
+	}
+	char *u = br_path_join(t_user, "notes.txt");
+	write_text(u, "mine");
+	sim_to("fixtures/configs/small-1024-256.json", out, 0, 0);
+	assert_false(br_is_dir(t_dead));
+	assert_true(br_is_dir(t_live));
+	assert_true(br_is_file(u));
+	assert_true(br_is_dir(t_other));
+	/* nothing stale left: a second clean removes nothing */
+	assert_int_equal(br_sim_clean_stale(out), 0);
+	free(u);
+	free(t_dead);
+	free(t_live);
+	free(t_user);
+	free(t_other);
+	free(out);
 }
 
 /* Round 1 written, then read with br_bench_load, br_metrics_csv_load and
@@ -266,6 +388,7 @@ main(void)
 		cmocka_unit_test(test_pyfloat),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_no_overwrite),
+		cmocka_unit_test(test_stale_tmp),
 		cmocka_unit_test(test_parsers_read_it),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,123 @@
+/*
+ * br_read_file (src/common/files.c): only regular files are read, and the
+ * size is capped at 8 GiB, so `--bench /dev/zero` or a FIFO cannot eat
+ * memory or hang.
+ */
+#include "br_test.h"
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "benchreport/common.h"
+
+static char tmpdir[64];
+
+/* read_bad: br_read_file(path) must fail with a cause holding `needle`. */
+static void
+read_bad(const char *path, const char *needle)
+{
+	char *data = (char *)1, *cause = NULL;
+	size_t len = 7;
+	assert_int_equal(br_read_file(path, &data, &len, &cause), -1);
+	assert_non_null(cause);
+	if (strstr(cause, needle) == NULL || strstr(cause, path) == NULL)
+		fail_msg("cause \"%s\" lacks \"%s\" or the path", cause, needle);
+	assert_ptr_equal(data, (char *)1);   /* untouched on failure */
+	free(cause);
+}
+
+/* A normal file: bytes and length as written (11 bytes, NUL-terminated). */
+static void
+t_regular(void **state)
+{
+	(void)state;
+	char *p = br_path_join(tmpdir, "ok.txt");
+	FILE *fp = fopen(p, "w");
+	fputs("hello\nworld", fp);
+	fclose(fp);
+	char *data = NULL;
+	size_t len = 0;
+	assert_int_equal(br_read_file(p, &data, &len, NULL), 0);
+	assert_int_equal(len, 11);
+	assert_string_equal(data, "hello\nworld");
+	free(data);
+	/* empty file: length 0, empty string */
+	fp = fopen(p, "w");
+	fclose(fp);
+	assert_int_equal(br_read_file(p, &data, &len, NULL), 0);
+	assert_int_equal(len, 0);
+	assert_string_equal(data, "");
+	free(data);
+	free(p);
+}
+
+/* /dev/zero, a directory and a FIFO (no writer: must not block). */
+static void
+t_not_regular(void **state)
+{
+	(void)state;
+	read_bad("/dev/zero", "/dev/zero: not a regular file (a character device)");
+	read_bad(tmpdir, "not a regular file (a directory)");
+	char *f = br_path_join(tmpdir, "fifo");
+	assert_int_equal(mkfifo(f, 0600), 0);
+	read_bad(f, "not a regular file (a FIFO (named pipe))");
+	/* br_sha256_file follows the same rule */
+	char hex[65], *cause = NULL;
+	assert_int_equal(br_sha256_file("/dev/zero", hex, NULL, &cause), -1);
+	assert_non_null(strstr(cause, "not a regular file"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(br_sha256_file(f, hex, NULL, &cause), -1);
+	assert_non_null(strstr(cause, "FIFO"));
+	free(cause);
+	free(f);
+	read_bad("/nonexistent/x.json", "cannot open");
+}
+
+/* A sparse file of 8 GiB + 1 byte is refused by size without reading it;
+ * exactly 8 GiB would pass the size check (not read here: too slow). */
+static void
+t_too_big(void **state)
+{
+	(void)state;
+	char *p = br_path_join(tmpdir, "huge.json");
+	int fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	if (ftruncate(fd, (off_t)(8ULL << 30) + 1) != 0) {
+		close(fd);
+		free(p);
+		skip();   /* file system without large sparse files */
+	}
+	close(fd);
+	read_bad(p, "over the 8 GiB limit");
+	unlink(p);
+	free(p);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/br_files_XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	char *cmd = br_xasprintf("rm -rf '%s'", tmpdir);
+	int rc = system(cmd);
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_regular),
+		cmocka_unit_test(t_not_regular),
+		cmocka_unit_test(t_too_big),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
