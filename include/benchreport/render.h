@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "benchreport/analysis.h"
+#include "benchreport/campaign.h"
 
 typedef struct br_figure {
 	char *id;              /* "fig2-waveform", "figL-latency-cdf" */
@@ -22,7 +23,9 @@ typedef struct br_figure {
 /*
  * br_render_figures: draw every figure the analysis has data for into
  * out_dir (created if needed). The latency CDFs need per-request arrays; the
- * waveform (figure 2) needs a metrics series. Out: *figs (array, caller frees
+ * waveform (figure 2) and residency (figure 3) need a metrics series; the
+ * preemption loop and staircase (figures 4, 5) need preemption events; the
+ * wall-clock budget (figure 9) needs the budget's decode part. Out: *figs (array, caller frees
  * with br_figures_free), *n_figs. Returns 0 or -1 with *cause on an I/O
  * error.
  */
@@ -30,6 +33,18 @@ int br_render_figures(const br_analysis *a, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause);
 
 void br_figure_free(br_figure *f);
+
+/*
+ * br_render_campaign_figures: the figures across the configurations of a
+ * campaign (one category per run, in campaign order): fig1-kv-demand
+ * (requested concurrency and peak running; demand / pool on a log axis),
+ * fig6-configs (output tok/s, p99 ITL, preemptions), fig7-ttft-split
+ * (queue, prefill, frontend on a log axis), fig8-flops-calibration (needs
+ * c->has_calibration). Each only when at least one run has its data.
+ * Same outputs and errors as br_render_figures. Added by the figures helper.
+ */
+int br_render_campaign_figures(const br_campaign *c, const char *out_dir,
+    br_figure **figs, size_t *n_figs, char **cause);
 
 /*
  * br_render_shutdown: release the process-wide font caches of pango,

@@ -319,6 +319,9 @@ br_chart_free(br_chart *c)
 	for (size_t i = 0; i < c->n_bands; i++)
 		free(c->bands[i].label);
 	free(c->bands);
+	for (size_t i = 0; i < c->n_notes; i++)
+		free(c->notes[i].text);
+	free(c->notes);
 	free(c);
 }
 
@@ -407,6 +410,29 @@ br_chart_add_hline(br_chart *c, int side, double y, const char *label, int color
 	return add_ref(c, 0, side, y, label, color, BR_LABEL_TOP);
 }
 
+/* br_chart_add_note: see chart.h. */
+br_note *
+br_chart_add_note(br_chart *c, int side, double x, double y, const char *text,
+    int color, double dx_pt, double dy_pt, double ax, double ay)
+{
+	if (!isfinite(x) || !isfinite(y) || text == NULL)
+		return NULL;
+	c->notes = br_xrealloc(c->notes, (c->n_notes + 1) * sizeof *c->notes);
+	br_note *n = &c->notes[c->n_notes++];
+	n->side = side;
+	n->x = x;
+	n->y = y;
+	n->text = br_xstrdup(text);
+	n->color = color;
+	n->dx_pt = dx_pt;
+	n->dy_pt = dy_pt;
+	n->ax = ax;
+	n->ay = ay;
+	if (side == BR_SIDE_RIGHT)
+		c->has_y2 = 1;
+	return n;
+}
+
 /* br_chart_add_band: see chart.h. */
 void
 br_chart_add_band(br_chart *c, double x0, double x1, const char *label)
@@ -490,6 +516,22 @@ stack_base(const br_chart *c, size_t si, size_t j)
 	return b;
 }
 
+/*
+ * hstack_base: for horizontal stacked bar series si, the sum of the earlier
+ * HBARS_STACKED series at index j (non-finite or missing values count as 0).
+ */
+static double
+hstack_base(const br_chart *c, size_t si, size_t j)
+{
+	double b = 0;
+	for (size_t k = 0; k < si; k++) {
+		const br_chart_series *s = &c->series[k];
+		if (s->kind == BR_SERIES_HBARS_STACKED && j < s->n && isfinite(s->x[j]))
+			b += s->x[j];
+	}
+	return b;
+}
+
 /* widen: extend [*lo, *hi] by v when v is usable on this scale. */
 static void
 widen(int scale, double v, double *lo, double *hi)
@@ -517,9 +559,21 @@ data_range(const br_chart *c, int which, int scale, double *lo, double *hi)
 		if (which != 0 && s->side != side)
 			continue;
 		double bw = s->bar_width > 0 ? s->bar_width : 0.8;
+		double hw = s->bar_width > 0 ? s->bar_width : 0.6;
 		for (size_t j = 0; j < s->n; j++) {
 			if (!isfinite(s->x[j]) || !isfinite(s->y[j]))
 				continue;
+			if (s->kind == BR_SERIES_HBARS_STACKED) {
+				double b = hstack_base(c, i, j);
+				if (which == 0) {
+					widen(scale, b, lo, hi);
+					widen(scale, b + s->x[j], lo, hi);
+				} else {
+					widen(scale, s->y[j] - hw / 2, lo, hi);
+					widen(scale, s->y[j] + hw / 2, lo, hi);
+				}
+				continue;
+			}
 			if (which == 0) {
 				if (s->kind == BR_SERIES_BARS) {
 					widen(scale, s->x[j] + s->bar_offset - bw / 2, lo, hi);
@@ -553,6 +607,19 @@ data_range(const br_chart *c, int which, int scale, double *lo, double *hi)
 			widen(scale, c->x.cat_v[i] - 0.5, lo, hi);
 			widen(scale, c->x.cat_v[i] + 0.5, lo, hi);
 		}
+	if (which == 1 && c->y.n_cat > 0)
+		for (size_t i = 0; i < c->y.n_cat; i++) {
+			widen(scale, c->y.cat_v[i] - 0.5, lo, hi);
+			widen(scale, c->y.cat_v[i] + 0.5, lo, hi);
+		}
+	/* notes keep their anchor point inside the plot */
+	for (size_t i = 0; i < c->n_notes; i++) {
+		const br_note *n = &c->notes[i];
+		if (which == 0)
+			widen(scale, n->x, lo, hi);
+		else if (n->side == side)
+			widen(scale, n->y, lo, hi);
+	}
 }
 
 /*
@@ -572,7 +639,8 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 		lo = ax->min;
 	if (usable(a->scale, ax->max))
 		hi = ax->max;
-	int fixed = usable(a->scale, ax->min) && usable(a->scale, ax->max);
+	/* category axes keep the categories' own range (±0.5), not widened to nice ticks */
+	int fixed = (usable(a->scale, ax->min) && usable(a->scale, ax->max)) || ax->n_cat > 0;
 	if (a->scale == BR_SCALE_LOG10) {
 		if (isnan(lo) || isnan(hi)) {
 			lo = 1;
@@ -745,6 +813,7 @@ draw_swatch(cairo_t *cr, const br_chart *c, size_t e, double x, double ymid, dou
 		break;
 	case BR_SERIES_BARS:
 	case BR_SERIES_AREA_STACKED:
+	case BR_SERIES_HBARS_STACKED:
 		set_color(cr, s->color);
 		cairo_rectangle(cr, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
 		cairo_fill_preserve(cr);
@@ -867,6 +936,27 @@ draw_bars(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
 	}
 }
 
+/* draw_hbars: horizontal stacked bar series si (see hstack_base). */
+static void
+draw_hbars(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
+{
+	const br_chart_series *s = &c->series[si];
+	double hw = s->bar_width > 0 ? s->bar_width : 0.6;
+	for (size_t j = 0; j < s->n; j++) {
+		double b = hstack_base(c, si, j), p0, p1, q0, q1;
+		if (!isfinite(s->x[j]) || !isfinite(s->y[j]) || !ax_map(xa, b, &p0) ||
+		    !ax_map(xa, b + s->x[j], &p1) || !ax_map(ya, s->y[j] - hw / 2, &q0) ||
+		    !ax_map(ya, s->y[j] + hw / 2, &q1))
+			continue;
+		cairo_rectangle(cr, p0 < p1 ? p0 : p1, q0 < q1 ? q0 : q1, fabs(p1 - p0), fabs(q1 - q0));
+		set_color(cr, s->color);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+		cairo_set_line_width(cr, 0.4);
+		cairo_stroke(cr);
+	}
+}
+
 /* draw_area: stacked area series si, one polygon per run of usable points. */
 static void
 draw_area(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
@@ -929,7 +1019,7 @@ label_box(cairo_t *cr, double x, double y, double w, double h)
  */
 static void
 draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
-    double px0, double py0, double px1, double py1, double fs)
+    double px0, double py0, double px1, double py1, double fs, double (*boxes)[4], size_t *n_boxes)
 {
 	enum { MAXROWS = 16 };
 	double row_end[2][MAXROWS];
@@ -989,6 +1079,11 @@ draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const 
 		row_end[pos][row] = x0 + tw;
 		double ty = pos ? py1 - 2 - (row + 1) * (th + 1) : py0 + 2 + row * (th + 1);
 		label_box(cr, x0, ty, tw, th);
+		boxes[*n_boxes][0] = x0;
+		boxes[*n_boxes][1] = ty;
+		boxes[*n_boxes][2] = tw;
+		boxes[*n_boxes][3] = th;
+		(*n_boxes)++;
 		set_color(cr, r->color);
 		double rgb[3];
 		br_palette_rgb(r->color, rgb);
@@ -1010,8 +1105,76 @@ draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const 
 		if (ty < py0 + 1)
 			ty = p + 1;
 		label_box(cr, px1 - 2 - tw, ty, tw, th);
+		boxes[*n_boxes][0] = px1 - 2 - tw;
+		boxes[*n_boxes][1] = ty;
+		boxes[*n_boxes][2] = tw;
+		boxes[*n_boxes][3] = th;
+		(*n_boxes)++;
 		set_color(cr, r->color);
 		br_text_draw(cr, r->label, fs, 0, 0, px1 - 2, ty, 1, 0, 0);
+	}
+}
+
+/* text_color: palette colour idx as the source for text (light colours darkened; -1 = black). */
+static void
+text_color(cairo_t *cr, int idx)
+{
+	if (idx < 0) {
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		return;
+	}
+	double rgb[3];
+	br_palette_rgb(idx, rgb);
+	double k = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 0.55 ? 0.55 : 1;
+	cairo_set_source_rgb(cr, rgb[0] * k, rgb[1] * k, rgb[2] * k);
+}
+
+/* boxes_overlap: the rectangles (x, y, w, h) a and b intersect (1 pt gap counts as touching). */
+static int
+boxes_overlap(const double *a, const double *b)
+{
+	return a[0] < b[0] + b[2] + 1 && b[0] < a[0] + a[2] + 1 &&
+	    a[1] < b[1] + b[3] + 1 && b[1] < a[1] + a[3] + 1;
+}
+
+/*
+ * draw_notes: the notes of c, each in a white box kept inside the plot. A
+ * note whose box would overlap an earlier one or a reference-line label
+ * (box[0..nb), room for n_notes more) is left out (its value is in the
+ * figure's CSV): labels never cover each other, and a label is never moved
+ * away from the thing it names.
+ */
+static void
+draw_notes(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
+    double px0, double py0, double px1, double py1, double fs, double (*box)[4], size_t nb)
+{
+	for (size_t i = 0; i < c->n_notes; i++) {
+		const br_note *n = &c->notes[i];
+		double px, py, tw, th;
+		if (!ax_map(xa, n->x, &px) || !ax_map(n->side == BR_SIDE_RIGHT ? yr : yl, n->y, &py))
+			continue;
+		br_text_size(cr, n->text, fs, 0, 0, &tw, &th);
+		double bx = px + n->dx_pt - n->ax * tw, by0 = py + n->dy_pt - n->ay * th;
+		if (bx + tw > px1 - 1)
+			bx = px1 - 1 - tw;
+		if (bx < px0 + 1)
+			bx = px0 + 1;
+		double by = by0;
+		if (by + th > py1 - 1)
+			by = py1 - 1 - th;
+		if (by < py0 + 1)
+			by = py0 + 1;
+		double cand[4] = { bx, by, tw, th };
+		int placed = 1;
+		for (size_t b = 0; b < nb && placed; b++)
+			if (boxes_overlap(cand, box[b]))
+				placed = 0;
+		if (!placed)
+			continue;
+		memcpy(box[nb++], cand, sizeof cand);
+		label_box(cr, cand[0], cand[1], tw, th);
+		text_color(cr, n->color);
+		br_text_draw(cr, n->text, fs, 0, 0, cand[0], cand[1], 0, 0, 0);
 	}
 }
 
@@ -1145,6 +1308,25 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	axis_setup(c, &c->y2, 2, clampi((int)(est_h / 26), 3, 8), &yr);
 	double xlw, xlh, ylw, ylh, rlw = 0, rlh = 0, th_h;
 	tick_labels_extent(cr, &xa, fs, &xlw, &xlh);
+	/*
+	 * x category labels: rotated by 90° when the widest does not fit in the
+	 * narrowest category spacing (estimated on the plot width before margins).
+	 */
+	int xrot = 0;
+	if (c->x.n_cat > 0 && xa.hi > xa.lo) {
+		double mingap = xa.hi - xa.lo;
+		for (size_t i = 1; i < c->x.n_cat; i++) {
+			double g = fabs(c->x.cat_v[i] - c->x.cat_v[i - 1]);
+			if (g > 0 && g < mingap)
+				mingap = g;
+		}
+		if (xlw + 4 > est_w * mingap / (xa.hi - xa.lo)) {
+			xrot = 1;
+			double t = xlw;
+			xlw = xlh;
+			xlh = t;
+		}
+	}
 	tick_labels_extent(cr, &yl, fs, &ylw, &ylh);
 	if (c->has_y2)
 		tick_labels_extent(cr, &yr, fs, &rlw, &rlh);
@@ -1160,8 +1342,8 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 			px1 -= th_h + 2;
 	} else {
 		/* room for half of the last x label centred on the right edge */
-		double lastw = 0;
-		if (xa.n_ticks > 0) {
+		double lastw = xrot ? xlw : 0;
+		if (xa.n_ticks > 0 && !xrot) {
 			char buf[256];
 			int mk = tick_text(&xa, xa.n_ticks - 1, buf, sizeof buf);
 			br_text_size(cr, buf, fs, 0, mk, &lastw, NULL);
@@ -1195,7 +1377,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	}
 	cairo_set_line_width(cr, 0.35);
 	cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
-	for (size_t i = 0; i < yl.n_ticks; i++) {
+	for (size_t i = 0; i < yl.n_ticks && c->y.n_cat == 0; i++) {
 		double p;
 		if (ax_map(&yl, yl.ticks[i], &p)) {
 			cairo_move_to(cr, px0, p);
@@ -1217,12 +1399,19 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		if (c->series[i].kind == BR_SERIES_BARS)
 			draw_bars(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
+		if (c->series[i].kind == BR_SERIES_HBARS_STACKED)
+			draw_hbars(cr, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_LINE || c->series[i].kind == BR_SERIES_STEP)
 			draw_lines(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_SCATTER)
 			draw_scatter(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
-	draw_refs(cr, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93);
+	double (*boxes)[4] = br_xmalloc((c->n_refs + c->n_notes + 1) * sizeof *boxes);
+	size_t n_boxes = 0;
+	draw_refs(cr, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, &n_boxes);
+	draw_notes(cr, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, n_boxes);
+	free(boxes);
 	cairo_restore(cr);
 
 	/* frame */
@@ -1238,6 +1427,9 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	/* x */
 	int keep[MAX_TICKS];
 	x_label_select(cr, &xa, fs, keep);
+	if (xrot)
+		for (size_t i = 0; i < xa.n_ticks; i++)
+			keep[i] = 1;
 	for (size_t i = 0; i < xa.n_ticks; i++) {
 		double p;
 		if (!ax_map(&xa, xa.ticks[i], &p) || p < px0 - 0.5 || p > px1 + 0.5)
@@ -1248,7 +1440,10 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		if (!keep[i])
 			continue;
 		int mk = tick_text(&xa, i, buf, sizeof buf);
-		br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);
+		if (xrot)
+			br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 1, 0.5, 90);
+		else
+			br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);
 	}
 	if (xa.scale == BR_SCALE_LOG10 && xa.decade_ticks && xa.n_ticks <= 8) {
 		cairo_set_line_width(cr, 0.4);

@@ -33,7 +33,10 @@ enum br_series_kind {
 	BR_SERIES_STEP,         /* horizontal then vertical (value holds until the next x) */
 	BR_SERIES_SCATTER,      /* markers only */
 	BR_SERIES_BARS,         /* bars from 0 (log: from the axis bottom) to y */
-	BR_SERIES_AREA_STACKED  /* filled, stacked on the previous stacked series of the same side */
+	BR_SERIES_AREA_STACKED, /* filled, stacked on the previous stacked series of the same side */
+	BR_SERIES_HBARS_STACKED /* horizontal bars: at y[j] (thickness bar_width in y units, 0 = 0.6),
+	                           from the sum of the earlier HBARS_STACKED series at index j
+	                           (non-finite parts count as 0) to that sum + x[j]; x[j] >= 0 */
 };
 
 enum br_side { BR_SIDE_LEFT = 0, BR_SIDE_RIGHT };
@@ -46,7 +49,8 @@ typedef struct br_axis {
 	double min, max;        /* NAN = automatic (linear: extended to nice ticks) */
 	int include_zero;       /* linear automatic range always contains 0 */
 	char *title;            /* with unit, e.g. "time since first sample (s)" */
-	/* Category ticks (bar charts): when n_cat > 0 these replace the numeric ticks. */
+	/* Category ticks (bar charts): when n_cat > 0 these replace the numeric ticks.
+	 * x category labels that do not fit side by side are drawn rotated by 90°. */
 	size_t n_cat;
 	double *cat_v;
 	char **cat_label;
@@ -74,6 +78,16 @@ typedef struct br_refline {
 	int label_pos;          /* vertical lines: enum br_label_pos */
 } br_refline;
 
+/* A text note at a data point (values on bars, a labelled point). */
+typedef struct br_note {
+	int side;               /* y axis of (x, y) */
+	double x, y;            /* anchor in data units */
+	char *text;
+	int color;              /* palette index (light colours are darkened); -1 = black */
+	double dx_pt, dy_pt;    /* offset of the text anchor from the point, points (y down) */
+	double ax, ay;          /* text anchor fractions as br_text_draw (0.5, 1 = centred above) */
+} br_note;
+
 typedef struct br_band {
 	double x0, x1;          /* shaded x interval (data units) */
 	char *label;            /* legend text; NULL = none */
@@ -89,6 +103,9 @@ typedef struct br_chart {
 	size_t n_refs;
 	br_band *bands;
 	size_t n_bands;
+	br_note *notes;         /* drawn last, inside the plot; a note that would overlap an
+	                           earlier note or a reference-line label is left out */
+	size_t n_notes;
 	int legend;             /* 1: legend above the plot area (default) */
 	double font_pt;         /* tick label size; titles are scaled from it (default 7.5) */
 } br_chart;
@@ -113,6 +130,14 @@ br_chart_series *br_chart_add(br_chart *c, int kind, int side, int color,
 /* br_chart_add_vline / _hline: reference lines (ignored when value is not finite). */
 br_refline *br_chart_add_vline(br_chart *c, double x, const char *label, int color, int label_pos);
 br_refline *br_chart_add_hline(br_chart *c, int side, double y, const char *label, int color);
+
+/*
+ * br_chart_add_note: a text note anchored at data point (x, y) of axis
+ * `side`, offset by (dx_pt, dy_pt) points, text anchor (ax, ay) as
+ * br_text_draw. Ignored when x or y is not finite. Returns the note.
+ */
+br_note *br_chart_add_note(br_chart *c, int side, double x, double y, const char *text,
+    int color, double dx_pt, double dy_pt, double ax, double ay);
 
 /* br_chart_add_band: shaded x interval (ignored when an end is not finite). */
 void br_chart_add_band(br_chart *c, double x0, double x1, const char *label);

@@ -33,6 +33,37 @@ br_csv_num(GString *s, double v)
 	g_string_append(s, buf);
 }
 
+/* br_fig_num: see figure_io.h. */
+void
+br_fig_num(char *buf, size_t len, const char *fmt, double v)
+{
+	char tmp[G_ASCII_DTOSTR_BUF_SIZE + 16];
+	g_ascii_formatd(tmp, sizeof tmp, fmt, v);
+	if (tmp[0] == '-')
+		snprintf(buf, len, "\xe2\x88\x92%s", tmp + 1);
+	else
+		snprintf(buf, len, "%s", tmp);
+}
+
+/* br_csv_str: see figure_io.h. */
+void
+br_csv_str(GString *s, const char *text)
+{
+	if (text == NULL)
+		return;
+	if (strpbrk(text, ",\"\r\n") == NULL) {
+		g_string_append(s, text);
+		return;
+	}
+	g_string_append_c(s, '"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			g_string_append_c(s, '"');
+		g_string_append_c(s, *p);
+	}
+	g_string_append_c(s, '"');
+}
+
 /*
  * draw_all: white background, then the panels in a grid of spec->cols
  * columns filling w × h.

@@ -46,8 +46,22 @@ int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out
  */
 void br_csv_num(GString *s, double v);
 
+/*
+ * br_fig_num: v formatted with printf format fmt (one double conversion)
+ * into buf, locale independent ('.' decimal point), a leading minus as the
+ * Unicode minus sign (for labels; CSV cells use br_csv_num).
+ */
+void br_fig_num(char *buf, size_t len, const char *fmt, double v);
+
+/* br_csv_str: append text to s as a CSV cell (quoted when it holds , " or a line break). */
+void br_csv_str(GString *s, const char *text);
+
 /* Figure builders (fig_*.c): 1 = figure made, 0 = no data for it, -1 = I/O error (*cause). */
 int br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_preemption_staircase(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_budget(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 
 #endif

@@ -421,9 +421,12 @@ test_render_all(void **state)
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
 	assert_null(cause);
-	assert_int_equal(n, 2);
-	/* 2 figures × png, svg, csv; no temporary file left behind */
-	assert_int_equal(dir_entries(dir), 6);
+	/* fig2 waveform, fig3 residency (running + waiting columns), figL; no preemption
+	 * events and no budget in this fixture, so no fig4/5/9 */
+	assert_int_equal(n, 3);
+	assert_non_null(find_fig(figs, n, "fig3-residency"));
+	/* 3 figures × png, svg, csv; no temporary file left behind */
+	assert_int_equal(dir_entries(dir), 9);
 
 	const br_figure *w = find_fig(figs, n, "fig2-waveform");
 	assert_non_null(w);
@@ -570,7 +573,7 @@ test_render_gaps(void **state)
 	size_t n = 0;
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);   /* fig2, fig3, figL */
 	for (size_t i = 0; i < n; i++)
 		check_svg(&figs[i]);
 	const br_figure *w = find_fig(figs, n, "fig2-waveform");

@@ -1,0 +1,769 @@
+/*
+ * Figures across the configurations of a campaign (DESIGN.md §4 figures 1,
+ * 6, 7, 8): one category per run on the x axis, in campaign order, labelled
+ * with the run name (rotated by the chart layer when the names do not fit
+ * side by side).
+ *
+ * fig1-kv-demand: bars of the requested concurrency C and the peak running
+ *   requests (left, requests); demand / pool on a right log axis as markers,
+ *   with the 1.0× line (demand = pool).
+ * fig6-configs: three panels: output throughput (tok/s), p99 ITL (ms),
+ *   preemptions (count).
+ * fig7-ttft-split: TTFT split into queue, prefill and frontend per
+ *   configuration, grouped bars on a log y axis, with the client mean TTFT.
+ * fig8-flops-calibration: GFLOP/token vs mean context per token of the
+ *   calibration runs, the fitted line and the focus run above it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "render/figure_io.h"
+
+/* ------------------------------------------------------------------ */
+/* per-run numbers                                                      */
+
+/* bench_of: the reported bench result of run i, or NULL. */
+static const br_bench *
+bench_of(const br_campaign *c, size_t i)
+{
+	return c->runs[i].bench.n > 0 ? &c->runs[i].bench.runs[0] : NULL;
+}
+
+/* run_label: category label of run i (its name, else "run N"); malloc'd. */
+static char *
+run_label(const br_campaign *c, size_t i)
+{
+	const char *n = c->runs[i].name;
+	if (n && n[0])
+		return br_xstrdup(n);
+	return br_xasprintf("run %zu", i + 1);
+}
+
+/* concurrency: C of run i (capacity block, else the bench file), NAN for open loop. */
+static double
+concurrency(const br_campaign *c, size_t i)
+{
+	double v = c->analyses[i].capacity.concurrency;
+	if (!isfinite(v)) {
+		const br_bench *b = bench_of(c, i);
+		v = b ? b->max_concurrency : NAN;
+	}
+	return isfinite(v) && v > 0 ? v : NAN;
+}
+
+/* itl_p99_ms: p99 ITL recomputed from the arrays, else the file's own p99_itl_ms. */
+static double
+itl_p99_ms(const br_campaign *c, size_t i)
+{
+	const br_latency *L = &c->analyses[i].latency;
+	if (L->m[BR_ITL].count > 0 && isfinite(L->m[BR_ITL].p99))
+		return L->m[BR_ITL].p99;
+	const br_bench *b = bench_of(c, i);
+	return b ? br_bench_file_stat(b, "itl", "p", 99) : NAN;
+}
+
+/* preemptions: Δ counter over the window (preemption block, else residency), NAN when unknown. */
+static double
+preemptions(const br_campaign *c, size_t i)
+{
+	const br_analysis *a = &c->analyses[i];
+	if (a->preemptions.count_available && isfinite(a->preemptions.n_preemptions))
+		return a->preemptions.n_preemptions;
+	if (a->residency.available && isfinite(a->residency.preemptions))
+		return a->residency.preemptions;
+	return NAN;
+}
+
+/* any_finite: at least one finite value in v[0..n). */
+static int
+any_finite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			return 1;
+	return 0;
+}
+
+/* fmt_value: v with 3 significant figures (whole numbers as integers) into buf. */
+static void
+fmt_value(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	if (v == floor(v) && a < 1e15) {
+		br_fig_num(buf, len, "%.0f", v);
+		return;
+	}
+	const char *f = a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
+	br_fig_num(buf, len, f, v);
+}
+
+/*
+ * set_categories: x categories 0..n-1 labelled with the run names, each
+ * followed by " · " and suffix[i] when suffix and suffix[i] are given.
+ */
+static void
+set_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suffix)
+{
+	size_t n = c->n_runs;
+	char **lab = br_xmalloc(n * sizeof *lab);
+	for (size_t i = 0; i < n; i++) {
+		xs[i] = (double)i;
+		lab[i] = run_label(c, i);
+		if (suffix && suffix[i]) {
+			char *t = br_xasprintf("%s · %s", lab[i], suffix[i]);
+			free(lab[i]);
+			lab[i] = t;
+		}
+	}
+	br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
+	for (size_t i = 0; i < n; i++)
+		free(lab[i]);
+	free(lab);
+}
+
+/*
+ * max_finite: the largest finite value of v[0..n), NAN when none.
+ */
+static double
+max_finite(const double *v, size_t n)
+{
+	double m = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]) && (isnan(m) || v[i] > m))
+			m = v[i];
+	return m;
+}
+
+/*
+ * headroom: a linear bar axis whose top leaves about 12 % above the
+ * highest value, so the value labels above the bars stay off the frame.
+ */
+static void
+headroom(br_axis *ax, double vmax)
+{
+	if (isfinite(vmax) && vmax > 0)
+		ax->max = vmax * 1.12;
+}
+
+/*
+ * room_for_notes: whether the value labels of v[0..n) fit side by side
+ * above bars `slot` category units apart: the plot of one of `panels`
+ * panels is about (figure width / panels − 55) pt wide, and a label is
+ * about 4.3 pt per character at the note size. When they do not fit no
+ * value is written (the chart would otherwise leave out only the ones that
+ * collide, which reads as if those bars had no value).
+ */
+static int
+room_for_notes(const double *v, size_t n, double slot, int panels)
+{
+	double unit_pt = (BR_FIG_W_PT / (double)panels - 55.0) / (double)(n ? n : 1);
+	size_t chars = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		char num[32];
+		fmt_value(v[i], num, sizeof num);
+		if (strlen(num) > chars)
+			chars = strlen(num);
+	}
+	return (double)chars * 4.3 + 3.0 <= unit_pt * slot;
+}
+
+/* na_notes: "n/a" in grey at the foot of each bar whose value is unknown (linear axes). */
+static void
+na_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offset)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, 0, "n/a", 5, 0, -1.5, 0.5, 1);
+}
+
+/* bar_notes: the value of each finite bar above it (suffix appended). */
+static void
+bar_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offset,
+    const char *suffix, int color)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		char num[32];
+		fmt_value(v[i], num, sizeof num);
+		char *t = br_xasprintf("%s%s", num, suffix);
+		br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, v[i], t, color, 0, -1.5, 0.5, 1);
+		free(t);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* fig1                                                                 */
+
+/* fig_kv_demand: see the file comment. 1 made, 0 no data, -1 I/O error. */
+static int
+fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+{
+	size_t n = c->n_runs;
+	double *xs = br_xmalloc(n * sizeof *xs), *C = br_xmalloc(n * sizeof *C),
+	       *peak = br_xmalloc(n * sizeof *peak), *over = br_xmalloc(n * sizeof *over);
+	for (size_t i = 0; i < n; i++) {
+		const br_analysis *a = &c->analyses[i];
+		C[i] = concurrency(c, i);
+		peak[i] = a->residency.available ? a->residency.running_peak : NAN;
+		over[i] = a->capacity.available ? a->capacity.oversubscription : NAN;
+		if (!(isfinite(over[i]) && over[i] > 0))
+			over[i] = NAN;
+	}
+	int rc = 0;
+	if (!any_finite(C, n) && !any_finite(peak, n))
+		goto done;
+	br_chart *ch = br_chart_new(NULL);
+	/* the demand / pool value goes into the category label: a note beside each
+	 * marker would sit on the bars and collide with the bar values */
+	char **osuf = br_xcalloc(n, sizeof *osuf);
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(over[i])) {
+			char num[32];
+			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : "%.1f", over[i]);
+			osuf[i] = br_xasprintf("%s×", num);
+		}
+	set_categories(ch, c, xs, osuf);
+	for (size_t i = 0; i < n; i++)
+		free(osuf[i]);
+	free(osuf);
+	br_axis_set(&ch->y, BR_SCALE_LINEAR, "requests");
+	ch->y.include_zero = 1;
+	/* colours: C light blue (3), peak running navy (0, "running" in fig2/3), demand/pool red (4) */
+	br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, 3,
+	    "requested concurrency C (requests)", xs, C, n);
+	s->bar_width = 0.36;
+	s->bar_offset = -0.19;
+	s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, 0, "peak running (requests)", xs, peak, n);
+	s->bar_width = 0.36;
+	s->bar_offset = 0.19;
+	int has_over = any_finite(over, n);
+	if (has_over) {
+		br_axis_set(&ch->y2, BR_SCALE_LOG10, "KV demand / pool (×, log scale)");
+		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 4,
+		    "KV demand C·(in + out) / pool (×, right)", xs, over, n);
+		s->line_width_pt = 2.0;
+		/* the 1.0× line as a series, so its label is in the legend, not on the bars */
+		double lx[2] = { -0.5, (double)n - 0.5 }, ly[2] = { 1, 1 };
+		s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_RIGHT, 4, "demand = pool (1.0×, right)", lx, ly, 2);
+		s->dash = 1;
+		s->line_width_pt = 0.8;
+		/* room for the markers: the range of the values and 1.0, ×/÷ 1.6 */
+		double lo = 1, hi = 1;
+		for (size_t i = 0; i < n; i++)
+			if (isfinite(over[i])) {
+				lo = over[i] < lo ? over[i] : lo;
+				hi = over[i] > hi ? over[i] : hi;
+			}
+		ch->y2.min = lo / 1.6;
+		ch->y2.max = hi * 1.6;
+	}
+	na_notes(ch, xs, C, n, -0.19);
+	na_notes(ch, xs, peak, n, 0.19);
+	if (room_for_notes(C, n, 0.38, 1) && room_for_notes(peak, n, 0.38, 1)) {
+		bar_notes(ch, xs, C, n, -0.19, "", -1);
+		bar_notes(ch, xs, peak, n, 0.19, "", -1);
+		double m1 = max_finite(C, n), m2 = max_finite(peak, n);
+		headroom(&ch->y, isfinite(m2) && !(m1 >= m2) ? m2 : m1);
+	}
+	GString *csv = g_string_new("run,requested_concurrency_requests,peak_running_requests,"
+	    "kv_demand_tokens,kv_pool_tokens,kv_demand_over_pool_x\n");
+	for (size_t i = 0; i < n; i++) {
+		const br_capacity *cap = &c->analyses[i].capacity;
+		br_csv_str(csv, c->runs[i].name);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, C[i]);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, peak[i]);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, cap->available ? cap->demand_tokens : NAN);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, cap->available ? cap->kv_pool_tokens : NAN);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, over[i]);
+		g_string_append_c(csv, '\n');
+	}
+	GString *cap = g_string_new("Per configuration: the concurrency the client asked for (C, light bars) and "
+	    "the most requests the server actually ran at once (peak running, dark bars), in requests.");
+	if (has_over)
+		g_string_append(cap, " Markers, right log axis, and the value after each run name: the KV demand "
+		    "C·(mean input + mean output tokens) divided by the KV pool from the server log; above the "
+		    "dashed 1.0× line the requested concurrency cannot be resident, and requests wait or are preempted.");
+	br_chart *charts[1] = { ch };
+	br_fig_spec spec = {
+		.id = "fig1-kv-demand",
+		.title = "KV demand vs resident requests per configuration",
+		.caption = cap->str,
+		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+		.charts = charts, .n_charts = 1, .cols = 1,
+		.csv = csv->str, .csv_len = csv->len,
+	};
+	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	g_string_free(cap, TRUE);
+	g_string_free(csv, TRUE);
+	br_chart_free(ch);
+done:
+	free(xs);
+	free(C);
+	free(peak);
+	free(over);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* fig6                                                                 */
+
+/* fig_configs: see the file comment. */
+static int
+fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+{
+	size_t n = c->n_runs;
+	double *xs = br_xmalloc(n * sizeof *xs), *v[3];
+	for (int k = 0; k < 3; k++)
+		v[k] = br_xmalloc(n * sizeof *v[k]);
+	for (size_t i = 0; i < n; i++) {
+		const br_bench *b = bench_of(c, i);
+		v[0][i] = b ? b->output_throughput_tps : NAN;
+		v[1][i] = itl_p99_ms(c, i);
+		v[2][i] = preemptions(c, i);
+	}
+	static const char *const title[3] = { "output throughput", "p99 inter-token latency", "preemptions" };
+	static const char *const ytitle[3] = { "output tokens per second (tok/s)", "p99 ITL (ms)", "preemptions (count)" };
+	/* colours: throughput navy (0), ITL teal (2), preemptions red (4, as in fig2/fig5) */
+	static const int color[3] = { 0, 2, 4 };
+	br_chart *charts[3];
+	size_t nc = 0;
+	GString *names = g_string_new(NULL);
+	for (int k = 0; k < 3; k++) {
+		if (!any_finite(v[k], n))
+			continue;
+		br_chart *ch = br_chart_new(title[k]);
+		set_categories(ch, c, xs, NULL);
+		br_axis_set(&ch->y, BR_SCALE_LINEAR, ytitle[k]);
+		ch->y.include_zero = 1;
+		ch->legend = 0;
+		br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, color[k], title[k], xs, v[k], n);
+		s->bar_width = 0.6;
+		na_notes(ch, xs, v[k], n, 0);
+		if (room_for_notes(v[k], n, 1.0, (int)(any_finite(v[0], n) + any_finite(v[1], n) + any_finite(v[2], n)))) {
+			bar_notes(ch, xs, v[k], n, 0, "", -1);
+			headroom(&ch->y, max_finite(v[k], n));
+		}
+		charts[nc++] = ch;
+		g_string_append_printf(names, "%s%s", names->len ? ", " : "", ytitle[k]);
+	}
+	int rc = 0;
+	if (nc > 0) {
+		GString *csv = g_string_new("run,output_throughput_tok_per_s,itl_p99_ms,preemptions_count\n");
+		for (size_t i = 0; i < n; i++) {
+			br_csv_str(csv, c->runs[i].name);
+			for (int k = 0; k < 3; k++) {
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, v[k][i]);
+			}
+			g_string_append_c(csv, '\n');
+		}
+		char *cap = br_xasprintf("One panel per measure, one bar per configuration: %s. Output throughput "
+		    "is the bench file's output_throughput; p99 ITL is recomputed from the per-request arrays "
+		    "when present (else the file's p99_itl_ms); preemptions are the increase of "
+		    "vllm:num_preemptions_total over the run window. p99 ITL hides preemptions (a few huge gaps "
+		    "among hundreds of thousands of samples), so read the third panel beside it.", names->str);
+		br_fig_spec spec = {
+			.id = "fig6-configs",
+			.title = "Configurations compared: throughput, p99 ITL, preemptions",
+			.caption = cap,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = nc, .cols = (int)nc,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		free(cap);
+		g_string_free(csv, TRUE);
+	}
+	for (size_t k = 0; k < nc; k++)
+		br_chart_free(charts[k]);
+	g_string_free(names, TRUE);
+	free(xs);
+	for (int k = 0; k < 3; k++)
+		free(v[k]);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* fig7                                                                 */
+
+/*
+ * fig_ttft_split: see the file comment.
+ *
+ * Why grouped bars on a log axis, not stacked: under overload the queue
+ * (minutes) dwarfs prefill and frontend (about a second). Stacked on a
+ * linear axis the two small parts are a sliver nobody can read; stacked on
+ * a log axis each segment's length depends on what is below it (1 s on top
+ * of 178 s spans 0.002 decades, the same 1 s at the bottom spans decades),
+ * so the picture lies about the parts. Side by side on a log axis every bar
+ * is read directly against the axis, and the ratio of two parts is the
+ * vertical distance between their tops. The client mean TTFT (the sum) is
+ * a marker over each group.
+ */
+static int
+fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+{
+	size_t n = c->n_runs;
+	double *xs = br_xmalloc(n * sizeof *xs), *v[3], *tot = br_xmalloc(n * sizeof *tot),
+	       *plot[3];
+	for (int k = 0; k < 3; k++) {
+		v[k] = br_xmalloc(n * sizeof *v[k]);
+		plot[k] = br_xmalloc(n * sizeof *plot[k]);
+	}
+	size_t n_avail = 0, n_neg = 0;
+	double minpos = NAN;
+	for (size_t i = 0; i < n; i++) {
+		const br_ttft_split *t = &c->analyses[i].ttft_split;
+		int ok = t->available;
+		n_avail += ok != 0;
+		v[0][i] = ok ? t->queue_s : NAN;
+		v[1][i] = ok ? t->prefill_s : NAN;
+		v[2][i] = ok ? t->frontend_s : NAN;
+		tot[i] = ok ? t->client_ttft_mean_s : NAN;
+		for (int k = 0; k < 3; k++) {
+			/* a log axis cannot show 0 or a negative residual: noted instead of drawn */
+			plot[k][i] = isfinite(v[k][i]) && v[k][i] > 0 ? v[k][i] : NAN;
+			if (isfinite(plot[k][i]) && (isnan(minpos) || plot[k][i] < minpos))
+				minpos = plot[k][i];
+		}
+		if (isfinite(v[2][i]) && v[2][i] <= 0)
+			n_neg++;
+	}
+	int rc = 0;
+	if (n_avail == 0 || isnan(minpos))
+		goto done;
+	br_chart *ch = br_chart_new(NULL);
+	set_categories(ch, c, xs, NULL);
+	br_axis_set(&ch->y, BR_SCALE_LOG10, "mean time per request (s, log scale)");
+	static const char *const lab[3] = { "queue (waiting for admission)", "prefill", "frontend + IPC (residual)" };
+	static const char *const key[3] = { "queue", "prefill", "frontend" };
+	/* colours: queue light orange (1, "waiting" in fig2/3), prefill navy (0), frontend teal (2) */
+	static const int color[3] = { 1, 0, 2 };
+	static const double off[3] = { -0.27, 0, 0.27 };
+	for (int k = 0; k < 3; k++) {
+		br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, color[k], lab[k], xs, plot[k], n);
+		s->bar_width = 0.25;
+		s->bar_offset = off[k];
+	}
+	br_chart_series *ms = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 5, "client mean TTFT (sum of the three)", xs, tot, n);
+	ms->line_width_pt = 1.5;
+	/* log axis: a factor 3 of room above the highest bar for its label, 2.5 below the lowest */
+	double top = NAN;
+	for (int k = 0; k < 3; k++) {
+		double m = max_finite(plot[k], n);
+		if (isfinite(m) && (isnan(top) || m > top))
+			top = m;
+	}
+	double mt = max_finite(tot, n);
+	if (isfinite(mt) && mt > top)
+		top = mt;
+	ch->y.min = minpos / 2.5;
+	ch->y.max = top * 3;
+	/*
+	 * First (they win any collision) the notes that replace what a log axis
+	 * cannot draw: a part that is zero or negative, written in red at the
+	 * foot of its slot, and "no data" under a configuration without a split.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		if (!c->analyses[i].ttft_split.available) {
+			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i], ch->y.min, "no TTFT split", 5, 0, -2, 0.5, 1);
+			continue;
+		}
+		for (int k = 0; k < 3; k++)
+			if (!isfinite(plot[k][i]) && isfinite(v[k][i])) {
+				char num[32];
+				fmt_value(v[k][i], num, sizeof num);
+				char *t = br_xasprintf("%s %s s", key[k], num);
+				/* from the left edge of the empty slot towards the gap after the group */
+				br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + off[k] - 0.125, ch->y.min, t, 4, 0, -2, 0, 1);
+				free(t);
+			}
+	}
+	int notes = room_for_notes(plot[0], n, 0.27, 1) && room_for_notes(plot[1], n, 0.27, 1) &&
+	    room_for_notes(plot[2], n, 0.27, 1);
+	for (int k = 0; k < 3 && notes; k++)
+		for (size_t i = 0; i < n; i++)
+			if (isfinite(plot[k][i])) {
+				char num[32];
+				fmt_value(plot[k][i], num, sizeof num);
+				br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + off[k], plot[k][i], num, -1, 0, -1.5, 0.5, 1);
+			}
+	GString *csv = g_string_new("run,queue_s,prefill_s,frontend_s,client_ttft_mean_s,frontend_negative\n");
+	for (size_t i = 0; i < n; i++) {
+		br_csv_str(csv, c->runs[i].name);
+		for (int k = 0; k < 3; k++) {
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, v[k][i]);
+		}
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, tot[i]);
+		g_string_append_printf(csv, ",%d\n", isfinite(v[2][i]) && v[2][i] < 0);
+	}
+	GString *cap = g_string_new("Mean time to first token of each configuration split into the server's queue "
+	    "time (Δsum/Δcount of vllm:request_queue_time_seconds), its prefill time (likewise "
+	    "request_prefill_time_seconds) and the rest of the client's mean TTFT (frontend, tokenisation, IPC: "
+	    "a residual), in seconds on a log axis. The parts are drawn side by side, not stacked: stacked "
+	    "segments on a log axis would misstate their sizes. Grey crosses: the client mean TTFT.");
+	if (n_neg > 0)
+		g_string_append_printf(cap, " In %zu configuration%s the residual is zero or negative (the server "
+		    "means exceed the client mean), which a log axis cannot draw: its value is written in red at the foot of its slot.",
+		    n_neg, n_neg > 1 ? "s" : "");
+	br_chart *charts[1] = { ch };
+	br_fig_spec spec = {
+		.id = "fig7-ttft-split",
+		.title = "TTFT split: queue, prefill, frontend per configuration",
+		.caption = cap->str,
+		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+		.charts = charts, .n_charts = 1, .cols = 1,
+		.csv = csv->str, .csv_len = csv->len,
+	};
+	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	g_string_free(cap, TRUE);
+	g_string_free(csv, TRUE);
+	br_chart_free(ch);
+done:
+	free(xs);
+	free(tot);
+	for (int k = 0; k < 3; k++) {
+		free(v[k]);
+		free(plot[k]);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* fig8                                                                 */
+
+/*
+ * fig_flops_calibration: see the file comment. The focus run's excess is
+ * the FLOPs ledger's excess_frac; when the ledger has none (no FLOPs ledger
+ * computed) it is computed here as measured / (a + b·x) − 1, the same
+ * formula on the same numbers.
+ */
+static int
+fig_flops_calibration(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+{
+	const br_flops_calibration *cal = &c->calibration;
+	if (!c->has_calibration || !cal->available || cal->n_used < 2 || cal->points == NULL)
+		return 0;
+	double a = cal->fit.a, b = cal->fit.b;
+	if (!isfinite(a) || !isfinite(b))
+		return 0;
+	size_t np = cal->n_points;
+	double *ux = br_xmalloc((np + 1) * sizeof *ux), *uy = br_xmalloc((np + 1) * sizeof *uy),
+	       *sx = br_xmalloc((np + 1) * sizeof *sx), *sy = br_xmalloc((np + 1) * sizeof *sy);
+	size_t nu = 0, ns = 0;
+	double xlo = NAN, xhi = NAN;
+	const char *focus_name = c->n_runs > c->focus ? c->runs[c->focus].name : NULL;
+	for (size_t i = 0; i < np; i++) {
+		const br_flops_cal_point *p = &cal->points[i];
+		if (!isfinite(p->x_tokens) || !isfinite(p->y_gflop_per_token))
+			continue;
+		if (p->used) {
+			ux[nu] = p->x_tokens;
+			uy[nu++] = p->y_gflop_per_token;
+		} else if (!(focus_name && p->name && strcmp(p->name, focus_name) == 0)) {
+			sx[ns] = p->x_tokens;
+			sy[ns++] = p->y_gflop_per_token;
+		} else {
+			continue;
+		}
+		if (isnan(xlo) || p->x_tokens < xlo)
+			xlo = p->x_tokens;
+		if (isnan(xhi) || p->x_tokens > xhi)
+			xhi = p->x_tokens;
+	}
+	int rc = 0;
+	if (nu < 2)
+		goto done;
+	/* the focus run */
+	const br_flops_ledger *L = c->n_runs > c->focus ? &c->analyses[c->focus].flops : NULL;
+	double fx = NAN, fy = NAN, fexc = NAN;
+	if (L && L->m.available) {
+		fx = L->m.mean_context_tokens;
+		fy = L->m.gflop_per_token;
+		fexc = L->available ? L->excess_frac : NAN;
+		if (!isfinite(fexc) && isfinite(fx) && isfinite(fy) && a + b * fx > 0)
+			fexc = fy / (a + b * fx) - 1;
+	}
+	int has_focus = isfinite(fx) && isfinite(fy);
+	if (has_focus) {
+		if (fx < xlo)
+			xlo = fx;
+		if (fx > xhi)
+			xhi = fx;
+	}
+	/* y range: every point and the line, plus 8 % of the span, so no marker sits on the frame */
+	double ylo = NAN, yhi = NAN;
+	for (size_t i = 0; i < nu + ns + (has_focus ? 1 : 0); i++) {
+		double yv = i < nu ? uy[i] : i < nu + ns ? sy[i - nu] : fy;
+		if (isnan(ylo) || yv < ylo)
+			ylo = yv;
+		if (isnan(yhi) || yv > yhi)
+			yhi = yv;
+	}
+	double pad = (xhi - xlo) * 0.04;
+	double lx[2] = { xlo - pad, xhi + pad }, ly[2] = { a + b * (xlo - pad), a + b * (xhi + pad) };
+
+	br_chart *ch = br_chart_new(NULL);
+	br_axis_set(&ch->x, BR_SCALE_LINEAR, "mean context per token x = (input + output) / 2 (tokens)");
+	br_axis_set(&ch->y, BR_SCALE_LINEAR, "FLOPs per token (GFLOP/token)");
+	for (int k = 0; k < 2; k++) {
+		if (ly[k] < ylo)
+			ylo = ly[k];
+		if (ly[k] > yhi)
+			yhi = ly[k];
+	}
+	double ypad = (yhi - ylo) * 0.08;
+	if (ypad > 0) {
+		ch->y.min = ylo - ypad;
+		ch->y.max = yhi + ypad;
+	}
+	char as[32], bs[32], r2[32];
+	br_fig_num(as, sizeof as, "%.4g", a);
+	br_fig_num(bs, sizeof bs, "%.3g", b);
+	br_fig_num(r2, sizeof r2, "%.3f", cal->fit.r2);
+	char *fl = isfinite(cal->fit.r2)
+	    ? br_xasprintf("fit: GFLOP/token = %s + %s·x (R² = %s, %zu runs)", as, bs, r2, nu)
+	    : br_xasprintf("fit: GFLOP/token = %s + %s·x (%zu runs)", as, bs, nu);
+	/* colours: fit grey (5), calibration runs navy (0), focus red (4), others light blue (3) */
+	br_chart_series *s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_LEFT, 5, fl, lx, ly, 2);
+	s->dash = 1;
+	free(fl);
+	s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 0, "calibration runs (no preemptions)", ux, uy, nu);
+	s->line_width_pt = 1.4;
+	if (ns > 0) {
+		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 3, "other runs (not in the fit)", sx, sy, ns);
+		s->line_width_pt = 1.2;
+	}
+	char ex[32] = "";
+	if (has_focus) {
+		double vx[2] = { fx, fx }, vy[2] = { a + b * fx, fy };
+		s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_LEFT, 4, NULL, vx, vy, 2);
+		s->dash = 2;
+		s->line_width_pt = 0.8;
+		char *lab = br_xasprintf("focus run %s (measured)", focus_name ? focus_name : "");
+		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 4, lab, &fx, &fy, 1);
+		s->line_width_pt = 1.8;
+		free(lab);
+		if (isfinite(fexc)) {
+			br_fig_num(ex, sizeof ex, "%+.1f", fexc * 100);
+			char *t = br_xasprintf("%s %% above the fit", ex);
+			br_chart_add_note(ch, BR_SIDE_LEFT, fx, fy, t, 4, -6, 0, 1, 0.5);
+			free(t);
+		}
+	}
+	GString *csv = g_string_new("run,role,mean_context_tokens,gflop_per_token,fit_gflop_per_token,"
+	    "excess_over_fit_pct,preemptions_count\n");
+	for (size_t i = 0; i < np; i++) {
+		const br_flops_cal_point *p = &cal->points[i];
+		int is_focus = focus_name && p->name && strcmp(p->name, focus_name) == 0;
+		br_csv_str(csv, p->name);
+		g_string_append_printf(csv, ",%s,", p->used ? "calibration" : is_focus ? "focus" : "not used");
+		br_csv_num(csv, p->x_tokens);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, p->y_gflop_per_token);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, a + b * p->x_tokens);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, (p->y_gflop_per_token / (a + b * p->x_tokens) - 1) * 100);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, p->preemptions);
+		g_string_append_c(csv, '\n');
+	}
+	int focus_listed = 0;
+	for (size_t i = 0; i < np && focus_name; i++)
+		focus_listed |= cal->points[i].name && strcmp(cal->points[i].name, focus_name) == 0;
+	if (has_focus && !focus_listed) {
+		br_csv_str(csv, focus_name);
+		g_string_append(csv, ",focus,");
+		br_csv_num(csv, fx);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, fy);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, a + b * fx);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, fexc * 100);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, L->m.preemptions);
+		g_string_append_c(csv, '\n');
+	}
+	GString *cap = g_string_new(NULL);
+	g_string_append_printf(cap, "FLOPs per token counted by the server (Δ vllm:estimated_flops_per_gpu_total / "
+	    "Δ iteration tokens, GFLOP/token) against the mean context per token x (tokens) of the runs without "
+	    "preemptions, and the least-squares line GFLOP/token = %s + %s·x fitted on them", as, bs);
+	if (isfinite(cal->fit.r2))
+		g_string_append_printf(cap, " (R² = %s)", r2);
+	g_string_append(cap, ".");
+	if (has_focus && ex[0])
+		g_string_append_printf(cap, " Red: the focus run, %s %% above the line at its x: the FLOPs it spent "
+		    "recomputing preempted requests.", ex);
+	if (cal->note)
+		g_string_append_printf(cap, " Note: %s.", cal->note);
+	br_chart *charts[1] = { ch };
+	br_fig_spec spec = {
+		.id = "fig8-flops-calibration",
+		.title = "FLOPs calibration: runs without preemptions, fitted line, the focus run",
+		.caption = cap->str,
+		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+		.charts = charts, .n_charts = 1, .cols = 1,
+		.csv = csv->str, .csv_len = csv->len,
+	};
+	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	g_string_free(cap, TRUE);
+	g_string_free(csv, TRUE);
+	br_chart_free(ch);
+done:
+	free(ux);
+	free(uy);
+	free(sx);
+	free(sy);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef int (*cfig_fn)(const br_campaign *, const char *, br_figure *, char **);
+
+/* br_render_campaign_figures: see render.h. */
+int
+br_render_campaign_figures(const br_campaign *c, const char *out_dir,
+    br_figure **figs, size_t *n_figs, char **cause)
+{
+	static const cfig_fn fns[] = { fig_kv_demand, fig_configs, fig_ttft_split, fig_flops_calibration };
+	const size_t nfn = sizeof fns / sizeof fns[0];
+	*figs = NULL;
+	*n_figs = 0;
+	if (br_mkdir_p(out_dir, cause) != 0)
+		return -1;
+	if (c == NULL || c->n_runs == 0 || c->runs == NULL || c->analyses == NULL)
+		return 0;
+	br_figure *v = br_xcalloc(nfn, sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < nfn; i++) {
+		int rc = fns[i](c, out_dir, &v[n], cause);
+		if (rc < 0) {
+			br_figures_free(v, n);
+			return -1;
+		}
+		if (rc > 0)
+			n++;
+	}
+	if (n == 0) {
+		free(v);
+		v = NULL;
+	}
+	*figs = v;
+	*n_figs = n;
+	return 0;
+}

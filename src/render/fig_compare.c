@@ -1,0 +1,485 @@
+/*
+ * Figures of `benchreport compare` (DESIGN.md §4 "A/B overlays"): A and B
+ * drawn on shared axes, A always in palette colour 0 (solid navy), B in
+ * colour 1 (orange, its own dash), so the pair reads the same in every
+ * figure and in grey print.
+ *
+ *   figC1-compare-waveform    three panels stacked (running, waiting, KV
+ *                             usage %) against time since each run's
+ *                             window start; one shared x range
+ *   figC2-compare-latency-cdf TTFT, ITL, E2EL CDFs of A and B, one panel
+ *                             per metric, p50 of each marked
+ *   figC3-compare-ttft-split  queue, prefill, frontend of A vs B, bars
+ *                             side by side on one log axis
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/compare.h"
+#include "render/figure_io.h"
+
+#define CDF_MAX_POINTS 2000   /* per metric and run, in the plot and the CSV */
+#define CMP_COLOR_A 0
+#define CMP_COLOR_B 1
+
+/* col: column `name` of s, or NULL. */
+static const double *
+col(const br_series *s, const char *name)
+{
+	for (size_t i = 0; i < s->n_cols; i++)
+		if (s->names[i] && strcmp(s->names[i], name) == 0)
+			return s->cols[i];
+	return NULL;
+}
+
+/* One run's waveform over its window: t since window start, running, waiting, KV %. */
+typedef struct wave {
+	size_t n;
+	double *t, *y[3];
+	int has[3];
+	double t_end;
+} wave;
+
+/*
+ * wave_get: the samples of a run inside its run window (residency window,
+ * else br_run_window, else the whole series). Returns 1 when the run has a
+ * 1 Hz series with at least one of the three columns, else 0.
+ */
+static int
+wave_get(const br_analysis *a, wave *w)
+{
+	memset(w, 0, sizeof *w);
+	const br_run *run = a->run;
+	if (run == NULL || run->metrics == NULL || run->metrics->t_s == NULL ||
+	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS))
+		return 0;
+	const br_series *s = run->metrics;
+	if (s->n_rows < 3)
+		return 0;
+	static const char *const names[3] = { "vllm:num_requests_running", "vllm:num_requests_waiting",
+		"vllm:kv_cache_usage_perc" };
+	const double *c[3];
+	int any = 0;
+	for (int k = 0; k < 3; k++) {
+		c[k] = col(s, names[k]);
+		any |= c[k] != NULL;
+	}
+	if (!any)
+		return 0;
+	double t0 = NAN, t1 = NAN;
+	if (a->residency.available && isfinite(a->residency.window_start_t_s) &&
+	    isfinite(a->residency.window_end_t_s)) {
+		t0 = a->residency.window_start_t_s;
+		t1 = a->residency.window_end_t_s;
+	} else {
+		size_t i0, i1;
+		if (br_run_window(s, &i0, &i1) == 0) {
+			t0 = s->t_s[i0];
+			t1 = s->t_s[i1];
+		}
+	}
+	if (!isfinite(t0) || !isfinite(t1)) {
+		for (size_t i = 0; i < s->n_rows; i++)
+			if (isfinite(s->t_s[i])) {
+				if (!isfinite(t0))
+					t0 = s->t_s[i];
+				t1 = s->t_s[i];
+			}
+	}
+	if (!isfinite(t0) || !(t1 > t0))
+		return 0;
+	w->t = br_xmalloc(s->n_rows * sizeof *w->t);
+	for (int k = 0; k < 3; k++)
+		w->y[k] = br_xmalloc(s->n_rows * sizeof *w->y[k]);
+	for (size_t i = 0; i < s->n_rows; i++) {
+		double t = s->t_s[i];
+		if (!isfinite(t) || t < t0 - 1e-9 || t > t1 + 1e-9)
+			continue;
+		w->t[w->n] = t - t0;
+		for (int k = 0; k < 3; k++) {
+			double v = c[k] ? c[k][i] : NAN;
+			w->y[k][w->n] = k == 2 && isfinite(v) ? v * 100 : v;
+			w->has[k] |= isfinite(v);
+		}
+		w->n++;
+	}
+	w->t_end = t1 - t0;
+	return w->n >= 2;
+}
+
+static void
+wave_free(wave *w)
+{
+	free(w->t);
+	for (int k = 0; k < 3; k++)
+		free(w->y[k]);
+}
+
+/* legend label "A: name" (malloc'd). */
+static char *
+ab_label(const char *which, const char *name)
+{
+	return br_xasprintf("%s: %s", which, name ? name : "?");
+}
+
+/* fig_waveform: figC1. */
+static int
+fig_waveform(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
+    const char *out_dir, br_figure *out, char **cause)
+{
+	wave w[2];
+	int ok[2] = { wave_get(a, &w[0]), wave_get(b, &w[1]) };
+	int rc = 0;
+	if (!ok[0] && !ok[1])
+		goto done;
+	static const char *const title[3] = { "requests running (in the batch)", "requests waiting (queued)",
+		"KV-cache usage" };
+	static const char *const ytitle[3] = { "running (requests)", "waiting (requests)", "KV usage (%)" };
+	double xmax = 0;
+	for (int r = 0; r < 2; r++)
+		if (ok[r] && w[r].t_end > xmax)
+			xmax = w[r].t_end;
+	br_chart *charts[3];
+	size_t nc = 0;
+	const char *labels[2] = { la, lb };
+	for (int k = 0; k < 3; k++) {
+		if (!(ok[0] && w[0].has[k]) && !(ok[1] && w[1].has[k]))
+			continue;
+		br_chart *c = br_chart_new(title[k]);
+		br_axis_set(&c->x, BR_SCALE_LINEAR, k == 2 ? "time since the run window's start (s)" : NULL);
+		c->x.min = 0;
+		c->x.max = xmax;
+		br_axis_set(&c->y, BR_SCALE_LINEAR, ytitle[k]);
+		c->y.include_zero = 1;
+		if (k == 2) {
+			c->y.min = 0;
+			c->y.max = 100;
+		}
+		c->legend = nc == 0;
+		for (int r = 0; r < 2; r++) {
+			if (!ok[r] || !w[r].has[k])
+				continue;
+			char *lab = ab_label(r == 0 ? "A" : "B", labels[r]);
+			br_chart_series *s = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT,
+			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, w[r].t, w[r].y[k], w[r].n);
+			s->line_width_pt = r == 0 ? 1.0 : 1.2;
+			free(lab);
+		}
+		charts[nc++] = c;
+	}
+	if (nc > 0) {
+		GString *csv = g_string_new("run,t_since_window_start_s,running_requests,waiting_requests,kv_cache_usage_pct\n");
+		for (int r = 0; r < 2; r++)
+			for (size_t i = 0; ok[r] && i < w[r].n; i++) {
+				g_string_append(csv, r == 0 ? "A" : "B");
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, w[r].t[i]);
+				for (int k = 0; k < 3; k++) {
+					g_string_append_c(csv, ',');
+					br_csv_num(csv, w[r].y[k][i]);
+				}
+				g_string_append_c(csv, '\n');
+			}
+		GString *cap = g_string_new("A and B on shared axes, sampled from each server's /metrics at 1 Hz, "
+		    "against time since each run's own window start (s): requests running, requests waiting, "
+		    "and KV-cache usage in % of each run's own pool. A solid, B dashed.");
+		for (int r = 0; r < 2; r++)
+			if (!ok[r])
+				g_string_append_printf(cap, " %s has no metrics series and is not drawn.", r == 0 ? "A" : "B");
+		br_fig_spec spec = {
+			.id = "figC1-compare-waveform",
+			.title = "Waveform of A and B: running, waiting, KV-cache usage",
+			.caption = cap->str,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT * 1.55,
+			.charts = charts, .n_charts = nc, .cols = 1,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		g_string_free(cap, TRUE);
+		g_string_free(csv, TRUE);
+	}
+	for (size_t i = 0; i < nc; i++)
+		br_chart_free(charts[i]);
+done:
+	for (int r = 0; r < 2; r++)
+		if (ok[r] || w[r].t)
+			wave_free(&w[r]);
+	return rc;
+}
+
+/* cmp_double: ascending order for qsort. */
+static int
+cmp_double(const void *x, const void *y)
+{
+	double p = *(const double *)x, q = *(const double *)y;
+	return (p > q) - (p < q);
+}
+
+/* finite_sorted: finite samples of metric m of a, ascending (malloc'd), count in *n. */
+static double *
+finite_sorted(const br_analysis *a, int m, size_t *n)
+{
+	*n = 0;
+	const br_latency *L = &a->latency;
+	if (!L->from_arrays || L->samples_ms[m] == NULL || L->n_samples[m] == 0)
+		return NULL;
+	double *v = br_xmalloc(L->n_samples[m] * sizeof *v);
+	for (size_t i = 0; i < L->n_samples[m]; i++)
+		if (isfinite(L->samples_ms[m][i]))
+			v[(*n)++] = L->samples_ms[m][i];
+	qsort(v, *n, sizeof *v, cmp_double);
+	if (*n == 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* fmt3: 3 significant figures, locale independent. */
+static void
+fmt3(double v, char *buf, size_t len)
+{
+	double x = fabs(v);
+	br_fig_num(buf, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : x >= 1 ? "%.2f" : "%.3f", v);
+}
+
+/* fig_latency: figC2. */
+static int
+fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
+    const char *out_dir, br_figure *out, char **cause)
+{
+	static const int metric[3] = { BR_TTFT, BR_ITL, BR_E2EL };
+	static const char *const label[3] = { "TTFT", "ITL", "E2EL" };
+	static const char *const longname[3] = { "time to first token", "inter-token latency", "end-to-end latency" };
+	const br_analysis *run[2] = { a, b };
+	const char *labels[2] = { la, lb };
+	br_chart *charts[3];
+	size_t nc = 0;
+	int missing[2] = { 0, 0 };
+	GString *csv = g_string_new("run,metric,value_ms,cdf\n");
+	for (int k = 0; k < 3; k++) {
+		double *v[2];
+		size_t n[2];
+		double med = NAN;
+		for (int r = 0; r < 2; r++) {
+			v[r] = finite_sorted(run[r], metric[k], &n[r]);
+			if (v[r] == NULL)
+				missing[r] = 1;
+			else if (!(v[r][n[r] / 2] <= med))
+				med = v[r][n[r] / 2];
+		}
+		if (v[0] == NULL && v[1] == NULL)
+			continue;
+		int in_s = med >= 1000;
+		double div = in_s ? 1000 : 1;
+		const char *unit = in_s ? "s" : "ms";
+		char *title = br_xasprintf("%s (n = %zu / %zu)", label[k], n[0], n[1]);
+		br_chart *c = br_chart_new(title);
+		free(title);
+		char *xt = br_xasprintf("%s (%s, log scale)", longname[k], unit);
+		br_axis_set(&c->x, BR_SCALE_LOG10, xt);
+		free(xt);
+		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? "fraction of samples ≤ x" : NULL);
+		c->y.min = 0;
+		c->y.max = 1;
+		c->legend = nc == 0;
+		for (int r = 0; r < 2; r++) {
+			if (v[r] == NULL)
+				continue;
+			size_t np = n[r] <= CDF_MAX_POINTS ? n[r] : CDF_MAX_POINTS;
+			double *x = br_xmalloc(np * sizeof *x), *y = br_xmalloc(np * sizeof *y);
+			for (size_t i = 0; i < np; i++) {
+				/* evenly spaced ranks, the largest always included */
+				size_t rk = np == n[r] ? i : (size_t)((double)i * (double)(n[r] - 1) / (double)(np - 1) + 0.5);
+				x[i] = v[r][rk] / div;
+				y[i] = (double)(rk + 1) / (double)n[r];
+				g_string_append_printf(csv, "%s,%s,", r == 0 ? "A" : "B", label[k]);
+				br_csv_num(csv, v[r][rk]);
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, y[i]);
+				g_string_append_c(csv, '\n');
+			}
+			char *lab = ab_label(r == 0 ? "A" : "B", labels[r]);
+			br_chart_series *s = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT,
+			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, x, y, np);
+			s->line_width_pt = 1.2;
+			free(lab);
+			const br_describe_t *d = &run[r]->latency.m[metric[k]];
+			if (d->count > 0 && isfinite(d->median)) {
+				char num[32];
+				fmt3(d->median / div, num, sizeof num);
+				char *rl = br_xasprintf("%s p50 %s %s", r == 0 ? "A" : "B", num, unit);
+				br_refline *ref = br_chart_add_vline(c, d->median / div, rl,
+				    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, r == 0 ? BR_LABEL_BOTTOM : BR_LABEL_TOP);
+				if (ref)
+					ref->dash = 3;
+				free(rl);
+			}
+			free(x);
+			free(y);
+		}
+		free(v[0]);
+		free(v[1]);
+		charts[nc++] = c;
+	}
+	int rc = 0;
+	if (nc > 0) {
+		GString *cap = g_string_new("Empirical cumulative distributions of TTFT, ITL and E2EL of A and B on "
+		    "shared axes: the y value is the fraction of samples at or below the x value (log scale; ms, or s "
+		    "where a median is 1 s or more). A solid, B dashed; thin dotted lines mark each run's median (p50). "
+		    "n = samples of A / B.");
+		for (int r = 0; r < 2; r++)
+			if (missing[r])
+				g_string_append_printf(cap, " %s has no per-request arrays for some metric and is not drawn there.",
+				    r == 0 ? "A" : "B");
+		br_fig_spec spec = {
+			.id = "figC2-compare-latency-cdf",
+			.title = "Latency distributions of A and B (TTFT, ITL, E2EL)",
+			.caption = cap->str,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = nc, .cols = (int)nc,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		g_string_free(cap, TRUE);
+	}
+	for (size_t i = 0; i < nc; i++)
+		br_chart_free(charts[i]);
+	g_string_free(csv, TRUE);
+	return rc;
+}
+
+/* fig_ttft_split: figC3 (grouped bars on a log axis; see fig_campaign.c for why not stacked). */
+static int
+fig_ttft_split(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
+    const char *out_dir, br_figure *out, char **cause)
+{
+	const br_ttft_split *t[2] = { &a->ttft_split, &b->ttft_split };
+	if (!t[0]->available && !t[1]->available)
+		return 0;
+	double xs[3] = { 0, 1, 2 }, v[2][3], plot[2][3];
+	double minpos = NAN, top = NAN;
+	int n_neg = 0;
+	for (int r = 0; r < 2; r++) {
+		v[r][0] = t[r]->available ? t[r]->queue_s : NAN;
+		v[r][1] = t[r]->available ? t[r]->prefill_s : NAN;
+		v[r][2] = t[r]->available ? t[r]->frontend_s : NAN;
+		for (int k = 0; k < 3; k++) {
+			plot[r][k] = isfinite(v[r][k]) && v[r][k] > 0 ? v[r][k] : NAN;
+			if (isfinite(plot[r][k])) {
+				if (isnan(minpos) || plot[r][k] < minpos)
+					minpos = plot[r][k];
+				if (isnan(top) || plot[r][k] > top)
+					top = plot[r][k];
+			} else if (isfinite(v[r][k])) {
+				n_neg++;
+			}
+		}
+	}
+	if (isnan(minpos))
+		return 0;
+	static const char *const cat[3] = { "queue (waiting for admission)", "prefill", "frontend + IPC (residual)" };
+	static const char *const key[3] = { "queue", "prefill", "frontend" };
+	br_chart *ch = br_chart_new(NULL);
+	br_axis_set_categories(&ch->x, xs, cat, 3);
+	br_axis_set(&ch->y, BR_SCALE_LOG10, "mean time per request (s, log scale)");
+	const char *labels[2] = { la, lb };
+	for (int r = 0; r < 2; r++) {
+		char *lab = ab_label(r == 0 ? "A" : "B", labels[r]);
+		br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT,
+		    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, xs, plot[r], 3);
+		s->bar_width = 0.36;
+		s->bar_offset = r == 0 ? -0.19 : 0.19;
+		free(lab);
+	}
+	ch->y.min = minpos / 2.5;
+	ch->y.max = top * 3;
+	for (int r = 0; r < 2; r++) {
+		double off = r == 0 ? -0.19 : 0.19;
+		if (!t[r]->available) {
+			br_chart_add_note(ch, BR_SIDE_LEFT, 1 + off, ch->y.min, r == 0 ? "A: no TTFT split" : "B: no TTFT split",
+			    5, 0, -2, 0.5, 1);
+			continue;
+		}
+		for (int k = 0; k < 3; k++) {
+			char num[32];
+			fmt3(v[r][k], num, sizeof num);
+			if (isfinite(plot[r][k])) {
+				char *txt = br_xasprintf("%s s", num);
+				br_chart_add_note(ch, BR_SIDE_LEFT, xs[k] + off, plot[r][k], txt, -1, 0, -1.5, 0.5, 1);
+				free(txt);
+			} else if (isfinite(v[r][k])) {
+				char *txt = br_xasprintf("%s %s s", r == 0 ? "A" : "B", num);
+				br_chart_add_note(ch, BR_SIDE_LEFT, xs[k] + off, ch->y.min, txt, 4, 0, -2, 0.5, 1);
+				free(txt);
+			}
+		}
+	}
+	GString *csv = g_string_new("run,part,mean_s\n");
+	for (int r = 0; r < 2; r++)
+		for (int k = 0; k < 3; k++) {
+			g_string_append_printf(csv, "%s,%s,", r == 0 ? "A" : "B", key[k]);
+			br_csv_num(csv, v[r][k]);
+			g_string_append_c(csv, '\n');
+		}
+	GString *cap = g_string_new("Mean time to first token of A and B split into the server's queue time "
+	    "(Δsum/Δcount of vllm:request_queue_time_seconds), its prefill time (likewise "
+	    "request_prefill_time_seconds) and the rest of the client's mean TTFT (frontend, tokenisation, IPC: a "
+	    "residual), in seconds on one log axis; A left, B right in each group, values written over the bars.");
+	if (n_neg > 0)
+		g_string_append(cap, " A residual that is zero or negative cannot be drawn on a log axis: its value is "
+		    "written in red at the foot of its slot.");
+	for (int r = 0; r < 2; r++)
+		if (!t[r]->available)
+			g_string_append_printf(cap, " %s has no TTFT split (it needs the queue and prefill histograms).",
+			    r == 0 ? "A" : "B");
+	br_chart *charts[1] = { ch };
+	br_fig_spec spec = {
+		.id = "figC3-compare-ttft-split",
+		.title = "TTFT split of A and B: queue, prefill, frontend",
+		.caption = cap->str,
+		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+		.charts = charts, .n_charts = 1, .cols = 1,
+		.csv = csv->str, .csv_len = csv->len,
+	};
+	int rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	g_string_free(cap, TRUE);
+	g_string_free(csv, TRUE);
+	br_chart_free(ch);
+	return rc;
+}
+
+typedef int (*cmp_fig_fn)(const br_analysis *, const br_analysis *, const char *, const char *,
+    const char *, br_figure *, char **);
+
+/* br_fig_compare: see compare.h. */
+int
+br_fig_compare(const br_analysis *a, const br_analysis *b, const char *label_a,
+    const char *label_b, const char *out_dir, br_figure **figs, size_t *n, char **cause)
+{
+	static const cmp_fig_fn fns[] = { fig_waveform, fig_latency, fig_ttft_split };
+	size_t nf = sizeof fns / sizeof fns[0];
+	br_figure *v = br_xcalloc(nf, sizeof *v);
+	size_t k = 0;
+	*figs = NULL;
+	*n = 0;
+	if (br_mkdir_p(out_dir, cause) != 0) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < nf; i++) {
+		int rc = fns[i](a, b, label_a, label_b, out_dir, &v[k], cause);
+		if (rc < 0) {
+			br_figures_free(v, k);
+			return -1;
+		}
+		if (rc > 0)
+			k++;
+	}
+	*figs = v;
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,330 @@
+/*
+ * The preemption figures of one run (DESIGN.md §4 figures 4 and 5), from the
+ * metrics series and the preemption events of the analysis (§3.5):
+ *
+ * fig4-preemption-loop: the first 140 s of the run window zoomed. Left axis:
+ *   requests running; right axis: KV-cache usage (%), the preemption
+ *   instants (markers at the KV usage of the sample before, dotted vertical
+ *   lines) and the trigger level (mean KV usage before a preemption) as a
+ *   labelled horizontal line. When the first preemption comes later than
+ *   100 s into the window the zoom starts 20 s before it (said in the caption).
+ * fig5-preemption-staircase: cumulative preemptions against time since the
+ *   window start (a step at each event sample), with the straight line of
+ *   the mean rate over the window.
+ *
+ * Both need events (preemptions.available, at least one event); the loop
+ * also needs the KV column.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "render/figure_io.h"
+
+#define LOOP_ZOOM_S 140.0
+
+/* window_start: epoch start of the run window (preemptions block, else residency), or NAN. */
+static double
+window_start(const br_analysis *a)
+{
+	if (isfinite(a->preemptions.window_start_t_s))
+		return a->preemptions.window_start_t_s;
+	if (a->residency.available && isfinite(a->residency.window_start_t_s))
+		return a->residency.window_start_t_s;
+	return NAN;
+}
+
+/* series_ok: the run has a 1 Hz metrics series with times. */
+static int
+series_ok(const br_run *run)
+{
+	return run && run->metrics && run->metrics->t_s && run->metrics->n_rows >= 3 &&
+	    (run->metrics_kind == BR_METRICS_CSV || run->metrics_kind == BR_METRICS_SNAPSHOTS);
+}
+
+/* br_fig_preemption_loop: see figure_io.h. */
+int
+br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+{
+	const br_preemptions *P = &a->preemptions;
+	if (!P->available || P->n_events == 0 || P->events == NULL || !series_ok(a->run))
+		return 0;
+	double ws = window_start(a);
+	if (!isfinite(ws))
+		return 0;
+	const br_series *s = a->run->metrics;
+	const double *kv = br_series_col(s, "vllm:kv_cache_usage_perc");
+	const double *running = br_series_col(s, "vllm:num_requests_running");
+	if (kv == NULL)
+		return 0;
+
+	/* the zoom: [z0, z1] seconds since the window start */
+	double first = NAN;
+	for (size_t k = 0; k < P->n_events; k++)
+		if (isfinite(P->events[k].t_since_start_s) && P->events[k].t_since_start_s >= 0) {
+			first = P->events[k].t_since_start_s;
+			break;
+		}
+	if (!isfinite(first))
+		return 0;
+	double z0 = 0;
+	if (first > 100)
+		z0 = floor((first - 20) / 10) * 10;
+	double z1 = z0 + LOOP_ZOOM_S;
+	if (isfinite(P->window_s) && P->window_s > z0 && P->window_s < z1)
+		z1 = P->window_s;
+
+	size_t n = s->n_rows, m = 0;
+	double *t = br_xmalloc(n * sizeof *t), *kvp = br_xmalloc(n * sizeof *kvp),
+	       *run = br_xmalloc(n * sizeof *run), *cnt = br_xmalloc(n * sizeof *cnt),
+	       *kvb = br_xmalloc(n * sizeof *kvb), *tu = br_xmalloc(n * sizeof *tu);
+	size_t kvn = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = s->t_s[i] - ws;
+		if (!isfinite(x) || x < z0 - 1e-9 || x > z1 + 1e-9)
+			continue;
+		t[m] = x;
+		tu[m] = s->t_s[i];
+		kvp[m] = kv[i] * 100;
+		kvn += isfinite(kvp[m]) != 0;
+		run[m] = running ? running[i] : NAN;
+		cnt[m] = 0;
+		kvb[m] = NAN;
+		for (size_t k = 0; k < P->n_events; k++)
+			if (P->events[k].row == i) {
+				cnt[m] = P->events[k].count;
+				kvb[m] = P->events[k].kv_before_frac * 100;
+			}
+		m++;
+	}
+	/* events inside the zoom (by their own time; the marker sits at the KV usage before) */
+	double *ex = br_xmalloc(P->n_events * sizeof *ex), *ey = br_xmalloc(P->n_events * sizeof *ey);
+	size_t ne = 0;
+	double ezoom = 0;
+	for (size_t k = 0; k < P->n_events; k++) {
+		const br_preemption_event *e = &P->events[k];
+		if (!isfinite(e->t_since_start_s) || e->t_since_start_s < z0 || e->t_since_start_s > z1)
+			continue;
+		ex[ne] = e->t_since_start_s;
+		ey[ne] = e->kv_before_frac * 100;
+		ezoom += isfinite(e->count) ? e->count : 0;
+		ne++;
+	}
+
+	int rc = 0;
+	if (kvn >= 2) {
+		br_chart *c = br_chart_new(NULL);
+		br_axis_set(&c->x, BR_SCALE_LINEAR, "time since run window start (s)");
+		c->x.min = z0;
+		c->x.max = z1;
+		br_axis_set(&c->y, BR_SCALE_LINEAR, "running (requests)");
+		c->y.include_zero = 1;
+		/* 4 % above the highest running value, as the KV axis, so the peak is not on the frame */
+		double rmax = NAN;
+		for (size_t i = 0; i < m; i++)
+			if (isfinite(run[i]) && (isnan(rmax) || run[i] > rmax))
+				rmax = run[i];
+		if (isfinite(rmax) && rmax > 0)
+			c->y.max = rmax * 1.04;
+		br_axis_set(&c->y2, BR_SCALE_LINEAR, "KV cache usage (%)");
+		/* 0..104 %: the markers and the trigger line near 100 % stay off the frame */
+		c->y2.min = 0;
+		c->y2.max = 104;
+		c->has_y2 = 1;
+		/* colours as fig2: running navy (0), KV teal (2), preemptions red (4) */
+		if (running)
+			br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, "running (requests, left)", t, run, m);
+		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 2, "KV cache usage (%, right)", t, kvp, m);
+		ks->dash = 0;
+		ks->line_width_pt = 1.0;
+		for (size_t k = 0; k < ne; k++) {
+			br_refline *r = br_chart_add_vline(c, ex[k], NULL, 4, BR_LABEL_TOP);
+			if (r)
+				r->dash = 2;
+		}
+		if (ne > 0) {
+			br_chart_series *ps = br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 4,
+			    "preemption (at the KV usage before it, right)", ex, ey, ne);
+			ps->line_width_pt = 1.2;
+		}
+		char trig[32] = "";
+		if (isfinite(P->trigger_kv_frac)) {
+			br_fig_num(trig, sizeof trig, "%.2f", P->trigger_kv_frac * 100);
+			/*
+			 * The trigger is a horizontal line drawn as a 2-point series so
+			 * its label goes into the legend: a label on the line itself
+			 * would sit on the KV curve, which runs along it.
+			 */
+			char *lab = br_xasprintf("trigger %s %% (mean KV usage before a preemption, right)", trig);
+			double tx[2] = { z0, z1 }, ty[2] = { P->trigger_kv_frac * 100, P->trigger_kv_frac * 100 };
+			br_chart_series *tl = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 4, lab, tx, ty, 2);
+			tl->dash = 1;
+			tl->line_width_pt = 0.8;
+			free(lab);
+		}
+		GString *csv = g_string_new("t_since_window_start_s,t_unix_s,running_requests,kv_cache_usage_pct,"
+		    "preemptions_in_sample_count,kv_before_preemption_pct,trigger_kv_pct\n");
+		for (size_t i = 0; i < m; i++) {
+			br_csv_num(csv, t[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, tu[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, run[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, kvp[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, cnt[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, kvb[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, P->trigger_kv_frac * 100);
+			g_string_append_c(csv, '\n');
+		}
+		char zs[32], ze[32], ez[32];
+		br_fig_num(zs, sizeof zs, "%.0f", z0);
+		br_fig_num(ze, sizeof ze, "%.0f", z1);
+		br_fig_num(ez, sizeof ez, "%.0f", ezoom);
+		GString *cap = g_string_new(NULL);
+		g_string_append_printf(cap, "The preemption control loop, %s to %s s after the run window start%s. "
+		    "Left axis: requests running (in the batch). Right axis: KV-cache usage in %% of the pool. "
+		    "Red markers and dotted lines: the %zu samples in this range where the preemption counter "
+		    "rose (%s preemptions), each marker at the KV usage of the sample before.",
+		    zs, ze, z0 > 0 ? " (the zoom starts 20 s before the first preemption)" : "", ne, ez);
+		if (trig[0])
+			g_string_append_printf(cap, " Dashed: the trigger level, %s %%, the mean KV usage before a preemption "
+			    "over the whole window.", trig);
+		br_chart *charts[1] = { c };
+		br_fig_spec spec = {
+			.id = "fig4-preemption-loop",
+			.title = "The preemption control loop",
+			.caption = cap->str,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = 1, .cols = 1,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		g_string_free(cap, TRUE);
+		g_string_free(csv, TRUE);
+		br_chart_free(c);
+	}
+	free(t);
+	free(kvp);
+	free(run);
+	free(cnt);
+	free(kvb);
+	free(tu);
+	free(ex);
+	free(ey);
+	return rc;
+}
+
+/* br_fig_preemption_staircase: see figure_io.h. */
+int
+br_fig_preemption_staircase(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+{
+	const br_preemptions *P = &a->preemptions;
+	if (!P->available || P->n_events == 0 || P->events == NULL ||
+	    !(isfinite(P->window_s) && P->window_s > 0))
+		return 0;
+	size_t n = P->n_events + 2, m = 0;
+	double *x = br_xmalloc(n * sizeof *x), *y = br_xmalloc(n * sizeof *y),
+	       *k = br_xmalloc(n * sizeof *k), *tu = br_xmalloc(n * sizeof *tu);
+	double ws = window_start(a), cum = 0;
+	x[m] = 0;
+	y[m] = 0;
+	k[m] = 0;
+	tu[m] = ws;
+	m++;
+	for (size_t i = 0; i < P->n_events; i++) {
+		const br_preemption_event *e = &P->events[i];
+		if (!isfinite(e->t_since_start_s) || !isfinite(e->count))
+			continue;
+		cum += e->count;
+		x[m] = e->t_since_start_s;
+		y[m] = cum;
+		k[m] = e->count;
+		tu[m] = e->t_epoch_s;
+		m++;
+	}
+	int rc = 0;
+	if (m < 2)
+		goto done;
+	double last_t = x[m - 1] > P->window_s ? x[m - 1] : P->window_s;
+	x[m] = last_t;
+	y[m] = cum;
+	k[m] = 0;
+	tu[m] = isfinite(ws) ? ws + last_t : NAN;
+	m++;
+	/*
+	 * The mean rate: the analysis' rate_per_min (Δcounter over the window);
+	 * computed here from the summed event counts when the analysis has none.
+	 */
+	double rate = P->rate_per_min;
+	if (!isfinite(rate))
+		rate = cum / P->window_s * 60;
+	double rx[2] = { 0, P->window_s }, ry[2] = { 0, rate / 60 * P->window_s };
+
+	br_chart *c = br_chart_new(NULL);
+	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since run window start (s)");
+	br_axis_set(&c->y, BR_SCALE_LINEAR, "preemptions since window start (count)");
+	c->x.include_zero = 1;
+	c->y.include_zero = 1;
+	char rs[32];
+	br_fig_num(rs, sizeof rs, "%.1f", rate);
+	char *lab = br_xasprintf("mean rate: %s per minute", rs);
+	br_chart_series *rl = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 5, lab, rx, ry, 2);
+	rl->dash = 1;
+	free(lab);
+	br_chart_series *st = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 4, "cumulative preemptions (count)", x, y, m);
+	st->dash = 0;
+	st->line_width_pt = 1.3;
+
+	GString *csv = g_string_new("t_since_window_start_s,t_unix_s,preemptions_in_sample_count,"
+	    "preemptions_cumulative_count,mean_rate_line_count\n");
+	for (size_t i = 0; i < m; i++) {
+		br_csv_num(csv, x[i]);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, tu[i]);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, k[i]);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, y[i]);
+		g_string_append_c(csv, ',');
+		br_csv_num(csv, x[i] <= P->window_s ? rate / 60 * x[i] : NAN);
+		g_string_append_c(csv, '\n');
+	}
+	char tot[32], win[32];
+	br_fig_num(tot, sizeof tot, "%.0f", cum);
+	br_fig_num(win, sizeof win, "%.0f", P->window_s);
+	GString *cap = g_string_new(NULL);
+	g_string_append_printf(cap, "Preemptions counted by the server (vllm:num_preemptions_total) since the run "
+	    "window start, one step per sample where the counter rose: %s preemptions in %zu samples over %s s. "
+	    "Dashed: a constant rate of %s per minute over the window; a staircase hugging it means the "
+	    "preemptions come at a steady pace, not in bursts.", tot, m - 2, win, rs);
+	if (P->n_multi_events > 0) {
+		char mx[32];
+		br_fig_num(mx, sizeof mx, "%.0f", P->max_per_event);
+		g_string_append_printf(cap, " %zu samples hold more than one preemption (up to %s).", P->n_multi_events, mx);
+	}
+	br_chart *charts[1] = { c };
+	br_fig_spec spec = {
+		.id = "fig5-preemption-staircase",
+		.title = "Preemption staircase: cumulative preemptions against a constant rate",
+		.caption = cap->str,
+		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT * 0.85,
+		.charts = charts, .n_charts = 1, .cols = 1,
+		.csv = csv->str, .csv_len = csv->len,
+	};
+	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	g_string_free(cap, TRUE);
+	g_string_free(csv, TRUE);
+	br_chart_free(c);
+done:
+	free(x);
+	free(y);
+	free(k);
+	free(tu);
+	return rc;
+}

@@ -1,0 +1,126 @@
+/*
+ * fig3-residency "Where requests are": requests running (in the batch) and
+ * waiting (queued) as stacked areas against time since the first metrics
+ * sample, so the top edge is everything the server holds. The run window is
+ * shaded as in fig2, and the requested concurrency C (closed loop) is a
+ * reference line: running + waiting sits at C while the client is saturated.
+ * Needs a 1 Hz series (CSV or snapshots folder) with both columns.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "render/figure_io.h"
+
+/* finite_count: number of finite values in v[0..n) (0 for NULL). */
+static size_t
+finite_count(const double *v, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; v && i < n; i++)
+		k += isfinite(v[i]) != 0;
+	return k;
+}
+
+/* br_fig_residency: see figure_io.h. */
+int
+br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+{
+	const br_run *run = a->run;
+	if (run == NULL || run->metrics == NULL ||
+	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS))
+		return 0;
+	const br_series *s = run->metrics;
+	size_t n = s->n_rows;
+	if (n < 3 || s->t_s == NULL || finite_count(s->t_s, n) < 3)
+		return 0;
+	const double *running = br_series_col(s, "vllm:num_requests_running");
+	const double *waiting = br_series_col(s, "vllm:num_requests_waiting");
+	if (finite_count(running, n) < 2 || finite_count(waiting, n) < 2)
+		return 0;
+
+	double t0 = NAN;
+	for (size_t i = 0; i < n && isnan(t0); i++)
+		if (isfinite(s->t_s[i]))
+			t0 = s->t_s[i];
+	double *t = br_xmalloc(n * sizeof *t);
+	for (size_t i = 0; i < n; i++)
+		t[i] = isfinite(s->t_s[i]) ? s->t_s[i] - t0 : NAN;
+
+	br_chart *c = br_chart_new(NULL);
+	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
+	br_axis_set(&c->y, BR_SCALE_LINEAR, "requests");
+	c->y.include_zero = 1;
+	/* same colours as fig2: running navy (0), waiting light orange (1) */
+	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 0, "running (in the batch, requests)", t, running, n);
+	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 1, "waiting (queued, stacked on running)", t, waiting, n);
+	int window = a->residency.available && isfinite(a->residency.window_start_t_s) &&
+	    isfinite(a->residency.window_end_t_s);
+	if (window)
+		br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
+		    "benchmark window");
+	double C = run->bench.n > 0 ? run->bench.runs[0].max_concurrency : NAN;
+	if (!(isfinite(C) && C > 0))
+		C = NAN;
+	if (isfinite(C)) {
+		char num[32];
+		br_fig_num(num, sizeof num, "%.0f", C);
+		char *lab = br_xasprintf("C = %s (max_concurrency)", num);
+		br_refline *r = br_chart_add_hline(c, BR_SIDE_LEFT, C, lab, 5);
+		if (r)
+			r->dash = 1;
+		free(lab);
+	}
+
+	int rc = 0;
+	if (br_chart_has_data(c)) {
+		GString *csv = g_string_new("t_s,t_unix_s,running_requests,waiting_requests,running_plus_waiting_requests\n");
+		for (size_t i = 0; i < n; i++) {
+			br_csv_num(csv, t[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, s->t_s[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, running[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, waiting[i]);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, running[i] + waiting[i]);
+			g_string_append_c(csv, '\n');
+		}
+		GString *cap = g_string_new(
+		    "Requests held by the server against time since the first metrics sample (s): running "
+		    "(in the batch, bottom) and waiting (queued, stacked on top), in requests, so the top "
+		    "edge is running + waiting.");
+		const br_residency *r = &a->residency;
+		if (r->available && isfinite(r->running_mean) && isfinite(r->waiting_mean)) {
+			char rm[32], wm[32], rp[32], wp[32];
+			br_fig_num(rm, sizeof rm, "%.2f", r->running_mean);
+			br_fig_num(wm, sizeof wm, "%.1f", r->waiting_mean);
+			br_fig_num(rp, sizeof rp, "%.0f", r->running_peak);
+			br_fig_num(wp, sizeof wp, "%.0f", r->waiting_peak);
+			g_string_append_printf(cap, " Over the run window: running mean %s (peak %s), waiting mean %s (peak %s).",
+			    rm, rp, wm, wp);
+		}
+		if (window)
+			g_string_append(cap, " Shaded: the benchmark window.");
+		if (isfinite(C))
+			g_string_append(cap, " Dashed: the requested concurrency C of the closed-loop client.");
+		br_chart *charts[1] = { c };
+		br_fig_spec spec = {
+			.id = "fig3-residency",
+			.title = "Where requests are: running vs waiting",
+			.caption = cap->str,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+			.charts = charts, .n_charts = 1, .cols = 1,
+			.csv = csv->str, .csv_len = csv->len,
+		};
+		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		g_string_free(cap, TRUE);
+		g_string_free(csv, TRUE);
+	}
+	br_chart_free(c);
+	free(t);
+	return rc;
+}
