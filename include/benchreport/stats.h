@@ -42,6 +42,12 @@ typedef struct br_describe_t {
 void br_describe(const double *x, size_t n, br_describe_t *out);
 
 /*
+ * br_describe_sort: br_describe on x[0..n) (no NaN allowed), sorting x in
+ * place: afterwards x is ascending. Same numbers as br_describe.
+ */
+void br_describe_sort(double *x, size_t n, br_describe_t *out);
+
+/*
  * Ordinary least squares y = a + b·x with standard errors and R².
  * se_a, se_b from the residual variance s² = SSR/(n-2) (NAN when n < 3).
  * Returns 0, or -1 when n < 2 or all x equal.

@@ -169,19 +169,23 @@ br_analyze_latency(const br_run *run, br_latency *out)
 			lat = ttft + s;
 			rebuilt = 1;
 		}
-		br_dvec_push(&v[BR_TTFT], ttft * 1000.0);
-		br_dvec_push(&v[BR_E2EL], lat * 1000.0);
-		if (br_isnum(q->output_len_tokens) && q->output_len_tokens > 1)
+		/* absent values (JSON null) are NAN and stay out of the samples */
+		if (br_isnum(ttft))
+			br_dvec_push(&v[BR_TTFT], ttft * 1000.0);
+		if (br_isnum(lat))
+			br_dvec_push(&v[BR_E2EL], lat * 1000.0);
+		if (br_isnum(q->output_len_tokens) && q->output_len_tokens > 1 &&
+		    br_isnum(lat) && br_isnum(ttft))
 			br_dvec_push(&v[BR_TPOT],
 			    (lat - ttft) / (q->output_len_tokens - 1) * 1000.0);
 		for (size_t j = 0; j < q->n_itls; j++)
-			br_dvec_push(&v[BR_ITL], q->itls_s[j] * 1000.0);
+			if (br_isnum(q->itls_s[j]))
+				br_dvec_push(&v[BR_ITL], q->itls_s[j] * 1000.0);
 	}
 	for (int k = 0; k < BR_N_LATENCY; k++) {
 		/* describe on submission order (numpy's summation order), then
 		 * keep the samples sorted for CDFs and percentiles */
-		br_describe(v[k].v, v[k].n, &out->m[k]);
-		br_sort_doubles(v[k].v, v[k].n);
+		br_describe_sort(v[k].v, v[k].n, &out->m[k]);
 		out->samples_ms[k] = v[k].v;
 		out->n_samples[k] = v[k].n;
 		if (v[k].n == 0) {

@@ -87,7 +87,12 @@ br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char *
 		for (size_t i = 0; i < n; i++)
 			if (isfinite(s[i]))
 				v[nf++] = s[i];
-		qsort(v, nf, sizeof *v, cmp_double);
+		/* the analysis keeps samples ascending; sort only if they are not */
+		for (size_t i = 1; i < nf; i++)
+			if (v[i - 1] > v[i]) {
+				qsort(v, nf, sizeof *v, cmp_double);
+				break;
+			}
 		if (nf == 0) {
 			free(v);
 			continue;
@@ -109,7 +114,17 @@ br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char *
 			br_csv_num(part, y[i]);
 			g_string_append_c(part, '\n');
 		}
-		char *title = br_xasprintf("%s (n = %zu)", label[k], nf);
+		/* n with thousands separators: 4,995,000 */
+		char digits[32], count[48];
+		snprintf(digits, sizeof digits, "%zu", nf);
+		size_t nd = strlen(digits), o = 0;
+		for (size_t i = 0; i < nd; i++) {
+			count[o++] = digits[i];
+			if ((nd - i - 1) % 3 == 0 && i + 1 < nd)
+				count[o++] = ',';
+		}
+		count[o] = '\0';
+		char *title = br_xasprintf("%s (n = %s)", label[k], count);
 		br_chart *c = br_chart_new(title);
 		free(title);
 		char *xt = br_xasprintf("%s (%s)", longname[k], unit);

@@ -3,6 +3,7 @@
  * /usr/bin/python3 + numpy on the same arrays) and hand computation.
  */
 #include "br_test.h"
+#include <stdint.h>
 #include "benchreport/stats.h"
 
 /* The fixed sample; sorted: -3, -1.25, 0.5, 2, 2, 3.5, 4.25, 6.125, 7, 9, 11.75 */
@@ -171,10 +172,64 @@ test_linfit(void **state)
 	assert_int_equal(br_linfit(X, Y, 1, &f), -1);
 }
 
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Above 65,536 samples br_sort_doubles uses a radix sort on the bit
+ * patterns: its order must equal a comparison sort's, for negative values,
+ * zeros, subnormals, huge values and many ties (expected = qsort's order).
+ * br_describe_sort must give the same numbers as br_describe.
+ */
+static void
+test_large_sort(void **state)
+{
+	(void)state;
+	size_t n = 200003;
+	double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y), *z = malloc(n * sizeof *z);
+	uint64_t r = 88172645463325252ull;
+	for (size_t i = 0; i < n; i++) {
+		r ^= r << 13; r ^= r >> 7; r ^= r << 17;   /* xorshift64 */
+		double u = (double)(r >> 11) / 9007199254740992.0;
+		switch (i % 7) {
+		case 0: x[i] = -u * 1e6; break;
+		case 1: x[i] = u * 1e-310; break;           /* subnormal */
+		case 2: x[i] = (double)(r % 10); break;      /* many ties */
+		case 3: x[i] = i % 2 ? 0.0 : -0.0; break;
+		case 4: x[i] = u * 1e300; break;
+		default: x[i] = u * 50.0; break;
+		}
+	}
+	memcpy(y, x, n * sizeof *x);
+	memcpy(z, x, n * sizeof *x);
+	qsort(y, n, sizeof *y, cmp_d);
+	br_sort_doubles(x, n);
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] == y[i]))
+			fail_msg("position %zu: %.17g, qsort has %.17g", i, x[i], y[i]);
+	br_describe_t a, b;
+	br_describe(z, n, &a);
+	br_describe_sort(z, n, &b);
+	assert_true(a.count == b.count);
+	assert_true(a.mean == b.mean && a.std == b.std && a.median == b.median);
+	assert_true(a.p90 == b.p90 && a.p99 == b.p99 && a.p999 == b.p999 && a.p9999 == b.p9999);
+	assert_true(a.min == b.min && a.max == b.max);
+	for (size_t i = 1; i < n; i++)
+		assert_true(z[i - 1] <= z[i]);
+	free(x);
+	free(y);
+	free(z);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_large_sort),
 		cmocka_unit_test(test_percentiles_vs_numpy),
 		cmocka_unit_test(test_edge_sizes),
 		cmocka_unit_test(test_mean_std),
