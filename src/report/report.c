@@ -149,6 +149,10 @@ figure(ctx *c, const char *id, const char *caption_key)
 	const br_figure *f = find_fig(c, id);
 	if (f == NULL || f->png_path == NULL)
 		return;
+	char fig_key[96];
+	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
+	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
+		caption_key = fig_key;
 	char *cap = caption_key ? br_template_fill(c->t, caption_key, c->s)
 	    : br_xstrdup(f->caption ? f->caption : "");
 	char *err = NULL;
@@ -615,7 +619,6 @@ ttft_section(ctx *c)
 		br_pdf_table(c->d, &t);
 		if (ts->frontend_negative)
 			para(c, "ttft.negative");
-		figure(c, "fig7-ttft-split", NULL);
 	}
 	heading(c, 2, "ttft.little_heading");
 	if (!ll->available)
