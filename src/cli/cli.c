@@ -45,7 +45,8 @@ br_cli_main(int argc, char **argv)
 	if (strcmp(cmd, "simulate") == 0)
 		return br_sim_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "knee") == 0) return br_cmd_knee(argc - 1, argv + 1);
-	if (strcmp(cmd, "compare") == 0 || strcmp(cmd, "sample") == 0) {
+	if (strcmp(cmd, "compare") == 0) return br_cmd_compare(argc - 1, argv + 1);
+	if (strcmp(cmd, "sample") == 0) {
 		fprintf(stderr, "benchreport: the '%s' command is not part of this version yet\n", cmd);
 		return BR_EXIT_USAGE;
 	}

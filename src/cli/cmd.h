@@ -11,6 +11,10 @@ int br_cmd_report(int argc, char **argv);
  * (added by the knee helper; src/cli/cmd_knee.c). */
 int br_cmd_knee(int argc, char **argv);
 
+/* `benchreport compare A B [-o OUT_DIR]`; argv[0] is "compare"
+ * (added by the compare helper; src/cli/cmd_compare.c). */
+int br_cmd_compare(int argc, char **argv);
+
 /*
  * br_cli_template_path: templates/report.LANG.json, from $BENCHREPORT_TEMPLATES,
  * else the folder next to the executable's ../share/benchreport/templates,

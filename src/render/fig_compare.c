@@ -158,7 +158,7 @@ fig_waveform(const br_analysis *a, const br_analysis *b, const char *la, const c
 			c->y.min = 0;
 			c->y.max = 100;
 		}
-		c->legend = nc == 0;
+		c->legend = 1;   /* on every panel: the panels keep equal plot heights */
 		for (int r = 0; r < 2; r++) {
 			if (!ok[r] || !w[r].has[k])
 				continue;
@@ -193,7 +193,7 @@ fig_waveform(const br_analysis *a, const br_analysis *b, const char *la, const c
 			.id = "figC1-compare-waveform",
 			.title = "Waveform of A and B: running, waiting, KV-cache usage",
 			.caption = cap->str,
-			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT * 1.55,
+			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT * 2.0,
 			.charts = charts, .n_charts = nc, .cols = 1,
 			.csv = csv->str, .csv_len = csv->len,
 		};
@@ -243,7 +243,7 @@ static void
 fmt3(double v, char *buf, size_t len)
 {
 	double x = fabs(v);
-	br_fig_num(buf, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : x >= 1 ? "%.2f" : "%.3f", v);
+	br_fig_num(buf, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : x >= 1 ? "%.2f" : x >= 0.001 || x == 0 ? "%.3f" : "%.2g", v);
 }
 
 /* fig_latency: figC2. */
@@ -285,7 +285,7 @@ fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const ch
 		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? "fraction of samples ≤ x" : NULL);
 		c->y.min = 0;
 		c->y.max = 1;
-		c->legend = nc == 0;
+		c->legend = 1;   /* short labels on every panel: equal plot heights */
 		for (int r = 0; r < 2; r++) {
 			if (v[r] == NULL)
 				continue;
@@ -302,7 +302,7 @@ fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const ch
 				br_csv_num(csv, y[i]);
 				g_string_append_c(csv, '\n');
 			}
-			char *lab = ab_label(r == 0 ? "A" : "B", labels[r]);
+			char *lab = br_xstrdup(r == 0 ? "A" : "B");
 			br_chart_series *s = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT,
 			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, x, y, np);
 			s->line_width_pt = 1.2;
@@ -327,10 +327,11 @@ fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const ch
 	}
 	int rc = 0;
 	if (nc > 0) {
-		GString *cap = g_string_new("Empirical cumulative distributions of TTFT, ITL and E2EL of A and B on "
+		GString *cap = g_string_new(NULL);
+		g_string_append_printf(cap, "Empirical cumulative distributions of TTFT, ITL and E2EL of A and B on "
 		    "shared axes: the y value is the fraction of samples at or below the x value (log scale; ms, or s "
-		    "where a median is 1 s or more). A solid, B dashed; thin dotted lines mark each run's median (p50). "
-		    "n = samples of A / B.");
+		    "where a median is 1 s or more). A (%s) solid, B (%s) dashed; thin dotted lines mark each run's median (p50). "
+		    "n = samples of A / B.", labels[0] ? labels[0] : "?", labels[1] ? labels[1] : "?");
 		for (int r = 0; r < 2; r++)
 			if (missing[r])
 				g_string_append_printf(cap, " %s has no per-request arrays for some metric and is not drawn there.",

@@ -1,0 +1,247 @@
+/*
+ * Compare two rounds (DESIGN.md §2 `benchreport compare A B`, §3.12).
+ *
+ * A and B are two runs or two campaigns (campaign runs are matched by
+ * name). For each matched pair every headline number of A is set beside B
+ * with its absolute and relative change; the chain of elasticities
+ * "pool +38.2% → resident +40.1% → output throughput +21.3%" is computed;
+ * and the settings of the two runs (model, GPU, vLLM version, input/output
+ * lengths, concurrency, max_num_seqs, KV pool) are diffed, so the report
+ * can say whether the pair is a controlled A/B (exactly one setting
+ * differs) or not, naming each difference.
+ *
+ * Layers: analysis (src/analysis/compare.c, pure), figures
+ * (src/render/fig_compare.c), report + summary.json
+ * (src/report/compare_report.c), command (src/cli/cmd_compare.c).
+ *
+ * Ownership: br_cmp_settings strings are borrowed from the runs they were
+ * taken from; br_cmp_pair_result owns its diff list (br_cmp_pair_free);
+ * br_cmp_match owns its arrays (br_cmp_match_free).
+ */
+#ifndef BENCHREPORT_COMPARE_H
+#define BENCHREPORT_COMPARE_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "benchreport/analysis.h"
+#include "benchreport/campaign.h"
+#include "benchreport/render.h"
+
+/* ------------------------------------------------------ headline numbers */
+
+/* The compared numbers, in display order. Units are in the keys. */
+enum br_cmp_metric {
+	BR_CMP_KV_POOL_TOKENS = 0,     /* P from the log (or run.json) */
+	BR_CMP_KV_POOL_GIB,
+	BR_CMP_PRED_MAX_CONCURRENCY,   /* log-predicted capacity P/M */
+	BR_CMP_DEMAND_TOKENS,          /* C·(in+out) */
+	BR_CMP_OVERSUBSCRIPTION,       /* demand / P */
+	BR_CMP_RUNNING_MEAN,           /* mean running (resident) requests */
+	BR_CMP_RUNNING_MEDIAN,
+	BR_CMP_RUNNING_PEAK,
+	BR_CMP_RESIDENT_SHARE,         /* mean running / C */
+	BR_CMP_WAITING_MEAN,
+	BR_CMP_WAITING_PEAK,
+	BR_CMP_KV_MEDIAN_FRAC,
+	BR_CMP_KV_SHARE_GE90,
+	BR_CMP_KV_SHARE_GE95,
+	BR_CMP_PREEMPTIONS,
+	BR_CMP_PREEMPT_INTERVAL_S,     /* mean gap between preemption events */
+	BR_CMP_PREEMPT_TRIGGER_KV_FRAC,
+	BR_CMP_RELEASED_TOKENS,        /* mean released tokens per preemption */
+	BR_CMP_COMPLETED,
+	BR_CMP_FAILED,
+	BR_CMP_DURATION_S,
+	BR_CMP_REQUEST_RPS,
+	BR_CMP_OUTPUT_TPS,
+	BR_CMP_TOTAL_TPS,
+	BR_CMP_TTFT_MEAN_S,
+	BR_CMP_TTFT_P50_S,
+	BR_CMP_TTFT_P99_S,
+	BR_CMP_ITL_P50_MS,
+	BR_CMP_ITL_P90_MS,
+	BR_CMP_ITL_P99_MS,
+	BR_CMP_TPOT_P50_MS,
+	BR_CMP_E2EL_P50_S,
+	BR_CMP_E2EL_P99_S,
+	BR_CMP_QUEUE_S,                /* TTFT split: mean queue time */
+	BR_CMP_PREFILL_S,
+	BR_CMP_FRONTEND_S,
+	BR_CMP_ITL_STALLS,
+	BR_CMP_N_METRICS
+};
+
+/* Static description of one metric. */
+typedef struct br_cmp_metric_info {
+	const char *key;     /* summary.json key, e.g. "kv_pool_tokens" (label in the template: rows.KEY) */
+	const char *unit;    /* "tokens", "GiB", "x", "requests", "frac", "count", "s", "ms", "req/s", "tok/s" */
+	int decimals;        /* for display */
+	int in_ab_table;     /* 1: a row of the reference report's A/B table */
+} br_cmp_metric_info;
+
+extern const br_cmp_metric_info br_cmp_metrics[BR_CMP_N_METRICS];
+
+/* The headline numbers of one run (NAN = absent). */
+typedef struct br_cmp_values {
+	double v[BR_CMP_N_METRICS];
+} br_cmp_values;
+
+/* br_cmp_values_from_analysis: the headline numbers of an analysed run. */
+void br_cmp_values_from_analysis(const br_analysis *a, br_cmp_values *out);
+
+/* One number of A beside B. */
+typedef struct br_cmp_row {
+	int metric;          /* enum br_cmp_metric */
+	double a, b;
+	double abs_change;   /* b − a; NAN when either is absent */
+	double rel_change;   /* (b − a) / |a|; NAN when either is absent or a == 0 */
+} br_cmp_row;
+
+/*
+ * br_cmp_change: absolute (b − a) and relative ((b − a) / |a|) change.
+ * Either out pointer may be NULL. Absent (non-finite) a or b gives NAN for
+ * both; a == 0 gives NAN relative change (0 → 0 gives 0).
+ */
+void br_cmp_change(double a, double b, double *abs_change, double *rel_change);
+
+/* -------------------------------------------------------- elasticities */
+
+/* The chain "pool → resident → output throughput" and its ratios. */
+typedef struct br_cmp_elasticity {
+	int available;               /* the three relative changes are known */
+	int pool_changed;            /* |pool change| > 0.1% */
+	double pool_rel, resident_rel, throughput_rel;
+	double resident_per_pool;    /* resident_rel / pool_rel (NAN when the pool did not change) */
+	double throughput_per_resident;  /* throughput_rel / resident_rel */
+	double throughput_per_pool;  /* throughput_rel / pool_rel */
+} br_cmp_elasticity;
+
+/* br_cmp_elasticities: from the rows of a pair (pool, mean running, output tok/s). */
+void br_cmp_elasticities(const br_cmp_row rows[BR_CMP_N_METRICS], br_cmp_elasticity *out);
+
+/* ------------------------------------------------------------ settings */
+
+/* The settings that define a run, for the controlled-A/B check. */
+enum br_cmp_setting {
+	BR_SET_MODEL = 0, BR_SET_GPU, BR_SET_VLLM, BR_SET_INPUT_LEN, BR_SET_OUTPUT_LEN,
+	BR_SET_CONCURRENCY, BR_SET_REQUEST_RATE, BR_SET_MAX_NUM_SEQS, BR_SET_KV_POOL,
+	BR_SET_N
+};
+extern const char *const br_cmp_setting_key[BR_SET_N];  /* "model", "gpu", "vllm_version", ... */
+
+typedef struct br_cmp_settings {
+	const char *text[BR_SET_N];  /* string settings (model, gpu, vllm); NULL = unknown */
+	double num[BR_SET_N];        /* numeric settings; NAN = unknown (+inf rate = "inf") */
+} br_cmp_settings;
+
+/* br_cmp_settings_from_run: model (bench model_id, else the log's), GPU
+ * (run.json), vLLM version (log), mean input/output tokens per completed
+ * request, max_concurrency, request rate, max_num_seqs (log), KV pool. */
+void br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_settings *out);
+
+enum br_cmp_diff_state { BR_DIFF_SAME = 0, BR_DIFF_DIFFERS, BR_DIFF_UNKNOWN };
+
+typedef struct br_cmp_diff {
+	int setting;                 /* enum br_cmp_setting */
+	int state;                   /* enum br_cmp_diff_state */
+	char *a_text, *b_text;       /* the values as text ("n/a" when unknown); owned */
+} br_cmp_diff;
+
+/*
+ * br_cmp_settings_diff: compare every setting. Strings are equal when
+ * identical; numbers when within 1% relative (token lengths are means) or
+ * both +inf. A setting unknown on either side is BR_DIFF_UNKNOWN (it cannot
+ * be checked). Out: diffs[BR_SET_N] (caller frees texts with
+ * br_cmp_diffs_free), *n_differ the number that differ. Returns the verdict:
+ * 1 controlled (exactly one setting differs), 0 not controlled (two or
+ * more differ), 2 no setting differs (a repeat of the same configuration).
+ */
+int br_cmp_settings_diff(const br_cmp_settings *a, const br_cmp_settings *b,
+    br_cmp_diff diffs[BR_SET_N], size_t *n_differ);
+void br_cmp_diffs_free(br_cmp_diff diffs[BR_SET_N]);
+
+/* ------------------------------------------------------------- a pair */
+
+typedef struct br_cmp_pair_result {
+	const char *name_a, *name_b;       /* borrowed */
+	const br_analysis *a, *b;          /* borrowed */
+	br_cmp_values va, vb;
+	br_cmp_row rows[BR_CMP_N_METRICS];
+	br_cmp_elasticity elasticity;
+	br_cmp_diff diffs[BR_SET_N];
+	size_t n_differ;
+	int verdict;                       /* as br_cmp_settings_diff */
+} br_cmp_pair_result;
+
+/* br_cmp_rows: rows[i] for values a and b (pure; exposed for tests). */
+void br_cmp_rows(const br_cmp_values *a, const br_cmp_values *b, br_cmp_row rows[BR_CMP_N_METRICS]);
+
+/* br_cmp_pair: everything for one pair of analysed runs. Free with br_cmp_pair_free. */
+void br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
+    const char *name_b, br_cmp_pair_result *out);
+void br_cmp_pair_free(br_cmp_pair_result *p);
+
+/* ------------------------------------------------ campaign run matching */
+
+typedef struct br_cmp_match {
+	size_t (*pairs)[2];        /* matched (index in A, index in B), in A's order */
+	size_t n_pairs;
+	size_t *only_a, *only_b;   /* unmatched indices */
+	size_t n_only_a, n_only_b;
+} br_cmp_match;
+
+/* br_cmp_match_names: match names of A to names of B (exact, first match;
+ * a name used twice in B matches once). Free with br_cmp_match_free. */
+void br_cmp_match_names(const char *const *names_a, size_t na, const char *const *names_b,
+    size_t nb, br_cmp_match *out);
+void br_cmp_match_free(br_cmp_match *m);
+
+/* -------------------------------------------------------------- figures */
+/*
+ * br_fig_compare: overlays of A and B on shared axes into out_dir:
+ * figC1-compare-waveform (running, waiting, KV usage; time since each run's
+ * window start), figC2-compare-latency-cdf (TTFT/ITL/E2EL CDFs),
+ * figC3-compare-ttft-split (queue, prefill, frontend). Each is drawn when
+ * at least one of the two runs has its data; a run without it is named in
+ * the caption. A is palette colour 0 (solid), B colour 1 (dashed).
+ * Out: *figs (br_figures_free), *n. Returns 0 or -1 with *cause on an I/O
+ * error.
+ */
+int br_fig_compare(const br_analysis *a, const br_analysis *b, const char *label_a,
+    const char *label_b, const char *out_dir, br_figure **figs, size_t *n, char **cause);
+
+/* -------------------------------------------------------------- report */
+
+/* The whole comparison handed to the report (borrowed). */
+typedef struct br_compare_input {
+	int campaigns;                 /* 1: A and B are campaigns */
+	const char *dir_a, *dir_b;     /* as given */
+	const char *name_a, *name_b;   /* run or campaign names */
+	int same_path;                 /* A and B are the same folder */
+	br_cmp_pair_result *pairs;     /* matched pairs */
+	size_t n_pairs;
+	size_t focus_pair;             /* the pair given the detailed chapter and figures */
+	const char *const *only_a;     /* unmatched run names */
+	size_t n_only_a;
+	const char *const *only_b;
+	size_t n_only_b;
+	const br_run *const *inputs_runs;  /* every run of A then B, for the input-files appendix */
+	size_t n_inputs_runs;
+} br_compare_input;
+
+/* br_compare_summary: summary.json of `benchreport compare` (schema_version,
+ * command "compare", a, b, pairs with rows / settings / elasticities,
+ * unmatched lists, figures). New reference. */
+json_t *br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_figs);
+
+/*
+ * br_compare_write_report: write out_dir/{report.pdf,summary.json,figures/}
+ * through a staging folder swapped into place (an existing out_dir is
+ * replaced only when it holds a previous benchreport summary.json).
+ * template_path is templates/compare.LANG.json. Out: *summary_out (may be
+ * NULL) a new reference. Returns 0, or -1 with *cause.
+ */
+int br_compare_write_report(const br_compare_input *in, const char *out_dir,
+    const char *template_path, json_t **summary_out, char **cause);
+
+#endif

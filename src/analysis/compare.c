@@ -1,0 +1,365 @@
+/*
+ * Compare two rounds (DESIGN.md §3.12): pairs of numbers with their
+ * changes, the elasticity chain pool → resident → throughput, the
+ * settings diff (controlled A/B or not) and campaign run matching. Pure:
+ * no I/O; see compare.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/compare.h"
+
+/* Keys, units, display decimals, reference-table membership. */
+const br_cmp_metric_info br_cmp_metrics[BR_CMP_N_METRICS] = {
+	[BR_CMP_KV_POOL_TOKENS]          = { "kv_pool_tokens", "tokens", 0, 1 },
+	[BR_CMP_KV_POOL_GIB]             = { "kv_pool_gib", "GiB", 2, 0 },
+	[BR_CMP_PRED_MAX_CONCURRENCY]    = { "predicted_max_concurrency", "x", 2, 1 },
+	[BR_CMP_DEMAND_TOKENS]           = { "demand_tokens", "tokens", 0, 0 },
+	[BR_CMP_OVERSUBSCRIPTION]        = { "oversubscription", "x", 2, 1 },
+	[BR_CMP_RUNNING_MEAN]            = { "running_mean", "requests", 2, 1 },
+	[BR_CMP_RUNNING_MEDIAN]          = { "running_median", "requests", 1, 0 },
+	[BR_CMP_RUNNING_PEAK]            = { "running_peak", "requests", 0, 0 },
+	[BR_CMP_RESIDENT_SHARE]          = { "resident_share_frac", "frac", 1, 0 },
+	[BR_CMP_WAITING_MEAN]            = { "waiting_mean", "requests", 1, 1 },
+	[BR_CMP_WAITING_PEAK]            = { "waiting_peak", "requests", 0, 0 },
+	[BR_CMP_KV_MEDIAN_FRAC]          = { "kv_usage_median_frac", "frac", 2, 0 },
+	[BR_CMP_KV_SHARE_GE90]           = { "kv_usage_share_ge90_frac", "frac", 1, 0 },
+	[BR_CMP_KV_SHARE_GE95]           = { "kv_usage_share_ge95_frac", "frac", 1, 0 },
+	[BR_CMP_PREEMPTIONS]             = { "preemptions", "count", 0, 1 },
+	[BR_CMP_PREEMPT_INTERVAL_S]      = { "preemption_interval_s", "s", 1, 0 },
+	[BR_CMP_PREEMPT_TRIGGER_KV_FRAC] = { "preemption_trigger_kv_frac", "frac", 2, 0 },
+	[BR_CMP_RELEASED_TOKENS]         = { "released_tokens_per_preemption", "tokens", 0, 0 },
+	[BR_CMP_COMPLETED]               = { "completed", "requests", 0, 0 },
+	[BR_CMP_FAILED]                  = { "failed", "requests", 0, 0 },
+	[BR_CMP_DURATION_S]              = { "duration_s", "s", 1, 1 },
+	[BR_CMP_REQUEST_RPS]             = { "request_throughput_rps", "req/s", 3, 0 },
+	[BR_CMP_OUTPUT_TPS]              = { "output_throughput_tps", "tok/s", 1, 1 },
+	[BR_CMP_TOTAL_TPS]               = { "total_token_throughput_tps", "tok/s", 1, 0 },
+	[BR_CMP_TTFT_MEAN_S]             = { "ttft_mean_s", "s", 2, 0 },
+	[BR_CMP_TTFT_P50_S]              = { "ttft_p50_s", "s", 2, 1 },
+	[BR_CMP_TTFT_P99_S]              = { "ttft_p99_s", "s", 2, 0 },
+	[BR_CMP_ITL_P50_MS]              = { "itl_p50_ms", "ms", 2, 0 },
+	[BR_CMP_ITL_P90_MS]              = { "itl_p90_ms", "ms", 2, 0 },
+	[BR_CMP_ITL_P99_MS]              = { "itl_p99_ms", "ms", 1, 0 },
+	[BR_CMP_TPOT_P50_MS]             = { "tpot_p50_ms", "ms", 2, 0 },
+	[BR_CMP_E2EL_P50_S]              = { "e2el_p50_s", "s", 2, 1 },
+	[BR_CMP_E2EL_P99_S]              = { "e2el_p99_s", "s", 2, 0 },
+	[BR_CMP_QUEUE_S]                 = { "ttft_queue_s", "s", 2, 0 },
+	[BR_CMP_PREFILL_S]               = { "ttft_prefill_s", "s", 3, 0 },
+	[BR_CMP_FRONTEND_S]              = { "ttft_frontend_s", "s", 3, 0 },
+	[BR_CMP_ITL_STALLS]              = { "itl_stalls", "count", 0, 0 },
+};
+
+const char *const br_cmp_setting_key[BR_SET_N] = {
+	"model", "gpu", "vllm_version", "input_tokens", "output_tokens",
+	"max_concurrency", "request_rate_rps", "max_num_seqs", "kv_pool_tokens",
+};
+
+/* br_cmp_change: see compare.h. */
+void
+br_cmp_change(double a, double b, double *abs_change, double *rel_change)
+{
+	double d = NAN, r = NAN;
+	if (isfinite(a) && isfinite(b)) {
+		d = b - a;
+		if (a != 0)
+			r = d / fabs(a);
+		else if (b == 0)
+			r = 0;
+	}
+	if (abs_change)
+		*abs_change = d;
+	if (rel_change)
+		*rel_change = r;
+}
+
+/* lat_ms: statistic of a latency metric in ms: recomputed when counted,
+ * else the bench file's own value (NAN when neither). stat: "mean",
+ * "median" or "p" with percentile pct. */
+static double
+lat_ms(const br_analysis *a, int m, const char *stat, double pct)
+{
+	const br_describe_t *d = &a->latency.m[m];
+	if (d->count > 0) {
+		if (strcmp(stat, "mean") == 0)
+			return d->mean;
+		if (strcmp(stat, "median") == 0)
+			return d->median;
+		if (pct == 90)
+			return d->p90;
+		if (pct == 99)
+			return d->p99;
+		return NAN;
+	}
+	if (a->run == NULL || a->run->bench.n == 0)
+		return NAN;
+	return br_bench_file_stat(&a->run->bench.runs[0], br_latency_metric_name[m], stat, pct);
+}
+
+/* br_cmp_values_from_analysis: see compare.h. */
+void
+br_cmp_values_from_analysis(const br_analysis *a, br_cmp_values *out)
+{
+	double *v = out->v;
+	for (int i = 0; i < BR_CMP_N_METRICS; i++)
+		v[i] = NAN;
+	const br_capacity *c = &a->capacity;
+	if (c->available) {
+		v[BR_CMP_KV_POOL_TOKENS] = c->kv_pool_tokens;
+		v[BR_CMP_KV_POOL_GIB] = c->kv_pool_gib;
+		v[BR_CMP_PRED_MAX_CONCURRENCY] = c->predicted_max_concurrency;
+		v[BR_CMP_DEMAND_TOKENS] = c->demand_tokens;
+		v[BR_CMP_OVERSUBSCRIPTION] = c->oversubscription;
+	}
+	const br_residency *r = &a->residency;
+	if (r->available) {
+		v[BR_CMP_RUNNING_MEAN] = r->running_mean;
+		v[BR_CMP_RUNNING_MEDIAN] = r->running_median;
+		v[BR_CMP_RUNNING_PEAK] = r->running_peak;
+		v[BR_CMP_RESIDENT_SHARE] = r->resident_share;
+		v[BR_CMP_WAITING_MEAN] = r->waiting_mean;
+		v[BR_CMP_WAITING_PEAK] = r->waiting_peak;
+		v[BR_CMP_KV_MEDIAN_FRAC] = r->kv_median_frac;
+		v[BR_CMP_KV_SHARE_GE90] = r->kv_share_ge90;
+		v[BR_CMP_KV_SHARE_GE95] = r->kv_share_ge95;
+	}
+	const br_preemptions *p = &a->preemptions;
+	if (p->count_available)
+		v[BR_CMP_PREEMPTIONS] = p->n_preemptions;
+	if (p->available) {
+		v[BR_CMP_PREEMPT_INTERVAL_S] = p->mean_interval_s;
+		v[BR_CMP_PREEMPT_TRIGGER_KV_FRAC] = p->trigger_kv_frac;
+		v[BR_CMP_RELEASED_TOKENS] = p->mean_released_per_preemption_tokens;
+	}
+	if (a->run != NULL && a->run->bench.n > 0) {
+		const br_bench *b = &a->run->bench.runs[0];
+		v[BR_CMP_COMPLETED] = b->completed;
+		v[BR_CMP_FAILED] = b->failed;
+		v[BR_CMP_DURATION_S] = b->duration_s;
+		v[BR_CMP_REQUEST_RPS] = b->request_throughput_rps;
+		v[BR_CMP_OUTPUT_TPS] = b->output_throughput_tps;
+		v[BR_CMP_TOTAL_TPS] = b->total_token_throughput_tps;
+	}
+	v[BR_CMP_TTFT_MEAN_S] = lat_ms(a, BR_TTFT, "mean", NAN) / 1000;
+	v[BR_CMP_TTFT_P50_S] = lat_ms(a, BR_TTFT, "median", NAN) / 1000;
+	v[BR_CMP_TTFT_P99_S] = lat_ms(a, BR_TTFT, "p", 99) / 1000;
+	v[BR_CMP_ITL_P50_MS] = lat_ms(a, BR_ITL, "median", NAN);
+	v[BR_CMP_ITL_P90_MS] = lat_ms(a, BR_ITL, "p", 90);
+	v[BR_CMP_ITL_P99_MS] = lat_ms(a, BR_ITL, "p", 99);
+	v[BR_CMP_TPOT_P50_MS] = lat_ms(a, BR_TPOT, "median", NAN);
+	v[BR_CMP_E2EL_P50_S] = lat_ms(a, BR_E2EL, "median", NAN) / 1000;
+	v[BR_CMP_E2EL_P99_S] = lat_ms(a, BR_E2EL, "p", 99) / 1000;
+	const br_ttft_split *t = &a->ttft_split;
+	if (t->available) {
+		v[BR_CMP_QUEUE_S] = t->queue_s;
+		v[BR_CMP_PREFILL_S] = t->prefill_s;
+		v[BR_CMP_FRONTEND_S] = t->frontend_s;
+	}
+	if (a->latency.from_arrays)
+		v[BR_CMP_ITL_STALLS] = (double)a->latency.itl_stalls;
+}
+
+/* br_cmp_rows: see compare.h. */
+void
+br_cmp_rows(const br_cmp_values *a, const br_cmp_values *b, br_cmp_row rows[BR_CMP_N_METRICS])
+{
+	for (int i = 0; i < BR_CMP_N_METRICS; i++) {
+		rows[i].metric = i;
+		rows[i].a = a->v[i];
+		rows[i].b = b->v[i];
+		br_cmp_change(a->v[i], b->v[i], &rows[i].abs_change, &rows[i].rel_change);
+	}
+}
+
+/* ratio: x / y, NAN when y is 0 or either is absent. */
+static double
+ratio(double x, double y)
+{
+	return isfinite(x) && isfinite(y) && y != 0 ? x / y : NAN;
+}
+
+/* br_cmp_elasticities: see compare.h. */
+void
+br_cmp_elasticities(const br_cmp_row rows[BR_CMP_N_METRICS], br_cmp_elasticity *out)
+{
+	memset(out, 0, sizeof *out);
+	out->pool_rel = rows[BR_CMP_KV_POOL_TOKENS].rel_change;
+	out->resident_rel = rows[BR_CMP_RUNNING_MEAN].rel_change;
+	out->throughput_rel = rows[BR_CMP_OUTPUT_TPS].rel_change;
+	out->available = isfinite(out->pool_rel) && isfinite(out->resident_rel) &&
+	    isfinite(out->throughput_rel);
+	out->pool_changed = isfinite(out->pool_rel) && fabs(out->pool_rel) > 0.001;
+	out->resident_per_pool = out->pool_changed ? ratio(out->resident_rel, out->pool_rel) : NAN;
+	out->throughput_per_pool = out->pool_changed ? ratio(out->throughput_rel, out->pool_rel) : NAN;
+	out->throughput_per_resident = ratio(out->throughput_rel, out->resident_rel);
+}
+
+/* br_cmp_settings_from_run: see compare.h. */
+void
+br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_settings *out)
+{
+	for (int i = 0; i < BR_SET_N; i++) {
+		out->text[i] = NULL;
+		out->num[i] = NAN;
+	}
+	const br_bench *b = run && run->bench.n > 0 ? &run->bench.runs[0] : NULL;
+	const br_server_log *l = run ? run->log : NULL;
+	out->text[BR_SET_MODEL] = b && b->model_id && b->model_id[0] ? b->model_id
+	    : l && l->model ? l->model : NULL;
+	out->text[BR_SET_GPU] = run ? run->gpu : NULL;
+	out->text[BR_SET_VLLM] = l ? l->vllm_version : NULL;
+	if (b && b->completed > 0) {
+		out->num[BR_SET_INPUT_LEN] = b->total_input_tokens / b->completed;
+		out->num[BR_SET_OUTPUT_LEN] = b->total_output_tokens / b->completed;
+	}
+	if (b) {
+		out->num[BR_SET_CONCURRENCY] = b->max_concurrency;
+		out->num[BR_SET_REQUEST_RATE] = b->request_rate_rps;
+	}
+	if (l)
+		out->num[BR_SET_MAX_NUM_SEQS] = l->max_num_seqs;
+	if (a && a->capacity.available)
+		out->num[BR_SET_KV_POOL] = a->capacity.kv_pool_tokens;
+	else if (run && isfinite(run->kv_pool_tokens_override))
+		out->num[BR_SET_KV_POOL] = run->kv_pool_tokens_override;
+}
+
+/* is_text_setting: the setting is compared as a string. */
+static int
+is_text_setting(int s)
+{
+	return s == BR_SET_MODEL || s == BR_SET_GPU || s == BR_SET_VLLM;
+}
+
+/* num_text: a setting's number as text ("inf", "n/a", "6144", "6144.5"). */
+static char *
+num_text(double x)
+{
+	if (isinf(x) && x > 0)
+		return br_xstrdup("inf");
+	if (!isfinite(x))
+		return br_xstrdup("n/a");
+	if (x == floor(x) && fabs(x) < 1e15)
+		return br_xasprintf("%.0f", x);
+	return br_xasprintf("%.1f", x);
+}
+
+/* br_cmp_settings_diff: see compare.h. */
+int
+br_cmp_settings_diff(const br_cmp_settings *a, const br_cmp_settings *b,
+    br_cmp_diff diffs[BR_SET_N], size_t *n_differ)
+{
+	size_t nd = 0;
+	for (int s = 0; s < BR_SET_N; s++) {
+		br_cmp_diff *d = &diffs[s];
+		d->setting = s;
+		if (is_text_setting(s)) {
+			const char *x = a->text[s], *y = b->text[s];
+			d->a_text = br_xstrdup(x ? x : "n/a");
+			d->b_text = br_xstrdup(y ? y : "n/a");
+			d->state = x == NULL || y == NULL ? BR_DIFF_UNKNOWN
+			    : strcmp(x, y) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
+		} else {
+			double x = a->num[s], y = b->num[s];
+			d->a_text = num_text(x);
+			d->b_text = num_text(y);
+			if (isinf(x) && isinf(y) && x > 0 && y > 0)
+				d->state = BR_DIFF_SAME;
+			else if (isinf(x) != isinf(y) && !isnan(x) && !isnan(y))
+				d->state = BR_DIFF_DIFFERS;       /* inf vs a finite rate */
+			else if (!isfinite(x) || !isfinite(y))
+				d->state = BR_DIFF_UNKNOWN;
+			else
+				d->state = fabs(x - y) <= 0.01 * fmax(fabs(x), fabs(y)) ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
+		}
+		nd += d->state == BR_DIFF_DIFFERS;
+	}
+	/* two open-loop runs have no max_concurrency on either side: that is the same setting */
+	if (diffs[BR_SET_CONCURRENCY].state == BR_DIFF_UNKNOWN && isnan(a->num[BR_SET_CONCURRENCY]) &&
+	    isnan(b->num[BR_SET_CONCURRENCY]) && isfinite(a->num[BR_SET_INPUT_LEN]) && isfinite(b->num[BR_SET_INPUT_LEN]))
+		diffs[BR_SET_CONCURRENCY].state = BR_DIFF_SAME;
+	if (n_differ)
+		*n_differ = nd;
+	return nd == 1 ? 1 : nd == 0 ? 2 : 0;
+}
+
+/* br_cmp_diffs_free: see compare.h. */
+void
+br_cmp_diffs_free(br_cmp_diff diffs[BR_SET_N])
+{
+	for (int s = 0; s < BR_SET_N; s++) {
+		free(diffs[s].a_text);
+		free(diffs[s].b_text);
+		diffs[s].a_text = diffs[s].b_text = NULL;
+	}
+}
+
+/* br_cmp_pair: see compare.h. */
+void
+br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
+    const char *name_b, br_cmp_pair_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->a = a;
+	out->b = b;
+	out->name_a = name_a;
+	out->name_b = name_b;
+	br_cmp_values_from_analysis(a, &out->va);
+	br_cmp_values_from_analysis(b, &out->vb);
+	br_cmp_rows(&out->va, &out->vb, out->rows);
+	br_cmp_elasticities(out->rows, &out->elasticity);
+	br_cmp_settings sa, sb;
+	br_cmp_settings_from_run(a->run, a, &sa);
+	br_cmp_settings_from_run(b->run, b, &sb);
+	out->verdict = br_cmp_settings_diff(&sa, &sb, out->diffs, &out->n_differ);
+}
+
+/* br_cmp_pair_free: see compare.h. */
+void
+br_cmp_pair_free(br_cmp_pair_result *p)
+{
+	br_cmp_diffs_free(p->diffs);
+}
+
+/* br_cmp_match_names: see compare.h. */
+void
+br_cmp_match_names(const char *const *names_a, size_t na, const char *const *names_b,
+    size_t nb, br_cmp_match *out)
+{
+	memset(out, 0, sizeof *out);
+	char *used = br_xcalloc(nb + 1, 1);
+	out->pairs = br_xcalloc(na + 1, sizeof *out->pairs);
+	out->only_a = br_xcalloc(na + 1, sizeof *out->only_a);
+	out->only_b = br_xcalloc(nb + 1, sizeof *out->only_b);
+	for (size_t i = 0; i < na; i++) {
+		size_t j;
+		for (j = 0; j < nb; j++)
+			if (!used[j] && names_a[i] && names_b[j] && strcmp(names_a[i], names_b[j]) == 0)
+				break;
+		if (j < nb) {
+			used[j] = 1;
+			out->pairs[out->n_pairs][0] = i;
+			out->pairs[out->n_pairs][1] = j;
+			out->n_pairs++;
+		} else {
+			out->only_a[out->n_only_a++] = i;
+		}
+	}
+	for (size_t j = 0; j < nb; j++)
+		if (!used[j])
+			out->only_b[out->n_only_b++] = j;
+	free(used);
+}
+
+/* br_cmp_match_free: see compare.h. */
+void
+br_cmp_match_free(br_cmp_match *m)
+{
+	free(m->pairs);
+	free(m->only_a);
+	free(m->only_b);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,316 @@
+/*
+ * `benchreport compare A B [-o OUT_DIR] [--quiet]`: compare two runs or two
+ * campaigns (runs matched by name) and write the compare report (PDF,
+ * summary.json, figures) to OUT_DIR (default ./compare-report).
+ *
+ * OUT_DIR may not be inside A or B (inputs are never modified); an
+ * existing OUT_DIR is replaced only when it holds a previous benchreport
+ * summary.json. A and B may be the same folder (the report says so).
+ * Exit: 0 ok; 1 the report could not be written; 2 bad usage; 3 bad input
+ * (a missing folder, a bad file in a run, a run compared with a campaign).
+ */
+#define _DEFAULT_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "benchreport/run.h"
+#include "benchreport/analysis.h"
+#include "benchreport/campaign.h"
+#include "benchreport/compare.h"
+#include "benchreport/render.h"
+#include "cli/cmd.h"
+
+static void
+compare_usage(FILE *fp)
+{
+	fprintf(fp, "usage: benchreport compare A B [-o OUT_DIR] [--quiet]\n"
+	            "A and B: two run folders or two campaign folders (runs matched by name).\n"
+	            "OUT_DIR defaults to ./compare-report. Exit: 0 ok, 1 failed, 2 bad usage, 3 bad input.\n");
+}
+
+/* compare_template_path: compare.LANG.json beside report.LANG.json. */
+static char *
+compare_template_path(const char *lang)
+{
+	char *rp = br_cli_template_path(lang);
+	char *slash = strrchr(rp, '/');
+	char *p = slash ? (*slash = '\0', br_xasprintf("%s/compare.%s.json", rp, lang))
+	                : br_xasprintf("compare.%s.json", lang);
+	free(rp);
+	return p;
+}
+
+/*
+ * resolve_out: the absolute path OUT_DIR will have (realpath of the folder
+ * when it exists, else of its parent plus the last name). NULL when the
+ * parent does not exist either (mkdir will report it).
+ */
+static char *
+resolve_out(const char *out)
+{
+	char buf[PATH_MAX];
+	if (realpath(out, buf) != NULL)
+		return br_xstrdup(buf);
+	char *copy = br_xstrdup(out);
+	size_t n = strlen(copy);
+	while (n > 1 && copy[n - 1] == '/')
+		copy[--n] = '\0';
+	char *slash = strrchr(copy, '/');
+	const char *parent = ".", *base = copy;
+	if (slash) {
+		*slash = '\0';
+		parent = slash == copy ? "/" : copy;
+		base = slash + 1;
+	}
+	char *r = NULL;
+	if (realpath(parent, buf) != NULL)
+		r = strcmp(buf, "/") == 0 ? br_xasprintf("/%s", base) : br_xasprintf("%s/%s", buf, base);
+	free(copy);
+	return r;
+}
+
+/* inside: 1 when path equals dir or lies below it (both absolute, resolved). */
+static int
+inside(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (strcmp(dir, "/") == 0)
+		return 1;
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Everything loaded for one side. */
+typedef struct side {
+	int campaign;
+	br_campaign camp;
+	br_run run;
+	br_analysis an;
+	int loaded;
+} side;
+
+/* load_side: a run or a campaign. Returns 0, or -1 with *cause. */
+static int
+load_side(side *s, const char *dir, int campaign, char **cause)
+{
+	memset(s, 0, sizeof *s);
+	s->campaign = campaign;
+	if (campaign) {
+		if (br_campaign_load(dir, NULL, NULL, 0, &s->camp, cause) != 0)
+			return -1;
+	} else {
+		if (br_run_load(dir, NULL, &s->run, cause) != 0)
+			return -1;
+		br_analyze(&s->run, &s->an);
+	}
+	s->loaded = 1;
+	return 0;
+}
+
+static void
+side_free(side *s)
+{
+	if (!s->loaded)
+		return;
+	if (s->campaign) {
+		br_campaign_free(&s->camp);
+	} else {
+		br_analysis_free(&s->an);
+		br_run_free(&s->run);
+	}
+	s->loaded = 0;
+}
+
+/* print_text: the short text summary on stdout. */
+static void
+print_text(const json_t *summary, const br_compare_input *in, const char *out_dir)
+{
+	printf("benchreport compare: A = %s, B = %s (%s)\n", in->name_a, in->name_b,
+	    in->campaigns ? "campaigns" : "runs");
+	if (in->same_path)
+		printf("  A and B are the same folder: comparing a run with itself\n");
+	if (in->campaigns)
+		printf("  %zu pairs matched by name; only in A: %zu; only in B: %zu\n", in->n_pairs, in->n_only_a,
+		    in->n_only_b);
+	const json_t *po = json_object_get(summary, "focus");
+	if (po != NULL && !json_is_null(po)) {
+		const char *v = json_string_value(json_object_get(po, "verdict"));
+		const char *dt = json_string_value(json_object_get(po, "differences_text"));
+		printf("  %s%s: %s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
+		    v ? v : "?", dt && *dt ? " — " : "", dt ? dt : "");
+		static const char *const keys[] = { "kv_pool_tokens", "running_mean", "output_throughput_tps",
+			"duration_s", "ttft_p50_s", "e2el_p50_s", "preemptions", "waiting_mean" };
+		const json_t *rows = json_object_get(po, "rows");
+		for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+			const json_t *r = json_object_get(rows, keys[i]);
+			printf("  %-24s %14s → %-14s %s\n", keys[i], json_string_value(json_object_get(r, "a_text")),
+			    json_string_value(json_object_get(r, "b_text")),
+			    json_string_value(json_object_get(r, "rel_change_text")));
+		}
+	}
+	printf("report: %s/report.pdf\n", out_dir);
+}
+
+/* br_cmd_compare: see cmd.h. */
+int
+br_cmd_compare(int argc, char **argv)
+{
+	const char *args[2] = { NULL, NULL }, *out_dir = "compare-report";
+	size_t na = 0;
+	int quiet = 0, out_given = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			compare_usage(stdout);
+			return BR_EXIT_OK;
+		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+			quiet = 1;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
+			if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+				fprintf(stderr, "benchreport compare: option '%s' needs a value\n", a);
+				return BR_EXIT_USAGE;
+			}
+			if (out_given) {
+				fprintf(stderr, "benchreport compare: option '%s' given twice\n", a);
+				return BR_EXIT_USAGE;
+			}
+			out_dir = argv[++i];
+			out_given = 1;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "benchreport compare: unknown option '%s'\n", a);
+			compare_usage(stderr);
+			return BR_EXIT_USAGE;
+		} else {
+			if (na == 2) {
+				fprintf(stderr, "benchreport compare: two folders expected (A and B), got a third: '%s'\n", a);
+				return BR_EXIT_USAGE;
+			}
+			args[na++] = a;
+		}
+	}
+	if (na < 2) {
+		fprintf(stderr, "benchreport compare: missing %s\n", na == 0 ? "A and B" : "B");
+		compare_usage(stderr);
+		return BR_EXIT_USAGE;
+	}
+	/* inputs exist and are folders */
+	char real[2][PATH_MAX];
+	for (int k = 0; k < 2; k++) {
+		if (!br_is_dir(args[k])) {
+			fprintf(stderr, "benchreport compare: %s: %s %s\n", args[k], k == 0 ? "A" : "B",
+			    br_is_file(args[k]) ? "is a file; expected a run or campaign folder" : "does not exist");
+			return BR_EXIT_INPUT;
+		}
+		if (realpath(args[k], real[k]) == NULL) {
+			fprintf(stderr, "benchreport compare: %s: %s\n", args[k], strerror(errno));
+			return BR_EXIT_INPUT;
+		}
+	}
+	int same = strcmp(real[0], real[1]) == 0;
+	char *out_abs = resolve_out(out_dir);
+	for (int k = 0; k < 2 && out_abs; k++)
+		if (inside(out_abs, real[k])) {
+			fprintf(stderr, "benchreport compare: %s: OUT_DIR is inside %s (%s); inputs are never "
+			    "modified: choose another folder with -o\n", out_dir, k == 0 ? "A" : "B", args[k]);
+			free(out_abs);
+			return BR_EXIT_USAGE;
+		}
+	free(out_abs);
+
+	int camp[2] = { br_campaign_looks_like(args[0]), br_campaign_looks_like(args[1]) };
+	if (camp[0] != camp[1]) {
+		fprintf(stderr, "benchreport compare: A (%s) is a %s and B (%s) is a %s: compare two runs or two campaigns\n",
+		    args[0], camp[0] ? "campaign" : "run", args[1], camp[1] ? "campaign" : "run");
+		return BR_EXIT_INPUT;
+	}
+	side s[2];
+	char *cause = NULL;
+	for (int k = 0; k < 2; k++)
+		if (load_side(&s[k], args[k], camp[0], &cause) != 0) {
+			fprintf(stderr, "benchreport compare: %s: %s\n", k == 0 ? "A" : "B", cause ? cause : args[k]);
+			free(cause);
+			if (k == 1)
+				side_free(&s[0]);
+			return BR_EXIT_INPUT;
+		}
+
+	br_compare_input in = { .campaigns = camp[0], .dir_a = args[0], .dir_b = args[1], .same_path = same };
+	br_cmp_match m = { 0 };
+	const char **only_a = NULL, **only_b = NULL;
+	const br_run **inputs = NULL;
+	if (!camp[0]) {
+		in.name_a = s[0].run.name;
+		in.name_b = s[1].run.name;
+		in.pairs = br_xcalloc(1, sizeof *in.pairs);
+		br_cmp_pair(&s[0].an, &s[1].an, s[0].run.name, s[1].run.name, &in.pairs[0]);
+		in.n_pairs = 1;
+		inputs = br_xcalloc(2, sizeof *inputs);
+		inputs[0] = &s[0].run;
+		inputs[1] = &s[1].run;
+		in.n_inputs_runs = same ? 1 : 2;
+	} else {
+		in.name_a = s[0].camp.name;
+		in.name_b = s[1].camp.name;
+		const br_campaign *A = &s[0].camp, *B = &s[1].camp;
+		const char **na_ = br_xcalloc(A->n_runs + 1, sizeof *na_), **nb_ = br_xcalloc(B->n_runs + 1, sizeof *nb_);
+		for (size_t i = 0; i < A->n_runs; i++)
+			na_[i] = A->runs[i].name;
+		for (size_t i = 0; i < B->n_runs; i++)
+			nb_[i] = B->runs[i].name;
+		br_cmp_match_names(na_, A->n_runs, nb_, B->n_runs, &m);
+		free(na_);
+		free(nb_);
+		in.pairs = br_xcalloc(m.n_pairs + 1, sizeof *in.pairs);
+		for (size_t i = 0; i < m.n_pairs; i++) {
+			size_t ia = m.pairs[i][0], ib = m.pairs[i][1];
+			br_cmp_pair(&A->analyses[ia], &B->analyses[ib], A->runs[ia].name, B->runs[ib].name, &in.pairs[i]);
+			if (ia == A->focus)
+				in.focus_pair = i;
+		}
+		in.n_pairs = m.n_pairs;
+		only_a = br_xcalloc(m.n_only_a + 1, sizeof *only_a);
+		only_b = br_xcalloc(m.n_only_b + 1, sizeof *only_b);
+		for (size_t i = 0; i < m.n_only_a; i++)
+			only_a[i] = A->runs[m.only_a[i]].name;
+		for (size_t i = 0; i < m.n_only_b; i++)
+			only_b[i] = B->runs[m.only_b[i]].name;
+		in.only_a = only_a;
+		in.n_only_a = m.n_only_a;
+		in.only_b = only_b;
+		in.n_only_b = m.n_only_b;
+		size_t nr = A->n_runs + (same ? 0 : B->n_runs);
+		inputs = br_xcalloc(nr + 1, sizeof *inputs);
+		for (size_t i = 0; i < A->n_runs; i++)
+			inputs[in.n_inputs_runs++] = &A->runs[i];
+		for (size_t i = 0; !same && i < B->n_runs; i++)
+			inputs[in.n_inputs_runs++] = &B->runs[i];
+	}
+	in.inputs_runs = inputs;
+
+	char *tpath = compare_template_path("en");
+	json_t *summary = NULL;
+	int rc = BR_EXIT_OK;
+	if (br_compare_write_report(&in, out_dir, tpath, &summary, &cause) != 0) {
+		fprintf(stderr, "benchreport compare: %s\n", cause ? cause : "failed");
+		free(cause);
+		rc = BR_EXIT_ANALYSIS;
+	} else if (!quiet) {
+		print_text(summary, &in, out_dir);
+	}
+	json_decref(summary);
+	free(tpath);
+	for (size_t i = 0; i < in.n_pairs; i++)
+		br_cmp_pair_free(&in.pairs[i]);
+	free(in.pairs);
+	free(only_a);
+	free(only_b);
+	free(inputs);
+	br_cmp_match_free(&m);
+	side_free(&s[0]);
+	side_free(&s[1]);
+	br_render_shutdown();
+	return rc;
+}

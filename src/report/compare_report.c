@@ -1,0 +1,885 @@
+/*
+ * The compare report: summary.json and report.pdf of `benchreport compare`
+ * (DESIGN.md §2, §3.12), written through a staging folder swapped into
+ * place. Wording from templates/compare.LANG.json; C chooses which
+ * sentence applies and formats numbers and table cells. See compare.h.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib.h>
+
+#include "benchreport/common.h"
+#include "benchreport/compare.h"
+#include "benchreport/report.h"
+
+#define MINUS "\xe2\x88\x92"   /* U+2212 */
+
+/* jnum: a number, null when absent. */
+static json_t *
+jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* group: "1234567.5" → "1,234,567.5" (digits after an optional sign). */
+static char *
+group(const char *num)
+{
+	char out[128];
+	size_t o = 0;
+	const char *p = num;
+	if (*p == '-')
+		p++;
+	size_t nd = strspn(p, "0123456789");
+	for (size_t i = 0; i < nd && o < sizeof out - 8; i++) {
+		out[o++] = p[i];
+		size_t left = nd - i - 1;
+		if (left > 0 && left % 3 == 0)
+			out[o++] = ',';
+	}
+	snprintf(out + o, sizeof out - o, "%s", p + nd);
+	return br_xstrdup(out);
+}
+
+/*
+ * fmt_value: a value of metric m in its unit for a table cell or a
+ * sentence: tokens grouped, fractions as %, ratios with ×, times with s or
+ * ms. signed_ = 1 prefixes + / − (for changes). "n/a" when absent.
+ */
+static char *
+fmt_value(int m, double v, int signed_)
+{
+	if (!isfinite(v))
+		return br_xstrdup("n/a");
+	const br_cmp_metric_info *mi = &br_cmp_metrics[m];
+	const char *u = mi->unit;
+	int dec = mi->decimals;
+	double x = fabs(v);
+	const char *sign = !signed_ ? (v < 0 ? MINUS : "") : v > 0 ? "+" : v < 0 ? MINUS : "±";
+	char raw[64];
+	const char *suffix = "";
+	if (strcmp(u, "frac") == 0) {
+		snprintf(raw, sizeof raw, "%.*f", dec, x * 100);
+		suffix = signed_ ? " pp" : "%";
+	} else {
+		snprintf(raw, sizeof raw, "%.*f", dec, x);
+		if (strcmp(u, "x") == 0)
+			suffix = "×";
+		else if (strcmp(u, "s") == 0)
+			suffix = " s";
+		else if (strcmp(u, "ms") == 0)
+			suffix = " ms";
+		else if (strcmp(u, "GiB") == 0)
+			suffix = " GiB";
+	}
+	if (strspn(raw, "0.") == strlen(raw))
+		sign = signed_ ? "±" : "";          /* no "−0.000" */
+	char *g = group(raw);
+	char *r = br_xasprintf("%s%s%s", sign, g, suffix);
+	free(g);
+	return r;
+}
+
+/* fmt_rel: a relative change as "+38.2%", "−17.6%", "±0.0%"; "n/a". */
+static char *
+fmt_rel(double r)
+{
+	if (!isfinite(r))
+		return br_xstrdup("n/a");
+	double pc = r * 100;
+	char raw[32];
+	snprintf(raw, sizeof raw, "%.1f", fabs(pc));
+	if (strcmp(raw, "0.0") == 0)
+		return br_xstrdup("±0.0%");
+	return br_xasprintf("%s%s%%", pc > 0 ? "+" : MINUS, raw);
+}
+
+/* diff_state_name: "same", "differs", "unknown". */
+static const char *
+diff_state_name(int s)
+{
+	return s == BR_DIFF_SAME ? "same" : s == BR_DIFF_DIFFERS ? "differs" : "unknown";
+}
+
+/* verdict_name: as summary.json says it. */
+static const char *
+verdict_name(int v)
+{
+	return v == 1 ? "controlled" : v == 2 ? "same_settings" : "not_controlled";
+}
+
+/* pair_json: one matched pair. */
+static json_t *
+pair_json(const br_cmp_pair_result *p)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name_a", jstr(p->name_a));
+	json_object_set_new(o, "name_b", jstr(p->name_b));
+	json_object_set_new(o, "verdict", json_string(verdict_name(p->verdict)));
+	json_object_set_new(o, "controlled", json_boolean(p->verdict == 1));
+	json_object_set_new(o, "n_differences", json_integer((json_int_t)p->n_differ));
+	json_t *settings = json_object(), *diffs = json_array(), *unknown = json_array();
+	GString *dt = g_string_new(NULL), *ut = g_string_new(NULL);
+	size_t n_same = 0;
+	for (int s = 0; s < BR_SET_N; s++) {
+		const br_cmp_diff *d = &p->diffs[s];
+		json_t *so = json_object();
+		json_object_set_new(so, "a", json_string(d->a_text));
+		json_object_set_new(so, "b", json_string(d->b_text));
+		json_object_set_new(so, "state", json_string(diff_state_name(d->state)));
+		json_object_set_new(settings, br_cmp_setting_key[s], so);
+		if (d->state == BR_DIFF_DIFFERS) {
+			json_t *x = json_object();
+			json_object_set_new(x, "setting", json_string(br_cmp_setting_key[s]));
+			json_object_set_new(x, "a", json_string(d->a_text));
+			json_object_set_new(x, "b", json_string(d->b_text));
+			json_array_append_new(diffs, x);
+			g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", br_cmp_setting_key[s],
+			    d->a_text, d->b_text);
+		} else if (d->state == BR_DIFF_UNKNOWN) {
+			json_array_append_new(unknown, json_string(br_cmp_setting_key[s]));
+			g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", br_cmp_setting_key[s]);
+		} else {
+			n_same++;
+		}
+	}
+	json_object_set_new(o, "settings", settings);
+	json_object_set_new(o, "differences", diffs);
+	json_object_set_new(o, "differences_text", json_string(dt->str));
+	json_object_set_new(o, "unknown_settings", unknown);
+	json_object_set_new(o, "unknown_text", json_string(ut->str));
+	json_object_set_new(o, "n_same_settings", json_integer((json_int_t)n_same));
+	json_object_set_new(o, "n_settings_checked", json_integer(BR_SET_N));
+	g_string_free(dt, TRUE);
+	g_string_free(ut, TRUE);
+
+	json_t *rows = json_object(), *order = json_array(), *ab = json_array();
+	for (int m = 0; m < BR_CMP_N_METRICS; m++) {
+		const br_cmp_row *r = &p->rows[m];
+		const br_cmp_metric_info *mi = &br_cmp_metrics[m];
+		json_t *ro = json_object();
+		json_object_set_new(ro, "a", jnum(r->a));
+		json_object_set_new(ro, "b", jnum(r->b));
+		json_object_set_new(ro, "abs_change", jnum(r->abs_change));
+		json_object_set_new(ro, "rel_change", jnum(r->rel_change));
+		json_object_set_new(ro, "unit", json_string(mi->unit));
+		char *ta = fmt_value(m, r->a, 0), *tb = fmt_value(m, r->b, 0), *tc = fmt_value(m, r->abs_change, 1),
+		     *tr = fmt_rel(r->rel_change);
+		json_object_set_new(ro, "a_text", json_string(ta));
+		json_object_set_new(ro, "b_text", json_string(tb));
+		json_object_set_new(ro, "abs_change_text", json_string(tc));
+		json_object_set_new(ro, "rel_change_text", json_string(tr));
+		free(ta);
+		free(tb);
+		free(tc);
+		free(tr);
+		json_object_set_new(rows, mi->key, ro);
+		json_array_append_new(order, json_string(mi->key));
+		if (mi->in_ab_table)
+			json_array_append_new(ab, json_string(mi->key));
+	}
+	json_object_set_new(o, "rows", rows);
+	json_object_set_new(o, "row_order", order);
+	json_object_set_new(o, "ab_table", ab);
+
+	const br_cmp_elasticity *e = &p->elasticity;
+	json_t *eo = json_object();
+	json_object_set_new(eo, "available", json_boolean(e->available));
+	json_object_set_new(eo, "pool_changed", json_boolean(e->pool_changed));
+	json_object_set_new(eo, "pool_rel_change", jnum(e->pool_rel));
+	json_object_set_new(eo, "resident_rel_change", jnum(e->resident_rel));
+	json_object_set_new(eo, "throughput_rel_change", jnum(e->throughput_rel));
+	json_object_set_new(eo, "resident_per_pool", jnum(e->resident_per_pool));
+	json_object_set_new(eo, "throughput_per_resident", jnum(e->throughput_per_resident));
+	json_object_set_new(eo, "throughput_per_pool", jnum(e->throughput_per_pool));
+	char *t1 = fmt_rel(e->pool_rel), *t2 = fmt_rel(e->resident_rel), *t3 = fmt_rel(e->throughput_rel);
+	json_object_set_new(eo, "pool_text", json_string(t1));
+	json_object_set_new(eo, "resident_text", json_string(t2));
+	json_object_set_new(eo, "throughput_text", json_string(t3));
+	free(t1);
+	free(t2);
+	free(t3);
+	json_object_set_new(o, "elasticity", eo);
+	return o;
+}
+
+/* br_compare_summary: see compare.h. */
+json_t *
+br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_figs)
+{
+	json_t *root = json_object();
+	json_object_set_new(root, "schema_version", json_integer(BR_SUMMARY_SCHEMA_VERSION));
+	json_t *tool = json_object();
+	json_object_set_new(tool, "name", json_string("benchreport"));
+	json_object_set_new(tool, "version", json_string("0.1.0"));
+	json_object_set_new(root, "tool", tool);
+	json_object_set_new(root, "command", json_string("compare"));
+	json_object_set_new(root, "kind", json_string(in->campaigns ? "campaigns" : "runs"));
+	json_object_set_new(root, "kind_label", json_string(in->campaigns ? "campaigns" : "runs"));
+	json_t *a = json_object(), *b = json_object();
+	json_object_set_new(a, "dir", jstr(in->dir_a));
+	json_object_set_new(a, "name", jstr(in->name_a));
+	json_object_set_new(b, "dir", jstr(in->dir_b));
+	json_object_set_new(b, "name", jstr(in->name_b));
+	json_object_set_new(root, "a", a);
+	json_object_set_new(root, "b", b);
+	json_object_set_new(root, "same_path", json_boolean(in->same_path));
+	json_object_set_new(root, "n_pairs", json_integer((json_int_t)in->n_pairs));
+	size_t n_controlled = 0;
+	json_t *pairs = json_array();
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		json_array_append_new(pairs, pair_json(&in->pairs[i]));
+		n_controlled += in->pairs[i].verdict == 1;
+	}
+	json_object_set_new(root, "pairs", pairs);
+	json_object_set_new(root, "n_controlled_pairs", json_integer((json_int_t)n_controlled));
+	if (in->n_pairs > 0) {
+		json_object_set_new(root, "focus_pair", json_integer((json_int_t)in->focus_pair));
+		json_object_set(root, "focus", json_array_get(pairs, in->focus_pair));
+	} else {
+		json_object_set_new(root, "focus_pair", json_null());
+		json_object_set_new(root, "focus", json_null());
+	}
+	json_t *ua = json_array(), *ub = json_array();
+	GString *ta = g_string_new(NULL), *tb = g_string_new(NULL);
+	for (size_t i = 0; i < in->n_only_a; i++) {
+		json_array_append_new(ua, json_string(in->only_a[i]));
+		g_string_append_printf(ta, "%s%s", i ? ", " : "", in->only_a[i]);
+	}
+	for (size_t i = 0; i < in->n_only_b; i++) {
+		json_array_append_new(ub, json_string(in->only_b[i]));
+		g_string_append_printf(tb, "%s%s", i ? ", " : "", in->only_b[i]);
+	}
+	json_object_set_new(root, "unmatched_a", ua);
+	json_object_set_new(root, "unmatched_b", ub);
+	json_object_set_new(root, "unmatched_a_text", json_string(ta->str));
+	json_object_set_new(root, "unmatched_b_text", json_string(tb->str));
+	json_object_set_new(root, "n_unmatched_a", json_integer((json_int_t)in->n_only_a));
+	json_object_set_new(root, "n_unmatched_b", json_integer((json_int_t)in->n_only_b));
+	g_string_free(ta, TRUE);
+	g_string_free(tb, TRUE);
+	json_t *fa = json_array();
+	for (size_t i = 0; i < n_figs; i++) {
+		json_t *f = json_object();
+		json_object_set_new(f, "id", jstr(figs[i].id));
+		json_object_set_new(f, "title", jstr(figs[i].title));
+		json_object_set_new(f, "png", jstr(figs[i].png_path ? br_basename(figs[i].png_path) : NULL));
+		json_object_set_new(f, "svg", jstr(figs[i].svg_path ? br_basename(figs[i].svg_path) : NULL));
+		json_object_set_new(f, "csv", jstr(figs[i].csv_path ? br_basename(figs[i].csv_path) : NULL));
+		json_array_append_new(fa, f);
+	}
+	json_object_set_new(root, "figures", fa);
+	return root;
+}
+
+/* ------------------------------------------------------------------ PDF */
+
+/* Strings made while composing, freed together. */
+typedef struct pool {
+	char **v;
+	size_t n;
+} pool;
+
+static const char *
+keep(pool *p, char *s)
+{
+	p->v = br_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+	p->v[p->n++] = s;
+	return s;
+}
+
+static void
+pool_free(pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof *p);
+}
+
+typedef struct ctx {
+	br_pdf *d;
+	const br_template *t;
+	const json_t *s;          /* root summary */
+	const br_compare_input *in;
+	const br_figure *figs;
+	size_t n_figs;
+	char *err;
+} ctx;
+
+static const char *
+fill(ctx *c, pool *p, const char *key, const json_t *obj)
+{
+	return keep(p, br_template_fill(c->t, key, obj ? obj : c->s));
+}
+
+static void
+para(ctx *c, const char *key, const json_t *obj)
+{
+	char *s = br_template_fill(c->t, key, obj ? obj : c->s);
+	br_pdf_paragraph(c->d, s);
+	free(s);
+}
+
+static void
+note(ctx *c, const char *key, const json_t *obj)
+{
+	char *s = br_template_fill(c->t, key, obj ? obj : c->s);
+	br_pdf_note(c->d, s);
+	free(s);
+}
+
+static void
+heading(ctx *c, int level, const char *key, const json_t *obj)
+{
+	char *s = br_template_fill(c->t, key, obj ? obj : c->s);
+	br_pdf_heading(c->d, level, s);
+	free(s);
+}
+
+/* label: the template's label for "prefix.key", else key itself. */
+static const char *
+label(const ctx *c, const char *prefix, const char *key)
+{
+	char k[128];
+	snprintf(k, sizeof k, "%s.%s", prefix, key);
+	const char *v = br_template_get(c->t, k);
+	return v ? v : key;
+}
+
+/* figure: embed a figure by id with its own caption. */
+static void
+figure(ctx *c, const char *id)
+{
+	for (size_t i = 0; i < c->n_figs; i++)
+		if (c->figs[i].id && strcmp(c->figs[i].id, id) == 0 && c->figs[i].png_path) {
+			/* the title leads the caption (no heading of its own: a heading could be
+			 * left at the foot of a page when the figure moves to the next) */
+			char *err = NULL;
+			char *cap = br_xasprintf("%s. %s", c->figs[i].title ? c->figs[i].title : "",
+			    c->figs[i].caption ? c->figs[i].caption : "");
+			int frc = br_pdf_figure(c->d, c->figs[i].png_path, cap, &err);
+			free(cap);
+			if (frc != 0) {
+				if (c->err == NULL)
+					c->err = err;
+				else
+					free(err);
+			}
+		}
+}
+
+/*
+ * rows_table: metric | A | B | change | change % for the metrics of pair p
+ * with in_ab_table (ab_only) or all metrics known on either side.
+ */
+static void
+rows_table(ctx *c, const br_cmp_pair_result *p, int ab_only)
+{
+	pool sp = { 0 };
+	const char *hdr[5] = { fill(c, &sp, "table.col_metric", NULL), fill(c, &sp, "table.col_a", NULL),
+		fill(c, &sp, "table.col_b", NULL), fill(c, &sp, "table.col_change", NULL),
+		fill(c, &sp, "table.col_rel", NULL) };
+	const char **cells = br_xcalloc(BR_CMP_N_METRICS * 5, sizeof *cells);
+	size_t n = 0;
+	/* the reference order: capacity, residency, then throughput and latency */
+	static const int ab_order[] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_PRED_MAX_CONCURRENCY, BR_CMP_RUNNING_MEAN,
+		BR_CMP_OVERSUBSCRIPTION, BR_CMP_OUTPUT_TPS, BR_CMP_DURATION_S, BR_CMP_TTFT_P50_S, BR_CMP_E2EL_P50_S,
+		BR_CMP_PREEMPTIONS, BR_CMP_WAITING_MEAN };
+	size_t nm = ab_only ? sizeof ab_order / sizeof ab_order[0] : BR_CMP_N_METRICS;
+	for (size_t i = 0; i < nm; i++) {
+		int m = ab_only ? ab_order[i] : (int)i;
+		const br_cmp_row *r = &p->rows[m];
+		if (!ab_only && !isfinite(r->a) && !isfinite(r->b))
+			continue;
+		const char **row = &cells[n * 5];
+		row[0] = label(c, "rows", br_cmp_metrics[m].key);
+		row[1] = keep(&sp, fmt_value(m, r->a, 0));
+		row[2] = keep(&sp, fmt_value(m, r->b, 0));
+		row[3] = keep(&sp, fmt_value(m, r->abs_change, 1));
+		row[4] = keep(&sp, fmt_rel(r->rel_change));
+		n++;
+	}
+	static const double w[5] = { 3.4, 1.5, 1.5, 1.5, 1.1 };
+	br_pdf_table t = { .n_cols = 5, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w,
+		.font_size_small = !ab_only };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	pool_free(&sp);
+}
+
+/* settings_table: setting | A | B | same? */
+static void
+settings_table(ctx *c, const br_cmp_pair_result *p)
+{
+	pool sp = { 0 };
+	const char *hdr[4] = { fill(c, &sp, "settings.col_setting", NULL), fill(c, &sp, "table.col_a", NULL),
+		fill(c, &sp, "table.col_b", NULL), fill(c, &sp, "settings.col_state", NULL) };
+	const char *cells[BR_SET_N * 4];
+	int hl[BR_SET_N];
+	for (int s = 0; s < BR_SET_N; s++) {
+		const br_cmp_diff *d = &p->diffs[s];
+		cells[s * 4 + 0] = label(c, "settings.names", br_cmp_setting_key[s]);
+		cells[s * 4 + 1] = d->a_text;
+		cells[s * 4 + 2] = d->b_text;
+		cells[s * 4 + 3] = label(c, "settings.state", diff_state_name(d->state));
+		hl[s] = d->state == BR_DIFF_DIFFERS ? 2 : 0;
+	}
+	static const double w[4] = { 2.0, 2.6, 2.6, 1.0 };
+	static const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 4, .n_rows = BR_SET_N, .header = hdr, .cells = cells, .col_weight = w,
+		.align = al, .row_highlight = hl, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	pool_free(&sp);
+}
+
+/* verdict_paragraphs: the honesty sentences for pair object po. */
+static void
+verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
+{
+	if (c->in->same_path)
+		para(c, "verdict.self", NULL);
+	else if (p->verdict == 1)
+		para(c, "verdict.controlled", po);
+	else if (p->verdict == 2)
+		para(c, "verdict.same_settings", po);
+	else {
+		para(c, "verdict.not_controlled", po);
+		pool sp = { 0 };
+		const char *items[BR_SET_N];
+		size_t n = 0;
+		for (int s = 0; s < BR_SET_N; s++)
+			if (p->diffs[s].state == BR_DIFF_DIFFERS)
+				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", label(c, "settings.names", br_cmp_setting_key[s]),
+				    p->diffs[s].a_text, p->diffs[s].b_text));
+		br_pdf_bullets(c->d, items, n);
+		pool_free(&sp);
+	}
+	if (json_array_size(json_object_get(po, "unknown_settings")) > 0)
+		note(c, "verdict.unknown", po);
+}
+
+/* elasticity_paragraph: the chain sentence. */
+static void
+elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
+{
+	const br_cmp_elasticity *e = &p->elasticity;
+	if (!isfinite(e->resident_rel) || !isfinite(e->throughput_rel))
+		note(c, "elasticity.missing", po);
+	else if (e->available && e->pool_changed)
+		para(c, "elasticity.chain", po);
+	else
+		para(c, "elasticity.no_pool_change", po);
+	if (p->verdict == 0 && isfinite(e->resident_rel))
+		note(c, "elasticity.not_controlled", po);
+}
+
+/* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
+static void
+pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
+{
+	heading(c, 1, c->in->campaigns ? "sec.focus" : "sec.ab_table", po);
+	para(c, "ab_table.intro", po);
+	rows_table(c, p, 1);
+	elasticity_paragraph(c, p, po);
+	note(c, "ab_table.note", po);
+	heading(c, 2, "sec.settings", po);
+	verdict_paragraphs(c, p, po);
+	settings_table(c, p);
+	note(c, "settings.note", po);
+	heading(c, 1, "sec.figures", po);
+	if (c->n_figs == 0)
+		note(c, "figures.none", po);
+	figure(c, "figC1-compare-waveform");
+	figure(c, "figC2-compare-latency-cdf");
+	figure(c, "figC3-compare-ttft-split");
+	heading(c, 1, "sec.all_numbers", po);
+	para(c, "all_numbers.intro", po);
+	rows_table(c, p, 0);
+}
+
+/* campaign_overview: one row per matched pair, then the unmatched runs. */
+static void
+campaign_overview(ctx *c)
+{
+	const br_compare_input *in = c->in;
+	pool sp = { 0 };
+	heading(c, 1, "sec.pairs", NULL);
+	para(c, "pairs.intro", NULL);
+	enum { NC = 6 };
+	static const char *const ck[NC] = { "pairs.col_run", "pairs.col_out_tps", "pairs.col_ttft",
+		"pairs.col_preempt", "pairs.col_running", "pairs.col_verdict" };
+	const char *hdr[NC];
+	for (int i = 0; i < NC; i++)
+		hdr[i] = fill(c, &sp, ck[i], NULL);
+	const char **cells = br_xcalloc(in->n_pairs * NC + 1, sizeof *cells);
+	int *hl = br_xcalloc(in->n_pairs + 1, sizeof *hl);
+	static const int mets[4] = { BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S, BR_CMP_PREEMPTIONS, BR_CMP_RUNNING_MEAN };
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		const br_cmp_pair_result *p = &in->pairs[i];
+		const char **row = &cells[i * NC];
+		row[0] = p->name_a;
+		for (int k = 0; k < 4; k++) {
+			const br_cmp_row *r = &p->rows[mets[k]];
+			char *x = fmt_value(mets[k], r->a, 0), *y = fmt_value(mets[k], r->b, 0), *z = fmt_rel(r->rel_change);
+			row[1 + k] = keep(&sp, br_xasprintf("%s → %s (%s)", x, y, z));
+			free(x);
+			free(y);
+			free(z);
+		}
+		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
+		row[5] = fill(c, &sp, p->verdict == 1 ? "pairs.verdict_controlled" : p->verdict == 2
+		    ? "pairs.verdict_same" : "pairs.verdict_not", po);
+		hl[i] = i == in->focus_pair ? 1 : 0;
+	}
+	static const double w[NC] = { 1.9, 2.0, 2.0, 1.6, 1.7, 2.2 };
+	static const enum br_align al[NC] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT,
+		BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = NC, .n_rows = in->n_pairs, .header = hdr, .cells = cells, .col_weight = w,
+		.align = al, .row_highlight = hl, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	note(c, "pairs.note", NULL);
+	free(cells);
+	free(hl);
+	heading(c, 2, "sec.unmatched", NULL);
+	if (in->n_only_a == 0 && in->n_only_b == 0)
+		para(c, "unmatched.none", NULL);
+	if (in->n_only_a > 0)
+		para(c, "unmatched.only_a", NULL);
+	if (in->n_only_b > 0)
+		para(c, "unmatched.only_b", NULL);
+	pool_free(&sp);
+}
+
+/* title_page: title, cards, at a glance. */
+static void
+title_page(ctx *c)
+{
+	const br_compare_input *in = c->in;
+	pool sp = { 0 };
+	const json_t *po = json_object_get(c->s, "focus");
+	br_pdf_title(c->d, fill(c, &sp, "doc.title", NULL), fill(c, &sp, in->campaigns ? "doc.subtitle_campaigns"
+	    : "doc.subtitle_runs", NULL));
+	const char *labels[12], *values[12];   /* at most 9 cards below */
+	size_t n = 0;
+	labels[n] = fill(c, &sp, "cards.a", NULL);
+	values[n++] = in->name_a;
+	labels[n] = fill(c, &sp, "cards.b", NULL);
+	values[n++] = in->name_b;
+	if (in->n_pairs > 0) {
+		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
+		labels[n] = fill(c, &sp, "cards.verdict", NULL);
+		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? "cards.verdict_controlled"
+		    : p->verdict == 2 ? "cards.verdict_same" : "cards.verdict_not", po);
+		static const int cm[5] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S,
+			BR_CMP_RUNNING_MEAN, BR_CMP_PREEMPTIONS };
+		for (int k = 0; k < 5; k++) {
+			const br_cmp_row *r = &p->rows[cm[k]];
+			char *x = fmt_value(cm[k], r->a, 0), *y = fmt_value(cm[k], r->b, 0), *z = fmt_rel(r->rel_change);
+			labels[n] = label(c, "rows", br_cmp_metrics[cm[k]].key);
+			values[n++] = keep(&sp, br_xasprintf("%s → %s (%s)", x, y, z));
+			free(x);
+			free(y);
+			free(z);
+		}
+	}
+	if (in->campaigns) {
+		labels[n] = fill(c, &sp, "cards.pairs", NULL);
+		values[n++] = fill(c, &sp, "cards.pairs_value", NULL);
+	}
+	br_pdf_cards(c->d, labels, values, n);
+
+	heading(c, 2, "glance.heading", NULL);
+	if (in->same_path)
+		para(c, "verdict.self", NULL);
+	if (in->campaigns) {
+		para(c, "glance.campaigns", NULL);
+		if (in->n_only_a > 0)
+			para(c, "glance.unmatched_a", NULL);
+		if (in->n_only_b > 0)
+			para(c, "glance.unmatched_b", NULL);
+	}
+	if (in->n_pairs == 0) {
+		para(c, "glance.no_pairs", NULL);
+		pool_free(&sp);
+		return;
+	}
+	const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
+	if (in->campaigns)
+		para(c, "glance.focus", po);
+	para(c, "glance.headline", po);
+	elasticity_paragraph(c, p, po);
+	if (!in->same_path)
+		verdict_paragraphs(c, p, po);
+	pool_free(&sp);
+}
+
+/* appendix: definitions and the input files of A and B. */
+static void
+appendix(ctx *c)
+{
+	pool sp = { 0 };
+	heading(c, 1, "appendix.heading", NULL);
+	heading(c, 2, "appendix.formulas_heading", NULL);
+	const char *items[16];
+	size_t n = 0;
+	for (int i = 1; i < 16; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "appendix.formulas.%d", i);
+		if (br_template_get(c->t, key) == NULL)
+			break;
+		items[n++] = fill(c, &sp, key, NULL);
+	}
+	br_pdf_bullets(c->d, items, n);
+	heading(c, 2, "appendix.files_heading", NULL);
+	size_t nf = 0;
+	for (size_t i = 0; i < c->in->n_inputs_runs; i++)
+		nf += c->in->inputs_runs[i]->n_inputs;
+	const char *hdr[4] = { fill(c, &sp, "appendix.col_file", NULL), fill(c, &sp, "appendix.col_role", NULL),
+		fill(c, &sp, "appendix.col_size", NULL), fill(c, &sp, "appendix.col_sha", NULL) };
+	const char **cells = br_xcalloc(nf * 4 + 1, sizeof *cells);
+	size_t k = 0;
+	for (size_t i = 0; i < c->in->n_inputs_runs; i++) {
+		const br_run *r = c->in->inputs_runs[i];
+		for (size_t j = 0; j < r->n_inputs; j++, k++) {
+			cells[k * 4 + 0] = r->inputs[j].path;
+			cells[k * 4 + 1] = r->inputs[j].role;
+			char num[32];
+			snprintf(num, sizeof num, "%lld", r->inputs[j].size_bytes);
+			cells[k * 4 + 2] = keep(&sp, group(num));
+			cells[k * 4 + 3] = r->inputs[j].sha256;
+		}
+	}
+	static const double w[4] = { 3.2, 1.3, 1.0, 4.4 };
+	static const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 4, .n_rows = k, .header = hdr, .cells = cells, .col_weight = w, .align = al,
+		.font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	note(c, "appendix.generated", NULL);
+	pool_free(&sp);
+}
+
+/* write_pdf: compose the compare report. */
+static int
+write_pdf(const br_compare_input *in, const json_t *summary, const br_figure *figs, size_t n_figs,
+    const br_template *t, const char *path, char **cause)
+{
+	char *title = br_template_fill(t, "doc.title", summary);
+	char *subject = br_template_fill(t, "doc.subject", summary);
+	char *keywords = br_template_fill(t, "doc.keywords", summary);
+	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0", .keywords = keywords };
+	ctx c = { .t = t, .s = summary, .in = in, .figs = figs, .n_figs = n_figs };
+	c.d = br_pdf_new(&info, cause);
+	int rc = -1;
+	if (c.d == NULL)
+		goto out;
+	title_page(&c);
+	if (in->campaigns)
+		campaign_overview(&c);
+	if (in->n_pairs > 0) {
+		const json_t *po = json_object_get(summary, "focus");
+		pair_detail(&c, &in->pairs[in->focus_pair], po);
+	}
+	appendix(&c);
+	if (c.err != NULL) {
+		*cause = c.err;
+		c.err = NULL;
+	} else {
+		rc = br_pdf_save(c.d, path, cause);
+	}
+out:
+	br_pdf_free(c.d);
+	free(title);
+	free(subject);
+	free(keywords);
+	return rc;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* rm_rf: remove a folder tree we created. */
+static void
+rm_rf(const char *path)
+{
+	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * swap_into_place: staging → out_dir; an existing out_dir is replaced only
+ * when it holds a previous benchreport summary.json, else refused.
+ */
+static int
+swap_into_place(const char *staging, const char *out_dir, char **cause)
+{
+	if (br_is_dir(out_dir)) {
+		char *prev = br_path_join(out_dir, "summary.json");
+		int ours = 0;
+		json_t *j = br_is_file(prev) ? json_load_file(prev, 0, NULL) : NULL;
+		if (j != NULL) {
+			const json_t *tool = json_object_get(j, "tool");
+			const char *tn = json_string_value(json_object_get(tool, "name"));
+			ours = (tn && strcmp(tn, "benchreport") == 0) || json_object_get(j, "schema_version") != NULL;
+			json_decref(j);
+		}
+		free(prev);
+		if (!ours) {
+			*cause = br_xasprintf("%s: exists and is not a benchreport report folder "
+			    "(no benchreport summary.json); choose another with -o", out_dir);
+			return -1;
+		}
+		char *old = br_xasprintf("%s.old.%ld", out_dir, (long)getpid());
+		if (rename(out_dir, old) != 0) {
+			*cause = br_xasprintf("%s: cannot replace: %s", out_dir, strerror(errno));
+			free(old);
+			return -1;
+		}
+		if (rename(staging, out_dir) != 0) {
+			*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
+			rename(old, out_dir);
+			free(old);
+			return -1;
+		}
+		rm_rf(old);
+		free(old);
+		return 0;
+	}
+	if (br_is_file(out_dir)) {
+		*cause = br_xasprintf("%s: exists and is a file; choose another with -o", out_dir);
+		return -1;
+	}
+	if (rename(staging, out_dir) != 0) {
+		*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * add_labels: per pair, the differences and unknown settings named with the
+ * template's labels ("KV pool (tokens) 86864 → 120064") and the label of
+ * the one differing setting, for the sentences of the PDF.
+ */
+static void
+add_labels(json_t *summary, const br_compare_input *in, const br_template *t)
+{
+	json_t *pairs = json_object_get(summary, "pairs");
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		const br_cmp_pair_result *p = &in->pairs[i];
+		json_t *po = json_array_get(pairs, i);
+		GString *dt = g_string_new(NULL), *ut = g_string_new(NULL);
+		const char *one = NULL;
+		for (int s = 0; s < BR_SET_N; s++) {
+			char k[96];
+			snprintf(k, sizeof k, "settings.names.%s", br_cmp_setting_key[s]);
+			const char *lab = br_template_get(t, k);
+			if (lab == NULL)
+				lab = br_cmp_setting_key[s];
+			if (p->diffs[s].state == BR_DIFF_DIFFERS) {
+				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", lab, p->diffs[s].a_text,
+				    p->diffs[s].b_text);
+				one = lab;
+			} else if (p->diffs[s].state == BR_DIFF_UNKNOWN) {
+				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", lab);
+			}
+		}
+		json_object_set_new(po, "differences_label_text", json_string(dt->str));
+		json_object_set_new(po, "unknown_label_text", json_string(ut->str));
+		json_object_set_new(po, "differing_setting_label", p->n_differ == 1 && one ? json_string(one) : json_null());
+		g_string_free(dt, TRUE);
+		g_string_free(ut, TRUE);
+	}
+}
+
+/* br_compare_write_report: see compare.h. */
+int
+br_compare_write_report(const br_compare_input *in, const char *out_dir,
+    const char *template_path, json_t **summary_out, char **cause)
+{
+	int rc = -1;
+	br_figure *figs = NULL;
+	size_t n_figs = 0;
+	json_t *summary = NULL;
+	char *staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
+	char *fig_dir = br_path_join(staging, "figures");
+	char *sum_path = br_path_join(staging, "summary.json");
+	char *pdf_path = br_path_join(staging, "report.pdf");
+	if (summary_out)
+		*summary_out = NULL;
+	br_template *t = br_template_load(template_path, cause);
+	if (t == NULL)
+		goto out;
+	if (br_is_dir(out_dir)) {
+		/* refuse early, before drawing anything */
+		char *prev = br_path_join(out_dir, "summary.json");
+		int has = br_is_file(prev);
+		free(prev);
+		if (!has) {
+			*cause = br_xasprintf("%s: exists and is not a benchreport report folder "
+			    "(no benchreport summary.json); choose another with -o", out_dir);
+			goto out;
+		}
+	}
+	if (br_mkdir_p(fig_dir, cause) != 0)
+		goto fail;
+	if (in->n_pairs > 0) {
+		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
+		if (br_fig_compare(p->a, p->b, p->name_a, p->name_b, fig_dir, &figs, &n_figs, cause) != 0)
+			goto fail;
+	}
+	summary = br_compare_summary(in, figs, n_figs);
+	add_labels(summary, in, t);
+	char *text = json_dumps(summary, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+	if (text == NULL) {
+		*cause = br_xasprintf("%s: cannot serialise summary", sum_path);
+		goto fail;
+	}
+	char *with_nl = br_xasprintf("%s\n", text);
+	free(text);
+	int wr = br_write_atomic(sum_path, with_nl, strlen(with_nl), cause);
+	free(with_nl);
+	if (wr != 0)
+		goto fail;
+	if (write_pdf(in, summary, figs, n_figs, t, pdf_path, cause) != 0)
+		goto fail;
+	if (swap_into_place(staging, out_dir, cause) != 0)
+		goto fail;
+	rc = 0;
+	if (summary_out) {
+		*summary_out = summary;
+		summary = NULL;
+	}
+	goto out;
+fail:
+	rm_rf(staging);
+out:
+	json_decref(summary);
+	br_figures_free(figs, n_figs);
+	br_template_free(t);
+	free(staging);
+	free(fig_dir);
+	free(sum_path);
+	free(pdf_path);
+	return rc;
+}

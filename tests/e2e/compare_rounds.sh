@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# benchreport compare (issue 5): simulate the reference rounds
+# (fixtures/configs/round1.json, round2.json), compare them and check the
+# changes against the two runs' own reports, the controlled-A/B verdict
+# against a diff of the two configs, and the elasticity sentence in the PDF
+# text; compare two simulated campaigns (matching by name, unmatched lists,
+# a modified pool); bad input, A == B, OUT_DIR rules.
+. "$(dirname "$0")/lib.sh"
+command -v pdftotext > /dev/null || { echo "pdftotext missing: skip"; exit 77; }
+"$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$tmp/r1" > /dev/null 2>&1 || bad "simulate round1"
+"$BIN" simulate "$SRC/fixtures/configs/round2.json" -o "$tmp/r2" > /dev/null 2>&1 || bad "simulate round2"
+"$BIN" "$tmp/r1" -o "$tmp/rep1" --quiet 2> /dev/null || bad "report round1"
+"$BIN" "$tmp/r2" -o "$tmp/rep2" --quiet 2> /dev/null || bad "report round2"
+
+(cd "$tmp" && "$BIN" compare r1 r2 > "$tmp/out" 2> "$tmp/err"); rc=$?
+check "compare exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "default OUT_DIR ./compare-report" [ -s "$tmp/compare-report/report.pdf" ]
+s="$tmp/compare-report/summary.json"
+check "summary command compare" [ "$(jget "$s" command)" = compare ]
+check "kind runs" [ "$(jget "$s" kind)" = runs ]
+check "not the same path" [ "$(jget "$s" same_path)" = False ]
+check "nothing written inside A or B" [ ! -e "$tmp/r1/compare-report" ] && [ ! -e "$tmp/r2/compare-report" ]
+
+# Every change against the two runs' own summary.json (the single-run
+# report) and, independently, against stress.json with numpy.
+"$PY" - "$s" "$tmp/rep1/summary.json" "$tmp/rep2/summary.json" "$tmp/r1/stress.json" "$tmp/r2/stress.json" > "$tmp/chk" <<'PYEOF'
+import json, sys, numpy as np
+c, a, b = (json.load(open(p)) for p in sys.argv[1:4])
+sa, sb = (json.load(open(p)) for p in sys.argv[4:6])
+rows = c["focus"]["rows"]
+def own(s, key):
+    return {
+        "kv_pool_tokens": s["capacity"]["kv_pool_tokens"],
+        "predicted_max_concurrency": s["capacity"]["predicted_max_concurrency"],
+        "oversubscription": s["capacity"]["oversubscription"],
+        "running_mean": s["residency"]["running_mean"],
+        "waiting_mean": s["residency"]["waiting_mean"],
+        "output_throughput_tps": s["bench"]["output_throughput_tps"],
+        "duration_s": s["bench"]["duration_s"],
+        "ttft_p50_s": s["latency"]["ttft"]["median_ms"] / 1000,
+        "e2el_p50_s": s["latency"]["e2el"]["median_ms"] / 1000,
+        "preemptions": s["preemptions"]["n_preemptions"],
+    }[key]
+bad = 0
+for k in ["kv_pool_tokens", "predicted_max_concurrency", "running_mean", "oversubscription",
+          "output_throughput_tps", "duration_s", "ttft_p50_s", "e2el_p50_s", "preemptions", "waiting_mean"]:
+    va, vb = own(a, k), own(b, k)
+    r = rows[k]
+    rel = (vb - va) / abs(va)
+    if abs(r["a"] - va) > 1e-9 * abs(va) or abs(r["b"] - vb) > 1e-9 * abs(vb) \
+       or abs(r["abs_change"] - (vb - va)) > 1e-9 * max(abs(va), abs(vb)) or abs(r["rel_change"] - rel) > 1e-9:
+        print(f"mismatch {k}: {r} vs {va} {vb} {rel}"); bad += 1
+# independent: numpy medians of the per-request arrays, the file's throughput
+for k, f in [("ttft_p50_s", lambda d: np.median(d["ttfts"])),
+             ("output_throughput_tps", lambda d: d["output_throughput"]),
+             ("duration_s", lambda d: d["duration"])]:
+    rel = (f(sb) - f(sa)) / f(sa)
+    if abs(rows[k]["rel_change"] - rel) > 1e-9:
+        print(f"numpy mismatch {k}: {rows[k]['rel_change']} vs {rel}"); bad += 1
+e = c["focus"]["elasticity"]
+for k, key in [("pool_rel_change", "kv_pool_tokens"), ("resident_rel_change", "running_mean"),
+               ("throughput_rel_change", "output_throughput_tps")]:
+    if abs(e[k] - rows[key]["rel_change"]) > 1e-12:
+        print(f"elasticity {k}"); bad += 1
+# pool 86,864 -> 120,064 tokens, as the configs say
+if rows["kv_pool_tokens"]["a"] != 86864 or rows["kv_pool_tokens"]["b"] != 120064:
+    print("pool"); bad += 1
+def pc(x):
+    return ("+" if x > 0 else "\u2212") + f"{abs(100 * x):.1f}%"
+print(f"SENTENCE pool {pc(e['pool_rel_change'])} → resident {pc(e['resident_rel_change'])} → output throughput {pc(e['throughput_rel_change'])}")
+print(f"BAD {bad}")
+PYEOF
+cat "$tmp/chk" | grep -v SENTENCE | grep -v "^BAD" || true
+check "changes match the runs' own summaries and numpy" grep -qx "BAD 0" "$tmp/chk"
+
+# The configs: which settings differ (names and comments aside)?
+"$PY" - "$SRC/fixtures/configs/round1.json" "$SRC/fixtures/configs/round2.json" > "$tmp/cfgdiff" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+diff = []
+for sec in sorted(set(a) | set(b)):
+    if sec in ("_comment", "name", "seed"):
+        continue
+    x, y = a.get(sec), b.get(sec)
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in sorted(set(x) | set(y)):
+            if x.get(k) != y.get(k):
+                diff.append(f"{sec}.{k}")
+    elif x != y:
+        diff.append(sec)
+print(" ".join(diff))
+PYEOF
+if [ "$(cat "$tmp/cfgdiff")" = "gpu.kv_pool_tokens" ]; then
+	check "only the pool differs in the configs → controlled" [ "$(jget "$s" focus.verdict)" = controlled ]
+	check "the difference named: kv_pool_tokens" [ "$(jget "$s" focus.differences.0.setting)" = kv_pool_tokens ]
+	check "exactly one difference" [ "$(jget "$s" focus.n_differences)" = 1 ]
+else
+	check "configs differ in more than the pool ($(cat "$tmp/cfgdiff")) → not controlled" \
+		[ "$(jget "$s" focus.verdict)" = not_controlled ]
+fi
+pdftotext -layout "$tmp/compare-report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdf.txt"
+sentence=$(grep SENTENCE "$tmp/chk" | sed 's/^SENTENCE //')
+check "PDF holds the elasticity sentence '$sentence'" grep -qF "$sentence" "$tmp/pdf.txt"
+check "PDF says controlled A/B" grep -qF "Controlled A/B" "$tmp/pdf.txt"
+check "figures written (waveform, CDFs, TTFT split)" [ -s "$tmp/compare-report/figures/figC1-compare-waveform.png" ] && \
+	[ -s "$tmp/compare-report/figures/figC2-compare-latency-cdf.csv" ] && [ -s "$tmp/compare-report/figures/figC3-compare-ttft-split.svg" ]
+
+# Not controlled: round 1 against the same config with concurrency 32 as well as the pool.
+"$PY" - "$SRC/fixtures/configs/round2.json" "$tmp/r3.json" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1])); c["workload"]["max_concurrency"] = 32; c["name"] = "round2-c32"
+json.dump(c, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" simulate "$tmp/r3.json" -o "$tmp/r3" > /dev/null 2>&1 || bad "simulate r3"
+"$BIN" compare "$tmp/r1" "$tmp/r3" -o "$tmp/c13" --quiet 2> /dev/null; rc=$?
+check "pool + concurrency: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "pool + concurrency: not controlled" [ "$(jget "$tmp/c13/summary.json" focus.verdict)" = not_controlled ]
+check "pool + concurrency: both named" [ "$(jget "$tmp/c13/summary.json" focus.differences_text)" = \
+	"max_concurrency 64 → 32; kv_pool_tokens 86864 → 120064" ]
+pdftotext "$tmp/c13/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdf13.txt"
+check "PDF says not a controlled A/B" grep -qF "Not a controlled A/B: A and B differ in 2 settings" "$tmp/pdf13.txt"
+
+# Campaigns: round 1 twice, the second with one pool changed, one run
+# dropped and one added; runs are matched by name.
+cp -r "$SRC/fixtures/configs/campaign-round1" "$tmp/cfg2"
+rm "$tmp/cfg2/cal-512-128.json"
+"$PY" - "$tmp/cfg2" <<'PYEOF'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(f"{d}/c64-6144-2048.json")); c["gpu"]["kv_pool_tokens"] = 120064
+json.dump(c, open(f"{d}/c64-6144-2048.json", "w"))
+c = json.load(open(f"{d}/c64-1024-256.json")); c["name"] = "c64-1024-256-new"
+json.dump(c, open(f"{d}/c64-1024-256-new.json", "w"))
+PYEOF
+bash "$SRC/scripts/simulate_campaign.sh" "$SRC/fixtures/configs/campaign-round1" "$tmp/campA" "$BIN" > /dev/null 2>&1 || bad "simulate campaign A"
+bash "$SRC/scripts/simulate_campaign.sh" "$tmp/cfg2" "$tmp/campB" "$BIN" > /dev/null 2>&1 || bad "simulate campaign B"
+"$BIN" compare "$tmp/campA" "$tmp/campB" -o "$tmp/cc" > "$tmp/cc.out" 2> "$tmp/cc.err"; rc=$?
+check "campaigns: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+cs="$tmp/cc/summary.json"
+check "campaigns: kind" [ "$(jget "$cs" kind)" = campaigns ]
+check "campaigns: 8 pairs matched by name" [ "$(jget "$cs" n_pairs)" = 8 ]
+check "campaigns: only in A = cal-512-128" [ "$(jget "$cs" unmatched_a_text)" = cal-512-128 ]
+check "campaigns: only in B = c64-1024-256-new" [ "$(jget "$cs" unmatched_b_text)" = c64-1024-256-new ]
+"$PY" - "$cs" > "$tmp/ccchk" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+bad = 0
+for p in s["pairs"]:
+    if p["name_a"] != p["name_b"]:
+        print("unequal names", p["name_a"], p["name_b"]); bad += 1
+    want = "controlled" if p["name_a"] == "c64-6144-2048" else "same_settings"
+    if p["verdict"] != want:
+        print("verdict", p["name_a"], p["verdict"]); bad += 1
+    if p["name_a"] != "c64-6144-2048" and p["rows"]["output_throughput_tps"]["rel_change"] != 0:
+        print("same config, same seed: expected no change", p["name_a"]); bad += 1
+p = [p for p in s["pairs"] if p["name_a"] == "c64-6144-2048"][0]
+if p["differences_text"] != "kv_pool_tokens 86864 → 120064":
+    print("diff text", p["differences_text"]); bad += 1
+# the focus pair is A's focus run (most preemptions): c64-6144-2048
+if s["focus"]["name_a"] != "c64-6144-2048":
+    print("focus", s["focus"]["name_a"]); bad += 1
+print(f"BAD {bad}")
+PYEOF
+grep -v "^BAD" "$tmp/ccchk" || true
+check "campaigns: pairs, verdicts and focus" grep -qx "BAD 0" "$tmp/ccchk"
+pdftotext "$tmp/cc/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfcc.txt"
+check "campaign PDF lists the unmatched runs" grep -qF "Only in A (1): cal-512-128." "$tmp/pdfcc.txt"
+check "campaign PDF lists only-in-B" grep -qF "Only in B (1): c64-1024-256-new." "$tmp/pdfcc.txt"
+
+# Bad input and the rules of OUT_DIR.
+"$BIN" compare "$tmp/nope" "$tmp/r2" -o "$tmp/x" > /dev/null 2> "$tmp/e1"; rc=$?
+check "A missing: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "A missing: named" grep -qF "$tmp/nope" "$tmp/e1"
+check "A missing: nothing written" [ ! -e "$tmp/x" ]
+"$BIN" compare "$tmp/r1" "$tmp/campB" -o "$tmp/x" > /dev/null 2> "$tmp/e2"; rc=$?
+check "run vs campaign: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+"$BIN" compare "$tmp/r1" "$tmp/r2" -o "$tmp/r1/cmp" > /dev/null 2> "$tmp/e3"; rc=$?
+check "OUT_DIR inside A: exit 2 (got $rc)" [ "$rc" -eq 2 ] && [ ! -e "$tmp/r1/cmp" ]
+mkdir -p "$tmp/foreign" && echo keep > "$tmp/foreign/file.txt"
+"$BIN" compare "$tmp/r1" "$tmp/r2" -o "$tmp/foreign" > /dev/null 2> "$tmp/e4"; rc=$?
+check "foreign OUT_DIR refused (exit $rc)" [ "$rc" -ne 0 ] && [ "$(cat "$tmp/foreign/file.txt")" = keep ]
+"$BIN" compare "$tmp/r1" "$tmp/r2" -o "$tmp/compare-report" --quiet > /dev/null 2>&1; rc=$?
+check "previous compare report replaced (exit $rc)" [ "$rc" -eq 0 ] && [ -s "$tmp/compare-report/summary.json" ]
+check "no staging folder left" [ -z "$(ls -d "$tmp"/compare-report.* 2> /dev/null)" ]
+
+# A == B: allowed, says so, every change zero.
+"$BIN" compare "$tmp/r1" "$tmp/r1/" -o "$tmp/self" > /dev/null 2> "$tmp/e5"; rc=$?
+check "A == B: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "A == B: same_path" [ "$(jget "$tmp/self/summary.json" same_path)" = True ]
+check "A == B: zero change" [ "$(jget "$tmp/self/summary.json" focus.rows.output_throughput_tps.rel_change)" = 0.0 ]
+pdftotext "$tmp/self/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfself.txt"
+check "A == B: PDF says it compares a run with itself" grep -qF "compares a run with itself" "$tmp/pdfself.txt"
+finish
