@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,28 @@ retarget_figures(br_figure *figs, size_t n, const char *staging, const char *out
 	}
 }
 
+/*
+ * progress: on a terminal, name the step about to start once the run has
+ * taken more than a second (DESIGN.md §2: long steps show progress on
+ * stderr; scripts and --quiet see nothing).
+ */
+static void
+progress(const report_opts *o, const char *step)
+{
+	static struct timespec t0;
+	static int started;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!started) {
+		t0 = now;
+		started = 1;
+	}
+	double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (o->quiet || o->json || !isatty(2) || el < 1.0)
+		return;
+	fprintf(stderr, "benchreport: [%.1f s] %s\n", el, step);
+}
+
 /* The output folder being written: staging, then swapped into place. */
 typedef struct out_session {
 	char *out_dir, *staging, *fig_dir;
@@ -413,11 +436,13 @@ run_report(const report_opts *o, const br_template *tmpl)
 	br_flops_calibration cal;
 	memset(&cal, 0, sizeof cal);
 
+	progress(o, "reading the run folder");
 	if (br_run_load(o->run_dir, &o->in, &run, &cause) != 0) {
 		fprintf(stderr, "benchreport: %s\n", cause);
 		free(cause);
 		return BR_EXIT_INPUT;
 	}
+	progress(o, "analysing");
 	if (!o->quiet && !o->json)
 		for (size_t i = 0; i < run.n_warnings; i++)
 			fprintf(stderr, "benchreport: note: %s\n", run.warnings[i]);
@@ -441,6 +466,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 
 	if (out_begin(&os, o, &cause) != 0)
 		goto out;
+	progress(o, "drawing figures");
 	if (br_render_figures(&a, os.fig_dir, &figs, &n_figs, &cause) != 0)
 		goto out;
 	if (br_write_tables(&a, os.staging, &cause) != 0)
@@ -453,6 +479,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	retarget_figures(figs, n_figs, os.out_dir, os.staging);   /* the PDF embeds the staged PNGs */
 	pdf_path = br_path_join(os.staging, "report.pdf");
+	progress(o, "writing the PDF");
 	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
 	if (swap_into_place(os.staging, os.out_dir, &cause) != 0)
@@ -489,6 +516,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	json_t **run_sums = NULL, *summary = NULL;
 	char *pdf_path = NULL;
 
+	progress(o, "reading and analysing the campaign's runs");
 	if (br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause) != 0) {
 		fprintf(stderr, "benchreport: %s\n", cause);
 		free(cause);
@@ -503,6 +531,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	}
 	if (out_begin(&os, o, &cause) != 0)
 		goto out;
+	progress(o, "drawing figures");
 	if (br_render_campaign_figures(&camp, os.fig_dir, &figs, &n_figs, &cause) != 0)
 		goto out;
 	/* the focus run's own figures (waveform, preemption loop, ...) */
@@ -535,6 +564,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	retarget_figures(figs, n_figs, os.out_dir, os.staging);
 	pdf_path = br_path_join(os.staging, "report.pdf");
+	progress(o, "writing the PDF");
 	if (br_report_write_campaign_pdf(&camp, summary, run_sums, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
 	if (swap_into_place(os.staging, os.out_dir, &cause) != 0)

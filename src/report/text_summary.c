@@ -37,8 +37,10 @@ line(FILE *fp, const json_t *s, const char *label, const char *path, int decimal
 		fprintf(fp, "%.*f", decimals, json_number_value(v));
 	else if (json_is_string(v))
 		fprintf(fp, "%s", json_string_value(v));
-	else
-		fprintf(fp, "n/a");
+	else {
+		fprintf(fp, "n/a\n");     /* no unit after a missing number */
+		return;
+	}
 	fprintf(fp, "%s%s\n", unit[0] ? " " : "", unit);
 }
 
