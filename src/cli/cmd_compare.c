@@ -139,8 +139,12 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 	if (po != NULL && !json_is_null(po)) {
 		const char *v = json_string_value(json_object_get(po, "verdict"));
 		const char *dt = json_string_value(json_object_get(po, "differences_text"));
+		/* verdict keys of summary.json → words for the terminal */
+		const char *vt = v == NULL ? "?" : strcmp(v, "controlled") == 0 ? "controlled A/B" :
+		    strcmp(v, "same_settings") == 0 ? "same settings (a repeat)" :
+		    strcmp(v, "not_controlled") == 0 ? "NOT a controlled A/B" : v;
 		printf("  %s%s: %s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
-		    v ? v : "?", dt && *dt ? " — " : "", dt ? dt : "");
+		    vt, dt && *dt ? " — " : "", dt ? dt : "");
 		static const char *const keys[] = { "kv_pool_tokens", "running_mean", "output_throughput_tps",
 			"duration_s", "ttft_p50_s", "e2el_p50_s", "preemptions", "waiting_mean" };
 		const json_t *rows = json_object_get(po, "rows");

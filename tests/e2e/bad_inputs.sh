@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad input: exit 3, a message naming the file (with line:column where the
 # format has them), and nothing written into the run folder.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 expect_bad() { # NAME FILE_IN_RUN SOURCE_FIXTURE PATTERN
   local name=$1 dest=$2 src=$3 pat=$4 d="$tmp/$1"
   cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report"

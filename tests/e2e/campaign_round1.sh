@@ -3,7 +3,7 @@
 # configurations + 5 calibration runs) → campaign report. Expected values:
 # the simulator's own truth in each run.json ("simulator": preemptions,
 # flops_total, flops_no_preemption, recomputed_tokens) and DESIGN.md §6.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 camp="$tmp/camp"
 bash "$SRC/scripts/simulate_campaign.sh" "$SRC/fixtures/configs/campaign-round1" "$camp" "$BIN" > /dev/null; rc=$?
 check "simulate campaign exit 0 (got $rc)" [ "$rc" -eq 0 ]

@@ -5,7 +5,7 @@
 # against a diff of the two configs, and the elasticity sentence in the PDF
 # text; compare two simulated campaigns (matching by name, unmatched lists,
 # a modified pool); bad input, A == B, OUT_DIR rules.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 command -v pdftotext > /dev/null || { echo "pdftotext missing: skip"; exit 77; }
 "$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$tmp/r1" > /dev/null 2>&1 || bad "simulate round1"
 "$BIN" simulate "$SRC/fixtures/configs/round2.json" -o "$tmp/r2" > /dev/null 2>&1 || bad "simulate round2"

@@ -4,7 +4,7 @@
 # and check the knee against the simulator's own stress.json files (computed
 # here independently with numpy), exit codes 0 / 1 / 2 / 3, and the real
 # closed-loop `vllm bench sweep` output (labelled a concurrency sweep).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 for r in 1 2 4 8 16 inf; do
 	"$BIN" simulate "$SRC/fixtures/configs/sweep/rate-$r.json" -o "$tmp/sweep/r$r" > /dev/null 2>&1 \
 		|| bad "simulate rate-$r"

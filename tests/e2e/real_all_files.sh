@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every file in ../shared/real is either read into a report or rejected with
 # a clear message; the failed start-up log says "server did not start".
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 [ -d "$REAL" ] || { echo "skip: $REAL not found"; exit 77; }
 one() { # NAME BENCH [extra args]: a run folder holding BENCH
   local name=$1 bench=$2; shift 2

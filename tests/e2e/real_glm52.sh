@@ -5,7 +5,7 @@
 # (after − before: prompt 23345−11675 = 11670, generation 8200−4104 = 4096,
 # success 33−17 = 16, iteration_tokens_total_sum 31545−15779 = 15766,
 # spec_decode_num_drafts 2798−1373 = 1425).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 run="$REAL/runs/glm52-mtp3-c4-r2"
 [ -d "$run" ] || { echo "skip: $run not found"; exit 77; }
 "$BIN" "$run" -o "$tmp/out" > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?

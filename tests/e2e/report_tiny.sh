@@ -3,7 +3,7 @@
 # numbers in summary.json match the fixture (values from make_tiny.py's
 # construction: 12 requests, 11,533 input and 575 output tokens, pool 5,120
 # tokens, one preemption), and the PDF has pages, bookmarks and text.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 cp -r "$SRC/fixtures/runs/tiny" "$tmp/tiny"
 rm -rf "$tmp/tiny/report"
 "$BIN" "$tmp/tiny" > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?

@@ -2,7 +2,7 @@
 # simulate → report on the reference round 1 (issue 3's done-when): the
 # report reads the simulated folder without warnings, and its numbers equal
 # the simulator's own truth (run.json "simulator") exactly for counts.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib.bash"
 "$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$tmp/r1" > "$tmp/sim.out" 2>&1; rc=$?
 check "simulate exit 0 (got $rc)" [ "$rc" -eq 0 ]
 "$BIN" "$tmp/r1" > "$tmp/out" 2> "$tmp/err"; rc=$?
