@@ -6,7 +6,6 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <signal.h>
 #include <time.h>
 #include <stdio.h>
@@ -148,63 +147,6 @@ br_cli_template_path(const char *lang)
 	return p;
 }
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* rm_rf: remove a folder tree we created (staging or an old report). */
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/*
- * clean_stale: remove OUT_DIR.tmp.PID and OUT_DIR.old.PID folders left by a
- * benchreport that was killed (its PID no longer runs).
- */
-static void
-clean_stale(const char *out_dir)
-{
-	char *dir_copy = br_xstrdup(out_dir);
-	char *slash = strrchr(dir_copy, '/');
-	const char *parent = ".", *base = dir_copy;
-	if (slash != NULL) {
-		*slash = '\0';
-		parent = slash == dir_copy ? "/" : dir_copy;
-		base = slash + 1;
-	}
-	DIR *d = opendir(parent);
-	if (d != NULL) {
-		size_t bl = strlen(base);
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			const char *n = e->d_name;
-			if (strncmp(n, base, bl) != 0)
-				continue;
-			const char *rest = n + bl;
-			if (strncmp(rest, ".tmp.", 5) != 0 && strncmp(rest, ".old.", 5) != 0)
-				continue;
-			char *end;
-			long pid = strtol(rest + 5, &end, 10);
-			if (*end != '\0' || pid <= 0 || pid == (long)getpid())
-				continue;
-			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-				continue;
-			char *p = br_path_join(parent, n);
-			rm_rf(p);
-			free(p);
-		}
-		closedir(d);
-	}
-	free(dir_copy);
-}
-
 /* write_json_file: dump with sorted keys and 2-space indent, atomically. */
 static int
 write_json_file(const char *path, const json_t *j, char **cause)
@@ -220,50 +162,6 @@ write_json_file(const char *path, const json_t *j, char **cause)
 	int rc = br_write_atomic(path, with_nl, len + 1, cause);
 	free(with_nl);
 	return rc;
-}
-
-/*
- * swap_into_place: move the finished staging folder to out_dir. An existing
- * out_dir is replaced only when it holds a previous benchreport report
- * (summary.json); anything else is refused so nothing foreign is lost.
- */
-static int
-swap_into_place(const char *staging, const char *out_dir, char **cause)
-{
-	if (br_is_dir(out_dir)) {
-		char *prev = br_path_join(out_dir, "summary.json");
-		int ours = br_is_file(prev);
-		free(prev);
-		if (!ours) {
-			*cause = br_xasprintf("%s: exists and is not a benchreport report folder; "
-			    "choose another with -o", out_dir);
-			return -1;
-		}
-		char *old = br_xasprintf("%s.old.%ld", out_dir, (long)getpid());
-		if (rename(out_dir, old) != 0) {
-			*cause = br_xasprintf("%s: cannot replace: %s", out_dir, strerror(errno));
-			free(old);
-			return -1;
-		}
-		if (rename(staging, out_dir) != 0) {
-			*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
-			rename(old, out_dir);
-			free(old);
-			return -1;
-		}
-		rm_rf(old);
-		free(old);
-		return 0;
-	}
-	if (br_is_file(out_dir)) {
-		*cause = br_xasprintf("%s: exists and is a file; choose another with -o", out_dir);
-		return -1;
-	}
-	if (rename(staging, out_dir) != 0) {
-		*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 /* relativise figure paths from staging to the final folder for the summary */
@@ -319,7 +217,7 @@ out_begin(out_session *os, const report_opts *o, char **cause)
 	os->out_dir = o->out_dir ? br_xstrdup(o->out_dir) : br_path_join(o->run_dir, "report");
 	os->staging = br_xasprintf("%s.tmp.%ld", os->out_dir, (long)getpid());
 	os->fig_dir = br_path_join(os->staging, "figures");
-	clean_stale(os->out_dir);
+	br_outdir_clean_stale(os->out_dir);
 	if (br_mkdir_p(os->fig_dir, cause) != 0) {
 		int e = errno;
 		free(*cause);
@@ -334,7 +232,7 @@ static void
 out_end(out_session *os, int failed)
 {
 	if (failed && os->staging)
-		rm_rf(os->staging);
+		br_rm_rf(os->staging);
 	free(os->out_dir);
 	free(os->staging);
 	free(os->fig_dir);
@@ -482,7 +380,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing the PDF");
 	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
-	if (swap_into_place(os.staging, os.out_dir, &cause) != 0)
+	if (br_outdir_commit(os.staging, os.out_dir, &cause) != 0)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 0);
@@ -567,7 +465,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing the PDF");
 	if (br_report_write_campaign_pdf(&camp, summary, run_sums, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
-	if (swap_into_place(os.staging, os.out_dir, &cause) != 0)
+	if (br_outdir_commit(os.staging, os.out_dir, &cause) != 0)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 1);

@@ -6,7 +6,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -710,72 +709,6 @@ out:
 
 /* ------------------------------------------------------------ writing */
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* rm_rf: remove a folder tree we created. */
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/*
- * swap_into_place: staging → out_dir; an existing out_dir is replaced only
- * when it holds a previous benchreport summary.json, else refused.
- */
-static int
-swap_into_place(const char *staging, const char *out_dir, char **cause)
-{
-	if (br_is_dir(out_dir)) {
-		char *prev = br_path_join(out_dir, "summary.json");
-		int ours = 0;
-		json_t *j = br_is_file(prev) ? json_load_file(prev, 0, NULL) : NULL;
-		if (j != NULL) {
-			const json_t *tool = json_object_get(j, "tool");
-			const char *tn = json_string_value(json_object_get(tool, "name"));
-			ours = (tn && strcmp(tn, "benchreport") == 0) || json_object_get(j, "schema_version") != NULL;
-			json_decref(j);
-		}
-		free(prev);
-		if (!ours) {
-			*cause = br_xasprintf("%s: exists and is not a benchreport report folder "
-			    "(no benchreport summary.json); choose another with -o", out_dir);
-			return -1;
-		}
-		char *old = br_xasprintf("%s.old.%ld", out_dir, (long)getpid());
-		if (rename(out_dir, old) != 0) {
-			*cause = br_xasprintf("%s: cannot replace: %s", out_dir, strerror(errno));
-			free(old);
-			return -1;
-		}
-		if (rename(staging, out_dir) != 0) {
-			*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
-			rename(old, out_dir);
-			free(old);
-			return -1;
-		}
-		rm_rf(old);
-		free(old);
-		return 0;
-	}
-	if (br_is_file(out_dir)) {
-		*cause = br_xasprintf("%s: exists and is a file; choose another with -o", out_dir);
-		return -1;
-	}
-	if (rename(staging, out_dir) != 0) {
-		*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * add_labels: per pair, the differences and unknown settings named with the
  * template's labels ("KV pool (tokens) 86864 → 120064") and the label of
@@ -863,7 +796,7 @@ br_compare_write_report(const br_compare_input *in, const char *out_dir,
 		goto fail;
 	if (write_pdf(in, summary, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
-	if (swap_into_place(staging, out_dir, cause) != 0)
+	if (br_outdir_commit(staging, out_dir, cause) != 0)
 		goto fail;
 	rc = 0;
 	if (summary_out) {
@@ -872,7 +805,7 @@ br_compare_write_report(const br_compare_input *in, const char *out_dir,
 	}
 	goto out;
 fail:
-	rm_rf(staging);
+	br_rm_rf(staging);
 out:
 	json_decref(summary);
 	br_figures_free(figs, n_figs);

@@ -5,7 +5,6 @@
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -482,64 +481,6 @@ out:
 
 /* ------------------------------------------------------------ writing */
 
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* rm_rf: remove a folder tree we created. */
-static void
-rm_rf(const char *path)
-{
-	nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/*
- * swap_into_place: staging → out_dir; an existing out_dir is replaced only
- * when it holds summary.json (a previous report), else refused.
- */
-static int
-swap_into_place(const char *staging, const char *out_dir, char **cause)
-{
-	if (br_is_dir(out_dir)) {
-		char *prev = br_path_join(out_dir, "summary.json");
-		int ours = br_is_file(prev);
-		free(prev);
-		if (!ours) {
-			*cause = br_xasprintf("%s: exists and is not a benchreport report folder; choose another with -o", out_dir);
-			return -1;
-		}
-		char *old = br_xasprintf("%s.old.%ld", out_dir, (long)getpid());
-		if (rename(out_dir, old) != 0) {
-			*cause = br_xasprintf("%s: cannot replace: %s", out_dir, strerror(errno));
-			free(old);
-			return -1;
-		}
-		if (rename(staging, out_dir) != 0) {
-			*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
-			rename(old, out_dir);
-			free(old);
-			return -1;
-		}
-		rm_rf(old);
-		free(old);
-		return 0;
-	}
-	if (br_is_file(out_dir)) {
-		*cause = br_xasprintf("%s: exists and is a file; choose another with -o", out_dir);
-		return -1;
-	}
-	if (rename(staging, out_dir) != 0) {
-		*cause = br_xasprintf("%s: cannot write: %s", out_dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* br_knee_write_report: see knee.h. */
 int
 br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *template_path,
@@ -576,7 +517,7 @@ br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *t
 		goto fail;
 	if (write_pdf(r, summary, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
-	if (swap_into_place(staging, out_dir, cause) != 0)
+	if (br_outdir_commit(staging, out_dir, cause) != 0)
 		goto fail;
 	rc = 0;
 	if (summary_out) {
@@ -585,7 +526,7 @@ br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *t
 	}
 	goto out;
 fail:
-	rm_rf(staging);
+	br_rm_rf(staging);
 out:
 	json_decref(summary);
 	br_figures_free(figs, n_figs);
