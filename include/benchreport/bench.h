@@ -8,7 +8,8 @@
  * file. Strings are NULL when absent.
  *
  * Ownership: a br_bench_set owns all its runs, and each run owns all its
- * strings and arrays; br_bench_set_free releases everything.
+ * strings and arrays (per-request ITLs either one malloc each or slices of
+ * br_bench.itls_block); br_bench_set_free releases everything.
  */
 #ifndef BENCHREPORT_BENCH_H
 #define BENCHREPORT_BENCH_H
@@ -23,7 +24,9 @@ typedef struct br_request {
 	double latency_s;          /* E2E; NAN when `latencies` absent */
 	double start_time_s;       /* perf_counter clock (not epoch); NAN when absent */
 	double queue_time_s;       /* client-side queue wait; NAN when absent */
-	double *itls_s;            /* one gap per streamed chunk after the first */
+	double *itls_s;            /* one gap per streamed chunk after the first; NULL when none.
+	                            * Owned by the request, or, when the run's itls_block is
+	                            * not NULL, a slice of that block (not freed on its own) */
 	size_t n_itls;
 	char *error;               /* NULL or "" = success; else the message */
 	int failed;                /* 1 when error is non-empty or (no error field and ttft==0 and output_len==0) */
@@ -95,6 +98,12 @@ typedef struct br_bench {
 
 	br_bench_extra *extras;    /* unknown top-level keys, in file order */
 	size_t n_extras;
+
+	/* NULL, or one block holding every request's ITLs back to back: then each
+	 * requests[i].itls_s points into it and br_bench_free frees only the
+	 * block (the fast loader does this; code building a br_bench by hand
+	 * leaves it NULL and mallocs each itls_s) */
+	double *itls_block;
 } br_bench;
 
 typedef struct br_bench_set {

@@ -58,7 +58,9 @@ br_bench_extra_get(const br_bench *b, const char *key)
 }
 
 /* br_bench_free: release everything b owns and zero it (b itself is not
- * freed; it lives in a br_bench_set's array). NULL is a no-op. */
+ * freed; it lives in a br_bench_set's array). Per-request ITLs are freed one
+ * by one unless they are slices of b->itls_block, which is freed once.
+ * NULL is a no-op. */
 void
 br_bench_free(br_bench *b)
 {
@@ -72,9 +74,11 @@ br_bench_free(br_bench *b)
 	free(b->tokenizer_id);
 	free(b->stats);
 	for (size_t i = 0; i < b->n_requests; i++) {
-		free(b->requests[i].itls_s);
+		if (b->itls_block == NULL)
+			free(b->requests[i].itls_s);
 		free(b->requests[i].error);
 	}
+	free(b->itls_block);
 	free(b->requests);
 	for (size_t i = 0; i < b->n_extras; i++) {
 		free(b->extras[i].key);

@@ -17,7 +17,10 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <float.h>
+#include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +37,36 @@
 #define SENT_INF "\x7fI"
 #define SENT_NINF "\x7f-I"
 
+/* The per-request arrays, in the order of this table. */
+enum { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE, A_TEXT, A_ERR, A_N };
+static const char *const array_keys[A_N] = {
+	"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
+	"queue_times", "generated_texts", "errors",
+};
+
+/*
+ * One per-request numeric array read by the fast path (fast_scan): its
+ * values are parsed straight from the text and jansson sees "[]" instead.
+ */
+typedef struct farr {
+	size_t obj_start;      /* offset of the '{' of the run object holding it */
+	int a;                 /* A_* index of its key */
+	size_t vo, ve;         /* [vo, ve): the array's text, brackets included */
+	size_t n;              /* entries (one per request) */
+	double *v;             /* flat arrays: n values; itls: every ITL back to back */
+	size_t *ofs;           /* itls only: n + 1 offsets into v */
+} farr;
+
+/* The fast path's state for one file. */
+typedef struct fastset {
+	farr *arr;             /* regions in text order */
+	size_t n, cap;
+	size_t next;           /* next region to hand to a run object (convert) */
+	char *ct;              /* compact text: each region replaced by "[]" */
+	size_t clen;
+	size_t *cpos;          /* cpos[k]: offset of region k's "[]" in ct */
+} fastset;
+
 /* Per-file parsing state. `text` is the sanitized copy (owned). */
 typedef struct pctx {
 	const char *name;
@@ -43,6 +76,8 @@ typedef struct pctx {
 	/* incremental line counter: line number of byte offset line_off */
 	size_t line_off;
 	int line_no;
+	const fastset *fs;     /* fast path regions (NULL on the jansson-only path) */
+	int fs_bad;            /* fast path: jansson's view disagreed with the scan */
 } pctx;
 
 /* Position of one top-level key of an object in the text. */
@@ -60,6 +95,7 @@ typedef struct octx {
 	keypos *keys;
 	size_t n_keys;
 	int indexed;
+	farr *fast[A_N];       /* arrays read by the fast path (jansson saw "[]") */
 } octx;
 
 /*
@@ -313,6 +349,23 @@ decode_key(const char *t, size_t off, size_t end)
 	return s;
 }
 
+/* region_at: the fast path region whose array starts at offset vo, or NULL. */
+static const farr *
+region_at(const fastset *fs, size_t vo)
+{
+	if (fs == NULL)
+		return NULL;
+	size_t lo = 0, hi = fs->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (fs->arr[mid].vo < vo)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < fs->n && fs->arr[lo].vo == vo ? &fs->arr[lo] : NULL;
+}
+
 /*
  * index_keys: build o->keys, the positions of the object's top-level keys and
  * values, in one pass over its text (only when a position or raw value text is
@@ -338,7 +391,9 @@ index_keys(octx *o)
 		i = skip_ws(t, len, ke);
 		if (i >= len || t[i] != ':')
 			return;
-		size_t vo = skip_ws(t, len, i + 1), ve = value_end(t, len, vo);
+		size_t vo = skip_ws(t, len, i + 1);
+		const farr *fa = region_at(o->p->fs, vo);
+		size_t ve = fa ? fa->ve : value_end(t, len, vo);
 		if (o->n_keys == cap) {
 			cap = cap ? cap * 2 : 64;
 			o->keys = br_xrealloc(o->keys, cap * sizeof *o->keys);
@@ -621,13 +676,6 @@ parse_stat_key(const char *key, br_file_stat *st)
 	return 1;
 }
 
-/* The per-request arrays, in the order of this table. */
-enum { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE, A_TEXT, A_ERR, A_N };
-static const char *const array_keys[A_N] = {
-	"input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times",
-	"queue_times", "generated_texts", "errors",
-};
-
 /* Numeric keys mapped straight onto a br_bench field. */
 static const struct numkey {
 	const char *key;
@@ -759,14 +807,14 @@ elem_off(octx *o, const char *key, size_t i, size_t k)
 
 /*
  * check_value: a per-request number of a successful request must be finite
- * and >= 0 (JSON null, an absent value, is allowed). Returns 0, or -1 with
+ * and >= 0 (JSON null, an absent value, is allowed: is_null). Returns 0, or -1 with
  * *cause naming the array, the request index and the element's line:col.
  */
 static int
-check_value(octx *o, const char *key, size_t i, size_t k, const json_t *j, double v,
+check_value(octx *o, const char *key, size_t i, size_t k, int is_null, double v,
     const char *unit, char **cause)
 {
-	if (json_is_null(j) || (isfinite(v) && v >= 0))
+	if (is_null || (isfinite(v) && v >= 0))
 		return 0;
 	char idx[64];
 	if (k == (size_t)-1)
@@ -785,11 +833,27 @@ check_value(octx *o, const char *key, size_t i, size_t k, const json_t *j, doubl
 	    key, idx, what, i, unit);
 }
 
+/* NULL_NAN: the NaN the fast path stores for a JSON null, told apart from a
+ * NaN token by its payload until read_requests turns it into NAN. */
+static const uint64_t NULL_NAN_BITS = 0x7ff80000000bad01ULL;
+
+/* fast_is_null: 1 when x is the fast path's null marker. */
+static inline int
+fast_is_null(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	return u == NULL_NAN_BITS;
+}
+
 /*
  * read_requests: fill b->requests from the per-request arrays arr[] (NULL when
  * absent). All present arrays must have the same length. A request is failed
  * when its error string is non-empty; without `errors`, when ttft and
- * output_len are both 0.
+ * output_len are both 0. An array the fast path read (o->fast[a]; jansson
+ * then holds an empty one) gives its values from there: a null entry arrives
+ * as the NULL_NAN marker and leaves as NAN; its ITLs become one block owned by
+ * b (b->itls_block) that the requests point into.
  */
 static int
 read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
@@ -799,7 +863,7 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 	for (int a = 0; a < A_N; a++) {
 		if (arr[a] == NULL)
 			continue;
-		size_t m = json_array_size(arr[a]);
+		size_t m = o->fast[a] ? o->fast[a]->n : json_array_size(arr[a]);
 		if (first < 0) {
 			first = a;
 			n = m;
@@ -815,6 +879,11 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 	b->has_queue_times = arr[A_QUEUE] != NULL;
 	b->requests = br_xcalloc(n, sizeof *b->requests);
 	b->n_requests = n;
+	farr *fi = arr[A_ITLS] ? o->fast[A_ITLS] : NULL;
+	if (fi != NULL) {
+		b->itls_block = fi->v;   /* b owns it from here, even on error */
+		fi->v = NULL;
+	}
 	for (size_t i = 0; i < n; i++) {
 		br_request *r = &b->requests[i];
 		double *dst[A_N] = {
@@ -822,15 +891,32 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 			[A_TTFT] = &r->ttft_s, [A_LAT] = &r->latency_s,
 			[A_START] = &r->start_time_s, [A_QUEUE] = &r->queue_time_s,
 		};
+		int is_null[A_N] = { 0 };
 		for (int a = 0; a < A_N; a++) {
 			if (dst[a] == NULL)
 				continue;
 			*dst[a] = NAN;
-			if (arr[a] != NULL &&
-			    arr_num(o, a, i, json_array_get(arr[a], i), dst[a], cause) != 0)
+			if (arr[a] == NULL)
+				continue;
+			if (o->fast[a] != NULL) {
+				double x = o->fast[a]->v[i];
+				if (fast_is_null(x)) {
+					is_null[a] = 1;
+					x = NAN;
+				}
+				*dst[a] = x;
+				continue;
+			}
+			json_t *e = json_array_get(arr[a], i);
+			is_null[a] = json_is_null(e);
+			if (arr_num(o, a, i, e, dst[a], cause) != 0)
 				return -1;
 		}
-		if (arr[A_ITLS]) {
+		if (fi != NULL) {
+			size_t m = fi->ofs[i + 1] - fi->ofs[i];
+			r->itls_s = m ? b->itls_block + fi->ofs[i] : NULL;
+			r->n_itls = m;
+		} else if (arr[A_ITLS]) {
 			json_t *l = json_array_get(arr[A_ITLS], i);
 			if (json_is_array(l)) {
 				size_t m = json_array_size(l);
@@ -858,8 +944,13 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 			r->failed = r->error != NULL && r->error[0] != '\0';
 		} else
 			r->failed = r->ttft_s == 0.0 && r->output_len_tokens == 0.0;
-		if (r->failed)
+		if (r->failed) {
+			if (fi != NULL)
+				for (size_t k = 0; k < r->n_itls; k++)
+					if (fast_is_null(r->itls_s[k]))
+						r->itls_s[k] = NAN;
 			continue;
+		}
 		/* a successful request: its numbers must be real durations/counts */
 		static const struct { int a; const char *unit; } chk[] = {
 			{ A_INPUT, "token count" }, { A_OUTPUT, "token count" },
@@ -868,14 +959,23 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 		for (size_t c = 0; c < sizeof chk / sizeof chk[0]; c++) {
 			int a = chk[c].a;
 			if (arr[a] && check_value(o, array_keys[a], i, (size_t)-1,
-			    json_array_get(arr[a], i), *dst[a], chk[c].unit, cause) != 0)
+			    is_null[a], *dst[a], chk[c].unit, cause) != 0)
 				return -1;
 		}
-		json_t *l = arr[A_ITLS] ? json_array_get(arr[A_ITLS], i) : NULL;
-		for (size_t k = 0; k < r->n_itls; k++)
-			if (check_value(o, "itls", i, k, json_array_get(l, k), r->itls_s[k],
-			    "time in seconds", cause) != 0)
+		json_t *l = arr[A_ITLS] && fi == NULL ? json_array_get(arr[A_ITLS], i) : NULL;
+		for (size_t k = 0; k < r->n_itls; k++) {
+			double x = r->itls_s[k];
+			int nul;
+			if (fi != NULL) {
+				nul = fast_is_null(x);
+				if (nul)
+					r->itls_s[k] = x = NAN;
+			} else
+				nul = json_is_null(json_array_get(l, k));
+			if (!(nul || (isfinite(x) && x >= 0)) &&
+			    check_value(o, "itls", i, k, nul, x, "time in seconds", cause) != 0)
 				return -1;
+		}
 	}
 	return 0;
 }
@@ -966,6 +1066,10 @@ map_object(octx *o, json_t *j, br_bench *b, char **cause)
 			if (strcmp(key, array_keys[i]) == 0)
 				break;
 		if (i < A_N) {
+			if (o->fast[i] != NULL && !(json_is_array(v) && json_array_size(v) == 0)) {
+				o->p->fs_bad = 1;   /* cannot happen: jansson read "[]" there */
+				goto fail;
+			}
 			if (json_is_null(v))
 				continue;
 			if (!json_is_array(v)) {
@@ -1077,6 +1181,8 @@ dup_key_err(pctx *p, size_t end, char **cause)
 static int
 json_err(pctx *p, size_t base, const json_error_t *e, char **cause)
 {
+	if (cause == NULL)
+		return -1;   /* fast path attempt: the message is not wanted */
 	size_t off = base + (size_t)(e->position > 0 ? e->position : 0);
 	if (strncmp(e->text, "duplicate object key", 20) == 0)
 		return dup_key_err(p, off, cause);
@@ -1091,10 +1197,519 @@ json_err(pctx *p, size_t base, const json_error_t *e, char **cause)
 	    keep ? keep : (int)strlen(phrase), phrase, show_near ? near : "");
 }
 
-/* convert: map parsed object j at [start, end) onto a new run of set. */
+/* ------------------------------------------------------------------------
+ * Fast path for the per-request numeric arrays.
+ *
+ * A detailed result holds millions of numbers (itls), and a jansson DOM of
+ * them (one malloc'd json_t each, strtod through its lexer) dominates the
+ * load. So, after step 2, fast_scan walks the text (respecting strings and
+ * nesting), finds each run object's top-level "input_lens", "output_lens",
+ * "ttfts", "itls", "latencies", "start_times" and "queue_times" array, and
+ * parses it here when it holds only what jansson would accept and read the
+ * same way: JSON numbers, null and the NaN/Infinity sentinels (itls: lists of
+ * those, or null). jansson then reads a compact copy of the text in which
+ * each such array is "[]", and read_requests takes the values from here.
+ * Anything else in such an array (strings such as "16", booleans, a syntax
+ * error, an integer beyond int64, a real beyond a double) leaves the array
+ * to jansson. And whenever the fast attempt fails in any way (a jansson
+ * error, a value check, a count), the whole file is parsed again on the
+ * jansson-only path, so every error message is exactly that path's.
+ * Environment variable BR_BENCH_NO_FAST=1 turns the fast path off (tests
+ * compare both paths).
+ * ------------------------------------------------------------------------ */
+
+/* Exact powers of ten: 10^0..10^22 are exact doubles; 10^0..10^27 are exact
+ * in the x87 80-bit format (5^27 < 2^64). */
+static const double pow10_d[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+#define HAVE_X87 1
+static const long double pow10_ld[28] = {
+	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L,
+	1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L,
+	1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
+};
+#else
+#define HAVE_X87 0
+#endif
+
+/* The "C" locale for strtod_l (jansson converts '.' to the locale's decimal
+ * point before strtod, so its numbers are read as in "C"). */
+static locale_t c_locale;
+static int x87_ok;       /* long double arithmetic really rounds to 64 bits */
+static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
+
+/* fast_init: once per process: the C locale and the x87 precision check. */
+static void
+fast_init(void)
+{
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+#if HAVE_X87
+	/* 1 + 2^-63 is exact with a 64-bit significand, 1 with a 53-bit one */
+	volatile long double one = 1.0L, tiny = 0x1p-63L;
+	volatile long double sum = one + tiny;
+	x87_ok = sum != one;
+#endif
+}
+
+/* is_delim: a byte that may follow a value inside an array. */
+static inline int
+is_delim(int c)
+{
+	return c == ',' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* skip_ws_z: skip JSON whitespace in NUL-terminated text. */
+static inline size_t
+skip_ws_z(const char *t, size_t i)
+{
+	while (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')
+		i++;
+	return i;
+}
+
+/*
+ * fast_number: the JSON number at t + *pi (t is NUL-terminated), read exactly
+ * as jansson reads it: without fraction and exponent an int64 (strtoll)
+ * converted to double, else the correctly rounded double (strtod). The
+ * number must be followed by a delimiter (is_delim). Exactly representable
+ * cases are computed directly: up to 2^53 times or over 10^0..10^22 in
+ * double (one rounding), up to 19 digits times or over 10^0..10^27 in 80-bit
+ * long double (exact operands, one rounding to 64 bits, then to 53 bits,
+ * which is the correct rounding unless the 64-bit result lies exactly on a
+ * 53-bit halfway point: then strtod decides). Everything else goes to
+ * strtod_l. Returns 1 with *out and *pi past the number, or 0 when jansson
+ * would not accept it as a number here (bad syntax, int64 or double
+ * overflow).
+ */
+static inline int
+fast_number(const char *t, size_t *pi, double *out)
+{
+	size_t i = *pi, s0 = i;
+	int neg = 0;
+	if (t[i] == '-') {
+		neg = 1;
+		i++;
+	}
+	uint64_t w = 0;
+	int nd = 0, many = 0, is_int = 1;
+	long e10 = 0;
+	if (t[i] == '0') {
+		i++;
+		if (t[i] >= '0' && t[i] <= '9')
+			return 0;           /* leading zero */
+	} else if (t[i] >= '1' && t[i] <= '9') {
+		do {
+			if (nd < 19) {
+				w = w * 10 + (uint64_t)(t[i] - '0');
+				nd++;
+			} else {
+				many = 1;
+				e10++;
+			}
+			i++;
+		} while (t[i] >= '0' && t[i] <= '9');
+	} else
+		return 0;
+	if (t[i] == '.') {
+		is_int = 0;
+		i++;
+		if (!(t[i] >= '0' && t[i] <= '9'))
+			return 0;
+		do {
+			int d = t[i] - '0';
+			if (w == 0 && d == 0)
+				e10--;          /* leading zero of the fraction */
+			else if (nd < 19) {
+				w = w * 10 + (uint64_t)d;
+				nd++;
+				e10--;
+			} else
+				many = 1;
+			i++;
+		} while (t[i] >= '0' && t[i] <= '9');
+	}
+	if (t[i] == 'e' || t[i] == 'E') {
+		is_int = 0;
+		i++;
+		int eneg = 0;
+		if (t[i] == '+' || t[i] == '-') {
+			eneg = t[i] == '-';
+			i++;
+		}
+		if (!(t[i] >= '0' && t[i] <= '9'))
+			return 0;
+		long x = 0;
+		do {
+			if (x < 100000000)
+				x = x * 10 + (t[i] - '0');
+			i++;
+		} while (t[i] >= '0' && t[i] <= '9');
+		e10 += eneg ? -x : x;
+	}
+	if (!is_delim((unsigned char)t[i]))
+		return 0;
+	double v;
+	if (is_int) {
+		/* jansson: strtoll, ERANGE is an error ("too big integer") */
+		if (many || w > (uint64_t)INT64_MAX + (uint64_t)neg)
+			return 0;
+		v = (double)w;     /* round to nearest, as (double)(json_int_t) */
+		if (neg && w != 0)
+			v = -v;
+		*out = v;
+		*pi = i;
+		return 1;
+	}
+	if (w == 0 && !many) {
+		v = neg ? -0.0 : 0.0;
+	} else if (!many && w <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+		v = (double)w;
+		v = e10 < 0 ? v / pow10_d[-e10] : v * pow10_d[e10];
+		if (neg)
+			v = -v;
+	} else {
+#if HAVE_X87
+		if (!many && x87_ok && e10 >= -27 && e10 <= 27) {
+			long double r = (long double)w;
+			r = e10 < 0 ? r / pow10_ld[-e10] : r * pow10_ld[e10];
+			uint64_t m;
+			memcpy(&m, &r, sizeof m);   /* the 64-bit significand */
+			if ((m & 0x7ff) != 0x400) {
+				v = (double)r;
+				if (neg)
+					v = -v;
+				goto done;
+			}
+		}
+#endif
+		char *end;
+		v = strtod_l(t + s0, &end, c_locale);
+		if (end != t + i)
+			return 0;
+		if (isinf(v))
+			return 0;           /* jansson: "real number overflow" */
+	}
+#if HAVE_X87
+done:
+#endif
+	*out = v;
+	*pi = i;
+	return 1;
+}
+
+/*
+ * fast_value: one array entry at t + *pi: a number (fast_number), null
+ * (stored as the NULL_NAN marker) or, when step 2 rewrote bare tokens, a
+ * NaN/Infinity/-Infinity sentinel string. Returns 1 with *out and *pi past
+ * it, else 0.
+ */
+static inline int
+fast_value(const pctx *p, const char *t, size_t *pi, double *out)
+{
+	size_t i = *pi;
+	char c = t[i];
+	if ((c >= '0' && c <= '9') || c == '-')
+		return fast_number(t, pi, out);
+	if (c == 'n') {
+		if (t[i + 1] == 'u' && t[i + 2] == 'l' && t[i + 3] == 'l' &&
+		    is_delim((unsigned char)t[i + 4])) {
+			memcpy(out, &NULL_NAN_BITS, sizeof *out);
+			*pi = i + 4;
+			return 1;
+		}
+		return 0;
+	}
+	if (c == '"' && p->replaced && (unsigned char)t[i + 1] == 0x7f) {
+		size_t n = 0;
+		if (t[i + 2] == '"') {
+			*out = NAN;
+			n = 3;
+		} else if (t[i + 2] == 'I' && t[i + 3] == '"') {
+			*out = INFINITY;
+			n = 4;
+		} else if (t[i + 2] == '-' && t[i + 3] == 'I' && t[i + 4] == '"') {
+			*out = -INFINITY;
+			n = 5;
+		}
+		if (n && is_delim((unsigned char)t[i + n])) {
+			*pi = i + n;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* dvec_push: append x to a growing double array (*v, *n, *cap). */
+static inline void
+dvec_push(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		*v = br_xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = x;
+}
+
+/*
+ * fast_list: the entries of the array whose '[' is at t + *pi into (*v, *n,
+ * *cap). Returns 1 with *pi past the ']', else 0 (*n then undefined).
+ */
 static int
-convert(pctx *p, json_t *j, size_t start, size_t end, int index, br_bench_set *set,
-    size_t *cap, char **cause)
+fast_list(const pctx *p, const char *t, size_t *pi, double **v, size_t *n, size_t *cap)
+{
+	size_t i = skip_ws_z(t, *pi + 1);
+	if (t[i] == ']') {
+		*pi = i + 1;
+		return 1;
+	}
+	for (;;) {
+		double x;
+		if (!fast_value(p, t, &i, &x))
+			return 0;
+		dvec_push(v, n, cap, x);
+		i = skip_ws_z(t, i);
+		if (t[i] == ',') {
+			i = skip_ws_z(t, i + 1);
+			continue;
+		}
+		if (t[i] == ']') {
+			*pi = i + 1;
+			return 1;
+		}
+		return 0;
+	}
+}
+
+/*
+ * fast_array: parse per-request array f->a whose '[' is at f->vo into f
+ * (f->ve, f->n, f->v, and f->ofs for itls). Returns 1, or 0 when the array
+ * holds anything the fast path leaves to jansson (f's arrays freed).
+ */
+static int
+fast_array(const pctx *p, farr *f)
+{
+	const char *t = p->text;
+	size_t i = f->vo, cap = 0;
+	if (f->a != A_ITLS) {
+		if (!fast_list(p, t, &i, &f->v, &f->n, &cap))
+			goto reject;
+		f->ve = i;
+		return 1;
+	}
+	size_t nv = 0, ocap = 0;
+	i = skip_ws_z(t, i + 1);
+	f->ofs = br_xmalloc((ocap = 1024) * sizeof *f->ofs);
+	f->ofs[0] = 0;
+	if (t[i] == ']') {
+		f->ve = i + 1;
+		return 1;
+	}
+	for (;;) {
+		if (t[i] == '[') {
+			if (!fast_list(p, t, &i, &f->v, &nv, &cap))
+				goto reject;
+		} else if (t[i] == 'n' && t[i + 1] == 'u' && t[i + 2] == 'l' && t[i + 3] == 'l' &&
+		    is_delim((unsigned char)t[i + 4]))
+			i += 4;     /* a null entry: no ITLs, as an empty list */
+		else
+			goto reject;
+		if (f->n + 2 > ocap)
+			f->ofs = br_xrealloc(f->ofs, (ocap *= 2) * sizeof *f->ofs);
+		f->ofs[++f->n] = nv;
+		i = skip_ws_z(t, i);
+		if (t[i] == ',') {
+			i = skip_ws_z(t, i + 1);
+			continue;
+		}
+		if (t[i] == ']') {
+			f->ve = i + 1;
+			return 1;
+		}
+		goto reject;
+	}
+reject:
+	free(f->v);
+	free(f->ofs);
+	f->v = NULL;
+	f->ofs = NULL;
+	f->n = 0;
+	return 0;
+}
+
+/* string_end: one past the closing quote of the string literal at t[i]
+ * (t NUL-terminated, length len), or len when unterminated. */
+static size_t
+string_end(const char *t, size_t len, size_t i)
+{
+	size_t j = i + 1;
+	for (;;) {
+		const char *q = memchr(t + j, '"', len - j);
+		if (q == NULL)
+			return len;
+		size_t k = (size_t)(q - t), bs = 0;
+		while (k - bs > i + 1 && t[k - bs - 1] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return k + 1;
+		j = k + 1;
+	}
+}
+
+/*
+ * fast_scan: find and parse the per-request numeric arrays of every run
+ * object (a top-level object, or an object directly inside a top-level
+ * array) of the sanitized text, starting at `off` (the first '{' or '[').
+ * Only keys written plainly (no escapes) directly in a run object count.
+ * Regions are appended to fs in text order. Malformed text is scanned
+ * blindly: jansson judges it later.
+ */
+static void
+fast_scan(const pctx *p, size_t off, fastset *fs)
+{
+	const char *t = p->text;
+	size_t len = p->len;
+	int run_depth = t[off] == '[' ? 2 : 1;
+	int depth = 0, in_run = 0;   /* in_run: directly inside a run object */
+	size_t obj_start = 0;
+	static const int fast_keys[] = { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE };
+	size_t i = off;
+	while (i < len) {
+		char c = t[i];
+		if (c == '"') {
+			size_t e = string_end(t, len, i);
+			if (in_run && depth == run_depth) {
+				int a = -1;
+				for (size_t k = 0; k < sizeof fast_keys / sizeof fast_keys[0]; k++) {
+					const char *key = array_keys[fast_keys[k]];
+					size_t kl = strlen(key);
+					if (e - i == kl + 2 && memcmp(t + i + 1, key, kl) == 0) {
+						a = fast_keys[k];
+						break;
+					}
+				}
+				if (a >= 0) {
+					size_t k = skip_ws_z(t, e);
+					if (t[k] == ':') {
+						size_t vo = skip_ws_z(t, k + 1);
+						if (t[vo] == '[') {
+							farr f = { .obj_start = obj_start, .a = a, .vo = vo };
+							if (fast_array(p, &f)) {
+								if (fs->n == fs->cap) {
+									fs->cap = fs->cap ? fs->cap * 2 : 16;
+									fs->arr = br_xrealloc(fs->arr, fs->cap * sizeof *fs->arr);
+								}
+								fs->arr[fs->n++] = f;
+								i = f.ve;
+								continue;
+							}
+						}
+					}
+				}
+			}
+			i = e;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			depth++;
+			if (depth == run_depth) {
+				in_run = c == '{';
+				obj_start = i;
+			}
+		} else if (c == '}' || c == ']') {
+			if (depth == run_depth)
+				in_run = 0;
+			if (depth > 0)
+				depth--;
+		}
+		i++;
+	}
+}
+
+/* fast_compact: build fs->ct, the text with each region replaced by "[]",
+ * and fs->cpos. */
+static void
+fast_compact(const pctx *p, fastset *fs)
+{
+	size_t removed = 0;
+	for (size_t k = 0; k < fs->n; k++)
+		removed += fs->arr[k].ve - fs->arr[k].vo - 2;
+	fs->clen = p->len - removed;
+	fs->ct = br_xmalloc(fs->clen + 1);
+	fs->cpos = br_xmalloc(fs->n * sizeof *fs->cpos);
+	size_t r = 0, w = 0;
+	for (size_t k = 0; k < fs->n; k++) {
+		const farr *f = &fs->arr[k];
+		memcpy(fs->ct + w, p->text + r, f->vo - r);
+		w += f->vo - r;
+		fs->cpos[k] = w;
+		fs->ct[w++] = '[';
+		fs->ct[w++] = ']';
+		r = f->ve;
+	}
+	memcpy(fs->ct + w, p->text + r, p->len - r);
+	w += p->len - r;
+	fs->ct[w] = '\0';
+}
+
+/* cmap: the offset in the original text of offset c of the text jansson read
+ * (identity without fast path). */
+static size_t
+cmap(const fastset *fs, size_t c)
+{
+	if (fs == NULL || fs->n == 0 || c < fs->cpos[0])
+		return c;
+	size_t lo = 0, hi = fs->n;       /* last k with cpos[k] <= c */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (fs->cpos[mid] <= c)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	const farr *f = &fs->arr[lo];
+	size_t d = c - fs->cpos[lo];
+	if (d == 0)
+		return f->vo;
+	if (d == 1)
+		return f->ve - 1;
+	return f->ve + (d - 2);
+}
+
+/* fastset_free: release fs's regions and compact text. */
+static void
+fastset_free(fastset *fs)
+{
+	for (size_t k = 0; k < fs->n; k++) {
+		free(fs->arr[k].v);
+		free(fs->arr[k].ofs);
+	}
+	free(fs->arr);
+	free(fs->ct);
+	free(fs->cpos);
+	memset(fs, 0, sizeof *fs);
+}
+
+/* fast_enabled: the fast path is on unless BR_BENCH_NO_FAST is set to a
+ * non-empty value other than "0". */
+static int
+fast_enabled(void)
+{
+	const char *e = getenv("BR_BENCH_NO_FAST");
+	return e == NULL || e[0] == '\0' || strcmp(e, "0") == 0;
+}
+
+/*
+ * convert: map parsed object j at [start, end) (offsets in the original
+ * text) onto a new run of set. With fs, the fast path's regions of the object
+ * starting at `start` go along (all regions must be claimed in order; a
+ * mismatch sets p->fs_bad).
+ */
+static int
+convert(pctx *p, fastset *fs, json_t *j, size_t start, size_t end, int index,
+    br_bench_set *set, size_t *cap, char **cause)
 {
 	if (set->n == *cap) {
 		*cap = *cap ? *cap * 2 : 4;
@@ -1103,6 +1718,18 @@ convert(pctx *p, json_t *j, size_t start, size_t end, int index, br_bench_set *s
 	br_bench *b = &set->runs[set->n];
 	bench_init(b);
 	octx o = { .p = p, .start = start, .end = end };
+	if (fs != NULL) {
+		while (fs->next < fs->n && fs->arr[fs->next].obj_start == start) {
+			farr *f = &fs->arr[fs->next++];
+			if (o.fast[f->a] != NULL || f->vo >= end)
+				p->fs_bad = 1;
+			o.fast[f->a] = f;
+		}
+		if (fs->next < fs->n && fs->arr[fs->next].obj_start < end)
+			p->fs_bad = 1;    /* a region this object did not claim */
+		if (p->fs_bad)
+			return -1;
+	}
 	int line, col;
 	line_col(p, start, &line, &col);
 	b->source_path = br_xstrdup(p->name);
@@ -1119,17 +1746,89 @@ convert(pctx *p, json_t *j, size_t start, size_t end, int index, br_bench_set *s
 }
 
 /*
- * parse_owned: the whole parse on a writable buffer t[0, len) that this
- * function sanitizes in place and frees. See br_bench_parse_text.
+ * parse_runs: steps 3 and 4 on the sanitized text from offset `off` (the
+ * first '{' or '['), appending to set. With fs (fast path), jansson reads
+ * the compact text fs->ct and offsets are mapped back with cmap; pass
+ * cause NULL then (any failure sends the caller to the jansson-only path).
+ * Returns 0 or -1 (set keeps what was converted; the caller frees it).
+ */
+static int
+parse_runs(pctx *p, fastset *fs, size_t off, br_bench_set *set, char **cause)
+{
+	const char *t = fs ? fs->ct : p->text;
+	size_t len = fs ? fs->clen : p->len;
+	size_t cap = 0;
+	json_t *j = NULL;
+	json_error_t e;
+	int rc = -1;
+
+	/* off lies before the first region, so it is the same in both texts */
+	if (t[off] == '[') {
+		j = json_loadb(t + off, len - off, JSON_REJECT_DUPLICATES, &e);
+		if (j == NULL) {
+			json_err(p, off, &e, cause);
+			goto done;
+		}
+		if (json_array_size(j) == 0) {
+			err_at(p, off, cause, "empty list: expected a list of vLLM bench serve results");
+			goto done;
+		}
+		/* element offsets from the text, for source_line and messages */
+		size_t i = off + 1;
+		for (size_t k = 0; k < json_array_size(j); k++) {
+			i = skip_ws(t, len, i);
+			size_t end = value_end(t, len, i);
+			if (convert(p, fs, json_array_get(j, k), cmap(fs, i), cmap(fs, end), (int)k,
+			    set, &cap, cause) != 0)
+				goto done;
+			i = skip_ws(t, len, end);
+			if (i < len && t[i] == ',')
+				i++;
+		}
+	} else if (t[off] == '{') {
+		int index = 0;
+		while (off < len) {
+			if (t[off] != '{') {
+				err_at(p, cmap(fs, off), cause,
+				    "expected '{' (the next JSON object of a JSONL file) or end of file");
+				goto done;
+			}
+			j = json_loadb(t + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &e);
+			if (j == NULL) {
+				json_err(p, off, &e, cause);
+				goto done;
+			}
+			size_t end = off + (size_t)e.position;
+			if (convert(p, fs, j, cmap(fs, off), cmap(fs, end), index++, set, &cap, cause) != 0)
+				goto done;
+			json_decref(j);
+			j = NULL;
+			off = skip_ws(t, len, end);
+		}
+	} else {
+		err_at(p, off, cause,
+		    "expected '{' or '[' (a vLLM bench result JSON), got '%c'", t[off]);
+		goto done;
+	}
+	rc = 0;
+done:
+	json_decref(j);
+	return rc;
+}
+
+/*
+ * parse_owned: the whole parse on a writable buffer t[0, len) (t[len] ==
+ * '\0') that this function sanitizes in place and frees. The fast path is
+ * tried first when it finds arrays to read; on any failure the text is
+ * parsed again by jansson alone, which produces the error. See
+ * br_bench_parse_text.
  */
 static int
 parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cause)
 {
 	pctx p = { .name = name, .text = t, .len = len, .line_no = 1 };
 	br_bench_set set = { 0 };
-	size_t cap = 0;
 	int rc = -1;
-	json_t *j = NULL;
 
 	out->runs = NULL;
 	out->n = 0;
@@ -1160,59 +1859,35 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 	}
 	p.replaced = sanitize(t, len);
 
-	json_error_t e;
-	if (t[off] == '[') {
-		j = json_loadb(t + off, len - off, JSON_REJECT_DUPLICATES, &e);
-		if (j == NULL) {
-			json_err(&p, off, &e, cause);
-			goto done;
+	if ((t[off] == '{' || t[off] == '[') && fast_enabled()) {
+		pthread_once(&fast_once, fast_init);
+		fastset fs = { 0 };
+		if (c_locale != (locale_t)0)
+			fast_scan(&p, off, &fs);
+		if (fs.n > 0) {
+			fast_compact(&p, &fs);
+			p.fs = &fs;
+			int frc = parse_runs(&p, &fs, off, &set, NULL);
+			if (frc == 0 && fs.next == fs.n && !p.fs_bad)
+				rc = 0;
+			p.fs = NULL;
+			p.fs_bad = 0;
 		}
-		if (json_array_size(j) == 0) {
-			err_at(&p, off, cause, "empty list: expected a list of vLLM bench serve results");
-			goto done;
-		}
-		/* element offsets from the text, for source_line and messages */
-		size_t i = off + 1;
-		for (size_t k = 0; k < json_array_size(j); k++) {
-			i = skip_ws(t, len, i);
-			size_t end = value_end(t, len, i);
-			if (convert(&p, json_array_get(j, k), i, end, (int)k, &set, &cap, cause) != 0)
-				goto done;
-			i = skip_ws(t, len, end);
-			if (i < len && t[i] == ',')
-				i++;
-		}
-	} else if (t[off] == '{') {
-		int index = 0;
-		while (off < len) {
-			if (t[off] != '{') {
-				err_at(&p, off, cause,
-				    "expected '{' (the next JSON object of a JSONL file) or end of file");
-				goto done;
-			}
-			j = json_loadb(t + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &e);
-			if (j == NULL) {
-				json_err(&p, off, &e, cause);
-				goto done;
-			}
-			size_t end = off + (size_t)e.position;
-			if (convert(&p, j, off, end, index++, &set, &cap, cause) != 0)
-				goto done;
-			json_decref(j);
-			j = NULL;
-			off = skip_ws(t, len, end);
-		}
-	} else {
-		err_at(&p, off, cause,
-		    "expected '{' or '[' (a vLLM bench result JSON), got '%c'", t[off]);
-		goto done;
+		fastset_free(&fs);
+		if (rc == 0)
+			goto ok;
+		br_bench_set_free(&set);
+		p.line_off = 0;
+		p.line_no = 1;
 	}
+	if (parse_runs(&p, NULL, off, &set, cause) != 0)
+		goto done;
+ok:
 	*out = set;
 	set.runs = NULL;
 	set.n = 0;
 	rc = 0;
 done:
-	json_decref(j);
 	br_bench_set_free(&set);
 	free(t);
 	return rc;

@@ -754,6 +754,7 @@ br_compare_write_report(const br_compare_input *in, const char *out_dir,
 	br_figure *figs = NULL;
 	size_t n_figs = 0;
 	json_t *summary = NULL;
+	br_outdir_clean_stale(out_dir);
 	char *staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
 	char *fig_dir = br_path_join(staging, "figures");
 	char *sum_path = br_path_join(staging, "summary.json");
