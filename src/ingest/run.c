@@ -4,11 +4,13 @@
  * run.json of one run folder. First match wins; --bench/--metrics/--log/
  * --meta override.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <jansson.h>
 #include "benchreport/common.h"
@@ -99,6 +101,16 @@ add_input(br_run *r, const char *path, const char *role, char **cause)
 	return 0;
 }
 
+/* name_in: 1 when name is one of the files. */
+static int
+name_in(const name_list *files, const char *name)
+{
+	for (size_t i = 0; i < files->n; i++)
+		if (strcmp(files->v[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * find_bench: stress.json, else the one *.json / *.jsonl (not run.json) that
  * parses as a bench result; the parsed set is handed back in *set so large
@@ -124,6 +136,9 @@ find_bench(const char *dir, const name_list *files, br_bench_set *set, char **ca
 		if (!has_suffix(n, ".json") && !has_suffix(n, ".jsonl"))
 			continue;
 		if (strcmp(n, "run.json") == 0)
+			continue;
+		/* a `vllm bench sweep` folder: summary.json holds every run=N.json */
+		if (strncmp(n, "run=", 4) == 0 && name_in(files, "summary.json"))
 			continue;
 		char *cand = br_path_join(dir, n);
 		br_bench_set s;
@@ -340,6 +355,70 @@ fix_reversed_pair(br_run *r)
 	    "one (%zu counters): the two files look swapped, so they were read the other way round", down);
 }
 
+/*
+ * check_series_time: for a metrics series, warn when it does not overlap
+ * the bench run (the bench `date` is local time without a zone, so the run
+ * end in UTC lies within [date − 14 h, date + 12 h]) and when samples are
+ * missing (gaps longer than 3 median intervals).
+ */
+static void
+check_series_time(br_run *r)
+{
+	const br_series *m = r->metrics;
+	if (m == NULL || m->n_rows < 3 || m->t_s == NULL ||
+	    (r->metrics_kind != BR_METRICS_CSV && r->metrics_kind != BR_METRICS_SNAPSHOTS))
+		return;
+	double t0 = m->t_s[0], t1 = m->t_s[m->n_rows - 1];
+	const br_bench *b = &r->bench.runs[0];
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (b->date && strptime(b->date, "%Y%m%d-%H%M%S", &tm) != NULL && isfinite(t0) && isfinite(t1)) {
+		double end_local = (double)timegm(&tm);
+		double dur = isfinite(b->duration_s) ? b->duration_s : 0;
+		double lo = end_local - 14 * 3600.0 - dur, hi = end_local + 12 * 3600.0;
+		if (t1 < lo || t0 > hi) {
+			char a[32], c[32];
+			time_t ta = (time_t)t0, tc = (time_t)t1;
+			strftime(a, sizeof a, "%Y-%m-%d %H:%M:%S", gmtime(&ta));
+			strftime(c, sizeof c, "%Y-%m-%d %H:%M:%S", gmtime(&tc));
+			br_run_add_warning(r, "the metrics cover %s to %s UTC but the bench result ended %s "
+			    "(client local time): they do not overlap, so the server numbers may belong "
+			    "to another run", a, c, b->date);
+		}
+	}
+	double *d = br_xmalloc((m->n_rows - 1) * sizeof *d);
+	size_t nd = 0;
+	for (size_t i = 1; i < m->n_rows; i++)
+		if (isfinite(m->t_s[i]) && isfinite(m->t_s[i - 1]))
+			d[nd++] = m->t_s[i] - m->t_s[i - 1];
+	if (nd >= 2) {
+		double *sorted = br_xmalloc(nd * sizeof *sorted);
+		memcpy(sorted, d, nd * sizeof *d);
+		for (size_t i = 1; i < nd; i++)      /* insertion sort is fine: called once */
+			for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+				double t = sorted[j];
+				sorted[j] = sorted[j - 1];
+				sorted[j - 1] = t;
+			}
+		double med = sorted[nd / 2];
+		free(sorted);
+		size_t gaps = 0;
+		double missing = 0, longest = 0;
+		for (size_t i = 0; i < nd; i++)
+			if (med > 0 && d[i] > 3 * med) {
+				gaps++;
+				missing += d[i] - med;
+				if (d[i] > longest)
+					longest = d[i];
+			}
+		if (gaps > 0)
+			br_run_add_warning(r, "the metrics series has %zu gap%s (samples every %.3g s, "
+			    "longest gap %.0f s, %.0f s missing in all): residency and preemption "
+			    "timing there are unknown", gaps, gaps == 1 ? "" : "s", med, longest, missing);
+	}
+	free(d);
+}
+
 /* find_log: --log, else server.log, else the first .log, .out or .err file
  * (names sorted) that holds vLLM lines, preferring names without "err". */
 static char *
@@ -493,10 +572,25 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		goto fail;
 	if (add_input(r, bench, "bench result", cause) != 0)
 		goto fail;
-	if (r->bench.n > 1)
-		br_run_add_warning(r, "%s holds %zu bench results; this report covers the first "
-		    "(line %d); save one result per file or name one with --bench",
-		    br_basename(bench), r->bench.n, r->bench.runs[0].source_line);
+	if (r->bench.n > 1) {
+		/* --append-result appends: the newest result is the last. The
+		 * report covers it (runs[0] is the run reported). */
+		br_bench last = r->bench.runs[r->bench.n - 1];
+		memmove(&r->bench.runs[1], &r->bench.runs[0], (r->bench.n - 1) * sizeof last);
+		r->bench.runs[0] = last;
+		br_run_add_warning(r, "%s holds %zu bench results; this report covers the last one "
+		    "(line %d, the newest with --append-result); `benchreport knee` and "
+		    "`benchreport compare` take several", br_basename(bench), r->bench.n,
+		    r->bench.runs[0].source_line);
+	}
+	{
+		const br_bench *b0 = &r->bench.runs[0];
+		if (!(b0->duration_s > 0)) {
+			*cause = br_xasprintf("%s:%d: \"duration\" is %g: expected the run's length in "
+			    "seconds (> 0)", bench, b0->source_line, b0->duration_s);
+			goto fail;
+		}
+	}
 
 	if (load_metrics(r, dir, &files, opts->metrics_path, cause) != 0)
 		goto fail;
@@ -504,6 +598,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		fix_reversed_pair(r);
 	for (size_t i = 0; r->metrics != NULL && i < r->metrics->n_warnings; i++)
 		br_run_add_warning(r, "%s", r->metrics->warnings[i]);
+	check_series_time(r);
 	if (r->metrics_kind == BR_METRICS_SNAPSHOTS && (r->metrics == NULL || r->metrics->n_rows == 0)) {
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;

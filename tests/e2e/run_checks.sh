@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Cross-checks between the files of a run (fresh-user findings): metrics
+# that do not overlap the bench run, gaps in the series, duration 0, and a
+# multi-result file reports its last (newest) result.
+. "$(dirname "$0")/lib.bash"
+fresh() { rm -rf "$tmp/r"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/r"; rm -rf "$tmp/r/report"; }
+# 1. metrics shifted by one year: a warning, still a report
+fresh
+"$PY" - "$tmp/r/metrics.csv" <<'PYEOF'
+import sys
+p = sys.argv[1]; lines = open(p).read().splitlines()
+out = [lines[0]] + ["%.3f,%s" % (float(l.split(",", 1)[0]) + 365 * 86400, l.split(",", 1)[1]) for l in lines[1:]]
+open(p, "w").write("\n".join(out) + "\n")
+PYEOF
+"$BIN" "$tmp/r" > /dev/null 2> "$tmp/err"; rc=$?
+check "shifted metrics: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "shifted metrics: says they do not overlap" grep -q "do not overlap" "$tmp/err"
+# 2. a gap of 6 samples in the series
+fresh
+"$PY" - "$tmp/r/metrics.csv" <<'PYEOF'
+import sys
+p = sys.argv[1]; lines = open(p).read().splitlines()
+open(p, "w").write("\n".join(lines[:5] + lines[11:]) + "\n")
+PYEOF
+"$BIN" "$tmp/r" > /dev/null 2> "$tmp/err"; rc=$?
+check "gap: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "gap: warned with its length (7 s)" grep -q "longest gap 7 s" "$tmp/err"
+# 3. duration 0 is bad input
+fresh
+sed -i 's/"duration": [0-9.e+-]*/"duration": 0/' "$tmp/r/stress.json"
+"$BIN" "$tmp/r" > /dev/null 2> "$tmp/err"; rc=$?
+check "duration 0: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "duration 0: names the key" grep -q '"duration" is 0' "$tmp/err"
+# 4. JSONL of three results: the last one is reported, with a note
+d="$tmp/jsonl"; mkdir -p "$d"
+for n in 10 20 30; do sed "s/\"num_prompts\": 12/\"num_prompts\": $n/" "$SRC/fixtures/runs/tiny/stress.json"; echo; done > "$d/results.jsonl"
+"$BIN" "$d" -q 2> "$tmp/err"; rc=$?
+check "jsonl: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "jsonl: the last result (num_prompts 30) is reported" [ "$(jget "$d/report/summary.json" bench.num_prompts)" = 30 ]
+finish
