@@ -14,4 +14,8 @@ cmake -S . -B build-asan -DBR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs")
+real=$(sed -n 's/^BR_REAL_DIR:PATH=//p' build/CMakeCache.txt)
+if [ ! -d "$real" ]; then
+  echo "note: $real not found: the real-vLLM-file tests were skipped (export BR_REAL_DIR=/path/to/real before the first build)"
+fi
 echo "tests: all passed (plain and sanitizer builds)"

@@ -19,6 +19,8 @@ usage(FILE *fp)
 	    "                   [--log FILE] [--meta FILE] [--focus RUN] [--lang en] [--quiet] [--json]\n"
 	    "                   [--calibration DIR...]   (last: takes every folder that follows)\n"
 	    "       benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
+	    "       benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,e2el_p99<=20s]' [-o OUT_DIR]\n"
+	    "       benchreport compare A B [-o OUT_DIR]\n"
 	    "       benchreport --version | --help\n"
 	    "\n"
 	    "Writes OUT_DIR (default RUN_DIR/report/): report.pdf, summary.json,\n"

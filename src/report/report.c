@@ -22,6 +22,8 @@ typedef struct ctx {
 	size_t n_figs;
 	char *err;          /* first figure-embedding error, if any */
 	const json_t *focus_summary;  /* campaign report: the focus run's summary */
+	char **removed;     /* "Heading: why" of sections the inputs do not allow */
+	size_t n_removed;
 } ctx;
 
 /* Strings produced while building a table, freed together. */
@@ -68,6 +70,21 @@ note(ctx *c, const char *key)
 	char *s = br_template_fill(c->t, key, c->s);
 	br_pdf_note(c->d, s);
 	free(s);
+}
+
+/*
+ * removed: a section the inputs do not allow is not given a page of its
+ * own; "Heading: why" is collected and listed once (removed_list).
+ */
+static void
+removed(ctx *c, const char *heading_key, const char *why_key)
+{
+	char *h = br_template_fill(c->t, heading_key, c->s);
+	char *w = br_template_fill(c->t, why_key, c->s);
+	c->removed = br_xrealloc(c->removed, (c->n_removed + 1) * sizeof *c->removed);
+	c->removed[c->n_removed++] = br_xasprintf("%s — %s", h, w);
+	free(h);
+	free(w);
 }
 
 static void
@@ -413,6 +430,11 @@ capacity_section(ctx *c)
 	const br_capacity *cap = &c->a->capacity;
 	const br_server_log *log = c->a->run->log;
 	strpool p = { 0 };
+	if (!cap->available && (log == NULL || log->vllm_version == NULL)) {
+		removed(c, "capacity.heading", "capacity.removed");
+		strpool_free(&p);
+		return;
+	}
 	heading(c, 1, "capacity.heading");
 	if (log && log->did_not_start)
 		para(c, "glance.did_not_start");
@@ -445,7 +467,7 @@ capacity_section(ctx *c)
 		if (isfinite(cap->demand_tokens))
 			ROW("capacity.row_demand", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->demand_tokens, 0))));
 		if (isfinite(cap->oversubscription))
-			ROW("capacity.row_oversub", br_xasprintf("%.2f×", cap->oversubscription));
+			ROW("capacity.row_oversub", br_xasprintf("%.3g×", cap->oversubscription));
 		if (isfinite(cap->resident_estimate))
 			ROW("capacity.row_resident", br_xasprintf("%s requests", keep(&p, fmt_num(cap->resident_estimate, 2))));
 #undef ROW
@@ -468,12 +490,12 @@ ledger_section(ctx *c)
 {
 	const br_ledger *l = &c->a->ledger;
 	strpool p = { 0 };
-	heading(c, 1, "ledger.heading");
 	if (!l->available) {
-		note(c, "ledger.removed");
+		removed(c, "ledger.heading", "ledger.removed");
 		strpool_free(&p);
 		return;
 	}
+	heading(c, 1, "ledger.heading");
 	para(c, "ledger.intro");
 	const char *hdr[5] = { fill(c, &p, "ledger.col_counter"), fill(c, &p, "ledger.col_delta"),
 		fill(c, &p, "ledger.col_client"), fill(c, &p, "ledger.col_client_key"),
@@ -510,12 +532,12 @@ residency_section(ctx *c)
 {
 	const br_residency *r = &c->a->residency;
 	strpool p = { 0 };
-	heading(c, 1, "residency.heading");
 	if (!r->available) {
-		note(c, "residency.removed");
+		removed(c, "residency.heading", "residency.removed");
 		strpool_free(&p);
 		return;
 	}
+	heading(c, 1, "residency.heading");
 	para(c, "residency.intro");
 	const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
 	const char *cells[2 * 6];
@@ -543,12 +565,12 @@ preemptions_section(ctx *c)
 {
 	const br_preemptions *pr = &c->a->preemptions;
 	strpool p = { 0 };
-	heading(c, 1, "preemptions.heading");
 	if (!pr->available) {
-		note(c, pr->count_available ? "preemptions.count_only" : "preemptions.removed");
+		removed(c, "preemptions.heading", pr->count_available ? "preemptions.count_only" : "preemptions.removed");
 		strpool_free(&p);
 		return;
 	}
+	heading(c, 1, "preemptions.heading");
 	para(c, "preemptions.intro");
 	if (pr->n_events == 0) {
 		para(c, "preemptions.none");
@@ -594,6 +616,12 @@ ttft_section(ctx *c)
 	const br_ttft_split *ts = &c->a->ttft_split;
 	const br_littles_law *ll = &c->a->littles_law;
 	strpool p = { 0 };
+	if (!ts->available && !ll->available) {
+		removed(c, "ttft.heading", "ttft.removed");
+		removed(c, "ttft.little_heading", "ttft.little_removed");
+		strpool_free(&p);
+		return;
+	}
 	heading(c, 1, "ttft.heading");
 	if (!ts->available)
 		note(c, "ttft.removed");
@@ -639,11 +667,11 @@ static void
 flops_section(ctx *c)
 {
 	const br_flops_ledger *f = &c->a->flops;
-	heading(c, 1, "flops.heading");
 	if (!f->available) {
-		note(c, "flops.removed");
+		removed(c, "flops.heading", "flops.removed");
 		return;
 	}
+	heading(c, 1, "flops.heading");
 	para(c, "flops.intro");
 	para(c, "flops.model");
 	if (isfinite(f->recomputed_tokens))
@@ -657,12 +685,12 @@ budget_section(ctx *c)
 {
 	const br_budget *b = &c->a->budget;
 	strpool p = { 0 };
-	heading(c, 2, "budget.heading");
 	if (!b->available) {
-		note(c, "budget.removed");
+		removed(c, "budget.heading", "budget.removed");
 		strpool_free(&p);
 		return;
 	}
+	heading(c, c->a->flops.available ? 2 : 1, "budget.heading");
 	para(c, "budget.intro");
 	const char *hdr[3] = { fill(c, &p, "budget.col_part"), fill(c, &p, "budget.col_s"),
 		fill(c, &p, "budget.col_share") };
@@ -703,6 +731,16 @@ run_chapters(ctx *c)
 	ttft_section(c);
 	flops_section(c);
 	budget_section(c);
+	if (c->n_removed > 0) {
+		heading(c, 1, "removed.heading");
+		para(c, "removed.intro");
+		br_pdf_bullets(c->d, (const char *const *)c->removed, c->n_removed);
+		for (size_t i = 0; i < c->n_removed; i++)
+			free(c->removed[i]);
+		free(c->removed);
+		c->removed = NULL;
+		c->n_removed = 0;
+	}
 }
 
 static void

@@ -357,6 +357,21 @@ log_json(const br_server_log *l)
 	set(o, "max_concurrency_x", jnum(l->max_concurrency_x));
 	set(o, "max_concurrency_len_tokens", jint(l->max_concurrency_len_tokens));
 	set(o, "n_capacity_lines", json_integer(l->n_capacity_lines));
+	{
+		/* the non-default args the log states, as "name value" pairs (only
+		 * those present: absent ones were left at vLLM's defaults) */
+		static const char *names[] = { "max_model_len", "max_num_seqs", "max_num_batched_tokens",
+			"tensor_parallel_size", "gpu_memory_utilization", "block_size" };
+		const double vals[] = { l->max_model_len_tokens, l->max_num_seqs, l->max_num_batched_tokens,
+			l->tensor_parallel_size, l->gpu_memory_utilization, l->block_size_tokens };
+		char buf[512] = "";
+		size_t o2 = 0;
+		for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+			if (isfinite(vals[i]) && o2 < sizeof buf - 64)
+				o2 += (size_t)snprintf(buf + o2, sizeof buf - o2, "%s%s %.10g",
+				    o2 ? ", " : "", names[i], vals[i]);
+		set(o, "non_default_args_text", o2 ? json_string(buf) : json_null());
+	}
 	set(o, "did_not_start", json_boolean(l->did_not_start));
 	set(o, "failure_message", jstr(l->failure_message));
 	set(o, "failure_line", json_integer(l->failure_line));

@@ -61,7 +61,7 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	line(fp, s, "ITL p99", "latency.itl.p99_ms", 2, "ms");
 	line(fp, s, "KV pool", "capacity.kv_pool_tokens", 0, "tokens");
 	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", 3, "x");
-	line(fp, s, "preemptions (metrics series)", "residency.preemptions", 0, "");
+	line(fp, s, "preemptions during the run", "preemptions.n_preemptions", 0, "");
 	json_t *ag = get(s, "ledger.n_agree"), *dis = get(s, "ledger.n_disagree");
 	if (json_is_true(get(s, "ledger.available")))
 		fprintf(fp, "  %-34s %lld agree, %lld disagree\n", "server counters vs client",
