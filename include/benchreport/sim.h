@@ -79,6 +79,10 @@ int br_sim_write(const br_sim_result *r, const char *run_dir, int force, char **
  * file or anything else but a folder (refused even with force), a folder
  * without force, or with force a folder that is not simulate's (user files,
  * a measured run). br_sim_main maps -1 to exit 2 (BR_EXIT_USAGE).
+ * An earlier simulate output is replaced only when every entry in it is a
+ * regular file simulate writes (stress.json, metrics.csv, server.log,
+ * run.json) or a benchreport report/ folder (its summary.json names
+ * "schema_version"); otherwise *cause names the first other entry.
  */
 int br_sim_check_output(const char *run_dir, int force, char **cause);
 

@@ -107,7 +107,59 @@ get_num(const json_t *obj, const char *key, double def, double lo, int lo_strict
 	return 0;
 }
 
-/* get_str: obj[key] as a malloc'd string, def when absent. */
+/*
+ * br_sim_ceil3: x rounded UP to 3 significant digits, so that a suggested minimum
+ * printed with %.3g is never below the true one (x > 0).
+ */
+double
+br_sim_ceil3(double x)
+{
+	double scale = pow(10.0, floor(log10(x)) - 2);
+	return ceil(x / scale) * scale;
+}
+
+/* byte offset of the character control_char found (for the message) */
+static size_t control_char_at;
+
+/*
+ * control_char: a description of the first control character in the UTF-8
+ * string s (C0 controls including newline, carriage return and tab, DEL,
+ * the C1 controls U+0080-U+009F, and the line/paragraph separators
+ * U+2028/U+2029 that some readers split lines on), with its byte offset in
+ * control_char_at; NULL when s has none.
+ */
+static const char *
+control_char(const char *s)
+{
+	static char desc[48];
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; u[i]; i++) {
+		control_char_at = i;
+		if (u[i] == '\n')
+			return "a newline";
+		if (u[i] == '\r')
+			return "a carriage return";
+		if (u[i] == '\t')
+			return "a tab";
+		if (u[i] < 0x20 || u[i] == 0x7f) {
+			snprintf(desc, sizeof desc, "a control character (0x%02X)", u[i]);
+			return desc;
+		}
+		if (u[i] == 0xC2 && u[i + 1] >= 0x80 && u[i + 1] <= 0x9F) {
+			snprintf(desc, sizeof desc, "a control character (U+%04X)", u[i + 1]);
+			return desc;
+		}
+		if (u[i] == 0xE2 && u[i + 1] == 0x80 && (u[i + 2] == 0xA8 || u[i + 2] == 0xA9)) {
+			snprintf(desc, sizeof desc, "a %s separator (U+%04X)",
+			    u[i + 2] == 0xA8 ? "line" : "paragraph", 0x2000 + u[i + 2] - 0x80);
+			return desc;
+		}
+	}
+	return NULL;
+}
+
+/* get_str: obj[key] as a malloc'd string, def when absent; a string with a
+ * control character (see control_char) is an error naming the key. */
 static int
 get_str(const json_t *obj, const char *key, const char *def, char **out,
     const char *path, const char *section, char **cause)
@@ -119,6 +171,11 @@ get_str(const json_t *obj, const char *key, const char *def, char **out,
 	}
 	if (!json_is_string(v))
 		return fail(cause, path, section, key, "expected a string, got %s", type_name(v));
+	const char *bad = control_char(json_string_value(v));
+	if (bad)
+		return fail(cause, path, section, key, "holds %s at byte %zu; it is written into server.log, "
+		    "stress.json and run.json, where it would split or corrupt lines: remove it",
+		    bad, control_char_at);
 	*out = br_xstrdup(json_string_value(v));
 	return 0;
 }
@@ -321,6 +378,12 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		/* vLLM: num_gpu_blocks = bytes // (block_size * bytes per token) */
 		double blocks = floor(cfg->kv_pool_gib * 1073741824.0 / (cfg->kv_bytes_per_token * cfg->block_size));
 		cfg->kv_pool_tokens = blocks * cfg->block_size;
+		if (cfg->kv_pool_tokens > 1e10) {
+			fail(cause, path, "gpu", "kv_pool_gib", "%g GiB at model.kv_bytes_per_token %g is %.3g tokens, "
+			    "more than the 1e+10 the simulator allows (check both values)",
+			    cfg->kv_pool_gib, cfg->kv_bytes_per_token, cfg->kv_pool_tokens);
+			goto out;
+		}
 	} else {
 		fail(cause, path, "gpu", "kv_pool_tokens", "missing (give kv_pool_tokens or kv_pool_gib)");
 		goto out;
@@ -336,9 +399,16 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	    get_num(gpu, "per_decode_token_s", NAN, 0, 0, 10, 0, &cfg->per_decode_token_s, path, "gpu", cause) < 0 ||
 	    get_num(gpu, "per_context_token_s", 0, 0, 0, 10, 0, &cfg->per_context_token_s, path, "gpu", cause) < 0)
 		goto out;
-	if (cfg->fixed_s + cfg->per_decode_token_s + cfg->per_prefill_token_s <= 0) {
-		fail(cause, path, "gpu", "fixed_s", "step time would be zero: give a positive fixed_s or per-token cost");
-		goto out;
+	{
+		/* the shortest possible step: one prefill or one decode token */
+		double one = cfg->fixed_s + fmin(cfg->per_prefill_token_s, cfg->per_decode_token_s);
+		if (!(one >= BR_SIM_MIN_STEP_S)) {
+			fail(cause, path, "gpu", "fixed_s", "the shortest engine step (fixed_s %g s + "
+			    "min(per_prefill_token_s %g, per_decode_token_s %g) s = %g s) is below the %g s "
+			    "the simulator allows (real steps take milliseconds): raise gpu.fixed_s",
+			    cfg->fixed_s, cfg->per_prefill_token_s, cfg->per_decode_token_s, one, BR_SIM_MIN_STEP_S);
+			goto out;
+		}
 	}
 
 	/* workload */
@@ -346,7 +416,7 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		"max_concurrency", "request_rate", "burstiness", "frontend_delay_s", NULL };
 	if (check_keys(work, k_work, path, "workload", cause) < 0)
 		goto out;
-	if (get_num(work, "num_prompts", NAN, 1, 0, 1e7, 1, &x, path, "workload", cause) < 0)
+	if (get_num(work, "num_prompts", NAN, 1, 0, BR_SIM_MAX_PROMPTS, 1, &x, path, "workload", cause) < 0)
 		goto out;
 	cfg->num_prompts = (int)x;
 	if (get_dist(work, "input_len", &cfg->input_len, path, "workload", cause) < 0 ||
@@ -355,6 +425,23 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (cfg->input_len.max + cfg->output_len.max > cfg->max_model_len) {
 		fail(cause, path, "scheduler", "max_model_len", "%d is smaller than the longest request "
 		    "(input %.0f + output %.0f tokens)", cfg->max_model_len, cfg->input_len.max, cfg->output_len.max);
+		goto out;
+	}
+	if ((double)cfg->num_prompts * cfg->output_len.mean > BR_SIM_MAX_ITLS) {
+		/* stress.json keeps every inter-token gap: num_prompts × (output_len - 1) numbers */
+		fail(cause, path, "workload", "num_prompts", "%d prompts × workload.output_len %g (mean) = %.3g "
+		    "output tokens; the simulator allows at most %.0f (every inter-token latency is kept in "
+		    "memory and in stress.json): lower num_prompts or output_len",
+		    cfg->num_prompts, cfg->output_len.mean, (double)cfg->num_prompts * cfg->output_len.mean,
+		    BR_SIM_MAX_ITLS);
+		goto out;
+	}
+	if (!cfg->chunked_prefill && cfg->input_len.max > cfg->max_num_batched_tokens) {
+		fail(cause, path, "scheduler", "max_num_batched_tokens", "%d is smaller than the longest prompt "
+		    "(workload.input_len %s%.0f tokens): with scheduler.chunked_prefill false the whole prompt "
+		    "must fit in one step's token budget; raise max_num_batched_tokens to at least %.0f or set "
+		    "chunked_prefill to true", cfg->max_num_batched_tokens,
+		    cfg->input_len.kind == BR_DIST_FIXED ? "" : "max ", cfg->input_len.max, cfg->input_len.max);
 		goto out;
 	}
 	json_t *mc = json_object_get(work, "max_concurrency");
@@ -369,9 +456,19 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		if (get_num(work, "request_rate", NAN, 0, 1, 1e9, 0, &cfg->request_rate, path, "workload", cause) < 0)
 			goto out;
 	}
-	if (cfg->max_concurrency == 0 && isinf(cfg->request_rate) && !mc) {
+	if (!mc && !rr) {
+		/* "inf" given explicitly without a cap sends every request at t = 0,
+		 * as `vllm bench serve --request-rate inf` without --max-concurrency */
 		fail(cause, path, "workload", "max_concurrency", "missing: give max_concurrency (closed loop) "
-		    "or request_rate (open loop)");
+		    "or request_rate (open loop; \"inf\" sends every request at once)");
+		goto out;
+	}
+	if (isfinite(cfg->request_rate) && cfg->num_prompts / cfg->request_rate > BR_SIM_MAX_SPAN_S) {
+		fail(cause, path, "workload", "request_rate", "%g requests/s spreads %d prompts over %.3g s "
+		    "(num_prompts / request_rate); the simulator allows at most %.0f s (7 days): give "
+		    "request_rate >= %.3g", cfg->request_rate, cfg->num_prompts,
+		    cfg->num_prompts / cfg->request_rate, BR_SIM_MAX_SPAN_S,
+		    br_sim_ceil3(cfg->num_prompts / BR_SIM_MAX_SPAN_S));
 		goto out;
 	}
 	if (get_num(work, "burstiness", 1.0, 0, 1, 1e6, 0, &cfg->burstiness, path, "workload", cause) < 0 ||
@@ -395,6 +492,26 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	    get_num(root, "sample_interval_s", 1.0, 0.01, 0, 3600, 0, &cfg->sample_interval_s, path, "(top level)", cause) < 0 ||
 	    get_num(root, "log_interval_s", 10.0, 0.1, 0, 3600, 0, &cfg->log_interval_s, path, "(top level)", cause) < 0)
 		goto out;
+	if (isfinite(cfg->request_rate)) {
+		/* the arrivals alone last about num_prompts / request_rate seconds */
+		double span = cfg->num_prompts / cfg->request_rate;
+		if (span / cfg->sample_interval_s > BR_SIM_MAX_ROWS) {
+			fail(cause, path, "(top level)", "sample_interval_s", "%g s over the ~%.0f s of arrivals "
+			    "(workload.num_prompts / workload.request_rate) would need %.0f metrics.csv rows; the "
+			    "limit is %d: give sample_interval_s >= %.3g or a shorter workload",
+			    cfg->sample_interval_s, span, span / cfg->sample_interval_s, BR_SIM_MAX_ROWS,
+			    br_sim_ceil3(span / BR_SIM_MAX_ROWS));
+			goto out;
+		}
+		if (span / cfg->log_interval_s > BR_SIM_MAX_LOG_LINES) {
+			fail(cause, path, "(top level)", "log_interval_s", "%g s over the ~%.0f s of arrivals "
+			    "(workload.num_prompts / workload.request_rate) would need %.0f server.log stats lines; "
+			    "the limit is %d: give log_interval_s >= %.3g or a shorter workload",
+			    cfg->log_interval_s, span, span / cfg->log_interval_s, BR_SIM_MAX_LOG_LINES,
+			    br_sim_ceil3(span / BR_SIM_MAX_LOG_LINES));
+			goto out;
+		}
+	}
 	rc = 0;
 out:
 	json_decref(root);

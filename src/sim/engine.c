@@ -87,6 +87,7 @@ typedef struct eng {
 	int victims_this_step, max_victims;
 	size_t n_steps;
 	double recomputed;
+	char *err;                     /* a resource limit was hit (malloc'd message) */
 } eng;
 
 static void
@@ -200,11 +201,32 @@ take_log(eng *e, double t)
 	e->log_pre0 = e->preemptions;
 }
 
-/* emit_until: every sample and log line due strictly before sim time t sees
- * the current state. */
-static void
+/*
+ * emit_until: every sample and log line due strictly before sim time t sees
+ * the current state. Refuses (e->err set, returns -1, nothing emitted) when
+ * that would take metrics.csv past BR_SIM_MAX_ROWS rows or server.log past
+ * BR_SIM_MAX_LOG_LINES stats lines; returns 0 otherwise.
+ */
+static int
 emit_until(eng *e, double t)
 {
+	const br_sim_config *c = e->c;
+	double rows = e->next_sample < t ? floor((t - e->next_sample) / c->sample_interval_s) + 1 : 0;
+	double lines = e->next_log < t ? floor((t - e->next_log) / c->log_interval_s) + 1 : 0;
+	if ((double)e->run->n_rows + rows > BR_SIM_MAX_ROWS) {
+		e->err = br_xasprintf("%s: (top level).sample_interval_s: %g s: metrics.csv would pass "
+		    "the limit of %d rows at %.0f s of simulated time, before the run ends: give "
+		    "sample_interval_s above %.3g or a shorter workload", c->path, c->sample_interval_s,
+		    BR_SIM_MAX_ROWS, t, br_sim_ceil3(t / BR_SIM_MAX_ROWS));
+		return -1;
+	}
+	if ((double)e->run->n_log + lines > BR_SIM_MAX_LOG_LINES) {
+		e->err = br_xasprintf("%s: (top level).log_interval_s: %g s: server.log would pass the "
+		    "limit of %d stats lines at %.0f s of simulated time, before the run ends: give "
+		    "log_interval_s above %.3g or a shorter workload", c->path, c->log_interval_s,
+		    BR_SIM_MAX_LOG_LINES, t, br_sim_ceil3(t / BR_SIM_MAX_LOG_LINES));
+		return -1;
+	}
 	for (;;) {
 		double ts = e->next_sample, tl = e->next_log;
 		if (ts >= t && tl >= t)
@@ -217,6 +239,7 @@ emit_until(eng *e, double t)
 			e->next_log += e->c->log_interval_s;
 		}
 	}
+	return 0;
 }
 
 static long
@@ -412,6 +435,34 @@ finish(eng *e, int idx, double t)
 		slot_push(e, t + e->c->frontend_delay_s);
 }
 
+/*
+ * check_limits: after a step, refuse a run that has gone past
+ * BR_SIM_MAX_SPAN_S of simulated time, BR_SIM_MAX_STEPS engine steps or
+ * BR_SIM_MAX_PREEMPTIONS preemptions (e->err set, -1); else 0.
+ */
+static int
+check_limits(eng *e)
+{
+	const br_sim_config *c = e->c;
+	if (e->now > BR_SIM_MAX_SPAN_S)
+		e->err = br_xasprintf("%s: workload: after %.0f s (7 days) of simulated time only %d of %d "
+		    "requests have finished; the simulator stops there: the engine is far too slow for this "
+		    "workload (lower workload.num_prompts, workload.input_len or workload.output_len, or the "
+		    "gpu.* step times)", c->path, BR_SIM_MAX_SPAN_S, e->done, e->n);
+	else if (e->n_steps > BR_SIM_MAX_STEPS)
+		e->err = br_xasprintf("%s: workload: more than %d engine steps with only %d of %d requests "
+		    "finished; the simulator stops there (lower workload.num_prompts, workload.input_len or "
+		    "workload.output_len, or raise scheduler.max_num_batched_tokens %d / "
+		    "scheduler.max_num_seqs %d)", c->path, BR_SIM_MAX_STEPS, e->done, e->n,
+		    c->max_num_batched_tokens, c->max_num_seqs);
+	else if (e->run->n_pre > BR_SIM_MAX_PREEMPTIONS)
+		e->err = br_xasprintf("%s: gpu.kv_pool_tokens: more than %d preemptions with only %d of %d "
+		    "requests finished: the KV pool of %.0f tokens thrashes; give a larger pool, a smaller "
+		    "scheduler.max_num_seqs (%d) or scheduler.reserve_full_isl true", c->path,
+		    BR_SIM_MAX_PREEMPTIONS, e->done, e->n, c->kv_pool_tokens, c->max_num_seqs);
+	return e->err ? -1 : 0;
+}
+
 /* step: schedule, cost, advance the clock and apply the step's outputs. */
 static int
 step(eng *e, char **cause)
@@ -420,9 +471,24 @@ step(eng *e, char **cause)
 	schedule(e);
 	if (e->n_sched == 0 && e->victims_this_step == 0) {
 		if (e->n_running == 0 && e->wq_n > 0) {
-			if (cause)
-				*cause = br_xasprintf("%s: the scheduler cannot admit request %d "
-				    "(pool too small for one chunk)", c->path, e->wq[e->wq_head]);
+			int idx = e->wq[e->wq_head];
+			const br_sim_req *r = &e->req[idx];
+			long len = (long)r->in + r->n_gen;
+			if (!c->chunked_prefill && len > c->max_num_batched_tokens) {
+				/* a resumed request re-prefills prompt + generated tokens */
+				if (cause)
+					*cause = br_xasprintf("%s: scheduler.max_num_batched_tokens: request %d must "
+					    "prefill %ld tokens (prompt %d%s) in one step because "
+					    "scheduler.chunked_prefill is false, but the per-step token budget "
+					    "max_num_batched_tokens is %d: raise it to at least %ld or set "
+					    "chunked_prefill to true", c->path, idx, len, r->in,
+					    r->n_gen ? " + tokens generated before its preemption" : "",
+					    c->max_num_batched_tokens, len);
+			} else if (cause) {
+				*cause = br_xasprintf("%s: gpu.kv_pool_tokens: the scheduler cannot admit request %d "
+				    "(%ld tokens) into an empty pool of %.0f tokens", c->path, idx, len,
+				    c->kv_pool_tokens);
+			}
 			return -1;
 		}
 	}
@@ -444,7 +510,8 @@ step(eng *e, char **cause)
 	double dt = c->fixed_s + c->per_prefill_token_s * pre_tok + c->per_decode_token_s * dec_tok +
 	    c->per_context_token_s * ctx;
 	double t_end = e->now + dt;
-	emit_until(e, t_end);
+	if (emit_until(e, t_end) < 0)
+		return -1;
 	e->n_steps++;
 
 	double iter_tokens = 0;
@@ -486,7 +553,7 @@ step(eng *e, char **cause)
 		e->n_running = w;
 	}
 	e->now = t_end;
-	return 0;
+	return check_limits(e);
 }
 
 /*
@@ -534,6 +601,14 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	free(in);
 	free(out);
 	free(arr);
+	if ((double)off > BR_SIM_MAX_ITLS) {
+		if (cause)
+			*cause = br_xasprintf("%s: workload.output_len: the drawn lengths give %zu inter-token "
+			    "latencies over workload.num_prompts %d requests; the simulator allows at most %.0f "
+			    "(they are kept in memory and in stress.json): lower num_prompts or output_len",
+			    c->path, off, n, BR_SIM_MAX_ITLS);
+		return -1;
+	}
 	run->n_itls = off;
 	run->itls = br_xmalloc((off ? off : 1) * sizeof(double));
 
@@ -556,10 +631,9 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	e.next_sample = -2.5 * c->sample_interval_s;
 	e.next_log = -7.0;
 	e.now = 0;
-	emit_until(&e, 0.0);   /* the idle server before the first request */
+	int rc = emit_until(&e, 0.0);   /* the idle server before the first request */
 
-	int rc = 0;
-	while (e.done < n) {
+	while (rc == 0 && e.done < n) {
 		deliver(&e);
 		if (e.n_running == 0 && e.wq_n == 0) {
 			double t = send_time(&e);
@@ -569,7 +643,20 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 				rc = -1;
 				break;
 			}
-			emit_until(&e, t);
+			if (t > BR_SIM_MAX_SPAN_S) {
+				/* gamma gaps with a small burstiness can outrun the
+				 * num_prompts / request_rate check of the config */
+				e.err = br_xasprintf("%s: workload.request_rate: request %d of %d would be sent at "
+				    "%.3g s, past the %.0f s (7 days) the simulator allows: give a higher "
+				    "request_rate (now %g) or a burstiness (now %g) nearer 1", c->path,
+				    e.next_send + 1, n, t, BR_SIM_MAX_SPAN_S, c->request_rate, c->burstiness);
+				rc = -1;
+				break;
+			}
+			if (emit_until(&e, t) < 0) {
+				rc = -1;
+				break;
+			}
 			e.now = t;
 			continue;
 		}
@@ -581,9 +668,18 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	if (rc == 0) {
 		/* the client sees the last response frontend_delay_s after the engine */
 		run->t_end = e.now + c->frontend_delay_s;
-		emit_until(&e, run->t_end + 3.0 * c->sample_interval_s);
-		if (e.next_log < run->t_end + c->log_interval_s)
-			emit_until(&e, run->t_end + c->log_interval_s + 0.001);
+		rc = emit_until(&e, run->t_end + 3.0 * c->sample_interval_s);
+		if (rc == 0 && e.next_log < run->t_end + c->log_interval_s)
+			rc = emit_until(&e, run->t_end + c->log_interval_s + 0.001);
+	}
+	if (e.err) {
+		if (cause)
+			*cause = e.err;
+		else
+			free(e.err);
+		rc = -1;
+	}
+	if (rc == 0) {
 		run->n_steps = e.n_steps;
 		run->max_victims = e.max_victims;
 		run->recomputed_tokens = e.recomputed;

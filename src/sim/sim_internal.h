@@ -55,8 +55,22 @@ typedef struct br_sim_config {
 	double log_interval_s;       /* server.log stats period */
 } br_sim_config;
 
+/*
+ * Resource limits (bad-config guards): a config that would exceed one is
+ * refused with a message naming the key, before memory or time run away.
+ */
+#define BR_SIM_MAX_SPAN_S 604800.0      /* simulated client time: 7 days */
+#define BR_SIM_MAX_ROWS 200000          /* metrics.csv rows (~300 MB in memory) */
+#define BR_SIM_MAX_LOG_LINES 200000     /* server.log stats lines */
+#define BR_SIM_MAX_ITLS 20000000.0      /* Σ (output_len - 1): the itls of stress.json */
+#define BR_SIM_MAX_STEPS 10000000       /* engine steps */
+#define BR_SIM_MAX_PREEMPTIONS 1000000  /* preemption events kept as ground truth */
+#define BR_SIM_MIN_STEP_S 1e-6          /* the shortest engine step */
+#define BR_SIM_MAX_PROMPTS 1000000      /* workload.num_prompts */
+
 int br_sim_config_load(const char *path, br_sim_config *cfg, char **cause);
 void br_sim_config_free(br_sim_config *cfg);
+double br_sim_ceil3(double x);   /* x rounded up to 3 significant digits */
 
 /* ---- workload (workload.c) ---- */
 

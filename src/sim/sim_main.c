@@ -14,7 +14,9 @@ usage(FILE *fp)
 	    "  Runs the vLLM V1 scheduler model of CONFIG.json and writes stress.json,\n"
 	    "  metrics.csv, server.log and run.json into RUN_DIR. An existing RUN_DIR is\n"
 	    "  refused; --force replaces it only when it is an earlier simulate output\n"
-	    "  (its run.json has a \"simulator\" object), never your own files.\n");
+	    "  (its run.json has a \"simulator\" object) holding nothing but stress.json,\n"
+	    "  metrics.csv, server.log, run.json and a benchreport report/ folder: a file\n"
+	    "  of your own in it makes --force refuse (exit 2), naming the file.\n");
 }
 
 /*

@@ -118,7 +118,8 @@ br_sim_draw_len(br_rng *r, const br_sim_dist *d)
 /*
  * br_sim_workload: draw every request's input and output length and its
  * client arrival time (seconds from t = 0). With an infinite request rate
- * all requests arrive at 0 and max_concurrency paces them (closed loop).
+ * all requests arrive at 0: max_concurrency, when given, paces them (closed
+ * loop); without it every request is sent at t = 0.
  * Draw order is fixed (lengths of request i, then its gap) so the same seed
  * always gives the same workload.
  */

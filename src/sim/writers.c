@@ -612,6 +612,66 @@ is_sim_output(const char *dir)
 	return yes;
 }
 
+/*
+ * is_report_dir: 1 when path is a real folder (not a symlink) holding a
+ * benchreport summary.json (it names "schema_version"), i.e. the report/
+ * that `benchreport report RUN_DIR` writes by default; else 0.
+ */
+static int
+is_report_dir(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	char *sum = br_path_join(path, "summary.json");
+	char *text = NULL;
+	size_t len = 0;
+	int ours = 0;
+	if (lstat(sum, &st) == 0 && S_ISREG(st.st_mode) && br_read_file(sum, &text, &len, NULL) == 0)
+		ours = strstr(text, "\"schema_version\"") != NULL;
+	free(text);
+	free(sum);
+	return ours;
+}
+
+/*
+ * foreign_entry: the first entry of dir (in sorted name order) that --force
+ * may not delete: anything but the regular files simulate writes
+ * (stress.json, metrics.csv, server.log, run.json) and a benchreport
+ * report/ folder (is_report_dir). Returns a malloc'd name, "" when dir
+ * holds nothing else, or NULL when dir cannot be read.
+ */
+static char *
+foreign_entry(const char *dir)
+{
+	static const char *const ours[] = { "stress.json", "metrics.csv", "server.log", "run.json" };
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0)
+		return NULL;
+	char *found = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		if (found == NULL && strcmp(nm, ".") != 0 && strcmp(nm, "..") != 0) {
+			char *p = br_path_join(dir, nm);
+			struct stat st;
+			int ok = 0;
+			if (strcmp(nm, "report") == 0)
+				ok = is_report_dir(p);
+			else
+				for (size_t k = 0; k < sizeof ours / sizeof *ours; k++)
+					if (strcmp(nm, ours[k]) == 0)
+						ok = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+			free(p);
+			if (!ok)
+				found = br_xstrdup(nm);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return found ? found : br_xstrdup("");
+}
+
 /* is_empty_dir: 1 when dir holds no entry but "." and "..". */
 static int
 is_empty_dir(const char *dir)
@@ -633,7 +693,10 @@ is_empty_dir(const char *dir)
 /*
  * br_sim_check_output: see sim.h. Absent → 0. Not a folder (regular file,
  * symlink, device, ...) → -1 even with force. A folder → -1 without force;
- * with force 0 only when it is empty or an earlier simulate output.
+ * with force 0 only when it is empty, or an earlier simulate output
+ * (is_sim_output) holding nothing but simulate's files and a report/
+ * folder (foreign_entry names the first other entry): a file of the
+ * user's, even next to simulate's own, is never deleted.
  */
 int
 br_sim_check_output(const char *run_dir, int force, char **cause)
@@ -659,13 +722,28 @@ br_sim_check_output(const char *run_dir, int force, char **cause)
 			*cause = br_xasprintf("%s: already exists (use --force to replace an earlier simulate output, "
 			    "or choose another -o folder)", run_dir);
 		rc = -1;
-	} else if (!is_empty_dir(dir) && !is_sim_output(dir)) {
-		if (cause)
-			*cause = br_xasprintf("%s: --force refused: this folder is not an earlier simulate output "
-			    "(it has no run.json with a \"simulator\" object), so it may hold your own files or a "
-			    "measured run; choose another -o folder, or remove it yourself if you really mean to "
-			    "replace it", run_dir);
-		rc = -1;
+	} else if (!is_empty_dir(dir)) {
+		char *foreign = foreign_entry(dir);
+		if (foreign == NULL) {
+			if (cause)
+				*cause = br_xasprintf("%s: cannot read the folder: %s", run_dir, strerror(errno));
+			rc = -1;
+		} else if (!is_sim_output(dir)) {
+			if (cause)
+				*cause = br_xasprintf("%s: --force refused: this folder is not an earlier simulate output "
+				    "(it has no run.json with a \"simulator\" object), so it may hold your own files or a "
+				    "measured run; choose another -o folder, or remove it yourself if you really mean to "
+				    "replace it", run_dir);
+			rc = -1;
+		} else if (foreign[0] != '\0') {
+			if (cause)
+				*cause = br_xasprintf("%s: --force refused: \"%s\" in it is not something simulate writes "
+				    "(--force replaces a folder holding only stress.json, metrics.csv, server.log, "
+				    "run.json and a benchreport report/ folder, never your own files); move \"%s\" out, "
+				    "or choose another -o folder", run_dir, foreign, foreign);
+			rc = -1;
+		}
+		free(foreign);
 	}
 	free(dir);
 	return rc;
@@ -785,6 +863,9 @@ br_sim_write(const br_sim_result *r, const char *run_dir_arg, int force, char **
 	if (rjrc < 0)
 		goto fail;
 	if (exists) {
+		/* check again: the folder may have changed while we simulated and wrote */
+		if (br_sim_check_output(run_dir_arg, force, cause) < 0)
+			goto fail;
 		old = br_xasprintf("%s.old.%ld", run_dir, (long)getpid());
 		if (rename(run_dir, old) != 0) {
 			if (cause)

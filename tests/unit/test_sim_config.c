@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "benchreport/common.h"
 #include "benchreport/sim.h"
+#include "sim/sim_internal.h"
 
 static const char *BASE =
 	"{\"seed\": 1,\n"
@@ -208,6 +209,268 @@ test_usage(void **state)
 	assert_int_equal(br_sim_main(4, argv4), BR_EXIT_INPUT);
 }
 
+/* write_raw: text (with `from` replaced by `to` when from is non-NULL) to
+ * TMP/name.json; returns the path. */
+static char *
+write_raw(const char *name, const char *text, const char *from, const char *to)
+{
+	char *t = from ? subst(text, from, to) : br_xstrdup(text);
+	if (from && strcmp(t, text) == 0)
+		fail_msg("write_raw %s: \"%s\" not in the template", name, from);
+	char *path = br_xasprintf("%s/%s.json", tmpdir, name);
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(t, fp);
+	fclose(fp);
+	free(t);
+	return path;
+}
+
+/* with: make_cfg's text of the good base with `from` replaced by `to`. */
+static char *
+with(const char *name, const char *from, const char *to)
+{
+	char *base = make_cfg(name, "86864", "", "8192", "100", "2");
+	char *text = NULL;
+	size_t len;
+	assert_int_equal(br_read_file(base, &text, &len, NULL), 0);
+	free(base);
+	char *p = write_raw(name, text, from, to);
+	free(text);
+	return p;
+}
+
+/* with2: as with, two replacements. */
+static char *
+with2(const char *name, const char *f1, const char *t1, const char *f2, const char *t2)
+{
+	char *p1 = with(name, f1, t1);
+	char *text = NULL;
+	size_t len;
+	assert_int_equal(br_read_file(p1, &text, &len, NULL), 0);
+	char *p = write_raw(name, text, f2, t2);
+	free(text);
+	free(p1);
+	return p;
+}
+
+/*
+ * Issue 1 (the tester's case): round1.json with request_rate 1e-9 would
+ * spread 128 prompts over 1.28e11 s. Refused before any allocation, naming
+ * the key, the 7-day limit and the smallest rate allowed:
+ * 128 / 604800 = 2.1164e-4, rounded up to 3 digits = 0.000212 (python3).
+ */
+static void
+test_tiny_rate(void **state)
+{
+	(void)state;
+	char *r1 = br_test_src("fixtures/configs/round1.json");
+	char *text = NULL;
+	size_t len;
+	assert_int_equal(br_read_file(r1, &text, &len, NULL), 0);
+	char *p = write_raw("rate1e-9", text, "\"max_concurrency\": 64,",
+	    "\"max_concurrency\": 64, \"request_rate\": 1e-9,");
+	expect_bad(p, "workload.request_rate", "604800 s (7 days)");
+	br_sim_result r;
+	char *cause = NULL;
+	assert_int_equal(br_sim_run(p, &r, &cause), -1);
+	assert_non_null(strstr(cause, "request_rate >= 0.000212"));
+	free(cause);
+	free(p);
+	/* the suggested 0.000212 req/s passes the rate check (128 / 0.000212 =
+	 * 603774 s <= 604800) and is then stopped by the metrics.csv rows limit,
+	 * 603774 / 1 s > 200000, which names sample_interval_s: 603774 / 200000
+	 * = 3.0189 → 3.02 */
+	p = write_raw("rate212", text, "\"max_concurrency\": 64,",
+	    "\"max_concurrency\": 64, \"request_rate\": 0.000212,");
+	expect_bad(p, "sample_interval_s", "sample_interval_s >= 3.02");
+	free(p);
+	free(text);
+	free(r1);
+	/* 4 prompts at 1e-4 req/s: ~40000 s of arrivals; log_interval_s 0.1
+	 * would need 400000 stats lines > 200000: at least 40000 / 200000 = 0.2 */
+	p = with2("logiv", "\"max_concurrency\": 2", "\"request_rate\": 1e-4",
+	    "{\"seed\": 1,", "{\"seed\": 1, \"log_interval_s\": 0.1,");
+	expect_bad(p, "log_interval_s", "log_interval_s >= 0.2");
+	free(p);
+}
+
+/*
+ * Issue 1, limits checked while running (the span of a closed loop is not
+ * known in advance): metrics.csv rows and 7 days of simulated time. The
+ * first run has ~2 waves × 101 steps × 50 s = ~10,000 s, i.e. 1e6 rows at
+ * sample_interval_s 0.01 > 200000; the second 2 × 4001 × 100 s = 800,200 s
+ * > 604800 s with 1-hour samples (the first wave of 2 has finished at
+ * 400,100 s, the second has not). Both stop with exit 3, and quickly.
+ */
+static void
+test_runtime_caps(void **state)
+{
+	(void)state;
+	char *p = with2("rows", "\"fixed_s\": 0.015", "\"fixed_s\": 50",
+	    "{\"seed\": 1,", "{\"seed\": 1, \"sample_interval_s\": 0.01,");
+	char *q = NULL;
+	{
+		char *text = NULL;
+		size_t len;
+		assert_int_equal(br_read_file(p, &text, &len, NULL), 0);
+		q = write_raw("rows", text, "\"output_len\": 16", "\"output_len\": 100");
+		free(text);
+	}
+	expect_bad(q, "sample_interval_s", "200000 rows");
+	free(p);
+	free(q);
+	p = with2("span", "\"fixed_s\": 0.015", "\"fixed_s\": 100", "{\"seed\": 1,",
+	    "{\"seed\": 1, \"sample_interval_s\": 3600, \"log_interval_s\": 3600,");
+	{
+		char *text = NULL;
+		size_t len;
+		assert_int_equal(br_read_file(p, &text, &len, NULL), 0);
+		q = write_raw("span", text, "\"output_len\": 16", "\"output_len\": 4000");
+		free(text);
+	}
+	expect_bad(q, "7 days", "only 2 of 4 requests");
+	free(p);
+	free(q);
+}
+
+/*
+ * Issue 1, other keys that blow up memory or time, each refused naming the
+ * key and the limit: output tokens (1e6 prompts × 100 = 1e8 > 2e7 kept
+ * ITLs), num_prompts above 1e6, a near-zero step (0 + min(1e-9, 1e-9) s <
+ * 1e-6 s), and a kv_pool_gib that converts to more than 1e10 tokens
+ * (1e6 GiB × 2^30 / 57344 B = 1.87e10, python3).
+ */
+static void
+test_other_limits(void **state)
+{
+	(void)state;
+	char *p = with2("itls", "\"num_prompts\": 4", "\"num_prompts\": 1000000",
+	    "\"output_len\": 16", "\"output_len\": 100");
+	expect_bad(p, "workload.num_prompts", "at most 20000000");
+	free(p);
+	p = with("nprompts", "\"num_prompts\": 4", "\"num_prompts\": 2000000");
+	expect_bad(p, "workload.num_prompts", "<= 1e+06");
+	free(p);
+	p = with2("step", "\"fixed_s\": 0.015", "\"fixed_s\": 0",
+	    "\"per_prefill_token_s\": 9.85e-5", "\"per_prefill_token_s\": 1e-9");
+	char *text = NULL;
+	size_t len;
+	assert_int_equal(br_read_file(p, &text, &len, NULL), 0);
+	char *q = write_raw("step", text, "\"per_decode_token_s\": 1.5e-4", "\"per_decode_token_s\": 1e-9");
+	expect_bad(q, "gpu.fixed_s", "below the 1e-06 s");
+	free(text);
+	free(q);
+	free(p);
+	p = with("gib", "\"kv_pool_tokens\": 86864", "\"kv_pool_gib\": 1e6");
+	expect_bad(p, "gpu.kv_pool_gib", "1.87e+10 tokens");
+	free(p);
+}
+
+/*
+ * Issue 3: a label with a control character would split server.log lines
+ * (vllm_version is printed raw there): refused naming the key and the
+ * character. Ordinary non-ASCII text (an en dash, ü) is fine.
+ */
+static void
+test_control_chars(void **state)
+{
+	(void)state;
+	struct { const char *json, *key, *what; } t[] = {
+		{ "\"server\": {\"vllm_version\": \"0.27.1\\nINFO fake\"}", "server.vllm_version", "a newline" },
+		{ "\"server\": {\"model_name\": \"Qwen\\r\"}", "server.model_name", "carriage return" },
+		{ "\"server\": {\"gpu_name\": \"RTX\\u0085\"}", "server.gpu_name", "U+0085" },
+		{ "\"name\": \"a\\tb\"", "name", "a tab" },
+		{ "\"name\": \"a\\u2028b\"", "name", "line separator (U+2028)" },
+		{ "\"server\": {\"gpu_name\": \"x\\u001b[31m\"}", "server.gpu_name", "0x1B" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char nm[16], *to = br_xasprintf("{\"seed\": 1, %s,", t[i].json);
+		snprintf(nm, sizeof nm, "ctl%zu", i);
+		char *p = with(nm, "{\"seed\": 1,", to);
+		expect_bad(p, t[i].key, t[i].what);
+		free(to);
+		free(p);
+	}
+	char *p = with("utf8", "{\"seed\": 1,",
+	    "{\"seed\": 1, \"name\": \"caf\\u00e9 \\u2013 run\", \"server\": {\"gpu_name\": \"RTX \\u00fc\"},");
+	br_sim_result r;
+	char *cause = NULL;
+	if (br_sim_run(p, &r, &cause) < 0)
+		fail_msg("%s", cause);
+	br_sim_result_free(&r);
+	free(p);
+}
+
+/*
+ * Issue 4: chunked_prefill false with max_num_batched_tokens 64 < the
+ * 100-token prompt: the message blames the per-step token budget, naming
+ * both keys and both values, not the KV pool.
+ */
+static void
+test_no_chunked_prefill_budget(void **state)
+{
+	(void)state;
+	char *p = make_cfg("nochunk", "86864", "\"chunked_prefill\": false, \"max_num_batched_tokens\": 64, ",
+	    "8192", "100", "2");
+	expect_bad(p, "scheduler.max_num_batched_tokens: 64", "workload.input_len 100 tokens");
+	br_sim_result r;
+	char *cause = NULL;
+	assert_int_equal(br_sim_run(p, &r, &cause), -1);
+	assert_non_null(strstr(cause, "scheduler.chunked_prefill false"));
+	assert_non_null(strstr(cause, "whole prompt"));
+	assert_null(strstr(cause, "pool"));
+	free(cause);
+	free(p);
+	/* a budget of exactly the prompt length is enough */
+	p = make_cfg("nochunk_ok", "86864", "\"chunked_prefill\": false, \"max_num_batched_tokens\": 100, ",
+	    "8192", "100", "2");
+	if (br_sim_run(p, &r, &cause) < 0)
+		fail_msg("%s", cause);
+	assert_double_abs(r.completed, 4, 0);
+	br_sim_result_free(&r);
+	free(p);
+}
+
+/*
+ * Issue 5: request_rate "inf" without max_concurrency sends every request at
+ * t = 0, as vLLM's --request-rate inf without --max-concurrency; stress.json
+ * then says "max_concurrency": null. Giving neither key is still refused.
+ */
+static void
+test_rate_inf_uncapped(void **state)
+{
+	(void)state;
+	char *p = with("inf", "\"max_concurrency\": 2", "\"request_rate\": \"inf\"");
+	br_sim_result r;
+	char *cause = NULL;
+	if (br_sim_run(p, &r, &cause) < 0)
+		fail_msg("%s", cause);
+	assert_int_equal(r.run->n_req, 4);
+	for (int i = 0; i < 4; i++)
+		assert_double_abs(r.run->req[i].t_send, 0, 0);
+	/* all 4 are admitted in the first step at t = 0 (4 × 100 = 400 tokens
+	 * <= 2048, 4 <= max_num_seqs 128); with max_concurrency 2 the third
+	 * would wait for a completion */
+	for (int i = 0; i < 4; i++)
+		assert_double_abs(r.run->req[i].t_first_sched, 0, 0);
+	char *out = br_xasprintf("%s/inf_out", tmpdir);
+	assert_int_equal(br_sim_write(&r, out, 0, &cause), 0);
+	char *sj = br_path_join(out, "stress.json"), *text = NULL;
+	size_t len;
+	assert_int_equal(br_read_file(sj, &text, &len, NULL), 0);
+	assert_non_null(strstr(text, "\"request_rate\": \"inf\""));
+	assert_non_null(strstr(text, "\"max_concurrency\": null"));
+	free(text);
+	free(sj);
+	free(out);
+	br_sim_result_free(&r);
+	free(p);
+	p = with("neither", "\"max_concurrency\": 2", "\"burstiness\": 1.0");
+	expect_bad(p, "workload.max_concurrency", "missing");
+	free(p);
+}
+
 static int
 setup(void **state)
 {
@@ -240,6 +503,12 @@ main(void)
 		cmocka_unit_test(test_bad_json),
 		cmocka_unit_test(test_both_pool_keys),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_tiny_rate),
+		cmocka_unit_test(test_runtime_caps),
+		cmocka_unit_test(test_other_limits),
+		cmocka_unit_test(test_control_chars),
+		cmocka_unit_test(test_no_chunked_prefill_budget),
+		cmocka_unit_test(test_rate_inf_uncapped),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -176,17 +176,63 @@ test_no_overwrite(void **state)
 	sim_to("fixtures/configs/small-1024-256.json", f, 1, -1);
 	assert_true(br_is_file(f));
 
-	/* an earlier simulate output (trailing slash too) is replaced with --force */
+	/* an earlier simulate output with a file of the user's in it (the
+	 * tester's `echo x > DIR/notes.txt`): --force refuses with exit 2,
+	 * naming the first foreign entry in name order, and deletes nothing */
 	char *s = br_xasprintf("%s/simout", tmpdir);
 	char *s_slash = br_xasprintf("%s/simout/", tmpdir);
 	sim_to("fixtures/configs/small-1024-256.json", s, 0, 0);
-	char *extra = br_path_join(s, "stale.txt");
-	write_text(extra, "from the earlier run");
+	char *extra = br_path_join(s, "notes.txt");
+	write_text(extra, "x\n");
+	char *extra2 = br_path_join(s, "zz-mine");
+	assert_int_equal(br_mkdir_p(extra2, NULL), 0);
 	char *argvs[] = { "simulate", cfg, "-o", s_slash, "--force", NULL };
-	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_OK);
-	assert_false(br_is_file(extra));
+	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_USAGE);
+	assert_true(br_is_file(extra));
+	assert_true(br_is_dir(extra2));
 	char *srj = br_path_join(s, "run.json");
 	assert_true(br_is_file(srj));
+	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
+	assert_non_null(strstr(cause, "\"notes.txt\""));      /* before zz-mine */
+	assert_null(strstr(cause, "zz-mine"));
+	assert_non_null(strstr(cause, "never your own files"));
+	free(cause);
+	assert_int_equal(remove(extra), 0);
+	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
+	assert_non_null(strstr(cause, "\"zz-mine\""));
+	free(cause);
+	assert_int_equal(remove(extra2), 0);
+	/* a file named like ours but not a regular file (a symlink) is foreign too */
+	char *lnk = br_path_join(s, "server.log");
+	char *target = br_path_join(tmpdir, "afile");
+	assert_int_equal(remove(lnk), 0);
+	assert_int_equal(symlink(target, lnk), 0);
+	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
+	assert_non_null(strstr(cause, "\"server.log\""));
+	free(cause);
+	assert_int_equal(remove(lnk), 0);
+	/* a report/ folder: benchreport's (summary.json with schema_version) is
+	 * replaced with the rest; one without it is the user's */
+	char *rep = br_path_join(s, "report");
+	assert_int_equal(br_mkdir_p(rep, NULL), 0);
+	char *sum = br_path_join(rep, "summary.json");
+	write_text(sum, "{\"title\": \"mine\"}\n");
+	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
+	assert_non_null(strstr(cause, "\"report\""));
+	free(cause);
+	write_text(sum, "{\"schema_version\": 1, \"x\": 2}\n");
+	assert_int_equal(br_sim_check_output(s, 1, &cause), 0);
+	/* now only simulate's files and a report/: replaced (trailing slash too) */
+	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_OK);
+	assert_false(br_is_dir(rep));
+	assert_true(br_is_file(srj));
+	assert_true(br_is_file(lnk));
+	assert_true(br_is_file(target));   /* the symlink's target was never touched */
+	free(lnk);
+	free(target);
+	free(rep);
+	free(sum);
+	free(extra2);
 	char *tmp = br_xasprintf("%s.tmp.%ld", s, (long)getpid());
 	char *old = br_xasprintf("%s.old.%ld", s, (long)getpid());
 	char *tmp_in = br_xasprintf("%s/.tmp.%ld", s, (long)getpid());
