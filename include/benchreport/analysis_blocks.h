@@ -38,7 +38,17 @@ typedef struct br_latency {
 	size_t n_samples[BR_N_LATENCY];
 	size_t n_requests, n_succeeded, n_failed;
 	size_t *failed_index;      /* indices (submission order) of failed requests */
-	size_t itl_stalls;         /* ITL gaps > 10 × median ITL */
+	/* (added) 1 when m[k] holds at least one statistic (from the arrays or
+	 * from the file); m[k].count may still be 0 when the count is unknown */
+	int has_stats[BR_N_LATENCY];
+	/* (added) 1 when m[k].count is the true number of samples. From the
+	 * file's statistics: TTFT/TPOT/E2EL count = completed (known), ITL
+	 * count unknown (the number of gaps is not in the file) → count 0 and
+	 * count_known 0. */
+	int count_known[BR_N_LATENCY];
+	int itl_stalls_known;      /* (added) 1 only when recomputed from ITL arrays;
+	                              0 → itl_stalls is meaningless ("unknown"), not 0 */
+	size_t itl_stalls;         /* ITL gaps > 10 × median ITL (valid when itl_stalls_known) */
 	double itl_stall_threshold_ms;
 	double itl_max_ms;
 	br_latency_check *checks;
@@ -56,9 +66,14 @@ typedef struct br_capacity {
 	double log_max_concurrency_x;     /* as printed by the log */
 	double kv_pool_gib;
 	double kv_bytes_per_token;
-	double concurrency;        /* C = max_concurrency (NAN for open loop) */
+	double concurrency;        /* C = max_concurrency as configured (NAN for open loop) */
+	/* (added) C_eff = min(max_concurrency, num_prompts): the most requests
+	 * the client can have in flight (NAN for open loop). Used for demand,
+	 * oversubscription and the resident share. */
+	double effective_concurrency;
+	const char *effective_concurrency_reason; /* (added) static: why C_eff has its value, NULL when NAN */
 	double mean_input_tokens, mean_output_tokens;
-	double demand_tokens;      /* C·(in+out) */
+	double demand_tokens;      /* C_eff·(in+out) */
 	double oversubscription;   /* demand / P */
 	double resident_estimate;  /* P / (in + out/2) */
 } br_capacity;
@@ -110,10 +125,19 @@ typedef struct br_residency {
 	double window_start_t_s, window_end_t_s;
 	double running_mean, running_median, running_peak;
 	double waiting_mean, waiting_median, waiting_peak;
-	double resident_share;     /* running_mean / C */
+	double resident_share;     /* running_mean / C_eff (br_effective_concurrency) */
 	double kv_median_frac, kv_peak_frac, kv_share_ge90, kv_share_ge95;
 	double preemptions;        /* Δ num_preemptions_total over the window */
 } br_residency;
+
+/*
+ * br_effective_concurrency (capacity.c; added): the closed-loop concurrency
+ * the client can actually reach, min(max_concurrency, N), N = num_prompts
+ * (else the number of per-request records, else completed + failed). NAN
+ * for open loop (no max_concurrency) or b NULL. *reason (may be NULL) gets a
+ * static explanation, NULL with NAN.
+ */
+double br_effective_concurrency(const br_bench *b, const char **reason);
 
 /*
  * Each function fills its block from the run and returns 0; they never fail

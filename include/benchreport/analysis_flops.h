@@ -51,7 +51,11 @@ void br_flops_measure_run(const br_run *run, br_flops_measure *out);
 typedef struct br_flops_cal_point {
 	char *name;                /* run name (owned) */
 	int used;                  /* 1: in the fit; 0: skipped (see why) */
-	const char *why;           /* static reason when skipped, else NULL */
+	const char *why;           /* reason when skipped (static, or why_buf), else NULL */
+	char *why_buf;             /* (added) owned text `why` points to for a duplicate:
+	                              "same folder as run NAME"; NULL otherwise */
+	long duplicate_of;         /* (added) index of the earlier point with the same folder
+	                              (realpath of run->dir), else -1 */
 	double x_tokens;           /* mean context per token */
 	double y_gflop_per_token;  /* measured GFLOP per token */
 	double tokens, flops, preemptions;
@@ -70,7 +74,10 @@ typedef struct br_flops_calibration {
 /*
  * br_flops_calibrate: fit the cost line on runs[0..n). Runs with
  * preemptions > 0, an unknown preemption count, or no FLOPs counter are
- * listed as skipped with the reason. Returns 0, or -1 with *cause (malloc'd)
+ * listed as skipped with the reason. A run whose folder (realpath of
+ * run->dir; the string itself when realpath fails) is that of an earlier
+ * run is listed as skipped "same folder as run NAME" (duplicate_of set), so
+ * a folder given twice is fitted once. Returns 0, or -1 with *cause (malloc'd)
  * when fewer than two runs are usable or all usable x are equal; *out is
  * filled (points listed, available 0) either way; free with
  * br_flops_calibration_free.

@@ -114,19 +114,66 @@ add_warning(br_campaign *c, const char *fmt, ...)
 	c->warnings[c->n_warnings++] = msg;
 }
 
+/*
+ * same_folder: 1 when paths a and b name the same folder (equal realpaths;
+ * equal strings when either realpath fails).
+ */
+static int
+same_folder(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return 0;
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	int same = ra != NULL && rb != NULL ? strcmp(ra, rb) == 0 : strcmp(a, b) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/*
+ * loaded_as: the name of the campaign run or calibration run already
+ * loaded from folder p, or NULL. Calibration runs are deduplicated by
+ * folder so that `CAMPAIGN --calibration CAMPAIGN` or `--calibration X X`
+ * fit every run once.
+ */
+static const char *
+loaded_as(const br_campaign *c, const char *p)
+{
+	for (size_t i = 0; i < c->n_runs; i++)
+		if (same_folder(c->runs[i].dir, p))
+			return c->runs[i].name ? c->runs[i].name : c->runs[i].dir;
+	for (size_t i = 0; i < c->n_calibration_runs; i++)
+		if (same_folder(c->calibration_runs[i].dir, p))
+			return c->calibration_runs[i].name ? c->calibration_runs[i].name :
+			    c->calibration_runs[i].dir;
+	return NULL;
+}
+
 /* load_calibration_dir: a run folder or a campaign of runs, appended to
- * c->calibration_runs. */
+ * c->calibration_runs; a folder already loaded (campaign run or earlier
+ * calibration run, same realpath) is skipped with a warning. */
 static int
 load_calibration_dir(br_campaign *c, const char *dir, char **cause)
 {
 	size_t n = 0;
 	char **subs = NULL;
+	if (same_folder(dir, c->dir)) {
+		add_warning(c, "--calibration %s: the campaign itself; its runs are already in the "
+		    "calibration, counted once", dir);
+		return 0;
+	}
 	if (br_campaign_looks_like(dir))
 		subs = sub_folders(dir, &n);
 	size_t count = subs ? n : 1;
 	for (size_t i = 0; i < count; i++) {
 		char *p = subs ? br_path_join(dir, subs[i]) : br_xstrdup(dir);
 		if (subs && !has_bench_name(p)) {
+			free(p);
+			continue;
+		}
+		const char *dup = loaded_as(c, p);
+		if (dup != NULL) {
+			add_warning(c, "--calibration %s: same folder as run %s; counted once", p, dup);
 			free(p);
 			continue;
 		}

@@ -88,7 +88,42 @@ mean_lens_from_arrays(const br_bench *b, double *in, double *out)
 	*out = n ? so / (double)n : NAN;
 }
 
-/* br_analyze_capacity: see analysis.h. */
+/*
+ * br_effective_concurrency: see analysis_blocks.h. A closed loop of C
+ * workers over N prompts never has more than N requests in flight, so
+ * C_eff = min(C, N). N is num_prompts; files without it give N as the
+ * number of per-request records, else completed + failed.
+ */
+double
+br_effective_concurrency(const br_bench *b, const char **reason)
+{
+	if (reason != NULL)
+		*reason = NULL;
+	if (b == NULL || !br_isnum(b->max_concurrency) || !(b->max_concurrency > 0))
+		return NAN;
+	double n = NAN;
+	if (br_isnum(b->num_prompts) && b->num_prompts > 0)
+		n = b->num_prompts;
+	else if (b->n_requests > 0)
+		n = (double)b->n_requests;
+	else if (br_isnum(b->completed) && br_isnum(b->failed) && b->completed + b->failed > 0)
+		n = b->completed + b->failed;
+	if (br_isnum(n) && n < b->max_concurrency) {
+		if (reason != NULL)
+			*reason = "fewer prompts than max_concurrency: at most num_prompts requests were in flight";
+		return n;
+	}
+	if (reason != NULL)
+		*reason = br_isnum(n) ? "max_concurrency (num_prompts >= max_concurrency)" :
+		    "max_concurrency (number of prompts unknown)";
+	return b->max_concurrency;
+}
+
+/*
+ * br_analyze_capacity: see analysis.h. P comes from run.json only when it
+ * differs from the server log's value (an equal override changes nothing,
+ * so the source stays "server log"); demand uses C_eff.
+ */
 void
 br_analyze_capacity(const br_run *run, br_capacity *out)
 {
@@ -97,6 +132,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	out->predicted_max_concurrency = out->log_max_concurrency_x = NAN;
 	out->kv_pool_gib = out->kv_bytes_per_token = NAN;
 	out->concurrency = out->mean_input_tokens = out->mean_output_tokens = NAN;
+	out->effective_concurrency = NAN;
 	out->demand_tokens = out->oversubscription = out->resident_estimate = NAN;
 	out->missing = "needs the server log (GPU KV cache size line)";
 	if (run == NULL)
@@ -104,10 +140,12 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	const br_server_log *log = run->log;
 
 	double P = NAN;
-	if (br_isnum(run->kv_pool_tokens_override) && run->kv_pool_tokens_override > 0) {
+	int log_has_p = log != NULL && br_isnum(log->kv_pool_tokens) && log->kv_pool_tokens > 0;
+	if (br_isnum(run->kv_pool_tokens_override) && run->kv_pool_tokens_override > 0 &&
+	    !(log_has_p && log->kv_pool_tokens == run->kv_pool_tokens_override)) {
 		P = run->kv_pool_tokens_override;
 		out->kv_pool_source = "run.json";
-	} else if (log != NULL && br_isnum(log->kv_pool_tokens) && log->kv_pool_tokens > 0) {
+	} else if (log_has_p) {
 		P = log->kv_pool_tokens;
 		out->kv_pool_source = "server log";
 	} else {
@@ -143,6 +181,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	const br_bench *b = &run->bench.runs[0];
 	out->concurrency = br_isnum(b->max_concurrency) && b->max_concurrency > 0 ?
 	    b->max_concurrency : NAN;
+	out->effective_concurrency = br_effective_concurrency(b, &out->effective_concurrency_reason);
 	if (br_isnum(b->completed) && b->completed > 0 &&
 	    br_isnum(b->total_input_tokens) && br_isnum(b->total_output_tokens)) {
 		out->mean_input_tokens = b->total_input_tokens / b->completed;
@@ -152,7 +191,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	}
 	double in = out->mean_input_tokens, o = out->mean_output_tokens;
 	if (br_isnum(in) && br_isnum(o)) {
-		out->demand_tokens = out->concurrency * (in + o);   /* NAN for open loop */
+		out->demand_tokens = out->effective_concurrency * (in + o);   /* NAN for open loop */
 		out->oversubscription = out->demand_tokens / P;
 		if (in + o / 2 > 0)
 			out->resident_estimate = P / (in + o / 2);

@@ -154,11 +154,16 @@ ledger_row(const br_ledger *l, const char *series)
 	return NULL;
 }
 
-/* metric_p: the latency statistics of metric k when it has samples, else NULL. */
+/*
+ * metric_p: the latency statistics of metric k when it has any (has_stats,
+ * or a positive count for blocks that predate has_stats), else NULL. From
+ * the file's statistics the ITL count is 0 (unknown) while its percentiles
+ * are known.
+ */
 static const br_describe_t *
 metric_p(const br_latency *l, int k)
 {
-	return l->m[k].count > 0 ? &l->m[k] : NULL;
+	return l->has_stats[k] || l->m[k].count > 0 ? &l->m[k] : NULL;
 }
 
 /*
@@ -243,7 +248,7 @@ gather(const br_analysis *a, facts *x)
 	x->itl_max = x->itl_from_arrays ? itl->max : NAN;
 	x->tpot_p50 = tpot ? tpot->median : NAN;
 	x->ttft_p50_s = ttft && num(ttft->median) ? ttft->median / 1000.0 : NAN;
-	x->ttft_n = ttft ? (double)ttft->count : NAN;
+	x->ttft_n = ttft && ttft->count > 0 ? (double)ttft->count : NAN;
 	x->preemptions = preemption_count(a);
 	x->prefill_s = a->ttft_split.available ? a->ttft_split.prefill_s : NAN;
 	x->queue_share = a->ttft_split.available ? a->ttft_split.queue_share : NAN;
@@ -372,11 +377,12 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (slow == 1)
 		add(f, "decode_bound", BR_SEV_NOTICE, BR_FINDING);
 
-	/* Oversubscription: demand C·(in+out) > pool P. */
+	/* Oversubscription: demand C_eff·(in+out) > pool P, C_eff =
+	 * min(max_concurrency, num_prompts) (capacity block). */
 	if (oversub)
 		add(f, "oversubscribed", BR_SEV_PROBLEM, BR_FINDING);
 
-	/* Throughput cliff: oversubscribed and mean running / C < 0.5. */
+	/* Throughput cliff: oversubscribed and mean running / C_eff < 0.5. */
 	if (oversub && res->available && num(res->resident_share) &&
 	    res->resident_share < RESIDENT_SHARE_CLIFF)
 		add(f, "throughput_cliff", BR_SEV_PROBLEM, BR_FINDING);
@@ -446,13 +452,17 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	int oversub = c->available && num(c->oversubscription) &&
 	    c->oversubscription > OVERSUB_MIN;
 
-	/* --max-num-seqs = floor(log max concurrency): oversubscribed, > 0
-	 * preemptions, and the server's max_num_seqs (when the log says) above
-	 * the recommended value. */
+	/* --max-num-seqs = floor(log max concurrency): only when oversubscribed
+	 * (demand with C_eff above the pool) AND > 0 preemptions — the cap then
+	 * removes the preemptions and their recompute; it adds no capacity, so
+	 * the sentence must not present it as free. Also the recommended value
+	 * below C_eff = min(max_concurrency, num_prompts) (else the cap never
+	 * binds) and the server's max_num_seqs (when the log says) above it. */
 	double rec = x->d[D_MAX_NUM_SEQS];
 	double cur = r && r->log ? r->log->max_num_seqs : NAN;
+	double ceff = r && r->bench.n > 0 ? br_effective_concurrency(&r->bench.runs[0], NULL) : NAN;
 	if (oversub && num(x->preemptions) && x->preemptions > 0 && num(rec) &&
-	    !(num(cur) && cur <= rec))
+	    num(ceff) && rec < ceff && !(num(cur) && cur <= rec))
 		add(f, "rec_max_num_seqs", BR_SEV_NOTICE, BR_RECOMMENDATION);
 
 	/* Admission control: waiting peak >= 2 × mean running. */

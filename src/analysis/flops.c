@@ -127,8 +127,22 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 }
 
 /*
+ * folder_key: the canonical folder of a run (realpath of run->dir, else a
+ * copy of run->dir), malloc'd; NULL when the run has no dir.
+ */
+static char *
+folder_key(const br_run *r)
+{
+	if (r == NULL || r->dir == NULL)
+		return NULL;
+	char *rp = realpath(r->dir, NULL);
+	return rp != NULL ? rp : br_xstrdup(r->dir);
+}
+
+/*
  * br_flops_calibrate: see analysis_flops.h. Points keep the order of runs;
- * the fit uses the points marked used.
+ * the fit uses the points marked used; the first run of a folder counts,
+ * later runs of the same folder are skipped as duplicates.
  */
 int
 br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *out, char **cause)
@@ -139,10 +153,18 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 	out->points = n ? br_xcalloc(n, sizeof *out->points) : NULL;
 	out->n_points = n;
 	double *x = br_xmalloc((n + 1) * sizeof *x), *y = br_xmalloc((n + 1) * sizeof *y);
+	char **keys = br_xcalloc(n + 1, sizeof *keys);
 	for (size_t i = 0; i < n; i++) {
 		br_flops_cal_point *p = &out->points[i];
 		const br_run *r = runs[i];
 		p->name = br_xstrdup(r && r->name ? r->name : r && r->dir ? r->dir : "(unnamed run)");
+		p->duplicate_of = -1;
+		keys[i] = folder_key(r);
+		for (size_t j = 0; keys[i] != NULL && j < i; j++)
+			if (keys[j] != NULL && strcmp(keys[i], keys[j]) == 0) {
+				p->duplicate_of = (long)j;
+				break;
+			}
 		br_flops_measure m;
 		br_flops_measure_run(r, &m);
 		p->x_tokens = m.mean_context_tokens;
@@ -150,7 +172,11 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 		p->tokens = m.tokens;
 		p->flops = m.flops;
 		p->preemptions = m.preemptions;
-		if (!m.available)
+		if (p->duplicate_of >= 0) {
+			p->why_buf = br_xasprintf("same folder as run %s",
+			    out->points[p->duplicate_of].name);
+			p->why = p->why_buf;
+		} else if (!m.available)
 			p->why = m.missing;
 		else if (!br_isnum(m.preemptions))
 			p->why = "preemption count unknown (no vllm:num_preemptions_total)";
@@ -180,6 +206,9 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 			out->note = "2 calibration points: no standard errors, and R\xc2\xb2 is 1 by construction";
 		rc = 0;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
 	free(x);
 	free(y);
 	return rc;
@@ -191,8 +220,10 @@ br_flops_calibration_free(br_flops_calibration *c)
 {
 	if (c == NULL)
 		return;
-	for (size_t i = 0; i < c->n_points; i++)
+	for (size_t i = 0; i < c->n_points; i++) {
 		free(c->points[i].name);
+		free(c->points[i].why_buf);
+	}
 	free(c->points);
 	memset(c, 0, sizeof *c);
 }

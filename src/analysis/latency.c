@@ -94,8 +94,12 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
 }
 
 /*
- * from_file_values: without arrays, fill m[] from the file's own statistics
- * (count = completed where the file gives at least one value).
+ * from_file_values: without arrays, fill m[] from the file's own statistics.
+ * has_stats[k] = the file gives at least one value of metric k. The count
+ * is set only where the file implies it: TTFT, TPOT and E2EL have one value
+ * per completed request (count = completed); the number of ITL gaps is not
+ * in the file, so the ITL count stays 0 with count_known 0. Stalls need the
+ * gaps themselves: itl_stalls_known stays 0 (threshold NAN).
  */
 static void
 from_file_values(const br_bench *b, br_latency *out)
@@ -114,8 +118,13 @@ from_file_values(const br_bench *b, br_latency *out)
 		int any = br_isnum(d->mean) || br_isnum(d->median) ||
 		    br_isnum(d->std) || br_isnum(d->p90) || br_isnum(d->p99) ||
 		    br_isnum(d->p999) || br_isnum(d->p9999);
-		d->count = any && br_isnum(b->completed) && b->completed > 0 ?
-		    (size_t)b->completed : 0;
+		out->has_stats[k] = any;
+		if (any && k != BR_ITL && br_isnum(b->completed) && b->completed > 0) {
+			d->count = (size_t)b->completed;
+			out->count_known[k] = 1;
+		} else {
+			d->count = 0;
+		}
 	}
 	out->n_succeeded = br_isnum(b->completed) && b->completed > 0 ?
 	    (size_t)b->completed : 0;
@@ -188,12 +197,15 @@ br_analyze_latency(const br_run *run, br_latency *out)
 		br_describe_sort(v[k].v, v[k].n, &out->m[k]);
 		out->samples_ms[k] = v[k].v;
 		out->n_samples[k] = v[k].n;
+		out->has_stats[k] = v[k].n > 0;
+		out->count_known[k] = 1;   /* the arrays give the count, 0 included */
 		if (v[k].n == 0) {
 			free(v[k].v);
 			out->samples_ms[k] = NULL;
 		}
 	}
 	if (out->n_samples[BR_ITL] > 0) {
+		out->itl_stalls_known = 1;
 		out->itl_stall_threshold_ms = 10.0 * out->m[BR_ITL].median;
 		out->itl_max_ms = out->m[BR_ITL].max;
 		const double *s = out->samples_ms[BR_ITL];

@@ -73,7 +73,9 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	window_stats(br_series_col(s, "vllm:num_requests_waiting"), i0, i1,
 	    &out->waiting_mean, &out->waiting_median, &out->waiting_peak);
 	if (run->bench.n > 0) {
-		double C = run->bench.runs[0].max_concurrency;
+		/* C_eff = min(max_concurrency, num_prompts): one prompt under
+		 * C = 64 runs 1 of 1 possible requests, not 1 of 64 */
+		double C = br_effective_concurrency(&run->bench.runs[0], NULL);
 		if (br_isnum(C) && C > 0)
 			out->resident_share = out->running_mean / C;
 	}

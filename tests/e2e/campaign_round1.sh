@@ -33,4 +33,42 @@ check "PDF has the comparison chapter" grep -q "Comparison across configurations
 check "PDF has the FLOPs calibration" grep -q "FLOPs calibration" "$tmp/c.txt"
 check "PDF has no TODO" bash -c "! grep -qi todo '$tmp/c.txt'"
 check "PDF prints no 'n/a' in the conclusions" bash -c "! sed -n '/Conclusions/,/Recommendations/p' '$tmp/c.txt' | grep -q 'n/a'"
+# Calibration runs are deduplicated by folder (realpath): the campaign given
+# again as --calibration, or one folder given twice, fits each run once —
+# still the 6 zero-preemption runs, the same line as without the option.
+a0=$(jget "$s" calibration.a_gflop_per_token); r20=$(jget "$s" calibration.r2)
+"$BIN" "$camp" --calibration "$camp/" > /dev/null 2> "$tmp/err2"; rc=$?
+check "--calibration CAMPAIGN exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "--calibration CAMPAIGN: still 6 runs used" [ "$(jget "$s" calibration.n_used)" = 6 ]
+check "--calibration CAMPAIGN: same line" [ "$(jget "$s" calibration.a_gflop_per_token)" = "$a0" ]
+check "--calibration CAMPAIGN: same R²" [ "$(jget "$s" calibration.r2)" = "$r20" ]
+check "--calibration CAMPAIGN: says it counted once" grep -q "counted once" "$tmp/err2"
+"$BIN" "$camp" --calibration "$camp/cal-512-128" "$camp/cal-512-128/" > /dev/null 2> "$tmp/err3"; rc=$?
+check "--calibration X X exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "--calibration X X (X in the campaign): still 6 used" [ "$(jget "$s" calibration.n_used)" = 6 ]
+check "--calibration X X: same line" [ "$(jget "$s" calibration.a_gflop_per_token)" = "$a0" ]
+# single run: the focus folder also given as --calibration is fitted once
+"$BIN" "$camp/cal-512-128" --calibration "$camp" > /dev/null 2>&1; rc=$?
+s1="$camp/cal-512-128/report/summary.json"
+check "single run --calibration CAMPAIGN exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "single run: 6 used (focus not counted twice)" [ "$(jget "$s1" calibration.n_used)" = 6 ]
+check "single run: the repeat is listed as the same folder" "$PY" -c "import json,sys; p=json.load(open(sys.argv[1]))['calibration']['points']; sys.exit(0 if any(q.get('why_skipped')=='same folder as run cal-512-128' for q in p) else 1)" "$s1"
+
+# Fewer prompts than the concurrency: round 1 with num_prompts 1. One request
+# in flight, so demand is 8192 tokens = 0.094 of the 86,864-token pool
+# (python3: 8192/86864), not 64 requests at 6.04x; no oversubscription or
+# throughput-cliff finding. run.json's pool equals the log's: "server log".
+"$PY" -c "import json,sys; c=json.load(open(sys.argv[1])); c['workload']['num_prompts']=1; json.dump(c, open(sys.argv[2],'w'))" "$SRC/fixtures/configs/round1.json" "$tmp/np1.json"
+"$BIN" simulate "$tmp/np1.json" -o "$tmp/np1" > /dev/null 2>&1; rc=$?
+check "simulate num_prompts 1 exit 0 (got $rc)" [ "$rc" -eq 0 ]
+"$BIN" "$tmp/np1" > /dev/null 2>&1; rc=$?
+check "report num_prompts 1 exit 0 (got $rc)" [ "$rc" -eq 0 ]
+s2="$tmp/np1/report/summary.json"
+check "num_prompts 1: demand 8192 tokens" [ "$(jget "$s2" capacity.demand_tokens)" = 8192.0 ]
+check "num_prompts 1: oversubscription 0.0943" near "$(jget "$s2" capacity.oversubscription)" 0.0943083440780991 1e-9
+check "num_prompts 1: pool source server log" [ "$(jget "$s2" capacity.kv_pool_source)" = "server log" ]
+no_finding() { "$PY" -c "import json,sys; f=[x['id'] for x in json.load(open(sys.argv[1]))['findings']]; sys.exit(1 if sys.argv[2] in f else 0)" "$s2" "$1"; }
+for id in oversubscribed throughput_cliff rec_max_num_seqs; do
+  check "num_prompts 1: no $id" no_finding "$id"
+done
 finish

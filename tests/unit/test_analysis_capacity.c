@@ -147,6 +147,20 @@ test_glm52_values(void **state)
 	assert_string_equal(c.kv_pool_source, "run.json");
 	assert_double_rel(c.predicted_max_concurrency, 2.0, 1e-15);
 
+	/* an override equal to the log's value changes nothing: the source
+	 * is the server log */
+	run.kv_pool_tokens_override = 1600255;
+	br_analyze_capacity(&run, &c);
+	assert_string_equal(c.kv_pool_source, "server log");
+	assert_double_abs(c.kv_pool_tokens, 1600255, 0);
+
+	/* an override with no pool in the log is the run.json value */
+	run.kv_pool_tokens_override = 1600255;
+	l.kv_pool_tokens = NAN;
+	br_analyze_capacity(&run, &c);
+	assert_string_equal(c.kv_pool_source, "run.json");
+	l.kv_pool_tokens = 1600255;
+
 	/* open loop: no C → demand and oversubscription absent, rest stays */
 	run.kv_pool_tokens_override = NAN;
 	b.max_concurrency = NAN;
@@ -156,6 +170,79 @@ test_glm52_values(void **state)
 	assert_nan(c.demand_tokens);
 	assert_nan(c.oversubscription);
 	assert_double_rel(c.resident_estimate, 1866.458667444234, 1e-12);
+}
+
+/*
+ * Fewer prompts than the concurrency (tester's round 1 with num_prompts 1):
+ * C = 64, N = 1, 6144 in / 2048 out, P = 86,864. By hand: C_eff = min(64,
+ * 1) = 1; demand 1·8192 = 8192; oversubscription 8192/86864 =
+ * 0.094308344078... (python3: 8192/86864); the configured C stays 64.
+ * N = 32: C_eff 32, demand 262,144, 3.01786... (262144/86864). N = 128
+ * (round 1): C_eff 64. N unknown but 10 per-request records → N = 10;
+ * nothing at all → C. Open loop: NAN.
+ */
+static void
+test_effective_concurrency(void **state)
+{
+	(void)state;
+	br_run run;
+	br_bench b;
+	br_server_log l;
+	reference_run(&run, &b, &l, 86864, 4.64, 10.60);
+	b.num_prompts = 1;
+	b.completed = 1;
+	b.failed = 0;
+	b.total_input_tokens = 6144;
+	b.total_output_tokens = 2048;
+	br_capacity c;
+	br_analyze_capacity(&run, &c);
+	assert_double_abs(c.concurrency, 64, 0);
+	assert_double_abs(c.effective_concurrency, 1, 0);
+	assert_non_null(c.effective_concurrency_reason);
+	assert_non_null(strstr(c.effective_concurrency_reason, "fewer prompts"));
+	assert_double_abs(c.demand_tokens, 8192, 0);
+	assert_double_rel(c.oversubscription, 0.0943083440780991, 1e-12);
+	assert_true(c.oversubscription < 1);
+
+	b.num_prompts = 32;
+	b.completed = 32;
+	b.total_input_tokens = 32.0 * 6144;
+	b.total_output_tokens = 32.0 * 2048;
+	br_analyze_capacity(&run, &c);
+	assert_double_abs(c.effective_concurrency, 32, 0);
+	assert_double_abs(c.demand_tokens, 262144, 0);
+	assert_double_rel(c.oversubscription, 3.017867010499171, 1e-12);
+
+	b.num_prompts = 128;   /* round 1 as run: N > C */
+	br_analyze_capacity(&run, &c);
+	assert_double_abs(c.effective_concurrency, 64, 0);
+	assert_string_equal(c.effective_concurrency_reason, "max_concurrency (num_prompts >= max_concurrency)");
+	assert_double_abs(c.demand_tokens, 524288, 0);
+
+	/* N = C exactly: C */
+	b.num_prompts = 64;
+	assert_double_abs(br_effective_concurrency(&b, NULL), 64, 0);
+
+	/* num_prompts absent: the per-request records count */
+	b.num_prompts = NAN;
+	b.n_requests = 10;
+	assert_double_abs(br_effective_concurrency(&b, NULL), 10, 0);
+	/* then completed + failed */
+	b.n_requests = 0;
+	b.completed = 3;
+	b.failed = 2;
+	assert_double_abs(br_effective_concurrency(&b, NULL), 5, 0);
+	/* nothing known: C, and the reason says so */
+	b.completed = b.failed = NAN;
+	const char *why = NULL;
+	assert_double_abs(br_effective_concurrency(&b, &why), 64, 0);
+	assert_string_equal(why, "max_concurrency (number of prompts unknown)");
+	/* open loop */
+	b.max_concurrency = NAN;
+	b.num_prompts = 1;
+	assert_nan(br_effective_concurrency(&b, &why));
+	assert_null(why);
+	assert_nan(br_effective_concurrency(NULL, &why));
 }
 
 /* No log, no override, no metrics: unavailable, every number NAN. */
@@ -347,6 +434,7 @@ main(void)
 		cmocka_unit_test(test_round1),
 		cmocka_unit_test(test_round2),
 		cmocka_unit_test(test_glm52_values),
+		cmocka_unit_test(test_effective_concurrency),
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_cache_config_info_real),
 		cmocka_unit_test(test_cache_config_info_blocks),

@@ -355,6 +355,81 @@ test_calibration_fit(void **state)
 }
 
 /*
+ * Duplicate folders: the 5 calibration runs of test_calibration_fit in
+ * folders cal0..cal4, offered again as cal0 through a symlink and cal2 with
+ * a trailing slash (what `CAMPAIGN --calibration CAMPAIGN` or
+ * `--calibration X X` produce). Each folder counts once: 5 used, the two
+ * repeats skipped "same folder as run NAME", and the line is the 5-point
+ * numpy fit of test_calibration_fit (a = 13.521008561643827, R² =
+ * 0.999901938210565), where counting the repeats would give (numpy.polyfit
+ * on x = 640,1280,2048,3072,4096,640,2048) a = 13.52254816, b = 3.39505e-4.
+ */
+static void
+test_calibration_dedupe(void **state)
+{
+	(void)state;
+	const double x[5] = { 640, 1280, 2048, 3072, 4096 };
+	const double y[5] = { 13.7416, 13.9492, 14.21932, 14.56948, 14.91064 };
+	char tmp[] = "/tmp/br-caldup-XXXXXX";
+	assert_non_null(mkdtemp(tmp));
+	br_run *runs[7];
+	char name[32];
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof name, "cal%d", i);
+		runs[i] = cal_run(name, x[i], y[i], 0, 1);
+		runs[i]->dir = br_xasprintf("%s/%s", tmp, name);
+		assert_int_equal(mkdir(runs[i]->dir, 0755), 0);
+	}
+	char *alias = br_xasprintf("%s/alias", tmp);
+	assert_int_equal(symlink(runs[0]->dir, alias), 0);
+	runs[5] = cal_run("cal0-again", x[0], y[0], 0, 1);
+	runs[5]->dir = br_xstrdup(alias);
+	runs[6] = cal_run("cal2-again", x[2], y[2], 0, 1);
+	runs[6]->dir = br_xasprintf("%s/cal2/", tmp);
+	br_flops_calibration cal;
+	char *cause = NULL;
+	assert_int_equal(br_flops_calibrate((const br_run *const *)runs, 7, &cal, &cause), 0);
+	assert_int_equal(cal.n_points, 7);
+	assert_int_equal(cal.n_used, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_true(cal.points[i].used);
+		assert_int_equal(cal.points[i].duplicate_of, -1);
+	}
+	assert_false(cal.points[5].used);
+	assert_int_equal(cal.points[5].duplicate_of, 0);
+	assert_string_equal(cal.points[5].why, "same folder as run cal0");
+	assert_false(cal.points[6].used);
+	assert_int_equal(cal.points[6].duplicate_of, 2);
+	assert_string_equal(cal.points[6].why, "same folder as run cal2");
+	assert_double_rel(cal.fit.a, 13.521008561643827, 1e-12);
+	assert_double_rel(cal.fit.b, 0.00033990635702054866, 1e-9);
+	assert_double_rel(cal.fit.r2, 0.999901938210565, 1e-12);
+	assert_int_equal(cal.fit.n, 5);
+	br_flops_calibration_free(&cal);
+
+	/* runs without a folder (hand-built, dir NULL) are never duplicates */
+	free(runs[5]->dir);
+	runs[5]->dir = NULL;
+	free(runs[0]->dir);
+	runs[0]->dir = NULL;
+	assert_int_equal(br_flops_calibrate((const br_run *const *)runs, 6, &cal, &cause), 0);
+	assert_int_equal(cal.n_used, 6);
+	br_flops_calibration_free(&cal);
+
+	unlink(alias);
+	free(alias);
+	for (int i = 0; i < 7; i++) {
+		if (i < 5) {
+			char *d = br_xasprintf("%s/cal%d", tmp, i);
+			rmdir(d);
+			free(d);
+		}
+		free_run(runs[i]);
+	}
+	rmdir(tmp);
+}
+
+/*
  * p95 FLOP rate and the window: rows t = 1000..1006, running
  * 0,0,2,2,2,0,0 → br_run_window rows 1..5. FLOPs 0, 0, 10, 30, 60, 100, 100:
  * intervals in the window 1→2..4→5 give rates 10, 20, 30, 40 FLOP/s;
@@ -638,6 +713,7 @@ main(void)
 		cmocka_unit_test(test_reference_ledger),
 		cmocka_unit_test(test_reference_budget),
 		cmocka_unit_test(test_calibration_fit),
+		cmocka_unit_test(test_calibration_dedupe),
 		cmocka_unit_test(test_measure_rate),
 		cmocka_unit_test(test_simulated),
 	};

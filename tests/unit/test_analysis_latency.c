@@ -254,6 +254,9 @@ test_real_glm52_detailed(void **state)
 	assert_double_rel(L->m[BR_ITL].p999, 485.5714067563199, 1e-12);
 	assert_double_rel(L->m[BR_ITL].max, 565.66073396243155, 1e-12);
 	assert_int_equal(L->itl_stalls, 2);
+	assert_true(L->itl_stalls_known);
+	assert_true(L->count_known[BR_ITL]);
+	assert_int_equal(L->m[BR_ITL].count, 1420);
 	assert_double_rel(L->itl_stall_threshold_ms, 543.50239923223853, 1e-12);
 
 	/* every stated statistic checked, none mismatched */
@@ -296,8 +299,66 @@ test_real_no_arrays(void **state)
 	assert_int_equal(L->n_succeeded, 16);
 	assert_int_equal(L->n_failed, 0);
 	assert_int_equal(L->n_checks, 0);
+	/* counts: one TTFT/TPOT per completed request (16, the file's
+	 * `completed`); the number of ITL gaps is not in the file → 0 and
+	 * marked unknown, although its statistics are there */
+	assert_true(L->count_known[BR_TTFT]);
+	assert_true(L->count_known[BR_TPOT]);
+	assert_int_equal(L->m[BR_TPOT].count, 16);
+	assert_true(L->has_stats[BR_ITL]);
+	assert_false(L->count_known[BR_ITL]);
+	assert_int_equal(L->m[BR_ITL].count, 0);
+	assert_false(L->has_stats[BR_E2EL]);
+	/* stalls need the gaps: unknown, not 0 */
+	assert_false(L->itl_stalls_known);
+	assert_nan(L->itl_stall_threshold_ms);
 	br_analysis_free(&a);
 	br_bench_set_free(&run.bench);
+}
+
+/*
+ * Hand-built bench without arrays: completed 5, ITL median 20 and p99 40
+ * stated → ITL count 0 (unknown), TTFT count 5 (known). A file with no TTFT
+ * key at all keeps TTFT count 0 and has_stats 0.
+ */
+static void
+test_file_values_counts(void **state)
+{
+	(void)state;
+	br_bench b;
+	bench_blank(&b);
+	b.completed = 5;
+	b.failed = 0;
+	br_file_stat st[3];
+	set_stat(&st[0], "itl", "median", NAN, 20.0, "median_itl_ms");
+	set_stat(&st[1], "itl", "p", 99, 40.0, "p99_itl_ms");
+	set_stat(&st[2], "ttft", "mean", NAN, 100.0, "mean_ttft_ms");
+	b.stats = st;
+	b.n_stats = 3;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	br_latency L;
+	br_analyze_latency(&run, &L);
+	assert_int_equal(L.from_arrays, 0);
+	assert_true(L.has_stats[BR_ITL]);
+	assert_false(L.count_known[BR_ITL]);
+	assert_int_equal(L.m[BR_ITL].count, 0);
+	assert_double_abs(L.m[BR_ITL].median, 20.0, 0);
+	assert_double_abs(L.m[BR_ITL].p99, 40.0, 0);
+	assert_true(L.has_stats[BR_TTFT]);
+	assert_true(L.count_known[BR_TTFT]);
+	assert_int_equal(L.m[BR_TTFT].count, 5);
+	assert_false(L.has_stats[BR_TPOT]);
+	assert_int_equal(L.m[BR_TPOT].count, 0);
+	assert_false(L.itl_stalls_known);
+	assert_int_equal(L.itl_stalls, 0);
+	assert_nan(L.itl_stall_threshold_ms);
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	a.latency = L;
+	br_analysis_free(&a);
 }
 
 int
@@ -308,6 +369,7 @@ main(void)
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_real_glm52_detailed),
 		cmocka_unit_test(test_real_no_arrays),
+		cmocka_unit_test(test_file_values_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,6 +79,17 @@ test_hand_series(void **state)
 	assert_double_rel(r.kv_share_ge95, 3.0 / 9.0, 1e-15);
 	assert_double_abs(r.preemptions, 2, 0);
 
+	/* fewer prompts than C: N = 2 < C = 4 → C_eff = 2, share
+	 * (23/9) / 2 = 23/18 = 1.2778 (of what could run, not of C) */
+	b.num_prompts = 2;
+	br_analyze_residency(&run, &r);
+	assert_double_rel(r.resident_share, 23.0 / 18.0, 1e-15);
+	/* N = 4 = C: C */
+	b.num_prompts = 4;
+	br_analyze_residency(&run, &r);
+	assert_double_rel(r.resident_share, 23.0 / 36.0, 1e-15);
+	b.num_prompts = 0;
+
 	/* open loop: no C → no resident share; the rest unchanged */
 	b.max_concurrency = NAN;
 	br_analyze_residency(&run, &r);
