@@ -449,7 +449,7 @@ static void
 verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 {
 	if (c->in->same_path)
-		para(c, "verdict.self", NULL);
+		para(c, c->in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
 	else if (p->verdict == 1)
 		para(c, "verdict.controlled", po);
 	else if (p->verdict == 2)
@@ -602,7 +602,7 @@ title_page(ctx *c)
 
 	heading(c, 2, "glance.heading", NULL);
 	if (in->same_path)
-		para(c, "verdict.self", NULL);
+		para(c, in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
 	if (in->campaigns) {
 		para(c, "glance.campaigns", NULL);
 		if (in->n_only_a > 0)

@@ -422,8 +422,10 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		br_pdf_note(d, s);
 		free(s);
 	}
+	/* No heading per figure: a heading could be left at the foot of a page
+	 * while its figure moves to the next; the figure's title opens its
+	 * caption instead, which br_pdf_figure keeps with the image. */
 	for (size_t i = 0; i < n_figs; i++) {
-		br_pdf_heading(d, 2, figs[i].title);
 		if (br_pdf_figure(d, figs[i].png_path, figs[i].caption, cause) != 0)
 			goto out;
 	}

@@ -305,6 +305,9 @@ title_page(ctx *c)
 	if (a->latency.n_failed > 0)
 		para(c, "glance.failed_some");
 	para(c, isfinite(b->max_concurrency) ? "glance.closed_loop" : "glance.open_loop");
+	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
+	    a->capacity.effective_concurrency < a->capacity.concurrency)
+		para(c, "glance.fewer_prompts");
 	if (a->capacity.available && isfinite(a->capacity.oversubscription)) {
 		para(c, "glance.capacity");
 		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" : "glance.fits");
@@ -349,7 +352,7 @@ latency_section(ctx *c)
 	size_t rows = 0;
 	for (int m = 0; m < BR_N_LATENCY; m++) {
 		const br_describe_t *d = &l->m[m];
-		if (d->count == 0 && !isfinite(d->mean) && !isfinite(d->median) && !isfinite(d->p99))
+		if (!l->has_stats[m])
 			continue;
 		char name[16];
 		snprintf(name, sizeof name, "%s", br_latency_metric_name[m]);
@@ -357,7 +360,7 @@ latency_section(ctx *c)
 			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
 		const char **row = &cells[rows * 9];
 		row[0] = keep(&p, br_xstrdup(name));
-		row[1] = keep(&p, br_xasprintf("%zu", d->count));
+		row[1] = keep(&p, l->count_known[m] ? br_xasprintf("%zu", d->count) : br_xstrdup("n/a"));
 		row[2] = keep(&p, fmt_ms(d->mean));
 		row[3] = keep(&p, fmt_ms(d->median));
 		row[4] = keep(&p, fmt_ms(d->p90));
@@ -460,7 +463,9 @@ capacity_section(ctx *c)
 		if (isfinite(cap->log_max_concurrency_x))
 			ROW("capacity.row_logx", br_xasprintf("%.2fx", cap->log_max_concurrency_x));
 		if (isfinite(cap->concurrency))
-			ROW("capacity.row_c", fmt_num(cap->concurrency, 0));
+			ROW("capacity.row_c", isfinite(cap->effective_concurrency) && cap->effective_concurrency < cap->concurrency ?
+			    br_xasprintf("%s (%s in flight at most)", keep(&p, fmt_num(cap->concurrency, 0)),
+				keep(&p, fmt_num(cap->effective_concurrency, 0))) : fmt_num(cap->concurrency, 0));
 		if (isfinite(cap->mean_input_tokens))
 			ROW("capacity.row_inout", br_xasprintf("%s + %s tokens", keep(&p, fmt_num(cap->mean_input_tokens, 1)),
 			    keep(&p, fmt_num(cap->mean_output_tokens, 1))));
@@ -954,8 +959,9 @@ campaign_configs(ctx *c, const br_campaign *camp)
 		    br_xasprintf("%.2f×", a->capacity.oversubscription) : br_xstrdup("n/a"));
 		ra[3] = keep(&p, isfinite(a->residency.kv_peak_frac) ?
 		    br_xasprintf("%.1f%%", 100 * a->residency.kv_peak_frac) : br_xstrdup("n/a"));
-		ra[4] = keep(&p, isfinite(a->residency.running_mean) && isfinite(b->max_concurrency) ?
-		    br_xasprintf("%.1f / %.0f", a->residency.running_mean, b->max_concurrency) : br_xstrdup("n/a"));
+		ra[4] = keep(&p, isfinite(a->residency.running_mean) && isfinite(a->capacity.effective_concurrency) ?
+		    br_xasprintf("%.1f / %.0f", a->residency.running_mean, a->capacity.effective_concurrency) :
+		    br_xstrdup("n/a"));
 		ra[5] = keep(&p, fmt_num(a->residency.waiting_peak, 0));
 		ra[6] = rb[6] = preempt;
 		ra[7] = i == camp->focus ? fill(c, &p, "campaign.role_focus") :

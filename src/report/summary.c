@@ -39,10 +39,10 @@ set(json_t *o, const char *k, json_t *v)
 }
 
 static json_t *
-describe_json(const br_describe_t *d)
+describe_json(const br_describe_t *d, int count_known)
 {
 	json_t *o = json_object();
-	set(o, "count", json_integer((json_int_t)d->count));
+	set(o, "count", count_known ? json_integer((json_int_t)d->count) : json_null());
 	set(o, "mean_ms", jnum(d->mean));
 	set(o, "std_ms", jnum(d->std));
 	set(o, "median_ms", jnum(d->median));
@@ -61,7 +61,7 @@ latency_json(const br_latency *l)
 	json_t *o = json_object();
 	set(o, "from_arrays", json_boolean(l->from_arrays));
 	for (int m = 0; m < BR_N_LATENCY; m++)
-		set(o, br_latency_metric_name[m], describe_json(&l->m[m]));
+		set(o, br_latency_metric_name[m], describe_json(&l->m[m], l->count_known[m]));
 	set(o, "n_requests", json_integer((json_int_t)l->n_requests));
 	set(o, "n_succeeded", json_integer((json_int_t)l->n_succeeded));
 	set(o, "n_failed", json_integer((json_int_t)l->n_failed));
@@ -69,7 +69,7 @@ latency_json(const br_latency *l)
 	for (size_t i = 0; i < l->n_failed && l->failed_index; i++)
 		json_array_append_new(failed, json_integer((json_int_t)l->failed_index[i]));
 	set(o, "failed_request_index", failed);
-	set(o, "itl_stalls", json_integer((json_int_t)l->itl_stalls));
+	set(o, "itl_stalls", l->itl_stalls_known ? json_integer((json_int_t)l->itl_stalls) : json_null());
 	set(o, "itl_stall_threshold_ms", jnum(l->itl_stall_threshold_ms));
 	json_t *checks = json_array();
 	for (size_t i = 0; i < l->n_checks; i++) {
@@ -102,6 +102,8 @@ capacity_json(const br_capacity *c)
 	set(o, "kv_pool_gib", jnum(c->kv_pool_gib));
 	set(o, "kv_bytes_per_token", jnum(c->kv_bytes_per_token));
 	set(o, "concurrency", jint(c->concurrency));
+	set(o, "effective_concurrency", jint(c->effective_concurrency));
+	set(o, "effective_concurrency_reason", jstr(c->effective_concurrency_reason));
 	set(o, "mean_input_tokens", jnum(c->mean_input_tokens));
 	set(o, "mean_output_tokens", jnum(c->mean_output_tokens));
 	set(o, "demand_tokens", jnum(c->demand_tokens));
