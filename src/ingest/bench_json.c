@@ -10,7 +10,10 @@
  *      jansson reports still matches the original text; lone surrogate escapes
  *      (\udXXX without a partner) become \ufffd, also same length;
  *   3. parse with jansson: one object, JSONL (objects one after another,
- *      JSON_DISABLE_EOF_CHECK in a loop), or one array of objects;
+ *      JSON_DISABLE_EOF_CHECK in a loop), or one array of objects; the big
+ *      per-request numeric arrays are read by a dedicated parser instead and
+ *      jansson sees them as "[]" (the fast path, see fast_scan; on any error
+ *      the file is parsed again by jansson alone, so messages are the same);
  *   4. map each object onto br_bench, honouring the key drift of §1.
  * Numbers read from a numeric field may be JSON numbers, null (absent, NAN),
  * the sentinels of step 2, or strings such as "inf", "-inf", "nan", "16".
@@ -28,6 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <jansson.h>
 #include "benchreport/bench.h"
 #include "benchreport/common.h"
@@ -144,6 +150,40 @@ err_at(pctx *p, size_t off, char **cause, const char *fmt, ...)
 	return -1;
 }
 
+/* ascii16: 1 when the 16 bytes at s are all ASCII (< 0x80). */
+static inline int
+ascii16(const unsigned char *s)
+{
+#ifdef __SSE2__
+	return _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)s)) == 0;
+#else
+	uint64_t a, b;
+	memcpy(&a, s, 8);
+	memcpy(&b, s + 8, 8);
+	return ((a | b) & 0x8080808080808080ULL) == 0;
+#endif
+}
+
+/* plain16: 1 when none of the 16 bytes at s is one sanitize looks at
+ * ('"', '\\', 'N', 'I', '-'), so it may skip them. */
+static inline int
+plain16(const char *s)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i m = _mm_or_si128(
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+	    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('N')),
+	    _mm_cmpeq_epi8(v, _mm_set1_epi8('I'))), _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
+	return _mm_movemask_epi8(m) == 0;
+#else
+	for (int k = 0; k < 16; k++)
+		if (s[k] == '"' || s[k] == '\\' || s[k] == 'N' || s[k] == 'I' || s[k] == '-')
+			return 0;
+	return 1;
+#endif
+}
+
 /*
  * utf8_bad: offset of the first byte that is not part of a well-formed UTF-8
  * sequence (overlongs, encoded surrogates and > U+10FFFF are ill-formed), or
@@ -154,6 +194,10 @@ utf8_bad(const unsigned char *s, size_t len)
 {
 	size_t i = 0;
 	while (i < len) {
+		if (i + 16 <= len && ascii16(s + i)) {
+			i += 16;
+			continue;
+		}
 		unsigned c = s[i];
 		if (c < 0x80) {
 			i++;
@@ -231,6 +275,10 @@ sanitize(char *t, size_t len)
 {
 	int n = 0, in_str = 0;
 	for (size_t i = 0; i < len; i++) {
+		while (i + 16 <= len && plain16(t + i))
+			i += 16;      /* nothing to do in these 16 bytes, in or out of a string */
+		if (i >= len)
+			break;
 		char c = t[i];
 		if (in_str) {
 			if (c == '"')
@@ -1365,7 +1413,8 @@ fast_number(const char *t, size_t *pi, double *out)
 	}
 	if (w == 0 && !many) {
 		v = neg ? -0.0 : 0.0;
-	} else if (!many && w <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+	} else if (FLT_EVAL_METHOD == 0 && !many && w <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
+		/* (FLT_EVAL_METHOD 0: double operations round to double, no x87 excess) */
 		v = (double)w;
 		v = e10 < 0 ? v / pow10_d[-e10] : v * pow10_d[e10];
 		if (neg)

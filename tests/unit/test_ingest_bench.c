@@ -4,6 +4,7 @@
  * module (python3 -c "import json; d=json.load(open(F)); print(repr(d[K]))"),
  * or from the fixture text as written (fixtures/bench/ and fixtures/bad/).
  */
+#include <dirent.h>
 #include "br_test.h"
 #include "benchreport/bench.h"
 
@@ -758,6 +759,486 @@ t_missing_file(void **state)
 	assert_nan(br_bench_file_stat(NULL, "ttft", "mean", NAN));
 }
 
+/* ---------- fast path (numeric arrays read outside jansson) vs jansson only ---------- */
+
+/* bits: the bit pattern of a double (so NaN, -0.0 and subnormals compare exactly). */
+static uint64_t
+bits(double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	return u;
+}
+
+#define assert_same_bits(a, b, what, ...) do { \
+	double _x = (a), _y = (b); \
+	if (bits(_x) != bits(_y)) \
+		fail_msg("%s: " what ": fast %.17g (0x%016llx) != jansson %.17g (0x%016llx)", ctx, \
+		    __VA_ARGS__, _x, (unsigned long long)bits(_x), _y, (unsigned long long)bits(_y)); \
+} while (0)
+
+/* assert_same_str: both NULL or equal. */
+static void
+assert_same_str(const char *ctx, const char *what, const char *a, const char *b)
+{
+	if ((a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0))
+		fail_msg("%s: %s: fast \"%s\" != jansson \"%s\"", ctx, what, a ? a : "(null)",
+		    b ? b : "(null)");
+}
+
+/* assert_same_bench: every field of x (fast path) equals y's (jansson path),
+ * numbers bitwise, every array element included. */
+static void
+assert_same_bench(const char *ctx, const br_bench *x, const br_bench *y)
+{
+	assert_same_str(ctx, "source_path", x->source_path, y->source_path);
+	assert_int_equal(x->source_index, y->source_index);
+	assert_int_equal(x->source_line, y->source_line);
+	assert_same_str(ctx, "date", x->date, y->date);
+	assert_same_str(ctx, "backend", x->backend, y->backend);
+	assert_same_str(ctx, "label", x->label, y->label);
+	assert_same_str(ctx, "model_id", x->model_id, y->model_id);
+	assert_same_str(ctx, "tokenizer_id", x->tokenizer_id, y->tokenizer_id);
+	/* the doubles from num_prompts to spec_decode_accepted_tokens */
+	const struct { const char *name; size_t off; } nums[] = {
+#define F(f) { #f, offsetof(br_bench, f) }
+		F(num_prompts), F(request_rate_rps), F(burstiness), F(max_concurrency),
+		F(run_number), F(duration_s), F(completed), F(failed), F(total_input_tokens),
+		F(total_output_tokens), F(request_throughput_rps), F(request_goodput_rps),
+		F(output_throughput_tps), F(total_token_throughput_tps), F(input_throughput_tps),
+		F(max_output_tokens_per_s), F(max_concurrent_requests),
+		F(spec_decode_acceptance_rate), F(spec_decode_acceptance_length),
+		F(spec_decode_num_drafts), F(spec_decode_draft_tokens), F(spec_decode_accepted_tokens),
+#undef F
+	};
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+		assert_same_bits(*(const double *)((const char *)x + nums[i].off),
+		    *(const double *)((const char *)y + nums[i].off), "%s", nums[i].name);
+	assert_int_equal(x->failed_derived, y->failed_derived);
+	assert_int_equal(x->n_stats, y->n_stats);
+	for (size_t i = 0; i < x->n_stats; i++) {
+		assert_string_equal(x->stats[i].key, y->stats[i].key);
+		assert_string_equal(x->stats[i].metric, y->stats[i].metric);
+		assert_string_equal(x->stats[i].stat, y->stats[i].stat);
+		assert_same_bits(x->stats[i].percentile, y->stats[i].percentile, "stats[%zu].p", i);
+		assert_same_bits(x->stats[i].value_ms, y->stats[i].value_ms, "stats[%zu]", i);
+	}
+	assert_int_equal(x->n_requests, y->n_requests);
+	assert_int_equal(x->has_latencies, y->has_latencies);
+	assert_int_equal(x->has_start_times, y->has_start_times);
+	assert_int_equal(x->has_queue_times, y->has_queue_times);
+	for (size_t i = 0; i < x->n_requests; i++) {
+		const br_request *a = &x->requests[i], *b = &y->requests[i];
+		assert_same_bits(a->input_len_tokens, b->input_len_tokens, "input_lens[%zu]", i);
+		assert_same_bits(a->output_len_tokens, b->output_len_tokens, "output_lens[%zu]", i);
+		assert_same_bits(a->ttft_s, b->ttft_s, "ttfts[%zu]", i);
+		assert_same_bits(a->latency_s, b->latency_s, "latencies[%zu]", i);
+		assert_same_bits(a->start_time_s, b->start_time_s, "start_times[%zu]", i);
+		assert_same_bits(a->queue_time_s, b->queue_time_s, "queue_times[%zu]", i);
+		assert_int_equal(a->n_itls, b->n_itls);
+		assert_int_equal(a->itls_s == NULL, b->itls_s == NULL);
+		for (size_t k = 0; k < a->n_itls; k++)
+			assert_same_bits(a->itls_s[k], b->itls_s[k], "itls[%zu][%zu]", i, k);
+		assert_same_str(ctx, "error", a->error, b->error);
+		assert_int_equal(a->failed, b->failed);
+	}
+	assert_int_equal(x->n_extras, y->n_extras);
+	for (size_t i = 0; i < x->n_extras; i++) {
+		assert_same_str(ctx, "extra key", x->extras[i].key, y->extras[i].key);
+		assert_same_str(ctx, "extra value", x->extras[i].value, y->extras[i].value);
+	}
+	assert_null(y->itls_block);   /* the jansson path mallocs each request's ITLs */
+}
+
+/* parse_mode: br_bench_load (text NULL) or br_bench_parse_text, with the fast
+ * path on (fast = 1) or forced off (BR_BENCH_NO_FAST=1). */
+static int
+parse_mode(const char *path, const char *text, int fast, br_bench_set *s, char **cause)
+{
+	if (fast)
+		unsetenv("BR_BENCH_NO_FAST");
+	else
+		setenv("BR_BENCH_NO_FAST", "1", 1);
+	int rc = text ? br_bench_parse_text(path, text, strlen(text), s, cause)
+	    : br_bench_load(path, s, cause);
+	unsetenv("BR_BENCH_NO_FAST");
+	return rc;
+}
+
+/*
+ * compare_paths: parse a file (text NULL) or a text both ways: the same
+ * return code, then the same message or the same values bitwise. Returns
+ * the number of runs whose ITLs came from the fast path (itls_block set),
+ * or -1 when both failed.
+ */
+static int
+compare_paths(const char *path, const char *text)
+{
+	br_bench_set a, b;
+	char *ca = NULL, *cb = NULL;
+	int ra = parse_mode(path, text, 1, &a, &ca);
+	int rb = parse_mode(path, text, 0, &b, &cb);
+	if (ra != rb)
+		fail_msg("%s: fast path rc %d (%s), jansson path rc %d (%s)", path, ra,
+		    ca ? ca : "", rb, cb ? cb : "");
+	if (ra != 0) {
+		assert_non_null(ca);
+		assert_non_null(cb);
+		if (strcmp(ca, cb) != 0)
+			fail_msg("%s: messages differ:\n fast:    %s\n jansson: %s", path, ca, cb);
+		free(ca);
+		free(cb);
+		return -1;
+	}
+	assert_int_equal(a.n, b.n);
+	int fast_runs = 0;
+	for (size_t i = 0; i < a.n; i++) {
+		assert_same_bench(path, &a.runs[i], &b.runs[i]);
+		fast_runs += a.runs[i].itls_block != NULL;
+	}
+	br_bench_set_free(&a);
+	br_bench_set_free(&b);
+	return fast_runs;
+}
+
+/* compare_dir: compare_paths on every *.json / *.jsonl of a source-tree
+ * folder; returns how many files there were. */
+static int
+compare_dir(const char *rel, int *n_ok, int *n_fast)
+{
+	char *dir = br_test_src(rel);
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (!((l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) ||
+		    (l > 6 && strcmp(e->d_name + l - 6, ".jsonl") == 0)))
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		int r = compare_paths(path, NULL);
+		if (r >= 0)
+			(*n_ok)++;
+		if (r > 0)
+			(*n_fast)++;
+		n++;
+	}
+	closedir(d);
+	free(dir);
+	return n;
+}
+
+/* Every fixture loads to the same values, or fails with the same message,
+ * with and without the fast path. Counts from ls: fixtures/bench holds 12
+ * .json/.jsonl files (all load; itls in detailed_failed.json and
+ * tricky_numbers.json), fixtures/bad 17 (all fail). */
+static void
+t_fast_fixtures(void **state)
+{
+	int ok = 0, fast = 0;
+	assert_int_equal(compare_dir("fixtures/bench", &ok, &fast), 12);
+	assert_int_equal(ok, 12);
+	assert_int_equal(fast, 2);
+	ok = fast = 0;
+	assert_int_equal(compare_dir("fixtures/bad", &ok, &fast), 17);
+	assert_int_equal(ok, 0);
+}
+
+/* The real files: the same values both ways; the two detailed files have
+ * their ITLs read by the fast path. */
+static void
+t_fast_real(void **state)
+{
+	static const char *rel[] = {
+		"bench/glm52-c4-detailed.json", "bench/glm52-batch1-detailed.json",
+		"bench/opt125m-v0.25.1.json", SWEEP "run=0.json", SWEEP "run=1.json",
+		SWEEP "summary.json", "runs/glm52-mtp3-c4-r2/stress.json",
+	};
+	int seen = 0;
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		char *p = br_test_real(rel[i]);
+		if (p == NULL)
+			continue;
+		seen++;
+		int r = compare_paths(p, NULL);
+		assert_int_equal(r, i < 2 ? 1 : 0);
+		free(p);
+	}
+	if (seen == 0)
+		skip();
+}
+
+/*
+ * fixtures/bench/tricky_numbers.json: numbers whose reading is easy to get
+ * wrong, whitespace and newlines inside the arrays, empty and null ITL
+ * lists, NaN/Infinity/null entries (in failed request 3). Expected bit
+ * patterns from python3: struct.pack('<d', float(x)) on json.load's values
+ * (ints converted with float(), as jansson's int64 → double).
+ */
+static void
+t_fast_tricky(void **state)
+{
+	char *p = br_test_src("fixtures/bench/tricky_numbers.json");
+	assert_int_equal(compare_paths(p, NULL), 1);
+	br_bench_set s;
+	char *cause = NULL;
+	assert_int_equal(parse_mode(p, NULL, 1, &s, &cause), 0);
+	br_bench *b = &s.runs[0];
+	assert_non_null(b->itls_block);
+	assert_int_equal(b->n_requests, 4);
+	const br_request *r = b->requests;
+	static const uint64_t want[6][4] = {
+		/* input_lens: 1E5, 1e+5, 9007199254740993 (2^53+1 → 2^53), 2^63-1 (→ 2^63) */
+		{ 0x40f86a0000000000, 0x40f86a0000000000, 0x4340000000000000, 0x43e0000000000000 },
+		/* output_lens: 12, 0, -0 (an integer: +0.0), 1.7976931348623157e308 (DBL_MAX) */
+		{ 0x4028000000000000, 0x0000000000000000, 0x0000000000000000, 0x7fefffffffffffff },
+		/* ttfts: 1e-310, 5e-324 (subnormals), 0.1, NaN */
+		{ 0x000012688b70e62b, 0x0000000000000001, 0x3fb999999999999a, 0x7ff8000000000000 },
+		/* latencies: 0.028562954999870266 (17 digits), 12345678901234567.0,
+		 * 1.0000000000000002, Infinity */
+		{ 0x3f9d3f9b7667fffe, 0x4345ee2a2eb5a5c4, 0x3ff0000000000001, 0x7ff0000000000000 },
+		/* start_times: 9007199254740993.0 (a tie: to even 2^53), 2.2250738585072011e-308,
+		 * 1e23 (inexact), -Infinity */
+		{ 0x4340000000000000, 0x000fffffffffffff, 0x44b52d02c7e14af6, 0xfff0000000000000 },
+		/* queue_times: null (NAN), 0.30000000000000004, 123456789012345678901234567890e-20, -1.5 */
+		{ 0x7ff8000000000000, 0x3fd3333333333334, 0x41d26580b487e6b7, 0xbff8000000000000 },
+	};
+	for (size_t i = 0; i < 4; i++) {
+		const double got[6] = { r[i].input_len_tokens, r[i].output_len_tokens, r[i].ttft_s,
+			r[i].latency_s, r[i].start_time_s, r[i].queue_time_s };
+		for (int a = 0; a < 6; a++)
+			if (bits(got[a]) != want[a][i])
+				fail_msg("array %d entry %zu: 0x%016llx, expected 0x%016llx", a, i,
+				    (unsigned long long)bits(got[a]), (unsigned long long)want[a][i]);
+	}
+	/* itls[0]: 0.1, 5e-324, 1e-310, 17976931348623157e292 (DBL_MAX),
+	 * 9007199254740995.0 (a tie: to even 2^53 + 4), and two 19-digit values
+	 * whose quotient rounded to 64 bits lands exactly on a halfway point
+	 * between two doubles although the exact value does not (found with
+	 * python3 fractions: a double rounding trap) */
+	static const uint64_t it0[7] = { 0x3fb999999999999a, 0x0000000000000001,
+		0x000012688b70e62b, 0x7fefffffffffffff, 0x4340000000000002,
+		0x408377377184b906, 0x40872e4c48674c95 };
+	assert_int_equal(r[0].n_itls, 7);
+	for (size_t k = 0; k < 7; k++)
+		if (bits(r[0].itls_s[k]) != it0[k])
+			fail_msg("itls[0][%zu]: 0x%016llx, expected 0x%016llx", k,
+			    (unsigned long long)bits(r[0].itls_s[k]), (unsigned long long)it0[k]);
+	assert_int_equal(r[1].n_itls, 0);     /* [] */
+	assert_null(r[1].itls_s);
+	assert_int_equal(r[2].n_itls, 0);     /* null */
+	assert_null(r[2].itls_s);
+	/* itls[3] (failed request): NaN, Infinity, -Infinity, null (NAN), -0.0, -2, 0 */
+	static const uint64_t it3[7] = { 0x7ff8000000000000, 0x7ff0000000000000,
+		0xfff0000000000000, 0x7ff8000000000000, 0x8000000000000000, 0xc000000000000000, 0 };
+	assert_int_equal(r[3].n_itls, 7);
+	for (size_t k = 0; k < 7; k++)
+		assert_true(bits(r[3].itls_s[k]) == it3[k]);
+	assert_int_equal(r[0].failed + r[1].failed + r[2].failed, 0);
+	assert_int_equal(r[3].failed, 1);
+	br_bench_set_free(&s);
+	free(p);
+}
+
+/* xorshift64: a small deterministic generator for the number test. */
+static uint64_t
+xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * 40,000 generated numbers in many spellings (%.17g of random bit patterns,
+ * %.Ne with N = 0..20, 1-20 digit mantissas with exponents -40..40, plain
+ * integers up to 2^63-1), in itls of failed requests (so any value is
+ * kept), one-line and with newlines, single object and JSONL: the fast path
+ * gives exactly what the jansson path gives, and each value is what strtod
+ * (a token with '.', 'e' or 'E') or strtoll (an integer token) gives.
+ */
+static void
+t_fast_generated(void **state)
+{
+	enum { NREQ = 200, PER = 200 };
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	size_t cap = (size_t)NREQ * PER * 40 + 4096, w = 0;
+	char *txt = malloc(cap);
+	char (*tok)[48] = malloc((size_t)NREQ * PER * sizeof *tok);
+	w += (size_t)snprintf(txt + w, cap - w,
+	    "{\"duration\": 1, \"completed\": 0, \"num_prompts\": %d, \"itls\": [", NREQ);
+	for (int i = 0; i < NREQ; i++) {
+		w += (size_t)snprintf(txt + w, cap - w, "%s[", i ? (i % 7 ? ", " : ",\n ") : "");
+		for (int k = 0; k < PER; k++) {
+			char *t = tok[i * PER + k];
+			uint64_t r = xorshift64(&seed);
+			double x;
+			switch (r % 5) {
+			case 0:     /* any finite double, shortest-ish */
+				do {
+					uint64_t u = xorshift64(&seed) >> 1;
+					memcpy(&x, &u, sizeof x);
+				} while (!isfinite(x));
+				snprintf(t, 48, "%.17g", x);
+				break;
+			case 1:     /* scaled uniform, N significant digits */
+				x = (double)(xorshift64(&seed) >> 11) / 9007199254740992.0 *
+				    pow(10, (int)(xorshift64(&seed) % 61) - 30);
+				snprintf(t, 48, "%.*e", (int)(xorshift64(&seed) % 21), x);
+				break;
+			case 2: {   /* a 1-20 digit mantissa and an exponent */
+				int nd = 1 + (int)(xorshift64(&seed) % 20);
+				int n = snprintf(t, 48, "%d", 1 + (int)(xorshift64(&seed) % 9));
+				for (int d = 1; d < nd; d++)
+					t[n++] = (char)('0' + xorshift64(&seed) % 10);
+				snprintf(t + n, 48 - (size_t)n, "e%d", (int)(xorshift64(&seed) % 81) - 40);
+				break;
+			}
+			case 3:     /* an integer */
+				snprintf(t, 48, "%lld", (long long)(xorshift64(&seed) >>
+				    (1 + xorshift64(&seed) % 63)));
+				break;
+			default:    /* a fixed-point decimal such as ITLs are written */
+				snprintf(t, 48, "%.*f", (int)(xorshift64(&seed) % 19),
+				    (double)(xorshift64(&seed) % 1000000) / 1e4);
+				break;
+			}
+			if (isinf(strtod(t, NULL)))
+				snprintf(t, 48, "%s", "1.5");     /* "%.0e" of DBL_MAX is 2e+308 */
+			if (r % 3 == 0 && t[0] != '-' && strcmp(t, "0") != 0)
+				memmove(t + 1, t, strlen(t) + 1), t[0] = '-';
+			w += (size_t)snprintf(txt + w, cap - w, "%s%s", k ? (k % 11 ? ", " : " ,\n\t") : "", t);
+		}
+		w += (size_t)snprintf(txt + w, cap - w, "]");
+	}
+	w += (size_t)snprintf(txt + w, cap - w, "], \"errors\": [");
+	for (int i = 0; i < NREQ; i++)
+		w += (size_t)snprintf(txt + w, cap - w, "%s\"boom\"", i ? ", " : "");
+	snprintf(txt + w, cap - w, "]}\n");
+	assert_true(w + 4 < cap);
+
+	assert_int_equal(compare_paths("gen.json", txt), 1);
+	br_bench_set s;
+	char *cause = NULL;
+	assert_int_equal(parse_mode("gen.json", txt, 1, &s, &cause), 0);
+	assert_int_equal(s.runs[0].n_requests, NREQ);
+	size_t n_int = 0, n_real = 0;
+	for (int i = 0; i < NREQ; i++) {
+		const br_request *q = &s.runs[0].requests[i];
+		assert_int_equal(q->n_itls, PER);
+		for (int k = 0; k < PER; k++) {
+			const char *t = tok[i * PER + k];
+			double want;
+			if (strpbrk(t, ".eE") != NULL) {
+				want = strtod(t, NULL);
+				n_real++;
+			} else {
+				want = (double)strtoll(t, NULL, 10);
+				n_int++;
+			}
+			if (bits(q->itls_s[k]) != bits(want))
+				fail_msg("\"%s\": got %.17g, expected %.17g", t, q->itls_s[k], want);
+		}
+	}
+	assert_true(n_int > 5000 && n_real > 25000);
+	br_bench_set_free(&s);
+
+	/* the same arrays as JSONL of two objects, the second indented */
+	size_t l = strlen(txt);
+	char *two = malloc(2 * l + 64);
+	memcpy(two, txt, l);
+	memcpy(two + l, txt, l + 1);
+	for (char *c = two + l; *c; c++)
+		if (*c == ',' && c[1] == ' ')
+			c[1] = '\n';
+	assert_int_equal(compare_paths("gen2.jsonl", two), 2);
+	free(two);
+	free(txt);
+	free(tok);
+}
+
+/*
+ * Texts where the fast path must step aside: string numbers, booleans,
+ * nested lists, bad number syntax, int64 and double overflow, a duplicated
+ * array, arrays nested in another key, a top-level array of runs. Each gives
+ * the same result or message both ways (messages checked for a few).
+ */
+static void
+t_fast_fallbacks(void **state)
+{
+	static const char *ok[] = {
+		/* strings in an array: that array is read by jansson, the others fast */
+		"{\"duration\": 1, \"completed\": 2, \"ttfts\": [\"0.5\", 0.25], \"input_lens\": [1, 2],"
+		" \"output_lens\": [3, \"4\"], \"itls\": [[0.1, \"0.2\"], [0.3]], \"latencies\": [1, 2]}",
+		/* keys with the names of the arrays but not at the top of the run */
+		"{\"duration\": 1, \"completed\": 1, \"x\": {\"itls\": [[1, 2]]}, \"ttfts\": [0.5],"
+		" \"y\": [{\"ttfts\": [3]}], \"z\": \"\\\"itls\\\": [[\", \"itls\": [[0.25]]}",
+		/* a top-level array of two runs; escapes in a key spelling "itls" */
+		"[{\"duration\": 1, \"completed\": 1, \"itls\": [[0.5, 1e-5]]},\n"
+		" {\"duration\": 2, \"completed\": 1, \"it\\u006cs\": [[0.75]], \"ttfts\": [0.1]}]",
+		/* JSONL, the first without arrays; -0 integer and -0.0 real in a failed request */
+		"{\"duration\": 1, \"completed\": 0}\n{\"duration\": 1, \"completed\": 0,"
+		" \"ttfts\": [-0, -0.0], \"output_lens\": [0, 0], \"itls\": [null, [-0]]}",
+		/* NaN with nothing rewritten: a real DEL string is not a sentinel */
+		"{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5], \"itls\": [[0.5]], \"x\": [\"\x7f\"]}",
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "ok%zu.json", i);
+		if (compare_paths(name, ok[i]) < 0)
+			fail_msg("%s should load", name);
+	}
+	static const struct { const char *text, *want; } bad[] = {
+		{ "{\"duration\": 1, \"completed\": 1, \"itls\": [[0.5, [1]]]}",
+		  "bad.json:1:33: \"itls\"[0][1]: expected a number, got an array" },
+		{ "{\"duration\": 1, \"completed\": 1, \"itls\": [[0.5, true]]}",
+		  "\"itls\"[0][1]: expected a number, got true" },
+		{ "{\"duration\": 1, \"completed\": 1, \"itls\": [5]}",
+		  "\"itls\"[0]: expected a list of numbers, got an integer" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [01]}", "bad.json:1:43: malformed JSON: invalid token near '0'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [1.]}", "bad.json:1:44: malformed JSON: invalid token near '1.'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [.5]}", "bad.json:1:43: malformed JSON: invalid token near '.'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [1e]}", "bad.json:1:44: malformed JSON: invalid token near '1e'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [-]}", "bad.json:1:43: malformed JSON: invalid token near '-'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [1,]}", "bad.json:1:45: malformed JSON: unexpected token near ']'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [1 2]}", "bad.json:1:45: malformed JSON: ']' expected near '2'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5x]}", "bad.json:1:46: malformed JSON: ']' expected near 'x'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [nul]}", "bad.json:1:45: malformed JSON: invalid token near 'nul'" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [1e400]}", "bad.json:1:47: malformed JSON: number too large for a double" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [9223372036854775808]}",
+		  "bad.json:1:61: malformed JSON: integer too large" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [-9223372036854775809]}",
+		  "bad.json:1:62: malformed JSON: too big negative integer" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5],\n \"ttfts\": [0.5]}",
+		  "bad.json:2:2: key \"ttfts\" appears twice" },
+		{ "{\"duration\": 1, \"completed\": 1, \"itls\": [[0.5], [0.5]],\n \"it\\u006cs\": []}",
+		  "bad.json:2:2: key \"itls\" appears twice" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5, 0.5], \"output_lens\": [1]}",
+		  "bad.json:1:33: \"ttfts\" has 2 entries but \"output_lens\" has 1" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5, \n -2]}",
+		  "bad.json:2:2: \"ttfts\"[1]: -2 is negative for successful request 1" },
+		{ "{\"duration\": 1, \"completed\": 1, \"itls\": [[0.5], [0.5,\n  null, NaN]]}",
+		  "bad.json:2:9: \"itls\"[1][2]: NaN for successful request 1" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5]}\n{\"duration\": 1, \"completed\": 1,"
+		  " \"ttfts\": [0.5] x}", "bad.json:2:48: malformed JSON: '}' expected near 'x'" },
+		{ "[{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5]}, 7]",
+		  "bad.json:1:51: expected a JSON object" },
+		{ "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.5]}}", "bad.json:1:48: expected '{'" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(compare_paths("bad.json", bad[i].text), -1);
+		br_bench_set s;
+		char *c = NULL;
+		assert_int_equal(parse_mode("bad.json", bad[i].text, 1, &s, &c), -1);
+		if (strstr(c, bad[i].want) == NULL)
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, c, bad[i].want);
+		free(c);
+	}
+}
+
 int
 main(void)
 {
@@ -789,6 +1270,11 @@ main(void)
 		cmocka_unit_test(t_bad_request_values),
 		cmocka_unit_test(t_bad_counts),
 		cmocka_unit_test(t_missing_file),
+		cmocka_unit_test(t_fast_fixtures),
+		cmocka_unit_test(t_fast_real),
+		cmocka_unit_test(t_fast_tricky),
+		cmocka_unit_test(t_fast_generated),
+		cmocka_unit_test(t_fast_fallbacks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
