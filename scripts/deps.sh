@@ -3,7 +3,7 @@
 # at its output. Run as root (or with sudo available). Idempotent.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
-      libjansson-dev libcairo2-dev libpango1.0-dev libhpdf-dev libglib2.0-dev
+      libjansson-dev libcairo2-dev libpango1.0-dev libhpdf-dev libglib2.0-dev libssl-dev
       libcmocka-dev fonts-dejavu-core fonts-arphic-uming poppler-utils python3-numpy time)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -48,7 +48,7 @@ void br_line_col(const char *data, size_t len, size_t off, int *line, int *col);
 
 /*
  * br_sha256_file: SHA-256 of a file as 64 lowercase hex digits plus NUL in
- * hex[65] (GLib's GChecksum), and its size in bytes in *size_bytes (may be
+ * hex[65] (OpenSSL's EVP SHA-256), and its size in bytes in *size_bytes (may be
  * NULL). Returns 0, or -1 with *cause.
  */
 int br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause);

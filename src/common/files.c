@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <glib.h>
+#include <openssl/evp.h>
 #include "benchreport/common.h"
 
 /* Largest file br_read_file accepts: 8 GiB. */
@@ -162,24 +162,33 @@ br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cau
 		close(fd);
 		return -1;
 	}
-	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA256);
-	unsigned char buf[65536];
+	/* OpenSSL's SHA-256 (SHA-NI/AVX2 when the CPU has them: ~1 GB/s,
+	 * several times GLib's portable code on a 100 MB detailed result) */
+	EVP_MD_CTX *ck = EVP_MD_CTX_new();
+	if (ck == NULL || EVP_DigestInit_ex(ck, EVP_sha256(), NULL) != 1) {
+		fprintf(stderr, "benchreport: OpenSSL SHA-256 is unavailable\n");
+		abort();
+	}
+	static unsigned char buf[1 << 20];
 	size_t got;
 	long long total = 0;
 	while ((got = fread(buf, 1, sizeof buf, fp)) > 0) {
-		g_checksum_update(ck, buf, got);
+		EVP_DigestUpdate(ck, buf, got);
 		total += (long long)got;
 	}
 	int bad = ferror(fp);
 	fclose(fp);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int md_len = 0;
+	EVP_DigestFinal_ex(ck, md, &md_len);
+	EVP_MD_CTX_free(ck);
 	if (bad) {
-		g_checksum_free(ck);
 		if (cause)
 			*cause = br_xasprintf("%s: read error", path);
 		return -1;
 	}
-	snprintf(hex, 65, "%s", g_checksum_get_string(ck));
-	g_checksum_free(ck);
+	for (unsigned int i = 0; i < md_len && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
 	if (size_bytes)
 		*size_bytes = total;
 	return 0;

@@ -111,10 +111,43 @@ teardown(void **state)
 	return rc == 0 ? 0 : -1;
 }
 
+/*
+ * br_sha256_file against the FIPS 180-2 test vectors: "abc" and the empty
+ * message, plus one million 'a' (crosses the 1 MiB read buffer), whose
+ * digests are published in FIPS 180-2 appendix B.
+ */
+static void
+t_sha256_vectors(void **state)
+{
+	(void)state;
+	static const struct { const char *text; size_t repeat; const char *hex; } v[] = {
+		{ "abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0" },
+	};
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+		char path[] = "/tmp/br_sha_XXXXXX";
+		int fd = mkstemp(path);
+		assert_true(fd >= 0);
+		FILE *fp = fdopen(fd, "wb");
+		for (size_t i = 0; i < v[k].repeat; i++)
+			fputs(v[k].text, fp);
+		fclose(fp);
+		char hex[65];
+		long long size = -1;
+		char *cause = NULL;
+		assert_int_equal(br_sha256_file(path, hex, &size, &cause), 0);
+		assert_string_equal(hex, v[k].hex);
+		assert_true(size == (long long)(strlen(v[k].text) * v[k].repeat));
+		unlink(path);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_sha256_vectors),
 		cmocka_unit_test(t_regular),
 		cmocka_unit_test(t_not_regular),
 		cmocka_unit_test(t_too_big),
