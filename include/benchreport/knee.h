@@ -137,12 +137,18 @@ typedef struct br_knee_result {
 
 /*
  * br_knee_analyze: group the runs, compute every point, find each group's
- * knee. Closed-loop runs (max_concurrency set and below num_prompts, rate
- * inf) form concurrency curves; a run with max_concurrency >= num_prompts
- * is uncapped and belongs to the rate sweep. Runs are grouped by mode,
- * model_id, burstiness, max_concurrency (rate sweeps), every metadata extra
- * (e.g. tp, max_num_seqs) and mean input/output tokens per request (within
- * 10%). Returns 0, or -1 with *cause when n == 0.
+ * knee. Identical result objects (the same run given twice) are counted
+ * once, with a note. A run is closed loop (a concurrency curve) when its
+ * request_rate is inf and max_concurrency is set, whatever num_prompts is;
+ * the one exception is an inf run whose cap >= num_prompts beside
+ * open-loop finite rates of the same model: the saturation point of that
+ * rate sweep. A finite rate is open loop (capped when max_concurrency <
+ * num_prompts). Runs are grouped only by settings: mode, model_id,
+ * backend, burstiness and the binding cap (rate sweeps), every extra that
+ * is a setting (`--metadata` strings, swept server parameters such as
+ * max_num_seqs; never a measured result such as spec_decode_* or an
+ * array) and mean input/output tokens per request (within 10%). Returns
+ * 0, or -1 with *cause when n == 0.
  */
 int br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
     br_knee_result *out, char **cause);
@@ -165,6 +171,13 @@ void br_knee_find(const int *meets, const double *goodput, size_t n, long *knee,
 double br_knee_waiting_share(const br_series *s, size_t *n_samples);
 
 void br_knee_free(br_knee_result *r);
+
+/* br_knee_add_note: append a caveat (copied; an identical note is not added twice). */
+void br_knee_add_note(br_knee_result *r, const char *note);
+
+/* br_knee_duplicate_note: the caveat for inputs given more than once (the
+ * CLI adds it when it skips a path it already read). */
+const char *br_knee_duplicate_note(void);
 
 /* ------------------------------------------------------------ figures */
 /*

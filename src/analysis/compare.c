@@ -16,7 +16,7 @@
 const br_cmp_metric_info br_cmp_metrics[BR_CMP_N_METRICS] = {
 	[BR_CMP_KV_POOL_TOKENS]          = { "kv_pool_tokens", "tokens", 0, 1 },
 	[BR_CMP_KV_POOL_GIB]             = { "kv_pool_gib", "GiB", 2, 0 },
-	[BR_CMP_PRED_MAX_CONCURRENCY]    = { "predicted_max_concurrency", "x", 2, 1 },
+	[BR_CMP_PRED_MAX_CONCURRENCY]    = { "predicted_max_concurrency", "requests", 2, 1 },
 	[BR_CMP_DEMAND_TOKENS]           = { "demand_tokens", "tokens", 0, 0 },
 	[BR_CMP_OVERSUBSCRIPTION]        = { "oversubscription", "x", 2, 1 },
 	[BR_CMP_RUNNING_MEAN]            = { "running_mean", "requests", 2, 1 },
@@ -234,7 +234,8 @@ is_text_setting(int s)
 	return s == BR_SET_MODEL || s == BR_SET_GPU || s == BR_SET_VLLM;
 }
 
-/* num_text: a setting's number as text ("inf", "n/a", "6144", "6144.5"). */
+/* num_text: a setting's number as text for sentences and tables ("inf",
+ * "n/a", "64", "6,144", "120,064", "6,144.5": thousands grouped). */
 static char *
 num_text(double x)
 {
@@ -242,9 +243,25 @@ num_text(double x)
 		return br_xstrdup("inf");
 	if (!isfinite(x))
 		return br_xstrdup("n/a");
+	char raw[64];
 	if (x == floor(x) && fabs(x) < 1e15)
-		return br_xasprintf("%.0f", x);
-	return br_xasprintf("%.1f", x);
+		snprintf(raw, sizeof raw, "%.0f", x);
+	else
+		snprintf(raw, sizeof raw, "%.1f", x);
+	/* group the integer digits (after an optional sign) by three */
+	const char *d = raw[0] == '-' ? raw + 1 : raw;
+	size_t nd = strspn(d, "0123456789");
+	char out[96];
+	size_t o = 0;
+	if (d != raw)
+		out[o++] = '-';
+	for (size_t i = 0; i < nd; i++) {
+		if (i > 0 && (nd - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = d[i];
+	}
+	snprintf(out + o, sizeof out - o, "%s", d + nd);
+	return br_xstrdup(out);
 }
 
 /* br_cmp_settings_diff: see compare.h. */

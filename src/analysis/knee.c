@@ -332,34 +332,52 @@ br_knee_find(const int *meets, const double *goodput, size_t n, long *knee, long
 	}
 }
 
-/* is_closed: closed loop = capped by max_concurrency below num_prompts. */
+/*
+ * loop_closed: 1 when input i is a closed-loop (concurrency) point.
+ * Rule: request_rate inf with a max_concurrency is a closed loop, whatever
+ * num_prompts is (a `vllm bench serve --max-concurrency 1` batch-1 run is
+ * the C = 1 point of a concurrency sweep, not a rate). A finite rate is
+ * always open loop (a capped rate sweep when max_concurrency is set).
+ * One exception, for the saturation point of an open-loop rate sweep: the
+ * simulator cannot yet send "inf" without a cap, so its rate sweeps carry
+ * max_concurrency = num_prompts at inf (fixtures/configs/sweep/rate-inf.json).
+ * A cap >= num_prompts never binds, so when another input of the same model
+ * is an open-loop finite rate, such an inf point is that rate sweep's
+ * saturation point (rate inf), not a closed-loop point.
+ */
 static int
-is_closed(const br_bench *b)
+loop_closed(const br_knee_input *in, size_t n, size_t i)
 {
+	const br_bench *b = in[i].bench;
 	double c = b->max_concurrency;
 	if (!isfinite(c) || c <= 0)
 		return 0;
+	if (!isinf(b->request_rate_rps) || b->request_rate_rps < 0)
+		return 0;    /* finite (or absent) rate: open loop, capped */
 	if (isfinite(b->num_prompts) && c >= b->num_prompts)
-		return 0;   /* a cap at or above N never binds: uncapped */
+		for (size_t j = 0; j < n; j++) {
+			const br_bench *o = in[j].bench;
+			if (j != i && isfinite(o->request_rate_rps) && o->request_rate_rps > 0 &&
+			    g_strcmp0(o->model_id, b->model_id) == 0)
+				return 0;
+		}
 	return 1;
 }
 
 /*
- * fill_point: compute every number of one run for the SLO.
+ * fill_point: compute every number of one run for the SLO; `closed` as
+ * loop_closed says.
  */
 static void
-fill_point(const br_knee_input *in, const br_slo *slo, br_knee_point *p)
+fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point *p)
 {
 	const br_bench *b = in->bench;
 	memset(p, 0, sizeof *p);
 	p->name = br_xstrdup(in->name ? in->name : b->source_path);
 	p->source_path = br_xstrdup(b->source_path);
 	p->source_line = b->source_line;
-	int closed = is_closed(b);
 	p->offered_rps = closed ? NAN : b->request_rate_rps;
-	p->concurrency = closed ? b->max_concurrency : NAN;
-	if (!closed && is_closed(b) == 0 && isfinite(b->max_concurrency))
-		p->concurrency = b->max_concurrency;
+	p->concurrency = isfinite(b->max_concurrency) ? b->max_concurrency : NAN;
 	p->x = closed ? b->max_concurrency : b->request_rate_rps;
 	p->run_number = b->run_number;
 	p->num_prompts = b->num_prompts;
@@ -447,17 +465,44 @@ fill_point(const br_knee_input *in, const br_slo *slo, br_knee_point *p)
 
 /*
  * setting_extra: 1 when an extra key is a setting that separates curves
- * (metadata such as tp, swept parameters such as max_num_seqs); 0 for
- * per-run results or bookkeeping the bench model keeps as extras.
+ * (`--metadata` strings such as tp, swept server parameters such as
+ * max_num_seqs); 0 for anything measured. Measured results are never
+ * settings: spec-decode statistics (spec_decode_*, e.g. the per-position
+ * acceptance rates), max_output_tokens_per_s, max_concurrent_requests,
+ * rtfx, durations, throughputs and goodputs, *_ms statistics, date, and
+ * any array or object value (per-request data, per-position rates);
+ * bookkeeping (run_number, errors, generated_texts) neither.
  */
 static int
-setting_extra(const char *key)
+setting_extra(const char *key, const char *value)
 {
-	static const char *const skip[] = { "run_number", "rtfx", "request_goodput:", "request_goodput",
-		"generated_texts", "errors", "gpu_memory", NULL };
+	static const char *const skip[] = { "run_number", "rtfx", "date", "generated_texts", "errors",
+		"gpu_memory", "max_output_tokens_per_s", "max_concurrent_requests", "completed", "failed",
+		"duration", "input_lens", "output_lens", "ttfts", "itls", "latencies", "start_times", NULL };
+	static const char *const skip_prefix[] = { "spec_decode_", "mean_", "median_", "std_", "total_",
+		"request_goodput", "request_throughput", NULL };
+	static const char *const skip_part[] = { "throughput", "goodput", "duration", "tokens_per_s", NULL };
 	for (size_t i = 0; skip[i]; i++)
 		if (strcmp(key, skip[i]) == 0)
 			return 0;
+	for (size_t i = 0; skip_prefix[i]; i++)
+		if (strncmp(key, skip_prefix[i], strlen(skip_prefix[i])) == 0)
+			return 0;
+	for (size_t i = 0; skip_part[i]; i++)
+		if (strstr(key, skip_part[i]) != NULL)
+			return 0;
+	size_t kl = strlen(key);
+	if (kl > 3 && strcmp(key + kl - 3, "_ms") == 0)
+		return 0;
+	/* pNN_* statistics the ingest did not recognise */
+	if (key[0] == 'p' && isdigit((unsigned char)key[1]))
+		return 0;
+	if (value != NULL) {
+		while (isspace((unsigned char)*value))
+			value++;
+		if (*value == '[' || *value == '{')
+			return 0;   /* arrays and objects are measured data, never a setting */
+	}
 	return 1;
 }
 
@@ -475,7 +520,7 @@ fmt_num(char *buf, size_t len, double v)
 
 /*
  * exact_key: the part of the group key that must match exactly: mode,
- * model, burstiness (rate sweeps), max_concurrency (capped rate sweeps),
+ * model, backend, burstiness (rate sweeps), max_concurrency (capped rate sweeps),
  * every extra key=value sorted by key.
  */
 static char *
@@ -484,8 +529,8 @@ exact_key(const br_bench *b, int closed)
 	char bur[32], mc[32];
 	fmt_num(bur, sizeof bur, b->burstiness);
 	fmt_num(mc, sizeof mc, b->max_concurrency);
-	char *k = br_xasprintf("%s|model=%s", closed ? "concurrency" : "rate",
-	    b->model_id ? b->model_id : "?");
+	char *k = br_xasprintf("%s|model=%s|backend=%s", closed ? "concurrency" : "rate",
+	    b->model_id ? b->model_id : "?", b->backend ? b->backend : "?");
 	if (!closed) {
 		char *k2 = br_xasprintf("%s|burstiness=%s", k, bur);
 		free(k);
@@ -501,7 +546,7 @@ exact_key(const br_bench *b, int closed)
 	const br_bench_extra **ex = br_xcalloc(n ? n : 1, sizeof *ex);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!setting_extra(b->extras[i].key))
+		if (!setting_extra(b->extras[i].key, b->extras[i].value))
 			continue;
 		size_t j = m++;
 		while (j > 0 && strcmp(ex[j - 1]->key, b->extras[i].key) > 0) {
@@ -589,13 +634,73 @@ group_label(const br_bench *b, const br_knee_point *p, int closed)
 		s = t;
 	}
 	for (size_t i = 0; i < b->n_extras; i++) {
-		if (!setting_extra(b->extras[i].key))
+		if (!setting_extra(b->extras[i].key, b->extras[i].value))
 			continue;
 		t = br_xasprintf("%s · %s=%s", s, b->extras[i].key, b->extras[i].value ? b->extras[i].value : "null");
 		free(s);
 		s = t;
 	}
 	return s;
+}
+
+/* same_num: equal numbers, NAN equal to NAN. */
+static int
+same_num(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/*
+ * same_result: 1 when a and b are the same result object (the same file
+ * given twice, or a run=N.json and its copy in summary.json): header,
+ * counts, duration, token totals, the file's statistics and the
+ * per-request TTFTs and latencies all equal. Two real runs never agree on
+ * a duration to the last bit.
+ */
+static int
+same_result(const br_bench *a, const br_bench *b)
+{
+	if (a == b)
+		return 1;
+	if (g_strcmp0(a->model_id, b->model_id) != 0 || g_strcmp0(a->date, b->date) != 0 ||
+	    g_strcmp0(a->backend, b->backend) != 0)
+		return 0;
+	const double na[] = { a->duration_s, a->completed, a->failed, a->total_input_tokens,
+		a->total_output_tokens, a->request_rate_rps, a->max_concurrency, a->num_prompts,
+		a->run_number, a->burstiness, a->output_throughput_tps };
+	const double nb[] = { b->duration_s, b->completed, b->failed, b->total_input_tokens,
+		b->total_output_tokens, b->request_rate_rps, b->max_concurrency, b->num_prompts,
+		b->run_number, b->burstiness, b->output_throughput_tps };
+	for (size_t i = 0; i < sizeof na / sizeof na[0]; i++)
+		if (!same_num(na[i], nb[i]))
+			return 0;
+	if (a->n_stats != b->n_stats || a->n_requests != b->n_requests)
+		return 0;
+	for (size_t i = 0; i < a->n_stats; i++)
+		if (strcmp(a->stats[i].key, b->stats[i].key) != 0 || !same_num(a->stats[i].value_ms, b->stats[i].value_ms))
+			return 0;
+	for (size_t i = 0; i < a->n_requests; i++)
+		if (!same_num(a->requests[i].ttft_s, b->requests[i].ttft_s) ||
+		    !same_num(a->requests[i].latency_s, b->requests[i].latency_s))
+			return 0;
+	return 1;
+}
+
+#define DUP_NOTE "Some inputs were given more than once (the same file or folder, or an identical " \
+	"result object such as a run=N.json beside its summary.json): each run is counted once."
+
+/* br_knee_add_note: see knee.h. */
+void
+br_knee_add_note(br_knee_result *r, const char *note)
+{
+	add_note(r, "%s", note);
+}
+
+/* br_knee_duplicate_note: see knee.h. */
+const char *
+br_knee_duplicate_note(void)
+{
+	return DUP_NOTE;
 }
 
 /* br_knee_analyze: see knee.h. */
@@ -610,7 +715,27 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		return -1;
 	}
 	out->slo = *slo;
+	/* the same run given twice is counted once: keep the first of identical results */
+	br_knee_input *uin = br_xmalloc(n * sizeof *uin);
+	size_t nu = 0, ndup = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+		for (j = 0; j < nu; j++)
+			if (same_result(uin[j].bench, in[i].bench))
+				break;
+		if (j < nu)
+			ndup++;
+		else
+			uin[nu++] = in[i];
+	}
+	if (ndup > 0)
+		add_note(out, "%s", DUP_NOTE);
+	in = uin;
+	n = nu;
 	out->n_runs = n;
+	int *closed_of = br_xcalloc(n, sizeof *closed_of);
+	for (size_t i = 0; i < n; i++)
+		closed_of[i] = loop_closed(in, n, i);
 	/* assign runs to groups; rate groups first */
 	size_t *gid = br_xmalloc(n * sizeof *gid);
 	char **keys = NULL;
@@ -618,10 +743,10 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	size_t ng = 0;
 	br_knee_point *pts = br_xcalloc(n, sizeof *pts);
 	for (size_t i = 0; i < n; i++)
-		fill_point(&in[i], slo, &pts[i]);
+		fill_point(&in[i], closed_of[i], slo, &pts[i]);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
-			int closed = is_closed(in[i].bench);
+			int closed = closed_of[i];
 			if (closed != pass)
 				continue;
 			char *k = exact_key(in[i].bench, closed);
@@ -647,7 +772,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	for (size_t g = 0; g < ng; g++) {
 		br_knee_group *G = &out->groups[g];
 		const br_bench *b0 = in[first[g]].bench;
-		G->kind = is_closed(b0) ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
+		G->kind = closed_of[first[g]] ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
 		G->label = group_label(b0, &pts[first[g]], G->kind == BR_KNEE_CONCURRENCY);
 		/* same exact key with different lengths: tell the groups apart */
 		for (size_t h = 0; h < ng; h++)
@@ -720,7 +845,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			add_note(out, "A curve with a single point has no knee to find: more settings are needed.");
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (isinf(in[i].bench->request_rate_rps) && !is_closed(in[i].bench))
+		if (isinf(in[i].bench->request_rate_rps) && !closed_of[i])
 			add_note(out, "The inf point sends every request at once: it measures the saturated server, "
 			    "not a steady state, and is plotted at the right end of the rate axis.");
 		if (pts[i].slo_source == BR_KNEE_UNKNOWN)
@@ -740,6 +865,8 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	free(first);
 	free(gid);
 	free(pts);     /* the points moved into the groups */
+	free(closed_of);
+	free(uin);
 	return 0;
 }
 

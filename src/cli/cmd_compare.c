@@ -7,10 +7,12 @@
  * existing OUT_DIR is replaced only when it holds a previous benchreport
  * summary.json. A and B may be the same folder (the report says so).
  * Exit: 0 ok; 1 the report could not be written; 2 bad usage; 3 bad input
- * (a missing folder, a bad file in a run, a run compared with a campaign).
+ * (a missing folder, a bad file in a run, a run compared with a campaign,
+ * two campaigns without a common run name: nothing is written then).
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <glib.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +133,8 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 	printf("benchreport compare: A = %s, B = %s (%s)\n", in->name_a, in->name_b,
 	    in->campaigns ? "campaigns" : "runs");
 	if (in->same_path)
-		printf("  A and B are the same folder: comparing a run with itself\n");
+		printf("  A and B are the same folder: comparing a %s with itself\n",
+		    in->campaigns ? "campaign" : "run");
 	if (in->campaigns)
 		printf("  %zu pairs matched by name; only in A: %zu; only in B: %zu\n", in->n_pairs, in->n_only_a,
 		    in->n_only_b);
@@ -156,6 +159,22 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		}
 	}
 	printf("report: %s/report.pdf\n", out_dir);
+}
+
+/*
+ * names_text: "N runs: a, b, c, d, e, …" — the first five run names of a
+ * campaign (malloc'd), for the message when no name matches.
+ */
+static char *
+names_text(const br_campaign *c)
+{
+	GString *g = g_string_new(NULL);
+	g_string_append_printf(g, "%zu run%s", c->n_runs, c->n_runs == 1 ? "" : "s");
+	for (size_t i = 0; i < c->n_runs && i < 5; i++)
+		g_string_append_printf(g, "%s%s", i ? ", " : ": ", c->runs[i].name ? c->runs[i].name : "?");
+	if (c->n_runs > 5)
+		g_string_append(g, ", …");
+	return g_string_free(g, FALSE);
 }
 
 /* br_cmd_compare: see cmd.h. */
@@ -267,6 +286,20 @@ br_cmd_compare(int argc, char **argv)
 		br_cmp_match_names(na_, A->n_runs, nb_, B->n_runs, &m);
 		free(na_);
 		free(nb_);
+		if (m.n_pairs == 0) {
+			/* nothing to compare: say which names each side has, write nothing */
+			char *la = names_text(A), *lb = names_text(B);
+			fprintf(stderr, "benchreport compare: no run name is in both campaigns, so nothing can be "
+			    "compared (runs are matched by run.json name, else folder name).\n"
+			    "  A (%s): %s\n  B (%s): %s\n", args[0], la, args[1], lb);
+			free(la);
+			free(lb);
+			br_cmp_match_free(&m);
+			free(in.pairs);
+			side_free(&s[0]);
+			side_free(&s[1]);
+			return BR_EXIT_INPUT;
+		}
 		in.pairs = br_xcalloc(m.n_pairs + 1, sizeof *in.pairs);
 		for (size_t i = 0; i < m.n_pairs; i++) {
 			size_t ia = m.pairs[i][0], ib = m.pairs[i][1];

@@ -16,6 +16,7 @@
  */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,32 @@ typedef struct loaded {
 	br_knee_input *in;
 	char **names;
 	size_t n_in;
+	char **seen;          /* realpaths of the files and folders read */
+	size_t n_seen;
+	size_t n_dup;         /* inputs skipped because their realpath was read already */
 } loaded;
+
+/*
+ * seen_before: 1 when path (a file or folder) resolves to one read
+ * already (then counted in n_dup and skipped); else remembers it and
+ * returns 0. A path realpath cannot resolve is never a duplicate.
+ */
+static int
+seen_before(loaded *L, const char *path)
+{
+	char *rp = realpath(path, NULL);
+	if (rp == NULL)
+		return 0;
+	for (size_t i = 0; i < L->n_seen; i++)
+		if (strcmp(L->seen[i], rp) == 0) {
+			free(rp);
+			L->n_dup++;
+			return 1;
+		}
+	L->seen = br_xrealloc(L->seen, (L->n_seen + 1) * sizeof *L->seen);
+	L->seen[L->n_seen++] = rp;
+	return 0;
+}
 
 /* add_input: one run (borrowed bench/metrics, name copied). */
 static void
@@ -60,10 +86,13 @@ run_name(const char *label, const br_bench_set *s, size_t i)
 	return br_xasprintf("%s #%zu", label, i + 1);
 }
 
-/* load_file: a bench file (object, JSONL or array). 0 or -1 with *cause. */
+/* load_file: a bench file (object, JSONL or array); nothing when the same
+ * file was read already. 0 or -1 with *cause. */
 static int
 load_file(loaded *L, const char *path, const char *label, char **cause)
 {
+	if (seen_before(L, path))
+		return 0;
 	br_bench_set s;
 	if (br_bench_load(path, &s, cause) != 0)
 		return -1;
@@ -110,22 +139,25 @@ name_cmp(const void *a, const void *b)
 
 /*
  * load_dir: summary.json folder, run folder, or a folder of those (depth
- * levels below). Returns the number of runs added, or -1 with *cause.
+ * levels below). Returns the number of runs added plus inputs skipped as
+ * already read (so a folder given twice is not "empty"), or -1 with *cause.
  */
 static long
 load_dir(loaded *L, const char *dir, int depth, char **cause)
 {
-	size_t before = L->n_in;
+	size_t before = L->n_in, dup_before = L->n_dup;
 	char *sum = br_path_join(dir, "summary.json");
 	if (br_is_file(sum) && br_bench_looks_like(sum)) {
 		char *label = br_xstrdup(br_basename(dir));
 		int rc = load_file(L, sum, label, cause);
 		free(label);
 		free(sum);
-		return rc != 0 ? -1 : (long)(L->n_in - before);
+		return rc != 0 ? -1 : (long)(L->n_in - before + L->n_dup - dup_before);
 	}
 	free(sum);
 	if (has_bench_json(dir)) {
+		if (seen_before(L, dir))
+			return 1;
 		br_run r;
 		if (br_run_load(dir, NULL, &r, cause) != 0)
 			return -1;
@@ -167,7 +199,7 @@ load_dir(loaded *L, const char *dir, int depth, char **cause)
 		free(subs[i]);
 	}
 	free(subs);
-	return rc < 0 ? -1 : (long)(L->n_in - before);
+	return rc < 0 ? -1 : (long)(L->n_in - before + L->n_dup - dup_before);
 }
 
 /* loaded_free: release everything. */
@@ -184,6 +216,9 @@ loaded_free(loaded *L)
 		free(L->names[i]);
 	free(L->names);
 	free(L->in);
+	for (size_t i = 0; i < L->n_seen; i++)
+		free(L->seen[i]);
+	free(L->seen);
 }
 
 /* knee_template_path: knee.LANG.json beside report.LANG.json. */
@@ -291,6 +326,11 @@ br_cmd_knee(int argc, char **argv)
 		loaded_free(&L);
 		free(args);
 		return BR_EXIT_ANALYSIS;
+	}
+	if (L.n_dup > 0 || res.n_runs < L.n_in) {
+		br_knee_add_note(&res, br_knee_duplicate_note());
+		fprintf(stderr, "benchreport knee: note: %zu input(s) given more than once (same path or an "
+		    "identical result) were counted once\n", L.n_dup + (L.n_in - res.n_runs));
 	}
 	char *tpath = knee_template_path("en");
 	json_t *summary = NULL;

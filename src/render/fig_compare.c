@@ -246,6 +246,23 @@ fmt3(double v, char *buf, size_t len)
 	br_fig_num(buf, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : x >= 1 ? "%.2f" : x >= 0.001 || x == 0 ? "%.3f" : "%.2g", v);
 }
 
+/* fmt_count: a count with thousands separators ("262,016"), malloc'd. */
+static char *
+fmt_count(size_t n)
+{
+	char raw[32];
+	snprintf(raw, sizeof raw, "%zu", n);
+	size_t len = strlen(raw), o = 0;
+	char out[48];
+	for (size_t i = 0; i < len; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = raw[i];
+	}
+	out[o] = '\0';
+	return br_xstrdup(out);
+}
+
 /* fig_latency: figC2. */
 static int
 fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
@@ -276,7 +293,10 @@ fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const ch
 		int in_s = med >= 1000;
 		double div = in_s ? 1000 : 1;
 		const char *unit = in_s ? "s" : "ms";
-		char *title = br_xasprintf("%s (n = %zu / %zu)", label[k], n[0], n[1]);
+		char *n0 = fmt_count(n[0]), *n1 = fmt_count(n[1]);
+		char *title = br_xasprintf("%s (n = %s / %s)", label[k], n0, n1);
+		free(n0);
+		free(n1);
 		br_chart *c = br_chart_new(title);
 		free(title);
 		char *xt = br_xasprintf("%s (%s, log scale)", longname[k], unit);

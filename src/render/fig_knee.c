@@ -148,23 +148,97 @@ static double get_goodput(const br_knee_point *p, const void *a) { (void)a; retu
 static double get_output(const br_knee_point *p, const void *a) { (void)a; return p->output_tps; }
 static double get_term(const br_knee_point *p, const void *a) { return p->slo_value_ms[*(const size_t *)a]; }
 
-/* short_label: legend text of group g ("G1 label"), shortened to 60 chars. */
+/*
+ * curve_label: legend text of group g (0-based index into r->groups):
+ * "curve N" (the numbering of the report's Curves section, where each
+ * curve's settings are spelled out; the settings themselves are too long
+ * for a legend), followed by " suffix" when suffix is given. With a single
+ * curve of the kind: the suffix alone, or NULL when there is none.
+ */
 static char *
-short_label(const br_knee_group *G, size_t gi, const char *suffix)
+curve_label(size_t g, size_t n_of_kind, const char *suffix)
 {
-	char *s = br_xasprintf("%s%s", G->label, suffix ? suffix : "");
-	if (strlen(s) > 70) {
-		/* cut on a UTF-8 boundary */
-		size_t k = 66;
-		while (k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80)
-			k--;
-		s[k] = '\0';
-		char *t = br_xasprintf("%s…", s);
-		free(s);
-		s = t;
+	if (n_of_kind <= 1)
+		return suffix ? br_xstrdup(suffix) : NULL;
+	return suffix ? br_xasprintf("curve %zu %s", g + 1, suffix) : br_xasprintf("curve %zu", g + 1);
+}
+
+/* n_groups_of: number of groups of a kind. */
+static size_t
+n_groups_of(const br_knee_result *r, int kind)
+{
+	size_t n = 0;
+	for (size_t g = 0; g < r->n_groups; g++)
+		n += r->groups[g].kind == kind;
+	return n;
+}
+
+/* nice125_below / nice125_above: the largest 1-2-5 × 10^k value at or below
+ * v / 1.08, the smallest at or above v × 1.08 (v > 0): log-axis ends that
+ * leave a margin and carry a tick label each. */
+static double
+nice125_below(double v)
+{
+	static const double m[3] = { 5, 2, 1 };
+	v /= 1.08;
+	for (int d = (int)ceil(log10(v)); d > -12; d--)
+		for (int k = 0; k < 3; k++) {
+			double t = m[k] * pow(10.0, d - 1);
+			if (t <= v * (1 + 1e-12))
+				return t;
+		}
+	return v;
+}
+
+static double
+nice125_above(double v)
+{
+	static const double m[3] = { 1, 2, 5 };
+	v *= 1.08;
+	for (int d = (int)floor(log10(v)); d < 12; d++)
+		for (int k = 0; k < 3; k++) {
+			double t = m[k] * pow(10.0, d);
+			if (t >= v * (1 - 1e-12))
+				return t;
+		}
+	return v;
+}
+
+/*
+ * log_range_125: range of a log axis holding every positive finite value
+ * of v[0..n) (and `extra`, e.g. the SLO limit): ends on 1-2-5 values, so
+ * the axis always has a labelled tick at or below the smallest value and
+ * at or above the largest, even when the data span less than a decade
+ * (the chart layer labels only the 1-2-5 values inside the range; with
+ * three or more decades inside it labels decades only, so the ends are
+ * then decades too).
+ * *lo = *hi = NAN when nothing is positive.
+ */
+static void
+log_range_125(const double *v, size_t n, double extra, double *lo, double *hi)
+{
+	double mn = NAN, mx = NAN;
+	for (size_t i = 0; i <= n; i++) {
+		double x = i < n ? v[i] : extra;
+		if (!(isfinite(x) && x > 0))
+			continue;
+		if (!(x >= mn))
+			mn = x;
+		if (!(x <= mx))
+			mx = x;
 	}
-	(void)gi;
-	return s;
+	if (isnan(mn)) {
+		*lo = *hi = NAN;
+		return;
+	}
+	*lo = nice125_below(mn);
+	*hi = nice125_above(mx);
+	int d0 = (int)ceil(log10(*lo) - 1e-9), d1 = (int)floor(log10(*hi) + 1e-9);
+	if (d1 - d0 + 1 >= 3) {
+		/* the chart labels decades only here: end on decades */
+		*lo = pow(10.0, floor(log10(mn / 1.08)));
+		*hi = pow(10.0, ceil(log10(mx * 1.08)));
+	}
 }
 
 /* kind_name: file/title word for a kind. */
@@ -192,24 +266,30 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 	c1->y.include_zero = 1;
 	c2->y.include_zero = 1;
 	GString *csv = g_string_new("group,x,x_label,achieved_rps,goodput_rps,output_tps,total_tps\n");
-	size_t gi = 0;
+	size_t gi = 0, nk = n_groups_of(r, kind);
 	double xmin = NAN, xmax = NAN;
 	for (size_t g = 0; g < r->n_groups; g++) {
 		const br_knee_group *G = &r->groups[g];
 		if (G->kind != kind)
 			continue;
 		double *x = br_xmalloc((G->n ? G->n : 1) * sizeof *x), *y = br_xmalloc((G->n ? G->n : 1) * sizeof *y);
-		char *lab = short_label(G, gi, NULL);
+		/* legend: achieved (solid) and goodput (dashed) of each curve */
+		char *lab_a = curve_label(g, nk, "achieved");
+		char *lab_g = curve_label(g, nk, "goodput");
+		char *lab = curve_label(g, nk, NULL);
 		group_xy(G, infpos, get_achieved, NULL, x, y);
-		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab, x, y, G->n);
+		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab_a, x, y, G->n);
 		s->dash = 0;
 		br_chart_add(c1, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
 		group_xy(G, infpos, get_goodput, NULL, x, y);
-		s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+		s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab_g, x, y, G->n);
 		s->dash = 1;
 		group_xy(G, infpos, get_output, NULL, x, y);
 		s = br_chart_add(c2, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab, x, y, G->n);
 		s->dash = 0;
+		br_chart_add(c2, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+		free(lab_a);
+		free(lab_g);
 		free(lab);
 		for (size_t i = 0; i < G->n; i++) {
 			const br_knee_point *p = &G->pts[i];
@@ -251,18 +331,20 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 	}
 	mark_knee(c1, r, kind, infpos, 1);
 	mark_knee(c2, r, kind, infpos, 0);
+	c1->legend = 1;
 	c2->legend = gi > 1;
 	int rc = 0;
 	if (gi > 0 && br_chart_has_data(c1)) {
 		br_chart *charts[2] = { c1, c2 };
 		char *title = br_xasprintf("Throughput vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
 		char *caption = br_xasprintf(
-		    "Left: achieved request rate (completed / duration, solid) and goodput for the SLO %s "
+		    "%s. Left: achieved request rate (completed / duration, solid) and goodput for the SLO %s "
 		    "(dashed) per curve; right: output tokens per second. x: %s on a log scale%s. "
-		    "Vertical dotted lines mark each curve's knee.",
-		    r->slo.text, kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency",
+		    "The vertical dashed lines in the curve's colour mark each curve's knee%s.",
+		    title, r->slo.text, kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency",
 		    kind == BR_KNEE_RATE ? ", \"inf\" (all requests at once) at the right end; the thin "
-		    "dashed line is achieved = offered" : "");
+		    "dash-dot line is achieved = offered" : "",
+		    nk > 1 ? "; curve numbers as in the Curves section" : "");
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
@@ -305,14 +387,18 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
 		br_axis_set(&c->y, BR_SCALE_LOG10, yt);
 		free(yt);
-		size_t gi = 0;
+		size_t gi = 0, nk = n_groups_of(r, kind);
+		br_dvec all = { 0 };
 		for (size_t g = 0; g < r->n_groups; g++) {
 			const br_knee_group *G = &r->groups[g];
 			if (G->kind != kind)
 				continue;
 			double *x = br_xmalloc((G->n ? G->n : 1) * sizeof *x), *y = br_xmalloc((G->n ? G->n : 1) * sizeof *y);
 			group_xy(G, infpos, get_term, &k, x, y);
-			char *lab = short_label(G, gi, NULL);
+			for (size_t i = 0; i < G->n; i++)
+				if (isfinite(x[i]))
+					br_dvec_push(&all, y[i]);
+			char *lab = curve_label(g, nk, NULL);
 			br_chart_series *s = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi,
 			    nc == 0 ? lab : NULL, x, y, G->n);
 			s->dash = 0;
@@ -341,6 +427,10 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 			h->dash = 2;
 		free(sl);
 		mark_knee(c, r, kind, infpos, 1);
+		/* y range on 1-2-5 values around the data and the limit: labelled ticks
+		 * cover the points even when they span less than a decade */
+		log_range_125(all.v, all.n, t->limit_ms, &c->y.min, &c->y.max);
+		br_dvec_free(&all);
 		c->legend = nc == 0 && gi > 1;
 		if (gi > 0 && br_chart_has_data(c))
 			charts[nc++] = c;
@@ -350,11 +440,13 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 	int rc = 0;
 	if (nc > 0) {
 		char *title = br_xasprintf("SLO percentiles vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
+		size_t nk = n_groups_of(r, kind);
 		char *caption = br_xasprintf(
-		    "One panel per SLO term (%s): the run's percentile (ms, log scale; from the per-request "
-		    "arrays when present, else the file's own value) against %s; the horizontal dashed "
-		    "line is the SLO limit, the vertical dotted line each curve's knee.",
-		    slo->text, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency");
+		    "%s. One panel per SLO term (%s): the run's percentile (ms, log scale; from the per-request "
+		    "arrays when present, else the file's own value) against %s; the horizontal dotted "
+		    "line is the SLO limit, the vertical dashed lines in the curve's colour each curve's knee%s.",
+		    title, slo->text, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency",
+		    nk > 1 ? "; curve numbers as in the Curves section" : "");
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT,

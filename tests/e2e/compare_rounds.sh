@@ -99,6 +99,12 @@ else
 		[ "$(jget "$s" focus.verdict)" = not_controlled ]
 fi
 pdftotext -layout "$tmp/compare-report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdf.txt"
+# P/M is a number of requests: its cells carry no "×" (oversubscription, a ratio, does)
+pm_a=$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['focus']['rows']['predicted_max_concurrency']['a_text'])" "$s")
+check "P/M (requests) printed without × ('$pm_a')" [ -n "$pm_a" ] && ! echo "$pm_a" | grep -q "×"
+check "PDF: P/M row has no ×" bash -c "! grep -oE 'P/M \(requests\) [^a-z]*' '$tmp/pdf.txt' | grep -q '×'"
+# large counts in sentences are grouped: "KV pool (tokens) 86,864 → 120,064"
+check "PDF groups thousands in the verdict sentence" grep -qF "86,864 → 120,064" "$tmp/pdf.txt"
 sentence=$(grep SENTENCE "$tmp/chk" | sed 's/^SENTENCE //')
 check "PDF holds the elasticity sentence '$sentence'" grep -qF "$sentence" "$tmp/pdf.txt"
 check "PDF says controlled A/B" grep -qF "Controlled A/B" "$tmp/pdf.txt"
@@ -116,7 +122,7 @@ PYEOF
 check "pool + concurrency: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "pool + concurrency: not controlled" [ "$(jget "$tmp/c13/summary.json" focus.verdict)" = not_controlled ]
 check "pool + concurrency: both named" [ "$(jget "$tmp/c13/summary.json" focus.differences_text)" = \
-	"max_concurrency 64 → 32; kv_pool_tokens 86864 → 120064" ]
+	"max_concurrency 64 → 32; kv_pool_tokens 86,864 → 120,064" ]
 pdftotext "$tmp/c13/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdf13.txt"
 check "PDF says not a controlled A/B" grep -qF "Not a controlled A/B: A and B differ in 2 settings" "$tmp/pdf13.txt"
 
@@ -154,7 +160,7 @@ for p in s["pairs"]:
     if p["name_a"] != "c64-6144-2048" and p["rows"]["output_throughput_tps"]["rel_change"] != 0:
         print("same config, same seed: expected no change", p["name_a"]); bad += 1
 p = [p for p in s["pairs"] if p["name_a"] == "c64-6144-2048"][0]
-if p["differences_text"] != "kv_pool_tokens 86864 → 120064":
+if p["differences_text"] != "kv_pool_tokens 86,864 → 120,064":
     print("diff text", p["differences_text"]); bad += 1
 # the focus pair is A's focus run (most preemptions): c64-6144-2048
 if s["focus"]["name_a"] != "c64-6144-2048":
@@ -184,10 +190,41 @@ check "previous compare report replaced (exit $rc)" [ "$rc" -eq 0 ] && [ -s "$tm
 check "no staging folder left" [ -z "$(ls -d "$tmp"/compare-report.* 2> /dev/null)" ]
 
 # A == B: allowed, says so, every change zero.
-"$BIN" compare "$tmp/r1" "$tmp/r1/" -o "$tmp/self" > /dev/null 2> "$tmp/e5"; rc=$?
+"$BIN" compare "$tmp/r1" "$tmp/r1/" -o "$tmp/self" > "$tmp/e5.out" 2> "$tmp/e5"; rc=$?
 check "A == B: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "A == B: same_path" [ "$(jget "$tmp/self/summary.json" same_path)" = True ]
 check "A == B: zero change" [ "$(jget "$tmp/self/summary.json" focus.rows.output_throughput_tps.rel_change)" = 0.0 ]
 pdftotext "$tmp/self/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfself.txt"
 check "A == B: PDF says it compares a run with itself" grep -qF "compares a run with itself" "$tmp/pdfself.txt"
+check "A == B: terminal says a run with itself" grep -qF "comparing a run with itself" "$tmp/e5.out"
+
+# A == B for campaigns: "a campaign with itself", not "a run"
+"$BIN" compare "$tmp/campA" "$tmp/campA" -o "$tmp/selfc" > "$tmp/selfc.out" 2> /dev/null; rc=$?
+check "campaign A == B: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "campaign A == B: terminal says a campaign with itself" grep -qF "comparing a campaign with itself" "$tmp/selfc.out"
+pdftotext "$tmp/selfc/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfselfc.txt"
+check "campaign A == B: PDF says a campaign with itself" grep -qF "compares a campaign with itself" "$tmp/pdfselfc.txt"
+check "campaign A == B: PDF never says a run with itself" bash -c "! grep -qF 'a run with itself' '$tmp/pdfselfc.txt'"
+check "campaign A == B: 9 pairs, none unmatched" grep -qF "9 pairs · 0 only in A · 0 only in B" "$tmp/pdfselfc.txt"
+
+# Two campaigns without a common run name: exit 3, both sides' names, nothing written
+mkdir -p "$tmp/campR"
+for d in "$tmp"/campB/*/; do n=$(basename "$d"); cp -r "$d" "$tmp/campR/renamed-$n"; done
+for f in "$tmp"/campB/*; do [ -f "$f" ] && cp "$f" "$tmp/campR/"; done
+"$PY" - "$tmp/campR" <<'PYEOF'
+import json, os, sys
+for d in os.listdir(sys.argv[1]):
+    p = os.path.join(sys.argv[1], d, "run.json")
+    if os.path.isfile(p):
+        j = json.load(open(p))
+        if "name" in j:
+            j["name"] = d
+            json.dump(j, open(p, "w"))
+PYEOF
+"$BIN" compare "$tmp/campA" "$tmp/campR" -o "$tmp/nopairs" > /dev/null 2> "$tmp/e6"; rc=$?
+check "no common run name: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "no common run name: nothing written" [ ! -e "$tmp/nopairs" ]
+check "no common run name: says so" grep -qF "no run name is in both campaigns" "$tmp/e6"
+check "no common run name: names A's runs" grep -qF "c64-6144-2048" "$tmp/e6"
+check "no common run name: names B's runs" grep -qF "renamed-" "$tmp/e6"
 finish

@@ -51,6 +51,22 @@ check "cannot keep up from 4 req/s" [ "$(jget "$s" groups.0.first_cannot_keep_up
 check "goodput exact (arrays)" [ "$(jget "$s" groups.0.points.0.goodput_exact)" = True ]
 check "queue signal present" [ "$(jget "$s" groups.0.points.5.waiting_share_frac)" != null ]
 check "figures written" [ -s "$tmp/k/figures/figK1-rate-throughput.png" ] && [ -s "$tmp/k/figures/figK2-rate-latency.csv" ]
+# The same sweep given twice (and one run folder again) counts each run once, with a note
+"$BIN" knee "$tmp/sweep" "$tmp/sweep" "$tmp/sweep/r2" --slo "$SLO" -o "$tmp/kd" > "$tmp/outd" 2> "$tmp/errd"; rc=$?
+check "duplicates: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "duplicates: 6 runs, not 13" [ "$(jget "$tmp/kd/summary.json" n_runs)" = 6 ]
+check "duplicates: 6 points" [ "$(jget "$tmp/kd/summary.json" groups.0.n_points)" = 6 ]
+check "duplicates: no repeats invented" [ "$(jget "$tmp/kd/summary.json" groups.0.has_repeats)" = False ]
+check "duplicates: note in summary" grep -qF "given more than once" "$tmp/kd/summary.json"
+check "duplicates: note on stderr" grep -qF "counted once" "$tmp/errd"
+check "duplicates: same knee" [ "$(jget "$tmp/kd/summary.json" groups.0.knee.x_label)" = "$tknee" ]
+# Figures: captions say what is drawn (SLO dotted, knees dashed) and carry the
+# figure title, so no heading can be left alone at the foot of a page
+pdftotext "$tmp/k/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/kpdf.txt"
+check "caption: horizontal dotted line is the SLO" grep -qF "the horizontal dotted line is the SLO limit" "$tmp/kpdf.txt"
+check "caption: vertical dashed lines mark the knee" grep -qF "vertical dashed lines in the curve's colour" "$tmp/kpdf.txt"
+check "caption never says dashed SLO / dotted knee" bash -c "! grep -qE 'horizontal dashed line is the SLO|dotted line each curve|dotted lines mark' '$tmp/kpdf.txt'"
+check "title opens the caption" grep -qF "SLO percentiles vs offered request rate. One panel per SLO term" "$tmp/kpdf.txt"
 # impossible SLO → exit 1, report still written
 "$BIN" knee "$tmp/sweep" --slo 'ttft_p99<=1ms' -o "$tmp/k1" -q 2> "$tmp/err1"; rc=$?
 check "impossible SLO exit 1 (got $rc)" [ "$rc" -eq 1 ]
@@ -78,6 +94,23 @@ if [ -d "$REAL/bench/sweep-v0.25.1" ]; then
 	# p99 TTFT 762.49 and 57.58 ms (the file's own) both <= 1000 → knee at C = 2
 	check "real sweep knee at C=2" [ "$(jget "$r" groups.0.knee.x_label)" = 2 ]
 	check "real sweep: goodput approximate" [ "$(jget "$r" groups.0.goodput_approx)" = True ]
+	# summary.json and run=N.json beside it hold the same results: counted once
+	"$BIN" knee "$REAL/bench/sweep-v0.25.1" "$REAL"/bench/sweep-v0.25.1/*/run=0.json --slo 'ttft_p99<=1000ms' -o "$tmp/krd" -q 2> /dev/null
+	check "real sweep + its run=0.json: 2 runs" [ "$(jget "$tmp/krd/summary.json" n_runs)" = 2 ]
+	# Two C = 4 runs differing only in measured spec-decode rates: one curve,
+	# labelled without any measured value
+	"$BIN" knee "$REAL/bench/glm52-c4-detailed.json" "$REAL/runs/glm52-mtp3-c4-r2" --slo 'ttft_p99<=5s' -o "$tmp/ksd" -q; rc=$?
+	check "spec decode: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "spec decode: one curve" [ "$(jget "$tmp/ksd/summary.json" n_groups)" = 1 ]
+	check "spec decode: 2 points" [ "$(jget "$tmp/ksd/summary.json" groups.0.n_points)" = 2 ]
+	check "spec decode: concurrency curve" [ "$(jget "$tmp/ksd/summary.json" groups.0.kind)" = concurrency ]
+	check "spec decode: no measured key in the label" bash -c "! grep -q spec_decode '$tmp/ksd/summary.json'"
+	# batch 1 (C = 1, N = 1, rate inf) is a closed-loop point x = 1, not "rate inf"
+	"$BIN" knee "$REAL/bench/glm52-batch1-detailed.json" --slo 'ttft_p99<=5s' -o "$tmp/kb1" > "$tmp/kb1.out"; rc=$?
+	check "batch 1: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "batch 1: concurrency curve" [ "$(jget "$tmp/kb1/summary.json" groups.0.kind)" = concurrency ]
+	check "batch 1: knee at C = 1" [ "$(jget "$tmp/kb1/summary.json" groups.0.knee.x_label)" = 1 ]
+	check "batch 1: terminal says max_concurrency 1" grep -qF "knee max_concurrency 1" "$tmp/kb1.out"
 	# 500 ms: run 0 misses (762.49 ms) → no knee, exit 1
 	"$BIN" knee "$REAL/bench/sweep-v0.25.1" --slo 'ttft_p99<=500ms' -o "$tmp/kr2" -q 2>/dev/null; rc=$?
 	check "real sweep 500 ms exit 1 (got $rc)" [ "$rc" -eq 1 ]

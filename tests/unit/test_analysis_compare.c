@@ -86,6 +86,9 @@ test_reference_table(void **state)
 	assert_int_equal(n, 10);
 	for (size_t i = 0; i < sizeof ab / sizeof ab[0]; i++)
 		assert_int_equal(br_cmp_metrics[ab[i]].in_ab_table, 1);
+	/* P/M is a number of requests, printed without "×"; oversubscription is a ratio */
+	assert_string_equal(br_cmp_metrics[BR_CMP_PRED_MAX_CONCURRENCY].unit, "requests");
+	assert_string_equal(br_cmp_metrics[BR_CMP_OVERSUBSCRIPTION].unit, "x");
 }
 
 /* Elasticities: pool +38.2% → resident +40.1% → throughput +21.3%. */
@@ -177,8 +180,9 @@ test_settings_diff(void **state)
 	assert_int_equal(nd, 1);
 	for (int s = 0; s < BR_SET_N; s++)
 		assert_int_equal(d[s].state, s == BR_SET_KV_POOL ? BR_DIFF_DIFFERS : BR_DIFF_SAME);
-	assert_string_equal(d[BR_SET_KV_POOL].a_text, "86864");
-	assert_string_equal(d[BR_SET_KV_POOL].b_text, "120064");
+	/* counts in sentences carry thousands separators (86864 → "86,864") */
+	assert_string_equal(d[BR_SET_KV_POOL].a_text, "86,864");
+	assert_string_equal(d[BR_SET_KV_POOL].b_text, "120,064");
 	assert_string_equal(d[BR_SET_REQUEST_RATE].a_text, "inf");
 	assert_string_equal(br_cmp_setting_key[BR_SET_KV_POOL], "kv_pool_tokens");
 	br_cmp_diffs_free(d);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/common.h"
+#include "benchreport/bench.h"
 #include "benchreport/knee.h"
 
 /* SLO parser: canonical terms, units, percentiles. */
@@ -187,6 +188,225 @@ test_waiting_share(void **state)
 	assert_nan(br_knee_waiting_share(NULL, &n));
 }
 
+/* has_note: 1 when some note of r contains `part`. */
+static int
+has_note(const br_knee_result *r, const char *part)
+{
+	for (size_t i = 0; i < r->n_notes; i++)
+		if (strstr(r->notes[i], part))
+			return 1;
+	return 0;
+}
+
+/*
+ * Measured results are never settings: two closed-loop runs (C = 4, rate
+ * inf) whose only differing extras are results (the per-position
+ * acceptance-rate array, rtfx, an unknown *_ms statistic, a throughput)
+ * form ONE curve, and its label names none of them; a differing
+ * `--metadata tp` string and a swept max_num_seqs do separate curves.
+ */
+static void
+test_grouping_settings_only(void **state)
+{
+	(void)state;
+	const double t[] = { 0.1, 0.2, 0.3, 0.4 };
+	br_bench b[2];
+	make_run(&b[0], INFINITY, t, 4, 4.0);
+	make_run(&b[1], INFINITY, t, 4, 4.5);   /* another duration: not the same result */
+	b[0].num_prompts = b[1].num_prompts = 16;
+	b[0].max_concurrency = b[1].max_concurrency = 4;
+	br_bench_extra e0[] = {
+		{ "spec_decode_per_position_acceptance_rates", "[0.8091549295774648, 0.6119718309859155]" },
+		{ "rtfx", "0.0" }, { "mean_queue_ms", "12.5" }, { "decode_throughput", "99.5" },
+		{ "max_num_seqs", "4" }, { "tp", "1" },
+	};
+	br_bench_extra e1[] = {
+		{ "spec_decode_per_position_acceptance_rates", "[0.8189473684210526, 0.6042105263157894]" },
+		{ "rtfx", "0.1" }, { "mean_queue_ms", "13.0" }, { "decode_throughput", "97.0" },
+		{ "max_num_seqs", "4" }, { "tp", "1" },
+	};
+	b[0].extras = e0;
+	b[1].extras = e1;
+	b[0].n_extras = b[1].n_extras = sizeof e0 / sizeof e0[0];
+	br_knee_input in[2] = { { &b[0], NULL, "a" }, { &b[1], NULL, "b" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 2, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 1);
+	assert_int_equal(r.groups[0].n, 2);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_CONCURRENCY);
+	assert_null(strstr(r.groups[0].label, "spec_decode"));
+	assert_null(strstr(r.groups[0].label, "rtfx"));
+	assert_null(strstr(r.groups[0].label, "throughput"));
+	assert_null(strstr(r.groups[0].label, "_ms"));
+	assert_non_null(strstr(r.groups[0].label, "max_num_seqs=4"));
+	assert_non_null(strstr(r.groups[0].label, "tp=1"));
+	assert_null(strstr(r.groups[0].key, "spec_decode"));
+	br_knee_free(&r);
+	/* a setting that differs splits the curve: tp 1 vs 2 */
+	e1[5].value = "2";
+	assert_int_equal(br_knee_analyze(in, 2, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 2);
+	br_knee_free(&r);
+	e1[5].value = "1";
+	e1[4].value = "8";   /* swept server parameter */
+	assert_int_equal(br_knee_analyze(in, 2, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 2);
+	br_knee_free(&r);
+	for (int i = 0; i < 2; i++)
+		free(b[i].requests);
+}
+
+/*
+ * Loop rule: request_rate inf with a max_concurrency is a closed-loop point
+ * whatever num_prompts is (a batch-1 run: C = 1, N = 1 → concurrency x = 1,
+ * not "rate inf"); the exception is an inf run with cap >= N beside
+ * open-loop finite rates of the same model (the simulator's saturation
+ * point, rate-inf.json: cap 200 = N 200), which stays in the rate sweep.
+ */
+static void
+test_loop_rule(void **state)
+{
+	(void)state;
+	const double t[] = { 0.1, 0.2, 0.3, 0.4 };
+	br_bench b[3];
+	make_run(&b[0], INFINITY, t, 1, 7.8);
+	b[0].max_concurrency = 1;          /* N = 1 = C */
+	br_knee_input in1[1] = { { &b[0], NULL, "batch1" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in1, 1, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 1);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_CONCURRENCY);
+	assert_double_abs(r.groups[0].pts[0].x, 1, 0);
+	assert_nan(r.groups[0].pts[0].offered_rps);
+	assert_false(has_note(&r, "inf point sends every request at once"));
+	br_knee_free(&r);
+	free(b[0].requests);
+
+	/* rate sweep 1, 2 req/s and inf with cap = N = 4: one rate curve, inf at the end */
+	make_run(&b[0], 1, t, 4, 4);
+	make_run(&b[1], 2, t, 4, 2);
+	make_run(&b[2], INFINITY, t, 4, 1);
+	b[2].max_concurrency = 4;
+	br_knee_input in3[3] = { { &b[0], NULL, "r1" }, { &b[1], NULL, "r2" }, { &b[2], NULL, "rinf" } };
+	assert_int_equal(br_knee_analyze(in3, 3, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 1);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_RATE);
+	assert_int_equal(r.groups[0].n, 3);
+	assert_true(isinf(r.groups[0].pts[2].x));
+	assert_true(has_note(&r, "inf point sends every request at once"));
+	br_knee_free(&r);
+	/* the same inf run of another model has no rates beside it: closed loop */
+	b[2].model_id = "other";
+	assert_int_equal(br_knee_analyze(in3, 3, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 2);
+	assert_int_equal(r.groups[1].kind, BR_KNEE_CONCURRENCY);
+	assert_double_abs(r.groups[1].pts[0].x, 4, 0);
+	br_knee_free(&r);
+	/* a finite rate with a binding cap (C = 2 < N = 4) stays open loop (capped rate sweep) */
+	b[2].model_id = "m";
+	b[2].request_rate_rps = 4;
+	b[2].max_concurrency = 2;
+	assert_int_equal(br_knee_analyze(in3, 3, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 2);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_RATE);
+	assert_int_equal(r.groups[1].kind, BR_KNEE_RATE);
+	assert_non_null(strstr(r.groups[1].label, "cap C=2"));
+	br_knee_free(&r);
+	for (int i = 0; i < 3; i++)
+		free(b[i].requests);
+}
+
+/* The same run given twice (same object, or an identical copy) counts once, with a note. */
+static void
+test_dedup(void **state)
+{
+	(void)state;
+	const double t[] = { 0.1, 0.2, 0.3, 0.4 };
+	br_bench b[2], copy;
+	make_run(&b[0], 1, t, 4, 4);
+	make_run(&b[1], 2, t, 4, 2);
+	copy = b[1];                              /* identical result object, other memory */
+	copy.requests = calloc(4, sizeof *copy.requests);
+	memcpy(copy.requests, b[1].requests, 4 * sizeof *copy.requests);
+	br_knee_input in[4] = { { &b[0], NULL, "r1" }, { &b[1], NULL, "r2" }, { &b[0], NULL, "r1 again" },
+		{ &copy, NULL, "r2 copy" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 4, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_runs, 2);
+	assert_int_equal(r.groups[0].n, 2);
+	assert_int_equal(r.groups[0].has_repeats, 0);
+	assert_true(has_note(&r, "more than once"));
+	br_knee_free(&r);
+	/* one TTFT differs: a different run, kept (then a repeat of rate 2) */
+	copy.requests[3].ttft_s = 0.5;
+	assert_int_equal(br_knee_analyze(in, 4, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_runs, 3);
+	assert_int_equal(r.groups[0].has_repeats, 1);
+	br_knee_free(&r);
+	free(copy.requests);
+	for (int i = 0; i < 2; i++)
+		free(b[i].requests);
+}
+
+/*
+ * Real files: glm52-c4-detailed.json and the MTP run's stress.json are two
+ * C = 4 closed-loop runs of one model that differ only in measured
+ * spec-decode rates → one concurrency curve of 2 points; the batch-1 file
+ * (C = 1, N = 1) is a concurrency point x = 1.
+ */
+static void
+test_real_spec_decode(void **state)
+{
+	(void)state;
+	char *f1 = br_test_real("bench/glm52-c4-detailed.json");
+	char *f2 = br_test_real("runs/glm52-mtp3-c4-r2/stress.json");
+	char *f3 = br_test_real("bench/glm52-batch1-detailed.json");
+	if (!f1 || !f2 || !f3) {
+		free(f1);
+		free(f2);
+		free(f3);
+		skip();
+	}
+	br_bench_set s1, s2, s3;
+	char *cause = NULL;
+	assert_int_equal(br_bench_load(f1, &s1, &cause), 0);
+	assert_int_equal(br_bench_load(f2, &s2, &cause), 0);
+	assert_int_equal(br_bench_load(f3, &s3, &cause), 0);
+	br_knee_input in[2] = { { &s1.runs[0], NULL, "c4" }, { &s2.runs[0], NULL, "mtp" } };
+	br_slo slo;
+	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 2, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 1);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_CONCURRENCY);
+	assert_int_equal(r.groups[0].n, 2);
+	assert_null(strstr(r.groups[0].label, "spec_decode"));
+	br_knee_free(&r);
+	br_knee_input in3[1] = { { &s3.runs[0], NULL, "batch1" } };
+	assert_int_equal(br_knee_analyze(in3, 1, &slo, &r, &cause), 0);
+	assert_int_equal(r.groups[0].kind, BR_KNEE_CONCURRENCY);
+	assert_double_abs(r.groups[0].pts[0].x, 1, 0);
+	/* one request, TTFT 0.982063 s (ttfts[0] of the file) ≤ 5 s: the knee is C = 1 */
+	assert_int_equal(r.groups[0].knee_idx, 0);
+	assert_double_rel(r.groups[0].pts[0].ttft_p99_ms, 982.063325936906, 1e-9);
+	br_knee_free(&r);
+	br_bench_set_free(&s1);
+	br_bench_set_free(&s2);
+	br_bench_set_free(&s3);
+	free(f1);
+	free(f2);
+	free(f3);
+}
+
 int
 main(void)
 {
@@ -196,6 +416,10 @@ main(void)
 		cmocka_unit_test(test_knee_find),
 		cmocka_unit_test(test_analyze),
 		cmocka_unit_test(test_waiting_share),
+		cmocka_unit_test(test_grouping_settings_only),
+		cmocka_unit_test(test_loop_rule),
+		cmocka_unit_test(test_dedup),
+		cmocka_unit_test(test_real_spec_decode),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
