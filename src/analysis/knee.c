@@ -338,12 +338,11 @@ br_knee_find(const int *meets, const double *goodput, size_t n, long *knee, long
  * num_prompts is (a `vllm bench serve --max-concurrency 1` batch-1 run is
  * the C = 1 point of a concurrency sweep, not a rate). A finite rate is
  * always open loop (a capped rate sweep when max_concurrency is set).
- * One exception, for the saturation point of an open-loop rate sweep: the
- * simulator cannot yet send "inf" without a cap, so its rate sweeps carry
- * max_concurrency = num_prompts at inf (fixtures/configs/sweep/rate-inf.json).
- * A cap >= num_prompts never binds, so when another input of the same model
- * is an open-loop finite rate, such an inf point is that rate sweep's
- * saturation point (rate inf), not a closed-loop point.
+ * One exception, for the saturation point of an open-loop rate sweep: some
+ * sweep scripts send "inf" with max_concurrency = num_prompts. A cap >=
+ * num_prompts never binds, so when another input of the same model is an
+ * open-loop finite rate, such an inf point is that rate sweep's saturation
+ * point (rate inf), not a closed-loop point.
  */
 static int
 loop_closed(const br_knee_input *in, size_t n, size_t i)

@@ -324,7 +324,7 @@ title_page(ctx *c)
 		para(c, "glance.no_arrays");
 	else if (a->latency.n_checks > 0)
 		para(c, a->latency.n_mismatches ? "glance.checks_bad" : "glance.checks_ok");
-	if (a->latency.from_arrays && a->latency.itl_stalls > 0)
+	if (a->latency.from_arrays && a->latency.itl_stalls_known && a->latency.itl_stalls > 0)
 		para(c, "glance.stalls");
 
 	findings_section(c);
