@@ -44,6 +44,23 @@ line(FILE *fp, const json_t *s, const char *label, const char *path, int decimal
 	fprintf(fp, "%s%s\n", unit[0] ? " " : "", unit);
 }
 
+/* line_ms: a latency given in ms, printed in ms or s by size. */
+static void
+line_ms(FILE *fp, const json_t *s, const char *label, const char *path)
+{
+	json_t *v = get(s, path);
+	fprintf(fp, "  %-34s ", label);
+	if (!json_is_number(v)) {
+		fprintf(fp, "n/a\n");
+		return;
+	}
+	double ms = json_number_value(v);
+	if (ms >= 10000)
+		fprintf(fp, "%.1f s\n", ms / 1000);
+	else
+		fprintf(fp, "%.2f ms\n", ms);
+}
+
 void
 br_summary_print_text(const json_t *s, FILE *fp)
 {
@@ -55,10 +72,10 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	line(fp, s, "failed", "bench.failed", 0, "requests");
 	line(fp, s, "duration", "bench.duration_s", 2, "s");
 	line(fp, s, "output throughput", "bench.output_throughput_tps", 1, "tok/s");
-	line(fp, s, "TTFT median", "latency.ttft.median_ms", 2, "ms");
-	line(fp, s, "TTFT p99", "latency.ttft.p99_ms", 2, "ms");
-	line(fp, s, "ITL median", "latency.itl.median_ms", 2, "ms");
-	line(fp, s, "ITL p99", "latency.itl.p99_ms", 2, "ms");
+	line_ms(fp, s, "TTFT median", "latency.ttft.median_ms");
+	line_ms(fp, s, "TTFT p99", "latency.ttft.p99_ms");
+	line_ms(fp, s, "ITL median", "latency.itl.median_ms");
+	line_ms(fp, s, "ITL p99", "latency.itl.p99_ms");
 	line(fp, s, "KV pool", "capacity.kv_pool_tokens", 0, "tokens");
 	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", 3, "x");
 	line(fp, s, "preemptions during the run", "preemptions.n_preemptions", 0, "");
