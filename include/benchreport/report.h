@@ -123,6 +123,11 @@ json_t *br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_f
  * reference): line a + b·x with standard errors, R², and every point. */
 json_t *br_summary_calibration(const br_flops_calibration *c);
 
+/* br_summary_write: summary.json as written everywhere: sorted keys,
+ * 2-space indent, 12 significant digits, a final newline, atomically.
+ * Returns 0 or -1 with *cause. */
+int br_summary_write(const json_t *summary, const char *path, char **cause);
+
 /* br_summary_print_text: the short text summary (stdout). */
 void br_summary_print_text(const json_t *summary, FILE *fp);
 

@@ -147,23 +147,6 @@ br_cli_template_path(const char *lang)
 	return p;
 }
 
-/* write_json_file: dump with sorted keys and 2-space indent, atomically. */
-static int
-write_json_file(const char *path, const json_t *j, char **cause)
-{
-	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
-	if (text == NULL) {
-		*cause = br_xasprintf("%s: cannot serialise summary", path);
-		return -1;
-	}
-	size_t len = strlen(text);
-	char *with_nl = br_xasprintf("%s\n", text);
-	free(text);
-	int rc = br_write_atomic(path, with_nl, len + 1, cause);
-	free(with_nl);
-	return rc;
-}
-
 /* relativise figure paths from staging to the final folder for the summary */
 static void
 retarget_figures(br_figure *figs, size_t n, const char *staging, const char *out_dir)
@@ -244,7 +227,7 @@ static int
 write_summary(const out_session *os, const json_t *summary, char **cause)
 {
 	char *path = br_path_join(os->staging, "summary.json");
-	int rc = write_json_file(path, summary, cause);
+	int rc = br_summary_write(summary, path, cause);
 	free(path);
 	return rc;
 }

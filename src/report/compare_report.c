@@ -784,16 +784,7 @@ br_compare_write_report(const br_compare_input *in, const char *out_dir,
 	}
 	summary = br_compare_summary(in, figs, n_figs);
 	add_labels(summary, in, t);
-	char *text = json_dumps(summary, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
-	if (text == NULL) {
-		*cause = br_xasprintf("%s: cannot serialise summary", sum_path);
-		goto fail;
-	}
-	char *with_nl = br_xasprintf("%s\n", text);
-	free(text);
-	int wr = br_write_atomic(sum_path, with_nl, strlen(with_nl), cause);
-	free(with_nl);
-	if (wr != 0)
+	if (br_summary_write(summary, sum_path, cause) != 0)
 		goto fail;
 	if (write_pdf(in, summary, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;

@@ -4,6 +4,7 @@
  * so a number appears in the report only if it is here.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "benchreport/common.h"
@@ -529,4 +530,19 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	}
 	set(s, "figures", fj);
 	return s;
+}
+
+int
+br_summary_write(const json_t *summary, const char *path, char **cause)
+{
+	char *text = json_dumps(summary, JSON_INDENT(2) | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+	if (text == NULL) {
+		*cause = br_xasprintf("%s: cannot serialise the summary", path);
+		return -1;
+	}
+	char *with_nl = br_xasprintf("%s\n", text);
+	free(text);
+	int rc = br_write_atomic(path, with_nl, strlen(with_nl), cause);
+	free(with_nl);
+	return rc;
 }
