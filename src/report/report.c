@@ -779,36 +779,53 @@ appendix(ctx *c)
 	strpool_free(&p);
 }
 
+/*
+ * doc_open: a new PDF whose info (title from template key title_key,
+ * subject, keywords) is filled from c->s. Returns 0 or -1 with *cause.
+ * doc_close: save it (unless a figure failed), free it; returns 0 or -1.
+ */
+static int
+doc_open(ctx *c, const char *title_key, char **cause)
+{
+	char *title = br_template_fill(c->t, title_key, c->s);
+	char *subject = br_template_fill(c->t, "doc.subject", c->s);
+	char *keywords = br_template_fill(c->t, "doc.keywords", c->s);
+	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0",
+		.keywords = keywords };
+	c->d = br_pdf_new(&info, cause);
+	free(title);
+	free(subject);
+	free(keywords);
+	return c->d == NULL ? -1 : 0;
+}
+
+static int
+doc_close(ctx *c, const char *pdf_path, char **cause)
+{
+	int rc;
+	if (c->err != NULL) {
+		*cause = c->err;
+		c->err = NULL;
+		rc = -1;
+	} else
+		rc = br_pdf_save(c->d, pdf_path, cause);
+	br_pdf_free(c->d);
+	c->d = NULL;
+	return rc;
+}
+
 int
 br_report_write_pdf(const br_analysis *a, const json_t *summary,
     const br_figure *figs, size_t n_figs, const br_template *t,
     const char *pdf_path, char **cause)
 {
 	ctx c = { .a = a, .s = summary, .t = t, .figs = figs, .n_figs = n_figs };
-	char *title = br_template_fill(t, "doc.title", summary);
-	char *subject = br_template_fill(t, "doc.subject", summary);
-	char *keywords = br_template_fill(t, "doc.keywords", summary);
-	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0",
-		.keywords = keywords };
-	c.d = br_pdf_new(&info, cause);
-	free(subject);
-	free(keywords);
-	if (c.d == NULL) {
-		free(title);
+	if (doc_open(&c, "doc.title", cause) != 0)
 		return -1;
-	}
 	title_page(&c);
 	run_chapters(&c);
 	appendix(&c);
-	int rc = 0;
-	if (c.err != NULL) {
-		*cause = c.err;
-		rc = -1;
-	} else
-		rc = br_pdf_save(c.d, pdf_path, cause);
-	br_pdf_free(c.d);
-	free(title);
-	return rc;
+	return doc_close(&c, pdf_path, cause);
 }
 
 /* ================================================================ */
@@ -1075,18 +1092,8 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
 {
 	ctx c = { .a = &camp->analyses[camp->focus], .s = campaign_summary, .t = t,
 		.figs = figs, .n_figs = n_figs, .focus_summary = run_summaries[camp->focus] };
-	char *title = br_template_fill(t, "campaign.title", campaign_summary);
-	char *subject = br_template_fill(t, "doc.subject", campaign_summary);
-	char *keywords = br_template_fill(t, "doc.keywords", campaign_summary);
-	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0",
-		.keywords = keywords };
-	c.d = br_pdf_new(&info, cause);
-	free(subject);
-	free(keywords);
-	if (c.d == NULL) {
-		free(title);
+	if (doc_open(&c, "campaign.title", cause) != 0)
 		return -1;
-	}
 	campaign_title(&c, camp);
 	campaign_configs(&c, camp);
 	campaign_calibration(&c, camp);
@@ -1097,13 +1104,5 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
 	run_chapters(&c);
 	c.s = campaign_summary;
 	campaign_appendix(&c, camp);
-	int rc;
-	if (c.err != NULL) {
-		*cause = c.err;
-		rc = -1;
-	} else
-		rc = br_pdf_save(c.d, pdf_path, cause);
-	br_pdf_free(c.d);
-	free(title);
-	return rc;
+	return doc_close(&c, pdf_path, cause);
 }
