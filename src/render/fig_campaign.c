@@ -294,16 +294,8 @@ fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **
 		g_string_append(cap, " Markers, right log axis, and the value after each run name: the KV demand "
 		    "C·(mean input + mean output tokens) divided by the KV pool from the server log; above the "
 		    "dashed 1.0× line the requested concurrency cannot be resident, and requests wait or are preempted.");
-	br_chart *charts[1] = { ch };
-	br_fig_spec spec = {
-		.id = "fig1-kv-demand",
-		.title = "KV demand vs resident requests per configuration",
-		.caption = cap->str,
-		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-		.charts = charts, .n_charts = 1, .cols = 1,
-		.csv = csv->str, .csv_len = csv->len,
-	};
-	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	rc = br_figure_write_single(out_dir, "fig1-kv-demand", "KV demand vs resident requests per configuration",
+	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
 	br_chart_free(ch);
@@ -518,16 +510,8 @@ fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char *
 		g_string_append_printf(cap, " In %zu configuration%s the residual is zero or negative (the server "
 		    "means exceed the client mean), which a log axis cannot draw: its value is written in red at the foot of its slot.",
 		    n_neg, n_neg > 1 ? "s" : "");
-	br_chart *charts[1] = { ch };
-	br_fig_spec spec = {
-		.id = "fig7-ttft-split",
-		.title = "TTFT split: queue, prefill, frontend per configuration",
-		.caption = cap->str,
-		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-		.charts = charts, .n_charts = 1, .cols = 1,
-		.csv = csv->str, .csv_len = csv->len,
-	};
-	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	rc = br_figure_write_single(out_dir, "fig7-ttft-split", "TTFT split: queue, prefill, frontend per configuration",
+	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
 	br_chart_free(ch);
@@ -710,16 +694,8 @@ fig_flops_calibration(const br_campaign *c, const char *out_dir, br_figure *out,
 		    "recomputing preempted requests.", ex);
 	if (cal->note)
 		g_string_append_printf(cap, " Note: %s.", cal->note);
-	br_chart *charts[1] = { ch };
-	br_fig_spec spec = {
-		.id = "fig8-flops-calibration",
-		.title = "FLOPs calibration: runs without preemptions, fitted line, the focus run",
-		.caption = cap->str,
-		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-		.charts = charts, .n_charts = 1, .cols = 1,
-		.csv = csv->str, .csv_len = csv->len,
-	};
-	rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	rc = br_figure_write_single(out_dir, "fig8-flops-calibration", "FLOPs calibration: runs without preemptions, fitted line, the focus run",
+	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
 	br_chart_free(ch);

@@ -457,16 +457,8 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, const char *la, const
 		if (!t[r]->available)
 			g_string_append_printf(cap, " %s has no TTFT split (it needs the queue and prefill histograms).",
 			    r == 0 ? "A" : "B");
-	br_chart *charts[1] = { ch };
-	br_fig_spec spec = {
-		.id = "figC3-compare-ttft-split",
-		.title = "TTFT split of A and B: queue, prefill, frontend",
-		.caption = cap->str,
-		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-		.charts = charts, .n_charts = 1, .cols = 1,
-		.csv = csv->str, .csv_len = csv->len,
-	};
-	int rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+	int rc = br_figure_write_single(out_dir, "figC3-compare-ttft-split", "TTFT split of A and B: queue, prefill, frontend",
+	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
 	br_chart_free(ch);

@@ -195,16 +195,8 @@ br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out
 		if (trig[0])
 			g_string_append_printf(cap, " Dashed: the trigger level, %s %%, the mean KV usage before a preemption "
 			    "over the whole window.", trig);
-		br_chart *charts[1] = { c };
-		br_fig_spec spec = {
-			.id = "fig4-preemption-loop",
-			.title = "The preemption control loop",
-			.caption = cap->str,
-			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-			.charts = charts, .n_charts = 1, .cols = 1,
-			.csv = csv->str, .csv_len = csv->len,
-		};
-		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		rc = br_figure_write_single(out_dir, "fig4-preemption-loop", "The preemption control loop",
+		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);
 		br_chart_free(c);

@@ -107,16 +107,8 @@ br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char
 			g_string_append(cap, " Shaded: the benchmark window.");
 		if (isfinite(C))
 			g_string_append(cap, " Dashed: the requested concurrency C of the closed-loop client.");
-		br_chart *charts[1] = { c };
-		br_fig_spec spec = {
-			.id = "fig3-residency",
-			.title = "Where requests are: running vs waiting",
-			.caption = cap->str,
-			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-			.charts = charts, .n_charts = 1, .cols = 1,
-			.csv = csv->str, .csv_len = csv->len,
-		};
-		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		rc = br_figure_write_single(out_dir, "fig3-residency", "Where requests are: running vs waiting",
+		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);
 	}

@@ -178,16 +178,8 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 		}
 		if (window)
 			g_string_append(cap, " Shaded: the benchmark window.");
-		br_chart *charts[1] = { c };
-		br_fig_spec spec = {
-			.id = "fig2-waveform",
-			.title = "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions",
-			.caption = cap->str,
-			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
-			.charts = charts, .n_charts = 1, .cols = 1,
-			.csv = csv->str, .csv_len = csv->len,
-		};
-		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+		rc = br_figure_write_single(out_dir, "fig2-waveform", "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions",
+		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);
 	}

@@ -195,3 +195,17 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 	out->height_pt = h;
 	return 0;
 }
+
+int
+br_figure_write_single(const char *out_dir, const char *id, const char *title,
+    const char *caption, br_chart *chart, const GString *csv, br_figure *out, char **cause)
+{
+	br_chart *charts[1] = { chart };
+	br_fig_spec spec = {
+		.id = id, .title = title, .caption = caption,
+		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
+		.charts = charts, .n_charts = 1, .cols = 1,
+		.csv = csv->str, .csv_len = csv->len,
+	};
+	return br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
+}

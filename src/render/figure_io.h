@@ -41,6 +41,14 @@ int br_fig_png_px(double pt);
 int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, char **cause);
 
 /*
+ * br_figure_write_single: br_figure_write for the common case of one chart
+ * at the standard size (BR_FIG_W_PT × BR_FIG_H_PT) with the CSV in a GString.
+ * Returns 1 (figure written, as the fig_* builders return) or -1 with *cause.
+ */
+int br_figure_write_single(const char *out_dir, const char *id, const char *title,
+    const char *caption, br_chart *chart, const GString *csv, br_figure *out, char **cause);
+
+/*
  * br_csv_num: append number v to s (locale independent, up to 15
  * significant digits); nothing (an empty cell) when v is not finite.
  */
