@@ -74,21 +74,10 @@ int br_mkdir_p(const char *path, char **cause);
  */
 int br_write_atomic(const char *path, const void *data, size_t len, char **cause);
 
-/* br_rm_rf: remove a folder tree that benchreport created (nftw, no
- * symlinks followed). NULL is ignored. */
+/* br_rm_rf: remove a folder tree that this process created (nftw: no
+ * symlink followed, no mount point crossed). NULL is ignored. Anything
+ * that may hold a user's file goes through outdir.h instead. */
 void br_rm_rf(const char *path);
-
-/*
- * Output folders (src/common/outdir.c): a command writes into a staging
- * folder "OUT.tmp.PID" and calls br_outdir_commit at the end.
- * br_outdir_clean_stale: remove OUT.tmp.PID / OUT.old.PID folders left by a
- * killed benchreport (PID no longer running).
- * br_outdir_commit: move staging to OUT; an existing OUT is replaced only
- * when it holds a previous benchreport summary.json, a file or a foreign
- * folder is refused. Returns 0 or -1 with *cause.
- */
-void br_outdir_clean_stale(const char *out_dir);
-int br_outdir_commit(const char *staging, const char *out_dir, char **cause);
 
 /* A growable array of doubles (values in whatever unit the owner states). */
 typedef struct br_dvec {

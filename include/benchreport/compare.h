@@ -26,6 +26,7 @@
 #include "benchreport/analysis.h"
 #include "benchreport/campaign.h"
 #include "benchreport/render.h"
+#include "benchreport/outdir.h"
 
 /* ------------------------------------------------------ headline numbers */
 
@@ -235,13 +236,14 @@ typedef struct br_compare_input {
 json_t *br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_figs);
 
 /*
- * br_compare_write_report: write out_dir/{report.pdf,summary.json,figures/}
- * through a staging folder swapped into place (an existing out_dir is
- * replaced only when it holds a previous benchreport summary.json).
- * template_path is templates/compare.LANG.json. Out: *summary_out (may be
- * NULL) a new reference. Returns 0, or -1 with *cause.
+ * br_compare_write_report: write OUT/{report.pdf,summary.json,figures/}
+ * through `out` (br_outdir_prepare'd by the caller before any analysis;
+ * this stages and commits it, see outdir.h). template_path is
+ * templates/compare.LANG.json. Out: *summary_out (may be
+ * NULL) a new reference. Returns 0, BR_OUTDIR_ERR_REFUSED when OUT changed
+ * into a folder that is not ours meanwhile, or -1 with *cause.
  */
-int br_compare_write_report(const br_compare_input *in, const char *out_dir,
+int br_compare_write_report(const br_compare_input *in, br_outdir *out,
     const char *template_path, json_t **summary_out, char **cause);
 
 #endif

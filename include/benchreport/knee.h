@@ -24,6 +24,7 @@
 #include "benchreport/bench.h"
 #include "benchreport/metrics.h"
 #include "benchreport/render.h"
+#include "benchreport/outdir.h"
 
 /* ---------------------------------------------------------------- SLO */
 enum br_slo_metric { BR_SLO_TTFT = 0, BR_SLO_TPOT, BR_SLO_ITL, BR_SLO_E2EL, BR_SLO_N_METRICS };
@@ -201,13 +202,14 @@ int br_fig_knee(const br_knee_result *r, const char *out_dir,
 json_t *br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs);
 
 /*
- * br_knee_write_report: write out_dir/{report.pdf,summary.json,figures/}
- * through a staging folder swapped into place (an existing out_dir is
- * replaced only when it holds summary.json). template_path is
+ * br_knee_write_report: write OUT/{report.pdf,summary.json,figures/}
+ * through `out` (br_outdir_prepare'd by the caller before any analysis;
+ * this stages and commits it, see outdir.h). template_path is
  * templates/knee.LANG.json. Out: *summary_out (may be NULL) a new reference
- * to the summary. Returns 0, or -1 with *cause.
+ * to the summary. Returns 0, BR_OUTDIR_ERR_REFUSED when OUT changed into a
+ * folder that is not ours meanwhile, or -1 with *cause.
  */
-int br_knee_write_report(const br_knee_result *r, const char *out_dir,
+int br_knee_write_report(const br_knee_result *r, br_outdir *out,
     const char *template_path, json_t **summary_out, char **cause);
 
 #endif

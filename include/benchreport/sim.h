@@ -6,6 +6,7 @@
 #define BENCHREPORT_SIM_H
 
 #include <stddef.h>
+#include "benchreport/outdir.h"
 
 /*
  * br_sim_main: `benchreport simulate CONFIG.json -o RUN_DIR [--force]`.
@@ -62,37 +63,22 @@ typedef struct br_sim_result {
 int br_sim_run(const char *config_path, br_sim_result *out, char **cause);
 
 /*
- * br_sim_write: write stress.json, metrics.csv, server.log and run.json of a
- * finished simulation into run_dir, through run_dir.tmp.PID and rename(2).
- * The target is checked with br_sim_check_output (an existing run_dir is
- * refused unless force is set and it is an earlier simulate output, which is
- * then replaced) and stale temporaries of killed runs are removed first
- * (br_sim_clean_stale). Returns 0 or -1 with *cause.
+ * br_sim_write_to: write stress.json, metrics.csv, server.log and run.json
+ * of a finished simulation through od (br_outdir_prepare'd with command
+ * "simulate" before the simulation ran; this stages and commits it, see
+ * outdir.h). Returns 0, BR_OUTDIR_ERR_REFUSED when RUN_DIR changed meanwhile
+ * into a folder that is not ours, or -1 with *cause.
+ */
+int br_sim_write_to(const br_sim_result *r, br_outdir *od, char **cause);
+
+/*
+ * br_sim_write: br_outdir_prepare(run_dir, "simulate", force) then
+ * br_sim_write_to. Without force an existing non-empty run_dir is refused;
+ * with force it is replaced only when it is an earlier output of ours
+ * holding nothing else (a benchreport report/ inside it included, when that
+ * is ours too). Returns 0, BR_OUTDIR_ERR_REFUSED or -1 with *cause.
  */
 int br_sim_write(const br_sim_result *r, const char *run_dir, int force, char **cause);
-
-/*
- * br_sim_check_output: may simulate write to run_dir? Returns 0 when run_dir
- * does not exist, or when force is set and run_dir is an empty folder or an
- * earlier simulate output (its run.json holds a "simulator" object).
- * Otherwise -1 with *cause saying why and what to do: run_dir is a regular
- * file or anything else but a folder (refused even with force), a folder
- * without force, or with force a folder that is not simulate's (user files,
- * a measured run). br_sim_main maps -1 to exit 2 (BR_EXIT_USAGE).
- * An earlier simulate output is replaced only when every entry in it is a
- * regular file simulate writes (stress.json, metrics.csv, server.log,
- * run.json) or a benchreport report/ folder (its summary.json names
- * "schema_version"); otherwise *cause names the first other entry.
- */
-int br_sim_check_output(const char *run_dir, int force, char **cause);
-
-/*
- * br_sim_clean_stale: remove "RUN_DIR.tmp.PID" folders left next to run_dir
- * by a killed simulate: only when PID is not alive (kill(PID, 0) fails with
- * ESRCH) and the folder holds nothing but simulate's own files. Returns the
- * number removed. br_sim_write calls it.
- */
-int br_sim_clean_stale(const char *run_dir);
 
 void br_sim_result_free(br_sim_result *r);
 

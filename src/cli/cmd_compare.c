@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/outdir.h"
 #include "benchreport/run.h"
 #include "benchreport/analysis.h"
 #include "benchreport/campaign.h"
@@ -177,72 +178,15 @@ names_text(const br_campaign *c)
 	return g_string_free(g, FALSE);
 }
 
-/* br_cmd_compare: see cmd.h. */
-int
-br_cmd_compare(int argc, char **argv)
+/*
+ * compare_rest: load both sides (A and B are folders, `same` when they are
+ * one), pair their runs and write the report through od. Returns the exit
+ * code.
+ */
+static int
+compare_rest(const char *const args[2], int same, br_outdir *od, int quiet)
 {
-	const char *args[2] = { NULL, NULL }, *out_dir = "compare-report";
-	size_t na = 0;
-	int quiet = 0, out_given = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			compare_usage(stdout);
-			return BR_EXIT_OK;
-		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-			quiet = 1;
-		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
-			if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-				fprintf(stderr, "benchreport compare: option '%s' needs a value\n", a);
-				return BR_EXIT_USAGE;
-			}
-			if (out_given) {
-				fprintf(stderr, "benchreport compare: option '%s' given twice\n", a);
-				return BR_EXIT_USAGE;
-			}
-			out_dir = argv[++i];
-			out_given = 1;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "benchreport compare: unknown option '%s'\n", a);
-			compare_usage(stderr);
-			return BR_EXIT_USAGE;
-		} else {
-			if (na == 2) {
-				fprintf(stderr, "benchreport compare: two folders expected (A and B), got a third: '%s'\n", a);
-				return BR_EXIT_USAGE;
-			}
-			args[na++] = a;
-		}
-	}
-	if (na < 2) {
-		fprintf(stderr, "benchreport compare: missing %s\n", na == 0 ? "A and B" : "B");
-		compare_usage(stderr);
-		return BR_EXIT_USAGE;
-	}
-	/* inputs exist and are folders */
-	char real[2][PATH_MAX];
-	for (int k = 0; k < 2; k++) {
-		if (!br_is_dir(args[k])) {
-			fprintf(stderr, "benchreport compare: %s: %s %s\n", args[k], k == 0 ? "A" : "B",
-			    br_is_file(args[k]) ? "is a file; expected a run or campaign folder" : "does not exist");
-			return BR_EXIT_INPUT;
-		}
-		if (realpath(args[k], real[k]) == NULL) {
-			fprintf(stderr, "benchreport compare: %s: %s\n", args[k], strerror(errno));
-			return BR_EXIT_INPUT;
-		}
-	}
-	int same = strcmp(real[0], real[1]) == 0;
-	char *out_abs = resolve_out(out_dir);
-	for (int k = 0; k < 2 && out_abs; k++)
-		if (inside(out_abs, real[k])) {
-			fprintf(stderr, "benchreport compare: %s: OUT_DIR is inside %s (%s); inputs are never "
-			    "modified: choose another folder with -o\n", out_dir, k == 0 ? "A" : "B", args[k]);
-			free(out_abs);
-			return BR_EXIT_USAGE;
-		}
-	free(out_abs);
-
+	char *cause = NULL;
 	int camp[2] = { br_campaign_looks_like(args[0]), br_campaign_looks_like(args[1]) };
 	if (camp[0] != camp[1]) {
 		fprintf(stderr, "benchreport compare: A (%s) is a %s and B (%s) is a %s: compare two runs or two campaigns\n",
@@ -250,7 +194,6 @@ br_cmd_compare(int argc, char **argv)
 		return BR_EXIT_INPUT;
 	}
 	side s[2];
-	char *cause = NULL;
 	for (int k = 0; k < 2; k++)
 		if (load_side(&s[k], args[k], camp[0], &cause) != 0) {
 			fprintf(stderr, "benchreport compare: %s: %s\n", k == 0 ? "A" : "B", cause ? cause : args[k]);
@@ -330,12 +273,13 @@ br_cmd_compare(int argc, char **argv)
 	char *tpath = compare_template_path("en");
 	json_t *summary = NULL;
 	int rc = BR_EXIT_OK;
-	if (br_compare_write_report(&in, out_dir, tpath, &summary, &cause) != 0) {
+	int wrc = br_compare_write_report(&in, od, tpath, &summary, &cause);
+	if (wrc != 0) {
 		fprintf(stderr, "benchreport compare: %s\n", cause ? cause : "failed");
 		free(cause);
-		rc = BR_EXIT_ANALYSIS;
+		rc = wrc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_ANALYSIS;
 	} else if (!quiet) {
-		print_text(summary, &in, out_dir);
+		print_text(summary, &in, br_outdir_path(od));
 	}
 	json_decref(summary);
 	free(tpath);
@@ -348,6 +292,85 @@ br_cmd_compare(int argc, char **argv)
 	br_cmp_match_free(&m);
 	side_free(&s[0]);
 	side_free(&s[1]);
+	return rc;
+}
+
+/* br_cmd_compare: see cmd.h. */
+int
+br_cmd_compare(int argc, char **argv)
+{
+	const char *args[2] = { NULL, NULL }, *out_dir = "compare-report";
+	size_t na = 0;
+	int quiet = 0, out_given = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			compare_usage(stdout);
+			return BR_EXIT_OK;
+		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+			quiet = 1;
+		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
+			if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+				fprintf(stderr, "benchreport compare: option '%s' needs a value\n", a);
+				return BR_EXIT_USAGE;
+			}
+			if (out_given) {
+				fprintf(stderr, "benchreport compare: option '%s' given twice\n", a);
+				return BR_EXIT_USAGE;
+			}
+			out_dir = argv[++i];
+			out_given = 1;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			fprintf(stderr, "benchreport compare: unknown option '%s'\n", a);
+			compare_usage(stderr);
+			return BR_EXIT_USAGE;
+		} else {
+			if (na == 2) {
+				fprintf(stderr, "benchreport compare: two folders expected (A and B), got a third: '%s'\n", a);
+				return BR_EXIT_USAGE;
+			}
+			args[na++] = a;
+		}
+	}
+	if (na < 2) {
+		fprintf(stderr, "benchreport compare: missing %s\n", na == 0 ? "A and B" : "B");
+		compare_usage(stderr);
+		return BR_EXIT_USAGE;
+	}
+	/* inputs exist and are folders */
+	char real[2][PATH_MAX];
+	for (int k = 0; k < 2; k++) {
+		if (!br_is_dir(args[k])) {
+			fprintf(stderr, "benchreport compare: %s: %s %s\n", args[k], k == 0 ? "A" : "B",
+			    br_is_file(args[k]) ? "is a file; expected a run or campaign folder" : "does not exist");
+			return BR_EXIT_INPUT;
+		}
+		if (realpath(args[k], real[k]) == NULL) {
+			fprintf(stderr, "benchreport compare: %s: %s\n", args[k], strerror(errno));
+			return BR_EXIT_INPUT;
+		}
+	}
+	int same = strcmp(real[0], real[1]) == 0;
+	char *out_abs = resolve_out(out_dir);
+	for (int k = 0; k < 2 && out_abs; k++)
+		if (inside(out_abs, real[k])) {
+			fprintf(stderr, "benchreport compare: %s: OUT_DIR is inside %s (%s); inputs are never "
+			    "modified: choose another folder with -o\n", out_dir, k == 0 ? "A" : "B", args[k]);
+			free(out_abs);
+			return BR_EXIT_USAGE;
+		}
+	free(out_abs);
+
+	int prc = 0;
+	char *cause = NULL;
+	br_outdir *od = br_outdir_prepare(out_dir, "compare", 1, &prc, &cause);
+	if (od == NULL) {
+		fprintf(stderr, "benchreport compare: %s\n", cause);
+		free(cause);
+		return BR_EXIT_USAGE;
+	}
+	int rc = compare_rest(args, same, od, quiet);
+	br_outdir_free(od);
 	br_render_shutdown();
 	return rc;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/outdir.h"
 #include "benchreport/run.h"
 #include "benchreport/knee.h"
 #include "benchreport/render.h"
@@ -297,8 +298,16 @@ br_cmd_knee(int argc, char **argv)
 		free(args);
 		return BR_EXIT_USAGE;
 	}
-	loaded L = { 0 };
 	int rc = BR_EXIT_OK;
+	br_outdir *od = br_outdir_prepare(out_dir, "knee", 1, &rc, &cause);
+	if (od == NULL) {
+		fprintf(stderr, "benchreport knee: %s\n", cause);
+		free(cause);
+		free(args);
+		return BR_EXIT_USAGE;
+	}
+	rc = BR_EXIT_OK;
+	loaded L = { 0 };
 	for (size_t i = 0; i < na; i++) {
 		long got;
 		if (br_is_dir(args[i])) {
@@ -314,6 +323,7 @@ br_cmd_knee(int argc, char **argv)
 			free(cause);
 			loaded_free(&L);
 			free(args);
+			br_outdir_free(od);
 			return BR_EXIT_INPUT;
 		}
 	}
@@ -325,6 +335,7 @@ br_cmd_knee(int argc, char **argv)
 		free(cause);
 		loaded_free(&L);
 		free(args);
+		br_outdir_free(od);
 		return BR_EXIT_ANALYSIS;
 	}
 	if (L.n_dup > 0 || res.n_runs < L.n_in) {
@@ -334,10 +345,11 @@ br_cmd_knee(int argc, char **argv)
 	}
 	char *tpath = knee_template_path("en");
 	json_t *summary = NULL;
-	if (br_knee_write_report(&res, out_dir, tpath, &summary, &cause) != 0) {
+	int wrc = br_knee_write_report(&res, od, tpath, &summary, &cause);
+	if (wrc != 0) {
 		fprintf(stderr, "benchreport knee: %s\n", cause ? cause : "failed");
 		free(cause);
-		rc = BR_EXIT_ANALYSIS;
+		rc = wrc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_ANALYSIS;
 	} else {
 		if (!quiet) {
 			printf("SLO %s; %zu runs, %zu curve(s)\n", slo.text, res.n_runs, res.n_groups);
@@ -353,7 +365,7 @@ br_cmd_knee(int argc, char **argv)
 					snprintf(fx, sizeof fx, "%g", G->pts[G->first_fail_idx].x);
 				printf("  knee %s %s; first failing %s\n", rate ? "offered req/s" : "max_concurrency", kx, fx);
 			}
-			printf("report: %s/report.pdf\n", out_dir);
+			printf("report: %s/report.pdf\n", br_outdir_path(od));
 		}
 		if (!res.any_meets) {
 			fprintf(stderr, "benchreport knee: no run meets the SLO %s\n", slo.text);
@@ -362,6 +374,7 @@ br_cmd_knee(int argc, char **argv)
 	}
 	json_decref(summary);
 	free(tpath);
+	br_outdir_free(od);
 	br_knee_free(&res);
 	loaded_free(&L);
 	free(args);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "benchreport/common.h"
+#include "benchreport/outdir.h"
 #include "benchreport/run.h"
 #include "benchreport/analysis.h"
 #include "benchreport/render.h"
@@ -187,20 +188,41 @@ progress(const report_opts *o, const char *step)
 	fprintf(stderr, "benchreport: [%.1f s] %s\n", el, step);
 }
 
-/* The output folder being written: staging, then swapped into place. */
+/* The output folder being written: checked first, then staged and swapped
+ * into place (include/benchreport/outdir.h). */
 typedef struct out_session {
-	char *out_dir, *staging, *fig_dir;
+	br_outdir *od;
+	const char *out_dir, *staging;   /* owned by od */
+	char *fig_dir;
 } out_session;
 
-/* out_begin: choose OUT_DIR, clean stale temporaries, create the staging
- * folder with its figures/ sub-folder. Returns 0 or -1 with *cause. */
+/* out_prepare: choose OUT_DIR and check it may be written, before any input
+ * is read. Returns 0, or an exit code after printing why. */
 static int
-out_begin(out_session *os, const report_opts *o, char **cause)
+out_prepare(out_session *os, const report_opts *o)
 {
-	os->out_dir = o->out_dir ? br_xstrdup(o->out_dir) : br_path_join(o->run_dir, "report");
-	os->staging = br_xasprintf("%s.tmp.%ld", os->out_dir, (long)getpid());
+	char *cause = NULL, *def = o->out_dir ? NULL : br_path_join(o->run_dir, "report");
+	int rc = 0;
+	os->od = br_outdir_prepare(o->out_dir ? o->out_dir : def, "report", 1, &rc, &cause);
+	free(def);
+	if (os->od == NULL) {
+		fprintf(stderr, "benchreport: %s\n", cause);
+		free(cause);
+		return BR_EXIT_USAGE;
+	}
+	os->out_dir = br_outdir_path(os->od);
+	return 0;
+}
+
+/* out_begin: create the staging folder with its figures/ sub-folder.
+ * Returns 0 or -1 with *cause. */
+static int
+out_begin(out_session *os, char **cause)
+{
+	if (br_outdir_stage(os->od, cause) != 0)
+		return -1;
+	os->staging = br_outdir_staging(os->od);
 	os->fig_dir = br_path_join(os->staging, "figures");
-	br_outdir_clean_stale(os->out_dir);
 	if (br_mkdir_p(os->fig_dir, cause) != 0) {
 		int e = errno;
 		free(*cause);
@@ -211,13 +233,20 @@ out_begin(out_session *os, const report_opts *o, char **cause)
 	return 0;
 }
 
-static void
-out_end(out_session *os, int failed)
+/* out_commit: swap the staging folder into place. Returns 0, or an exit
+ * code with *cause (2 when OUT changed under us into something not ours). */
+static int
+out_commit(out_session *os, char **cause)
 {
-	if (failed && os->staging)
-		br_rm_rf(os->staging);
-	free(os->out_dir);
-	free(os->staging);
+	int rc = br_outdir_commit(os->od, cause);
+	return rc == 0 ? 0 : rc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_ANALYSIS;
+}
+
+/* out_end: remove the staging folder unless committed; free. */
+static void
+out_end(out_session *os)
+{
+	br_outdir_free(os->od);
 	free(os->fig_dir);
 	memset(os, 0, sizeof *os);
 }
@@ -317,10 +346,15 @@ run_report(const report_opts *o, const br_template *tmpl)
 	br_flops_calibration cal;
 	memset(&cal, 0, sizeof cal);
 
+	int exit_rc = out_prepare(&os, o);
+	if (exit_rc != 0)
+		return exit_rc;
+	exit_rc = BR_EXIT_ANALYSIS;
 	progress(o, "reading the run folder");
 	if (br_run_load(o->run_dir, &o->in, &run, &cause) != 0) {
 		fprintf(stderr, "benchreport: %s\n", cause);
 		free(cause);
+		out_end(&os);
 		return BR_EXIT_INPUT;
 	}
 	progress(o, "analysing");
@@ -340,12 +374,13 @@ run_report(const report_opts *o, const br_template *tmpl)
 			br_flops_calibration_free(&cal);
 			br_analysis_free(&a);
 			br_run_free(&run);
+			out_end(&os);
 			return BR_EXIT_INPUT;
 		}
 		br_analysis_calibrate(&a, &cal);
 	}
 
-	if (out_begin(&os, o, &cause) != 0)
+	if (out_begin(&os, &cause) != 0)
 		goto out;
 	progress(o, "drawing figures");
 	if (br_render_figures(&a, os.fig_dir, &figs, &n_figs, &cause) != 0)
@@ -363,7 +398,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing the PDF");
 	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
-	if (br_outdir_commit(os.staging, os.out_dir, &cause) != 0)
+	if ((exit_rc = out_commit(&os, &cause)) != 0)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 0);
@@ -372,7 +407,7 @@ out:
 		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
 		free(cause);
 	}
-	out_end(&os, failed);
+	out_end(&os);
 	free(pdf_path);
 	json_decref(summary);
 	br_figures_free(figs, n_figs);
@@ -382,7 +417,7 @@ out:
 		br_campaign_free(&holders[i]);
 	free(holders);
 	br_flops_calibration_free(&cal);
-	return failed ? BR_EXIT_ANALYSIS : BR_EXIT_OK;
+	return failed ? exit_rc : BR_EXIT_OK;
 }
 
 static int
@@ -397,10 +432,15 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	json_t **run_sums = NULL, *summary = NULL;
 	char *pdf_path = NULL;
 
+	int exit_rc = out_prepare(&os, o);
+	if (exit_rc != 0)
+		return exit_rc;
+	exit_rc = BR_EXIT_ANALYSIS;
 	progress(o, "reading and analysing the campaign's runs");
 	if (br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause) != 0) {
 		fprintf(stderr, "benchreport: %s\n", cause);
 		free(cause);
+		out_end(&os);
 		return BR_EXIT_INPUT;
 	}
 	if (!o->quiet && !o->json) {
@@ -410,7 +450,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 			for (size_t i = 0; i < camp.runs[r].n_warnings; i++)
 				fprintf(stderr, "benchreport: note: %s: %s\n", camp.runs[r].name, camp.runs[r].warnings[i]);
 	}
-	if (out_begin(&os, o, &cause) != 0)
+	if (out_begin(&os, &cause) != 0)
 		goto out;
 	progress(o, "drawing figures");
 	if (br_render_campaign_figures(&camp, os.fig_dir, &figs, &n_figs, &cause) != 0)
@@ -448,7 +488,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing the PDF");
 	if (br_report_write_campaign_pdf(&camp, summary, run_sums, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
-	if (br_outdir_commit(os.staging, os.out_dir, &cause) != 0)
+	if ((exit_rc = out_commit(&os, &cause)) != 0)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 1);
@@ -457,7 +497,7 @@ out:
 		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
 		free(cause);
 	}
-	out_end(&os, failed);
+	out_end(&os);
 	free(pdf_path);
 	json_decref(summary);
 	for (size_t i = 0; run_sums && i < camp.n_runs; i++)
@@ -465,7 +505,7 @@ out:
 	free(run_sums);
 	br_figures_free(figs, n_figs);
 	br_campaign_free(&camp);
-	return failed ? BR_EXIT_ANALYSIS : BR_EXIT_OK;
+	return failed ? exit_rc : BR_EXIT_OK;
 }
 
 int

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "benchreport/common.h"
+#include "benchreport/outdir.h"
 #include "benchreport/compare.h"
 #include "benchreport/report.h"
 
@@ -747,36 +748,26 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t)
 
 /* br_compare_write_report: see compare.h. */
 int
-br_compare_write_report(const br_compare_input *in, const char *out_dir,
+br_compare_write_report(const br_compare_input *in, br_outdir *out,
     const char *template_path, json_t **summary_out, char **cause)
 {
 	int rc = -1;
 	br_figure *figs = NULL;
 	size_t n_figs = 0;
 	json_t *summary = NULL;
-	br_outdir_clean_stale(out_dir);
-	char *staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
-	char *fig_dir = br_path_join(staging, "figures");
-	char *sum_path = br_path_join(staging, "summary.json");
-	char *pdf_path = br_path_join(staging, "report.pdf");
+	char *fig_dir = NULL, *sum_path = NULL, *pdf_path = NULL;
 	if (summary_out)
 		*summary_out = NULL;
 	br_template *t = br_template_load(template_path, cause);
 	if (t == NULL)
 		goto out;
-	if (br_is_dir(out_dir)) {
-		/* refuse early, before drawing anything */
-		char *prev = br_path_join(out_dir, "summary.json");
-		int has = br_is_file(prev);
-		free(prev);
-		if (!has) {
-			*cause = br_xasprintf("%s: exists and is not a benchreport report folder "
-			    "(no benchreport summary.json); choose another with -o", out_dir);
-			goto out;
-		}
-	}
+	if (br_outdir_stage(out, cause) != 0)
+		goto out;
+	fig_dir = br_path_join(br_outdir_staging(out), "figures");
+	sum_path = br_path_join(br_outdir_staging(out), "summary.json");
+	pdf_path = br_path_join(br_outdir_staging(out), "report.pdf");
 	if (br_mkdir_p(fig_dir, cause) != 0)
-		goto fail;
+		goto out;
 	if (in->n_pairs > 0) {
 		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
 		if (br_fig_compare(p->a, p->b, p->name_a, p->name_b, fig_dir, &figs, &n_figs, cause) != 0)
@@ -788,8 +779,8 @@ br_compare_write_report(const br_compare_input *in, const char *out_dir,
 		goto fail;
 	if (write_pdf(in, summary, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
-	if (br_outdir_commit(staging, out_dir, cause) != 0)
-		goto fail;
+	if ((rc = br_outdir_commit(out, cause)) != 0)
+		goto out;
 	rc = 0;
 	if (summary_out) {
 		*summary_out = summary;
@@ -797,12 +788,11 @@ br_compare_write_report(const br_compare_input *in, const char *out_dir,
 	}
 	goto out;
 fail:
-	br_rm_rf(staging);
+	rc = -1;
 out:
 	json_decref(summary);
 	br_figures_free(figs, n_figs);
 	br_template_free(t);
-	free(staging);
 	free(fig_dir);
 	free(sum_path);
 	free(pdf_path);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "benchreport/common.h"
+#include "benchreport/outdir.h"
 #include "benchreport/knee.h"
 #include "benchreport/report.h"
 
@@ -485,25 +486,26 @@ out:
 
 /* br_knee_write_report: see knee.h. */
 int
-br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *template_path,
+br_knee_write_report(const br_knee_result *r, br_outdir *out, const char *template_path,
     json_t **summary_out, char **cause)
 {
 	int rc = -1;
 	br_figure *figs = NULL;
 	size_t n_figs = 0;
 	json_t *summary = NULL;
-	br_outdir_clean_stale(out_dir);
-	char *staging = br_xasprintf("%s.tmp.%ld", out_dir, (long)getpid());
-	char *fig_dir = br_path_join(staging, "figures");
-	char *sum_path = br_path_join(staging, "summary.json");
-	char *pdf_path = br_path_join(staging, "report.pdf");
+	char *fig_dir = NULL, *sum_path = NULL, *pdf_path = NULL;
 	br_template *t = br_template_load(template_path, cause);
 	if (summary_out)
 		*summary_out = NULL;
 	if (t == NULL)
 		goto out;
+	if (br_outdir_stage(out, cause) != 0)
+		goto out;
+	fig_dir = br_path_join(br_outdir_staging(out), "figures");
+	sum_path = br_path_join(br_outdir_staging(out), "summary.json");
+	pdf_path = br_path_join(br_outdir_staging(out), "report.pdf");
 	if (br_mkdir_p(fig_dir, cause) != 0)
-		goto fail;
+		goto out;
 	if (br_fig_knee(r, fig_dir, &figs, &n_figs, cause) != 0)
 		goto fail;
 	summary = br_knee_summary(r, figs, n_figs);
@@ -511,8 +513,8 @@ br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *t
 		goto fail;
 	if (write_pdf(r, summary, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
-	if (br_outdir_commit(staging, out_dir, cause) != 0)
-		goto fail;
+	if ((rc = br_outdir_commit(out, cause)) != 0)
+		goto out;
 	rc = 0;
 	if (summary_out) {
 		*summary_out = summary;
@@ -520,12 +522,11 @@ br_knee_write_report(const br_knee_result *r, const char *out_dir, const char *t
 	}
 	goto out;
 fail:
-	br_rm_rf(staging);
+	rc = -1;
 out:
 	json_decref(summary);
 	br_figures_free(figs, n_figs);
 	br_template_free(t);
-	free(staging);
 	free(fig_dir);
 	free(sum_path);
 	free(pdf_path);

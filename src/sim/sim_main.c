@@ -6,6 +6,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/sim.h"
+#include "benchreport/outdir.h"
 
 static void
 usage(FILE *fp)
@@ -13,16 +14,16 @@ usage(FILE *fp)
 	fprintf(fp, "usage: benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
 	    "  Runs the vLLM V1 scheduler model of CONFIG.json and writes stress.json,\n"
 	    "  metrics.csv, server.log and run.json into RUN_DIR. An existing RUN_DIR is\n"
-	    "  refused; --force replaces it only when it is an earlier simulate output\n"
-	    "  (its run.json has a \"simulator\" object) holding nothing but stress.json,\n"
-	    "  metrics.csv, server.log, run.json and a benchreport report/ folder: a file\n"
-	    "  of your own in it makes --force refuse (exit 2), naming the file.\n");
+	    "  refused; --force replaces it only when benchreport wrote it (its\n"
+	    "  .benchreport-output marker lists every file) and it holds nothing else,\n"
+	    "  unchanged (a benchreport report/ inside it included): a file of your own\n"
+	    "  in it makes --force refuse (exit 2), naming the file.\n");
 }
 
 /*
  * br_sim_main: parse the command line, simulate, write. Exit codes: 0 ok,
  * 2 bad usage (also: RUN_DIR exists and may not be replaced, see
- * br_sim_check_output), 3 bad config or an
+ * outdir.h), 3 bad config or an
  * output that cannot be written.
  */
 int
@@ -65,7 +66,9 @@ br_sim_main(int argc, char **argv)
 		return BR_EXIT_USAGE;
 	}
 	char *cause = NULL;
-	if (br_sim_check_output(out_dir, force, &cause) < 0) {
+	int rc = 0;
+	br_outdir *od = br_outdir_prepare(out_dir, "simulate", force, &rc, &cause);
+	if (od == NULL) {
 		fprintf(stderr, "benchreport simulate: %s\n", cause);
 		free(cause);
 		return BR_EXIT_USAGE;
@@ -74,13 +77,16 @@ br_sim_main(int argc, char **argv)
 	if (br_sim_run(config, &r, &cause) < 0) {
 		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : config);
 		free(cause);
+		br_outdir_free(od);
 		return BR_EXIT_INPUT;
 	}
-	if (br_sim_write(&r, out_dir, force, &cause) < 0) {
+	rc = br_sim_write_to(&r, od, &cause);
+	br_outdir_free(od);
+	if (rc != 0) {
 		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : out_dir);
 		free(cause);
 		br_sim_result_free(&r);
-		return BR_EXIT_INPUT;
+		return rc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_INPUT;
 	}
 	printf("simulated %.0f requests: duration %.1f s, %.1f output tok/s, mean running %.2f "
 	    "(peak %.0f), peak waiting %.0f, %zu preemptions, TTFT p50 %.1f s\nwrote %s\n",

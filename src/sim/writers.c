@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <jansson.h>
 #include "benchreport/common.h"
+#include "benchreport/outdir.h"
 #include "benchreport/stats.h"
 #include "sim_internal.h"
 
@@ -567,328 +568,64 @@ write_file(const char *dir, const char *name, int (*fn)(const struct br_sim_run 
 	return rc;
 }
 
-static int
-rm_cb(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-/* rm_tree: remove a directory we created (or the one --force replaces). */
-static void
-rm_tree(const char *path)
-{
-	nftw(path, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /*
- * strip_slashes: copy of path without trailing '/' (so "out/" gives the
- * sibling "out.tmp.PID", not "out/.tmp.PID"); "/" stays "/".
- */
-static char *
-strip_slashes(const char *path)
-{
-	char *p = br_xstrdup(path);
-	size_t n = strlen(p);
-	while (n > 1 && p[n - 1] == '/')
-		p[--n] = '\0';
-	return p;
-}
-
-/*
- * is_sim_output: 1 when dir/run.json is a JSON object holding a "simulator"
- * object (what write_runjson writes), else 0.
- */
-static int
-is_sim_output(const char *dir)
-{
-	char *rj = br_path_join(dir, "run.json");
-	json_t *o = br_is_file(rj) ? json_load_file(rj, 0, NULL) : NULL;
-	free(rj);
-	int yes = o && json_is_object(o) && json_is_object(json_object_get(o, "simulator"));
-	json_decref(o);
-	return yes;
-}
-
-/*
- * is_report_dir: 1 when path is a real folder (not a symlink) holding a
- * benchreport summary.json (it names "schema_version"), i.e. the report/
- * that `benchreport report RUN_DIR` writes by default; else 0.
- */
-static int
-is_report_dir(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-		return 0;
-	char *sum = br_path_join(path, "summary.json");
-	char *text = NULL;
-	size_t len = 0;
-	int ours = 0;
-	if (lstat(sum, &st) == 0 && S_ISREG(st.st_mode) && br_read_file(sum, &text, &len, NULL) == 0)
-		ours = strstr(text, "\"schema_version\"") != NULL;
-	free(text);
-	free(sum);
-	return ours;
-}
-
-/*
- * foreign_entry: the first entry of dir (in sorted name order) that --force
- * may not delete: anything but the regular files simulate writes
- * (stress.json, metrics.csv, server.log, run.json) and a benchreport
- * report/ folder (is_report_dir). Returns a malloc'd name, "" when dir
- * holds nothing else, or NULL when dir cannot be read.
- */
-static char *
-foreign_entry(const char *dir)
-{
-	static const char *const ours[] = { "stress.json", "metrics.csv", "server.log", "run.json" };
-	struct dirent **names = NULL;
-	int n = scandir(dir, &names, NULL, alphasort);
-	if (n < 0)
-		return NULL;
-	char *found = NULL;
-	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
-		if (found == NULL && strcmp(nm, ".") != 0 && strcmp(nm, "..") != 0) {
-			char *p = br_path_join(dir, nm);
-			struct stat st;
-			int ok = 0;
-			if (strcmp(nm, "report") == 0)
-				ok = is_report_dir(p);
-			else
-				for (size_t k = 0; k < sizeof ours / sizeof *ours; k++)
-					if (strcmp(nm, ours[k]) == 0)
-						ok = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
-			free(p);
-			if (!ok)
-				found = br_xstrdup(nm);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return found ? found : br_xstrdup("");
-}
-
-/* is_empty_dir: 1 when dir holds no entry but "." and "..". */
-static int
-is_empty_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d == NULL)
-		return 0;
-	struct dirent *e;
-	int empty = 1;
-	while ((e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-			empty = 0;
-			break;
-		}
-	closedir(d);
-	return empty;
-}
-
-/*
- * br_sim_check_output: see sim.h. Absent → 0. Not a folder (regular file,
- * symlink, device, ...) → -1 even with force. A folder → -1 without force;
- * with force 0 only when it is empty, or an earlier simulate output
- * (is_sim_output) holding nothing but simulate's files and a report/
- * folder (foreign_entry names the first other entry): a file of the
- * user's, even next to simulate's own, is never deleted.
+ * br_sim_write_to: see sim.h. The four files are written into the staging
+ * folder of od, which br_outdir_commit then swaps into place (outdir.h:
+ * an earlier output is replaced only while it holds nothing but what its
+ * marker lists).
  */
 int
-br_sim_check_output(const char *run_dir, int force, char **cause)
+br_sim_write_to(const br_sim_result *r, br_outdir *od, char **cause)
 {
-	char *dir = strip_slashes(run_dir);
-	struct stat st;
-	int rc = 0;
-	if (lstat(dir, &st) != 0) {
-		if (errno != ENOENT) {
-			if (cause)
-				*cause = br_xasprintf("%s: cannot use as output folder: %s", run_dir, strerror(errno));
-			rc = -1;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		if (cause)
-			*cause = br_xasprintf("%s: exists and is not a folder (%s); simulate never replaces it, "
-			    "even with --force: choose another -o folder",
-			    run_dir, S_ISREG(st.st_mode) ? "a regular file" : S_ISLNK(st.st_mode) ? "a symbolic link" :
-			    "a special file");
-		rc = -1;
-	} else if (!force) {
-		if (cause)
-			*cause = br_xasprintf("%s: already exists (use --force to replace an earlier simulate output, "
-			    "or choose another -o folder)", run_dir);
-		rc = -1;
-	} else if (!is_empty_dir(dir)) {
-		char *foreign = foreign_entry(dir);
-		if (foreign == NULL) {
-			if (cause)
-				*cause = br_xasprintf("%s: cannot read the folder: %s", run_dir, strerror(errno));
-			rc = -1;
-		} else if (!is_sim_output(dir)) {
-			if (cause)
-				*cause = br_xasprintf("%s: --force refused: this folder is not an earlier simulate output "
-				    "(it has no run.json with a \"simulator\" object), so it may hold your own files or a "
-				    "measured run; choose another -o folder, or remove it yourself if you really mean to "
-				    "replace it", run_dir);
-			rc = -1;
-		} else if (foreign[0] != '\0') {
-			if (cause)
-				*cause = br_xasprintf("%s: --force refused: \"%s\" in it is not something simulate writes "
-				    "(--force replaces a folder holding only stress.json, metrics.csv, server.log, "
-				    "run.json and a benchreport report/ folder, never your own files); move \"%s\" out, "
-				    "or choose another -o folder", run_dir, foreign, foreign);
-			rc = -1;
-		}
-		free(foreign);
-	}
-	free(dir);
-	return rc;
-}
-
-/*
- * only_our_files: 1 when every entry of dir is a regular file named like one
- * that br_sim_write puts there (so a stale temporary folder is surely ours).
- */
-static int
-only_our_files(const char *dir)
-{
-	static const char *const ours[] = { "stress.json", "metrics.csv", "server.log", "run.json" };
-	DIR *d = opendir(dir);
-	if (d == NULL)
-		return 0;
-	struct dirent *e;
-	int ok = 1;
-	while (ok && (e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		int known = 0;
-		for (size_t i = 0; i < sizeof ours / sizeof *ours; i++)
-			known |= strcmp(e->d_name, ours[i]) == 0;
-		char *p = br_path_join(dir, e->d_name);
-		struct stat st;
-		ok = known && lstat(p, &st) == 0 && S_ISREG(st.st_mode);
-		free(p);
-	}
-	closedir(d);
-	return ok;
-}
-
-/*
- * br_sim_clean_stale: see sim.h. Looks in the parent folder of run_dir for
- * "BASE.tmp.PID" folders; one is removed when PID is not this process,
- * kill(PID, 0) fails with ESRCH (no such process) and it holds nothing but
- * simulate's own files. Returns how many were removed.
- */
-int
-br_sim_clean_stale(const char *run_dir)
-{
-	char *dir = strip_slashes(run_dir);
-	char *slash = strrchr(dir, '/');
-	char *parent = slash == NULL ? br_xstrdup(".") :
-	    slash == dir ? br_xstrdup("/") : br_xstrndup(dir, (size_t)(slash - dir));
-	const char *base = slash ? slash + 1 : dir;
-	char *prefix = br_xasprintf("%s.tmp.", base);
-	size_t pl = strlen(prefix);
-	int removed = 0;
-	DIR *d = opendir(parent);
-	if (d != NULL) {
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			if (strncmp(e->d_name, prefix, pl) != 0)
-				continue;
-			const char *digits = e->d_name + pl;
-			char *end = NULL;
-			errno = 0;
-			long pid = strtol(digits, &end, 10);
-			if (*digits < '1' || *digits > '9' || *end != '\0' || errno != 0 || pid <= 0 ||
-			    (pid_t)pid != pid || (pid_t)pid == getpid())
-				continue;
-			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-				continue;   /* alive, or not ours to signal: leave it */
-			char *p = br_path_join(parent, e->d_name);
-			struct stat st;
-			if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && only_our_files(p)) {
-				rm_tree(p);
-				removed += !br_is_dir(p);
-			}
-			free(p);
-		}
-		closedir(d);
-	}
-	free(prefix);
-	free(parent);
-	free(dir);
-	return removed;
-}
-
-/*
- * br_sim_write: see sim.h. The target is checked first with
- * br_sim_check_output and stale temporaries of killed runs are removed.
- * Files are written into RUN_DIR.tmp.PID which is renamed into place; with
- * force an existing RUN_DIR is moved aside to RUN_DIR.old.PID first and
- * removed after the rename.
- */
-int
-br_sim_write(const br_sim_result *r, const char *run_dir_arg, int force, char **cause)
-{
+	char *c = NULL;
 	if (r == NULL || r->run == NULL) {
 		if (cause)
 			*cause = br_xstrdup("br_sim_write: no simulation result");
 		return -1;
 	}
-	if (br_sim_check_output(run_dir_arg, force, cause) < 0)
-		return -1;
-	br_sim_clean_stale(run_dir_arg);
-	char *run_dir = strip_slashes(run_dir_arg);
-	struct stat st;
-	int exists = lstat(run_dir, &st) == 0;
-	char *tmp = br_xasprintf("%s.tmp.%ld", run_dir, (long)getpid());
-	if (lstat(tmp, &st) == 0)
-		rm_tree(tmp);
-	int rc = -1;
-	char *old = NULL;
-	if (br_mkdir_p(tmp, cause) < 0)
-		goto out;
-	if (write_file(tmp, "stress.json", write_stress, r->run, cause) < 0 ||
-	    write_file(tmp, "metrics.csv", write_metrics, r->run, cause) < 0 ||
-	    write_file(tmp, "server.log", write_log, r->run, cause) < 0)
+	if (br_outdir_stage(od, &c) != 0)
+		goto fail;
+	const char *tmp = br_outdir_staging(od);
+	if (write_file(tmp, "stress.json", write_stress, r->run, &c) < 0 ||
+	    write_file(tmp, "metrics.csv", write_metrics, r->run, &c) < 0 ||
+	    write_file(tmp, "server.log", write_log, r->run, &c) < 0)
 		goto fail;
 	char *rj = br_path_join(tmp, "run.json");
-	int rjrc = write_runjson(r, rj, cause);
+	int rjrc = write_runjson(r, rj, &c);
 	free(rj);
 	if (rjrc < 0)
 		goto fail;
-	if (exists) {
-		/* check again: the folder may have changed while we simulated and wrote */
-		if (br_sim_check_output(run_dir_arg, force, cause) < 0)
-			goto fail;
-		old = br_xasprintf("%s.old.%ld", run_dir, (long)getpid());
-		if (rename(run_dir, old) != 0) {
-			if (cause)
-				*cause = br_xasprintf("%s: cannot move aside: %s", run_dir, strerror(errno));
-			goto fail;
-		}
-	}
-	if (rename(tmp, run_dir) != 0) {
+	int rc = br_outdir_commit(od, &c);
+	if (rc != 0) {
 		if (cause)
-			*cause = br_xasprintf("%s: cannot rename %s into place: %s", run_dir, tmp, strerror(errno));
-		if (old)
-			rename(old, run_dir);
-		goto fail;
+			*cause = c;
+		else
+			free(c);
+		return rc;
 	}
-	if (old)
-		rm_tree(old);
-	rc = 0;
-	goto out;
+	return 0;
 fail:
-	rm_tree(tmp);
-out:
-	free(old);
-	free(tmp);
-	free(run_dir);
+	if (cause)
+		*cause = c;
+	else
+		free(c);
+	return -1;
+}
+
+/* br_sim_write: see sim.h. */
+int
+br_sim_write(const br_sim_result *r, const char *run_dir, int force, char **cause)
+{
+	int rc = 0;
+	char *c = NULL;
+	br_outdir *od = br_outdir_prepare(run_dir, "simulate", force, &rc, &c);
+	if (od != NULL) {
+		rc = br_sim_write_to(r, od, &c);
+		br_outdir_free(od);
+	}
+	if (cause)
+		*cause = c;
+	else
+		free(c);
 	return rc;
 }

@@ -16,11 +16,12 @@
 #include "benchreport/sim.h"
 #include "sim/sim_internal.h"
 
-/* rm_run_dir: remove the four files br_sim_write makes, then the folder. */
+/* rm_run_dir: remove the four files br_sim_write makes and its marker,
+ * then the folder. */
 static void
 rm_run_dir(const char *dir)
 {
-	const char *files[] = { "stress.json", "metrics.csv", "server.log", "run.json" };
+	const char *files[] = { "stress.json", "metrics.csv", "server.log", "run.json", ".benchreport-output" };
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		char *p = br_path_join(dir, files[i]);
 		unlink(p);

@@ -4,9 +4,11 @@
  */
 #include "br_test.h"
 #include <unistd.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include "benchreport/common.h"
 #include "benchreport/sim.h"
+#include "benchreport/outdir.h"
 #include "benchreport/bench.h"
 #include "benchreport/metrics.h"
 #include "benchreport/serverlog.h"
@@ -118,10 +120,29 @@ write_text(const char *path, const char *text)
 	fclose(fp);
 }
 
-/* An existing folder is never overwritten without force; --force replaces an
- * earlier simulate output only, never a folder of the user's files, a
- * measured run or a regular file (exit 2, file untouched); no temporary
- * folder is left behind. */
+/* ours_report: RUN/report written through the outdir API as `benchreport
+ * report` writes it (a marker listing summary.json): ours to replace. */
+static void
+ours_report(const char *run)
+{
+	char *rep = br_path_join(run, "report"), *cause = NULL;
+	int rc = 0;
+	br_outdir *od = br_outdir_prepare(rep, "report", 1, &rc, &cause);
+	assert_non_null(od);
+	assert_int_equal(br_outdir_stage(od, &cause), 0);
+	char *sum = br_path_join(br_outdir_staging(od), "summary.json");
+	write_text(sum, "{\"schema_version\": 1}\n");
+	assert_int_equal(br_outdir_commit(od, &cause), 0);
+	br_outdir_free(od);
+	free(sum);
+	free(rep);
+}
+
+/* An existing folder is never overwritten without --force; --force replaces
+ * an earlier simulate output only (outdir.h), never a folder of the user's
+ * files, a measured run or a regular file (exit 2, all untouched). The
+ * general ownership rules are tested in test_common_outdir.c; these are the
+ * simulate command's uses of them. */
 static void
 test_no_overwrite(void **state)
 {
@@ -129,185 +150,140 @@ test_no_overwrite(void **state)
 	char *cfg = br_test_src("fixtures/configs/small-1024-256.json");
 	char *d = br_xasprintf("%s/keep", tmpdir);
 	assert_int_equal(br_mkdir_p(d, NULL), 0);
-	char *marker = br_path_join(d, "mine.txt");
-	write_text(marker, "x");
-	sim_to("fixtures/configs/small-1024-256.json", d, 0, -1);
-	sim_to("fixtures/configs/small-1024-256.json", d, 1, -1);
-	assert_true(br_is_file(marker));
+	char *mine = br_path_join(d, "mine.txt");
+	write_text(mine, "x");
+	sim_to("fixtures/configs/small-1024-256.json", d, 0, BR_OUTDIR_ERR_REFUSED);
+	sim_to("fixtures/configs/small-1024-256.json", d, 1, BR_OUTDIR_ERR_REFUSED);
 	char *st = br_path_join(d, "stress.json");
 	assert_false(br_is_file(st));
 	char *argv[] = { "simulate", cfg, "-o", d, NULL };
 	assert_int_equal(br_sim_main(4, argv), BR_EXIT_USAGE);
-	assert_true(br_is_file(marker));
-	/* user's folder + --force: refused with exit 2 and a reason */
 	char *argvf[] = { "simulate", cfg, "-o", d, "--force", NULL };
 	assert_int_equal(br_sim_main(5, argvf), BR_EXIT_USAGE);
-	assert_true(br_is_file(marker));
+	assert_true(br_is_file(mine));
 	assert_false(br_is_file(st));
-	char *cause = NULL;
-	assert_int_equal(br_sim_check_output(d, 1, &cause), -1);
-	assert_non_null(strstr(cause, "not an earlier simulate output"));
-	assert_non_null(strstr(cause, "choose another -o folder"));
-	free(cause);
 
-	/* a measured run: run.json without a "simulator" object */
+	/* a measured run: run.json with a "simulator" object but no marker is
+	 * still not ours (the old guess) */
 	char *m = br_xasprintf("%s/measured", tmpdir);
 	assert_int_equal(br_mkdir_p(m, NULL), 0);
 	char *mrj = br_path_join(m, "run.json");
-	write_text(mrj, "{\"name\": \"h100 run\", \"gpu\": \"H100\"}\n");
+	write_text(mrj, "{\"simulator\": {\"seed\": 1}}\n");
 	char *argvm[] = { "simulate", cfg, "-o", m, "--force", NULL };
 	assert_int_equal(br_sim_main(5, argvm), BR_EXIT_USAGE);
 	assert_true(br_is_file(mrj));
-	/* "simulator" present but not an object: still not ours */
-	write_text(mrj, "{\"simulator\": \"yes\"}\n");
-	assert_int_equal(br_sim_main(5, argvm), BR_EXIT_USAGE);
-	assert_true(br_is_file(mrj));
 
-	/* a regular file as -o: refused with and without --force, kept as a file */
+	/* a regular file as -o: refused with and without --force */
 	char *f = br_xasprintf("%s/afile", tmpdir);
 	write_text(f, "precious");
 	char *argvr[] = { "simulate", cfg, "-o", f, "--force", NULL };
 	assert_int_equal(br_sim_main(5, argvr), BR_EXIT_USAGE);
 	assert_int_equal(br_sim_main(4, argvr), BR_EXIT_USAGE);
 	assert_true(br_is_file(f));
-	assert_int_equal(br_sim_check_output(f, 1, &cause), -1);
-	assert_non_null(strstr(cause, "not a folder"));
-	free(cause);
-	sim_to("fixtures/configs/small-1024-256.json", f, 1, -1);
-	assert_true(br_is_file(f));
 
-	/* an earlier simulate output with a file of the user's in it (the
-	 * tester's `echo x > DIR/notes.txt`): --force refuses with exit 2,
-	 * naming the first foreign entry in name order, and deletes nothing */
+	/* an earlier simulate output: refused without --force, replaced with it */
 	char *s = br_xasprintf("%s/simout", tmpdir);
 	char *s_slash = br_xasprintf("%s/simout/", tmpdir);
 	sim_to("fixtures/configs/small-1024-256.json", s, 0, 0);
+	char *argvs0[] = { "simulate", cfg, "-o", s, NULL };
+	assert_int_equal(br_sim_main(4, argvs0), BR_EXIT_USAGE);
+	char *argvs[] = { "simulate", cfg, "-o", s_slash, "--force", NULL };
+	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_OK);
+	/* ... but not once the user added files: both are named, nothing goes */
 	char *extra = br_path_join(s, "notes.txt");
 	write_text(extra, "x\n");
 	char *extra2 = br_path_join(s, "zz-mine");
 	assert_int_equal(br_mkdir_p(extra2, NULL), 0);
-	char *argvs[] = { "simulate", cfg, "-o", s_slash, "--force", NULL };
+	char *cause = NULL;
+	assert_int_equal(br_sim_write(NULL, s, 1, &cause), BR_OUTDIR_ERR_REFUSED);
+	assert_non_null(strstr(cause, "notes.txt"));
+	assert_non_null(strstr(cause, "zz-mine/"));
+	free(cause);
 	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_USAGE);
 	assert_true(br_is_file(extra));
 	assert_true(br_is_dir(extra2));
-	char *srj = br_path_join(s, "run.json");
-	assert_true(br_is_file(srj));
-	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
-	assert_non_null(strstr(cause, "\"notes.txt\""));      /* before zz-mine */
-	assert_null(strstr(cause, "zz-mine"));
-	assert_non_null(strstr(cause, "never your own files"));
-	free(cause);
 	assert_int_equal(remove(extra), 0);
-	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
-	assert_non_null(strstr(cause, "\"zz-mine\""));
-	free(cause);
 	assert_int_equal(remove(extra2), 0);
-	/* a file named like ours but not a regular file (a symlink) is foreign too */
-	char *lnk = br_path_join(s, "server.log");
-	char *target = br_path_join(tmpdir, "afile");
-	assert_int_equal(remove(lnk), 0);
-	assert_int_equal(symlink(target, lnk), 0);
-	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
-	assert_non_null(strstr(cause, "\"server.log\""));
-	free(cause);
-	assert_int_equal(remove(lnk), 0);
-	/* a report/ folder: benchreport's (summary.json with schema_version) is
-	 * replaced with the rest; one without it is the user's */
+	/* a report/ of ours inside it goes with it; a user's report/ does not */
+	ours_report(s);
 	char *rep = br_path_join(s, "report");
-	assert_int_equal(br_mkdir_p(rep, NULL), 0);
-	char *sum = br_path_join(rep, "summary.json");
-	write_text(sum, "{\"title\": \"mine\"}\n");
-	assert_int_equal(br_sim_check_output(s, 1, &cause), -1);
-	assert_non_null(strstr(cause, "\"report\""));
-	free(cause);
-	write_text(sum, "{\"schema_version\": 1, \"x\": 2}\n");
-	assert_int_equal(br_sim_check_output(s, 1, &cause), 0);
-	/* now only simulate's files and a report/: replaced (trailing slash too) */
+	char *repsum = br_path_join(rep, "summary.json");
 	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_OK);
 	assert_false(br_is_dir(rep));
+	assert_int_equal(br_mkdir_p(rep, NULL), 0);
+	write_text(repsum, "{\"schema_version\": 1, \"mine\": true}\n");
+	assert_int_equal(br_sim_main(5, argvs), BR_EXIT_USAGE);
+	assert_true(br_is_file(repsum));
+	char *srj = br_path_join(s, "run.json");
 	assert_true(br_is_file(srj));
-	assert_true(br_is_file(lnk));
-	assert_true(br_is_file(target));   /* the symlink's target was never touched */
-	free(lnk);
-	free(target);
-	free(rep);
-	free(sum);
-	free(extra2);
 	char *tmp = br_xasprintf("%s.tmp.%ld", s, (long)getpid());
 	char *old = br_xasprintf("%s.old.%ld", s, (long)getpid());
-	char *tmp_in = br_xasprintf("%s/.tmp.%ld", s, (long)getpid());
 	assert_false(br_is_dir(tmp));
 	assert_false(br_is_dir(old));
-	assert_false(br_is_dir(tmp_in));
-	/* an empty folder may be filled with --force (nothing to lose) */
-	char *e = br_xasprintf("%s/empty", tmpdir);
-	assert_int_equal(br_mkdir_p(e, NULL), 0);
-	assert_int_equal(br_sim_check_output(e, 0, NULL), -1);
-	assert_int_equal(br_sim_check_output(e, 1, NULL), 0);
-	free(e);
-	free(tmp_in);
+	free(tmp);
+	free(old);
 	free(srj);
+	free(repsum);
+	free(rep);
 	free(extra);
+	free(extra2);
 	free(s);
 	free(s_slash);
 	free(f);
 	free(mrj);
 	free(m);
-	free(tmp);
-	free(old);
 	free(st);
-	free(marker);
+	free(mine);
 	free(d);
 	free(cfg);
 }
 
-/* dead_pid: the id of a child that has exited and been reaped. */
+/* killed_staging: what `kill -9` during simulate leaves: a child stages
+ * OUT, writes a half file and dies of SIGKILL. Returns its (dead) pid. */
 static pid_t
-dead_pid(void)
+killed_staging(const char *out)
 {
 	pid_t p = fork();
-	if (p == 0)
-		_exit(0);
+	if (p == 0) {
+		int rc = 0;
+		char *cause = NULL;
+		br_outdir *od = br_outdir_prepare(out, "simulate", 1, &rc, &cause);
+		if (od == NULL || br_outdir_stage(od, &cause) != 0)
+			_exit(1);
+		char *f = br_path_join(br_outdir_staging(od), "stress.json");
+		FILE *fp = fopen(f, "w");
+		fputs("{\"half\": ", fp);
+		fclose(fp);
+		raise(SIGKILL);
+		_exit(2);
+	}
 	assert_true(p > 0);
-	waitpid(p, NULL, 0);
+	int status = 0;
+	waitpid(p, &status, 0);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	return p;
 }
 
-/* A killed simulate leaves OUT.tmp.PID: the next run removes it when PID is
- * dead and it holds only simulate's files; a live PID's folder, or one with
- * other files, is left alone. */
+/* A killed simulate leaves OUT.tmp.PID: the next run removes it (dead PID,
+ * our marker); a folder of that name without the marker stays. */
 static void
 test_stale_tmp(void **state)
 {
 	(void)state;
 	char *out = br_xasprintf("%s/stale", tmpdir);
-	pid_t dead = dead_pid();
+	pid_t dead = killed_staging(out);
 	char *t_dead = br_xasprintf("%s.tmp.%ld", out, (long)dead);
-	char *t_live = br_xasprintf("%s.tmp.%ld", out, (long)getppid());
-	pid_t dead2 = dead_pid();
+	assert_true(br_is_dir(t_dead));
+	pid_t dead2 = killed_staging(out);
 	char *t_user = br_xasprintf("%s.tmp.%ld", out, (long)dead2);
-	char *t_other = br_xasprintf("%s/other.tmp.%ld", tmpdir, (long)dead);
-	const char *dirs[] = { t_dead, t_live, t_user, t_other };
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(br_mkdir_p(dirs[i], NULL), 0);
-		char *p = br_path_join(dirs[i], "stress.json");
-		write_text(p, "{\"half\": ");
-		free(p);
-	}
-	char *u = br_path_join(t_user, "notes.txt");
-	write_text(u, "mine");
+	char *mk = br_path_join(t_user, BR_OUTDIR_MARKER);
+	assert_int_equal(remove(mk), 0);      /* now it is not ours */
 	sim_to("fixtures/configs/small-1024-256.json", out, 0, 0);
 	assert_false(br_is_dir(t_dead));
-	assert_true(br_is_dir(t_live));
-	assert_true(br_is_file(u));
-	assert_true(br_is_dir(t_other));
-	/* nothing stale left: a second clean removes nothing */
-	assert_int_equal(br_sim_clean_stale(out), 0);
-	free(u);
+	assert_true(br_is_dir(t_user));
+	free(mk);
 	free(t_dead);
-	free(t_live);
 	free(t_user);
-	free(t_other);
 	free(out);
 }
 
