@@ -32,13 +32,44 @@ char *br_xstrndup(const char *s, size_t n);
 char *br_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *br_xvasprintf(const char *fmt, va_list ap);
 
+#include <stdio.h>
+
+/*
+ * br_open_input: the one way every input file is opened. Checks first,
+ * without blocking and before any byte is read: the path must be a regular
+ * file (a FIFO, device, socket or folder gets "PATH: not a regular file (a
+ * FIFO (named pipe)); expected a file with the data") of at most max_bytes.
+ * Out: *fp open for reading (caller fcloses), *size_bytes (may be NULL).
+ * Returns 0, or -1 with *cause.
+ */
+int br_open_input(const char *path, unsigned long long max_bytes, FILE **fp, long long *size_bytes,
+    char **cause);
+
+/*
+ * br_check_head: look at the first 64 KiB of an input before reading it
+ * whole: a NUL byte means binary data ("PATH:LINE:COL: expected EXPECTED,
+ * found a NUL byte (binary file)"); with want_json, the first character
+ * after an optional BOM and white space must be '{' or '['. An empty file
+ * passes (the parser says "empty"). Returns 0, or -1 with *cause.
+ */
+int br_check_head(const char *path, int want_json, const char *expected, char **cause);
+
 /*
  * br_read_file: read a whole file into a NUL-terminated buffer.
  * In: path. Out: *data (malloc'd, caller frees), *len in bytes (without the
  * terminating NUL). Returns 0, or -1 with *cause "PATH: strerror" when the
- * file cannot be opened or read.
+ * file cannot be opened or read, or is not a regular file of at most
+ * 8 GiB (br_open_input).
  */
 int br_read_file(const char *path, char **data, size_t *len, char **cause);
+
+/*
+ * br_json_load_file: a JSON file (config, template, marker) through
+ * br_check_head and br_read_file, parsed by jansson with `flags`. Returns a
+ * new reference, or NULL with *cause "PATH:LINE:COL: what jansson expected".
+ */
+struct json_t;
+struct json_t *br_json_load_file(const char *path, size_t flags, char **cause);
 
 /*
  * br_line_col: 1-based line and column (in bytes) of byte offset `off` in
@@ -60,6 +91,10 @@ const char *br_basename(const char *path);
 /* br_is_dir / br_is_file: 1 when path exists and is a directory / regular file. */
 int br_is_dir(const char *path);
 int br_is_file(const char *path);
+/* br_path_exists: 1 when path names anything (symlinks followed): a file of
+ * an expected name that is a FIFO or device is then refused by the loader
+ * with its own message instead of being reported missing. */
+int br_path_exists(const char *path);
 
 /*
  * br_mkdir_p: create a directory and its parents (mode 0755). Returns 0 or -1

@@ -7,10 +7,13 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <openssl/evp.h>
+#include <jansson.h>
 #include "benchreport/common.h"
 
 /* Largest file br_read_file accepts: 8 GiB. */
 #define BR_READ_MAX_BYTES (8ULL << 30)
+/* Bytes br_check_head looks at. */
+#define BR_HEAD_BYTES 65536
 
 /* file_kind: words for a non-regular file type in messages. */
 static const char *
@@ -29,18 +32,13 @@ file_kind(mode_t m)
 	return "not a plain file";
 }
 
-/*
- * br_read_file: see common.h. Only regular files are read: a directory, a
- * FIFO or a device such as /dev/zero is refused with "PATH: not a regular
- * file (...)" before any byte is read (the open uses O_NONBLOCK so a FIFO
- * without a writer cannot hang us). Files over 8 GiB are refused, and a file
- * that grows past that while being read is cut off with an error rather than
- * eating memory.
- */
+/* br_open_input: see common.h. */
 int
-br_read_file(const char *path, char **data, size_t *len, char **cause)
+br_open_input(const char *path, unsigned long long max_bytes, FILE **fp_out, long long *size_bytes,
+    char **cause)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	*fp_out = NULL;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		if (cause)
 			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
@@ -60,11 +58,12 @@ br_read_file(const char *path, char **data, size_t *len, char **cause)
 		close(fd);
 		return -1;
 	}
-	if ((unsigned long long)st.st_size > BR_READ_MAX_BYTES) {
+	if ((unsigned long long)st.st_size > max_bytes) {
 		if (cause)
-			*cause = br_xasprintf("%s: file is %.1f GiB, over the 8 GiB limit; expected a bench, "
-			    "metrics or log file of at most 8 GiB (split or trim it)",
-			    path, (double)st.st_size / (1024.0 * 1024.0 * 1024.0));
+			*cause = br_xasprintf("%s: file is %.1f GiB, over the %.0f GiB limit; expected a bench, "
+			    "metrics or log file of at most that size (split or trim it)",
+			    path, (double)st.st_size / (1024.0 * 1024.0 * 1024.0),
+			    (double)max_bytes / (1024.0 * 1024.0 * 1024.0));
 		close(fd);
 		return -1;
 	}
@@ -79,7 +78,25 @@ br_read_file(const char *path, char **data, size_t *len, char **cause)
 		close(fd);
 		return -1;
 	}
-	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536, n = 0;
+	*fp_out = fp;
+	if (size_bytes)
+		*size_bytes = (long long)st.st_size;
+	return 0;
+}
+
+/*
+ * br_read_file: see common.h. Through br_open_input (regular files of at
+ * most 8 GiB only); a file that grows past the limit while being read is cut
+ * off with an error rather than eating memory.
+ */
+int
+br_read_file(const char *path, char **data, size_t *len, char **cause)
+{
+	FILE *fp;
+	long long size = 0;
+	if (br_open_input(path, BR_READ_MAX_BYTES, &fp, &size, cause) != 0)
+		return -1;
+	size_t cap = size > 0 ? (size_t)size + 1 : 65536, n = 0;
 	char *buf = br_xmalloc(cap + 1);
 	for (;;) {
 		size_t got = fread(buf + n, 1, cap - n, fp);
@@ -113,6 +130,53 @@ br_read_file(const char *path, char **data, size_t *len, char **cause)
 	return 0;
 }
 
+/* br_check_head: see common.h. */
+int
+br_check_head(const char *path, int want_json, const char *expected, char **cause)
+{
+	FILE *fp;
+	if (br_open_input(path, BR_READ_MAX_BYTES, &fp, NULL, cause) != 0)
+		return -1;
+	char *head = br_xmalloc(BR_HEAD_BYTES);
+	size_t n = fread(head, 1, BR_HEAD_BYTES, fp);
+	int bad = ferror(fp), rc = -1;
+	fclose(fp);
+	if (bad) {
+		if (cause)
+			*cause = br_xasprintf("%s: read error: %s", path, strerror(errno));
+		goto out;
+	}
+	const char *nul = memchr(head, '\0', n);
+	if (nul != NULL) {
+		int line, col;
+		br_line_col(head, n, (size_t)(nul - head), &line, &col);
+		if (cause)
+			*cause = br_xasprintf("%s:%d:%d: expected %s, found a NUL byte (binary file)",
+			    path, line, col, expected);
+		goto out;
+	}
+	if (want_json) {
+		size_t i = (n >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
+		while (i < n && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r'))
+			i++;
+		if (i < n && head[i] != '{' && head[i] != '[') {
+			int line, col;
+			br_line_col(head, n, i, &line, &col);
+			unsigned char c = (unsigned char)head[i];
+			if (cause)
+				*cause = br_xasprintf(c >= 0x20 && c < 0x7f ?
+				    "%s:%d:%d: expected '{' or '[' (%s), got '%c'" :
+				    "%s:%d:%d: expected '{' or '[' (%s), got byte 0x%02X",
+				    path, line, col, expected, c);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(head);
+	return rc;
+}
+
 void
 br_line_col(const char *data, size_t len, size_t off, int *line, int *col)
 {
@@ -136,32 +200,9 @@ int
 br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause)
 {
 	/* same rule as br_read_file: never hash /dev/zero or wait on a FIFO */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		if (cause)
-			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	FILE *fp;
+	if (br_open_input(path, ~0ULL, &fp, NULL, cause) != 0)
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		if (cause)
-			*cause = br_xasprintf("%s: not a regular file (%s); expected a file with the data",
-			    path, file_kind(st.st_mode));
-		close(fd);
-		return -1;
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	FILE *fp = fdopen(fd, "rb");
-	if (fp == NULL) {
-		if (cause)
-			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
 	/* OpenSSL's SHA-256 (SHA-NI/AVX2 when the CPU has them: ~1 GB/s,
 	 * several times GLib's portable code on a 100 MB detailed result) */
 	EVP_MD_CTX *ck = EVP_MD_CTX_new();
@@ -215,6 +256,13 @@ br_is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+br_path_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
 }
 
 int
@@ -273,4 +321,24 @@ br_write_atomic(const char *path, const void *data, size_t len, char **cause)
 	}
 	free(tmp);
 	return 0;
+}
+
+/* br_json_load_file: see common.h. */
+json_t *
+br_json_load_file(const char *path, size_t flags, char **cause)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (br_check_head(path, 1, "a JSON file", cause) != 0 || br_read_file(path, &text, &len, cause) != 0)
+		return NULL;
+	json_error_t err;
+	json_t *root = json_loadb(text, len, flags, &err);
+	free(text);
+	if (root == NULL && cause) {
+		if (err.line > 0)
+			*cause = br_xasprintf("%s:%d:%d: %s", path, err.line, err.column, err.text);
+		else
+			*cause = br_xasprintf("%s: %s", path, err.text);
+	}
+	return root;
 }

@@ -310,7 +310,8 @@ cmp_str(const void *a, const void *b)
 static char *
 describe_unexpected(GPtrArray *u)
 {
-	qsort(u->pdata, u->len, sizeof(char *), cmp_str);
+	if (u->len > 1)
+		qsort(u->pdata, u->len, sizeof(char *), cmp_str);
 	GString *s = g_string_new(NULL);
 	for (guint i = 0; i < u->len && i < UNEXPECTED_SHOWN; i++)
 		g_string_append_printf(s, "%s%s", i ? ", " : "", (char *)u->pdata[i]);
@@ -471,7 +472,8 @@ remove_owned(const char *dir)
 		}
 		closedir(d);
 	}
-	qsort(dirs->pdata, dirs->len, sizeof(char *), cmp_len_desc);
+	if (dirs->len > 1)
+		qsort(dirs->pdata, dirs->len, sizeof(char *), cmp_len_desc);
 	for (guint i = 0; i < dirs->len; i++) {
 		char *p = br_path_join(dir, dirs->pdata[i]);
 		rmdir(p);
@@ -873,7 +875,8 @@ files_json(const br_outdir *o, char **cause)
 	json_t *files = NULL;
 	if (list_tree(o->staging, "", names, cause) != 0)
 		goto out;
-	qsort(names->pdata, names->len, sizeof(char *), cmp_tagged);
+	if (names->len > 1)
+		qsort(names->pdata, names->len, sizeof(char *), cmp_tagged);
 	files = json_array();
 	for (guint i = 0; i < names->len; i++) {
 		const char *t = names->pdata[i];

@@ -1967,7 +1967,9 @@ br_bench_load(const char *path, br_bench_set *out, char **cause)
 	size_t len;
 	out->runs = NULL;
 	out->n = 0;
-	if (br_read_file(path, &t, &len, cause) != 0)
+	/* the head first: a binary or non-JSON file is refused before it is read whole */
+	if (br_check_head(path, 1, "a vLLM bench result JSON", cause) != 0 ||
+	    br_read_file(path, &t, &len, cause) != 0)
 		return -1;
 	return parse_owned(path, t, len, out, cause);
 }

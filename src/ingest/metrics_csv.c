@@ -638,7 +638,7 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 	memset(out, 0, sizeof *out);
 	char *d = NULL;
 	size_t len = 0;
-	if (br_read_file(path, &d, &len, cause) != 0)
+	if (br_check_head(path, 0, "CSV text", cause) != 0 || br_read_file(path, &d, &len, cause) != 0)
 		return -1;
 	int rc = -1;
 	csv_rec rec = { .buf = g_string_new(NULL) };

@@ -287,7 +287,8 @@ br_prom_load(const char *path, br_series *out, char **cause)
 	char *data = NULL;
 	size_t len = 0;
 	memset(out, 0, sizeof *out);
-	if (br_read_file(path, &data, &len, cause) != 0)
+	if (br_check_head(path, 0, "Prometheus text", cause) != 0 ||
+	    br_read_file(path, &data, &len, cause) != 0)
 		return -1;
 	int r = br_prom_parse_text(path, data, len, NAN, out, cause);
 	free(data);

@@ -122,7 +122,7 @@ static char *
 find_bench(const char *dir, const name_list *files, br_bench_set *set, char **cause)
 {
 	char *p = br_path_join(dir, "stress.json");
-	if (br_is_file(p)) {
+	if (br_path_exists(p)) {      /* a FIFO or device of that name is refused by name */
 		if (br_bench_load(p, set, cause) != 0) {
 			free(p);
 			return NULL;
@@ -258,7 +258,7 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 	}
 
 	char *csv = br_path_join(dir, "metrics.csv");
-	if (br_is_file(csv)) {
+	if (br_path_exists(csv)) {
 		r->metrics = br_xcalloc(1, sizeof *r->metrics);
 		int rc = br_metrics_csv_load(csv, r->metrics, cause);
 		if (rc == 0) {
@@ -425,7 +425,7 @@ static char *
 find_log(const char *dir, const name_list *files)
 {
 	char *p = br_path_join(dir, "server.log");
-	if (br_is_file(p))
+	if (br_path_exists(p))
 		return p;
 	free(p);
 	char *second = NULL;
@@ -633,7 +633,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	{
 		char *meta = opts->meta_path ? br_xstrdup(opts->meta_path) : br_path_join(dir, "run.json");
 		int rc = 0;
-		if (opts->meta_path != NULL || br_is_file(meta))
+		if (opts->meta_path != NULL || br_path_exists(meta))
 			rc = load_meta(r, meta, cause);
 		free(meta);
 		if (rc != 0)

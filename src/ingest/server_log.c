@@ -35,8 +35,10 @@
 #include "benchreport/serverlog.h"
 
 #define LOOKS_LIKE_BYTES (256 * 1024)
+#define LOG_MAX_BYTES (8ULL << 30)   /* as br_read_file */
+#define NO_VLLM_GIVE_UP_BYTES (64u << 20) /* no vLLM line in the first 64 MiB: not a vLLM log */
 #define MAX_JOIN_PIECES 512
-#define MAX_JOIN_BYTES (8u << 20)
+#define MAX_JOIN_BYTES (64u << 10) /* 17x the longest wrapped line seen in real logs (3.8 KB) */
 #define WRAP_MIN_BYTES 79      /* a piece this long may have been hard-wrapped ... */
 #define WRAP_SAME_MIN_BYTES 40 /* ... or one as long as the first piece, if that has 40+ bytes */
 #define FAILURE_MAX 300        /* bytes kept of a start-up failure message */
@@ -57,6 +59,43 @@ typedef struct hit {
 	double st[S_N];
 	int have[S_N];
 } hit;
+
+/*
+ * A resumable dict_end for the pending text of a hard-wrapped
+ * `non-default args: {` line: the scan goes on from where the previous piece
+ * stopped, so joining k pieces costs O(total bytes), not O(k · bytes). The
+ * rule is dict_end's: the first closing bracket at the dict's own depth
+ * decides (closed when it is '}', malformed otherwise); quotes with
+ * backslash escapes are skipped.
+ */
+typedef struct dict_scan {
+	long open;       /* offset of the '{' in the pending text, -1 until seen */
+	size_t pos;      /* next offset to scan */
+	int depth;       /* brackets open, the dict's own included */
+	char quote;      /* inside a quoted string: its quote character, else 0 */
+	int esc;         /* the previous byte was a backslash inside a string */
+	int result;      /* 0 still open, 1 closed by '}', -1 closed by another bracket */
+} dict_scan;
+
+/*
+ * A memo of substring searches in the growing pending text, so that
+ * re-analysing it after each joined piece only searches the new bytes (plus
+ * a key's length of overlap): joining k pieces costs O(total bytes), not
+ * O(k · bytes). An entry is one (key, start offset) pair: where the key was
+ * found, or how far it has been searched without success. Offsets are from
+ * the start of the text, whose bytes never change while it grows (a failed
+ * join restores a saved copy along with the text's length).
+ */
+#define MEMO_MAX 40
+typedef struct search_memo {
+	const char *base;   /* the text being analysed (set by analyze) */
+	int n;
+	struct {
+		const char *key;    /* the key's address: keys are string literals */
+		size_t start, to;   /* searched [start, to) */
+		long found;         /* offset of the match, or -1 */
+	} e[MEMO_MAX];
+} search_memo;
 
 /* One classified physical line. Pointers into the scanner's line buffer. */
 typedef struct pline {
@@ -91,6 +130,8 @@ typedef struct scanner {
 	double p_abs;
 	hit p_hit;
 	int p_hit_valid;
+	dict_scan p_dict;   /* resumable args-dict scan of the pending text */
+	search_memo p_memo; /* its substring searches so far */
 	/* clock: MM-DD has no year */
 	int have_clock;
 	double last_abs, year_off_s, t0;
@@ -100,6 +141,7 @@ typedef struct scanner {
 	double prev_abs;
 	/* found so far */
 	int has_vllm;
+	int gave_up;        /* stopped: no vLLM line in the first NO_VLLM_GIVE_UP_BYTES */
 	int n_kvsize, n_blocks;
 	int startups;       /* start-ups seen so far (see new_startup) */
 	int cap_seen;       /* the current start-up printed a capacity line */
@@ -178,15 +220,52 @@ parse_num(const char *p, const char *end, double *v)
 	return q;
 }
 
+
+/*
+ * msearch: memmem(from, end - from, key) through memo m (NULL: plain
+ * memmem). Same result as memmem on the same text.
+ */
+static const char *
+msearch(search_memo *m, const char *from, const char *end, const char *key, size_t klen)
+{
+	if (from >= end)
+		return NULL;
+	if (m == NULL)
+		return memmem(from, end - from, key, klen);
+	size_t start = (size_t)(from - m->base), n = (size_t)(end - m->base);
+	int i;
+	for (i = 0; i < m->n; i++)
+		if (m->e[i].key == key && m->e[i].start == start)
+			break;
+	if (i == m->n) {
+		if (m->n == MEMO_MAX)
+			return memmem(from, end - from, key, klen);
+		m->n++;
+		m->e[i].key = key;
+		m->e[i].start = start;
+		m->e[i].to = start;
+		m->e[i].found = -1;
+	}
+	if (m->e[i].found >= 0)
+		return m->base + m->e[i].found;
+	size_t s0 = m->e[i].to >= start + klen ? m->e[i].to - klen + 1 : start;
+	const char *at = s0 < n ? memmem(m->base + s0, n - s0, key, klen) : NULL;
+	m->e[i].to = n;
+	if (at != NULL)
+		m->e[i].found = at - m->base;
+	return at;
+}
+
 /*
  * field: find `key` in [p, end), read the number after it and require `unit`
  * right after the number. `unit` NULL means "any non-number character, or the
  * end of text when `final`". Returns 1 with *v when complete, else 0.
  */
 static int
-field(const char *p, const char *end, const char *key, const char *unit, int final, double *v)
+field(search_memo *m, const char *p, const char *end, const char *key, const char *unit, int final,
+    double *v)
 {
-	const char *k = memmem(p, end - p, key, strlen(key));
+	const char *k = msearch(m, p, end, key, strlen(key));
 	if (k == NULL)
 		return 0;
 	const char *q = parse_num(k + strlen(key), end, v);
@@ -199,11 +278,11 @@ field(const char *p, const char *end, const char *key, const char *unit, int fin
 
 /* find: key at the start of [p, end) (anchored) or anywhere in it. */
 static const char *
-find(const char *p, const char *end, int anchored, const char *key)
+find(search_memo *m, const char *p, const char *end, int anchored, const char *key)
 {
 	if (anchored)
 		return starts(p, end, key) ? p : NULL;
-	return memmem(p, end - p, key, strlen(key));
+	return msearch(m, p, end, key, strlen(key));
 }
 
 /*
@@ -260,6 +339,49 @@ dict_end(const char *p, const char *end)
 	while (closed && q < end && *q == ',')
 		q = skip_value(q + 1, end, &closed);
 	return (closed && q < end && *q == '}') ? q : NULL;
+}
+
+
+static void
+dict_scan_reset(dict_scan *d)
+{
+	memset(d, 0, sizeof *d);
+	d->open = -1;
+}
+
+/* dict_scan_run: advance d over text[0, n) (the pending text; it only grows
+ * between calls) from the '{' at or after offset `from`. Returns 1 when the
+ * dict is closed by '}' (what dict_end != NULL means). */
+static int
+dict_scan_run(dict_scan *d, const char *text, size_t n, size_t from)
+{
+	if (d->open < 0) {
+		const char *b = from < n ? memchr(text + from, '{', n - from) : NULL;
+		if (b == NULL)
+			return 0;
+		d->open = b - text;
+		d->pos = (size_t)d->open + 1;
+		d->depth = 1;
+	}
+	while (d->result == 0 && d->pos < n) {
+		char c = text[d->pos++];
+		if (d->quote) {
+			if (d->esc)
+				d->esc = 0;
+			else if (c == '\\')
+				d->esc = 1;
+			else if (c == d->quote)
+				d->quote = 0;
+		} else if (c == '\'' || c == '"')
+			d->quote = c;
+		else if (c == '{' || c == '[' || c == '(' || c == '<')
+			d->depth++;
+		else if (c == '}' || c == ']' || c == ')' || c == '>') {
+			if (--d->depth == 0)
+				d->result = c == '}' ? 1 : -1;
+		}
+	}
+	return d->result == 1;
 }
 
 /* ------------------------------------------------------ prefix classifier */
@@ -471,19 +593,20 @@ classify(scanner *s, const char *text, size_t len, pline *l)
  * version X", "vLLM version X", or block letters then "version X"; X starts
  * with a digit), its length in *vlen; NULL when the body is no banner. */
 static const char *
-banner_version(const char *p, const char *end, size_t *vlen)
+banner_version(search_memo *m, const char *p, const char *end, size_t *vlen)
 {
 	const char *v = NULL;
 	const char *k;
-	if ((k = find(p, end, 0, "vLLM API server version ")) != NULL)
+	if ((k = find(m, p, end, 0, "vLLM API server version ")) != NULL)
 		v = k + strlen("vLLM API server version ");
-	else if ((k = find(p, end, 0, "vLLM version ")) != NULL)
+	else if ((k = find(m, p, end, 0, "vLLM version ")) != NULL)
 		v = k + strlen("vLLM version ");
 	else {
 		/* the block-letter banner: "▄▄ ▄█ █ ... █  version 0.23.1", with only
-		 * spaces and (UTF-8) block letters before "version " */
-		const char *q = p;
-		while (q < end && (*q == ' ' || (unsigned char)*q >= 0x80))
+		 * spaces and (UTF-8) block letters before "version " (a banner line
+		 * is a terminal's width: look at most 1 KiB into the text) */
+		const char *q = p, *lim = end - p > 1024 ? p + 1024 : end;
+		while (q < lim && (*q == ' ' || (unsigned char)*q >= 0x80))
 			q++;
 		if (!starts(q, end, "version "))
 			return NULL;
@@ -503,11 +626,11 @@ banner_version(const char *p, const char *end, size_t *vlen)
 /* stats_key: where "Avg prompt throughput: " starts (after an optional
  * "Engine 000: " when anchored), or NULL. */
 static const char *
-stats_key(const char *p, const char *end, int anchored)
+stats_key(search_memo *m, const char *p, const char *end, int anchored)
 {
 	static const char key[] = "Avg prompt throughput: ";
 	if (!anchored)
-		return memmem(p, end - p, key, sizeof key - 1);
+		return msearch(m, p, end, key, sizeof key - 1);
 	if (starts(p, end, key))
 		return p;
 	if (!starts(p, end, "Engine "))
@@ -522,29 +645,34 @@ stats_key(const char *p, const char *end, int anchored)
  * analyze: what the (possibly joined) body [p, p+n) holds. `anchored`: the
  * body follows a vLLM logger prefix, so messages start at p. `final`: no
  * continuation will follow, so a number ending the text is complete for
- * fields terminated by punctuation. Fills *h; never allocates.
+ * fields terminated by punctuation. `ds`: NULL, or the resumable dict scan
+ * of this (growing) text, used for `non-default args: {`. Fills *h; never
+ * allocates.
  */
 static void
-analyze(const scanner *s, const char *p, size_t n, int anchored, int final, hit *h)
+analyze(const scanner *s, const char *p, size_t n, int anchored, int final, dict_scan *ds,
+    search_memo *m, hit *h)
 {
 	const char *end = p + n, *k;
 	memset(h, 0, sizeof *h);
 	h->a = h->b = NAN;
 	if (n == 0)
 		return;
-	if ((k = find(p, end, anchored, "GPU KV cache size: ")) != NULL) {
+	if (m != NULL)
+		m->base = p;
+	if ((k = find(m, p, end, anchored, "GPU KV cache size: ")) != NULL) {
 		h->kind = K_KVSIZE;
-		h->score = field(k, end, "GPU KV cache size: ", " tokens", final, &h->a);
+		h->score = field(m, k, end, "GPU KV cache size: ", " tokens", final, &h->a);
 		h->want_more = !h->score;
-	} else if ((k = find(p, end, anchored, "Available KV cache memory: ")) != NULL) {
+	} else if ((k = find(m, p, end, anchored, "Available KV cache memory: ")) != NULL) {
 		h->kind = K_KVMEM;
-		h->score = field(k, end, "Available KV cache memory: ", " GiB", final, &h->a);
-		if (!h->score && field(k, end, "Available KV cache memory: ", " MiB", final, &h->a)) {
+		h->score = field(m, k, end, "Available KV cache memory: ", " GiB", final, &h->a);
+		if (!h->score && field(m, k, end, "Available KV cache memory: ", " MiB", final, &h->a)) {
 			h->a /= 1024.0;
 			h->score = 1;
 		}
 		h->want_more = !h->score;
-	} else if ((k = find(p, end, anchored, "Maximum concurrency for ")) != NULL) {
+	} else if ((k = find(m, p, end, anchored, "Maximum concurrency for ")) != NULL) {
 		h->kind = K_MAXCONC;
 		const char *q = parse_num(k + strlen("Maximum concurrency for "), end, &h->a);
 		if (q != NULL && starts(q, end, " tokens per request: ")) {
@@ -557,13 +685,13 @@ analyze(const scanner *s, const char *p, size_t n, int anchored, int final, hit 
 		if (h->score < 2)
 			h->b = NAN;
 		h->want_more = h->score < 2;
-	} else if ((k = find(p, end, anchored, "# GPU blocks: ")) != NULL ||
-	           (k = find(p, end, anchored, "# cuda blocks: ")) != NULL) {
+	} else if ((k = find(m, p, end, anchored, "# GPU blocks: ")) != NULL ||
+	           (k = find(m, p, end, anchored, "# cuda blocks: ")) != NULL) {
 		h->kind = K_BLOCKS;
 		const char *key = k[2] == 'G' ? "# GPU blocks: " : "# cuda blocks: ";
-		h->score = field(k, end, key, NULL, final, &h->a);
+		h->score = field(m, k, end, key, NULL, final, &h->a);
 		h->want_more = !h->score;
-	} else if ((k = stats_key(p, end, anchored)) != NULL) {
+	} else if ((k = stats_key(m, p, end, anchored)) != NULL) {
 		h->kind = K_STATS;
 		/* "Engine 000: " right before the key */
 		const char *e = k;
@@ -584,39 +712,43 @@ analyze(const scanner *s, const char *p, size_t n, int anchored, int final, hit 
 			{ "Prefix cache hit rate: ", "%" },
 		};
 		for (int i = 0; i < S_N; i++) {
-			h->have[i] = field(k, end, f[i].key, f[i].unit, final, &h->st[i]);
+			h->have[i] = field(m, k, end, f[i].key, f[i].unit, final, &h->st[i]);
 			if (!h->have[i])
 				h->st[i] = NAN;
 		}
-		if (!h->have[S_WAIT] && field(k, end, "Pending: ", " reqs", final, &h->st[S_WAIT]))
+		if (!h->have[S_WAIT] && field(m, k, end, "Pending: ", " reqs", final, &h->st[S_WAIT]))
 			h->have[S_WAIT] = 1; /* V0 */
-		if (!h->have[S_PREFIX] && field(k, end, "Prefix cache hit rate: GPU: ", "%", final, &h->st[S_PREFIX]))
+		if (!h->have[S_PREFIX] && field(m, k, end, "Prefix cache hit rate: GPU: ", "%", final, &h->st[S_PREFIX]))
 			h->have[S_PREFIX] = 1; /* V0 0.6 */
 		for (int i = 0; i < S_N; i++)
 			h->score += h->have[i];
 		h->want_more = !h->have[S_KV];
-	} else if ((k = find(p, end, anchored, "non-default args: ")) != NULL) {
+	} else if ((k = find(m, p, end, anchored, "non-default args: ")) != NULL) {
 		h->kind = K_ARGS;
-		const char *b = memchr(k, '{', end - k);
-		h->score = (b != NULL && dict_end(b, end) != NULL);
+		if (ds != NULL)
+			h->score = dict_scan_run(ds, p, n, (size_t)(k - p));
+		else {
+			const char *b = memchr(k, '{', end - k);
+			h->score = (b != NULL && dict_end(b, end) != NULL);
+		}
 		h->want_more = !h->score;
-	} else if ((k = find(p, end, anchored, "Initializing a V1 LLM engine (v")) != NULL ||
-	           (k = find(p, end, anchored, "Initializing an LLM engine (v")) != NULL) {
+	} else if ((k = find(m, p, end, anchored, "Initializing a V1 LLM engine (v")) != NULL ||
+	           (k = find(m, p, end, anchored, "Initializing an LLM engine (v")) != NULL) {
 		h->kind = K_INIT;
 		double x;
-		h->score = memchr(k, ')', end - k) != NULL;
-		h->score += field(k, end, "max_seq_len=", NULL, final, &x);
-		h->score += field(k, end, "tensor_parallel_size=", NULL, final, &x);
+		h->score = msearch(m, k, end, ")", 1) != NULL;
+		h->score += field(m, k, end, "max_seq_len=", NULL, final, &x);
+		h->score += field(m, k, end, "tensor_parallel_size=", NULL, final, &x);
 		h->want_more = h->score < 3;
-	} else if ((k = find(p, end, anchored, "Sequence group ")) != NULL &&
-	           memmem(k, end - k, " is preempted by ", 17) != NULL) {
+	} else if ((k = find(m, p, end, anchored, "Sequence group ")) != NULL &&
+	           msearch(m, k, end, " is preempted by ", 17) != NULL) {
 		h->kind = K_V0PRE;
-		h->score = field(k, end, "total_num_cumulative_preemption=", NULL, final, &h->a);
+		h->score = field(m, k, end, "total_num_cumulative_preemption=", NULL, final, &h->a);
 		h->want_more = !h->score;
 	} else {
 		/* every banner counts: a second one marks a server restart */
 		size_t vl;
-		const char *v = banner_version(p, end, &vl);
+		const char *v = banner_version(m, p, end, &vl);
 		if (v != NULL) {
 			h->kind = K_BANNER;
 			h->score = 1;
@@ -896,7 +1028,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		break;
 	case K_BANNER: {
 		size_t vl;
-		const char *v = banner_version(p, end, &vl);
+		const char *v = banner_version(NULL, p, end, &vl);
 		if (v == NULL)
 			break;
 		s->has_vllm = 1;
@@ -1008,7 +1140,7 @@ static const hit *
 pending_hit(scanner *s)
 {
 	if (!s->p_hit_valid) {
-		analyze(s, s->p_buf, s->p_len, s->p_anchored, 0, &s->p_hit);
+		analyze(s, s->p_buf, s->p_len, s->p_anchored, 0, &s->p_dict, &s->p_memo, &s->p_hit);
 		s->p_hit_valid = 1;
 	}
 	return &s->p_hit;
@@ -1034,7 +1166,7 @@ flush(scanner *s)
 	if (!s->p_active)
 		return;
 	hit h;
-	analyze(s, s->p_buf, s->p_len, s->p_anchored, 1, &h);
+	analyze(s, s->p_buf, s->p_len, s->p_anchored, 1, NULL, NULL, &h);
 	apply(s, &h, s->p_buf, s->p_len, s->p_line, s->p_stamp, s->p_abs);
 	s->p_active = 0;
 }
@@ -1052,11 +1184,13 @@ try_join(scanner *s, const pline *l)
 	const hit *ph = pending_hit(s);
 	hit hn, hc;
 	size_t old = s->p_len;
+	dict_scan saved = s->p_dict;
+	search_memo saved_memo = s->p_memo;
 	pending_append(s, l->text, l->len);
-	analyze(s, s->p_buf, s->p_len, s->p_anchored, 0, &hc);
+	analyze(s, s->p_buf, s->p_len, s->p_anchored, 0, &s->p_dict, &s->p_memo, &hc);
 	int ok = 0;
 	if (hc.kind != K_NONE) {
-		analyze(s, l->text, l->len, 0, 0, &hn);
+		analyze(s, l->text, l->len, 0, 0, NULL, NULL, &hn);
 		int best = ph->score > hn.score ? ph->score : hn.score;
 		if (hc.score > best && (ph->kind == K_NONE || ph->kind == hc.kind))
 			ok = 1;
@@ -1071,6 +1205,8 @@ try_join(scanner *s, const pline *l)
 	if (!ok) {
 		s->p_len = old;
 		s->p_buf[old] = '\0';
+		s->p_dict = saved;
+		s->p_memo = saved_memo;
 		return 0;
 	}
 	s->p_hit = hc;
@@ -1087,6 +1223,8 @@ start_pending(scanner *s, const pline *l, int lineno)
 	s->p_active = 1;
 	s->p_len = 0;
 	s->p_hit_valid = 0;
+	dict_scan_reset(&s->p_dict);
+	s->p_memo.n = 0;
 	s->p_pieces = 1;
 	s->p_last_piece = l->len;
 	s->p_first_piece = l->len;
@@ -1180,6 +1318,11 @@ scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **
 		}
 		if ((limit > 0 && total >= limit) || (stop_on_vllm && s->has_vllm))
 			break;
+		if (!s->has_vllm && total >= NO_VLLM_GIVE_UP_BYTES) {
+			/* a vLLM log names itself in its first lines: do not read 1 GB of something else */
+			s->gave_up = 1;
+			break;
+		}
 	}
 	int err = ferror(fp) ? errno : 0;
 	free(raw);
@@ -1206,12 +1349,9 @@ int
 br_server_log_load(const char *path, br_server_log *out, char **cause)
 {
 	log_init(out);
-	FILE *fp = fopen(path, "rb");
-	if (fp == NULL) {
-		if (cause)
-			*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+	FILE *fp;
+	if (br_open_input(path, LOG_MAX_BYTES, &fp, NULL, cause) != 0)
 		return -1;
-	}
 	scanner s;
 	memset(&s, 0, sizeof s);
 	s.out = out;
@@ -1227,7 +1367,9 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 		rc = -1;
 	} else if (rc == 0 && !s.has_vllm) {
 		if (cause)
-			*cause = br_xasprintf("%s: expected a vLLM server log (no vLLM log line found)", path);
+			*cause = br_xasprintf(s.gave_up ? "%s: expected a vLLM server log (no vLLM log line in "
+			    "its first 64 MiB; read no further)" : "%s: expected a vLLM server log (no vLLM log "
+			    "line found)", path);
 		rc = -1;
 	}
 	if (rc != 0) {
@@ -1286,8 +1428,8 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 int
 br_server_log_looks_like(const char *path)
 {
-	FILE *fp = fopen(path, "rb");
-	if (fp == NULL)
+	FILE *fp;
+	if (br_open_input(path, LOG_MAX_BYTES, &fp, NULL, NULL) != 0)
 		return 0;
 	br_server_log tmp;
 	log_init(&tmp);

@@ -87,17 +87,9 @@ flatten(json_t *flat, const char *prefix, json_t *obj, const char *file, char **
 br_template *
 br_template_load(const char *path, char **cause)
 {
-	json_error_t err;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-	if (root == NULL) {
-		if (cause) {
-			if (err.line > 0)
-				*cause = br_xasprintf("%s:%d:%d: %s", path, err.line, err.column, err.text);
-			else
-				*cause = br_xasprintf("%s: %s", path, err.text);
-		}
+	json_t *root = br_json_load_file(path, JSON_REJECT_DUPLICATES, cause);
+	if (root == NULL)
 		return NULL;
-	}
 	if (!json_is_object(root)) {
 		if (cause)
 			*cause = br_xasprintf("%s:1:1: expected a JSON object of key -> string", path);

@@ -276,17 +276,9 @@ int
 br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 {
 	memset(cfg, 0, sizeof *cfg);
-	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (root == NULL) {
-		if (cause) {
-			if (jerr.line <= 0)
-				*cause = br_xasprintf("%s: %s", path, jerr.text);
-			else
-				*cause = br_xasprintf("%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
-		}
+	json_t *root = br_json_load_file(path, JSON_REJECT_DUPLICATES, cause);
+	if (root == NULL)
 		return -1;
-	}
 	int rc = -1;
 	json_t *model = NULL, *gpu = NULL, *sched = NULL, *work = NULL, *server = NULL;
 	double x;

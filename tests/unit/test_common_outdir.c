@@ -82,7 +82,8 @@ fingerprint(const char *root)
 {
 	GPtrArray *a = g_ptr_array_new_with_free_func(free);
 	fp_walk(root, "", a);
-	qsort(a->pdata, a->len, sizeof(char *), cmp_s);
+	if (a->len > 1)
+		qsort(a->pdata, a->len, sizeof(char *), cmp_s);
 	GString *s = g_string_new(NULL);
 	for (guint i = 0; i < a->len; i++)
 		g_string_append_printf(s, "%s\n", (char *)a->pdata[i]);
