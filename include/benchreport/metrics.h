@@ -32,6 +32,10 @@ typedef struct br_series {
 	size_t row_cap;        /* rows allocated in t_s and each cols[c] when larger than
 	                          n_rows (managed by br_series_append_rows / br_series_add_row);
 	                          0 or <= n_rows = exactly n_rows allocated */
+	size_t col_cap;        /* names/cols allocated (managed by series.c) */
+	void *name_index;      /* GHashTable name → column + 1, kept by series.c so a
+	                          lookup by name is O(1) (a CSV header may hold 1M columns);
+	                          NULL in a series built by hand (then searched linearly) */
 	char **warnings;       /* n_warnings malloc'd messages "PATH: column 'X': what was
 	                          done" about values the reader dropped (set to NAN) or
 	                          converted; owned, freed by br_series_free */

@@ -343,3 +343,27 @@ br_parse_double(const char *s, size_t n, double *out)
 	*out = v;
 	return 0;
 }
+
+/* label_by_name: qsort order of labels (the structs) by name. */
+static int
+label_by_name(const void *a, const void *b)
+{
+	return strcmp(((const br_label *)a)->name, ((const br_label *)b)->name);
+}
+
+/* br_series_identity: see metrics_priv.h. */
+char *
+br_series_identity(const char *raw, int canonical, br_label *labels, size_t nl)
+{
+	char *name = canonical ? br_metric_canonical(raw) : br_xstrdup(raw);
+	GString *k = g_string_new(name);
+	free(name);
+	if (nl > 0) {
+		qsort(labels, nl, sizeof *labels, label_by_name);
+		g_string_append_c(k, '{');
+		for (size_t i = 0; i < nl; i++)
+			g_string_append_printf(k, "%s%s=\"%s\"", i ? "," : "", labels[i].name, labels[i].value);
+		g_string_append_c(k, '}');
+	}
+	return g_string_free(k, FALSE);
+}

@@ -68,34 +68,6 @@ is_gauge(const char *name)
 	return 0;
 }
 
-/* label_cmp: qsort order of labels by name. */
-static int
-label_cmp(const void *a, const void *b)
-{
-	return strcmp(((const br_label *)a)->name, ((const br_label *)b)->name);
-}
-
-/*
- * dup_key: the identity of a header for the duplicate check: canonical name
- * plus ALL labels (engine and model_name included, so per-engine columns
- * stay distinct) sorted by name. malloc'd.
- */
-static char *
-dup_key(const char *raw, br_label *labels, size_t nl)
-{
-	char *canon = br_metric_canonical(raw);
-	GString *k = g_string_new(canon);
-	free(canon);
-	if (nl > 0) {
-		qsort(labels, nl, sizeof *labels, label_cmp);
-		g_string_append_c(k, '{');
-		for (size_t i = 0; i < nl; i++)
-			g_string_append_printf(k, "%s%s=\"%s\"", i ? "," : "", labels[i].name, labels[i].value);
-		g_string_append_c(k, '}');
-	}
-	return g_string_free(k, FALSE);
-}
-
 /*
  * cell_text: pointer to a cell's bytes (not NUL-terminated).
  */
@@ -423,7 +395,7 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 				goto out;
 			}
 		}
-		char *key = dup_key(raw, labels, nl);
+		char *key = br_series_identity(raw, 1, labels, nl);
 		size_t first = GPOINTER_TO_SIZE(g_hash_table_lookup(seen, key));
 		if (first != 0) {
 			size_t off = hdr->cell[i].src + (hdr->cell[i].quoted ? 1 : 0) + (size_t)(s - cell_text(hdr, i));
@@ -610,6 +582,61 @@ warn_dropped(const char *path, const char *d, size_t len, const csv_col *c, br_s
 	}
 }
 
+/* same_row: 1 when two rows of nv raw cells hold the same values (NaN = NaN). */
+static int
+same_row(const double *a, const double *b, size_t nv)
+{
+	for (size_t j = 0; j < nv; j++)
+		if (!(a[j] == b[j] || (isnan(a[j]) && isnan(b[j]))))
+			return 0;
+	return 1;
+}
+
+/*
+ * drop_repeats: rows sharing a sample time (order is sorted by time, then
+ * file order). A row that repeats an earlier one exactly (same time, same
+ * values: a file concatenated twice, a sampler that retried) is dropped
+ * with one warning naming the lines, so it cannot weigh twice in means and
+ * shares; a row at the same time with other values is bad input (which one
+ * is the sample?). Shortens order to *nrows kept rows. Returns 0, or -1
+ * with *cause "PATH:LINE:COL: ...".
+ */
+static int
+drop_repeats(const char *path, const char *d, size_t len, const char *tname, row_key *order,
+    size_t *nrows, const double *vals, size_t nv, const size_t *t_off, br_series *out, char **cause)
+{
+	size_t kept = 0, n_drop = 0;
+	GString *lines = g_string_new(NULL);
+	for (size_t r = 0; r < *nrows; r++) {
+		if (kept > 0 && order[r].t == order[kept - 1].t) {
+			const row_key *a = &order[kept - 1], *b = &order[r];
+			int la, ca;
+			br_line_col(d, len, t_off[a->i], &la, &ca);
+			if (nv > 0 && !same_row(vals + a->i * nv, vals + b->i * nv, nv)) {
+				fail_at(path, d, len, t_off[b->i], cause, "time %.3f s in column '%s' repeats line "
+				    "%d's with other values; expected one row per sample time (give sub-second "
+				    "times when sampling faster than once a second)", b->t, tname, la);
+				g_string_free(lines, TRUE);
+				return -1;
+			}
+			if (n_drop++ < 5) {
+				int lb, cb;
+				br_line_col(d, len, t_off[b->i], &lb, &cb);
+				g_string_append_printf(lines, "%s%d (= line %d)", n_drop > 1 ? ", " : "", lb, la);
+			}
+			continue;
+		}
+		order[kept++] = order[r];
+	}
+	if (n_drop > 0)
+		br_series_add_warning(out, "%s: %zu row%s repeat an earlier row's time and values and %s "
+		    "dropped (kept the first): line%s %s%s", path, n_drop, n_drop == 1 ? "" : "s",
+		    n_drop == 1 ? "was" : "were", n_drop == 1 ? "" : "s", lines->str, n_drop > 5 ? ", ..." : "");
+	g_string_free(lines, TRUE);
+	*nrows = kept;
+	return 0;
+}
+
 /*
  * br_metrics_csv_load: see metrics.h. Details:
  * - the first header cell named timestamp, timestamp_unix, time, ts or
@@ -791,11 +818,17 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 	for (size_t r = 0; r < nrows; r++)
 		order[r] = (row_key){ times.v[r], r };
 	qsort(order, nrows, sizeof *order, row_key_cmp);
+	if (drop_repeats(path, d, len, cols[tcol].header, order, &nrows, vals.v, nv, t_off, out, cause) != 0) {
+		free(order);
+		goto done;
+	}
 
 	for (size_t r = 0; r < nrows; r++)
 		br_series_add_row(out, order[r].t);
 	unsigned *cnt = br_xcalloc(out->n_cols ? out->n_cols * nrows : 1, sizeof *cnt);
 	for (size_t r = 0; r < nrows; r++) {
+		if (nv == 0)
+			break;      /* a time column only: no cell to place (and vals.v is NULL) */
 		const double *row = vals.v + order[r].i * nv;
 		for (size_t i = 0, j = 0; i < ncols; i++) {
 			if (i == tcol)

@@ -39,6 +39,14 @@ void br_labels_free(br_label *labels, size_t n);
 int br_metric_column_names(const char *raw_name, const br_label *labels,
     size_t n, char **full, char **bare);
 
+/*
+ * br_series_identity: the identity of one series for duplicate checks: its
+ * name (canonical when `canonical`, else as written) plus ALL labels
+ * (engine and model_name included, so per-engine series stay distinct),
+ * sorted by name (labels is sorted in place). malloc'd.
+ */
+char *br_series_identity(const char *raw, int canonical, br_label *labels, size_t nl);
+
 /* br_metric_is_usage_frac: 1 when the canonical column holds a cache usage
  * that must be a fraction (vllm:kv_cache_usage_perc, vllm:cpu_cache_usage_perc). */
 int br_metric_is_usage_frac(const char *canon);

@@ -21,6 +21,7 @@ typedef struct prom_state {
 	GHashTable *idx;      /* column name (owned by out) → index + 1 */
 	size_t *count;        /* samples added per column */
 	size_t count_cap;
+	GHashTable *seen;     /* series identity (owned) → offset of its line + 1 */
 } prom_state;
 
 /*
@@ -193,6 +194,21 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 		return -1;
 	}
 	*end = p;
+	/* the same series twice is not two engines: summing it would double it */
+	char *id = br_series_identity(mname, 0, labels, nl);
+	size_t first = GPOINTER_TO_SIZE(g_hash_table_lookup(st->seen, id));
+	if (first != 0) {
+		int fl, fc;
+		br_line_col(s, len, first - 1, &fl, &fc);
+		char *what = br_xasprintf("each series once (this one, %.80s, is also on line %d)", id, fl);
+		fail_at(st, ns, what, NULL, cause);
+		free(what);
+		free(id);
+		free(mname);
+		br_labels_free(labels, nl);
+		return -1;
+	}
+	g_hash_table_insert(st->seen, id, GSIZE_TO_POINTER(ns + 1));
 	char *full = NULL, *bare = NULL;
 	if (br_metric_column_names(mname, labels, nl, &full, &bare) == 0) {
 		add_value(st, full, v);
@@ -240,6 +256,7 @@ br_prom_parse_text(const char *name, const char *text, size_t len,
 		return -1;
 	}
 	st.idx = g_hash_table_new(g_str_hash, g_str_equal);
+	st.seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	br_series_add_row(out, t_s);
 	size_t samples = 0;
 	while (p < len) {
@@ -255,6 +272,7 @@ br_prom_parse_text(const char *name, const char *text, size_t len,
 		size_t end = len;
 		if (parse_sample(&st, p, &end, cause) != 0) {
 			g_hash_table_destroy(st.idx);
+			g_hash_table_destroy(st.seen);
 			free(st.count);
 			br_series_free(out);
 			return -1;
@@ -263,6 +281,7 @@ br_prom_parse_text(const char *name, const char *text, size_t len,
 		p = end < len ? end + 1 : len;
 	}
 	g_hash_table_destroy(st.idx);
+	g_hash_table_destroy(st.seen);
 	if (out->n_cols > 0)
 		average_usage(&st);
 	free(st.count);

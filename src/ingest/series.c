@@ -45,14 +45,17 @@ reserve_rows(br_series *s, size_t need)
 }
 
 /*
- * br_series_col_index: see metrics.h. Linear search (columns are few
- * hundred at most; the readers use their own hash while building).
+ * br_series_col_index: see metrics.h. Through the name index that
+ * br_series_push_col keeps (O(1)); a series whose names were set by hand
+ * (tests build small ones) has none and is searched linearly.
  */
 long
 br_series_col_index(const br_series *s, const char *name)
 {
 	if (s == NULL || name == NULL)
 		return -1;
+	if (s->name_index != NULL)
+		return (long)GPOINTER_TO_SIZE(g_hash_table_lookup(s->name_index, name)) - 1;
 	for (size_t c = 0; c < s->n_cols; c++)
 		if (strcmp(s->names[c], name) == 0)
 			return (long)c;
@@ -92,13 +95,22 @@ size_t
 br_series_push_col(br_series *s, const char *name)
 {
 	size_t rows = rows_allocated(s);
-	s->names = br_xrealloc(s->names, (s->n_cols + 1) * sizeof *s->names);
-	s->cols = br_xrealloc(s->cols, (s->n_cols + 1) * sizeof *s->cols);
+	if (s->n_cols >= s->col_cap) {
+		s->col_cap = s->col_cap * 2 > s->n_cols + 1 ? s->col_cap * 2 : s->n_cols + 16;
+		s->names = br_xrealloc(s->names, s->col_cap * sizeof *s->names);
+		s->cols = br_xrealloc(s->cols, s->col_cap * sizeof *s->cols);
+	}
+	if (s->name_index == NULL) {
+		s->name_index = g_hash_table_new(g_str_hash, g_str_equal);
+		for (size_t c = 0; c < s->n_cols; c++)
+			g_hash_table_insert(s->name_index, s->names[c], GSIZE_TO_POINTER(c + 1));
+	}
 	double *col = br_xmalloc((rows ? rows : 1) * sizeof *col);
 	for (size_t r = 0; r < rows; r++)
 		col[r] = NAN;
 	s->names[s->n_cols] = br_xstrdup(name);
 	s->cols[s->n_cols] = col;
+	g_hash_table_insert(s->name_index, s->names[s->n_cols], GSIZE_TO_POINTER(s->n_cols + 1));
 	return s->n_cols++;
 }
 
@@ -186,6 +198,8 @@ br_series_free(br_series *s)
 	free(s->cols);
 	free(s->t_s);
 	free(s->source_path);
+	if (s->name_index != NULL)
+		g_hash_table_destroy(s->name_index);
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
