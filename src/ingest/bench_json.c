@@ -1010,6 +1010,13 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 			    is_null[a], *dst[a], chk[c].unit, cause) != 0)
 				return -1;
 		}
+		/* the first token cannot come after the last: E2E latency includes TTFT
+		 * (1 µs of slack for clocks rounded differently) */
+		if (isfinite(r->ttft_s) && isfinite(r->latency_s) && r->ttft_s > r->latency_s + 1e-6)
+			return err_at(o->p, elem_off(o, "ttfts", i, (size_t)-1), cause,
+			    "\"ttfts\"[%zu]: %g s is after the request's end (\"latencies\"[%zu] = %g s); "
+			    "expected ttft <= latency (the E2E latency includes the time to first token)",
+			    i, r->ttft_s, i, r->latency_s);
 		json_t *l = arr[A_ITLS] && fi == NULL ? json_array_get(arr[A_ITLS], i) : NULL;
 		for (size_t k = 0; k < r->n_itls; k++) {
 			double x = r->itls_s[k];
@@ -1057,6 +1064,26 @@ check_counts(octx *o, br_bench *b, int have_failed, char **cause)
 			    "\"%s\": %g: expected a whole number of %s (at most %g)",
 			    c[i].key, v, c[i].what, c[i].max);
 	}
+	/* duration and rates: a finite, possible number of seconds / per second
+	 * (NaN, written by very old zero-success runs for rates, means absent) */
+	if (!(isfinite(b->duration_s) && b->duration_s > 0 && b->duration_s <= 1e9))
+		return err_at(o->p, key_off(o, "duration"), cause,
+		    "\"duration\": %g: expected the run's length in seconds (> 0 and finite)", b->duration_s);
+	const struct { const char *key; double v; } rt[] = {
+		{ "request_throughput", b->request_throughput_rps },
+		{ "request_goodput", b->request_goodput_rps },
+		{ "output_throughput", b->output_throughput_tps },
+		{ "total_token_throughput", b->total_token_throughput_tps },
+		{ "input_throughput", b->input_throughput_tps },
+		{ "max_output_tokens_per_s", b->max_output_tokens_per_s },
+	};
+	for (size_t i = 0; i < sizeof rt / sizeof rt[0]; i++)
+		if (!isnan(rt[i].v) && !(rt[i].v >= 0 && rt[i].v <= 1e12)) {
+			const char *k = find_key(o, rt[i].key) != NULL || strcmp(rt[i].key, "request_goodput") != 0 ?
+			    rt[i].key : "request_goodput:";
+			return err_at(o->p, key_off(o, k), cause,
+			    "\"%s\": %g: expected a rate per second >= 0 (at most 1e12)", k, rt[i].v);
+		}
 	if (b->n_requests > 0 && !isnan(b->completed) && b->completed > (double)b->n_requests)
 		return err_at(o->p, key_off(o, "completed"), cause,
 		    "\"completed\": %.0f but the per-request arrays hold only %zu requests; "
@@ -1133,6 +1160,12 @@ map_object(octx *o, json_t *j, br_bench *b, char **cause)
 		if (parse_stat_key(key, &st)) {
 			if (num_field(o, key, v, &st.value_ms, cause) != 0)
 				goto fail;
+			/* NaN (very old zero-success runs) stays: it reads as unknown */
+			if (!isnan(st.value_ms) && !(st.value_ms >= 0 && st.value_ms <= 1e12)) {
+				err_at(o->p, key_off(o, key), cause, "\"%s\": %g: expected a latency in ms "
+				    ">= 0 (at most 1e12 ms, 31 years)", key, st.value_ms);
+				goto fail;
+			}
 			if (b->n_stats == stat_cap) {
 				stat_cap = stat_cap ? stat_cap * 2 : 16;
 				b->stats = br_xrealloc(b->stats, stat_cap * sizeof *b->stats);

@@ -583,14 +583,6 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		    "`benchreport compare` take several", br_basename(bench), r->bench.n,
 		    r->bench.runs[0].source_line);
 	}
-	{
-		const br_bench *b0 = &r->bench.runs[0];
-		if (!(b0->duration_s > 0)) {
-			*cause = br_xasprintf("%s:%d: \"duration\" is %g: expected the run's length in "
-			    "seconds (> 0)", bench, b0->source_line, b0->duration_s);
-			goto fail;
-		}
-	}
 
 	if (load_metrics(r, dir, &files, opts->metrics_path, cause) != 0)
 		goto fail;

@@ -104,6 +104,8 @@ fmt_num(double x, int dec)
 {
 	if (!isfinite(x))
 		return br_xstrdup("n/a");
+	if (fabs(x) >= 1e15)
+		return br_xasprintf("%.3e", x);   /* no row of made-up digits */
 	char raw[64];
 	snprintf(raw, sizeof raw, "%.*f", dec, fabs(x));
 	char *dot = strchr(raw, '.');

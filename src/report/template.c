@@ -237,6 +237,9 @@ format_number(double x, const char *spec)
 		return br_xstrdup("n/a");
 	if (spec == NULL || *spec == '\0')
 		return shortest(x);
+	if (fabs(x) >= 1e15 && strchr(spec, 'e') == NULL && strchr(spec, 'E') == NULL &&
+	    strchr(spec, 'g') == NULL && strchr(spec, 'G') == NULL)
+		return br_xasprintf("%.3e", x);   /* a fixed-point 1e200 would be 200 made-up digits */
 	if (strcmp(spec, "dur_ms") == 0) {
 		double ax = fabs(x);
 		if (ax >= 1000.0)

@@ -30,7 +30,7 @@ fresh
 sed -i 's/"duration": [0-9.e+-]*/"duration": 0/' "$tmp/r/stress.json"
 "$BIN" "$tmp/r" > /dev/null 2> "$tmp/err"; rc=$?
 check "duration 0: exit 3 (got $rc)" [ "$rc" -eq 3 ]
-check "duration 0: names the key" grep -q '"duration" is 0' "$tmp/err"
+check "duration 0: names the key with line:col" grep -qE 'stress\.json:1:[0-9]+: "duration": 0: expected' "$tmp/err"
 # 4. JSONL of three results: the last one is reported, with a note
 d="$tmp/jsonl"; mkdir -p "$d"
 for n in 10 20 30; do sed "s/\"num_prompts\": 12/\"num_prompts\": $n/" "$SRC/fixtures/runs/tiny/stress.json"; echo; done > "$d/results.jsonl"
