@@ -799,6 +799,9 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 
 	if (check_times(path, d, len, cols[tcol].header, time_ms, &times, t_numeric, t_off, out, cause) != 0)
 		goto done;
+	if (out->n_cols == 0)
+		br_series_add_warning(out, "%s: holds the time column '%s' only, no series: every section "
+		    "that needs server metrics is removed", path, cols[tcol].header);
 
 	/* per source column: usage range and percent → fraction; never sampled? */
 	for (size_t i = 0, j = 0; i < ncols; i++) {

@@ -1288,7 +1288,7 @@ scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **
 		if (nul != NULL) {
 			if (!s->has_vllm) {
 				if (cause)
-					*cause = br_xasprintf("%s:%d:%d: binary data (NUL byte), expected a vLLM server log (text)",
+					*cause = br_xasprintf("%s:%d:%d: expected a vLLM server log, found a NUL byte (binary file)",
 					                      s->path, lineno, (int)(nul - raw) + 1);
 				free(raw);
 				return -1;

@@ -552,7 +552,7 @@ test_bad_binary(void **state)
 	(void)state;
 	char *p = br_test_src("fixtures/bad/log-binary.log");
 	char *cause = load_fail(p);
-	char *want = br_xasprintf("%s:1:8: binary data", p);
+	char *want = br_xasprintf("%s:1:8: expected a vLLM server log, found a NUL byte (binary file)", p);
 	assert_true(strncmp(cause, want, strlen(want)) == 0);
 	assert_int_equal(br_server_log_looks_like(p), 0);
 	free(want);
