@@ -32,4 +32,24 @@ while IFS=$'\t' read -r input role want pat; do
   { [ "$rc" -eq "$want" ] && grep -qE -- "$pat" "$tmp/err"; } || { echo "  stderr:"; sed 's/^/    /' "$tmp/err" | head -5; }
 done < "$SRC/fixtures/bad/cases.tsv"
 check "the table has rows ($n)" [ "$n" -ge 60 ]
+# generated inputs too big to commit: 80 MB of non-vLLM text is rejected after
+# its first 64 MiB (not read to the end); a 4 MB crafted hard-wrapped
+# `non-default args` log (one dict wrapped over hundreds of pieces) completes.
+# `timeout 20` guards against a hang; bench/hostile_bench.sh prints the times.
+run="$tmp/rung"; cp -r "$SRC/fixtures/runs/tiny" "$run"; rm -rf "$run/report"
+(yes 'GET /index.html HTTP/1.1 200 - not a vLLM log line' || true) | head -c 80M > "$tmp/garbage.log"
+timeout 20 "$BIN" "$run" --log "$tmp/garbage.log" > /dev/null 2> "$tmp/err"; rc=$?
+check "80 MB garbage log: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "80 MB garbage log: gives up after 64 MiB" grep -q "no vLLM log line in its first 64 MiB" "$tmp/err"
+"$PY" - "$tmp/wrap.log" <<'PYEOF'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("INFO 08-01 03:54:33 [api_server.py:1] vLLM API server version 0.10.0\n")
+    for line in range(80):
+        f.write("INFO 08-01 03:54:34 [utils.py:2] non-default args: {'model': 'x', \n")
+        for i in range(500):
+            f.write(("'k%06d': " % i) + "v" * 89 + "\n")
+PYEOF
+timeout 20 "$BIN" "$run" --log "$tmp/wrap.log" -q > /dev/null 2> "$tmp/err"; rc=$?
+check "4 MB crafted wrapped log: exit 0 within the timeout (got $rc)" [ "$rc" -eq 0 ]
 finish
