@@ -84,6 +84,10 @@ void br_line_col(const char *data, size_t len, size_t off, int *line, int *col);
  */
 int br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause);
 
+/* br_file_kind: words for a file type (st_mode) in messages: "a FIFO (named
+ * pipe)", "a symbolic link", "a directory", "a file", ... (static string). */
+const char *br_file_kind(unsigned int mode);
+
 /* br_path_join: "dir/name" (malloc'd). */
 char *br_path_join(const char *dir, const char *name);
 /* br_basename: pointer into `path` after its last '/'. */

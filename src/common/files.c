@@ -15,12 +15,15 @@
 /* Bytes br_check_head looks at. */
 #define BR_HEAD_BYTES 65536
 
-/* file_kind: words for a non-regular file type in messages. */
-static const char *
-file_kind(mode_t m)
+/* br_file_kind: see common.h. */
+const char *
+br_file_kind(unsigned int mode)
 {
+	mode_t m = (mode_t)mode;
 	if (S_ISDIR(m))
 		return "a directory";
+	if (S_ISLNK(m))
+		return "a symbolic link";
 	if (S_ISFIFO(m))
 		return "a FIFO (named pipe)";
 	if (S_ISCHR(m))
@@ -29,6 +32,8 @@ file_kind(mode_t m)
 		return "a block device";
 	if (S_ISSOCK(m))
 		return "a socket";
+	if (S_ISREG(m))
+		return "a file";
 	return "not a plain file";
 }
 
@@ -54,7 +59,7 @@ br_open_input(const char *path, unsigned long long max_bytes, FILE **fp_out, lon
 	if (!S_ISREG(st.st_mode)) {
 		if (cause)
 			*cause = br_xasprintf("%s: not a regular file (%s); expected a file with the data",
-			    path, file_kind(st.st_mode));
+			    path, br_file_kind(st.st_mode));
 		close(fd);
 		return -1;
 	}

@@ -96,20 +96,6 @@ is_hex(const char *s, size_t n)
 	return 1;
 }
 
-/* kind_word: what a non-regular, non-folder entry is, for messages. */
-static const char *
-kind_word(mode_t m)
-{
-	if (S_ISLNK(m))
-		return "a symbolic link";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device";
-	return "a special file";
-}
 
 /* ------------------------------------------------------------ the marker */
 
@@ -260,7 +246,7 @@ check_tree(check *c, const char *rel, int depth)
 		} else if (lstat(p, &st) != 0) {
 			flag(c, r, "cannot be read");
 		} else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
-			flag(c, r, kind_word(st.st_mode));
+			flag(c, r, br_file_kind(st.st_mode));
 		} else if (st.st_dev != c->dev) {
 			flag(c, r, "on another filesystem");
 		} else {
@@ -666,7 +652,7 @@ out_state(const br_outdir *o, char **cause)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		*cause = br_xasprintf("%s: exists and is %s, not a folder; choose another with -o; "
-		    "nothing was changed", out, S_ISREG(st.st_mode) ? "a file" : kind_word(st.st_mode));
+		    "nothing was changed", out, br_file_kind(st.st_mode));
 		return BR_OUTDIR_ERR_REFUSED;
 	}
 	if (!same_fs_as_parent(out, &st)) {
