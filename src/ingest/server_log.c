@@ -1269,6 +1269,78 @@ scanner_free(scanner *s)
 }
 
 /*
+ * A line reader with a bound on a line's length: getline(3) would turn a
+ * crash's gigabytes of zero padding without a newline into one line held in
+ * memory. A line longer than LINE_MAX_BYTES is handed out cut to that
+ * length and the rest of it, up to its newline, is skipped.
+ */
+#define LINE_MAX_BYTES (1u << 20)
+typedef struct line_reader {
+	FILE *fp;
+	char *buf;
+	size_t cap, start, end;
+	int eof, skipping;
+	size_t consumed;     /* bytes read from the file so far (skipped ones included) */
+} line_reader;
+
+/*
+ * lr_next: the next line [*line, *line + *n) including its '\n' when it has
+ * one. Returns 1, 0 at the end of the file, or -1 on a read error (errno).
+ */
+static int
+lr_next(line_reader *r, const char **line, size_t *n)
+{
+	if (r->buf == NULL) {
+		r->cap = 2 * (size_t)LINE_MAX_BYTES;
+		r->buf = br_xmalloc(r->cap);
+	}
+	for (;;) {
+		char *b = r->buf + r->start;
+		size_t have = r->end - r->start;
+		char *nl = have ? memchr(b, '\n', have) : NULL;
+		if (r->skipping) {
+			if (nl != NULL) {
+				r->start += (size_t)(nl - b) + 1;
+				r->skipping = 0;
+				continue;
+			}
+			r->start = r->end;     /* all of it belongs to the cut line */
+		} else if (nl != NULL) {
+			*line = b;
+			*n = (size_t)(nl - b) + 1;
+			r->start += *n;
+			return 1;
+		} else if (have >= LINE_MAX_BYTES) {
+			*line = b;
+			*n = LINE_MAX_BYTES;
+			r->start += LINE_MAX_BYTES;
+			r->skipping = 1;
+			return 1;
+		} else if (r->eof) {
+			if (have == 0)
+				return 0;
+			*line = b;
+			*n = have;
+			r->start = r->end;
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+		size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
+		r->end += got;
+		r->consumed += got;
+		if (got == 0) {
+			if (ferror(r->fp))
+				return -1;
+			r->eof = 1;
+		}
+	}
+}
+
+/*
  * scan: the pass over the file. `limit` > 0 stops after that many bytes
  * (looks_like). Returns 0, or -1 with *cause for a read error or a NUL byte
  * seen before any vLLM line (later NUL-bearing lines, e.g. the zero padding
@@ -1277,26 +1349,26 @@ scanner_free(scanner *s)
 static int
 scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **cause)
 {
-	char *raw = NULL;
-	size_t raw_cap = 0, total = 0;
-	ssize_t got;
-	int lineno = 0;
-	while ((got = getline(&raw, &raw_cap, fp)) > 0) {
+	line_reader lr = { .fp = fp };
+	const char *raw;
+	size_t got = 0, total = 0;
+	int lineno = 0, rd, err = 0;
+	while ((rd = lr_next(&lr, &raw, &got)) > 0) {
 		lineno++;
-		total += (size_t)got;
-		const char *nul = memchr(raw, '\0', (size_t)got);
+		total = lr.consumed - (lr.end - lr.start);   /* bytes of the file handled so far */
+		const char *nul = memchr(raw, '\0', got);
 		if (nul != NULL) {
 			if (!s->has_vllm) {
 				if (cause)
 					*cause = br_xasprintf("%s:%d:%d: expected a vLLM server log, found a NUL byte (binary file)",
 					                      s->path, lineno, (int)(nul - raw) + 1);
-				free(raw);
+				free(lr.buf);
 				return -1;
 			}
 			continue;
 		}
 		const char *text, *from = raw;
-		size_t len, rawlen = (size_t)got;
+		size_t len, rawlen = got;
 		pline l;
 		if (lineno == 1 && rawlen >= 3 && memcmp(raw, "\xef\xbb\xbf", 3) == 0) {
 			from += 3; /* UTF-8 byte order mark */
@@ -1324,8 +1396,9 @@ scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **
 			break;
 		}
 	}
-	int err = ferror(fp) ? errno : 0;
-	free(raw);
+	if (rd < 0)
+		err = errno ? errno : EIO;
+	free(lr.buf);
 	flush(s);
 	*n_lines = lineno;
 	if (err != 0) {
