@@ -12,8 +12,11 @@
  * never guessed: an existing OUT is replaced only when it holds nothing but
  * what the marker lists, unchanged (a sub-folder that carries its own valid
  * marker, such as the report/ inside a simulated run, counts as ours when it
- * passes the same check). An empty folder is replaced too. Anything else,
- * a symlink, a mount point, or a file added or edited by the user, makes
+ * passes the same check and is a report). An empty folder is replaced too.
+ * A simulated run is input data: a report (report, knee, compare) never
+ * replaces one, nor holds one inside, and simulate replaces only an earlier
+ * run. Anything else, a symlink, a mount point (bind mounts included: statx
+ * STATX_ATTR_MOUNT_ROOT), or a file added or edited by the user, makes
  * benchreport refuse and name what it found; nothing is deleted.
  *
  * The life of an output:

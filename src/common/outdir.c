@@ -109,6 +109,7 @@ typedef struct listed {
 /* A parsed marker: state and, when complete, path → listed. */
 typedef struct marker {
 	char *state;          /* "staging" or "complete" */
+	char *command;        /* the command that wrote it ("" when the marker names none) */
 	GHashTable *files;    /* char *rel → listed * */
 } marker;
 
@@ -116,6 +117,7 @@ static void
 marker_free(marker *m)
 {
 	free(m->state);
+	free(m->command);
 	if (m->files)
 		g_hash_table_destroy(m->files);
 	memset(m, 0, sizeof *m);
@@ -156,6 +158,8 @@ marker_read(const char *dir, marker *m, char **why)
 		goto out;
 	}
 	m->state = br_xstrdup(state);
+	const char *cmd = json_string_value(json_object_get(j, "command"));
+	m->command = br_xstrdup(cmd ? cmd : "");
 	m->files = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	if (strcmp(state, "complete") == 0) {
 		json_t *files = json_object_get(j, "files");
@@ -215,6 +219,10 @@ flag(check *c, const char *rel, const char *what)
 	g_ptr_array_add(c->unexpected, what ? br_xasprintf("%s (%s)", rel, what) : br_xstrdup(rel));
 }
 
+static int owned(const char *dir, char **why, char **command);
+static int is_mount_root(const char *path, const struct stat *st);
+static int run_class(const char *command);
+
 /*
  * check_tree: walk top/rel (rel "" for the top) and flag every entry the
  * marker does not list or that changed. A folder not listed but carrying
@@ -247,25 +255,30 @@ check_tree(check *c, const char *rel, int depth)
 			flag(c, r, "cannot be read");
 		} else if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
 			flag(c, r, br_file_kind(st.st_mode));
-		} else if (st.st_dev != c->dev) {
-			flag(c, r, "on another filesystem");
+		} else if (st.st_dev != c->dev || (S_ISDIR(st.st_mode) && is_mount_root(p, &st))) {
+			flag(c, r, "a mount point, another filesystem");
 		} else {
 			listed *l = g_hash_table_lookup(c->m.files, r);
 			if (S_ISDIR(st.st_mode)) {
-				char *sub_why = NULL;
+				char *sub_why = NULL, *sub_cmd = NULL;
 				if (l != NULL && l->is_dir) {
 					if (depth < WALK_MAX_DEPTH)
 						check_tree(c, r, depth + 1);
 					else
 						flag(c, r, "nested too deep");
-				} else if (l == NULL && br_outdir_check_owned(p, &sub_why)) {
-					;   /* an output of ours nested inside (run/report/) */
+				} else if (l == NULL && owned(p, &sub_why, &sub_cmd) && !run_class(sub_cmd)) {
+					;   /* a report of ours nested inside (run/report/) */
+				} else if (l == NULL && sub_cmd != NULL && run_class(sub_cmd)) {
+					char *s2 = br_xasprintf("%s/", r);
+					flag(c, s2, "a simulated run: input data, never replaced by another output");
+					free(s2);
 				} else {
 					char *s = br_xasprintf("%s/", r);
 					flag(c, s, NULL);
 					free(s);
 				}
 				free(sub_why);
+				free(sub_cmd);
 			} else if (l == NULL || l->is_dir) {
 				flag(c, r, NULL);
 			} else {
@@ -308,20 +321,53 @@ describe_unexpected(GPtrArray *u)
 	return r;
 }
 
-/* same_fs_as_parent: 1 when dir lies on the filesystem of its parent. */
+/*
+ * is_mount_root: 1 when path is the root of a mount: statx's
+ * STATX_ATTR_MOUNT_ROOT (Linux 5.8) sees a bind mount of the same
+ * filesystem too; without it, a device different from the parent's.
+ */
+static int
+is_mount_root(const char *path, const struct stat *st)
+{
+	struct statx sx;
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_TYPE, &sx) == 0 &&
+	    (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))
+		return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+	char *up = br_path_join(path, "..");
+	struct stat pst;
+	int other = stat(up, &pst) != 0 || pst.st_dev != st->st_dev;
+	free(up);
+	return other;
+}
+
+/* same_fs_as_parent: 1 when dir is not a mount point (see is_mount_root). */
 static int
 same_fs_as_parent(const char *dir, const struct stat *st)
 {
-	char *up = br_path_join(dir, "..");
-	struct stat pst;
-	int same = stat(up, &pst) == 0 && pst.st_dev == st->st_dev;
-	free(up);
-	return same;
+	return !is_mount_root(dir, st);
+}
+
+/* run_class: 1 for an output that is a run (simulate writes input data),
+ * 0 for a report (report, knee, compare). One never replaces the other. */
+static int
+run_class(const char *command)
+{
+	return command != NULL && strcmp(command, "simulate") == 0;
 }
 
 /* br_outdir_check_owned: see outdir.h. */
 int
 br_outdir_check_owned(const char *dir, char **why)
+{
+	return owned(dir, why, NULL);
+}
+
+/*
+ * owned: br_outdir_check_owned, and *command (malloc'd; may be NULL) the
+ * command its marker names, whenever a valid marker was read.
+ */
+static int
+owned(const char *dir, char **why, char **command)
 {
 	struct stat st;
 	char *w = NULL;
@@ -334,8 +380,10 @@ br_outdir_check_owned(const char *dir, char **why)
 	else if (!S_ISDIR(st.st_mode))
 		w = br_xstrdup("it is not a folder");
 	else if (!same_fs_as_parent(dir, &st))
-		w = br_xstrdup("it is a mount point (another filesystem than its parent folder)");
+		w = br_xstrdup("it is a mount point (a bind mount or another filesystem)");
 	else if (marker_read(dir, &c.m, &w) == 0) {
+		if (command)
+			*command = br_xstrdup(c.m.command);
 		if (strcmp(c.m.state, "complete") != 0)
 			w = br_xstrdup("its marker says it was never completed");
 		else {
@@ -656,7 +704,7 @@ out_state(const br_outdir *o, char **cause)
 		return BR_OUTDIR_ERR_REFUSED;
 	}
 	if (!same_fs_as_parent(out, &st)) {
-		*cause = br_xasprintf("%s: is a mount point (another filesystem than its parent); a report "
+		*cause = br_xasprintf("%s: is a mount point (a bind mount or another filesystem); a report "
 		    "is written beside its folder and renamed into place, which cannot replace a mount "
 		    "point: choose a folder inside it, e.g. -o %s/report; nothing was changed", out, out);
 		return BR_OUTDIR_ERR_REFUSED;
@@ -677,9 +725,23 @@ out_state(const br_outdir *o, char **cause)
 	closedir(d);
 	if (empty)
 		return 1;
-	char *why = NULL;
-	if (br_outdir_check_owned(out, &why)) {
+	char *why = NULL, *cmd = NULL;
+	if (owned(out, &why, &cmd)) {
 		free(why);
+		int other = run_class(cmd) != run_class(o->command);
+		free(cmd);
+		if (other && run_class(o->command)) {
+			*cause = br_xasprintf("%s: is a benchreport report, not a simulated run; simulate "
+			    "writes runs only into a new or empty folder or over an earlier run: choose "
+			    "another folder with -o; nothing was changed", out);
+			return BR_OUTDIR_ERR_REFUSED;
+		}
+		if (other) {
+			*cause = br_xasprintf("%s: is a simulated run (written by `benchreport simulate`): "
+			    "input data, which a report never replaces; choose another folder with -o "
+			    "(e.g. %s/report); nothing was changed", out, out);
+			return BR_OUTDIR_ERR_REFUSED;
+		}
 		if (o->replace)
 			return 2;
 		*cause = br_xasprintf("%s: already exists (an earlier %s output; use --force to replace "
@@ -694,6 +756,7 @@ out_state(const br_outdir *o, char **cause)
 		    "before December 2026 carry no marker: remove such a folder yourself). Nothing was "
 		    "deleted; choose another folder with -o", out, why);
 	free(why);
+	free(cmd);
 	return BR_OUTDIR_ERR_REFUSED;
 }
 

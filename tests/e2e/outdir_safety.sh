@@ -78,7 +78,37 @@ else
   echo "note: cannot mount a tmpfs here: the mount-point case was skipped"
 fi
 
-# 7. signals during a real report: the staging folder goes, the old report stays
+# 7. a simulated run is input data: no report replaces it (found by a fresh-user test)
+sim="$tmp/simA"; "$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$sim" > /dev/null
+refuse "report -o its own simulated run" "$sim" "$BIN" "$sim" -o "$sim"
+check "message says simulated run" grep -q "is a simulated run" "$io/err"
+refuse "knee -o a simulated run" "$sim" "$BIN" knee "$sim" --slo 'ttft_p99<=5s' -o "$sim"
+refuse "compare -o a simulated run" "$sim" "$BIN" compare "$run" "$run" -o "$sim"
+camp="$tmp/camp2"; mkdir -p "$camp"
+"$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$camp/report" > /dev/null
+"$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$camp/other" > /dev/null
+refuse "campaign whose sub-run is named report" "$camp" "$BIN" "$camp"
+"$BIN" "$sim" -q; check "a report inside a simulated run: exit 0" [ -f "$sim/report/report.pdf" ]
+"$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$sim" --force > /dev/null
+check "simulate --force replaces its run with our report inside" [ ! -e "$sim/report" ]
+refuse "simulate --force over a report" "$run" "$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$run/report" --force
+
+# 8. bind mounts (same filesystem): refused as mount points, inside or as -o
+mine="$tmp/myfigs"; mkdir -p "$mine"; echo mine > "$mine/a.png"
+"$BIN" "$run" -q -o "$tmp/rep13"
+if mount --bind "$mine" "$tmp/rep13/figures" 2> /dev/null; then
+  refuse "report over a report with a bind mount inside" "$tmp" "$BIN" "$run" -o "$tmp/rep13"
+  check "my bind-mounted file kept" grep -q mine "$mine/a.png"
+  umount "$tmp/rep13/figures"
+  mkdir -p "$tmp/bind2"; mount --bind "$mine" "$tmp/bind2"
+  refuse "report -o a bind mount" "$tmp" "$BIN" "$run" -o "$tmp/bind2"
+  check "bind mount -o: refused before the analysis (mount point named)" grep -q "is a mount point" "$io/err"
+  umount "$tmp/bind2"
+else
+  echo "note: cannot bind-mount here: the bind-mount cases were skipped"
+fi
+
+# 9. signals during a real report: the staging folder goes, the old report stays
 r1="$tmp/r1"; "$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$r1" > /dev/null
 "$BIN" "$r1" -q; before=$(fp "$r1")
 # signal_run SIG: start a report, wait for its staging folder, send SIG; retried

@@ -298,36 +298,52 @@ s_siblings(const char *r)
 	free(old2023);
 }
 
+/* a report of ours that holds a simulated run: the run is input data */
+static void
+s_report_holding_run(const char *r)
+{
+	char *o = J(r, "out"), *run = J(o, "run1");
+	make_ours(o, "report");
+	make_ours(run, "simulate");
+	free(run);
+	free(o);
+}
+
 typedef struct outdir_case {
 	const char *name;
 	void (*setup)(const char *root);
+	const char *command;    /* the command preparing OUT */
 	int replace;
 	int expect_rc;          /* of prepare: 0, BR_OUTDIR_ERR_REFUSED */
 	const char *phrase;     /* in the message (refusals) */
 } outdir_case;
 
 static const outdir_case cases[] = {
-	{ "absent", s_absent, 1, 0, NULL },
-	{ "empty folder", s_empty, 0, 0, NULL },
-	{ "our earlier report", s_ours, 1, 0, NULL },
-	{ "ours, replace not allowed", s_ours, 0, BR_OUTDIR_ERR_REFUSED, "--force" },
-	{ "ours + notes.md", s_ours_plus_notes, 1, BR_OUTDIR_ERR_REFUSED, "notes.md" },
-	{ "ours + raw/", s_ours_plus_raw, 1, BR_OUTDIR_ERR_REFUSED, "raw/" },
-	{ "ours + a figure of the user's", s_ours_plus_figure, 1, BR_OUTDIR_ERR_REFUSED,
+	{ "absent", s_absent, "report", 1, 0, NULL },
+	{ "empty folder", s_empty, "report", 0, 0, NULL },
+	{ "our earlier report", s_ours, "report", 1, 0, NULL },
+	{ "ours, replace not allowed", s_ours, "report", 0, BR_OUTDIR_ERR_REFUSED, "--force" },
+	{ "ours + notes.md", s_ours_plus_notes, "report", 1, BR_OUTDIR_ERR_REFUSED, "notes.md" },
+	{ "ours + raw/", s_ours_plus_raw, "report", 1, BR_OUTDIR_ERR_REFUSED, "raw/" },
+	{ "ours + a figure of the user's", s_ours_plus_figure, "report", 1, BR_OUTDIR_ERR_REFUSED,
 	  "figures/my-annotated.png" },
-	{ "ours, summary edited", s_ours_edited, 1, BR_OUTDIR_ERR_REFUSED,
+	{ "ours, summary edited", s_ours_edited, "report", 1, BR_OUTDIR_ERR_REFUSED,
 	  "summary.json (changed since benchreport wrote it)" },
-	{ "foreign summary.json naming schema_version", s_foreign_summary, 1, BR_OUTDIR_ERR_REFUSED,
+	{ "foreign summary.json naming schema_version", s_foreign_summary, "report", 1, BR_OUTDIR_ERR_REFUSED,
 	  "no " BR_OUTDIR_MARKER " marker" },
-	{ "forged marker", s_forged_marker, 1, BR_OUTDIR_ERR_REFUSED, "not a marker benchreport wrote" },
-	{ "marker not JSON", s_marker_not_json, 1, BR_OUTDIR_ERR_REFUSED, "not a marker benchreport wrote" },
-	{ "OUT is a symlink", s_symlink_out, 1, BR_OUTDIR_ERR_REFUSED, "symbolic link" },
-	{ "OUT is a file", s_file_out, 1, BR_OUTDIR_ERR_REFUSED, "a file, not a folder" },
-	{ "symlink inside", s_symlink_inside, 1, BR_OUTDIR_ERR_REFUSED, "fig1.png (a symbolic link)" },
-	{ "listed file became a folder", s_file_became_dir, 1, BR_OUTDIR_ERR_REFUSED, "report.pdf/" },
-	{ "nested report of ours", s_nested_ours, 1, 0, NULL },
-	{ "nested report with user file", s_nested_user, 1, BR_OUTDIR_ERR_REFUSED, "report/" },
-	{ "siblings with our naming pattern", s_siblings, 1, 0, NULL },
+	{ "forged marker", s_forged_marker, "report", 1, BR_OUTDIR_ERR_REFUSED, "not a marker benchreport wrote" },
+	{ "marker not JSON", s_marker_not_json, "report", 1, BR_OUTDIR_ERR_REFUSED, "not a marker benchreport wrote" },
+	{ "OUT is a symlink", s_symlink_out, "report", 1, BR_OUTDIR_ERR_REFUSED, "symbolic link" },
+	{ "OUT is a file", s_file_out, "report", 1, BR_OUTDIR_ERR_REFUSED, "a file, not a folder" },
+	{ "symlink inside", s_symlink_inside, "report", 1, BR_OUTDIR_ERR_REFUSED, "fig1.png (a symbolic link)" },
+	{ "listed file became a folder", s_file_became_dir, "report", 1, BR_OUTDIR_ERR_REFUSED, "report.pdf/" },
+	{ "simulate over its run holding our report", s_nested_ours, "simulate", 1, 0, NULL },
+	{ "report over a simulated run", s_nested_ours, "report", 1, BR_OUTDIR_ERR_REFUSED, "is a simulated run" },
+	{ "simulate over a report", s_ours, "simulate", 1, BR_OUTDIR_ERR_REFUSED, "not a simulated run" },
+	{ "report holding a simulated run", s_report_holding_run, "report", 1, BR_OUTDIR_ERR_REFUSED,
+	  "run1/ (a simulated run" },
+	{ "nested report with user file", s_nested_user, "simulate", 1, BR_OUTDIR_ERR_REFUSED, "report/" },
+	{ "siblings with our naming pattern", s_siblings, "report", 1, 0, NULL },
 };
 
 /* One case: build, fingerprint, prepare; a refusal must change nothing;
@@ -345,7 +361,7 @@ test_cases(void **state)
 		char *before = fingerprint(root);
 		char *out = J(root, "out"), *cause = NULL;
 		int rc = 0;
-		br_outdir *o = br_outdir_prepare(out, "report", c->replace, &rc, &cause);
+		br_outdir *o = br_outdir_prepare(out, c->command, c->replace, &rc, &cause);
 		if (c->expect_rc != 0) {
 			if (o != NULL || rc != c->expect_rc)
 				fail_msg("%s: prepare rc %d, expected %d", c->name, rc, c->expect_rc);
