@@ -38,7 +38,9 @@ char *br_xvasprintf(const char *fmt, va_list ap);
  * br_open_input: the one way every input file is opened. Checks first,
  * without blocking and before any byte is read: the path must be a regular
  * file (a FIFO, device, socket or folder gets "PATH: not a regular file (a
- * FIFO (named pipe)); expected a file with the data") of at most max_bytes.
+ * FIFO (named pipe)); expected a file with the data") of at most max_bytes,
+ * and a file over 64 MiB may not be mostly holes (a sparse file reads as
+ * gigabytes of zeros that no tool wrote).
  * Out: *fp open for reading (caller fcloses), *size_bytes (may be NULL).
  * Returns 0, or -1 with *cause.
  */

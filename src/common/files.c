@@ -1,4 +1,5 @@
 /* File helpers: whole-file reads, atomic writes, paths, SHA-256. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,8 @@
 #define BR_READ_MAX_BYTES (8ULL << 30)
 /* Bytes br_check_head looks at. */
 #define BR_HEAD_BYTES 65536
+/* Files larger than this are checked for holes (a sparse file of zeros). */
+#define SPARSE_MIN_BYTES (64ULL << 20)
 
 /* br_file_kind: see common.h. */
 const char *
@@ -35,6 +38,33 @@ br_file_kind(unsigned int mode)
 	if (S_ISREG(m))
 		return "a file";
 	return "not a plain file";
+}
+
+/*
+ * hole_bytes: bytes of fd (size bytes long) that are holes, found with
+ * lseek SEEK_DATA / SEEK_HOLE (0 where the filesystem does not say; at most
+ * 4096 extents are walked). A compressed filesystem's small st_blocks is
+ * not a hole: only never-written ranges count. Leaves the offset at 0.
+ */
+static long long
+hole_bytes(int fd, long long size)
+{
+	long long holes = 0, pos = 0;
+	for (int i = 0; i < 4096 && pos < size; i++) {
+		off_t data = lseek(fd, (off_t)pos, SEEK_DATA);
+		if (data < 0) {
+			if (errno == ENXIO)
+				holes += size - pos;     /* a hole up to the end */
+			break;
+		}
+		holes += (long long)data - pos;
+		off_t hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0)
+			break;
+		pos = (long long)hole;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return holes;
 }
 
 /* br_open_input: see common.h. */
@@ -69,6 +99,15 @@ br_open_input(const char *path, unsigned long long max_bytes, FILE **fp_out, lon
 			    "metrics or log file of at most that size (split or trim it)",
 			    path, (double)st.st_size / (1024.0 * 1024.0 * 1024.0),
 			    (double)max_bytes / (1024.0 * 1024.0 * 1024.0));
+		close(fd);
+		return -1;
+	}
+	long long holes = hole_bytes(fd, (long long)st.st_size);
+	if (st.st_size > (off_t)SPARSE_MIN_BYTES && holes > (long long)st.st_size / 2) {
+		if (cause)
+			*cause = br_xasprintf("%s: a sparse file (%.1f GiB long, %.1f GiB of it holes that "
+			    "read as zero bytes); expected the data a benchmark or server wrote",
+			    path, (double)st.st_size / (1 << 30), (double)holes / (1 << 30));
 		close(fd);
 		return -1;
 	}

@@ -1365,6 +1365,9 @@ scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **
 				free(lr.buf);
 				return -1;
 			}
+			if (s->out->first_binary_line == 0)
+				s->out->first_binary_line = lineno;
+			s->out->binary_bytes += (long long)got;
 			continue;
 		}
 		const char *text, *from = raw;

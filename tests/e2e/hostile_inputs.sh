@@ -52,4 +52,13 @@ with open(sys.argv[1], "w") as f:
 PYEOF
 timeout 20 "$BIN" "$run" --log "$tmp/wrap.log" -q > /dev/null 2> "$tmp/err"; rc=$?
 check "4 MB crafted wrapped log: exit 0 within the timeout (got $rc)" [ "$rc" -eq 0 ]
+# a sparse file (gigabytes of holes that read as zeros, no disk used) is refused by name
+for role in bench metrics log; do
+  cp "$SRC/fixtures/runs/tiny/server.log" "$tmp/sparse.$role"; truncate -s 3G "$tmp/sparse.$role"
+  timeout 20 "$BIN" "$run" --$role "$tmp/sparse.$role" > /dev/null 2> "$tmp/err"; rc=$?
+  check "sparse 3 GiB file as --$role: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+  check "sparse 3 GiB file as --$role: says sparse" grep -q "a sparse file (3.0 GiB long" "$tmp/err"
+  rm -f "$tmp/sparse.$role"
+done
+true
 finish
