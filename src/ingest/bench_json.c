@@ -1084,6 +1084,43 @@ check_counts(octx *o, br_bench *b, int have_failed, char **cause)
 			return err_at(o->p, key_off(o, k), cause,
 			    "\"%s\": %g: expected a rate per second >= 0 (at most 1e12)", k, rt[i].v);
 		}
+	/* the per-request arrays against the header: every request lies inside
+	 * the run, and the token totals count the successful requests (FORMATS.md §1) */
+	double max_lat = 0, sum_in = 0, sum_out = 0;
+	size_t i_max = 0, n_ok = 0;
+	int have_in = 0, have_out = 0;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *r = &b->requests[i];
+		if (r->failed)
+			continue;
+		n_ok++;
+		if (isfinite(r->latency_s) && r->latency_s > max_lat) {
+			max_lat = r->latency_s;
+			i_max = i;
+		}
+		if (isfinite(r->input_len_tokens)) {
+			sum_in += r->input_len_tokens;
+			have_in = 1;
+		}
+		if (isfinite(r->output_len_tokens)) {
+			sum_out += r->output_len_tokens;
+			have_out = 1;
+		}
+	}
+	if (max_lat > 0 && b->duration_s < 0.99 * max_lat - 1e-3)
+		return err_at(o->p, key_off(o, "duration"), cause,
+		    "\"duration\": %g s is shorter than request %zu's own latency (%g s); expected the "
+		    "run's length, which covers every request", b->duration_s, i_max, max_lat);
+	const struct { const char *key, *arr; double total, sum; int have; } tt[] = {
+		{ "total_input_tokens", "input_lens", b->total_input_tokens, sum_in, have_in },
+		{ "total_output_tokens", "output_lens", b->total_output_tokens, sum_out, have_out },
+	};
+	for (size_t i = 0; i < 2 && n_ok > 0; i++)
+		if (tt[i].have && !isnan(tt[i].total) && tt[i].total != tt[i].sum)
+			return err_at(o->p, key_off(o, tt[i].key), cause,
+			    "\"%s\": %.0f but the %zu successful requests' \"%s\" sum to %.0f; expected "
+			    "the same count (the total covers the successful requests)",
+			    tt[i].key, tt[i].total, n_ok, tt[i].arr, tt[i].sum);
 	if (b->n_requests > 0 && !isnan(b->completed) && b->completed > (double)b->n_requests)
 		return err_at(o->p, key_off(o, "completed"), cause,
 		    "\"completed\": %.0f but the per-request arrays hold only %zu requests; "

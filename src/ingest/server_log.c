@@ -142,6 +142,7 @@ typedef struct scanner {
 	/* found so far */
 	int has_vllm;
 	int gave_up;        /* stopped: no vLLM line in the first NO_VLLM_GIVE_UP_BYTES */
+	char *bad_cap;      /* the first impossible capacity value (bad_capacity), or NULL */
 	int n_kvsize, n_blocks;
 	int startups;       /* start-ups seen so far (see new_startup) */
 	int cap_seen;       /* the current start-up printed a capacity line */
@@ -949,6 +950,24 @@ new_startup(scanner *s)
 	o->kv_pool_line = o->kv_mem_line = o->max_conc_line = 0;
 }
 
+/*
+ * bad_capacity: a capacity line whose number no server prints (0, negative,
+ * a fraction of a token, 1e20 tokens) makes the log bad input: the first
+ * one is kept in s->bad_cap and br_server_log_load fails with it. Returns 1
+ * when v is fine.
+ */
+static int
+bad_capacity(scanner *s, int line, const char *what, double v, const char *unit, double lo,
+    double hi, int whole)
+{
+	if (isfinite(v) && v >= lo && v <= hi && (!whole || v == floor(v)))
+		return 1;
+	if (s->bad_cap == NULL)
+		s->bad_cap = br_xasprintf("%s:%d: \"%s\" gives %.10g %s; expected %s from %g to %g %s",
+		    s->path, line, what, v, unit, whole ? "a whole number" : "a number", lo, hi, unit);
+	return 0;
+}
+
 /* apply: record a finished logical line (analysed with final = 1). */
 static void
 apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *stamp, double abs_s)
@@ -968,18 +987,27 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 	switch (h->kind) {
 	case K_KVSIZE:
 		s->n_kvsize++;
+		if (h->score && !bad_capacity(s, line, "GPU KV cache size", h->a, "tokens", 1, 1e12, 1))
+			break;
 		if (h->score && o->kv_pool_line == 0) {
 			o->kv_pool_tokens = h->a;
 			o->kv_pool_line = line;
 		}
 		break;
 	case K_KVMEM:
+		if (h->score && !bad_capacity(s, line, "Available KV cache memory", h->a, "GiB", 1e-6, 1e6, 0))
+			break;
 		if (h->score && o->kv_mem_line == 0) {
 			o->kv_pool_gib = h->a;
 			o->kv_mem_line = line;
 		}
 		break;
 	case K_MAXCONC:
+		if (h->score >= 1 && !bad_capacity(s, line, "Maximum concurrency for", h->a,
+		    "tokens per request", 1, 1e9, 1))
+			break;
+		if (h->score >= 2 && !bad_capacity(s, line, "Maximum concurrency", h->b, "x", 1e-9, 1e12, 0))
+			break;
 		if (h->score && o->max_conc_line == 0) {
 			o->max_concurrency_len_tokens = h->a;
 			o->max_concurrency_x = h->b;
@@ -988,6 +1016,8 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		break;
 	case K_BLOCKS:
 		s->n_blocks++;
+		if (h->score && !bad_capacity(s, line, "# GPU blocks", h->a, "blocks", 1, 1e12, 1))
+			break;
 		if (h->score && s->blocks_line == 0) {
 			s->gpu_blocks = h->a;
 			s->blocks_line = line;
@@ -1266,6 +1296,7 @@ scanner_free(scanner *s)
 	free(s->args_model_tag);
 	free(s->exc);
 	free(s->prev_exc);
+	free(s->bad_cap);
 }
 
 /*
@@ -1446,6 +1477,13 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 			*cause = br_xasprintf(s.gave_up ? "%s: expected a vLLM server log (no vLLM log line in "
 			    "its first 64 MiB; read no further)" : "%s: expected a vLLM server log (no vLLM log "
 			    "line found)", path);
+		rc = -1;
+	}
+	if (rc == 0 && s.bad_cap != NULL) {
+		if (cause) {
+			*cause = s.bad_cap;
+			s.bad_cap = NULL;
+		}
 		rc = -1;
 	}
 	if (rc != 0) {

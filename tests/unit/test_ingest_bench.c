@@ -933,9 +933,10 @@ compare_dir(const char *rel, int *n_ok, int *n_fast)
 /* Every fixture loads to the same values, or fails with the same message,
  * with and without the fast path. Counts from ls: fixtures/bench holds 12
  * .json/.jsonl files (all load; itls in detailed_failed.json and
- * tricky_numbers.json), fixtures/bad 24 (all fail: 17 before issue 8, 7 added
- * for it: ttft after latency, duration Infinity/-5, a 1e200 and a -inf
- * statistic, a negative throughput, an HTML head). */
+ * tricky_numbers.json), fixtures/bad 26 (all fail: 17 before issue 8, 9 added
+ * for it: ttft after latency, duration Infinity/-5/shorter than a request,
+ * a 1e200 and a -inf statistic, a negative throughput, an HTML head,
+ * input_lens that do not sum to total_input_tokens). */
 static void
 t_fast_fixtures(void **state)
 {
@@ -944,7 +945,7 @@ t_fast_fixtures(void **state)
 	assert_int_equal(ok, 12);
 	assert_int_equal(fast, 2);
 	ok = fast = 0;
-	assert_int_equal(compare_dir("fixtures/bad", &ok, &fast), 24);
+	assert_int_equal(compare_dir("fixtures/bad", &ok, &fast), 26);
 	assert_int_equal(ok, 0);
 }
 
@@ -998,9 +999,10 @@ t_fast_tricky(void **state)
 		{ 0x4028000000000000, 0x0000000000000000, 0x0000000000000000, 0x7fefffffffffffff },
 		/* ttfts: 1e-310, 5e-324 (subnormals), 0.1, NaN */
 		{ 0x000012688b70e62b, 0x0000000000000001, 0x3fb999999999999a, 0x7ff8000000000000 },
-		/* latencies: 0.028562954999870266 (17 digits), 12345678901234567.0,
+		/* latencies: 0.028562954999870266 (17 digits), 1.2345678901234567 (was
+		 * 12345678901234567.0, longer than any run: now bad input),
 		 * 1.0000000000000002, Infinity */
-		{ 0x3f9d3f9b7667fffe, 0x4345ee2a2eb5a5c4, 0x3ff0000000000001, 0x7ff0000000000000 },
+		{ 0x3f9d3f9b7667fffe, 0x3ff3c0ca428c59fb, 0x3ff0000000000001, 0x7ff0000000000000 },
 		/* start_times: 9007199254740993.0 (a tie: to even 2^53), 2.2250738585072011e-308,
 		 * 1e23 (inexact), -Infinity */
 		{ 0x4340000000000000, 0x000fffffffffffff, 0x44b52d02c7e14af6, 0xfff0000000000000 },
@@ -1173,7 +1175,7 @@ t_fast_fallbacks(void **state)
 {
 	static const char *ok[] = {
 		/* strings in an array: that array is read by jansson, the others fast */
-		"{\"duration\": 1, \"completed\": 2, \"ttfts\": [\"0.5\", 0.25], \"input_lens\": [1, 2],"
+		"{\"duration\": 2, \"completed\": 2, \"ttfts\": [\"0.5\", 0.25], \"input_lens\": [1, 2],"
 		" \"output_lens\": [3, \"4\"], \"itls\": [[0.1, \"0.2\"], [0.3]], \"latencies\": [1, 2]}",
 		/* keys with the names of the arrays but not at the top of the run */
 		"{\"duration\": 1, \"completed\": 1, \"x\": {\"itls\": [[1, 2]]}, \"ttfts\": [0.5],"
