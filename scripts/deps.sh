@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libjansson-dev libcairo2-dev libpango1.0-dev libhpdf-dev libglib2.0-dev libssl-dev
-      libcmocka-dev fonts-dejavu-core fonts-arphic-uming poppler-utils python3-numpy time)
+      libcmocka-dev fonts-dejavu-core fonts-arphic-uming poppler-utils python3-numpy time
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -2,6 +2,7 @@
 # Builds benchreport twice and runs the whole test suite on each build:
 #   build/       RelWithDebInfo
 #   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer, leaks fatal
+# then a 15 s libFuzzer smoke run per parser (scripts/fuzz.sh --smoke, build-fuzz/).
 # Real-data tests use ../shared/real when it exists (BR_REAL_DIR overrides)
 # and are skipped with a message otherwise.
 set -euo pipefail
@@ -18,4 +19,6 @@ real=$(sed -n 's/^BR_REAL_DIR:PATH=//p' build/CMakeCache.txt)
 if [ ! -d "$real" ]; then
   echo "note: $real not found: the real-vLLM-file tests were skipped (export BR_REAL_DIR=/path/to/real before the first build)"
 fi
-echo "tests: all passed (plain and sanitizer builds)"
+# libFuzzer smoke run of every parser (build-fuzz/, clang): ~2 min on 2 cores
+bash scripts/fuzz.sh --smoke
+echo "tests: all passed (plain and sanitizer builds, fuzz smoke)"

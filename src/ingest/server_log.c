@@ -1322,7 +1322,7 @@ static int
 lr_next(line_reader *r, const char **line, size_t *n)
 {
 	if (r->buf == NULL) {
-		r->cap = 2 * (size_t)LINE_MAX_BYTES;
+		r->cap = 64 * 1024;      /* grows up to 2 × LINE_MAX_BYTES for long lines */
 		r->buf = br_xmalloc(r->cap);
 	}
 	for (;;) {
@@ -1360,6 +1360,10 @@ lr_next(line_reader *r, const char **line, size_t *n)
 		memmove(r->buf, r->buf + r->start, r->end - r->start);
 		r->end -= r->start;
 		r->start = 0;
+		if (r->end == r->cap && r->cap < 2 * (size_t)LINE_MAX_BYTES) {
+			r->cap *= 2;
+			r->buf = br_xrealloc(r->buf, r->cap);
+		}
 		size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->fp);
 		r->end += got;
 		r->consumed += got;
