@@ -355,6 +355,75 @@ fix_reversed_pair(br_run *r)
 	    "one (%zu counters): the two files look swapped, so they were read the other way round", down);
 }
 
+/* is_counter: 1 for a column that only rises while the server runs. */
+static int
+is_counter(const char *name)
+{
+	size_t n = strlen(name);
+	const char *brace = strchr(name, '{');
+	size_t base = brace ? (size_t)(brace - name) : n;
+	static const char *const ends[] = { "_total", "_sum", "_count", "_bucket" };
+	for (size_t k = 0; k < 4; k++) {
+		size_t l = strlen(ends[k]);
+		if (base >= l && strncmp(name + base - l, ends[k], l) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * check_counter_resets: a counter that falls between two samples is read
+ * as a restart from 0 by the deltas (window.c). When most counters fall at
+ * that sample the server did restart: say when. When one falls while the
+ * others keep rising, it is not a restart: say that this counter's value is
+ * suspect, instead of letting the report count its falls silently.
+ */
+static void
+check_counter_resets(br_run *r)
+{
+	const br_series *s = r->metrics;
+	if (s == NULL || s->n_rows < 2 || (r->metrics_kind != BR_METRICS_CSV &&
+	    r->metrics_kind != BR_METRICS_SNAPSHOTS))
+		return;
+	size_t *lone = br_xcalloc(s->n_cols + 1, sizeof *lone), *first = br_xcalloc(s->n_cols + 1, sizeof *first);
+	size_t restarts = 0, first_restart = 0;
+	for (size_t i = 1; i < s->n_rows; i++) {
+		size_t fell = 0, comparable = 0;
+		for (size_t c = 0; c < s->n_cols; c++) {
+			double a = s->cols[c][i - 1], b = s->cols[c][i];
+			if (!is_counter(s->names[c]) || !isfinite(a) || !isfinite(b) || a <= 0)
+				continue;
+			comparable++;
+			fell += b < a;
+		}
+		int restart = fell > 0 && 2 * fell >= comparable;
+		if (restart && restarts++ == 0)
+			first_restart = i;
+		if (restart || fell == 0)
+			continue;
+		for (size_t c = 0; c < s->n_cols; c++) {
+			double a = s->cols[c][i - 1], b = s->cols[c][i];
+			if (is_counter(s->names[c]) && isfinite(a) && isfinite(b) && b < a && lone[c]++ == 0)
+				first[c] = i;
+		}
+	}
+	double t0 = s->t_s[0];
+	if (restarts > 0)
+		br_run_add_warning(r, "the metrics series shows %zu server restart%s (most counters fall at "
+		    "once; the first %.0f s after the first sample): counter deltas count from 0 after each",
+		    restarts, restarts == 1 ? "" : "s", s->t_s[first_restart] - t0);
+	for (size_t c = 0; c < s->n_cols; c++)
+		if (lone[c] > 0) {
+			size_t i = first[c];
+			br_run_add_warning(r, "%s falls %zu time%s while the other counters keep rising (first "
+			    "%.0f s after the first sample, %g → %g): not a server restart, so this counter's "
+			    "values are suspect; the report counts each fall as a restart from 0", s->names[c],
+			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, s->cols[c][i - 1], s->cols[c][i]);
+		}
+	free(lone);
+	free(first);
+}
+
 /*
  * check_series_time: for a metrics series, warn when it does not overlap
  * the bench run (the bench `date` is local time without a zone, so the run
@@ -591,6 +660,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	for (size_t i = 0; r->metrics != NULL && i < r->metrics->n_warnings; i++)
 		br_run_add_warning(r, "%s", r->metrics->warnings[i]);
 	check_series_time(r);
+	check_counter_resets(r);
 	if (r->metrics_kind == BR_METRICS_SNAPSHOTS && (r->metrics == NULL || r->metrics->n_rows == 0)) {
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;
