@@ -5,6 +5,7 @@
  * most preemptions (or --focus) is the focus of the detailed chapters.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -48,6 +49,19 @@ has_bench_name(const char *dir)
 	return ok;
 }
 
+/* loops_back: 1 when sub (a symlink, say `loop -> ..`) resolves to dir itself
+ * or one of its ancestors: reading it would read the campaign again, or
+ * everything above it. */
+static int
+loops_back(const char *dir, const char *sub)
+{
+	char d[PATH_MAX], t[PATH_MAX];
+	if (realpath(dir, d) == NULL || realpath(sub, t) == NULL)
+		return 0;
+	size_t n = strlen(t);
+	return strncmp(d, t, n) == 0 && (d[n] == '\0' || d[n] == '/' || n == 1);
+}
+
 /* sub_folders: sorted names of the sub-folders of dir (not hidden, not
  * our own report/tmp folders). */
 static char **
@@ -63,7 +77,7 @@ sub_folders(const char *dir, size_t *n_out)
 			    strstr(e->d_name, ".tmp.") || strstr(e->d_name, ".old."))
 				continue;
 			char *p = br_path_join(dir, e->d_name);
-			int is_dir = br_is_dir(p);
+			int is_dir = br_is_dir(p) && !loops_back(dir, p);
 			free(p);
 			if (!is_dir)
 				continue;

@@ -60,5 +60,11 @@ for role in bench metrics log; do
   check "sparse 3 GiB file as --$role: says sparse" grep -q "a sparse file (3.0 GiB long" "$tmp/err"
   rm -f "$tmp/sparse.$role"
 done
+# a campaign holding `loop -> ..` and `self -> .`: neither is read as a run
+camp="$tmp/camp"; mkdir -p "$camp"; cp -r "$SRC/fixtures/runs/tiny" "$camp/a"; cp -r "$SRC/fixtures/runs/tiny" "$camp/b"
+rm -rf "$camp/a/report" "$camp/b/report"; ln -s .. "$camp/loop"; ln -s . "$camp/self"
+timeout 60 "$BIN" "$camp" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "campaign with symlink loops: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "campaign with symlink loops: 2 runs, the loops not read" grep -q "campaign .*, 2 runs" "$tmp/out"
 true
 finish
