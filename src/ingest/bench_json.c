@@ -1976,7 +1976,21 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 			*cause = br_xasprintf("%s: empty file, expected a vLLM bench result JSON", name);
 		goto done;
 	}
+	/* the sentinels of step 2 start with a DEL byte: a DEL the file itself
+	 * holds (raw or escaped) could pass for one, so such a file keeps its bare
+	 * tokens only when it has none */
+	const char *del = memchr(t, 0x7f, len);
+	if (del == NULL)
+		del = memmem(t, len, "\\u007f", 6);
+	if (del == NULL)
+		del = memmem(t, len, "\\u007F", 6);
 	p.replaced = sanitize(t, len);
+	if (p.replaced > 0 && del != NULL) {
+		err_at(&p, (size_t)(del - t), cause, "a DEL character (U+007F) in a file that also holds "
+		    "bare NaN/Infinity: expected one or the other (benchreport reads bare NaN/Infinity "
+		    "through a DEL-marked stand-in)");
+		goto done;
+	}
 
 	if ((t[off] == '{' || t[off] == '[') && fast_enabled()) {
 		pthread_once(&fast_once, fast_init);
