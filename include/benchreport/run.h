@@ -39,6 +39,8 @@ typedef struct br_run {
 	double kv_pool_tokens_override;
 	br_input_file *inputs;
 	size_t n_inputs;
+	int preemptions_suspect;  /* vllm:num_preemptions_total falls while the other counters
+	                             rise (check_counter_resets): its count is not used */
 	char **warnings;          /* things the reader must know ("no server log: capacity section removed") */
 	size_t n_warnings;
 } br_run;

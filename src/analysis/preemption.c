@@ -106,6 +106,11 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	const double *pre = br_series_col(s, "vllm:num_preemptions_total");
 	if (pre == NULL)
 		return;
+	if (run->preemptions_suspect) {
+		out->missing = "the preemption counter falls while the other counters rise, so its "
+		    "count is suspect";
+		return;
+	}
 	size_t i0, i1;
 	const char *source;
 	if (br_counter_span(run, &i0, &i1, &source) != 0)

@@ -96,6 +96,6 @@ br_analyze_residency(const br_run *run, br_residency *out)
 			out->kv_share_ge95 = (double)ge95 / (double)n;
 		}
 	}
-	out->preemptions = br_counter_delta(br_series_col(s, "vllm:num_preemptions_total"),
-	    i0, i1, NULL);
+	out->preemptions = run->preemptions_suspect ? NAN :
+	    br_counter_delta(br_series_col(s, "vllm:num_preemptions_total"), i0, i1, NULL);
 }

@@ -415,10 +415,15 @@ check_counter_resets(br_run *r)
 	for (size_t c = 0; c < s->n_cols; c++)
 		if (lone[c] > 0) {
 			size_t i = first[c];
+			if (strcmp(s->names[c], "vllm:num_preemptions_total") == 0)
+				r->preemptions_suspect = 1;
 			br_run_add_warning(r, "%s falls %zu time%s while the other counters keep rising (first "
 			    "%.0f s after the first sample, %g → %g): not a server restart, so this counter's "
-			    "values are suspect; the report counts each fall as a restart from 0", s->names[c],
-			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, s->cols[c][i - 1], s->cols[c][i]);
+			    "values are suspect; %s", s->names[c],
+			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, s->cols[c][i - 1], s->cols[c][i],
+			    r->preemptions_suspect && strcmp(s->names[c], "vllm:num_preemptions_total") == 0 ?
+			    "the preemption count and events are left out of the report" :
+			    "its deltas count each fall as a restart from 0");
 		}
 	free(lone);
 	free(first);

@@ -71,6 +71,11 @@ with open(sys.argv[1], "w") as f:
 PYEOF
 timeout 20 "$BIN" "$run" --metrics "$tmp/wide.csv" -q > /dev/null 2> "$tmp/err"; rc=$?
 check "100k-column CSV: exit 0 within the timeout (got $rc)" [ "$rc" -eq 0 ]
+# a lone falling preemption counter is not counted: no preemption number, no preemption claim
+run="$tmp/runlc"; cp -r "$SRC/fixtures/runs/tiny" "$run"; rm -rf "$run/report"
+"$BIN" "$run" --metrics "$SRC/fixtures/bad/metrics-lone-counter-fall.csv" -q 2> /dev/null
+check "suspect preemption counter: residency.preemptions is null" [ "$(jget "$run/report/summary.json" residency.preemptions)" = null ]
+check "suspect preemption counter: the PDF claims no preemptions" bash -c "! pdftotext '$run/report/report.pdf' - 2>/dev/null | grep -q 'preempted [0-9]'"
 # a campaign holding `loop -> ..` and `self -> .`: neither is read as a run
 camp="$tmp/camp"; mkdir -p "$camp"; cp -r "$SRC/fixtures/runs/tiny" "$camp/a"; cp -r "$SRC/fixtures/runs/tiny" "$camp/b"
 rm -rf "$camp/a/report" "$camp/b/report"; ln -s .. "$camp/loop"; ln -s . "$camp/self"
