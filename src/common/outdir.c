@@ -625,9 +625,19 @@ rm_at_sigsafe(int parent_fd, const char *name, int depth)
 	unlinkat(parent_fd, name, AT_REMOVEDIR);
 }
 
+static volatile pid_t sig_tid;   /* the thread that staged the output (arm_signals) */
+
 static void
 on_signal(int sig)
 {
+	/* a process-directed signal may land in a library's thread (GLib, fontconfig)
+	 * while the staging thread keeps writing: hand it to the staging thread, so
+	 * the removal and the death happen where the writing stops */
+	pid_t self = (pid_t)syscall(SYS_gettid);
+	if (sig_tid != 0 && self != sig_tid) {
+		syscall(SYS_tgkill, getpid(), sig_tid, sig);
+		return;
+	}
 	if (sig_armed) {
 		sig_armed = 0;
 		rm_at_sigsafe(AT_FDCWD, sig_staging, 0);
@@ -643,6 +653,7 @@ arm_signals(const char *staging)
 	if (n >= sizeof sig_staging)
 		return;      /* a path this long cannot be cleaned from a handler */
 	memcpy(sig_staging, staging, n + 1);
+	sig_tid = (pid_t)syscall(SYS_gettid);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -663,6 +674,7 @@ disarm_signals(void)
 	for (size_t i = 0; i < 3; i++)
 		sigaction(sig_list[i], &sig_saved[i], NULL);
 	sig_staging[0] = '\0';
+	sig_tid = 0;
 }
 
 static void

@@ -116,8 +116,8 @@ r1="$tmp/r1"; "$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$r1" > /de
 signal_run() {
   local sig=$1 try
   for try in 1 2 3; do
-    "$BIN" "$r1" -q & pid=$!
-    for _ in $(seq 1 1000); do [ -d "$r1/report.tmp.$pid" ] && break; sleep 0.005; done
+    "$BIN" "$r1" -q 2> "$io/sig.err" & pid=$!
+    for _ in $(seq 1 6000); do [ -d "$r1/report.tmp.$pid" ] && break; sleep 0.005; done
     seen=0; [ -d "$r1/report.tmp.$pid" ] && seen=1
     kill -s "$sig" "$pid" 2> /dev/null; wait "$pid" 2> /dev/null; prc=$?
     [ "$prc" -ne 0 ] && return 0
@@ -128,6 +128,7 @@ for sig in INT TERM HUP KILL; do
   signal_run "$sig"
   check "SIG$sig: staging folder seen" [ "$seen" -eq 1 ]
   check "SIG$sig: died of the signal (exit $prc)" [ "$prc" -gt 128 ]
+  [ "$prc" -gt 128 ] || sed 's/^/    stderr: /' "$io/sig.err"    # seen once under load: exit 1
   if [ "$sig" = KILL ]; then
     check "SIGKILL: staging folder left, with our marker" [ -f "$r1/report.tmp.$pid/.benchreport-output" ]
     left="$r1/report.tmp.$pid"
