@@ -593,6 +593,50 @@ same_row(const double *a, const double *b, size_t nv)
 }
 
 /*
+ * check_order: file order must be time order. A row earlier than the latest
+ * time so far is a second file or a sampler restarted with another clock,
+ * never a sample to sort in (it would read as a counter reset), unless it
+ * repeats an earlier row exactly (same time, same values: a file
+ * concatenated twice), which drop_repeats then removes with a warning.
+ * kept[] (the rows that advanced time, in order, so sorted) is searched by
+ * bisection: O(n log n). Returns 0, or -1 with *cause "PATH:LINE:COL: time
+ * goes backwards by N s ...".
+ */
+static int
+check_order(const char *path, const char *d, size_t len, const char *tname, const double *t,
+    size_t nrows, const double *vals, size_t nv, const size_t *t_off, char **cause)
+{
+	size_t *kept = br_xmalloc((nrows + 1) * sizeof *kept), nk = 0;
+	int rc = 0;
+	for (size_t r = 0; r < nrows && rc == 0; r++) {
+		if (nk == 0 || t[r] >= t[kept[nk - 1]]) {
+			kept[nk++] = r;
+			continue;
+		}
+		size_t lo = 0, hi = nk;   /* first kept row with time >= t[r] */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t[kept[mid]] < t[r])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		int repeat = 0;
+		for (size_t k = lo; k < nk && t[kept[k]] == t[r] && !repeat; k++)
+			repeat = nv == 0 || same_row(vals + kept[k] * nv, vals + r * nv, nv);
+		if (!repeat) {
+			double prev = t[kept[nk - 1]], back = prev - t[r];
+			rc = fail_at(path, d, len, t_off[r], cause,
+			    "time goes backwards by %.*f s (%.3f s after %.3f s on an earlier row) in "
+			    "column '%s'; expected rows in time order, one sampler's series per file",
+			    back >= 10 ? 0 : 3, back, t[r], prev, tname);
+		}
+	}
+	free(kept);
+	return rc;
+}
+
+/*
  * drop_repeats: rows sharing a sample time (order is sorted by time, then
  * file order). A row that repeats an earlier one exactly (same time, same
  * values: a file concatenated twice, a sampler that retried) is dropped
@@ -656,7 +700,10 @@ drop_repeats(const char *path, const char *d, size_t len, const char *tname, row
  * - a cache usage column is percent when the median of its positive values
  *   is > 1 (else a fraction), see fix_usage; out-of-range cells → NAN with a
  *   warning, so one bad sample never rescales the series;
- * - rows out of time order are SORTED by time (stable), not rejected;
+ * - rows must be in time order: a row earlier than an earlier row is an
+ *   error at its time cell ("time goes backwards by N s", check_order)
+ *   unless it repeats an earlier row exactly; rows with the same time are
+ *   dropped when identical, else an error (drop_repeats);
  * - a file with a header but no data row is an error.
  */
 int
@@ -816,7 +863,10 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		j++;
 	}
 
-	/* time order (stable sort when needed) */
+	if (check_order(path, d, len, cols[tcol].header, times.v, nrows, vals.v, nv, t_off, cause) != 0)
+		goto done;
+	/* time order: only exact repeats can be out of order here; the sort
+	 * brings them beside the row they repeat */
 	row_key *order = br_xmalloc(nrows * sizeof *order);
 	for (size_t r = 0; r < nrows; r++)
 		order[r] = (row_key){ times.v[r], r };
