@@ -31,6 +31,16 @@ typedef struct br_latency_check {
 	int agrees;                /* rel_diff <= tolerance (or both 0) */
 } br_latency_check;
 
+/* (added) Failed requests that share one error message (first line,
+ * trimmed; "(no message)" when the file gives none). */
+#define BR_ERROR_GROUP_INDICES 10
+typedef struct br_error_group {
+	char *message;             /* owned (freed by br_analysis_free) */
+	size_t count;              /* failed requests with this message */
+	size_t first_index[BR_ERROR_GROUP_INDICES]; /* their first indices (submission order) */
+	size_t n_index;            /* entries of first_index used: min(count, 10) */
+} br_error_group;
+
 typedef struct br_latency {
 	int from_arrays;           /* 1: recomputed from per-request arrays; 0: the file's values only */
 	br_describe_t m[BR_N_LATENCY];   /* in ms; count 0 when not computable */
@@ -53,6 +63,13 @@ typedef struct br_latency {
 	double itl_max_ms;
 	br_latency_check *checks;
 	size_t n_checks, n_mismatches;
+	/* (added) checks of a metric with no sample where the file wrote 0 (vLLM's
+	 * value for an empty set): they agree, but measure nothing */
+	size_t n_checks_empty;
+	/* (added) failed requests grouped by message, most frequent first (ties:
+	 * first seen first); only from the per-request errors array */
+	br_error_group *error_groups;
+	size_t n_error_groups;
 } br_latency;
 
 /* ---- §3.3 capacity ---- */

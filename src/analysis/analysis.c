@@ -52,6 +52,11 @@ br_analysis_free(br_analysis *a)
 	}
 	free(a->latency.failed_index);
 	a->latency.failed_index = NULL;
+	for (size_t i = 0; i < a->latency.n_error_groups; i++)
+		free(a->latency.error_groups[i].message);
+	free(a->latency.error_groups);
+	a->latency.error_groups = NULL;
+	a->latency.n_error_groups = 0;
 	free(a->latency.checks);
 	a->latency.checks = NULL;
 	a->latency.n_checks = 0;

@@ -366,7 +366,9 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* Any failed request (from the arrays, else the file's `failed`). */
 	if (a->latency.n_failed > 0)
-		add(f, "failed_requests", BR_SEV_PROBLEM, BR_FINDING);
+		add(f, a->latency.n_succeeded > 0 ? "failed_requests" :
+		    a->latency.n_error_groups > 0 ? "all_requests_failed" : "all_requests_failed_no_errors",
+		    BR_SEV_PROBLEM, BR_FINDING);
 
 	/* Capacity, not compute: decode steady (ITL p90/p50 < 1.5 and TPOT/ITL
 	 * < 2 when known) while TTFT exploded (see ttft_exploded). */
@@ -474,17 +476,21 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 		return;
 	const br_bench *b = &r->bench.runs[0];
 
+	/* Nothing was measured: advice on percentiles, per-request arrays and
+	 * FLOPs counters would bury the one thing to fix (the failures). */
+	int measured = !(a->latency.n_succeeded == 0 && a->latency.n_failed > 0);
+
 	/* --metric-percentiles: the file states no ITL p99.9 or no p99.99. */
-	if (!num(br_bench_file_stat(b, "itl", "p", 99.9)) ||
-	    !num(br_bench_file_stat(b, "itl", "p", 99.99)))
+	if (measured && (!num(br_bench_file_stat(b, "itl", "p", 99.9)) ||
+	    !num(br_bench_file_stat(b, "itl", "p", 99.99))))
 		add(f, "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);
 
 	/* --save-detailed: no per-request arrays. */
-	if (b->n_requests == 0)
+	if (measured && b->n_requests == 0)
 		add(f, "rec_save_detailed", BR_SEV_NOTICE, BR_RECOMMENDATION);
 
 	/* --enable-mfu-metrics: no sampled FLOPs counter in the inputs. */
-	if (!has_flops_counter(r))
+	if (measured && !has_flops_counter(r))
 		add(f, "rec_enable_mfu_metrics", BR_SEV_INFO, BR_RECOMMENDATION);
 
 	/* Metrics: none at all, or snapshots only (no 1 Hz series). */

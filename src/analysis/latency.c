@@ -3,6 +3,7 @@
  * ITL, E2EL recomputed from the per-request arrays of the bench result and
  * checked against every statistic the file states itself.
  */
+#include <glib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,8 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
 		if (out->n_samples[k] == 0) {
 			c->rel_diff = NAN;
 			c->agrees = c->file_ms == 0;
+			if (c->agrees)
+				out->n_checks_empty++;
 		} else if (c->file_ms == c->recomputed_ms) {
 			c->rel_diff = 0;
 			c->agrees = 1;
@@ -99,7 +102,9 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
  * is set only where the file implies it: TTFT, TPOT and E2EL have one value
  * per completed request (count = completed); the number of ITL gaps is not
  * in the file, so the ITL count stays 0 with count_known 0. Stalls need the
- * gaps themselves: itl_stalls_known stays 0 (threshold NAN).
+ * gaps themselves: itl_stalls_known stays 0 (threshold NAN). When the file
+ * says completed = 0, its statistics (vLLM writes 0 for an empty set) are
+ * not used: every metric stays absent.
  */
 static void
 from_file_values(const br_bench *b, br_latency *out)
@@ -118,6 +123,12 @@ from_file_values(const br_bench *b, br_latency *out)
 		int any = br_isnum(d->mean) || br_isnum(d->median) ||
 		    br_isnum(d->std) || br_isnum(d->p90) || br_isnum(d->p99) ||
 		    br_isnum(d->p999) || br_isnum(d->p9999);
+		if (any && br_isnum(b->completed) && b->completed == 0) {
+			/* no request succeeded: vLLM writes 0 for every statistic of
+			 * an empty set; those zeros are not latencies */
+			br_describe(NULL, 0, d);
+			any = 0;
+		}
 		out->has_stats[k] = any;
 		if (any && k != BR_ITL && br_isnum(b->completed) && b->completed > 0) {
 			d->count = (size_t)b->completed;
@@ -130,6 +141,80 @@ from_file_values(const br_bench *b, br_latency *out)
 	    (size_t)b->completed : 0;
 	out->n_failed = br_isnum(b->failed) && b->failed > 0 ? (size_t)b->failed : 0;
 	out->n_requests = out->n_succeeded + out->n_failed;
+}
+
+/*
+ * error_message_key: the first line of a request's error text, without
+ * leading/trailing white space, at most 300 bytes (cut at a UTF-8 boundary);
+ * "(no message)" when empty. Returns a malloc'd string.
+ */
+static char *
+error_message_key(const char *e)
+{
+	if (e == NULL)
+		e = "";
+	while (*e == ' ' || *e == '\t' || *e == '\r' || *e == '\n')
+		e++;
+	size_t n = strcspn(e, "\r\n");
+	while (n > 0 && (e[n - 1] == ' ' || e[n - 1] == '\t'))
+		n--;
+	if (n > 300) {
+		n = 300;
+		while (n > 0 && ((unsigned char)e[n] & 0xC0) == 0x80)
+			n--;
+	}
+	if (n == 0)
+		return br_xstrdup("(no message)");
+	char *k = br_xmalloc(n + 1);
+	memcpy(k, e, n);
+	k[n] = '\0';
+	return k;
+}
+
+/* group_cmp: most frequent first; ties in order of first appearance. */
+static int
+group_cmp(const void *pa, const void *pb)
+{
+	const br_error_group *a = pa, *b = pb;
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return a->first_index[0] < b->first_index[0] ? -1 : a->first_index[0] > b->first_index[0];
+}
+
+/*
+ * group_errors: out->error_groups from the failed requests of b (their
+ * error texts). A GHashTable keyed by message keeps it linear in the number
+ * of failures.
+ */
+static void
+group_errors(const br_bench *b, br_latency *out)
+{
+	if (out->n_failed == 0)
+		return;
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	br_error_group *g = br_xcalloc(out->n_failed, sizeof *g);
+	size_t ng = 0;
+	for (size_t i = 0; i < out->n_failed; i++) {
+		size_t idx = out->failed_index[i];
+		char *key = error_message_key(b->requests[idx].error);
+		gpointer slot;
+		br_error_group *e;
+		if (g_hash_table_lookup_extended(seen, key, NULL, &slot)) {
+			e = &g[GPOINTER_TO_SIZE(slot) - 1];
+			free(key);
+		} else {
+			e = &g[ng++];
+			e->message = key;
+			g_hash_table_insert(seen, key, GSIZE_TO_POINTER(ng));
+		}
+		if (e->n_index < BR_ERROR_GROUP_INDICES)
+			e->first_index[e->n_index++] = idx;
+		e->count++;
+	}
+	g_hash_table_destroy(seen);
+	qsort(g, ng, sizeof *g, group_cmp);
+	out->error_groups = g;
+	out->n_error_groups = ng;
 }
 
 /*
@@ -214,4 +299,5 @@ br_analyze_latency(const br_run *run, br_latency *out)
 				out->itl_stalls++;
 	}
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
+	group_errors(b, out);
 }

@@ -5,6 +5,7 @@
  * A section whose inputs are missing is replaced by a note saying what it
  * needs, never by made-up numbers.
  */
+#include <glib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +254,69 @@ findings_section(ctx *c)
 	}
 }
 
+/*
+ * error_group_bullets: one bullet per group of failed requests sharing an
+ * error message (at most max_groups, most frequent first, then "N other
+ * messages"), each "COUNT × “MESSAGE” (requests #i, #j, …)".
+ */
+static void
+error_group_bullets(ctx *c, size_t max_groups)
+{
+	const br_latency *l = &c->a->latency;
+	if (l->n_error_groups == 0)
+		return;
+	size_t shown = l->n_error_groups < max_groups ? l->n_error_groups : max_groups;
+	strpool p = { 0 };
+	const char **items = br_xcalloc(shown + 1, sizeof *items);
+	size_t rest = 0;
+	for (size_t i = 0; i < l->n_error_groups; i++) {
+		const br_error_group *g = &l->error_groups[i];
+		if (i >= shown) {
+			rest += g->count;
+			continue;
+		}
+		GString *idx = g_string_new(NULL);
+		for (size_t k = 0; k < g->n_index; k++)
+			g_string_append_printf(idx, "%s#%zu", k ? ", " : "", g->first_index[k]);
+		if (g->count > g->n_index)
+			g_string_append(idx, ", …");
+		json_t *v = json_pack("{s:s, s:I, s:s}", "message", g->message, "count",
+		    (json_int_t)g->count, "indices", idx->str);
+		items[i] = keep(&p, br_template_fill(c->t, "latency.error_group", v));
+		json_decref(v);
+		g_string_free(idx, TRUE);
+	}
+	size_t n = shown;
+	if (rest > 0) {
+		json_t *v = json_pack("{s:I, s:I}", "requests", (json_int_t)rest, "messages",
+		    (json_int_t)(l->n_error_groups - shown));
+		items[n++] = keep(&p, br_template_fill(c->t, "latency.error_group_rest", v));
+		json_decref(v);
+	}
+	br_pdf_bullets(c->d, items, n);
+	free(items);
+	strpool_free(&p);
+}
+
+/*
+ * failed_requests: the "Failed requests" subsection (from the per-request
+ * arrays only): none, or the failures counted by error message.
+ */
+static void
+failed_requests(ctx *c)
+{
+	const br_latency *l = &c->a->latency;
+	if (!l->from_arrays)
+		return;
+	heading(c, 2, "latency.failed_heading");
+	if (l->n_failed == 0) {
+		para(c, "latency.failed_none");
+		return;
+	}
+	para(c, "latency.failed_list");
+	error_group_bullets(c, 20);
+}
+
 static void
 title_page(ctx *c)
 {
@@ -303,9 +367,14 @@ title_page(ctx *c)
 		para(c, "glance.did_not_start");
 	if (r->notes)
 		para(c, "glance.notes");
-	para(c, "glance.completed");
-	if (a->latency.n_failed > 0)
-		para(c, "glance.failed_some");
+	if (a->latency.n_succeeded == 0 && a->latency.n_failed > 0) {
+		para(c, a->latency.n_error_groups > 0 ? "glance.all_failed" : "glance.all_failed_no_errors");
+		error_group_bullets(c, 5);
+	} else {
+		para(c, "glance.completed");
+		if (a->latency.n_failed > 0)
+			para(c, "glance.failed_some");
+	}
 	para(c, isfinite(b->max_concurrency) ? "glance.closed_loop" : "glance.open_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
@@ -322,9 +391,9 @@ title_page(ctx *c)
 		else if (good > 0)
 			para(c, "glance.ledger_ok");
 	}
-	if (!a->latency.from_arrays)
+	if (!a->latency.from_arrays && a->latency.n_succeeded > 0)
 		para(c, "glance.no_arrays");
-	else if (a->latency.n_checks > 0)
+	else if (a->latency.n_checks > a->latency.n_checks_empty)
 		para(c, a->latency.n_mismatches ? "glance.checks_bad" : "glance.checks_ok");
 	if (a->latency.from_arrays && a->latency.itl_stalls_known && a->latency.itl_stalls > 0)
 		para(c, "glance.stalls");
@@ -342,6 +411,16 @@ latency_section(ctx *c)
 	const br_latency *l = &c->a->latency;
 	strpool p = { 0 };
 	heading(c, 1, "latency.heading");
+	if (l->n_succeeded == 0) {
+		/* nothing was measured: no table of n/a, no tail-sample note, no
+		 * comparison with the file's placeholder zeros */
+		para(c, l->n_failed > 0 ? "latency.none_succeeded" : "latency.no_requests");
+		if (l->n_checks_empty > 0)
+			note(c, "latency.checks_empty");
+		failed_requests(c);
+		strpool_free(&p);
+		return;
+	}
 	para(c, l->from_arrays ? "latency.intro_arrays" : "latency.intro_file");
 
 	const char *hdr[9];
@@ -375,7 +454,7 @@ latency_section(ctx *c)
 	br_pdf_table t = { .n_cols = 9, .n_rows = rows, .header = hdr, .cells = cells };
 	br_pdf_table(c->d, &t);
 	note(c, "latency.unit_note");
-	if (l->from_arrays && l->m[BR_TTFT].count < 1000)
+	if (l->from_arrays && l->m[BR_TTFT].count > 0 && l->m[BR_TTFT].count < 10000)
 		note(c, "latency.small_sample");
 
 	figure(c, "figL-latency-cdf", "latency.cdf_caption");
@@ -383,6 +462,8 @@ latency_section(ctx *c)
 	if (l->n_checks > 0) {
 		heading(c, 2, "latency.checks_heading");
 		para(c, l->n_mismatches ? "latency.checks_some_bad" : "latency.checks_all_ok");
+		if (l->n_checks_empty > 0)
+			note(c, "latency.checks_empty");
 		if (l->n_mismatches > 0) {
 			const char *h2[4] = { fill(c, &p, "latency.col_key"), fill(c, &p, "latency.col_file"),
 				fill(c, &p, "latency.col_recomputed"), fill(c, &p, "latency.col_reldiff") };
@@ -403,29 +484,7 @@ latency_section(ctx *c)
 			free(mc);
 		}
 	}
-	if (l->from_arrays) {
-		heading(c, 2, "latency.failed_heading");
-		if (l->n_failed == 0)
-			para(c, "latency.failed_none");
-		else {
-			para(c, "latency.failed_list");
-			const br_bench *b = &c->a->run->bench.runs[0];
-			size_t shown = l->n_failed < 50 ? l->n_failed : 50;
-			const char **items = br_xcalloc(shown, sizeof *items);
-			for (size_t i = 0; i < shown; i++) {
-				size_t idx = l->failed_index[i];
-				const char *e = idx < b->n_requests && b->requests[idx].error ? b->requests[idx].error : "";
-				char first[200];
-				snprintf(first, sizeof first, "%s", e);
-				char *nl = strchr(first, '\n');
-				if (nl)
-					*nl = '\0';
-				items[i] = keep(&p, br_xasprintf("#%zu: %s", idx, first));
-			}
-			br_pdf_bullets(c->d, items, shown);
-			free(items);
-		}
-	}
+	failed_requests(c);
 	strpool_free(&p);
 }
 

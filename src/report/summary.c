@@ -85,7 +85,25 @@ latency_json(const br_latency *l)
 	}
 	set(o, "file_checks", checks);
 	set(o, "n_file_checks", json_integer((json_int_t)l->n_checks));
+	set(o, "n_file_checks_empty", json_integer((json_int_t)l->n_checks_empty));
+	set(o, "n_file_checks_compared", json_integer((json_int_t)(l->n_checks - l->n_checks_empty)));
 	set(o, "n_mismatches", json_integer((json_int_t)l->n_mismatches));
+	json_t *groups = json_array();
+	for (size_t i = 0; i < l->n_error_groups; i++) {
+		const br_error_group *g = &l->error_groups[i];
+		json_t *go = json_object(), *idx = json_array();
+		for (size_t k = 0; k < g->n_index; k++)
+			json_array_append_new(idx, json_integer((json_int_t)g->first_index[k]));
+		set(go, "message", json_string(g->message));
+		set(go, "count", json_integer((json_int_t)g->count));
+		set(go, "first_request_index", idx);
+		json_array_append_new(groups, go);
+	}
+	set(o, "error_groups", groups);
+	set(o, "n_error_groups", json_integer((json_int_t)l->n_error_groups));
+	set(o, "error_groups_top_message", jstr(l->n_error_groups ? l->error_groups[0].message : NULL));
+	set(o, "error_groups_top_count", l->n_error_groups ?
+	    json_integer((json_int_t)l->error_groups[0].count) : json_null());
 	return o;
 }
 

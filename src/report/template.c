@@ -225,6 +225,7 @@ shortest(double x)
  *   pctN          x·100 with N decimals and '%'
  *   dur_ms        a duration given in ms, printed with its unit by size:
  *                 "0.845 ms", "21.46 ms", "346.6 ms", "2.03 s", "219.7 s"
+ *   dur_s         the same for a duration given in seconds (0.005 → "5.00 ms")
  *   [,][.N]T      T in f, e, E, g, G, d, % (Python-like); ',' groups thousands
  *   (empty)       shortest form
  * Returns a malloc'd string, or NULL when the spec is not understood.
@@ -240,6 +241,10 @@ format_number(double x, const char *spec)
 	if (fabs(x) >= 1e15 && strchr(spec, 'e') == NULL && strchr(spec, 'E') == NULL &&
 	    strchr(spec, 'g') == NULL && strchr(spec, 'G') == NULL)
 		return br_xasprintf("%.3e", x);   /* a fixed-point 1e200 would be 200 made-up digits */
+	if (strcmp(spec, "dur_s") == 0) {
+		x *= 1000.0;
+		spec = "dur_ms";
+	}
 	if (strcmp(spec, "dur_ms") == 0) {
 		double ax = fabs(x);
 		if (ax >= 1000.0)

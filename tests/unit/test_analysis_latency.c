@@ -170,6 +170,49 @@ test_all_failed(void **state)
 	assert_int_equal(a.latency.n_checks, 1);
 	assert_nan(a.latency.checks[0].recomputed_ms);
 	assert_int_equal(a.latency.checks[0].agrees, 1);
+	assert_int_equal(a.latency.n_checks_empty, 1);    /* the file's 0 is a placeholder */
+	br_analysis_free(&a);
+}
+
+/*
+ * Error grouping, by hand: 14 failed requests with messages
+ *   #0..#11 "Cannot connect" (12; #1 has trailing "\n  Traceback..." and a
+ *   leading space, same first line), #12 "Server disconnected", #13 no text.
+ * → groups: 12 × "Cannot connect" (first indices #0..#9, 10 kept),
+ *   then 1 × "Server disconnected" (#12, first seen before #13), 1 × "(no message)".
+ */
+static void
+test_error_groups(void **state)
+{
+	(void)state;
+	br_request req[14];
+	for (int i = 0; i < 14; i++) {
+		set_req(&req[i], 10, 0, 0.0, NULL, 0, 1);
+		req[i].error = (char *)(i == 1 ? " Cannot connect\n  Traceback (most recent call last)" :
+		    i < 12 ? "Cannot connect" : i == 12 ? "Server disconnected" : "");
+	}
+	br_bench b;
+	bench_blank(&b);
+	b.requests = req;
+	b.n_requests = 14;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	assert_int_equal(a.latency.n_error_groups, 3);
+	assert_string_equal(a.latency.error_groups[0].message, "Cannot connect");
+	assert_int_equal(a.latency.error_groups[0].count, 12);
+	assert_int_equal(a.latency.error_groups[0].n_index, 10);
+	assert_int_equal(a.latency.error_groups[0].first_index[9], 9);
+	assert_string_equal(a.latency.error_groups[1].message, "Server disconnected");
+	assert_int_equal(a.latency.error_groups[1].first_index[0], 12);
+	assert_string_equal(a.latency.error_groups[2].message, "(no message)");
+	assert_int_equal(a.latency.error_groups[2].count, 1);
+	for (int i = 0; i < 14; i++)
+		req[i].error = NULL;
 	br_analysis_free(&a);
 }
 
@@ -367,6 +410,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_built_with_failure),
 		cmocka_unit_test(test_all_failed),
+		cmocka_unit_test(test_error_groups),
 		cmocka_unit_test(test_real_glm52_detailed),
 		cmocka_unit_test(test_real_no_arrays),
 		cmocka_unit_test(test_file_values_counts),

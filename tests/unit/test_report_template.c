@@ -37,6 +37,7 @@ static const char *TEMPLATE =
     "  \"plain\": \"int={run.n} real={run.real} str={model.name} big={run.output_tokens}\",\n"
     "  \"neg\": \"{run.neg:,.1f}\",\n"
     "  \"dur\": \"{d.a:dur_ms}|{d.b:dur_ms}|{d.c:dur_ms}|{d.d:dur_ms}|{d.e:dur_ms}|{d.f:dur_ms}\",\n"
+    "  \"dur_s\": \"{ds.a:dur_s}|{ds.b:dur_s}|{ds.c:dur_s}\",\n"
     "  \"bad\": \"{run.n:zz} {unclosed\"\n"
     "}\n";
 
@@ -47,6 +48,7 @@ static const char *SUMMARY =
     "          \"n\": 42, \"real\": 0.1, \"neg\": -1234.56},"
     " \"a\": {\"b\": {\"c\": \"yes\"}},"
     " \"d\": {\"a\": 0.8449, \"b\": 21.456, \"c\": 346.59, \"d\": 2032.36, \"e\": 219683.41, \"f\": 1234567.0},"
+    " \"ds\": {\"a\": 0.005, \"b\": 26.11, \"c\": 0.0008},"
     " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}]}";
 
 struct fx {
@@ -124,6 +126,9 @@ test_formats(void **state)
 	 * < 100 s → s with 2 decimals (2032.36 ms = 2.03 s); else s with 1 decimal
 	 * (219683.41 ms = 219.7 s; 1234567 ms = 1234.6 s, grouped "1,234.6 s") */
 	check(f, "dur", "0.845 ms|21.46 ms|346.6 ms|2.03 s|219.7 s|1,234.6 s");
+	/* dur_s: seconds through the same rule (0.005 s = 5 ms → "5.00 ms";
+	 * 26.11 s → "26.11 s"; 0.0008 s = 0.8 ms → "0.800 ms") */
+	check(f, "dur_s", "5.00 ms|26.11 s|0.800 ms");
 }
 
 static void
