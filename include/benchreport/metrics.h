@@ -40,6 +40,12 @@ typedef struct br_series {
 	                          done" about values the reader dropped (set to NAN) or
 	                          converted; owned, freed by br_series_free */
 	size_t n_warnings;
+	/* (added) the distinct values of the `model_name` label the reader saw
+	 * (the label is dropped from column names), at most 8, in first-seen
+	 * order; owned, freed by br_series_free. Used to tell another model's
+	 * server (src/ingest/provenance.c). */
+	char *model_names[8];
+	size_t n_model_names;
 } br_series;
 
 /*
@@ -113,6 +119,9 @@ size_t br_series_add_row(br_series *s, double t_s);
  */
 void br_series_add_warning(br_series *s, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* br_series_note_model: add value to s->model_names unless present or full. */
+void br_series_note_model(br_series *s, const char *value);
 
 /* br_series_free: free everything the series owns and zero it (NULL ok). */
 void br_series_free(br_series *s);

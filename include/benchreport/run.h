@@ -27,6 +27,14 @@ typedef struct br_input_file {
 	char sha256[65];
 } br_input_file;
 
+/* An input file found in the folder but not used: it is not from this run
+ * (br_run_check_provenance). All strings owned by the run. */
+typedef struct br_set_aside {
+	char *path;
+	char *what;               /* "the server log", "the server metrics" */
+	char *reason;             /* a sentence: why it is not this run's */
+} br_set_aside;
+
 typedef struct br_run {
 	char *dir;
 	char *name;               /* run.json `name`, else the folder name */
@@ -41,6 +49,8 @@ typedef struct br_run {
 	size_t n_inputs;
 	int preemptions_suspect;  /* vllm:num_preemptions_total falls while the other counters
 	                             rise (check_counter_resets): its count is not used */
+	br_set_aside *set_aside;  /* inputs not used because they are not this run's */
+	size_t n_set_aside;
 	char **warnings;          /* things the reader must know ("no server log: capacity section removed") */
 	size_t n_warnings;
 } br_run;
@@ -59,6 +69,17 @@ typedef struct br_run_opts {
  * result (stress.json or *.json)" when none). Nothing is written.
  */
 int br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause);
+
+/*
+ * br_run_check_provenance: set aside the inputs that cannot be this run's
+ * (src/ingest/provenance.c: metrics whose time span misses the bench run,
+ * a log or metrics of another model, the log of a server that failed at
+ * start-up while the bench completed requests). A set-aside input's data is
+ * freed (r->log / r->metrics become NULL), its input-table role gets
+ * "(not used)", and r->set_aside and a warning say why. Called by
+ * br_run_load; idempotent.
+ */
+void br_run_check_provenance(br_run *r);
 
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void br_run_free(br_run *r);

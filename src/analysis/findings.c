@@ -360,6 +360,10 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	int oversub = c->available && num(c->oversubscription) &&
 	    c->oversubscription > OVERSUB_MIN;
 
+	/* Inputs in the folder that are not this run's (provenance.c). */
+	if (r && r->n_set_aside > 0)
+		add(f, "inputs_set_aside", BR_SEV_PROBLEM, BR_FINDING);
+
 	/* The server log ends in a traceback before the KV cache line. */
 	if (r && r->log && r->log->did_not_start)
 		add(f, "server_did_not_start", BR_SEV_PROBLEM, BR_FINDING);

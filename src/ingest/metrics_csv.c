@@ -407,6 +407,9 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 			goto out;
 		}
 		g_hash_table_insert(seen, key, GSIZE_TO_POINTER(i + 1));
+		for (size_t k = 0; k < nl; k++)
+			if (strcmp(labels[k].name, "model_name") == 0)
+				br_series_note_model(out, labels[k].value);
 		if (br_metric_column_names(raw, labels, nl, &full[i], &bare[i]) != 0)
 			cols[i].ignored = 1;
 		else

@@ -210,6 +210,9 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 	}
 	g_hash_table_insert(st->seen, id, GSIZE_TO_POINTER(ns + 1));
 	char *full = NULL, *bare = NULL;
+	for (size_t k = 0; k < nl; k++)
+		if (strcmp(labels[k].name, "model_name") == 0)
+			br_series_note_model(st->out, labels[k].value);
 	if (br_metric_column_names(mname, labels, nl, &full, &bare) == 0) {
 		add_value(st, full, v);
 		if (bare)

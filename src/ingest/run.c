@@ -430,10 +430,9 @@ check_counter_resets(br_run *r)
 }
 
 /*
- * check_series_time: for a metrics series, warn when it does not overlap
- * the bench run (the bench `date` is local time without a zone, so the run
- * end in UTC lies within [date − 14 h, date + 12 h]) and when samples are
- * missing (gaps longer than 3 median intervals).
+ * check_series_time: for a metrics series, warn when samples are missing
+ * (gaps longer than 3 median intervals). A series that misses the bench run
+ * altogether is set aside by br_run_check_provenance.
  */
 static void
 check_series_time(br_run *r)
@@ -442,24 +441,6 @@ check_series_time(br_run *r)
 	if (m == NULL || m->n_rows < 3 || m->t_s == NULL ||
 	    (r->metrics_kind != BR_METRICS_CSV && r->metrics_kind != BR_METRICS_SNAPSHOTS))
 		return;
-	double t0 = m->t_s[0], t1 = m->t_s[m->n_rows - 1];
-	const br_bench *b = &r->bench.runs[0];
-	struct tm tm;
-	memset(&tm, 0, sizeof tm);
-	if (b->date && strptime(b->date, "%Y%m%d-%H%M%S", &tm) != NULL && isfinite(t0) && isfinite(t1)) {
-		double end_local = (double)timegm(&tm);
-		double dur = isfinite(b->duration_s) ? b->duration_s : 0;
-		double lo = end_local - 14 * 3600.0 - dur, hi = end_local + 12 * 3600.0;
-		if (t1 < lo || t0 > hi) {
-			char a[32], c[32];
-			time_t ta = (time_t)t0, tc = (time_t)t1;
-			strftime(a, sizeof a, "%Y-%m-%d %H:%M:%S", gmtime(&ta));
-			strftime(c, sizeof c, "%Y-%m-%d %H:%M:%S", gmtime(&tc));
-			br_run_add_warning(r, "the metrics cover %s to %s UTC but the bench result ended %s "
-			    "(client local time): they do not overlap, so the server numbers may belong "
-			    "to another run", a, c, b->date);
-		}
-	}
 	double *d = br_xmalloc((m->n_rows - 1) * sizeof *d);
 	size_t nd = 0;
 	for (size_t i = 1; i < m->n_rows; i++)
@@ -710,6 +691,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		if (rc != 0)
 			goto fail;
 	}
+	br_run_check_provenance(r);
 	if (isfinite(r->kv_pool_tokens_override) && r->log != NULL &&
 	    isfinite(r->log->kv_pool_tokens) && r->log->kv_pool_tokens != r->kv_pool_tokens_override)
 		br_run_add_warning(r, "run.json kv_pool_tokens %.0f overrides the server log's "
@@ -751,6 +733,12 @@ br_run_free(br_run *r)
 		free(r->inputs[i].role);
 	}
 	free(r->inputs);
+	for (size_t i = 0; i < r->n_set_aside; i++) {
+		free(r->set_aside[i].path);
+		free(r->set_aside[i].what);
+		free(r->set_aside[i].reason);
+	}
+	free(r->set_aside);
 	for (size_t i = 0; i < r->n_warnings; i++)
 		free(r->warnings[i]);
 	free(r->warnings);

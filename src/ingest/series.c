@@ -166,6 +166,8 @@ br_series_append_rows(br_series *dst, const br_series *src)
 		map[c] = d - 1;
 	}
 	g_hash_table_destroy(idx);
+	for (size_t i = 0; i < src->n_model_names; i++)
+		br_series_note_model(dst, src->model_names[i]);
 	size_t r0 = dst->n_rows;
 	reserve_rows(dst, r0 + src->n_rows);
 	for (size_t r = 0; r < src->n_rows; r++)
@@ -203,7 +205,21 @@ br_series_free(br_series *s)
 	for (size_t i = 0; i < s->n_warnings; i++)
 		free(s->warnings[i]);
 	free(s->warnings);
+	for (size_t i = 0; i < s->n_model_names; i++)
+		free(s->model_names[i]);
 	memset(s, 0, sizeof *s);
+}
+
+/* br_series_note_model: see metrics.h. */
+void
+br_series_note_model(br_series *s, const char *value)
+{
+	if (s == NULL || value == NULL || *value == '\0' || s->n_model_names == 8)
+		return;
+	for (size_t i = 0; i < s->n_model_names; i++)
+		if (strcmp(s->model_names[i], value) == 0)
+			return;
+	s->model_names[s->n_model_names++] = br_xstrdup(value);
 }
 
 /*

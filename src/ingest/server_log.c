@@ -158,6 +158,7 @@ typedef struct scanner {
 	char tb_tag[64];
 	int tb_vllm;
 	int tb_detail;
+	int saw_usage;      /* an argparse "usage: vllm ..." line was seen */
 	char *exc, *prev_exc;
 	int exc_line, prev_exc_line;
 } scanner;
@@ -1108,6 +1109,36 @@ clip(const char *p, size_t n, size_t max)
 }
 
 /*
+ * cli_error: argparse refuses the command line before any vLLM logger runs:
+ * "usage: vllm serve [model_tag] [options]" then "vllm serve: error:
+ * unrecognized arguments: --max-num-seq 10". The usage line marks the file
+ * as vLLM's; the error line becomes the exception (did_not_start when no
+ * capacity line follows).
+ */
+static void
+cli_error(scanner *s, const pline *l, int lineno)
+{
+	const char *b = l->body, *end = l->body + l->body_len;
+	while (end > b && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (starts(b, end, "usage: vllm") || starts(b, end, "usage: api_server.py")) {
+		s->saw_usage = 1;
+		s->has_vllm = 1;
+		return;
+	}
+	if (!s->saw_usage)
+		return;
+	const char *e = memmem(b, (size_t)(end - b), ": error: ", 9);
+	if (e == NULL || !(starts(b, end, "vllm") || starts(b, end, "api_server.py")))
+		return;
+	free(s->prev_exc);
+	s->prev_exc = s->exc;
+	s->prev_exc_line = s->exc_line;
+	s->exc = clip(b, (size_t)(end - b), FAILURE_MAX);
+	s->exc_line = lineno;
+}
+
+/*
  * traceback: follow "Traceback (most recent call last):" blocks line by line.
  * Only lines with the same process tag and the same kind of prefix as the
  * "Traceback" line take part, so interleaved output of other processes does
@@ -1419,6 +1450,7 @@ scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **
 		if (!try_join(s, &l)) {
 			flush(s);
 			traceback(s, &l, lineno);
+			cli_error(s, &l, lineno);
 			start_pending(s, &l, lineno);
 		}
 		s->prev_prefix_cut = l.prefix_cut;

@@ -3,6 +3,7 @@
  * key names, NAN → null. The PDF's sentences are filled from this object,
  * so a number appears in the report only if it is here.
  */
+#include <glib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -486,6 +487,19 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(run, "metrics_kind", json_string(kinds[r->metrics_kind]));
 	set(run, "metrics_rows", json_integer(r->metrics ? (json_int_t)r->metrics->n_rows : 0));
 	set(run, "n_bench_results", json_integer((json_int_t)r->bench.n));
+	json_t *aside = json_array();
+	GString *aside_text = g_string_new(NULL);
+	for (size_t i = 0; i < r->n_set_aside; i++) {
+		const br_set_aside *x = &r->set_aside[i];
+		json_array_append_new(aside, json_pack("{s:s, s:s, s:s}", "path", x->path, "what", x->what,
+		    "reason", x->reason));
+		g_string_append_printf(aside_text, "%s%s (%s) is not used: %s.", i ? " " : "",
+		    br_basename(x->path), x->what, x->reason);
+	}
+	set(run, "set_aside", aside);
+	set(run, "n_set_aside", json_integer((json_int_t)r->n_set_aside));
+	set(run, "set_aside_text", r->n_set_aside ? json_string(aside_text->str) : json_null());
+	g_string_free(aside_text, TRUE);
 	set(s, "run", run);
 
 	set(s, "bench", bench_json(&r->bench.runs[0]));

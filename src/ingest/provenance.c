@@ -1,0 +1,276 @@
+/*
+ * Provenance: is each input file of a run folder really from this run?
+ *
+ * A run folder is often assembled by hand: a server.log kept from another
+ * attempt, a metrics dump of yesterday's server, a log of a server that never
+ * started. Numbers from such a file would be printed as this run's ("0
+ * preemptions during the run", a KV pool of another model). The checks here
+ * set such a file aside: it stays in the input table (marked "not used") but
+ * its data is dropped, so every section that needs it is removed, and the
+ * reason is kept in br_run.set_aside for the report to state.
+ *
+ * Rules (issue 9, "nothing from another server, another model or another
+ * time"):
+ *  - metrics whose time span does not overlap the bench run (the bench
+ *    `date` is client local time without a zone: the run's end in UTC lies
+ *    within [date − 14 h, date + 12 h]);
+ *  - a log or metrics whose model differs from the bench's model: names
+ *    compared by their last path component, case-insensitively, one
+ *    containing the other counting as the same (the bench's model_id and
+ *    tokenizer_id against the log's model and served_model_name, and the
+ *    metrics' model_name labels against those of the bench and of a log
+ *    that matched); a side that names no model is not compared;
+ *  - a log of a server that failed at start-up while the bench completed
+ *    requests: that server cannot have served them.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "benchreport/common.h"
+#include "benchreport/run.h"
+
+/* A small set of model names (normalised), at most 8 kept. */
+typedef struct names {
+	char *v[8];       /* normalised (model_key) */
+	char *orig[8];    /* as written, for messages */
+	size_t n;
+} names;
+
+/* model_key: the last path component of s, lower case, trailing '/' ignored. */
+static char *
+model_key(const char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0 && s[n - 1] == '/')
+		n--;
+	size_t b = n;
+	while (b > 0 && s[b - 1] != '/')
+		b--;
+	char *k = br_xstrndup(s + b, n - b);
+	for (char *p = k; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return k;
+}
+
+static void
+names_add(names *ns, const char *s)
+{
+	if (s == NULL || *s == '\0' || ns->n == 8)
+		return;
+	char *k = model_key(s);
+	for (size_t i = 0; i < ns->n; i++)
+		if (strcmp(ns->v[i], k) == 0) {
+			free(k);
+			return;
+		}
+	if (*k == '\0') {
+		free(k);
+		return;
+	}
+	ns->orig[ns->n] = br_xstrdup(s);
+	ns->v[ns->n++] = k;
+}
+
+static void
+names_free(names *ns)
+{
+	for (size_t i = 0; i < ns->n; i++) {
+		free(ns->v[i]);
+		free(ns->orig[i]);
+	}
+	ns->n = 0;
+}
+
+/* overlap: 1 when a name of one set equals or contains a name of the other
+ * ("opt-125m" and the alias "opt-125m-tp2" are one model): only names that
+ * have nothing in common count as different models. */
+static int
+overlap(const names *a, const names *b)
+{
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t j = 0; j < b->n; j++)
+			if (strstr(a->v[i], b->v[j]) != NULL || strstr(b->v[j], a->v[i]) != NULL)
+				return 1;
+	return 0;
+}
+
+/* joined: "a, b" of a name set (malloc'd). */
+static char *
+joined(const names *ns)
+{
+	size_t len = 1;
+	for (size_t i = 0; i < ns->n; i++)
+		len += strlen(ns->orig[i]) + 2;
+	char *o = br_xmalloc(len), *p = o;
+	*p = '\0';
+	for (size_t i = 0; i < ns->n; i++)
+		p += sprintf(p, "%s%s", i ? ", " : "", ns->orig[i]);
+	return o;
+}
+
+/* metrics_models: the model_name label values the metrics reader saw. */
+static void
+metrics_models(const br_series *m, names *out)
+{
+	for (size_t i = 0; i < m->n_model_names; i++)
+		names_add(out, m->model_names[i]);
+}
+
+/*
+ * set_aside: record that the input with `role` (first input whose role
+ * starts with it) is not used, with the reason; the caller drops the data.
+ */
+static void
+set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
+{
+	const char *path = NULL;
+	for (size_t i = 0; i < r->n_inputs; i++)
+		if (strncmp(r->inputs[i].role, role_prefix, strlen(role_prefix)) == 0 &&
+		    strstr(r->inputs[i].role, "not used") == NULL) {
+			char *role = br_xasprintf("%s (not used)", r->inputs[i].role);
+			free(r->inputs[i].role);
+			r->inputs[i].role = role;
+			if (path == NULL)
+				path = r->inputs[i].path;
+		}
+	r->set_aside = br_xrealloc(r->set_aside, (r->n_set_aside + 1) * sizeof *r->set_aside);
+	r->set_aside[r->n_set_aside++] = (br_set_aside){ br_xstrdup(path ? path : what), br_xstrdup(what), reason };
+	br_run_add_warning(r, "%s (%s) is not used: %s", path ? br_basename(path) : what, what, reason);
+}
+
+/* drop_warnings: remove the warnings that start with prefix (they described
+ * an input that is now set aside). */
+static void
+drop_warnings(br_run *r, const char *prefix)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->n_warnings; i++) {
+		if (strncmp(r->warnings[i], prefix, strlen(prefix)) == 0)
+			free(r->warnings[i]);
+		else
+			r->warnings[k++] = r->warnings[i];
+	}
+	r->n_warnings = k;
+}
+
+static void
+drop_metrics(br_run *r)
+{
+	drop_warnings(r, "metrics are a before/after snapshot pair");
+	drop_warnings(r, "one metrics snapshot only");
+	br_series_free(r->metrics);
+	free(r->metrics);
+	r->metrics = NULL;
+	r->metrics_kind = BR_METRICS_NONE;
+}
+
+static void
+drop_log(br_run *r)
+{
+	drop_warnings(r, "server did not start:");
+	br_server_log_free(r->log);
+	free(r->log);
+	r->log = NULL;
+}
+
+/* utc: "YYYY-MM-DD HH:MM:SS" of epoch seconds t into buf[32]. */
+static const char *
+utc(double t, char buf[32])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	gmtime_r(&tt, &tm);
+	strftime(buf, 32, "%Y-%m-%d %H:%M:%S", &tm);
+	return buf;
+}
+
+/*
+ * br_run_check_provenance: see run.h.
+ */
+void
+br_run_check_provenance(br_run *r)
+{
+	if (r == NULL || r->bench.n == 0)
+		return;
+	const br_bench *b = &r->bench.runs[0];
+	names bench = { 0 };
+	names_add(&bench, b->model_id);
+	names_add(&bench, b->tokenizer_id);
+
+	/* 1. a log of a server that never started cannot have served completed requests */
+	if (r->log != NULL && r->log->did_not_start && br_isnum(b->completed) && b->completed > 0) {
+		char *why = br_xasprintf("it is the log of a server that failed at start-up (line %d: %s), "
+		    "yet the bench completed %.0f requests, so another server served them; its "
+		    "capacity, version and arguments are not this run's", r->log->failure_line,
+		    r->log->failure_message ? r->log->failure_message : "an error", b->completed);
+		set_aside(r, "server log", "the server log", why);
+		drop_log(r);
+	}
+
+	/* 2. the log's model */
+	if (r->log != NULL && bench.n > 0) {
+		names log = { 0 };
+		names_add(&log, r->log->model);
+		names_add(&log, r->log->served_model_name);
+		if (log.n > 0 && !overlap(&bench, &log)) {
+			char *bn = joined(&bench), *ln = joined(&log);
+			set_aside(r, "server log", "the server log", br_xasprintf("it serves model %s, "
+			    "the bench ran against %s: its KV pool and arguments belong to another "
+			    "server", ln, bn));
+			free(bn);
+			free(ln);
+			drop_log(r);
+		}
+		names_free(&log);
+	}
+
+	/* 3. the metrics' model (model_name is the served name, an alias the
+	 * bench file may not state: a log of this model vouches for its names) */
+	if (r->log != NULL) {
+		names_add(&bench, r->log->model);
+		names_add(&bench, r->log->served_model_name);
+	}
+	/* the metrics */
+	if (r->metrics != NULL && bench.n > 0) {
+		names mm = { 0 };
+		metrics_models(r->metrics, &mm);
+		if (mm.n > 0 && !overlap(&bench, &mm)) {
+			char *bn = joined(&bench), *mn = joined(&mm);
+			set_aside(r, "metrics", "the server metrics", br_xasprintf("its model_name "
+			    "label is %s, the bench ran against %s: it is another server's counters",
+			    mn, bn));
+			free(bn);
+			free(mn);
+			drop_metrics(r);
+		}
+		names_free(&mm);
+	}
+
+	/* 4. the metrics' time span against the bench's end (client local time) */
+	const br_series *m = r->metrics;
+	if (m != NULL && m->n_rows >= 2 && m->t_s != NULL &&
+	    (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS)) {
+		double t0 = m->t_s[0], t1 = m->t_s[m->n_rows - 1];
+		struct tm tm;
+		memset(&tm, 0, sizeof tm);
+		if (b->date && strptime(b->date, "%Y%m%d-%H%M%S", &tm) != NULL && isfinite(t0) && isfinite(t1)) {
+			double end_local = (double)timegm(&tm);
+			double dur = isfinite(b->duration_s) ? b->duration_s : 0;
+			double lo = end_local - 14 * 3600.0 - dur, hi = end_local + 12 * 3600.0;
+			if (t1 < lo || t0 > hi) {
+				char a[32], c[32];
+				set_aside(r, "metrics", "the server metrics", br_xasprintf("its samples cover %s "
+				    "to %s UTC but the bench result ended %.4s-%.2s-%.2s %.2s:%.2s:%.2s (client "
+				    "local time, any time zone): they do not overlap, so it describes another run",
+				    utc(t0, a), utc(t1, c), b->date, b->date + 4, b->date + 6, b->date + 9,
+				    b->date + 11, b->date + 13));
+				drop_metrics(r);
+			}
+		}
+	}
+	names_free(&bench);
+}
