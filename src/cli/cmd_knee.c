@@ -106,7 +106,7 @@ load_file(loaded *L, const char *path, const char *label, char **cause)
 	return 0;
 }
 
-/* has_bench_json: 1 when dir holds stress.json or a *.json that parses as a bench result. */
+/* has_bench_json: 1 when dir holds stress.json or a *.json / *.jsonl that looks like a bench result. */
 static int
 has_bench_json(const char *dir)
 {
@@ -121,7 +121,9 @@ has_bench_json(const char *dir)
 	struct dirent *e;
 	while (!ok && (e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
-		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0 || strcmp(e->d_name, "run.json") == 0)
+		int json = n >= 6 && strcmp(e->d_name + n - 5, ".json") == 0;
+		int jsonl = n >= 7 && strcmp(e->d_name + n - 6, ".jsonl") == 0;  /* --append-result */
+		if (!(json || jsonl) || strcmp(e->d_name, "run.json") == 0)
 			continue;
 		char *f = br_path_join(dir, e->d_name);
 		ok = br_is_file(f) && br_bench_looks_like(f);

@@ -7,6 +7,8 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -122,6 +124,20 @@ static char *
 find_bench(const char *dir, const name_list *files, br_bench_set *set, char **cause)
 {
 	char *p = br_path_join(dir, "stress.json");
+	struct stat lst;
+	if (!br_path_exists(p) && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		/* a symlink that leads nowhere: say so instead of "no bench result" */
+		char target[512];
+		ssize_t tn = readlink(p, target, sizeof target - 1);
+		target[tn > 0 ? tn : 0] = '\0';
+		struct stat st;
+		int loop = stat(p, &st) != 0 && errno == ELOOP;
+		*cause = br_xasprintf(loop ? "%s: a symbolic link loop (-> %s leads back to itself); "
+		    "expected the bench result file" : "%s: a symbolic link to %s, which does not exist; "
+		    "expected the bench result file", p, target);
+		free(p);
+		return NULL;
+	}
 	if (br_path_exists(p)) {      /* a FIFO or device of that name is refused by name */
 		if (br_bench_load(p, set, cause) != 0) {
 			free(p);

@@ -37,4 +37,21 @@ for n in 10 20 30; do sed "s/\"num_prompts\": 12/\"num_prompts\": $n/" "$SRC/fix
 "$BIN" "$d" -q 2> "$tmp/err"; rc=$?
 check "jsonl: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "jsonl: the last result (num_prompts 30) is reported" [ "$(jget "$d/report/summary.json" bench.num_prompts)" = 30 ]
+# 5. stress.json that is a folder, a symlink loop, a dangling symlink: said so, exit 3
+d="$tmp/links"; mkdir -p "$d/dir/stress.json" "$d/loop" "$d/dangling"
+ln -s stress.json "$d/loop/stress.json"; ln -s nowhere.json "$d/dangling/stress.json"
+"$BIN" "$d/dir" -q 2> "$tmp/err"; rc=$?
+check "stress.json folder: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "stress.json folder: says it is a directory" grep -q "stress.json: not a regular file (a directory)" "$tmp/err"
+"$BIN" "$d/loop" -q 2> "$tmp/err"; rc=$?
+check "symlink loop: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "symlink loop: says so" grep -q "stress.json: a symbolic link loop" "$tmp/err"
+"$BIN" "$d/dangling" -q 2> "$tmp/err"; rc=$?
+check "dangling symlink: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "dangling symlink: names the target" grep -q "a symbolic link to nowhere.json, which does not exist" "$tmp/err"
+# 6. knee DIR finds an --append-result *.jsonl inside the folder
+d="$tmp/kneejsonl"; mkdir -p "$d"; cp "$SRC/fixtures/bench/append3.jsonl" "$d/"
+"$BIN" knee "$d" --slo 'ttft_p99<=500ms' -o "$tmp/kneeout" > /dev/null 2> "$tmp/err"; rc=$?
+check "knee on a folder with a .jsonl: exit 0 or 1 (got $rc)" [ "$rc" -le 1 ]
+check "knee on a folder with a .jsonl: 3 runs read" [ "$(jget "$tmp/kneeout/summary.json" n_runs)" = 3 ]
 finish
