@@ -92,7 +92,9 @@ typedef struct br_capacity {
 	double mean_input_tokens, mean_output_tokens;
 	double demand_tokens;      /* C_eff·(in+out) */
 	double oversubscription;   /* demand / P */
-	double resident_estimate;  /* P / (in + out/2) */
+	double resident_estimate;  /* min(P / (in + out/2), max_num_seqs of the log), requests */
+	double resident_kv_bound;  /* (added) P / (in + out/2) alone, requests */
+	int resident_capped_by_max_num_seqs; /* (added) 1 when max_num_seqs is the bound */
 } br_capacity;
 
 /* ---- §3.1 window / §3.8 ledger: server counters against client numbers ---- */

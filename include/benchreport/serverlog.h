@@ -24,13 +24,27 @@ typedef struct br_log_stat {
 	double prefix_hit_frac;        /* Prefix cache hit rate / 100; NAN if absent */
 } br_log_stat;
 
+/* One entry of the log's `non-default args: {...}` line, as printed. */
+typedef struct br_log_arg {
+	char *name;                    /* "max_num_seqs" */
+	char *value;                   /* Python repr as printed, at most 200 bytes ("…" when cut) */
+} br_log_arg;
+
 typedef struct br_server_log {
 	char *source_path;
 	char *vllm_version;            /* "0.23.1rc1.dev1219+gffae5a399.d20260729" */
 	char *engine;                  /* "V1" or "V0" or NULL */
 	char *model;                   /* served model / model path from the config line, or NULL */
 	char *served_model_name;       /* first `served_model_name` of the args line, or NULL (added by ingestlog) */
-	/* non-default args */
+	/* non-default args: every entry of the last start-up's `non-default args`
+	 * line (vLLM prints there exactly the arguments that differ from its
+	 * defaults); args_line 0 when the log has no such line; args_complete 0
+	 * when the line was cut off before its closing '}' (then the others are
+	 * unknown, not defaults) */
+	br_log_arg *args;
+	size_t n_args;
+	int args_line;
+	int args_complete;
 	double max_model_len_tokens;
 	double max_num_seqs;
 	double max_num_batched_tokens;

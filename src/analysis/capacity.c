@@ -134,6 +134,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	out->concurrency = out->mean_input_tokens = out->mean_output_tokens = NAN;
 	out->effective_concurrency = NAN;
 	out->demand_tokens = out->oversubscription = out->resident_estimate = NAN;
+	out->resident_kv_bound = NAN;
 	out->missing = "needs the server log (GPU KV cache size line)";
 	if (run == NULL)
 		return;
@@ -195,5 +196,14 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 		out->oversubscription = out->demand_tokens / P;
 		if (in + o / 2 > 0)
 			out->resident_estimate = P / (in + o / 2);
+		/* the scheduler never runs more than max_num_seqs at once, however
+		 * much KV cache is free */
+		out->resident_kv_bound = out->resident_estimate;
+		const br_server_log *lg = run->log;
+		if (lg != NULL && br_isnum(lg->max_num_seqs) && lg->max_num_seqs > 0 &&
+		    br_isnum(out->resident_estimate) && out->resident_estimate > lg->max_num_seqs) {
+			out->resident_estimate = lg->max_num_seqs;
+			out->resident_capped_by_max_num_seqs = 1;
+		}
 	}
 }

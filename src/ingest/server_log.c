@@ -810,22 +810,52 @@ py_num(const char *v, const char *end)
 }
 
 /*
- * apply_args: read the wanted top-level keys of `non-default args: {...}`.
+ * apply_args: keep every top-level entry of `non-default args: {...}` (name
+ * and printed value) and read the wanted keys into fields. A later line (a
+ * restart) replaces an earlier one.
  * Values of other keys (nested dicts, lists, <Enum: 3> reprs) are skipped
  * unparsed. A value that is not what the key needs (None, a string where a
  * number belongs) leaves the field NAN/NULL.
  */
+static char *clip(const char *p, size_t n, size_t max);
+
+/* clear_args: forget the args of an earlier `non-default args` line. */
 static void
-apply_args(scanner *s, const char *p, const char *end)
+clear_args(scanner *s)
+{
+	br_server_log *o = s->out;
+	for (size_t i = 0; i < o->n_args; i++) {
+		free(o->args[i].name);
+		free(o->args[i].value);
+	}
+	free(o->args);
+	o->args = NULL;
+	o->n_args = 0;
+	o->args_complete = 0;
+	o->max_model_len_tokens = o->max_num_seqs = o->max_num_batched_tokens = NAN;
+	o->tensor_parallel_size = o->gpu_memory_utilization = o->block_size_tokens = NAN;
+	free(o->served_model_name);
+	o->served_model_name = NULL;
+	free(s->args_model);
+	free(s->args_model_tag);
+	s->args_model = s->args_model_tag = NULL;
+}
+
+static void
+apply_args(scanner *s, const char *p, const char *end, int line)
 {
 	br_server_log *o = s->out;
 	const char *b = memchr(p, '{', end - p);
-	if (b == NULL || s->args_seen)
+	if (b == NULL)
 		return;
+	/* a later start-up's line replaces an earlier one: the run came after it */
+	clear_args(s);
 	s->args_seen = 1;
+	o->args_line = line;
 	const char *de = dict_end(b, end);
 	if (de != NULL)
 		end = de;
+	o->args_complete = de != NULL;
 	p = b + 1;
 	for (;;) {
 		while (p < end && *p == ' ')
@@ -852,6 +882,10 @@ apply_args(scanner *s, const char *p, const char *end)
 		const char *vt = ve;
 		while (vt > v && vt[-1] == ' ')
 			vt--;
+		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
+		o->args[o->n_args].name = br_xstrndup(key, kl);
+		o->args[o->n_args].value = clip(v, (size_t)(vt - v), 200);
+		o->n_args++;
 #define KEY(name) (kl == strlen(name) && memcmp(key, name, kl) == 0)
 		if (KEY("max_model_len"))
 			o->max_model_len_tokens = py_num(v, vt);
@@ -1052,7 +1086,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		}
 		break;
 	case K_ARGS:
-		apply_args(s, p, end);
+		apply_args(s, p, end, line);
 		break;
 	case K_INIT:
 		apply_init(s, p, end, line);
@@ -1612,5 +1646,10 @@ br_server_log_free(br_server_log *l)
 	free(l->served_model_name);
 	free(l->failure_message);
 	free(l->stats);
+	for (size_t i = 0; i < l->n_args; i++) {
+		free(l->args[i].name);
+		free(l->args[i].value);
+	}
+	free(l->args);
 	memset(l, 0, sizeof *l);
 }

@@ -535,7 +535,10 @@ capacity_section(ctx *c)
 		if (isfinite(cap->oversubscription))
 			ROW("capacity.row_oversub", br_xasprintf("%.3g×", cap->oversubscription));
 		if (isfinite(cap->resident_estimate))
-			ROW("capacity.row_resident", br_xasprintf("%s requests", keep(&p, fmt_num(cap->resident_estimate, 2))));
+			ROW("capacity.row_resident", cap->resident_capped_by_max_num_seqs ?
+			    br_xasprintf("%s requests (max_num_seqs; the KV cache alone: %s)",
+			    keep(&p, fmt_num(cap->resident_estimate, 0)), keep(&p, fmt_num(cap->resident_kv_bound, 2))) :
+			    br_xasprintf("%s requests", keep(&p, fmt_num(cap->resident_estimate, 2))));
 #undef ROW
 		const double w[2] = { 3, 2 };
 		const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
@@ -544,7 +547,30 @@ capacity_section(ctx *c)
 	}
 	if (log != NULL && log->vllm_version != NULL) {
 		heading(c, 2, "capacity.server_heading");
-		para(c, "capacity.server");
+		para(c, log->args_line == 0 ? "capacity.server_no_args" :
+		    log->args_complete ? "capacity.server" : "capacity.server_args_cut");
+		if (log->n_args > 0) {
+			/* every argument the line states, values as printed (cut at 90 bytes) */
+			const char *hdr[2] = { fill(c, &p, "capacity.col_arg"), fill(c, &p, "capacity.col_arg_value") };
+			const char **cells = br_xcalloc(log->n_args * 2, sizeof *cells);
+			for (size_t i = 0; i < log->n_args; i++) {
+				cells[i * 2] = log->args[i].name;
+				const char *v = log->args[i].value;
+				if (strlen(v) > 90) {
+					size_t k = 87;
+					while (k > 0 && ((unsigned char)v[k] & 0xC0) == 0x80)
+						k--;
+					cells[i * 2 + 1] = keep(&p, br_xasprintf("%.*s…", (int)k, v));
+				} else
+					cells[i * 2 + 1] = v;
+			}
+			const double w[2] = { 2, 3 };
+			const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+			br_pdf_table t = { .n_cols = 2, .n_rows = log->n_args, .header = hdr, .cells = cells,
+				.col_weight = w, .align = al };
+			br_pdf_table(c->d, &t);
+			free(cells);
+		}
 		if (log->n_stats > 0)
 			para(c, "capacity.stats_lines");
 	}

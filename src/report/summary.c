@@ -131,6 +131,8 @@ capacity_json(const br_capacity *c)
 	    c->demand_tokens * c->kv_bytes_per_token / 1073741824.0 : NAN));
 	set(o, "oversubscription", jnum(c->oversubscription));
 	set(o, "resident_estimate", jnum(c->resident_estimate));
+	set(o, "resident_kv_bound", jnum(c->resident_kv_bound));
+	set(o, "resident_capped_by_max_num_seqs", json_boolean(c->resident_capped_by_max_num_seqs));
 	return o;
 }
 
@@ -380,19 +382,20 @@ log_json(const br_server_log *l)
 	set(o, "max_concurrency_len_tokens", jint(l->max_concurrency_len_tokens));
 	set(o, "n_capacity_lines", json_integer(l->n_capacity_lines));
 	{
-		/* the non-default args the log states, as "name value" pairs (only
-		 * those present: absent ones were left at vLLM's defaults) */
-		static const char *names[] = { "max_model_len", "max_num_seqs", "max_num_batched_tokens",
-			"tensor_parallel_size", "gpu_memory_utilization", "block_size" };
-		const double vals[] = { l->max_model_len_tokens, l->max_num_seqs, l->max_num_batched_tokens,
-			l->tensor_parallel_size, l->gpu_memory_utilization, l->block_size_tokens };
-		char buf[512] = "";
-		size_t o2 = 0;
-		for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
-			if (isfinite(vals[i]) && o2 < sizeof buf - 64)
-				o2 += (size_t)snprintf(buf + o2, sizeof buf - o2, "%s%s %.10g",
-				    o2 ? ", " : "", names[i], vals[i]);
-		set(o, "non_default_args_text", o2 ? json_string(buf) : json_null());
+		/* every entry of the log's non-default args line, as printed */
+		json_t *args = json_object();
+		GString *txt = g_string_new(NULL);
+		for (size_t i = 0; i < l->n_args; i++) {
+			json_t *v = json_string(l->args[i].value);
+			set(args, l->args[i].name, v ? v : json_string("(not UTF-8)"));
+			g_string_append_printf(txt, "%s%s %s", i ? ", " : "", l->args[i].name, l->args[i].value);
+		}
+		set(o, "non_default_args", l->args_line ? args : (json_decref(args), json_null()));
+		set(o, "n_non_default_args", json_integer((json_int_t)l->n_args));
+		set(o, "non_default_args_line", l->args_line ? json_integer(l->args_line) : json_null());
+		set(o, "non_default_args_complete", json_boolean(l->args_line && l->args_complete));
+		set(o, "non_default_args_text", l->n_args ? json_string(txt->str) : json_null());
+		g_string_free(txt, TRUE);
 	}
 	set(o, "did_not_start", json_boolean(l->did_not_start));
 	set(o, "failure_message", jstr(l->failure_message));

@@ -38,4 +38,11 @@ for t in "0.23.1rc1.dev1219+gffae5a399.d20260729" "1,600,255" "13.52" "4.00x" "2
   check "PDF shows $t" grep -qF -- "$t" "$tmp/r.txt"
 done
 check "PDF says residency needs a series" grep -qi "metrics series" "$tmp/r.txt"
+# issue 9 §5: every non-default argument of the log (28, counted by hand in line 8), never
+# "the others were at vLLM's defaults" from a partial list; resident capped by max_num_seqs 4
+check "summary: 28 non-default args" [ "$(jget "$tmp/out/summary.json" server_log.n_non_default_args)" = 28 ]
+check "summary: tiered_moe_replica_assignment listed" [ "$(jget "$tmp/out/summary.json" server_log.non_default_args.tiered_moe_replica_assignment)" = "'exact'" ]
+check "PDF lists speculative_config" grep -qF "speculative_config" "$tmp/r.txt"
+check "PDF does not say the others were at defaults" bash -c '! grep -q "the others were at" "$0"' "$tmp/r.txt"
+check "resident estimate capped by max_num_seqs 4" [ "$(jget "$tmp/out/summary.json" capacity.resident_estimate)" = 4.0 ]
 finish
