@@ -14,6 +14,40 @@
 #include <stddef.h>
 #include "benchreport/run.h"
 #include "benchreport/analysis.h"
+#include "benchreport/stats.h"
+
+/* Per-measurement values compared across repeats (units in the names). */
+enum {
+	BR_REPEAT_OUT_TPS,      /* output tokens/s */
+	BR_REPEAT_TOTAL_TPS,    /* total tokens/s */
+	BR_REPEAT_TTFT_P50,     /* ms */
+	BR_REPEAT_TTFT_P99,     /* ms */
+	BR_REPEAT_ITL_P50,      /* ms */
+	BR_REPEAT_E2EL_P50,     /* ms */
+	BR_REPEAT_N_METRICS
+};
+extern const char *const br_repeat_metric_name[BR_REPEAT_N_METRICS]; /* summary.json keys */
+
+/* One bench result of a campaign run (a folder may hold several). */
+typedef struct br_measurement {
+	size_t run;             /* index into br_campaign.runs */
+	size_t result;          /* index into runs[run].bench.runs (0 = the one analysed) */
+	size_t group;           /* index into br_campaign.groups */
+	char *name;             /* run name, "NAME run=N" / "NAME #k" for one of several results */
+	double value[BR_REPEAT_N_METRICS];  /* NAN when absent */
+} br_measurement;
+
+/* Measurements with identical settings (src/analysis/repeats.c says which). */
+typedef struct br_config_group {
+	char *key;              /* settings fingerprint */
+	char *label;            /* shared name stem of the members ("c64" for c64-r1, c64-r2), else the first name */
+	size_t *members;        /* indices into br_campaign.measurements, in load order */
+	size_t n;               /* repeats */
+	br_mean_ci stat[BR_REPEAT_N_METRICS];
+	int warmup_suspect;     /* first member's TTFT p99 > 3 × the median of the others' */
+	double warmup_ratio;    /* that ratio */
+	double warmup_rest_p99_ms; /* the others' median TTFT p99, ms */
+} br_config_group;
 
 typedef struct br_campaign {
 	char *dir;
@@ -30,6 +64,12 @@ typedef struct br_campaign {
 	br_flops_calibration calibration;
 	char **warnings;
 	size_t n_warnings;
+	/* repeats (br_campaign_group_repeats, called by br_campaign_load) */
+	br_measurement *measurements;
+	size_t n_measurements;
+	br_config_group *groups;
+	size_t n_groups;
+	size_t max_repeats;         /* largest n of a group; 1 = no configuration was repeated */
 } br_campaign;
 
 /* br_campaign_looks_like: 1 when dir holds no bench result of its own but
@@ -49,5 +89,19 @@ int br_campaign_load(const char *dir, const char *focus_name,
     const char *const *calib_dirs, size_t n_calib, br_campaign *out, char **cause);
 
 void br_campaign_free(br_campaign *c);
+
+/*
+ * br_campaign_group_repeats: split the campaign's bench results into
+ * measurements and group those with identical settings (fingerprint in
+ * src/analysis/repeats.c) into configurations with mean ± sd and 95%
+ * interval per metric. Replaces nothing the caller holds; freed by
+ * br_campaign_free.
+ */
+void br_campaign_group_repeats(br_campaign *c);
+
+/* br_campaign_group_of_run: the configuration of run i's reported result. */
+const br_config_group *br_campaign_group_of_run(const br_campaign *c, size_t run);
+
+void br_campaign_repeats_free(br_campaign *c);
 
 #endif

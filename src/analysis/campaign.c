@@ -248,6 +248,7 @@ br_campaign_load(const char *dir, const char *focus_name,
 	c->analyses = br_xcalloc(c->n_runs, sizeof *c->analyses);
 	for (size_t i = 0; i < c->n_runs; i++)
 		br_analyze(&c->runs[i], &c->analyses[i]);
+	br_campaign_group_repeats(c);
 
 	/* focus: --focus by run name or folder name, else most preemptions */
 	if (focus_name != NULL) {
@@ -315,6 +316,7 @@ br_campaign_free(br_campaign *c)
 		br_run_free(&c->calibration_runs[i]);
 	free(c->calibration_runs);
 	br_flops_calibration_free(&c->calibration);
+	br_campaign_repeats_free(c);
 	free(c->calibration_missing);
 	for (size_t i = 0; i < c->n_warnings; i++)
 		free(c->warnings[i]);

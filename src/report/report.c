@@ -919,6 +919,13 @@ br_report_write_pdf(const br_analysis *a, const json_t *summary,
 /* Campaign report                                                   */
 /* ================================================================ */
 
+/* jnum_or_null: a finite number, else JSON null. */
+static json_t *
+jnum_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
 json_t *
 br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
     const br_figure *figs, size_t n_figs)
@@ -943,7 +950,48 @@ br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
 	for (size_t i = 0; i < c->n_warnings; i++)
 		json_array_append_new(w, json_string(c->warnings[i]));
 	json_object_set_new(co, "warnings", w);
+	json_object_set_new(co, "max_repeats", json_integer((json_int_t)c->max_repeats));
+	json_object_set_new(co, "n_configurations", json_integer((json_int_t)c->n_groups));
+	json_object_set_new(co, "n_measurements", json_integer((json_int_t)c->n_measurements));
 	json_object_set_new(s, "campaign", co);
+	json_t *cfgs = json_array();
+	for (size_t gi = 0; gi < c->n_groups; gi++) {
+		const br_config_group *g = &c->groups[gi];
+		json_t *go = json_object(), *names = json_array(), *st = json_object();
+		for (size_t j = 0; j < g->n; j++)
+			json_array_append_new(names, json_string(c->measurements[g->members[j]].name));
+		for (int mi = 0; mi < BR_REPEAT_N_METRICS; mi++) {
+			const br_mean_ci *m = &g->stat[mi];
+			json_object_set_new(st, br_repeat_metric_name[mi], json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
+			    "n", (json_int_t)m->n, "mean", jnum_or_null(m->mean), "sd", jnum_or_null(m->sd),
+			    "ci95_lo", jnum_or_null(m->ci95_lo), "ci95_hi", jnum_or_null(m->ci95_hi),
+			    "min", jnum_or_null(m->min), "max", jnum_or_null(m->max)));
+		}
+		json_object_set_new(go, "label", json_string(g->label));
+		json_object_set_new(go, "n_repeats", json_integer((json_int_t)g->n));
+		json_object_set_new(go, "first_repeat_warmup_suspect", json_boolean(g->warmup_suspect));
+		json_object_set_new(go, "runs", names);
+		json_object_set_new(go, "stats", st);
+		json_array_append_new(cfgs, go);
+	}
+	json_object_set_new(s, "configurations", cfgs);
+	/* a run repeated in this campaign is not "one run, no repeat": its
+	 * caveat gives way to one naming the repeats (summary and report) */
+	for (size_t i = 0; i < c->n_runs; i++) {
+		const br_config_group *g = br_campaign_group_of_run(c, i);
+		json_t *fl = json_object_get(run_summaries[i], "findings");
+		if (g == NULL || g->n < 2 || fl == NULL)
+			continue;
+		for (size_t k = 0; k < json_array_size(fl); k++) {
+			json_t *f = json_array_get(fl, k);
+			if (strcmp(json_string_value(json_object_get(f, "id")), "single_run") == 0) {
+				json_object_set_new(f, "id", json_string("repeated_in_campaign"));
+				break;
+			}
+		}
+		json_object_set_new(run_summaries[i], "repeats", json_pack("{s:I, s:s}", "n",
+		    (json_int_t)g->n, "configuration", g->label));
+	}
 	json_object_set_new(s, "calibration", br_summary_calibration(&c->calibration));
 	json_t *runs = json_array();
 	for (size_t i = 0; i < c->n_runs; i++)
@@ -1026,6 +1074,100 @@ fmt_lat(double ms)
 	return br_xasprintf("%.1f ms", ms);
 }
 
+/* mean_sd: "mean ± sd" (dec decimals) with "[lo, hi]" for n >= 3; the value
+ * alone for n == 1; "n/a" when no repeat has it. */
+static char *
+mean_sd(const br_mean_ci *m, int dec)
+{
+	if (m->n == 0 || !isfinite(m->mean))
+		return br_xstrdup("n/a");
+	char *mean = fmt_num(m->mean, dec);
+	if (m->n == 1 || !isfinite(m->sd))
+		return mean;
+	char *sd = fmt_num(m->sd, dec), *out;
+	if (m->n >= 3 && isfinite(m->ci95_lo)) {
+		char *lo = fmt_num(m->ci95_lo, dec), *hi = fmt_num(m->ci95_hi, dec);
+		out = br_xasprintf("%s ± %s [%s, %s]", mean, sd, lo, hi);
+		free(lo);
+		free(hi);
+	} else
+		out = br_xasprintf("%s ± %s", mean, sd);
+	free(mean);
+	free(sd);
+	return out;
+}
+
+/*
+ * campaign_repeats: configurations measured more than once: mean ± sd (95%
+ * interval from 3 repeats on) per configuration, and the runs behind each;
+ * or one sentence that no configuration was repeated.
+ */
+static void
+campaign_repeats(ctx *c, const br_campaign *camp)
+{
+	strpool p = { 0 };
+	heading(c, 2, "campaign.repeats_heading");
+	if (camp->max_repeats < 2) {
+		para(c, "campaign.repeats_none");
+		strpool_free(&p);
+		return;
+	}
+	para(c, "campaign.repeats_intro");
+	enum { NC = 5 };
+	static const char *cols[NC] = { "campaign.col_config", "campaign.col_n", "campaign.col_rep_out_tps",
+		"campaign.col_rep_ttft_p50", "campaign.col_rep_ttft_p99" };
+	const char *hdr[NC];
+	for (int i = 0; i < NC; i++)
+		hdr[i] = fill(c, &p, cols[i]);
+	const char **cells = br_xcalloc(camp->n_groups * NC, sizeof *cells);
+	const char **runs = br_xcalloc(camp->n_groups, sizeof *runs);
+	size_t nr = 0;
+	for (size_t gi = 0; gi < camp->n_groups; gi++) {
+		const br_config_group *g = &camp->groups[gi];
+		const char **row = &cells[gi * NC];
+		row[0] = g->label;
+		row[1] = keep(&p, br_xasprintf("%zu", g->n));
+		row[2] = keep(&p, mean_sd(&g->stat[BR_REPEAT_OUT_TPS], 1));
+		row[3] = keep(&p, mean_sd(&g->stat[BR_REPEAT_TTFT_P50], 1));
+		row[4] = keep(&p, mean_sd(&g->stat[BR_REPEAT_TTFT_P99], 1));
+		if (g->n >= 2) {
+			GString *s = g_string_new(NULL);
+			g_string_append_printf(s, "%s: ", g->label);
+			for (size_t j = 0; j < g->n; j++) {
+				const br_measurement *m = &camp->measurements[g->members[j]];
+				char *v = fmt_num(m->value[BR_REPEAT_OUT_TPS], 1);
+				char *t = fmt_lat(m->value[BR_REPEAT_TTFT_P99]);
+				g_string_append_printf(s, "%s%s (%s tok/s, TTFT p99 %s)", j ? "; " : "", m->name, v, t);
+				free(v);
+				free(t);
+			}
+			if (g->warmup_suspect) {
+				char *a = fmt_lat(camp->measurements[g->members[0]].value[BR_REPEAT_TTFT_P99]);
+				char *b = fmt_lat(g->warmup_rest_p99_ms);
+				json_t *v = json_pack("{s:s, s:s, s:s, s:s, s:f}", "config", g->label, "first",
+				    camp->measurements[g->members[0]].name, "first_p99", a, "rest_p99", b, "ratio", g->warmup_ratio);
+				char *txt = br_template_fill(c->t, "campaign.repeats_warmup", v);
+				g_string_append_printf(s, ". %s", txt);
+				free(txt);
+				json_decref(v);
+				free(a);
+				free(b);
+			}
+			runs[nr++] = keep(&p, g_string_free(s, FALSE));
+		}
+	}
+	const double w[NC] = { 2.6, 0.5, 2.2, 2.2, 2.2 };
+	const enum br_align al[NC] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT };
+	br_pdf_table t = { .n_cols = NC, .n_rows = camp->n_groups, .header = hdr, .cells = cells,
+		.col_weight = w, .align = al, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	note(c, "campaign.repeats_note");
+	br_pdf_bullets(c->d, runs, nr);
+	free(cells);
+	free(runs);
+	strpool_free(&p);
+}
+
 static void
 campaign_configs(ctx *c, const br_campaign *camp)
 {
@@ -1092,6 +1234,7 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	free(ca);
 	free(cb);
 	free(hl);
+	campaign_repeats(c, camp);
 	figure(c, "fig1-kv-demand", NULL);
 	figure(c, "fig6-configs", NULL);
 	figure(c, "fig7-ttft-split", NULL);

@@ -34,6 +34,8 @@ while IFS=$'\t' read -r c kind a1 a2; do
     err)   check "$c: stderr says /$a1/" grep -qE -- "$a1" "$tmp/$c/err" ;;
     json)  v=$(jget "$tmp/$c/out/summary.json" "$a1" 2>/dev/null)
            check "$c: $a1 = $a2 (got $v)" [ "$v" = "$a2" ] ;;
+    near)  v=$(jget "$tmp/$c/out/summary.json" "$a1" 2>/dev/null)
+           check "$c: $a1 ≈ $a2 (got $v)" near "$v" "$a2" 1e-9 ;;
     *) bad "$c: unknown check '$kind'" ;;
   esac
 done < "$T/cases.tsv"
