@@ -163,6 +163,15 @@ void br_cmp_diffs_free(br_cmp_diff diffs[BR_SET_N]);
 
 /* ------------------------------------------------------------- a pair */
 
+/* (added) A setting outside the fixed table: a bench setting, a run.json
+ * label or one non-default server argument (br_cmp_pair). Strings owned. */
+typedef struct br_cmp_extra {
+	char *name;                  /* "burstiness", "driver", "arg tiered_moe_replica_assignment" */
+	char *a_text, *b_text;       /* values as printed; "default" for an argument the other
+	                                side's non-default list lacks; "n/a" when unknown */
+	int state;                   /* enum br_cmp_diff_state */
+} br_cmp_extra;
+
 typedef struct br_cmp_pair_result {
 	const char *name_a, *name_b;       /* borrowed */
 	const br_analysis *a, *b;          /* borrowed */
@@ -170,8 +179,17 @@ typedef struct br_cmp_pair_result {
 	br_cmp_row rows[BR_CMP_N_METRICS];
 	br_cmp_elasticity elasticity;
 	br_cmp_diff diffs[BR_SET_N];
-	size_t n_differ;
-	int verdict;                       /* as br_cmp_settings_diff */
+	br_cmp_extra *extra;               /* (added) the other settings compared */
+	size_t n_extra;
+	size_t n_differ;                   /* settings that differ: diffs (KV pool excluded, an
+	                                      outcome) plus extra */
+	int pool_moved_alone;              /* (added) the KV pool differs while no argument that
+	                                      sets it (gpu_memory_utilization, kv_cache_memory,
+	                                      max_model_len, block_size, dtypes, parallelism,
+	                                      model, GPU) changed */
+	int verdict;                       /* 1 controlled (exactly one setting differs and the
+	                                      pool did not move by itself), 2 no setting differs,
+	                                      0 otherwise */
 } br_cmp_pair_result;
 
 /* br_cmp_rows: rows[i] for values a and b (pure; exposed for tests). */

@@ -216,7 +216,8 @@ br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_setting
 		out->num[BR_SET_OUTPUT_LEN] = b->total_output_tokens / b->completed;
 	}
 	if (b) {
-		out->num[BR_SET_CONCURRENCY] = b->max_concurrency;
+		/* null max_concurrency = no limit, which is not 2 */
+		out->num[BR_SET_CONCURRENCY] = isnan(b->max_concurrency) ? INFINITY : b->max_concurrency;
 		out->num[BR_SET_REQUEST_RATE] = b->request_rate_rps;
 	}
 	if (l)
@@ -281,8 +282,8 @@ br_cmp_settings_diff(const br_cmp_settings *a, const br_cmp_settings *b,
 			    : strcmp(x, y) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
 		} else {
 			double x = a->num[s], y = b->num[s];
-			d->a_text = num_text(x);
-			d->b_text = num_text(y);
+			d->a_text = s == BR_SET_CONCURRENCY && isinf(x) ? br_xstrdup("no limit") : num_text(x);
+			d->b_text = s == BR_SET_CONCURRENCY && isinf(y) ? br_xstrdup("no limit") : num_text(y);
 			if (isinf(x) && isinf(y) && x > 0 && y > 0)
 				d->state = BR_DIFF_SAME;
 			else if (isinf(x) != isinf(y) && !isnan(x) && !isnan(y))
@@ -314,6 +315,114 @@ br_cmp_diffs_free(br_cmp_diff diffs[BR_SET_N])
 	}
 }
 
+/* sets_pool: 1 for an extra setting that changes the KV pool's size. */
+static int
+sets_pool(const char *name)
+{
+	static const char *const keys[] = { "arg gpu_memory_utilization", "arg kv_cache_memory",
+		"arg kv_cache_memory_bytes", "arg max_model_len", "arg block_size", "arg kv_cache_dtype",
+		"arg dtype", "arg quantization", "arg tensor_parallel_size", "arg pipeline_parallel_size",
+		"arg num_gpu_blocks_override", "arg swap_space", "arg cpu_offload_gb",
+		"arg enforce_eager", "arg max_num_seqs", "driver", "cuda" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(name, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* push_extra: append one compared setting (texts copied; NULL → "n/a"). */
+static void
+push_extra(br_cmp_pair_result *out, const char *name, const char *a, const char *b, int state)
+{
+	out->extra = br_xrealloc(out->extra, (out->n_extra + 1) * sizeof *out->extra);
+	out->extra[out->n_extra++] = (br_cmp_extra){ br_xstrdup(name), br_xstrdup(a ? a : "n/a"),
+		br_xstrdup(b ? b : "n/a"), state };
+}
+
+static void
+extra_text(br_cmp_pair_result *out, const char *name, const char *a, const char *b)
+{
+	push_extra(out, name, a, b, a == NULL || b == NULL ? (a == b ? BR_DIFF_UNKNOWN :
+	    BR_DIFF_DIFFERS) : strcmp(a, b) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS);
+}
+
+static void
+extra_num(br_cmp_pair_result *out, const char *name, double a, double b)
+{
+	char *ta = num_text(a), *tb = num_text(b);
+	int st = isnan(a) || isnan(b) ? (isnan(a) && isnan(b) ? BR_DIFF_UNKNOWN : BR_DIFF_DIFFERS)
+	    : a == b ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
+	push_extra(out, name, ta, tb, st);
+	free(ta);
+	free(tb);
+}
+
+/* log_arg: the printed value of argument name in the log's non-default list, or NULL. */
+static const char *
+log_arg(const br_server_log *l, const char *name)
+{
+	for (size_t i = 0; l && i < l->n_args; i++)
+		if (strcmp(l->args[i].name, name) == 0)
+			return l->args[i].value;
+	return NULL;
+}
+
+/* skip_arg: arguments the fixed settings already cover, or that name no
+ * setting of the server's behaviour (host, port). */
+static int
+skip_arg(const char *name)
+{
+	static const char *const keys[] = { "host", "port", "model", "model_tag", "served_model_name",
+		"max_num_seqs" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(name, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * add_extras: every setting beyond the fixed table: bench backend,
+ * tokenizer, num_prompts, burstiness; run.json driver and CUDA; the union
+ * of both logs' non-default arguments (an argument one side lists and the
+ * other does not was at its default there: "default"). A side without a
+ * server log (or whose args line was cut off) makes the arguments unknown.
+ */
+static void
+add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
+{
+	const br_bench *a = ra && ra->bench.n ? &ra->bench.runs[0] : NULL;
+	const br_bench *b = rb && rb->bench.n ? &rb->bench.runs[0] : NULL;
+	if (a && b) {
+		extra_text(out, "backend", a->backend, b->backend);
+		extra_text(out, "tokenizer", a->tokenizer_id, b->tokenizer_id);
+		extra_num(out, "num_prompts", a->num_prompts, b->num_prompts);
+		extra_num(out, "burstiness", a->burstiness, b->burstiness);
+	}
+	extra_text(out, "driver", ra ? ra->driver : NULL, rb ? rb->driver : NULL);
+	extra_text(out, "cuda", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
+	const br_server_log *la = ra ? ra->log : NULL, *lb = rb ? rb->log : NULL;
+	int ka = la && la->args_line && la->args_complete, kb = lb && lb->args_line && lb->args_complete;
+	if (!ka || !kb) {
+		push_extra(out, "server arguments", ka ? "listed" : la ? "args line missing or cut off" : "no server log",
+		    kb ? "listed" : lb ? "args line missing or cut off" : "no server log", BR_DIFF_UNKNOWN);
+		return;
+	}
+	for (int side = 0; side < 2; side++) {
+		const br_server_log *l = side ? lb : la, *o = side ? la : lb;
+		for (size_t i = 0; i < l->n_args; i++) {
+			const char *n = l->args[i].name;
+			if (skip_arg(n) || (side == 1 && log_arg(o, n) != NULL))
+				continue;   /* B's args that A also lists were compared from A's side */
+			const char *va = side ? log_arg(la, n) : l->args[i].value;
+			const char *vb = side ? l->args[i].value : log_arg(lb, n);
+			char *name = br_xasprintf("arg %s", n);
+			push_extra(out, name, va ? va : "default", vb ? vb : "default",
+			    va && vb && strcmp(va, vb) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS);
+			free(name);
+		}
+	}
+}
+
 /* br_cmp_pair: see compare.h. */
 void
 br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
@@ -331,7 +440,22 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	br_cmp_settings sa, sb;
 	br_cmp_settings_from_run(a->run, a, &sa);
 	br_cmp_settings_from_run(b->run, b, &sb);
-	out->verdict = br_cmp_settings_diff(&sa, &sb, out->diffs, &out->n_differ);
+	br_cmp_settings_diff(&sa, &sb, out->diffs, &out->n_differ);
+	add_extras(a->run, b->run, out);
+	size_t n_extra_differ = 0;
+	for (size_t i = 0; i < out->n_extra; i++)
+		n_extra_differ += out->extra[i].state == BR_DIFF_DIFFERS;
+	if (out->diffs[BR_SET_KV_POOL].state == BR_DIFF_DIFFERS) {
+		/* the pool is an outcome of the settings below, not a setting */
+		out->n_differ--;
+		int set = out->diffs[BR_SET_MODEL].state == BR_DIFF_DIFFERS ||
+		    out->diffs[BR_SET_GPU].state == BR_DIFF_DIFFERS;
+		for (size_t i = 0; i < out->n_extra && !set; i++)
+			set = out->extra[i].state == BR_DIFF_DIFFERS && sets_pool(out->extra[i].name);
+		out->pool_moved_alone = !set;
+	}
+	out->n_differ += n_extra_differ;
+	out->verdict = out->pool_moved_alone ? 0 : out->n_differ == 1 ? 1 : out->n_differ == 0 ? 2 : 0;
 }
 
 /* br_cmp_pair_free: see compare.h. */
@@ -339,6 +463,14 @@ void
 br_cmp_pair_free(br_cmp_pair_result *p)
 {
 	br_cmp_diffs_free(p->diffs);
+	for (size_t i = 0; i < p->n_extra; i++) {
+		free(p->extra[i].name);
+		free(p->extra[i].a_text);
+		free(p->extra[i].b_text);
+	}
+	free(p->extra);
+	p->extra = NULL;
+	p->n_extra = 0;
 }
 
 /* br_cmp_match_names: see compare.h. */

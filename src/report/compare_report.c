@@ -140,7 +140,10 @@ pair_json(const br_cmp_pair_result *p)
 		json_object_set_new(so, "b", json_string(d->b_text));
 		json_object_set_new(so, "state", json_string(diff_state_name(d->state)));
 		json_object_set_new(settings, br_cmp_setting_key[s], so);
-		if (d->state == BR_DIFF_DIFFERS) {
+		if (d->state == BR_DIFF_DIFFERS && s == BR_SET_KV_POOL) {
+			/* an outcome, reported beside the settings (pool_moved_alone) */
+			n_same += 0;
+		} else if (d->state == BR_DIFF_DIFFERS) {
 			json_t *x = json_object();
 			json_object_set_new(x, "setting", json_string(br_cmp_setting_key[s]));
 			json_object_set_new(x, "a", json_string(d->a_text));
@@ -155,13 +158,30 @@ pair_json(const br_cmp_pair_result *p)
 			n_same++;
 		}
 	}
+	json_t *extra = json_object();
+	for (size_t i = 0; i < p->n_extra; i++) {
+		const br_cmp_extra *x = &p->extra[i];
+		json_object_set_new(extra, x->name, json_pack("{s:s, s:s, s:s}", "a", x->a_text, "b", x->b_text,
+		    "state", diff_state_name(x->state)));
+		if (x->state == BR_DIFF_DIFFERS) {
+			json_array_append_new(diffs, json_pack("{s:s, s:s, s:s}", "setting", x->name, "a", x->a_text,
+			    "b", x->b_text));
+			g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", x->name, x->a_text, x->b_text);
+		} else if (x->state == BR_DIFF_UNKNOWN) {
+			json_array_append_new(unknown, json_string(x->name));
+			g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", x->name);
+		} else
+			n_same++;
+	}
+	json_object_set_new(o, "other_settings", extra);
+	json_object_set_new(o, "pool_moved_alone", json_boolean(p->pool_moved_alone));
 	json_object_set_new(o, "settings", settings);
 	json_object_set_new(o, "differences", diffs);
 	json_object_set_new(o, "differences_text", json_string(dt->str));
 	json_object_set_new(o, "unknown_settings", unknown);
 	json_object_set_new(o, "unknown_text", json_string(ut->str));
 	json_object_set_new(o, "n_same_settings", json_integer((json_int_t)n_same));
-	json_object_set_new(o, "n_settings_checked", json_integer(BR_SET_N));
+	json_object_set_new(o, "n_settings_checked", json_integer((json_int_t)(BR_SET_N - 1 + p->n_extra)));
 	g_string_free(dt, TRUE);
 	g_string_free(ut, TRUE);
 
@@ -456,15 +476,20 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	else if (p->verdict == 2)
 		para(c, "verdict.same_settings", po);
 	else {
-		para(c, "verdict.not_controlled", po);
+		para(c, p->pool_moved_alone ? "verdict.pool_moved_alone" : "verdict.not_controlled", po);
 		pool sp = { 0 };
-		const char *items[BR_SET_N];
+		const char **items = br_xcalloc(BR_SET_N + p->n_extra, sizeof *items);
 		size_t n = 0;
 		for (int s = 0; s < BR_SET_N; s++)
-			if (p->diffs[s].state == BR_DIFF_DIFFERS)
+			if (p->diffs[s].state == BR_DIFF_DIFFERS && s != BR_SET_KV_POOL)
 				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", label(c, "settings.names", br_cmp_setting_key[s]),
 				    p->diffs[s].a_text, p->diffs[s].b_text));
+		for (size_t k = 0; k < p->n_extra; k++)
+			if (p->extra[k].state == BR_DIFF_DIFFERS)
+				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", p->extra[k].name, p->extra[k].a_text,
+				    p->extra[k].b_text));
 		br_pdf_bullets(c->d, items, n);
+		free(items);
 		pool_free(&sp);
 	}
 	if (json_array_size(json_object_get(po, "unknown_settings")) > 0)
@@ -730,13 +755,23 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t)
 			const char *lab = br_template_get(t, k);
 			if (lab == NULL)
 				lab = br_cmp_setting_key[s];
-			if (p->diffs[s].state == BR_DIFF_DIFFERS) {
+			if (p->diffs[s].state == BR_DIFF_DIFFERS && s == BR_SET_KV_POOL) {
+				continue;   /* an outcome, not a setting */
+			} else if (p->diffs[s].state == BR_DIFF_DIFFERS) {
 				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", lab, p->diffs[s].a_text,
 				    p->diffs[s].b_text);
 				one = lab;
 			} else if (p->diffs[s].state == BR_DIFF_UNKNOWN) {
 				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", lab);
 			}
+		}
+		for (size_t k = 0; k < p->n_extra; k++) {
+			const br_cmp_extra *x = &p->extra[k];
+			if (x->state == BR_DIFF_DIFFERS) {
+				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", x->name, x->a_text, x->b_text);
+				one = x->name;
+			} else if (x->state == BR_DIFF_UNKNOWN)
+				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", x->name);
 		}
 		json_object_set_new(po, "differences_label_text", json_string(dt->str));
 		json_object_set_new(po, "unknown_label_text", json_string(ut->str));
