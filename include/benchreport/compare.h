@@ -231,6 +231,26 @@ int br_fig_compare(const br_analysis *a, const br_analysis *b, const char *label
 
 /* -------------------------------------------------------------- report */
 
+/* --------------------------------------------- repeats against repeats */
+
+/* Welch's t-test of one metric between a configuration repeated in A and
+ * the configuration of the same label repeated in B (issue 9 §1). */
+typedef struct br_cmp_repeat_test {
+	const char *config;          /* the configuration's label (borrowed from A) */
+	int metric;                  /* BR_REPEAT_* */
+	br_welch w;                  /* diff = mean(B) − mean(A), in the metric's unit */
+	int exceeds_noise;           /* w.ok and p < 0.05: larger than run-to-run variation */
+} br_cmp_repeat_test;
+
+/*
+ * br_cmp_repeat_tests: for every configuration label repeated (n >= 2) in
+ * both campaigns, a Welch test per repeat metric (output tok/s, total
+ * tok/s, TTFT p50/p99, ITL p50, E2EL p50; metrics absent on a side are
+ * skipped). Out: *tests (malloc'd, caller frees), *n. Formula: Welch 1947,
+ * src/stats/repeats.c.
+ */
+void br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n);
+
 /* The whole comparison handed to the report (borrowed). */
 typedef struct br_compare_input {
 	int campaigns;                 /* 1: A and B are campaigns */
@@ -246,6 +266,8 @@ typedef struct br_compare_input {
 	size_t n_only_b;
 	const br_run *const *inputs_runs;  /* every run of A then B, for the input-files appendix */
 	size_t n_inputs_runs;
+	const br_cmp_repeat_test *repeat_tests;  /* campaigns with repeats: Welch per metric */
+	size_t n_repeat_tests;
 } br_compare_input;
 
 /* br_compare_summary: summary.json of `benchreport compare` (schema_version,

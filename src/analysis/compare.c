@@ -512,3 +512,49 @@ br_cmp_match_free(br_cmp_match *m)
 	free(m->only_b);
 	memset(m, 0, sizeof *m);
 }
+
+/* group_values: the finite values of metric m over group g's members. */
+static size_t
+group_values(const br_campaign *c, const br_config_group *g, int m, double *x)
+{
+	size_t n = 0;
+	for (size_t j = 0; j < g->n; j++) {
+		double v = c->measurements[g->members[j]].value[m];
+		if (isfinite(v))
+			x[n++] = v;
+	}
+	return n;
+}
+
+/* br_cmp_repeat_tests: see compare.h. */
+void
+br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n)
+{
+	*tests = NULL;
+	*n = 0;
+	for (size_t i = 0; i < a->n_groups; i++) {
+		const br_config_group *ga = &a->groups[i];
+		if (ga->n < 2)
+			continue;
+		const br_config_group *gb = NULL;
+		for (size_t j = 0; j < b->n_groups && gb == NULL; j++)
+			if (b->groups[j].n >= 2 && strcmp(b->groups[j].label, ga->label) == 0)
+				gb = &b->groups[j];
+		if (gb == NULL)
+			continue;
+		double *xa = br_xcalloc(ga->n, sizeof *xa), *xb = br_xcalloc(gb->n, sizeof *xb);
+		for (int m = 0; m < BR_REPEAT_N_METRICS; m++) {
+			size_t na = group_values(a, ga, m, xa), nb = group_values(b, gb, m, xb);
+			if (na < 2 || nb < 2)
+				continue;
+			*tests = br_xrealloc(*tests, (*n + 1) * sizeof **tests);
+			br_cmp_repeat_test *t = &(*tests)[(*n)++];
+			t->config = ga->label;
+			t->metric = m;
+			br_welch_test(xa, na, xb, nb, &t->w);
+			t->exceeds_noise = t->w.ok && t->w.p_two_sided < 0.05;
+		}
+		free(xa);
+		free(xb);
+	}
+}

@@ -257,6 +257,9 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet)
 			only_a[i] = A->runs[m.only_a[i]].name;
 		for (size_t i = 0; i < m.n_only_b; i++)
 			only_b[i] = B->runs[m.only_b[i]].name;
+		br_cmp_repeat_test *rt = NULL;
+		br_cmp_repeat_tests(A, B, &rt, &in.n_repeat_tests);
+		in.repeat_tests = rt;
 		in.only_a = only_a;
 		in.n_only_a = m.n_only_a;
 		in.only_b = only_b;
@@ -286,6 +289,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet)
 	for (size_t i = 0; i < in.n_pairs; i++)
 		br_cmp_pair_free(&in.pairs[i]);
 	free(in.pairs);
+	free((void *)in.repeat_tests);
 	free(only_a);
 	free(only_b);
 	free(inputs);

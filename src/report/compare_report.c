@@ -113,6 +113,8 @@ diff_state_name(int s)
 	return s == BR_DIFF_SAME ? "same" : s == BR_DIFF_DIFFERS ? "differs" : "unknown";
 }
 
+static json_t *repeat_test_json(const br_cmp_repeat_test *t);
+
 /* verdict_name: as summary.json says it. */
 static const char *
 verdict_name(int v)
@@ -265,6 +267,10 @@ br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_f
 	}
 	json_object_set_new(root, "pairs", pairs);
 	json_object_set_new(root, "n_controlled_pairs", json_integer((json_int_t)n_controlled));
+	json_t *rts = json_array();
+	for (size_t i = 0; i < in->n_repeat_tests; i++)
+		json_array_append_new(rts, repeat_test_json(&in->repeat_tests[i]));
+	json_object_set_new(root, "repeat_tests", rts);
 	if (in->n_pairs > 0) {
 		json_object_set_new(root, "focus_pair", json_integer((json_int_t)in->focus_pair));
 		json_object_set(root, "focus", json_array_get(pairs, in->focus_pair));
@@ -536,6 +542,50 @@ pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 }
 
 /* campaign_overview: one row per matched pair, then the unmatched runs. */
+/* repeat_test_json: one Welch test as summary.json and the template see it. */
+static json_t *
+repeat_test_json(const br_cmp_repeat_test *t)
+{
+	const br_welch *w = &t->w;
+	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+	    "configuration", t->config, "metric", br_repeat_metric_name[t->metric],
+	    "n_a", (json_int_t)w->n_a, "n_b", (json_int_t)w->n_b, "mean_a", jnum(w->mean_a),
+	    "mean_b", jnum(w->mean_b), "diff", jnum(w->diff), "ci95_lo", jnum(w->ci95_lo),
+	    "ci95_hi", jnum(w->ci95_hi), "t", jnum(w->t), "df", jnum(w->df), "p_two_sided", jnum(w->p_two_sided),
+	    "exceeds_noise", t->exceeds_noise);
+}
+
+/*
+ * repeat_tests_section: configurations repeated on both sides: the mean
+ * difference per metric with Welch's interval and p-value, and in words
+ * whether it exceeds run-to-run variation (p < 0.05).
+ */
+static void
+repeat_tests_section(ctx *c)
+{
+	const br_compare_input *in = c->in;
+	heading(c, 2, "sec.repeats", NULL);
+	if (in->n_repeat_tests == 0) {
+		para(c, "repeats.none", NULL);
+		return;
+	}
+	para(c, "repeats.intro", NULL);
+	pool sp = { 0 };
+	const char **items = br_xcalloc(in->n_repeat_tests, sizeof *items);
+	for (size_t i = 0; i < in->n_repeat_tests; i++) {
+		json_t *o = repeat_test_json(&in->repeat_tests[i]);
+		json_object_set_new(o, "metric_label", json_string(label(c, "repeats.metric_names",
+		    br_repeat_metric_name[in->repeat_tests[i].metric])));
+		items[i] = fill(c, &sp, !in->repeat_tests[i].w.ok || !(in->repeat_tests[i].w.se > 0) ?
+		    "repeats.line_untestable" :
+		    in->repeat_tests[i].exceeds_noise ? "repeats.line_exceeds" : "repeats.line_noise", o);
+		json_decref(o);
+	}
+	br_pdf_bullets(c->d, items, in->n_repeat_tests);
+	free(items);
+	pool_free(&sp);
+}
+
 static void
 campaign_overview(ctx *c)
 {
@@ -578,6 +628,7 @@ campaign_overview(ctx *c)
 	note(c, "pairs.note", NULL);
 	free(cells);
 	free(hl);
+	repeat_tests_section(c);
 	heading(c, 2, "sec.unmatched", NULL);
 	if (in->n_only_a == 0 && in->n_only_b == 0)
 		para(c, "unmatched.none", NULL);

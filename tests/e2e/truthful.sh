@@ -14,6 +14,7 @@ run_case() {
   cp -r "$T/$c" "$tmp/$c/in"
   args=$(awk -F'\t' -v c="$c" '$1 == c && $2 == "args" { print $3 }' "$T/cases.tsv")
   args=${args//@IN/$tmp/$c/in}
+  args=${args//@T/$T}
   # shellcheck disable=SC2086
   (cd "$tmp/$c" && "$BIN" ${args:-"$tmp/$c/in"} -o "$tmp/$c/out" -q) 2> "$tmp/$c/err"
   echo $? > "$tmp/$c/rc"
