@@ -458,6 +458,18 @@ latency_section(ctx *c)
 		note(c, "latency.small_sample");
 
 	figure(c, "figL-latency-cdf", "latency.cdf_caption");
+	{
+		const br_bench *b = &c->a->run->bench.runs[0];
+		if (isfinite(b->spec_decode_num_drafts) && b->spec_decode_num_drafts > 0) {
+			heading(c, 2, "latency.spec_heading");
+			const br_server_log *lg = c->a->run->log;
+			int cfg = 0;
+			for (size_t i = 0; lg && i < lg->n_args; i++)
+				cfg |= strcmp(lg->args[i].name, "speculative_config") == 0;
+			para(c, cfg ? "latency.spec_config" : "latency.spec_no_config");
+			para(c, "latency.spec_itl");
+		}
+	}
 
 	if (l->n_checks > 0) {
 		heading(c, 2, "latency.checks_heading");

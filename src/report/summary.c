@@ -463,6 +463,12 @@ bench_json(const br_bench *b)
 	set(sd, "draft_tokens", jint(b->spec_decode_draft_tokens));
 	set(sd, "accepted_tokens", jint(b->spec_decode_accepted_tokens));
 	set(sd, "present", json_boolean(isfinite(b->spec_decode_num_drafts)));
+	set(sd, "draft_tokens_per_draft", jnum(b->spec_decode_num_drafts > 0 ?
+	    b->spec_decode_draft_tokens / b->spec_decode_num_drafts : NAN));
+	/* tokens per decode step = 1 + accepted drafts per step, as vLLM defines
+	 * acceptance_length; the ITL a client sees is per step (one chunk) */
+	set(sd, "accepted_tokens_per_draft", jnum(b->spec_decode_num_drafts > 0 ?
+	    b->spec_decode_accepted_tokens / b->spec_decode_num_drafts : NAN));
 	set(o, "spec_decode", sd);
 	return o;
 }

@@ -44,5 +44,9 @@ check "summary: 28 non-default args" [ "$(jget "$tmp/out/summary.json" server_lo
 check "summary: tiered_moe_replica_assignment listed" [ "$(jget "$tmp/out/summary.json" server_log.non_default_args.tiered_moe_replica_assignment)" = "'exact'" ]
 check "PDF lists speculative_config" grep -qF "speculative_config" "$tmp/r.txt"
 check "PDF does not say the others were at defaults" bash -c '! grep -q "the others were at" "$0"' "$tmp/r.txt"
+# spec decoding, by hand from the file: 2673/4275 = 62.53% accepted, 1 + 2673/1425 = 2.88 per step
+tr -s ' \n' '  ' < "$tmp/r.txt" > "$tmp/r1.txt"
+check "PDF: spec decoding acceptance rate 62.5% and length 2.88" grep -qF "an acceptance rate of 62.5% and a mean acceptance length of 2.88 tokens per decode step" "$tmp/r1.txt"
+check "PDF: ITL explained as per chunk" grep -qF "ITL is the gap between chunks" "$tmp/r1.txt"
 check "resident estimate capped by max_num_seqs 4" [ "$(jget "$tmp/out/summary.json" capacity.resident_estimate)" = 4.0 ]
 finish
