@@ -38,6 +38,8 @@ typedef struct br_flops_measure {
 	                              or < 1 usable interval */
 	size_t n_rate_intervals;
 	double duration_s;         /* the bench file's duration */
+	int counter_zero;          /* (added) the FLOPs counter is exported but did not move while
+	                              the server processed tokens (--enable-mfu-metrics off) */
 } br_flops_measure;
 
 /*

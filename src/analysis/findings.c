@@ -496,6 +496,8 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	/* --enable-mfu-metrics: no sampled FLOPs counter in the inputs. */
 	if (measured && !has_flops_counter(r))
 		add(f, "rec_enable_mfu_metrics", BR_SEV_INFO, BR_RECOMMENDATION);
+	else if (measured && a->flops.m.counter_zero)
+		add(f, "rec_enable_mfu_metrics_zero", BR_SEV_INFO, BR_RECOMMENDATION);
 
 	/* Metrics: none at all, or snapshots only (no 1 Hz series). */
 	if (r->metrics_kind == BR_METRICS_NONE || r->metrics == NULL)

@@ -113,6 +113,14 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 		out->preemptions = br_counter_delta(pc, i0, i1, NULL);
 	if (series)
 		out->flop_rate_p95_per_s = flop_rate_p95(s, f, i0, i1, &out->n_rate_intervals);
+	if (br_isnum(out->flops) && out->flops == 0 && br_isnum(out->tokens) && out->tokens > 0) {
+		/* a zero FLOPs counter is not a measurement of zero work */
+		out->counter_zero = 1;
+		out->missing = "vllm:estimated_flops_per_gpu_total stayed at 0 while the server processed "
+		    "tokens: the counter is exported but not counted (start vllm serve with "
+		    "--enable-mfu-metrics)";
+		return;
+	}
 	if (!br_isnum(out->flops) || !br_isnum(out->tokens) || !(out->tokens > 0)) {
 		out->missing = "the FLOPs or iteration-token counter has no increase over the run";
 		return;

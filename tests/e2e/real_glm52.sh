@@ -47,6 +47,8 @@ check "PDF does not say the others were at defaults" bash -c '! grep -q "the oth
 # spec decoding, by hand from the file: 2673/4275 = 62.53% accepted, 1 + 2673/1425 = 2.88 per step
 tr -s ' \n' '  ' < "$tmp/r.txt" > "$tmp/r1.txt"
 check "PDF: spec decoding acceptance rate 62.5% and length 2.88" grep -qF "an acceptance rate of 62.5% and a mean acceptance length of 2.88 tokens per decode step" "$tmp/r1.txt"
+# the FLOPs counter is in both snapshots at 0 (grep estimated_flops metrics-*.prom): advice names the flag
+check "PDF: FLOPs counter at 0 → --enable-mfu-metrics, not calibration" grep -qF "stayed at 0 over the run while the server processed tokens" "$tmp/r1.txt"
 check "PDF: ITL explained as per chunk" grep -qF "ITL is the gap between chunks" "$tmp/r1.txt"
 check "resident estimate capped by max_num_seqs 4" [ "$(jget "$tmp/out/summary.json" capacity.resident_estimate)" = 4.0 ]
 finish
