@@ -96,7 +96,9 @@ typedef struct br_knee_point {
 	/* SLO */
 	double slo_value_ms[BR_SLO_MAX_TERMS];   /* each term's measured value; NAN = absent */
 	int slo_term_ok[BR_SLO_MAX_TERMS];       /* 1 met, 0 missed, -1 unknown */
-	int meets_slo;              /* 1 every term met; 0 otherwise (unknown counts as not met) */
+	int meets_slo;              /* 1 every term met; 0 otherwise */
+	int slo_evaluable;          /* (added) 0 when a metric an SLO term names is absent: the run is
+	                               "not evaluable", neither meeting nor failing the SLO */
 	int slo_source;             /* enum br_knee_source */
 	double goodput_rps;         /* good requests / duration (approximate unless FROM_ARRAYS) */
 	double good_requests;       /* from arrays; NAN otherwise */
@@ -104,7 +106,14 @@ typedef struct br_knee_point {
 	/* queue signal */
 	double waiting_share_frac;  /* share of samples in the run window with waiting > 0; NAN without series */
 	size_t n_metric_samples;
-	int cannot_keep_up;         /* open loop, finite rate: achieved < 0.95 × offered */
+	int cannot_keep_up;         /* open loop, finite rate: achieved < 0.95 × offered, unless the
+	                               shortfall is the drain tail of a finite run (drain_tail) */
+	int drain_tail;             /* (added) achieved < 0.95 × offered, but TTFT did not grow over
+	                               the run (median of the last quarter of requests by start ≤
+	                               1.5 × the first quarter's) and the queue stayed empty (waiting
+	                               > 0 in < 5% of samples, or no series): the server kept up and
+	                               completed/duration only counts the last requests' drain */
+	double ttft_growth;         /* (added) that ratio of medians; NAN without start times */
 } br_knee_point;
 
 typedef struct br_knee_group {
@@ -121,6 +130,11 @@ typedef struct br_knee_group {
 	long first_gap_idx;         /* first x with achieved < 0.95 × offered (rate sweeps) */
 	int any_meets;
 	int has_repeats;            /* several runs at one x */
+	/* (added) per point: the pass count of its x level (repeats meeting the
+	 * SLO / evaluable repeats), indexed like pts */
+	size_t *level_pass, *level_evaluable, *level_n;
+	int *level_warmup;          /* the level's first repeat looks like a warm-up: its TTFT p99
+	                               > 3 × the median of the other repeats' */
 	int goodput_approx;         /* some point's goodput is approximate */
 } br_knee_group;
 

@@ -363,6 +363,53 @@ loop_closed(const br_knee_input *in, size_t n, size_t i)
 	return 1;
 }
 
+/* start_cmp: order of (start time, TTFT) pairs by start time. */
+static int
+start_cmp(const void *pa, const void *pb)
+{
+	const double *a = pa, *b = pb;
+	return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/*
+ * ttft_growth: median TTFT of the last quarter of successful requests (by
+ * start time) over that of the first quarter; NAN without start times, with
+ * fewer than 8 such requests or a first-quarter median of 0. A server that
+ * keeps up shows ~1; a growing queue shows in TTFT.
+ */
+static double
+ttft_growth(const br_bench *b)
+{
+	size_t n = 0;
+	double *st = br_xcalloc(2 * (b->n_requests + 1), sizeof *st);
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
+			continue;
+		st[2 * n] = q->start_time_s;
+		st[2 * n + 1] = q->ttft_s;
+		n++;
+	}
+	double g = NAN;
+	if (n >= 8) {
+		qsort(st, n, 2 * sizeof *st, start_cmp);
+		size_t qn = n / 4;
+		double *a = br_xcalloc(qn, sizeof *a), *z = br_xcalloc(qn, sizeof *z);
+		for (size_t i = 0; i < qn; i++) {
+			a[i] = st[2 * i + 1];
+			z[i] = st[2 * (n - qn + i) + 1];
+		}
+		br_sort_doubles(a, qn);
+		br_sort_doubles(z, qn);
+		double ma = br_median_sorted(a, qn), mz = br_median_sorted(z, qn);
+		g = ma > 0 ? mz / ma : NAN;
+		free(a);
+		free(z);
+	}
+	free(st);
+	return g;
+}
+
 /*
  * fill_point: compute every number of one run for the SLO; `closed` as
  * loop_closed says.
@@ -435,9 +482,12 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 				p->meets_slo = 0;
 		}
 	}
+	p->slo_evaluable = !unknown;
 	/* no successful request at all: nothing meets anything */
-	if (!(b->completed > 0))
+	if (!(b->completed > 0)) {
 		p->meets_slo = 0;
+		p->slo_evaluable = 1;   /* a run of failures fails the SLO, it is not unknown */
+	}
 	if (arrays) {
 		size_t good = 0;
 		for (size_t i = 0; i < b->n_requests; i++)
@@ -460,6 +510,12 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	p->waiting_share_frac = br_knee_waiting_share(in->metrics, &p->n_metric_samples);
 	p->cannot_keep_up = !closed && isfinite(p->offered_rps) && isfinite(p->achieved_rps) &&
 	    p->achieved_rps < BR_KNEE_KEEPUP_FRAC * p->offered_rps;
+	p->ttft_growth = ttft_growth(b);
+	if (p->cannot_keep_up && isfinite(p->ttft_growth) && p->ttft_growth <= 1.5 &&
+	    !(p->waiting_share_frac >= 0.05)) {
+		p->cannot_keep_up = 0;
+		p->drain_tail = 1;
+	}
 }
 
 /*
@@ -794,13 +850,22 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		double *gp = br_xcalloc(G->n, sizeof *gp);
 		size_t *lvl_first = br_xcalloc(G->n, sizeof *lvl_first);
 		size_t nl = 0;
+		G->level_pass = br_xcalloc(G->n, sizeof *G->level_pass);
+		G->level_evaluable = br_xcalloc(G->n, sizeof *G->level_evaluable);
+		G->level_n = br_xcalloc(G->n, sizeof *G->level_n);
+		G->level_warmup = br_xcalloc(G->n, sizeof *G->level_warmup);
+		long *lvl_map = br_xcalloc(G->n, sizeof *lvl_map);   /* level index → its meets/gp slot, -1 skipped */
 		for (size_t i = 0; i < G->n;) {
 			size_t j = i;
 			int ok = 1;
 			double sum = 0;
-			size_t cnt = 0;
+			size_t cnt = 0, pass = 0, eval = 0;
 			while (j < G->n && G->pts[j].x == G->pts[i].x) {
-				ok &= G->pts[j].meets_slo;
+				if (G->pts[j].slo_evaluable) {
+					ok &= G->pts[j].meets_slo;
+					eval++;
+					pass += (size_t)G->pts[j].meets_slo;
+				}
 				if (isfinite(G->pts[j].goodput_rps)) {
 					sum += G->pts[j].goodput_rps;
 					cnt++;
@@ -811,12 +876,40 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			}
 			if (j - i > 1)
 				G->has_repeats = 1;
-			meets[nl] = ok;
-			gp[nl] = cnt ? sum / (double)cnt : NAN;
-			lvl_first[nl] = i;
-			nl++;
+			/* warm-up: the level's first repeat with a TTFT p99 > 3 × the
+			 * median of the others' */
+			int warm = 0;
+			if (j - i >= 2 && isfinite(G->pts[i].ttft_p99_ms)) {
+				double *o = br_xcalloc(j - i, sizeof *o);
+				size_t no = 0;
+				for (size_t k = i + 1; k < j; k++)
+					if (isfinite(G->pts[k].ttft_p99_ms))
+						o[no++] = G->pts[k].ttft_p99_ms;
+				br_sort_doubles(o, no);
+				double med = br_median_sorted(o, no);
+				warm = no > 0 && med > 0 && G->pts[i].ttft_p99_ms > 3 * med;
+				if (warm)
+					add_note(out, "At x = %.4g the first repeat (%s) looks like a warm-up: its TTFT "
+					    "p99 of %.1f ms is %.1f× the other repeats' median (%.1f ms); drop it or run a "
+					    "warm-up round before measuring.", G->pts[i].x, G->pts[i].name,
+					    G->pts[i].ttft_p99_ms, G->pts[i].ttft_p99_ms / med, med);
+				free(o);
+			}
+			for (size_t k = i; k < j; k++) {
+				G->level_pass[k] = pass;
+				G->level_evaluable[k] = eval;
+				G->level_n[k] = j - i;
+				G->level_warmup[k] = warm;
+			}
+			if (eval > 0) {        /* a level no repeat of which is evaluable is skipped */
+				meets[nl] = ok;
+				gp[nl] = cnt ? sum / (double)cnt : NAN;
+				lvl_first[nl] = i;
+				nl++;
+			}
 			i = j;
 		}
+		free(lvl_map);
 		long knee, ff;
 		br_knee_find(meets, gp, nl, &knee, &ff);
 		G->knee_idx = knee >= 0 ? (long)lvl_first[knee] : -1;
@@ -835,7 +928,8 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		free(lvl_first);
 		if (G->has_repeats)
 			add_note(out, "Some settings were run more than once (repeats); a setting meets the SLO only "
-			    "when every repeat does, and its goodput is the mean of the repeats.");
+			    "when every evaluable repeat does (the table gives the pass count, e.g. 1 of 2), and "
+			    "its goodput is the mean of the repeats.");
 		if (G->goodput_approx)
 			add_note(out, "Some runs have no per-request arrays (--save-detailed): their SLO status uses "
 			    "the file's own percentiles and their goodput is an approximation (the achieved rate "
@@ -849,7 +943,12 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			    "not a steady state, and is plotted at the right end of the rate axis.");
 		if (pts[i].slo_source == BR_KNEE_UNKNOWN)
 			add_note(out, "Some runs lack a percentile the SLO needs (the file does not state it and has "
-			    "no per-request arrays): they count as not meeting the SLO.");
+			    "no per-request arrays): the SLO is not evaluable for them; they neither meet nor "
+			    "fail it, and a setting none of whose runs is evaluable is left out of the knee.");
+		if (pts[i].drain_tail)
+			add_note(out, "Some runs completed fewer requests per second than offered only because "
+			    "a finite run ends with a drain: their TTFT did not grow over the run and the "
+			    "queue stayed empty, so they count as keeping up.");
 		if (pts[i].failed > 0)
 			add_note(out, "Some runs have failed requests: they are never good requests and are left "
 			    "out of the percentiles, as vllm bench serve does.");
@@ -890,6 +989,10 @@ br_knee_free(br_knee_result *r)
 		free(G->pts);
 		free(G->label);
 		free(G->key);
+		free(G->level_pass);
+		free(G->level_evaluable);
+		free(G->level_n);
+		free(G->level_warmup);
 	}
 	free(r->groups);
 	for (size_t i = 0; i < r->n_notes; i++)

@@ -370,7 +370,16 @@ br_cmd_knee(int argc, char **argv)
 			printf("report: %s/report.pdf\n", br_outdir_path(od));
 		}
 		if (!res.any_meets) {
-			fprintf(stderr, "benchreport knee: no run meets the SLO %s\n", slo.text);
+			size_t n_eval = 0;
+			for (size_t g = 0; g < res.n_groups; g++)
+				for (size_t i = 0; i < res.groups[g].n; i++)
+					n_eval += (size_t)res.groups[g].pts[i].slo_evaluable;
+			if (n_eval == 0)
+				fprintf(stderr, "benchreport knee: the SLO %s is not evaluable for any run: each lacks "
+				    "a percentile a term names (no per-request arrays, and the file does not state "
+				    "it); run vllm bench serve with --save-detailed\n", slo.text);
+			else
+				fprintf(stderr, "benchreport knee: no run meets the SLO %s\n", slo.text);
 			rc = BR_EXIT_ANALYSIS;
 		}
 	}

@@ -101,6 +101,9 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	}
 	json_object_set_new(o, "slo_terms", terms);
 	json_object_set_new(o, "meets_slo", json_boolean(p->meets_slo));
+	json_object_set_new(o, "slo_evaluable", json_boolean(p->slo_evaluable));
+	json_object_set_new(o, "drain_tail", json_boolean(p->drain_tail));
+	json_object_set_new(o, "ttft_growth", jnum(p->ttft_growth));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
 	json_object_set_new(o, "goodput_exact", json_boolean(p->goodput_exact));
 	json_object_set_new(o, "goodput_method", json_string(goodput_method(p)));
@@ -240,7 +243,15 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 		json_object_set_new(o, "first_cannot_keep_up", at_json(G, G->first_gap_idx, &r->slo, 0));
 		json_t *pts = json_array();
 		for (size_t i = 0; i < G->n; i++)
-			json_array_append_new(pts, point_json(&G->pts[i], &r->slo, G->kind));
+		{
+			json_t *pj = point_json(&G->pts[i], &r->slo, G->kind);
+			/* the point's x level: repeats meeting the SLO of those evaluable */
+			json_object_set_new(pj, "level_repeats", json_integer((json_int_t)G->level_n[i]));
+			json_object_set_new(pj, "level_meeting_slo", json_integer((json_int_t)G->level_pass[i]));
+			json_object_set_new(pj, "level_evaluable", json_integer((json_int_t)G->level_evaluable[i]));
+			json_object_set_new(pj, "level_first_repeat_warmup_suspect", json_boolean(G->level_warmup[i]));
+			json_array_append_new(pts, pj);
+		}
 		json_object_set_new(o, "points", pts);
 		if (first_knee == NULL) {
 			first_knee = json_object();
@@ -342,11 +353,16 @@ group_table(br_pdf *d, const br_knee_group *G)
 		c[4] = fmt_pair(p->tpot_p50_ms, p->tpot_p99_ms, lat_dec(p->tpot_p50_ms));
 		c[5] = fmt_pair(p->e2el_p50_ms / 1000, p->e2el_p99_ms / 1000, lat_dec(p->e2el_p50_ms / 1000));
 		c[6] = fmt1(p->goodput_rps, 2);
-		c[7] = br_xasprintf("%s%s", p->slo_source == BR_KNEE_UNKNOWN ? "unknown" : p->meets_slo ? "met" : "missed",
-		    p->goodput_exact ? "" : " *");
+		int first_of_level = i == 0 || G->pts[i - 1].x != p->x;
+		char rep[64] = "";
+		if (first_of_level && G->level_n && G->level_n[i] > 1)
+			snprintf(rep, sizeof rep, "; %zu of %zu meet%s", G->level_pass[i], G->level_n[i],
+			    G->level_warmup[i] ? "; 1st warm-up?" : "");
+		c[7] = br_xasprintf("%s%s%s", !p->slo_evaluable ? "not evaluable" : p->meets_slo ? "met" : "missed",
+		    p->goodput_exact ? "" : " *", rep);
 		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)
 		                                        : br_xstrdup("n/a");
-		hl[i] = !p->meets_slo ? 2 : 0;
+		hl[i] = !p->meets_slo && p->slo_evaluable ? 2 : 0;
 	}
 	if (G->knee_idx >= 0)
 		for (size_t i = (size_t)G->knee_idx; i < G->n && G->pts[i].x == G->pts[G->knee_idx].x; i++)
