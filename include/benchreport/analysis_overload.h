@@ -68,6 +68,9 @@ typedef struct br_preemptions {
 	double mean_released_tokens;        /* per event (events with a number) */
 	double total_released_tokens;       /* Σ over events */
 	double mean_released_per_preemption_tokens; /* Σ released / Σ counts */
+	int released_unreadable;   /* (added) KV usage did not fall over the preemption samples (blocks
+	                              refilled within the sample interval): the released tokens are
+	                              unknown, not negative */
 } br_preemptions;
 
 /*

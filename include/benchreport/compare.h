@@ -189,6 +189,8 @@ typedef struct br_cmp_pair_result {
 	                                      model, GPU) changed */
 	int verdict;                       /* 1 controlled (exactly one setting differs and the
 	                                      pool did not move by itself), 2 no setting differs,
+	                                      3 none differs among those both state but some
+	                                      (server arguments, model, lengths, ...) are unknown,
 	                                      0 otherwise */
 } br_cmp_pair_result;
 

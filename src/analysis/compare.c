@@ -441,10 +441,32 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	br_cmp_settings_from_run(a->run, a, &sa);
 	br_cmp_settings_from_run(b->run, b, &sb);
 	br_cmp_settings_diff(&sa, &sb, out->diffs, &out->n_differ);
+	/* max_num_seqs absent from a log's complete non-default list was at its default */
+	const br_server_log *la = a->run ? a->run->log : NULL, *lb = b->run ? b->run->log : NULL;
+	br_cmp_diff *mns = &out->diffs[BR_SET_MAX_NUM_SEQS];
+	if (mns->state == BR_DIFF_UNKNOWN && la && lb && la->args_line && la->args_complete &&
+	    lb->args_line && lb->args_complete) {
+		int ha = isfinite(la->max_num_seqs), hb = isfinite(lb->max_num_seqs);
+		if (!ha) {
+			free(mns->a_text);
+			mns->a_text = br_xstrdup("default");
+		}
+		if (!hb) {
+			free(mns->b_text);
+			mns->b_text = br_xstrdup("default");
+		}
+		mns->state = ha || hb ? BR_DIFF_DIFFERS : BR_DIFF_SAME;
+		out->n_differ += mns->state == BR_DIFF_DIFFERS;
+	}
 	add_extras(a->run, b->run, out);
-	size_t n_extra_differ = 0;
-	for (size_t i = 0; i < out->n_extra; i++)
+	size_t n_extra_differ = 0, n_unknown = 0;
+	for (size_t i = 0; i < out->n_extra; i++) {
 		n_extra_differ += out->extra[i].state == BR_DIFF_DIFFERS;
+		n_unknown += out->extra[i].state == BR_DIFF_UNKNOWN && strcmp(out->extra[i].name, "driver") != 0 &&
+		    strcmp(out->extra[i].name, "cuda") != 0;
+	}
+	for (int k = 0; k < BR_SET_N; k++)
+		n_unknown += k != BR_SET_KV_POOL && k != BR_SET_GPU && out->diffs[k].state == BR_DIFF_UNKNOWN;
 	if (out->diffs[BR_SET_KV_POOL].state == BR_DIFF_DIFFERS) {
 		/* the pool is an outcome of the settings below, not a setting */
 		out->n_differ--;
@@ -455,7 +477,11 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 		out->pool_moved_alone = !set;
 	}
 	out->n_differ += n_extra_differ;
-	out->verdict = out->pool_moved_alone ? 0 : out->n_differ == 1 ? 1 : out->n_differ == 0 ? 2 : 0;
+	/* "the same settings" needs every setting checked (GPU, driver and CUDA
+	 * are rarely stated, so they alone do not withhold it; the report lists
+	 * them as unchecked) */
+	out->verdict = out->pool_moved_alone ? 0 : out->n_differ == 1 ? 1 :
+	    out->n_differ == 0 ? (n_unknown > 0 ? 3 : 2) : 0;
 }
 
 /* br_cmp_pair_free: see compare.h. */

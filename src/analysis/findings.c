@@ -398,7 +398,8 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_preemptions *p = &a->preemptions;
 	if (num(x->preemptions) && x->preemptions > 0 && p->available &&
 	    p->n_events >= 2 && num(p->trigger_kv_frac) && num(p->mean_interval_s))
-		add(f, "preemption_loop", BR_SEV_NOTICE, BR_FINDING);
+		add(f, num(p->mean_released_per_preemption_tokens) ? "preemption_loop" : "preemption_loop_no_release",
+		    BR_SEV_NOTICE, BR_FINDING);
 
 	/* Preemptions invisible at p99: preemptions > 0, the longest ITL gap is
 	 * a stall (> 10 × p50), and the preemption gaps are fewer than 1% of the

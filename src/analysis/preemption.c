@@ -73,11 +73,17 @@ summarize(br_preemptions *out)
 	}
 	if (kv_n > 0)
 		out->trigger_kv_frac = kv_sum / (double)kv_n;
-	if (rel_n > 0) {
+	if (rel_n > 0 && rel_sum > 0) {
 		out->total_released_tokens = rel_sum;
 		out->mean_released_tokens = rel_sum / (double)rel_n;
 		if (rel_cnt_sum > 0)
 			out->mean_released_per_preemption_tokens = rel_sum / rel_cnt_sum;
+	} else if (rel_n > 0) {
+		/* KV usage did not fall over the preemption samples: at 1 Hz the
+		 * blocks a victim frees are refilled by admissions within the same
+		 * second, so the series cannot show how much a preemption released
+		 * (a negative "release" is not a quantity of recompute) */
+		out->released_unreadable = 1;
 	}
 	if (out->n_events >= 2) {
 		double a = out->events[0].t_epoch_s;

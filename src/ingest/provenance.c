@@ -21,7 +21,9 @@
  *    metrics' model_name labels against those of the bench and of a log
  *    that matched); a side that names no model is not compared;
  *  - a log of a server that failed at start-up while the bench completed
- *    requests: that server cannot have served them.
+ *    requests: that server cannot have served them;
+ *  - a metrics series with several busy periods is cut to the one that
+ *    matches the bench (pick_busy_period).
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -31,7 +33,9 @@
 #include <string.h>
 #include <time.h>
 #include "benchreport/common.h"
+#include <glib.h>
 #include "benchreport/run.h"
+#include "benchreport/metrics.h"
 
 /* A small set of model names (normalised), at most 8 kept. */
 typedef struct names {
@@ -188,6 +192,114 @@ utc(double t, char buf[32])
 	return buf;
 }
 
+/* busy_row: running + waiting > 0 at row r (NaN cells count as 0). */
+static int
+busy_row(const double *run, const double *wait, size_t r)
+{
+	double n = 0;
+	if (run && isfinite(run[r]))
+		n += run[r];
+	if (wait && isfinite(wait[r]))
+		n += wait[r];
+	return n > 0;
+}
+
+/* trim_rows: keep rows [a, b] of the series (inclusive). */
+static void
+trim_rows(br_series *m, size_t a, size_t b)
+{
+	size_t n = b - a + 1;
+	memmove(m->t_s, m->t_s + a, n * sizeof *m->t_s);
+	for (size_t c = 0; c < m->n_cols; c++)
+		memmove(m->cols[c], m->cols[c] + a, n * sizeof *m->cols[c]);
+	m->n_rows = n;
+}
+
+/*
+ * pick_busy_period: a metrics series that holds several busy periods
+ * (running + waiting > 0, split by at least 3 idle samples) spans other
+ * tests too: its counters would credit their preemptions and tokens to this
+ * run. The period that matches the bench is kept (its length closest to the
+ * bench duration, plus, when the bench has a date, how far its end is from
+ * the date shifted by a whole time zone of 15-minute steps within
+ * −14 h … +12 h), one idle sample on each side; the others are cut with a
+ * warning naming them.
+ */
+static void
+pick_busy_period(br_run *r, const br_bench *b)
+{
+	br_series *m = r->metrics;
+	if (m == NULL || m->n_rows < 4 || m->t_s == NULL || !isfinite(b->duration_s) ||
+	    (r->metrics_kind != BR_METRICS_CSV && r->metrics_kind != BR_METRICS_SNAPSHOTS))
+		return;
+	const double *run = br_series_col(m, "vllm:num_requests_running");
+	const double *wait = br_series_col(m, "vllm:num_requests_waiting");
+	if (run == NULL)
+		return;
+	enum { MAXP = 64 };
+	size_t ps[MAXP], pe[MAXP], np = 0, idle = 0;
+	int in = 0;
+	for (size_t i = 0; i < m->n_rows; i++) {
+		if (busy_row(run, wait, i)) {
+			if (!in) {
+				if (np > 0 && idle < 3)
+					np--;             /* a short idle gap: the same period goes on */
+				else if (np == MAXP)
+					return;
+				else
+					ps[np] = i;
+				np++;
+				in = 1;
+			}
+			pe[np - 1] = i;
+			idle = 0;
+		} else {
+			in = 0;
+			idle++;
+		}
+	}
+	if (np < 2)
+		return;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	double end_local = NAN;
+	if (b->date && strptime(b->date, "%Y%m%d-%H%M%S", &tm) != NULL)
+		end_local = (double)timegm(&tm);
+	size_t best = 0;
+	double best_score = INFINITY;
+	for (size_t k = 0; k < np; k++) {
+		double len = m->t_s[pe[k]] - m->t_s[ps[k]];
+		double score = fabs(len - b->duration_s);
+		if (isfinite(end_local)) {
+			double off = m->t_s[pe[k]] - end_local;     /* = −(UTC offset) when it matches */
+			if (off < -12 * 3600.0 - 60 || off > 14 * 3600.0 + 60)
+				score += 1e9;
+			else
+				score += fabs(off - 900.0 * round(off / 900.0));
+		}
+		if (score < best_score) {
+			best_score = score;
+			best = k;
+		}
+	}
+	GString *cut = g_string_new(NULL);
+	for (size_t k = 0; k < np; k++)
+		if (k != best) {
+			char a[32], c[32];
+			g_string_append_printf(cut, "%s%s–%s", cut->len ? ", " : "", utc(m->t_s[ps[k]], a),
+			    utc(m->t_s[pe[k]], c) + 11);
+		}
+	char a[32], c[32];
+	br_run_add_warning(r, "the metrics series holds %zu busy periods (running + waiting > 0); the one "
+	    "matching the bench result (%s–%s UTC, for a run of %.1f s) is used and the others (%s UTC) "
+	    "are left out, so another test's preemptions and tokens are not counted as this run's", np,
+	    utc(m->t_s[ps[best]], a), utc(m->t_s[pe[best]], c) + 11, b->duration_s, cut->str);
+	g_string_free(cut, TRUE);
+	size_t lo = ps[best] > 0 ? ps[best] - 1 : 0;
+	size_t hi = pe[best] + 1 < m->n_rows ? pe[best] + 1 : m->n_rows - 1;
+	trim_rows(m, lo, hi);
+}
+
 /*
  * br_run_check_provenance: see run.h.
  */
@@ -272,5 +384,7 @@ br_run_check_provenance(br_run *r)
 			}
 		}
 	}
+	if (r->metrics != NULL)
+		pick_busy_period(r, b);
 	names_free(&bench);
 }

@@ -119,7 +119,7 @@ static json_t *repeat_test_json(const br_cmp_repeat_test *t);
 static const char *
 verdict_name(int v)
 {
-	return v == 1 ? "controlled" : v == 2 ? "same_settings" : "not_controlled";
+	return v == 1 ? "controlled" : v == 2 ? "same_settings" : v == 3 ? "no_difference_found" : "not_controlled";
 }
 
 /* pair_json: one matched pair. */
@@ -481,6 +481,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		para(c, "verdict.controlled", po);
 	else if (p->verdict == 2)
 		para(c, "verdict.same_settings", po);
+	else if (p->verdict == 3)
+		para(c, "verdict.no_difference_found", po);
 	else {
 		para(c, p->pool_moved_alone ? "verdict.pool_moved_alone" : "verdict.not_controlled", po);
 		pool sp = { 0 };
@@ -616,7 +618,7 @@ campaign_overview(ctx *c)
 		}
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
 		row[5] = fill(c, &sp, p->verdict == 1 ? "pairs.verdict_controlled" : p->verdict == 2
-		    ? "pairs.verdict_same" : "pairs.verdict_not", po);
+		    ? "pairs.verdict_same" : p->verdict == 3 ? "pairs.verdict_unknown" : "pairs.verdict_not", po);
 		hl[i] = i == in->focus_pair ? 1 : 0;
 	}
 	static const double w[NC] = { 1.9, 2.0, 2.0, 1.6, 1.7, 2.2 };
@@ -658,7 +660,7 @@ title_page(ctx *c)
 		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
 		labels[n] = fill(c, &sp, "cards.verdict", NULL);
 		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? "cards.verdict_controlled"
-		    : p->verdict == 2 ? "cards.verdict_same" : "cards.verdict_not", po);
+		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 ? "cards.verdict_unknown" : "cards.verdict_not", po);
 		static const int cm[5] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S,
 			BR_CMP_RUNNING_MEAN, BR_CMP_PREEMPTIONS };
 		for (int k = 0; k < 5; k++) {

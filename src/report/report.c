@@ -381,7 +381,11 @@ title_page(ctx *c)
 		para(c, "glance.fewer_prompts");
 	if (a->capacity.available && isfinite(a->capacity.oversubscription)) {
 		para(c, "glance.capacity");
-		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" : "glance.fits");
+		const br_server_log *lg = r->log;
+		int capped = lg && isfinite(lg->max_num_seqs) && isfinite(a->capacity.effective_concurrency) &&
+		    a->capacity.effective_concurrency > lg->max_num_seqs;
+		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
+		    capped ? "glance.fits_capped" : "glance.fits");
 	}
 	if (a->ledger.available) {
 		double bad = sum_num(json_object_get(c->s, "ledger"), "n_disagree", NULL);
@@ -681,7 +685,8 @@ preemptions_section(ctx *c)
 		strpool_free(&p);
 		return;
 	}
-	para(c, "preemptions.summary");
+	para(c, isfinite(c->a->preemptions.mean_released_per_preemption_tokens) ? "preemptions.summary" :
+	    "preemptions.summary_no_release");
 	if (pr->n_multi_events > 0)
 		para(c, "preemptions.multi");
 	figure(c, "fig4-preemption-loop", NULL);

@@ -213,6 +213,7 @@ preemptions_json(const br_preemptions *p)
 	set(o, "rate_per_min", jnum(p->rate_per_min));
 	set(o, "mean_released_tokens_per_event", jnum(p->mean_released_tokens));
 	set(o, "mean_released_tokens_per_preemption", jnum(p->mean_released_per_preemption_tokens));
+	set(o, "released_unreadable", json_boolean(p->released_unreadable));
 	set(o, "total_released_tokens", jnum(p->total_released_tokens));
 	json_t *ev = json_array();
 	for (size_t i = 0; i < p->n_events; i++) {

@@ -16,7 +16,7 @@ run_case() {
   args=${args//@IN/$tmp/$c/in}
   args=${args//@T/$T}
   # shellcheck disable=SC2086
-  (cd "$tmp/$c" && "$BIN" ${args:-"$tmp/$c/in"} -o "$tmp/$c/out" -q) 2> "$tmp/$c/err"
+  (cd "$tmp/$c" && "$BIN" ${args:-"$tmp/$c/in"} -o "$tmp/$c/out") > /dev/null 2> "$tmp/$c/err"
   echo $? > "$tmp/$c/rc"
   if [ -f "$tmp/$c/out/report.pdf" ]; then
     pdftotext "$tmp/$c/out/report.pdf" - 2>/dev/null | tr -s ' \n\t' '   ' > "$tmp/$c/pdf.txt"
