@@ -684,6 +684,16 @@ title_page(ctx *c)
 		para(c, in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
 	if (in->campaigns) {
 		para(c, "glance.campaigns", NULL);
+		/* the headline over repeats is the mean difference, not one pair */
+		for (size_t i = 0; i < in->n_repeat_tests; i++) {
+			const br_cmp_repeat_test *t = &in->repeat_tests[i];
+			if (t->metric != BR_REPEAT_OUT_TPS)
+				continue;
+			json_t *o = repeat_test_json(t);
+			para(c, !t->w.ok || !(t->w.se > 0) ? "glance.repeats_untestable" :
+			    t->exceeds_noise ? "glance.repeats_exceeds" : "glance.repeats_noise", o);
+			json_decref(o);
+		}
 		if (in->n_only_a > 0)
 			para(c, "glance.unmatched_a", NULL);
 		if (in->n_only_b > 0)

@@ -367,7 +367,7 @@ group_table(br_pdf *d, const br_knee_group *G)
 	if (G->knee_idx >= 0)
 		for (size_t i = (size_t)G->knee_idx; i < G->n && G->pts[i].x == G->pts[G->knee_idx].x; i++)
 			hl[i] = 1;
-	static const double w[NC] = { 1.1, 1.2, 0.9, 1.4, 1.3, 1.4, 1.0, 0.9, 0.9 };
+	static const double w[NC] = { 1.1, 1.1, 0.8, 1.3, 1.3, 1.3, 0.9, 1.4, 0.8 };
 	br_pdf_table t = { .n_cols = NC, .n_rows = G->n, .header = hdr, .cells = (const char *const *)cells,
 		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
 	br_pdf_table(d, &t);

@@ -530,9 +530,16 @@ capacity_section(ctx *c)
 		    cap->kv_pool_source ? cap->kv_pool_source : "?"));
 		if (isfinite(cap->kv_pool_gib))
 			ROW("capacity.row_gib", br_xasprintf("%s GiB", keep(&p, fmt_num(cap->kv_pool_gib, 2))));
-		if (isfinite(cap->kv_bytes_per_token))
-			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)", keep(&p, fmt_num(cap->kv_bytes_per_token, 0)),
+		if (isfinite(cap->kv_bytes_per_token)) {
+			/* vLLM prints the KV memory of one GPU and the pool in tokens of the
+			 * whole tensor-parallel group: the ratio is one GPU's share */
+			double tp = log ? log->tensor_parallel_size : NAN;
+			ROW("capacity.row_bytes", isfinite(tp) && tp > 1 ?
+			    br_xasprintf("%s bytes (%s KiB) per GPU, tensor_parallel_size %.0f", keep(&p,
+			    fmt_num(cap->kv_bytes_per_token, 0)), keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1)), tp) :
+			    br_xasprintf("%s bytes (%s KiB)", keep(&p, fmt_num(cap->kv_bytes_per_token, 0)),
 			    keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1))));
+		}
 		if (isfinite(cap->max_model_len_tokens))
 			ROW("capacity.row_m", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->max_model_len_tokens, 0))));
 		if (isfinite(cap->predicted_max_concurrency))
