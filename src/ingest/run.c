@@ -707,6 +707,16 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		if (rc != 0)
 			goto fail;
 	}
+	/* GPU from the bench file when run.json does not name it: `vllm bench
+	 * serve --metadata gpu=H100` (or hardware=...) lands as a top-level key */
+	if (r->gpu == NULL && r->bench.n > 0) {
+		static const char *const keys[] = { "gpu", "hardware", "gpu_name", "device", NULL };
+		for (size_t k = 0; keys[k] && r->gpu == NULL; k++) {
+			const char *v = br_bench_extra_get(&r->bench.runs[0], keys[k]);
+			if (v != NULL && *v != '\0' && strcmp(v, "null") != 0)
+				r->gpu = br_xstrdup(v);
+		}
+	}
 	br_run_check_provenance(r);
 	if (isfinite(r->kv_pool_tokens_override) && r->log != NULL &&
 	    isfinite(r->log->kv_pool_tokens) && r->log->kv_pool_tokens != r->kv_pool_tokens_override)
