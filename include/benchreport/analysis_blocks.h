@@ -58,8 +58,20 @@ typedef struct br_latency {
 	int count_known[BR_N_LATENCY];
 	int itl_stalls_known;      /* (added) 1 only when recomputed from ITL arrays;
 	                              0 → itl_stalls is meaningless ("unknown"), not 0 */
-	size_t itl_stalls;         /* ITL gaps > 10 × median ITL (valid when itl_stalls_known) */
-	double itl_stall_threshold_ms;
+	size_t itl_stalls;         /* ITL gaps > the stall threshold (valid when itl_stalls_known) */
+	double itl_stall_threshold_ms; /* 10 × median ITL; with >= 1,000 gaps at least 3 × ITL p99,
+	                                  so the normal tail (prefill steps interleaved with
+	                                  decode) is not called a stall */
+	/* (added) the longest stall event: stall gaps of several requests and
+	 * first tokens of others that end together (within max(50 ms, 10% of
+	 * the gap)) are one engine step that stalled everyone. Needs start
+	 * times; stall_event_known 0 otherwise. */
+	int stall_event_known;
+	double stall_event_ms;       /* the longest gap of the event */
+	double stall_event_at_s;     /* its end, seconds after the first request's start */
+	size_t stall_event_streams;  /* running requests whose token gap ends there */
+	size_t stall_event_first_tokens; /* requests whose first token arrives at its end after a
+	                                  TTFT above the stall threshold */
 	double itl_max_ms;
 	br_latency_check *checks;
 	size_t n_checks, n_mismatches;

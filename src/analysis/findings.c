@@ -360,6 +360,11 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	int oversub = c->available && num(c->oversubscription) &&
 	    c->oversubscription > OVERSUB_MIN;
 
+	/* One engine step stalled several requests at once (latency.c stall_event). */
+	if (a->latency.stall_event_known &&
+	    a->latency.stall_event_streams + a->latency.stall_event_first_tokens >= 3)
+		add(f, "engine_stall", BR_SEV_NOTICE, BR_FINDING);
+
 	/* Inputs in the folder that are not this run's (provenance.c). */
 	if (r && r->n_set_aside > 0)
 		add(f, "inputs_set_aside", BR_SEV_PROBLEM, BR_FINDING);

@@ -218,10 +218,73 @@ group_errors(const br_bench *b, br_latency *out)
 }
 
 /*
+ * stall_event: locate each stall gap in time (start + TTFT + the gaps
+ * before it; perf_counter seconds) and take the longest. Every other
+ * request whose stall gap ends within tol = max(50 ms, 10% of it) of the
+ * same moment stalled in the same engine step; every request whose first
+ * token arrives within tol of it after a TTFT above the stall threshold
+ * waited on it for its first token. Needs start times.
+ */
+static void
+stall_event(const br_bench *b, br_latency *out)
+{
+	double thr = out->itl_stall_threshold_ms / 1000.0;
+	double t0 = INFINITY, best_end = NAN, best_gap = 0;
+	size_t best_req = 0;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
+			continue;
+		if (q->start_time_s < t0)
+			t0 = q->start_time_s;
+		double t = q->start_time_s + q->ttft_s;
+		for (size_t j = 0; j < q->n_itls; j++) {
+			double g = q->itls_s[j];
+			if (!isfinite(g))
+				continue;
+			t += g;
+			if (g > thr && g > best_gap) {
+				best_gap = g;
+				best_end = t;
+				best_req = i;
+			}
+		}
+	}
+	if (!isfinite(best_end))
+		return;
+	double tol = fmax(0.05, 0.1 * best_gap);
+	size_t streams = 0, firsts = 0;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
+			continue;
+		double first = q->start_time_s + q->ttft_s;
+		if (i != best_req && fabs(first - best_end) <= tol && q->ttft_s > thr)
+			firsts++;
+		double t = first;
+		int hit = 0;
+		for (size_t j = 0; j < q->n_itls && !hit; j++) {
+			if (!isfinite(q->itls_s[j]))
+				continue;
+			t += q->itls_s[j];
+			hit = q->itls_s[j] > thr && fabs(t - best_end) <= tol;
+		}
+		streams += (size_t)hit;
+	}
+	out->stall_event_known = 1;
+	out->stall_event_ms = best_gap * 1000.0;
+	out->stall_event_at_s = best_end - t0;
+	out->stall_event_streams = streams;
+	out->stall_event_first_tokens = firsts;
+}
+
+/*
  * br_analyze_latency: see analysis.h. From arrays (successful requests
  * only, ms): TTFT = ttft; E2EL = latency, else ttft + Σitls (summed left to
  * right like Python's sum); TPOT = (E2EL − TTFT)/(out − 1) for out > 1; ITL
- * pools every chunk gap. Stalls: ITL gaps > 10 × median ITL.
+ * pools every chunk gap. Stalls: ITL gaps > 10 × median ITL, raised to 3 ×
+ * ITL p99 when there are >= 1,000 gaps (p99 then rests on >= 10 samples and
+ * marks the normal tail); the longest is located in time (stall_event).
  */
 void
 br_analyze_latency(const br_run *run, br_latency *out)
@@ -231,6 +294,7 @@ br_analyze_latency(const br_run *run, br_latency *out)
 		br_describe(NULL, 0, &out->m[k]);
 	out->itl_stall_threshold_ms = NAN;
 	out->itl_max_ms = NAN;
+	out->stall_event_ms = out->stall_event_at_s = NAN;
 	if (run == NULL || run->bench.n == 0 || run->bench.runs == NULL)
 		return;
 	const br_bench *b = &run->bench.runs[0];
@@ -292,6 +356,8 @@ br_analyze_latency(const br_run *run, br_latency *out)
 	if (out->n_samples[BR_ITL] > 0) {
 		out->itl_stalls_known = 1;
 		out->itl_stall_threshold_ms = 10.0 * out->m[BR_ITL].median;
+		if (out->n_samples[BR_ITL] >= 1000 && 3.0 * out->m[BR_ITL].p99 > out->itl_stall_threshold_ms)
+			out->itl_stall_threshold_ms = 3.0 * out->m[BR_ITL].p99;
 		out->itl_max_ms = out->m[BR_ITL].max;
 		const double *s = out->samples_ms[BR_ITL];
 		for (size_t j = 0; j < out->n_samples[BR_ITL]; j++)
@@ -300,4 +366,6 @@ br_analyze_latency(const br_run *run, br_latency *out)
 	}
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
 	group_errors(b, out);
+	if (out->itl_stalls > 0)
+		stall_event(b, out);
 }

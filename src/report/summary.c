@@ -73,6 +73,15 @@ latency_json(const br_latency *l)
 	set(o, "failed_request_index", failed);
 	set(o, "itl_stalls", l->itl_stalls_known ? json_integer((json_int_t)l->itl_stalls) : json_null());
 	set(o, "itl_stall_threshold_ms", jnum(l->itl_stall_threshold_ms));
+	json_t *ev = json_object();
+	set(ev, "known", json_boolean(l->stall_event_known));
+	set(ev, "gap_ms", jnum(l->stall_event_known ? l->stall_event_ms : NAN));
+	set(ev, "at_s", jnum(l->stall_event_known ? l->stall_event_at_s : NAN));
+	set(ev, "streams", l->stall_event_known ? json_integer((json_int_t)l->stall_event_streams) : json_null());
+	set(ev, "first_tokens", l->stall_event_known ? json_integer((json_int_t)l->stall_event_first_tokens) : json_null());
+	set(ev, "requests", l->stall_event_known ?
+	    json_integer((json_int_t)(l->stall_event_streams + l->stall_event_first_tokens)) : json_null());
+	set(o, "stall_event", ev);
 	json_t *checks = json_array();
 	for (size_t i = 0; i < l->n_checks; i++) {
 		const br_latency_check *c = &l->checks[i];
