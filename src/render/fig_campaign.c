@@ -32,14 +32,25 @@ bench_of(const br_campaign *c, size_t i)
 	return c->runs[i].bench.n > 0 ? &c->runs[i].bench.runs[0] : NULL;
 }
 
-/* run_label: category label of run i (its name, else "run N"); malloc'd. */
+/* run_label: category label of run i (its name, else "run N"); a name
+ * longer than 28 bytes keeps its first 13 and last 13 around "…" (a
+ * `vllm bench sweep` folder name is ~60 characters: rotated whole, it would
+ * leave the panel no room to plot); the CSV keeps the full name. malloc'd. */
 static char *
 run_label(const br_campaign *c, size_t i)
 {
 	const char *n = c->runs[i].name;
-	if (n && n[0])
+	if (!(n && n[0]))
+		return br_xasprintf("run %zu", i + 1);
+	size_t len = strlen(n);
+	if (len <= 28)
 		return br_xstrdup(n);
-	return br_xasprintf("run %zu", i + 1);
+	size_t a = 13, b = len - 13;
+	while (a > 0 && ((unsigned char)n[a] & 0xC0) == 0x80)
+		a--;
+	while (b < len && ((unsigned char)n[b] & 0xC0) == 0x80)
+		b++;
+	return br_xasprintf("%.*s…%s", (int)a, n, n + b);
 }
 
 /* concurrency: C of run i (capacity block, else the bench file), NAN for open loop. */

@@ -658,8 +658,10 @@ residency_section(ctx *c)
 	const char *cells[2 * 6];
 	size_t n = 0;
 #define ROW(key, val) do { cells[n * 2] = fill(c, &p, key); cells[n * 2 + 1] = keep(&p, val); n++; } while (0)
-	ROW("residency.row_running", br_xasprintf("%.2f / %.1f / %.0f", r->running_mean, r->running_median, r->running_peak));
-	ROW("residency.row_waiting", br_xasprintf("%.2f / %.1f / %.0f", r->waiting_mean, r->waiting_median, r->waiting_peak));
+	ROW("residency.row_running", br_xasprintf("%s / %s / %s", keep(&p, fmt_num(r->running_mean, 2)),
+	    keep(&p, fmt_num(r->running_median, 1)), keep(&p, fmt_num(r->running_peak, 0))));
+	ROW("residency.row_waiting", br_xasprintf("%s / %s / %s", keep(&p, fmt_num(r->waiting_mean, 2)),
+	    keep(&p, fmt_num(r->waiting_median, 1)), keep(&p, fmt_num(r->waiting_peak, 0))));
 	ROW("residency.row_share", isfinite(r->resident_share) ? br_xasprintf("%.1f%%", 100 * r->resident_share) : br_xstrdup("n/a"));
 	ROW("residency.row_kv", isfinite(r->kv_median_frac) ?
 	    br_xasprintf("%.2f%% / %.2f%%", 100 * r->kv_median_frac, 100 * r->kv_peak_frac) : br_xstrdup("n/a"));
@@ -1240,8 +1242,9 @@ campaign_configs(ctx *c, const br_campaign *camp)
 		rb[2] = keep(&p, fmt_num(b->total_token_throughput_tps, 1));
 		rb[3] = keep(&p, fmt_lat(a->latency.m[BR_TTFT].median));
 		rb[4] = keep(&p, isfinite(a->latency.m[BR_ITL].median) ?
-		    br_xasprintf("%.1f / %.1f / %.1f", a->latency.m[BR_ITL].median, a->latency.m[BR_ITL].p90,
-			a->latency.m[BR_ITL].p99) : br_xstrdup("n/a"));
+		    br_xasprintf("%s / %s / %s", keep(&p, fmt_num(a->latency.m[BR_ITL].median, 1)),
+			keep(&p, fmt_num(a->latency.m[BR_ITL].p90, 1)), keep(&p, fmt_num(a->latency.m[BR_ITL].p99, 1))) :
+		    br_xstrdup("n/a"));
 		rb[5] = keep(&p, fmt_lat(a->latency.m[BR_E2EL].median));
 		hl[i] = i == camp->focus ? 2 : 0;
 	}
