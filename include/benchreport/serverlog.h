@@ -67,6 +67,9 @@ typedef struct br_server_log {
 	                                  stats (a restart without a banner); 0 when the log shows
 	                                  none. When > 1, the capacity fields and vllm_version are
 	                                  those of the LAST start-up (the run came after it). */
+	int last_startup_line;         /* (added) line where the last start-up began (banner or
+	                                  capacity line), 0 when none */
+	char last_startup_stamp[32];   /* its "MM-DD HH:MM:SS" as printed, "" when unstamped */
 	/* start-up failure */
 	int did_not_start;             /* 1: log ends in a traceback before any KV line */
 	char *failure_message;         /* last exception line, e.g. "pydantic_core...ValidationError: ..." */

@@ -300,6 +300,69 @@ pick_busy_period(br_run *r, const br_bench *b)
 	trim_rows(m, lo, hi);
 }
 
+/* stamp_epoch: "MM-DD HH:MM:SS" (a vLLM log stamp, local time, no year) in
+ * the year of bench_end (timegm of the bench date, local clock); NAN when
+ * unparsable. A stamp in late December against a January date is put in
+ * the year before. */
+static double
+stamp_epoch(const char *stamp, double bench_end)
+{
+	int mo, d, h, mi, se;
+	if (stamp == NULL || sscanf(stamp, "%d-%d %d:%d:%d", &mo, &d, &h, &mi, &se) != 5)
+		return NAN;
+	time_t be = (time_t)bench_end;
+	struct tm bt;
+	gmtime_r(&be, &bt);
+	struct tm tm = { .tm_year = bt.tm_year, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h,
+		.tm_min = mi, .tm_sec = se };
+	double t = (double)timegm(&tm);
+	if (t - bench_end > 180 * 86400.0) {
+		tm.tm_year--;
+		t = (double)timegm(&tm);
+	}
+	return t;
+}
+
+/*
+ * later_startup: 1 when the log's last start-up began after the bench run
+ * ended while an earlier start-up was serving requests during the run (a
+ * stats line before the last start-up, running > 0, stamped within the run
+ * ± 60 s): the capacity and arguments kept (the last start-up's) are then
+ * not those of the server that served the run. Compares the log's local
+ * clock with the bench's (the same host's time zone); the stats-line
+ * condition guards against a zone mismatch.
+ */
+static int
+later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whylen)
+{
+	if (l->n_startups < 2 || l->last_startup_stamp[0] == '\0' || b->date == NULL)
+		return 0;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL)
+		return 0;
+	double end = (double)timegm(&tm), dur = isfinite(b->duration_s) ? b->duration_s : 0;
+	double start_t = stamp_epoch(l->last_startup_stamp, end);
+	if (!isfinite(start_t) || start_t <= end + 5)
+		return 0;
+	for (size_t i = 0; i < l->n_stats; i++) {
+		const br_log_stat *st = &l->stats[i];
+		if (st->line >= l->last_startup_line || !(st->running > 0))
+			continue;
+		double t = stamp_epoch(st->stamp, end);
+		if (isfinite(t) && t >= end - dur - 60 && t <= end + 60) {
+			snprintf(why, whylen, "its last start-up (line %d, %s) began after the bench run ended "
+			    "(%.4s-%.2s-%.2s %.2s:%.2s:%.2s), while an earlier start-up was serving requests "
+			    "during the run (line %d, %s: %.0f running); the capacity lines and arguments kept "
+			    "are the later server's", l->last_startup_line, l->last_startup_stamp, b->date,
+			    b->date + 4, b->date + 6, b->date + 9, b->date + 11, b->date + 13, st->line, st->stamp,
+			    st->running);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * br_run_check_provenance: see run.h.
  */
@@ -320,6 +383,13 @@ br_run_check_provenance(br_run *r)
 		    "capacity, version and arguments are not this run's", r->log->failure_line,
 		    r->log->failure_message ? r->log->failure_message : "an error", b->completed);
 		set_aside(r, "server log", "the server log", why);
+		drop_log(r);
+	}
+
+	/* 1b. a restart after the run: the kept capacity is the later server's */
+	char why[640];
+	if (r->log != NULL && later_startup(r->log, b, why, sizeof why)) {
+		set_aside(r, "server log", "the server log", br_xstrdup(why));
 		drop_log(r);
 	}
 

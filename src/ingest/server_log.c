@@ -967,13 +967,15 @@ apply_init(scanner *s, const char *p, const char *end, int line)
  * its first marker.
  */
 static void
-new_startup(scanner *s)
+new_startup(scanner *s, int line, const char *stamp)
 {
 	br_server_log *o = s->out;
 	int restart = s->cap_seen || o->n_stats > s->stats_at_startup;
 	if (s->startups > 0 && !restart)
 		return;
 	s->startups++;
+	o->last_startup_line = line;
+	snprintf(o->last_startup_stamp, sizeof o->last_startup_stamp, "%s", stamp ? stamp : "");
 	s->cap_seen = 0;
 	s->stats_at_startup = o->n_stats;
 	if (s->startups == 1)
@@ -1016,7 +1018,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		/* capacity after stats (a restart without a banner), or the first
 		 * start-up of a log without one */
 		if (s->startups == 0 || o->n_stats > s->stats_at_startup)
-			new_startup(s);
+			new_startup(s, line, stamp);
 		s->cap_seen = 1;
 	}
 	switch (h->kind) {
@@ -1098,7 +1100,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 			break;
 		s->has_vllm = 1;
 		int before = s->startups;
-		new_startup(s);
+		new_startup(s, line, stamp);
 		/* the version of the last start-up */
 		if (o->vllm_version == NULL || s->startups != before) {
 			free(o->vllm_version);
