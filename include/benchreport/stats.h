@@ -25,6 +25,10 @@ double br_percentile_sorted(const double *sorted, size_t n, double p);
  */
 double br_median_sorted(const double *sorted, size_t n);
 
+/* br_pairwise_sum: Σ a[0..n) by numpy's pairwise summation (8 accumulators
+ * up to 128 elements, else halves at a multiple of 8), so sums, means and
+ * standard deviations are bit-identical to numpy's. 0 for n == 0. */
+double br_pairwise_sum(const double *a, size_t n);
 double br_mean(const double *x, size_t n);       /* NAN when n == 0 */
 double br_std_pop(const double *x, size_t n);    /* population (ddof=0), as numpy.std; NAN when n == 0 */
 

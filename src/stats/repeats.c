@@ -293,39 +293,6 @@ br_t_quantile(double p, double df)
 	return t;
 }
 
-/*
- * pairwise_sum: numpy's pairwise summation (as in stats.c, kept private
- * there): plain loop below 8 elements, eight accumulators up to 128, else
- * split at a multiple of 8 and recurse. Makes sums bit-identical to numpy.
- */
-static double
-pairwise_sum(const double *a, size_t n)
-{
-	if (n < 8) {
-		double res = 0.0;
-		for (size_t i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8];
-		size_t i;
-		for (int j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (int j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		    ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	size_t n2 = n / 2;
-	n2 -= n2 % 8;
-	return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
-}
-
 /* Summary of the finite values of one sample. */
 struct sample {
 	size_t n;
@@ -357,13 +324,13 @@ summarize(const double *x, size_t n, struct sample *s)
 	}
 	s->n = k;
 	if (k > 0)
-		s->mean = pairwise_sum(v, k) / (double)k;
+		s->mean = br_pairwise_sum(v, k) / (double)k;
 	if (k > 1) {
 		for (size_t i = 0; i < k; i++) {
 			double e = v[i] - s->mean;
 			v[i] = e * e;
 		}
-		s->var = pairwise_sum(v, k) / (double)(k - 1);
+		s->var = br_pairwise_sum(v, k) / (double)(k - 1);
 	}
 	free(v);
 }

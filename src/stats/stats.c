@@ -101,8 +101,8 @@ br_sort_doubles(double *x, size_t n)
  * multiple of 8 and recurse. Reproducing it makes sums (and so means and
  * standard deviations) bit-identical to numpy's in the common case.
  */
-static double
-pairwise_sum(const double *a, size_t n)
+double
+br_pairwise_sum(const double *a, size_t n)
 {
 	if (n < 8) {
 		double res = 0.0;
@@ -126,7 +126,7 @@ pairwise_sum(const double *a, size_t n)
 	}
 	size_t n2 = n / 2;
 	n2 -= n2 % 8;
-	return pairwise_sum(a, n2) + pairwise_sum(a + n2, n - n2);
+	return br_pairwise_sum(a, n2) + br_pairwise_sum(a + n2, n - n2);
 }
 
 /*
@@ -138,7 +138,7 @@ br_mean(const double *x, size_t n)
 {
 	if (n == 0 || x == NULL)
 		return NAN;
-	return pairwise_sum(x, n) / (double)n;
+	return br_pairwise_sum(x, n) / (double)n;
 }
 
 /*
@@ -157,7 +157,7 @@ br_std_pop(const double *x, size_t n)
 		double e = x[i] - m;
 		d[i] = e * e;
 	}
-	double v = pairwise_sum(d, n) / (double)n;
+	double v = br_pairwise_sum(d, n) / (double)n;
 	free(d);
 	return sqrt(v);
 }
