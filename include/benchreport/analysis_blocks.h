@@ -56,6 +56,8 @@ typedef struct br_latency {
 	 * count unknown (the number of gaps is not in the file) → count 0 and
 	 * count_known 0. */
 	int count_known[BR_N_LATENCY];
+	size_t n_itl_inconsistent; /* (added) successful requests whose TTFT + Σ ITL exceeds their
+	                              E2E latency: their gaps are left out of ITL */
 	int itl_stalls_known;      /* (added) 1 only when recomputed from ITL arrays;
 	                              0 → itl_stalls is meaningless ("unknown"), not 0 */
 	size_t itl_stalls;         /* ITL gaps > the stall threshold (valid when itl_stalls_known) */

@@ -336,6 +336,17 @@ br_analyze_latency(const br_run *run, br_latency *out)
 		    br_isnum(lat) && br_isnum(ttft))
 			br_dvec_push(&v[BR_TPOT],
 			    (lat - ttft) / (q->output_len_tokens - 1) * 1000.0);
+		/* gaps that add up to more than the request lasted (TTFT + Σ ITL >
+		 * E2E latency + 1e-6 relative + 1 ms) are not this request's
+		 * streaming: left out of the ITL pool and counted */
+		double span = br_isnum(ttft) ? ttft : 0;
+		for (size_t j = 0; j < q->n_itls; j++)
+			if (br_isnum(q->itls_s[j]))
+				span += q->itls_s[j];
+		if (b->has_latencies && br_isnum(q->latency_s) && span > q->latency_s * (1 + 1e-6) + 1e-3) {
+			out->n_itl_inconsistent++;
+			continue;
+		}
 		for (size_t j = 0; j < q->n_itls; j++)
 			if (br_isnum(q->itls_s[j]))
 				br_dvec_push(&v[BR_ITL], q->itls_s[j] * 1000.0);

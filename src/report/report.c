@@ -458,6 +458,8 @@ latency_section(ctx *c)
 	br_pdf_table t = { .n_cols = 9, .n_rows = rows, .header = hdr, .cells = cells };
 	br_pdf_table(c->d, &t);
 	note(c, "latency.unit_note");
+	if (l->n_itl_inconsistent > 0)
+		note(c, "latency.itl_inconsistent");
 	if (l->from_arrays && l->m[BR_TTFT].count > 0 && l->m[BR_TTFT].count < 10000)
 		note(c, "latency.small_sample");
 
