@@ -24,6 +24,8 @@ enum {
 	BR_REPEAT_TTFT_P99,     /* ms */
 	BR_REPEAT_ITL_P50,      /* ms */
 	BR_REPEAT_E2EL_P50,     /* ms */
+	BR_REPEAT_ITL_P99,      /* ms */
+	BR_REPEAT_PREEMPTIONS,  /* count over the run window (the analysed result only) */
 	BR_REPEAT_N_METRICS
 };
 extern const char *const br_repeat_metric_name[BR_REPEAT_N_METRICS]; /* summary.json keys */

@@ -122,8 +122,10 @@ result_metrics(const br_analysis *a, const br_bench *b, size_t k, double m[BR_RE
 {
 	m[BR_REPEAT_OUT_TPS] = b->output_throughput_tps;
 	m[BR_REPEAT_TOTAL_TPS] = b->total_token_throughput_tps;
+	m[BR_REPEAT_PREEMPTIONS] = k == 0 && a->preemptions.count_available ? a->preemptions.n_preemptions : NAN;
 	if (br_isnum(b->completed) && b->completed == 0) {
 		m[BR_REPEAT_TTFT_P50] = m[BR_REPEAT_TTFT_P99] = m[BR_REPEAT_ITL_P50] = m[BR_REPEAT_E2EL_P50] = NAN;
+		m[BR_REPEAT_ITL_P99] = NAN;
 		return;
 	}
 	if (k == 0) {
@@ -131,7 +133,10 @@ result_metrics(const br_analysis *a, const br_bench *b, size_t k, double m[BR_RE
 		m[BR_REPEAT_TTFT_P99] = a->latency.m[BR_TTFT].p99;
 		m[BR_REPEAT_ITL_P50] = a->latency.m[BR_ITL].median;
 		m[BR_REPEAT_E2EL_P50] = a->latency.m[BR_E2EL].median;
+		m[BR_REPEAT_ITL_P99] = a->latency.m[BR_ITL].count > 0 ? a->latency.m[BR_ITL].p99 :
+		    br_bench_file_stat(b, "itl", "p", 99);
 	} else {
+		m[BR_REPEAT_ITL_P99] = br_bench_file_stat(b, "itl", "p", 99);
 		m[BR_REPEAT_TTFT_P50] = br_bench_file_stat(b, "ttft", "median", NAN);
 		m[BR_REPEAT_TTFT_P99] = br_bench_file_stat(b, "ttft", "p", 99);
 		m[BR_REPEAT_ITL_P50] = br_bench_file_stat(b, "itl", "median", NAN);
@@ -144,7 +149,7 @@ result_metrics(const br_analysis *a, const br_bench *b, size_t k, double m[BR_RE
 
 const char *const br_repeat_metric_name[BR_REPEAT_N_METRICS] = {
 	"output_throughput_tps", "total_token_throughput_tps", "ttft_p50_ms", "ttft_p99_ms",
-	"itl_p50_ms", "e2el_p50_ms"
+	"itl_p50_ms", "e2el_p50_ms", "itl_p99_ms", "preemptions"
 };
 
 /*

@@ -311,6 +311,7 @@ br_chart_free(br_chart *c)
 		free(c->series[i].label);
 		free(c->series[i].x);
 		free(c->series[i].y);
+		free(c->series[i].err);
 	}
 	free(c->series);
 	for (size_t i = 0; i < c->n_refs; i++)
@@ -374,6 +375,16 @@ br_chart_add(br_chart *c, int kind, int side, int color, const char *label,
 	if (side == BR_SIDE_RIGHT)
 		c->has_y2 = 1;
 	return s;
+}
+
+/* br_chart_series_set_err: see chart.h. */
+void
+br_chart_series_set_err(br_chart_series *s, const double *err)
+{
+	free(s->err);
+	s->err = br_xmalloc((s->n ? s->n : 1) * sizeof *s->err);
+	if (s->n)
+		memcpy(s->err, err, s->n * sizeof *s->err);
 }
 
 /* add_ref: append a reference line. */
@@ -589,6 +600,11 @@ data_range(const br_chart *c, int which, int scale, double *lo, double *hi)
 				widen(scale, s->y[j], lo, hi);
 				if (s->kind == BR_SERIES_BARS && scale == BR_SCALE_LINEAR)
 					widen(scale, 0, lo, hi);
+				if (s->kind == BR_SERIES_BARS && s->err && isfinite(s->err[j]) && isfinite(s->y[j])) {
+					widen(scale, s->y[j] + s->err[j], lo, hi);
+					if (scale == BR_SCALE_LINEAR || s->y[j] - s->err[j] > 0)
+						widen(scale, s->y[j] - s->err[j], lo, hi);
+				}
 			}
 		}
 	}
@@ -933,6 +949,22 @@ draw_bars(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
 		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
 		cairo_set_line_width(cr, 0.4);
 		cairo_stroke(cr);
+		double e = s->err ? s->err[j] : NAN, ya0, ya1, pc;
+		if (isfinite(e) && e > 0 && ax_map(xa, xc, &pc) && ax_map(ya, s->y[j] + e, &ya1)) {
+			/* the whisker: y ± err, clipped at the axis bottom on a log scale */
+			if (!ax_map(ya, s->y[j] - e, &ya0))
+				ya0 = pb;
+			double cap = (p1 - p0) * 0.2;
+			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
+			cairo_set_line_width(cr, 0.8);
+			cairo_move_to(cr, pc, ya0);
+			cairo_line_to(cr, pc, ya1);
+			cairo_move_to(cr, pc - cap, ya0);
+			cairo_line_to(cr, pc + cap, ya0);
+			cairo_move_to(cr, pc - cap, ya1);
+			cairo_line_to(cr, pc + cap, ya1);
+			cairo_stroke(cr);
+		}
 	}
 }
 

@@ -67,6 +67,9 @@ typedef struct br_chart_series {
 	double line_width_pt;   /* 0 = default (1.1 pt) */
 	double bar_width;       /* bars: width in x data units (0 = 0.8) */
 	double bar_offset;      /* bars: shift in x data units (grouped bars) */
+	double *err;            /* (added) bars: NULL, or n half-lengths in y units of a whisker
+	                           y ± err[j] (e.g. the sd over repeats); NaN = none. Owned;
+	                           set with br_chart_series_set_err */
 } br_chart_series;
 
 typedef struct br_refline {
@@ -126,6 +129,10 @@ void br_axis_set_categories(br_axis *ax, const double *v, const char *const *lab
  */
 br_chart_series *br_chart_add(br_chart *c, int kind, int side, int color,
     const char *label, const double *x, const double *y, size_t n);
+
+/* br_chart_series_set_err: whiskers y[j] ± err[j] (y units, n = the
+ * series' n; NaN = no whisker) for a BARS series; the array is copied. */
+void br_chart_series_set_err(br_chart_series *s, const double *err);
 
 /* br_chart_add_vline / _hline: reference lines (ignored when value is not finite). */
 br_refline *br_chart_add_vline(br_chart *c, double x, const char *label, int color, int label_pos);

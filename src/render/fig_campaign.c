@@ -36,12 +36,22 @@ bench_of(const br_campaign *c, size_t i)
  * longer than 28 bytes keeps its first 13 and last 13 around "…" (a
  * `vllm bench sweep` folder name is ~60 characters: rotated whole, it would
  * leave the panel no room to plot); the CSV keeps the full name. malloc'd. */
+static char *short_label(const char *n);
+
 static char *
 run_label(const br_campaign *c, size_t i)
 {
 	const char *n = c->runs[i].name;
 	if (!(n && n[0]))
 		return br_xasprintf("run %zu", i + 1);
+	return short_label(n);
+}
+
+/* short_label: n, or its first and last 13 bytes around "…" when longer
+ * than 28 bytes (see run_label); malloc'd. */
+static char *
+short_label(const char *n)
+{
 	size_t len = strlen(n);
 	if (len <= 28)
 		return br_xstrdup(n);
@@ -325,15 +335,28 @@ done:
 static int
 fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
 {
-	size_t n = c->n_runs;
-	double *xs = br_xmalloc(n * sizeof *xs), *v[3];
-	for (int k = 0; k < 3; k++)
+	/* with repeats: one bar per configuration at the mean, whiskers ± sd */
+	int by_group = c->max_repeats >= 2;
+	size_t n = by_group ? c->n_groups : c->n_runs;
+	double *xs = br_xmalloc(n * sizeof *xs), *v[3], *sd[3];
+	for (int k = 0; k < 3; k++) {
 		v[k] = br_xmalloc(n * sizeof *v[k]);
+		sd[k] = br_xmalloc(n * sizeof *sd[k]);
+	}
+	static const int rep_metric[3] = { BR_REPEAT_OUT_TPS, BR_REPEAT_ITL_P99, BR_REPEAT_PREEMPTIONS };
 	for (size_t i = 0; i < n; i++) {
+		if (by_group) {
+			for (int k = 0; k < 3; k++) {
+				v[k][i] = c->groups[i].stat[rep_metric[k]].mean;
+				sd[k][i] = c->groups[i].stat[rep_metric[k]].sd;
+			}
+			continue;
+		}
 		const br_bench *b = bench_of(c, i);
 		v[0][i] = b ? b->output_throughput_tps : NAN;
 		v[1][i] = itl_p99_ms(c, i);
 		v[2][i] = preemptions(c, i);
+		sd[0][i] = sd[1][i] = sd[2][i] = NAN;
 	}
 	static const char *const title[3] = { "output throughput", "p99 inter-token latency", "preemptions" };
 	static const char *const ytitle[3] = { "output tokens per second (tok/s)", "p99 ITL (ms)", "preemptions (count)" };
@@ -346,12 +369,27 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 		if (!any_finite(v[k], n))
 			continue;
 		br_chart *ch = br_chart_new(title[k]);
-		set_categories(ch, c, xs, NULL);
+		if (by_group) {
+			char **lab = br_xmalloc(n * sizeof *lab);
+			for (size_t i = 0; i < n; i++) {
+				xs[i] = (double)i;
+				char *sl = short_label(c->groups[i].label);
+				lab[i] = br_xasprintf("%s (n=%zu)", sl, c->groups[i].n);
+				free(sl);
+			}
+			br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
+			for (size_t i = 0; i < n; i++)
+				free(lab[i]);
+			free(lab);
+		} else
+			set_categories(ch, c, xs, NULL);
 		br_axis_set(&ch->y, BR_SCALE_LINEAR, ytitle[k]);
 		ch->y.include_zero = 1;
 		ch->legend = 0;
 		br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, color[k], title[k], xs, v[k], n);
 		s->bar_width = 0.6;
+		if (by_group)
+			br_chart_series_set_err(s, sd[k]);
 		na_notes(ch, xs, v[k], n, 0);
 		if (room_for_notes(v[k], n, 1.0, (int)(any_finite(v[0], n) + any_finite(v[1], n) + any_finite(v[2], n)))) {
 			bar_notes(ch, xs, v[k], n, 0, "", -1);
@@ -362,20 +400,30 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 	}
 	int rc = 0;
 	if (nc > 0) {
-		GString *csv = g_string_new("run,output_throughput_tok_per_s,itl_p99_ms,preemptions_count\n");
+		GString *csv = g_string_new(by_group ? "configuration,n_repeats,output_throughput_tok_per_s_mean,"
+		    "output_throughput_tok_per_s_sd,itl_p99_ms_mean,itl_p99_ms_sd,preemptions_count_mean,"
+		    "preemptions_count_sd\n" : "run,output_throughput_tok_per_s,itl_p99_ms,preemptions_count\n");
 		for (size_t i = 0; i < n; i++) {
-			br_csv_str(csv, c->runs[i].name);
+			br_csv_str(csv, by_group ? c->groups[i].label : c->runs[i].name);
+			if (by_group)
+				g_string_append_printf(csv, ",%zu", c->groups[i].n);
 			for (int k = 0; k < 3; k++) {
 				g_string_append_c(csv, ',');
 				br_csv_num(csv, v[k][i]);
+				if (by_group) {
+					g_string_append_c(csv, ',');
+					br_csv_num(csv, sd[k][i]);
+				}
 			}
 			g_string_append_c(csv, '\n');
 		}
-		char *cap = br_xasprintf("One panel per measure, one bar per configuration: %s. Output throughput "
+		char *cap = br_xasprintf("One panel per measure, one bar per %s: %s. Output throughput "
 		    "is the bench file's output_throughput; p99 ITL is recomputed from the per-request arrays "
 		    "when present (else the file's p99_itl_ms); preemptions are the increase of "
 		    "vllm:num_preemptions_total over the run window. p99 ITL hides preemptions (a few huge gaps "
-		    "among hundreds of thousands of samples), so read the third panel beside it.", names->str);
+		    "among hundreds of thousands of samples), so read the third panel beside it.",
+		    by_group ? "configuration at the mean of its repeats (whiskers ± sample sd; n repeats in "
+		    "the label)" : "run", names->str);
 		br_fig_spec spec = {
 			.id = "fig6-configs",
 			.title = "Configurations compared: throughput, p99 ITL, preemptions",
@@ -392,8 +440,10 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 		br_chart_free(charts[k]);
 	g_string_free(names, TRUE);
 	free(xs);
-	for (int k = 0; k < 3; k++)
+	for (int k = 0; k < 3; k++) {
 		free(v[k]);
+		free(sd[k]);
+	}
 	return rc;
 }
 
