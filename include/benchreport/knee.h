@@ -97,6 +97,7 @@ typedef struct br_knee_point {
 	double slo_value_ms[BR_SLO_MAX_TERMS];   /* each term's measured value; NAN = absent */
 	int slo_term_ok[BR_SLO_MAX_TERMS];       /* 1 met, 0 missed, -1 unknown */
 	int meets_slo;              /* 1 every term met; 0 otherwise */
+	int failed_too_many;        /* (added) > 1% of the requests failed: the SLO is missed */
 	int slo_evaluable;          /* (added) 0 when a metric an SLO term names is absent: the run is
 	                               "not evaluable", neither meeting nor failing the SLO */
 	int slo_source;             /* enum br_knee_source */
@@ -108,11 +109,12 @@ typedef struct br_knee_point {
 	size_t n_metric_samples;
 	int cannot_keep_up;         /* open loop, finite rate: achieved < 0.95 × offered, unless the
 	                               shortfall is the drain tail of a finite run (drain_tail) */
-	int drain_tail;             /* (added) achieved < 0.95 × offered, but TTFT did not grow over
-	                               the run (median of the last quarter of requests by start ≤
-	                               1.5 × the first quarter's) and the queue stayed empty (waiting
-	                               > 0 in < 5% of samples, or no series): the server kept up and
-	                               completed/duration only counts the last requests' drain */
+	int drain_tail;             /* (added) achieved < 0.95 × offered, but neither TTFT nor E2EL
+	                               grew over the run (median of the last quarter of requests by
+	                               start ≤ 1.5 × the first quarter's), no request failed and the
+	                               queue stayed empty (waiting > 0 in < 5% of samples, or no
+	                               series): the server kept up and completed/duration only
+	                               counts the last requests' drain */
 	double ttft_growth;         /* (added) that ratio of medians; NAN without start times */
 } br_knee_point;
 

@@ -323,7 +323,12 @@ sets_pool(const char *name)
 		"arg kv_cache_memory_bytes", "arg max_model_len", "arg block_size", "arg kv_cache_dtype",
 		"arg dtype", "arg quantization", "arg tensor_parallel_size", "arg pipeline_parallel_size",
 		"arg num_gpu_blocks_override", "arg swap_space", "arg cpu_offload_gb",
-		"arg enforce_eager", "arg max_num_seqs", "driver", "cuda" };
+		"arg enforce_eager", "arg max_num_seqs", "arg max_num_batched_tokens",
+		"arg speculative_config", "arg enable_lora", "arg max_loras", "arg max_lora_rank",
+		"arg max_cpu_loras", "arg compilation_config", "arg cudagraph_capture_sizes",
+		"arg max_seq_len_to_capture", "arg cuda_graph_sizes", "arg limit_mm_per_prompt",
+		"arg data_parallel_size", "arg enable_expert_parallel", "arg kv_transfer_config",
+		"arg load_format", "arg mm_processor_cache_gb", "driver", "cuda" };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(name, keys[i]) == 0)
 			return 1;
@@ -471,7 +476,9 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 		/* the pool is an outcome of the settings below, not a setting */
 		out->n_differ--;
 		int set = out->diffs[BR_SET_MODEL].state == BR_DIFF_DIFFERS ||
-		    out->diffs[BR_SET_GPU].state == BR_DIFF_DIFFERS;
+		    out->diffs[BR_SET_GPU].state == BR_DIFF_DIFFERS ||
+		    out->diffs[BR_SET_VLLM].state == BR_DIFF_DIFFERS ||
+		    out->diffs[BR_SET_MAX_NUM_SEQS].state == BR_DIFF_DIFFERS;
 		for (size_t i = 0; i < out->n_extra && !set; i++)
 			set = out->extra[i].state == BR_DIFF_DIFFERS && sets_pool(out->extra[i].name);
 		out->pool_moved_alone = !set;

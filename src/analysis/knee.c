@@ -372,22 +372,33 @@ start_cmp(const void *pa, const void *pb)
 }
 
 /*
- * ttft_growth: median TTFT of the last quarter of successful requests (by
- * start time) over that of the first quarter; NAN without start times, with
- * fewer than 8 such requests or a first-quarter median of 0. A server that
- * keeps up shows ~1; a growing queue shows in TTFT.
+ * latency_growth: median TTFT (e2el = 0) or E2E latency (e2el = 1) of the
+ * last quarter of successful requests (by start time) over that of the first
+ * quarter; NAN without start times, with fewer than 8 such requests or a
+ * first-quarter median of 0. A server that keeps up shows ~1; a growing
+ * queue shows in TTFT, a decode that falls behind in E2EL.
  */
 static double
-ttft_growth(const br_bench *b)
+latency_growth(const br_bench *b, int e2el)
 {
 	size_t n = 0;
 	double *st = br_xcalloc(2 * (b->n_requests + 1), sizeof *st);
 	for (size_t i = 0; i < b->n_requests; i++) {
 		const br_request *q = &b->requests[i];
-		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
+		double v = q->ttft_s;
+		if (e2el) {
+			v = q->latency_s;
+			if (!isfinite(v) && isfinite(q->ttft_s)) {
+				v = q->ttft_s;
+				for (size_t j = 0; j < q->n_itls; j++)
+					if (isfinite(q->itls_s[j]))
+						v += q->itls_s[j];
+			}
+		}
+		if (q->failed || !isfinite(q->start_time_s) || !isfinite(v))
 			continue;
 		st[2 * n] = q->start_time_s;
-		st[2 * n + 1] = q->ttft_s;
+		st[2 * n + 1] = v;
 		n++;
 	}
 	double g = NAN;
@@ -483,6 +494,14 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		}
 	}
 	p->slo_evaluable = !unknown;
+	/* failed requests are never good: a run losing more than 1% of them
+	 * does not meet any SLO, however fast the survivors were */
+	if (br_isnum(b->failed) && b->failed > 0 && br_isnum(b->completed) &&
+	    b->failed > 0.01 * (b->failed + b->completed)) {
+		p->meets_slo = 0;
+		p->failed_too_many = 1;
+		p->slo_evaluable = 1;
+	}
 	/* no successful request at all: nothing meets anything */
 	if (!(b->completed > 0)) {
 		p->meets_slo = 0;
@@ -510,8 +529,13 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	p->waiting_share_frac = br_knee_waiting_share(in->metrics, &p->n_metric_samples);
 	p->cannot_keep_up = !closed && isfinite(p->offered_rps) && isfinite(p->achieved_rps) &&
 	    p->achieved_rps < BR_KNEE_KEEPUP_FRAC * p->offered_rps;
-	p->ttft_growth = ttft_growth(b);
+	p->ttft_growth = latency_growth(b, 0);
+	double e2el_growth = latency_growth(b, 1);
+	/* the drain tail: neither TTFT nor E2EL grew over the run, the queue
+	 * stayed empty and no request failed (a server shedding load also
+	 * completes fewer than it was offered) */
 	if (p->cannot_keep_up && isfinite(p->ttft_growth) && p->ttft_growth <= 1.5 &&
+	    isfinite(e2el_growth) && e2el_growth <= 1.5 && !(p->failed > 0) &&
 	    !(p->waiting_share_frac >= 0.05)) {
 		p->cannot_keep_up = 0;
 		p->drain_tail = 1;

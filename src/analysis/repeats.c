@@ -10,9 +10,9 @@
  *     not 2), and the input/output shape (mean tokens per request, 3
  *     significant digits, so a random dataset's per-seed wobble of a token
  *     does not split a configuration);
- *   - every argument of the server log's non-default args line except
- *     host and port (NULL when the run has no log: "unknown", which only
- *     matches another unknown);
+ *   - the vLLM version and every argument of the server log's non-default
+ *     args line except host and port, in name order (no log: "unknown",
+ *     which only matches another unknown);
  *   - run.json's gpu, driver and cuda.
  * Not part of it: names, dates, run_number, label, notes and every result.
  * Statistics per configuration: mean, sd (ddof 1), 95% t interval
@@ -45,6 +45,13 @@ add_str(GString *g, const char *key, const char *v)
 	g_string_append_printf(g, "%s=%s;", key, v ? v : "(null)");
 }
 
+/* arg_cmp: order of log arguments by name. */
+static int
+arg_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const br_log_arg *const *)a)->name, (*(const br_log_arg *const *)b)->name);
+}
+
 /* fingerprint: the settings of result k of run r (malloc'd). */
 static char *
 fingerprint(const br_run *r, const br_bench *b)
@@ -66,13 +73,21 @@ fingerprint(const br_run *r, const br_bench *b)
 	add_num(g, "mean_output_tokens", out, 3);
 	if (r->log == NULL)
 		g_string_append(g, "server_args=unknown;");
-	else
+	else {
+		add_str(g, "vllm_version", r->log->vllm_version);
+		/* arguments in name order: the log's order is not a setting */
+		const br_log_arg **sorted = br_xcalloc(r->log->n_args + 1, sizeof *sorted);
+		for (size_t i = 0; i < r->log->n_args; i++)
+			sorted[i] = &r->log->args[i];
+		qsort(sorted, r->log->n_args, sizeof *sorted, arg_cmp);
 		for (size_t i = 0; i < r->log->n_args; i++) {
-			const br_log_arg *a = &r->log->args[i];
+			const br_log_arg *a = sorted[i];
 			if (strcmp(a->name, "host") == 0 || strcmp(a->name, "port") == 0)
 				continue;
 			g_string_append_printf(g, "arg:%s=%s;", a->name, a->value);
 		}
+		free(sorted);
+	}
 	add_str(g, "gpu", r->gpu);
 	add_str(g, "driver", r->driver);
 	add_str(g, "cuda", r->cuda);

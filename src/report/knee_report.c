@@ -102,6 +102,7 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "slo_terms", terms);
 	json_object_set_new(o, "meets_slo", json_boolean(p->meets_slo));
 	json_object_set_new(o, "slo_evaluable", json_boolean(p->slo_evaluable));
+	json_object_set_new(o, "failed_too_many", json_boolean(p->failed_too_many));
 	json_object_set_new(o, "drain_tail", json_boolean(p->drain_tail));
 	json_object_set_new(o, "ttft_growth", jnum(p->ttft_growth));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
@@ -134,6 +135,12 @@ why_fail(const br_knee_point *p, const br_slo *slo)
 		    : br_xasprintf("%s %.1f ms > %g ms", name, p->slo_value_ms[k], t->limit_ms);
 		char *n = br_xasprintf("%s%s%s", s, s[0] ? "; " : "", part);
 		free(part);
+		free(s);
+		s = n;
+	}
+	if (p->failed_too_many) {
+		char *n = br_xasprintf("%s%s%.0f of %.0f requests failed", s, s[0] ? "; " : "", p->failed,
+		    p->failed + p->completed);
 		free(s);
 		s = n;
 	}
@@ -354,10 +361,15 @@ group_table(br_pdf *d, const br_knee_group *G)
 		c[5] = fmt_pair(p->e2el_p50_ms / 1000, p->e2el_p99_ms / 1000, lat_dec(p->e2el_p50_ms / 1000));
 		c[6] = fmt1(p->goodput_rps, 2);
 		int first_of_level = i == 0 || G->pts[i - 1].x != p->x;
-		char rep[64] = "";
-		if (first_of_level && G->level_n && G->level_n[i] > 1)
-			snprintf(rep, sizeof rep, "; %zu of %zu meet%s", G->level_pass[i], G->level_n[i],
+		char rep[128] = "";
+		if (first_of_level && G->level_n && G->level_n[i] > 1) {
+			size_t ne = G->level_n[i] - G->level_evaluable[i];
+			char nev[48] = "";
+			if (ne > 0)
+				snprintf(nev, sizeof nev, "; %zu not evaluable", ne);
+			snprintf(rep, sizeof rep, "; %zu of %zu meet%s%s", G->level_pass[i], G->level_evaluable[i], nev,
 			    G->level_warmup[i] ? "; 1st warm-up?" : "");
+		}
 		c[7] = br_xasprintf("%s%s%s", !p->slo_evaluable ? "not evaluable" : p->meets_slo ? "met" : "missed",
 		    p->goodput_exact ? "" : " *", rep);
 		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)
@@ -412,6 +424,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			para(d, t, "group.no_knee", go);
 		if (G->first_fail_idx >= 0)
 			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
+		else if (G->knee_idx >= 0 && G->n > 0 && G->pts[G->knee_idx].x != G->pts[G->n - 1].x)
+			para(d, t, "group.no_fail_goodput", go);   /* the knee is where goodput stopped rising */
 		else
 			para(d, t, "group.no_fail", go);
 		if (rate) {
