@@ -46,6 +46,8 @@ typedef struct br_config_group {
 	size_t *members;        /* indices into br_campaign.measurements, in load order */
 	size_t n;               /* repeats */
 	br_mean_ci stat[BR_REPEAT_N_METRICS];
+	size_t n_all_failed;    /* members whose every request failed (their latencies absent,
+	                           so a statistic's own n can be below the group's n) */
 	int warmup_suspect;     /* first member's TTFT p99 > 3 × the median of the others' */
 	double warmup_ratio;    /* that ratio */
 	double warmup_rest_p99_ms; /* the others' median TTFT p99, ms */

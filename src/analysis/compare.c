@@ -96,7 +96,10 @@ lat_ms(const br_analysis *a, int m, const char *stat, double pct)
 	}
 	if (a->run == NULL || a->run->bench.n == 0)
 		return NAN;
-	return br_bench_file_stat(&a->run->bench.runs[0], br_latency_metric_name[m], stat, pct);
+	const br_bench *b = &a->run->bench.runs[0];
+	if (br_isnum(b->completed) && b->completed == 0)
+		return NAN;     /* vLLM's 0 for an empty set is not a latency */
+	return br_bench_file_stat(b, br_latency_metric_name[m], stat, pct);
 }
 
 /* br_cmp_values_from_analysis: see compare.h. */

@@ -69,8 +69,10 @@ fingerprint(const br_run *r, const br_bench *b)
 		in = b->total_input_tokens / b->completed;
 		out = b->total_output_tokens / b->completed;
 	}
+	g_string_append(g, "|shape:");
 	add_num(g, "mean_input_tokens", in, 3);
 	add_num(g, "mean_output_tokens", out, 3);
+	g_string_append(g, "|");
 	if (r->log == NULL)
 		g_string_append(g, "server_args=unknown;");
 	else {
@@ -141,6 +143,9 @@ result_metrics(const br_analysis *a, const br_bench *b, size_t k, double m[BR_RE
 	if (br_isnum(b->completed) && b->completed == 0) {
 		m[BR_REPEAT_TTFT_P50] = m[BR_REPEAT_TTFT_P99] = m[BR_REPEAT_ITL_P50] = m[BR_REPEAT_E2EL_P50] = NAN;
 		m[BR_REPEAT_ITL_P99] = NAN;
+		/* a run of failures measured the failure, not the configuration's
+		 * throughput: shown apart (n_all_failed), not averaged in */
+		m[BR_REPEAT_OUT_TPS] = m[BR_REPEAT_TOTAL_TPS] = NAN;
 		return;
 	}
 	if (k == 0) {
@@ -166,6 +171,70 @@ const char *const br_repeat_metric_name[BR_REPEAT_N_METRICS] = {
 	"output_throughput_tps", "total_token_throughput_tps", "ttft_p50_ms", "ttft_p99_ms",
 	"itl_p50_ms", "e2el_p50_ms", "itl_p99_ms", "preemptions"
 };
+
+/* shapeless: the fingerprint without its input/output shape (malloc'd). */
+static char *
+shapeless(const char *key)
+{
+	const char *a = strstr(key, "|shape:");
+	const char *b = a ? strchr(a + 1, '|') : NULL;
+	if (a == NULL || b == NULL)
+		return br_xstrdup(key);
+	return br_xasprintf("%.*s%s", (int)(a - key), key, b + 1);
+}
+
+/*
+ * merge_all_failed: a result whose every request failed has no
+ * input/output shape (no completed request to average), so its fingerprint
+ * cannot match its siblings'. When exactly one other group has the same
+ * settings apart from the shape, the failed result is a repeat of it: its
+ * group (of one) is folded in and counted in n_all_failed.
+ */
+static void
+merge_all_failed(br_campaign *c)
+{
+	for (size_t gi = 0; gi < c->n_groups; gi++) {
+		br_config_group *g = &c->groups[gi];
+		if (g->n != 1)
+			continue;
+		br_measurement *m = &c->measurements[g->members[0]];
+		const br_bench *b = &c->runs[m->run].bench.runs[m->result];
+		if (!(br_isnum(b->completed) && b->completed == 0))
+			continue;
+		char *base = shapeless(g->key);
+		size_t hit = (size_t)-1, n_hit = 0;
+		for (size_t gj = 0; gj < c->n_groups; gj++) {
+			if (gj == gi)
+				continue;
+			char *o = shapeless(c->groups[gj].key);
+			if (strcmp(o, base) == 0) {
+				hit = gj;
+				n_hit++;
+			}
+			free(o);
+		}
+		free(base);
+		if (n_hit != 1)
+			continue;
+		br_config_group *h = &c->groups[hit];
+		h->members = br_xrealloc(h->members, (h->n + 1) * sizeof *h->members);
+		h->members[h->n++] = g->members[0];
+		h->n_all_failed++;
+		/* drop group gi; renumber the measurements' group indices */
+		free(g->key);
+		free(g->members);
+		memmove(&c->groups[gi], &c->groups[gi + 1], (c->n_groups - gi - 1) * sizeof *c->groups);
+		c->n_groups--;
+		for (size_t k = 0; k < c->n_measurements; k++) {
+			br_measurement *mk = &c->measurements[k];
+			if (mk == m)
+				mk->group = hit > gi ? hit - 1 : hit;
+			else if (mk->group > gi)
+				mk->group--;
+		}
+		gi--;
+	}
+}
 
 /*
  * br_campaign_group_repeats: see campaign.h.
@@ -206,6 +275,7 @@ br_campaign_group_repeats(br_campaign *c)
 		}
 	}
 	g_hash_table_destroy(by_key);
+	merge_all_failed(c);
 	for (size_t gi = 0; gi < c->n_groups; gi++) {
 		br_config_group *g = &c->groups[gi];
 		if (g->n > c->max_repeats)

@@ -998,6 +998,7 @@ br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
 		json_object_set_new(go, "label", json_string(g->label));
 		json_object_set_new(go, "n_repeats", json_integer((json_int_t)g->n));
 		json_object_set_new(go, "first_repeat_warmup_suspect", json_boolean(g->warmup_suspect));
+		json_object_set_new(go, "n_all_failed", json_integer((json_int_t)g->n_all_failed));
 		json_object_set_new(go, "runs", names);
 		json_object_set_new(go, "stats", st);
 		json_array_append_new(cfgs, go);
@@ -1153,7 +1154,8 @@ campaign_repeats(ctx *c, const br_campaign *camp)
 	for (size_t gi = 0; gi < camp->n_groups; gi++) {
 		const br_config_group *g = &camp->groups[gi];
 		const char **row = &cells[gi * NC];
-		row[0] = g->label;
+		row[0] = g->n_all_failed ? keep(&p, br_xasprintf("%s (%zu of %zu: every request failed; "
+		    "not in the means)", g->label, g->n_all_failed, g->n)) : g->label;
 		row[1] = keep(&p, br_xasprintf("%zu", g->n));
 		row[2] = keep(&p, mean_sd(&g->stat[BR_REPEAT_OUT_TPS], 1));
 		row[3] = keep(&p, mean_sd(&g->stat[BR_REPEAT_TTFT_P50], 1));
