@@ -249,6 +249,11 @@ br_campaign_load(const char *dir, const char *focus_name,
 	for (size_t i = 0; i < c->n_runs; i++)
 		br_analyze(&c->runs[i], &c->analyses[i]);
 	br_campaign_group_repeats(c);
+	for (size_t i = 0; i < c->n_runs; i++)
+		if (c->runs[i].bench.n > 1)
+			add_warning(c, "%s holds %zu bench results: the tables and the detailed chapters use the "
+			    "newest (the last line of an --append-result file); the repeats table counts all of them",
+			    c->runs[i].name, c->runs[i].bench.n);
 
 	/* focus: --focus by run name or folder name, else most preemptions */
 	if (focus_name != NULL) {

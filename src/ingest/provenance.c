@@ -345,6 +345,20 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
 	double start_t = stamp_epoch(l->last_startup_stamp, end);
 	if (!isfinite(start_t) || start_t <= end + 5)
 		return 0;
+	size_t before = 0;
+	for (size_t i = 0; i < l->n_stats; i++)
+		before += l->stats[i].line < l->last_startup_line;
+	if (before == 0) {
+		/* no periodic stats line before the restart: nothing shows which
+		 * start-up served the run, and the kept one began after it ended */
+		snprintf(why, whylen, "it holds %d start-ups and the last (line %d, %s) began after the bench "
+		    "run ended (%.4s-%.2s-%.2s %.2s:%.2s:%.2s, if the log and the client share a time zone); "
+		    "no periodic stats line shows which start-up served the run, and the capacity lines "
+		    "and arguments kept are the last one's", l->n_startups, l->last_startup_line,
+		    l->last_startup_stamp, b->date, b->date + 4, b->date + 6, b->date + 9, b->date + 11,
+		    b->date + 13);
+		return 1;
+	}
 	for (size_t i = 0; i < l->n_stats; i++) {
 		const br_log_stat *st = &l->stats[i];
 		if (st->line >= l->last_startup_line || !(st->running > 0))
