@@ -66,8 +66,9 @@ typedef struct br_latency {
 	                                  decode) is not called a stall */
 	/* (added) the longest stall event: stall gaps of several requests and
 	 * first tokens of others that end together (within max(50 ms, 10% of
-	 * the gap)) are one engine step that stalled everyone. Needs start
-	 * times; stall_event_known 0 otherwise. */
+	 * the gap)) are one engine step that stalled everyone, provided no
+	 * request got a token inside the gap. Needs start times;
+	 * stall_event_known 0 otherwise. */
 	int stall_event_known;
 	double stall_event_ms;       /* the longest gap of the event */
 	double stall_event_at_s;     /* its end, seconds after the first request's start */

@@ -219,7 +219,10 @@ group_errors(const br_bench *b, br_latency *out)
 
 /*
  * stall_event: locate each stall gap in time (start + TTFT + the gaps
- * before it; perf_counter seconds) and take the longest. Every other
+ * before it; perf_counter seconds) and take the longest. It is an engine
+ * step only when no request received a token inside it (else the engine
+ * ran on and the gap is one request's, e.g. a preempted victim's wait: no
+ * event). Every other
  * request whose stall gap ends within tol = max(50 ms, 10% of it) of the
  * same moment stalled in the same engine step; every request whose first
  * token arrives within tol of it after a TTFT above the stall threshold
@@ -253,6 +256,27 @@ stall_event(const br_bench *b, br_latency *out)
 	if (!isfinite(best_end))
 		return;
 	double tol = fmax(0.05, 0.1 * best_gap);
+	/* an engine step stalls everyone: when any request got a token inside
+	 * the gap, the engine was running and the gap is this request's own
+	 * (a preempted victim waiting to be readmitted), not a stalled step */
+	double g0 = best_end - best_gap + tol, g1 = best_end - tol;
+	for (size_t i = 0; i < b->n_requests && g0 < g1; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
+			continue;
+		double t = q->start_time_s + q->ttft_s;
+		if (t > g0 && t < g1)
+			return;
+		for (size_t j = 0; j < q->n_itls; j++) {
+			if (!isfinite(q->itls_s[j]))
+				continue;
+			t += q->itls_s[j];
+			if (t > g0 && t < g1)
+				return;
+			if (t >= g1)
+				break;
+		}
+	}
 	size_t streams = 0, firsts = 0;
 	for (size_t i = 0; i < b->n_requests; i++) {
 		const br_request *q = &b->requests[i];
