@@ -823,18 +823,28 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	br_knee_point *pts = br_xcalloc(n, sizeof *pts);
 	for (size_t i = 0; i < n; i++)
 		fill_point(&in[i], closed_of[i], slo, &pts[i]);
-	for (int pass = 0; pass < 2; pass++)
+	/* runs with no completed request have no in/out shape: they join, after
+	 * the others, the one curve of the same settings (when exactly one) */
+	for (int pass = 0; pass < 4; pass++)
 		for (size_t i = 0; i < n; i++) {
 			int closed = closed_of[i];
-			if (closed != pass)
+			int noshape = !isfinite(pts[i].mean_input_tokens);
+			if (closed != pass / 2 || noshape != pass % 2)
 				continue;
 			char *k = exact_key(in[i].bench, closed);
-			size_t g;
-			for (g = 0; g < ng; g++)
+			size_t g, n_same = 0, same = 0;
+			for (g = 0; g < ng; g++) {
+				if (noshape && strcmp(keys[g], k) == 0) {
+					n_same++;
+					same = g;
+				}
 				if (strcmp(keys[g], k) == 0 &&
 				    close_rel(pts[first[g]].mean_input_tokens, pts[i].mean_input_tokens) &&
 				    close_rel(pts[first[g]].mean_output_tokens, pts[i].mean_output_tokens))
 					break;
+			}
+			if (g == ng && noshape && n_same == 1)
+				g = same;
 			if (g == ng) {
 				keys = br_xrealloc(keys, (ng + 1) * sizeof *keys);
 				first = br_xrealloc(first, (ng + 1) * sizeof *first);
