@@ -219,21 +219,58 @@ group_errors(const br_bench *b, br_latency *out)
 
 /*
  * stall_event: locate each stall gap in time (start + TTFT + the gaps
- * before it; perf_counter seconds) and take the longest. It is an engine
- * step only when no request received a token inside it (else the engine
- * ran on and the gap is one request's, e.g. a preempted victim's wait: no
- * event). Every other
+ * before it; perf_counter seconds). A gap is an engine step only when no
+ * request received a token inside it (else the engine ran on and the gap is
+ * one request's, e.g. a preempted victim's wait); the longest such gap
+ * (among the 64 longest) is the event. Every other
  * request whose stall gap ends within tol = max(50 ms, 10% of it) of the
  * same moment stalled in the same engine step; every request whose first
  * token arrives within tol of it after a TTFT above the stall threshold
  * waited on it for its first token. Needs start times.
  */
+/* A located stall gap: its length and end (s, perf_counter clock), its request. */
+typedef struct stall_gap {
+	double gap_s, end_s;
+	size_t req;
+} stall_gap;
+
+static int
+stall_gap_cmp(const void *pa, const void *pb)
+{
+	const stall_gap *a = pa, *b = pb;
+	return a->gap_s > b->gap_s ? -1 : a->gap_s < b->gap_s;
+}
+
+/* token_inside: 1 when any successful request got a token (first or later)
+ * strictly inside (g0, g1). */
+static int
+token_inside(const br_bench *b, double g0, double g1)
+{
+	for (size_t i = 0; i < b->n_requests && g0 < g1; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
+			continue;
+		double t = q->start_time_s + q->ttft_s;
+		if (t > g0 && t < g1)
+			return 1;
+		for (size_t j = 0; j < q->n_itls && t < g1; j++) {
+			if (!isfinite(q->itls_s[j]))
+				continue;
+			t += q->itls_s[j];
+			if (t > g0 && t < g1)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static void
 stall_event(const br_bench *b, br_latency *out)
 {
 	double thr = out->itl_stall_threshold_ms / 1000.0;
-	double t0 = INFINITY, best_end = NAN, best_gap = 0;
-	size_t best_req = 0;
+	double t0 = INFINITY;
+	stall_gap *gaps = NULL;
+	size_t ng = 0;
 	for (size_t i = 0; i < b->n_requests; i++) {
 		const br_request *q = &b->requests[i];
 		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
@@ -246,37 +283,32 @@ stall_event(const br_bench *b, br_latency *out)
 			if (!isfinite(g))
 				continue;
 			t += g;
-			if (g > thr && g > best_gap) {
-				best_gap = g;
-				best_end = t;
-				best_req = i;
+			if (g > thr) {
+				gaps = br_xrealloc(gaps, (ng + 1) * sizeof *gaps);
+				gaps[ng++] = (stall_gap){ g, t, i };
 			}
 		}
 	}
-	if (!isfinite(best_end))
-		return;
-	double tol = fmax(0.05, 0.1 * best_gap);
+	qsort(gaps, ng, sizeof *gaps, stall_gap_cmp);
 	/* an engine step stalls everyone: when any request got a token inside
-	 * the gap, the engine was running and the gap is this request's own
-	 * (a preempted victim waiting to be readmitted), not a stalled step */
-	double g0 = best_end - best_gap + tol, g1 = best_end - tol;
-	for (size_t i = 0; i < b->n_requests && g0 < g1; i++) {
-		const br_request *q = &b->requests[i];
-		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
-			continue;
-		double t = q->start_time_s + q->ttft_s;
-		if (t > g0 && t < g1)
-			return;
-		for (size_t j = 0; j < q->n_itls; j++) {
-			if (!isfinite(q->itls_s[j]))
-				continue;
-			t += q->itls_s[j];
-			if (t > g0 && t < g1)
-				return;
-			if (t >= g1)
-				break;
+	 * a gap, the engine ran on and the gap is that request's own (a
+	 * preempted victim waiting to be readmitted). The longest of the (at
+	 * most 64 longest) gaps with no token inside is the event. */
+	double best_end = NAN, best_gap = 0, tol = 0;
+	size_t best_req = 0;
+	for (size_t k = 0; k < ng && k < 64; k++) {
+		double tl = fmax(0.05, 0.1 * gaps[k].gap_s);
+		if (!token_inside(b, gaps[k].end_s - gaps[k].gap_s + tl, gaps[k].end_s - tl)) {
+			best_end = gaps[k].end_s;
+			best_gap = gaps[k].gap_s;
+			best_req = gaps[k].req;
+			tol = tl;
+			break;
 		}
 	}
+	free(gaps);
+	if (!isfinite(best_end))
+		return;
 	size_t streams = 0, firsts = 0;
 	for (size_t i = 0; i < b->n_requests; i++) {
 		const br_request *q = &b->requests[i];
