@@ -18,6 +18,9 @@ typedef struct br_figure {
 	char *caption;         /* what to read in it, with units */
 	char *png_path, *svg_path, *csv_path;
 	double width_pt, height_pt;  /* drawn size in PostScript points (1/72 in) */
+	size_t n_not_drawn;    /* (added) points of line, step, scatter and area series whose x or
+	                          y is missing or not finite, so not drawn (bars say "n/a"
+	                          themselves); the report counts them in the caption */
 } br_figure;
 
 /*

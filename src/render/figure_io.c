@@ -172,6 +172,17 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 	}
 	if (rc == 0)
 		rc = write_png(rec, w, h, png, cause);
+	size_t not_drawn = 0;
+	for (size_t i = 0; i < spec->n_charts; i++) {
+		const br_chart *ch = spec->charts[i];
+		for (size_t k = 0; k < ch->n_series; k++) {
+			const br_chart_series *se = &ch->series[k];
+			if (se->kind == BR_SERIES_BARS || se->kind == BR_SERIES_HBARS_STACKED)
+				continue;
+			for (size_t j = 0; j < se->n; j++)
+				not_drawn += !(isfinite(se->x[j]) && isfinite(se->y[j]));
+		}
+	}
 	if (rc == 0 && (rc = write_svg(spec, svg, cause)) != 0)
 		unlink(png);
 	if (rc == 0 && (rc = br_write_atomic(csv, spec->csv ? spec->csv : "", spec->csv ? spec->csv_len : 0, cause)) != 0) {
@@ -186,6 +197,7 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 		return -1;
 	}
 	out->id = br_xstrdup(spec->id);
+	out->n_not_drawn = not_drawn;
 	out->title = br_xstrdup(spec->title);
 	out->caption = br_xstrdup(spec->caption);
 	out->png_path = png;
