@@ -117,7 +117,9 @@ signal_run() {
   local sig=$1 try
   for try in 1 2 3; do
     "$BIN" "$r1" -q 2> "$io/sig.err" & pid=$!
-    for _ in $(seq 1 6000); do [ -d "$r1/report.tmp.$pid" ] && break; sleep 0.005; done
+    # wait for the staging folder's marker, not just the folder: a SIGKILL between
+    # mkdir and the marker's write leaves an unmarked folder (seen under ASan + load)
+    for _ in $(seq 1 6000); do [ -f "$r1/report.tmp.$pid/.benchreport-output" ] && break; sleep 0.005; done
     seen=0; [ -d "$r1/report.tmp.$pid" ] && seen=1
     kill -s "$sig" "$pid" 2> /dev/null; wait "$pid" 2> /dev/null; prc=$?
     [ "$prc" -gt 128 ] && return 0
