@@ -125,7 +125,7 @@ why_fail(const br_knee_point *p, const br_slo *slo)
 		if (p->slo_term_ok[k] == 1)
 			continue;
 		const br_slo_term *t = &slo->terms[k];
-		char name[32];
+		char name[64];
 		snprintf(name, sizeof name, "%s", t->text);
 		char *le = strstr(name, "<=");
 		if (le)
