@@ -289,7 +289,8 @@ stall_event(const br_bench *b, br_latency *out)
 			}
 		}
 	}
-	qsort(gaps, ng, sizeof *gaps, stall_gap_cmp);
+	if (ng > 1)
+		qsort(gaps, ng, sizeof *gaps, stall_gap_cmp);
 	/* an engine step stalls everyone: when any request got a token inside
 	 * a gap, the engine ran on and the gap is that request's own (a
 	 * preempted victim waiting to be readmitted). The longest of the (at
