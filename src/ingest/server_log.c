@@ -1144,6 +1144,18 @@ clip(const char *p, size_t n, size_t max)
 	return o;
 }
 
+/* set_exception: b..end (line lineno) is the newest exception; the one
+ * before it is kept as prev_exc (the root cause behind "See root cause above"). */
+static void
+set_exception(scanner *s, const char *b, const char *end, int lineno)
+{
+	free(s->prev_exc);
+	s->prev_exc = s->exc;
+	s->prev_exc_line = s->exc_line;
+	s->exc = clip(b, (size_t)(end - b), FAILURE_MAX);
+	s->exc_line = lineno;
+}
+
 /*
  * cli_error: argparse refuses the command line before any vLLM logger runs:
  * "usage: vllm serve [model_tag] [options]" then "vllm serve: error:
@@ -1167,11 +1179,7 @@ cli_error(scanner *s, const pline *l, int lineno)
 	const char *e = memmem(b, (size_t)(end - b), ": error: ", 9);
 	if (e == NULL || !(starts(b, end, "vllm") || starts(b, end, "api_server.py")))
 		return;
-	free(s->prev_exc);
-	s->prev_exc = s->exc;
-	s->prev_exc_line = s->exc_line;
-	s->exc = clip(b, (size_t)(end - b), FAILURE_MAX);
-	s->exc_line = lineno;
+	set_exception(s, b, end, lineno);
 }
 
 /*
@@ -1202,11 +1210,7 @@ traceback(scanner *s, const pline *l, int lineno)
 			s->tb_state = 0;
 			return;
 		}
-		free(s->prev_exc);
-		s->prev_exc = s->exc;
-		s->prev_exc_line = s->exc_line;
-		s->exc = clip(b, (size_t)(end - b), FAILURE_MAX);
-		s->exc_line = lineno;
+		set_exception(s, b, end, lineno);
 		s->tb_state = 2;
 		s->tb_detail = 0;
 		return;
