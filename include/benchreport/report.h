@@ -108,6 +108,15 @@ const char *br_template_get(const br_template *t, const char *key);
  */
 char *br_template_fill(const br_template *t, const char *key, const json_t *summary);
 
+/*
+ * br_template_figure_caption: caption (NULL = "") followed, when figure f
+ * left points out (f->n_not_drawn > 0), by the template's
+ * "figures_common.not_drawn" sentence with {n} = that count, so a dropped
+ * point is always said in the caption. Returns a malloc'd string.
+ */
+struct br_figure;
+char *br_template_figure_caption(const br_template *t, const char *caption, const struct br_figure *f);
+
 void br_template_free(br_template *t);
 
 /* ------------------------------------------------------------------ */

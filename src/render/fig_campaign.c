@@ -145,6 +145,98 @@ set_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suff
 	free(lab);
 }
 
+/* ------------------------------------------------------------------ */
+/* per configuration                                                    */
+
+/*
+ * by_config: whether the figures show one category per configuration
+ * (some configuration was repeated) rather than one per run.
+ */
+static int
+by_config(const br_campaign *c)
+{
+	return c->max_repeats >= 2 && c->n_groups > 0;
+}
+
+/* n_categories: configurations when by_config, else runs. */
+static size_t
+n_categories(const br_campaign *c)
+{
+	return by_config(c) ? c->n_groups : c->n_runs;
+}
+
+/*
+ * per_config: per-run values run_v[0..n_runs) (any unit, NAN = unknown)
+ * turned into one value per category: with repeats (by_config), mean[g]
+ * and sd[g] (sample sd, NAN below 2 values) over the run folders whose
+ * reported result belongs to configuration g, n_used[g] the finite values
+ * among them; without, a copy of run_v with sd NAN and n_used 1 or 0.
+ * mean, sd: n_categories(c) doubles; n_used may be NULL.
+ */
+static void
+per_config(const br_campaign *c, const double *run_v, double *mean, double *sd, size_t *n_used)
+{
+	if (!by_config(c)) {
+		for (size_t i = 0; i < c->n_runs; i++) {
+			mean[i] = run_v[i];
+			sd[i] = NAN;
+			if (n_used)
+				n_used[i] = isfinite(run_v[i]);
+		}
+		return;
+	}
+	double *x = br_xmalloc((c->n_runs ? c->n_runs : 1) * sizeof *x);
+	for (size_t g = 0; g < c->n_groups; g++) {
+		size_t k = 0;
+		for (size_t i = 0; i < c->n_runs; i++)
+			if (br_campaign_group_of_run(c, i) == &c->groups[g])
+				x[k++] = run_v[i];
+		br_mean_ci s;
+		br_mean_ci95(x, k, &s);
+		mean[g] = s.n > 0 ? s.mean : NAN;
+		sd[g] = s.n >= 2 ? s.sd : NAN;
+		if (n_used)
+			n_used[g] = s.n;
+	}
+	free(x);
+}
+
+/*
+ * set_config_categories: x categories 0..n_categories(c)-1: the run names
+ * (as set_categories), or with repeats the configuration labels with
+ * "(n=K)", K its repeats; suffix[i] appended after " · " when given.
+ */
+static void
+set_config_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suffix)
+{
+	if (!by_config(c)) {
+		set_categories(ch, c, xs, suffix);
+		return;
+	}
+	size_t n = c->n_groups;
+	char **lab = br_xmalloc(n * sizeof *lab);
+	for (size_t i = 0; i < n; i++) {
+		xs[i] = (double)i;
+		char *sl = short_label(c->groups[i].label);
+		if (suffix && suffix[i])
+			lab[i] = br_xasprintf("%s (n=%zu) · %s", sl, c->groups[i].n, suffix[i]);
+		else
+			lab[i] = br_xasprintf("%s (n=%zu)", sl, c->groups[i].n);
+		free(sl);
+	}
+	br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
+	for (size_t i = 0; i < n; i++)
+		free(lab[i]);
+	free(lab);
+}
+
+/* category_name: CSV name of category i (configuration label or run name; not owned). */
+static const char *
+category_name(const br_campaign *c, size_t i)
+{
+	return by_config(c) ? c->groups[i].label : c->runs[i].name;
+}
+
 /*
  * max_finite: the largest finite value of v[0..n), NAN when none.
  */
@@ -221,35 +313,47 @@ bar_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offs
 /* ------------------------------------------------------------------ */
 /* fig1                                                                 */
 
-/* fig_kv_demand: see the file comment. 1 made, 0 no data, -1 I/O error. */
+/* fig_kv_demand: see the file comment. With repeats one category per
+ * configuration: the means over its run folders, whiskers ± sd on the peak
+ * running bars. 1 made, 0 no data, -1 I/O error. */
 static int
 fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
 {
-	size_t n = c->n_runs;
-	double *xs = br_xmalloc(n * sizeof *xs), *C = br_xmalloc(n * sizeof *C),
-	       *peak = br_xmalloc(n * sizeof *peak), *over = br_xmalloc(n * sizeof *over);
-	for (size_t i = 0; i < n; i++) {
-		const br_analysis *a = &c->analyses[i];
-		C[i] = concurrency(c, i);
-		peak[i] = a->residency.available ? a->residency.running_peak : NAN;
-		over[i] = a->capacity.available ? a->capacity.oversubscription : NAN;
-		if (!(isfinite(over[i]) && over[i] > 0))
-			over[i] = NAN;
+	size_t nr = c->n_runs, n = n_categories(c);
+	enum { K_C, K_PEAK, K_OVER, K_DEMAND, K_POOL, K_N };
+	double *run[K_N], *v[K_N], *sd[K_N];
+	for (int k = 0; k < K_N; k++) {
+		run[k] = br_xmalloc((nr ? nr : 1) * sizeof *run[k]);
+		v[k] = br_xmalloc((n ? n : 1) * sizeof *v[k]);
+		sd[k] = br_xmalloc((n ? n : 1) * sizeof *sd[k]);
 	}
-	int rc = 0;
+	double *xs = br_xmalloc((n ? n : 1) * sizeof *xs);
+	for (size_t i = 0; i < nr; i++) {
+		const br_analysis *a = &c->analyses[i];
+		const br_capacity *cap = &a->capacity;
+		run[K_C][i] = concurrency(c, i);
+		run[K_PEAK][i] = a->residency.available ? a->residency.running_peak : NAN;
+		run[K_OVER][i] = cap->available && cap->oversubscription > 0 ? cap->oversubscription : NAN;
+		run[K_DEMAND][i] = cap->available ? cap->demand_tokens : NAN;
+		run[K_POOL][i] = cap->available ? cap->kv_pool_tokens : NAN;
+	}
+	for (int k = 0; k < K_N; k++)
+		per_config(c, run[k], v[k], sd[k], NULL);
+	double *C = v[K_C], *peak = v[K_PEAK], *over = v[K_OVER];
+	int rc = 0, grouped = by_config(c);
 	if (!any_finite(C, n) && !any_finite(peak, n))
 		goto done;
 	br_chart *ch = br_chart_new(NULL);
 	/* the demand / pool value goes into the category label: a note beside each
 	 * marker would sit on the bars and collide with the bar values */
-	char **osuf = br_xcalloc(n, sizeof *osuf);
+	char **osuf = br_xcalloc(n ? n : 1, sizeof *osuf);
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(over[i])) {
 			char num[32];
 			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : "%.1f", over[i]);
 			osuf[i] = br_xasprintf("%s×", num);
 		}
-	set_categories(ch, c, xs, osuf);
+	set_config_categories(ch, c, xs, osuf);
 	for (size_t i = 0; i < n; i++)
 		free(osuf[i]);
 	free(osuf);
@@ -263,6 +367,8 @@ fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **
 	s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, 0, "peak running (requests)", xs, peak, n);
 	s->bar_width = 0.36;
 	s->bar_offset = 0.19;
+	if (grouped)
+		br_chart_series_set_err(s, sd[K_PEAK]);
 	int has_over = any_finite(over, n);
 	if (has_over) {
 		br_axis_set(&ch->y2, BR_SCALE_LOG10, "KV demand / pool (×, log scale)");
@@ -292,27 +398,32 @@ fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **
 		double m1 = max_finite(C, n), m2 = max_finite(peak, n);
 		headroom(&ch->y, isfinite(m2) && !(m1 >= m2) ? m2 : m1);
 	}
-	GString *csv = g_string_new("run,requested_concurrency_requests,peak_running_requests,"
+	GString *csv = g_string_new(grouped ? "configuration,n_repeats,requested_concurrency_requests,"
+	    "peak_running_requests_mean,peak_running_requests_sd,kv_demand_tokens_mean,kv_pool_tokens_mean,"
+	    "kv_demand_over_pool_x_mean\n" : "run,requested_concurrency_requests,peak_running_requests,"
 	    "kv_demand_tokens,kv_pool_tokens,kv_demand_over_pool_x\n");
+	static const int col[K_N] = { K_C, K_PEAK, K_DEMAND, K_POOL, K_OVER };
 	for (size_t i = 0; i < n; i++) {
-		const br_capacity *cap = &c->analyses[i].capacity;
-		br_csv_str(csv, c->runs[i].name);
-		g_string_append_c(csv, ',');
-		br_csv_num(csv, C[i]);
-		g_string_append_c(csv, ',');
-		br_csv_num(csv, peak[i]);
-		g_string_append_c(csv, ',');
-		br_csv_num(csv, cap->available ? cap->demand_tokens : NAN);
-		g_string_append_c(csv, ',');
-		br_csv_num(csv, cap->available ? cap->kv_pool_tokens : NAN);
-		g_string_append_c(csv, ',');
-		br_csv_num(csv, over[i]);
+		br_csv_str(csv, category_name(c, i));
+		if (grouped)
+			g_string_append_printf(csv, ",%zu", c->groups[i].n);
+		for (int j = 0; j < K_N; j++) {
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, v[col[j]][i]);
+			if (grouped && col[j] == K_PEAK) {
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, sd[K_PEAK][i]);
+			}
+		}
 		g_string_append_c(csv, '\n');
 	}
-	GString *cap = g_string_new("Per configuration: the concurrency the client asked for (C, light bars) and "
-	    "the most requests the server actually ran at once (peak running, dark bars), in requests.");
+	GString *cap = g_string_new(NULL);
+	g_string_append_printf(cap, "Per %s: the concurrency the client asked for (C, light bars) and "
+	    "the most requests the server actually ran at once (peak running, dark bars), in requests.",
+	    grouped ? "configuration (a repeated one at the mean over its run folders, whiskers ± sample sd "
+	    "of the peak; n repeats in the label)" : "configuration");
 	if (has_over)
-		g_string_append(cap, " Markers, right log axis, and the value after each run name: the KV demand "
+		g_string_append(cap, " Markers, right log axis, and the value after each name: the KV demand "
 		    "C·(mean input + mean output tokens) divided by the KV pool from the server log; above the "
 		    "dashed 1.0× line the requested concurrency cannot be resident, and requests wait or are preempted.");
 	rc = br_figure_write_single(out_dir, "fig1-kv-demand", "KV demand vs resident requests per configuration",
@@ -322,9 +433,11 @@ fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **
 	br_chart_free(ch);
 done:
 	free(xs);
-	free(C);
-	free(peak);
-	free(over);
+	for (int k = 0; k < K_N; k++) {
+		free(run[k]);
+		free(v[k]);
+		free(sd[k]);
+	}
 	return rc;
 }
 
@@ -336,8 +449,8 @@ static int
 fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
 {
 	/* with repeats: one bar per configuration at the mean, whiskers ± sd */
-	int by_group = c->max_repeats >= 2;
-	size_t n = by_group ? c->n_groups : c->n_runs;
+	int by_group = by_config(c);
+	size_t n = n_categories(c);
 	double *xs = br_xmalloc(n * sizeof *xs), *v[3], *sd[3];
 	for (int k = 0; k < 3; k++) {
 		v[k] = br_xmalloc(n * sizeof *v[k]);
@@ -369,20 +482,7 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 		if (!any_finite(v[k], n))
 			continue;
 		br_chart *ch = br_chart_new(title[k]);
-		if (by_group) {
-			char **lab = br_xmalloc(n * sizeof *lab);
-			for (size_t i = 0; i < n; i++) {
-				xs[i] = (double)i;
-				char *sl = short_label(c->groups[i].label);
-				lab[i] = br_xasprintf("%s (n=%zu)", sl, c->groups[i].n);
-				free(sl);
-			}
-			br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
-			for (size_t i = 0; i < n; i++)
-				free(lab[i]);
-			free(lab);
-		} else
-			set_categories(ch, c, xs, NULL);
+		set_config_categories(ch, c, xs, NULL);
 		br_axis_set(&ch->y, BR_SCALE_LINEAR, ytitle[k]);
 		ch->y.include_zero = 1;
 		ch->legend = 0;
@@ -404,7 +504,7 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 		    "output_throughput_tok_per_s_sd,itl_p99_ms_mean,itl_p99_ms_sd,preemptions_count_mean,"
 		    "preemptions_count_sd\n" : "run,output_throughput_tok_per_s,itl_p99_ms,preemptions_count\n");
 		for (size_t i = 0; i < n; i++) {
-			br_csv_str(csv, by_group ? c->groups[i].label : c->runs[i].name);
+			br_csv_str(csv, category_name(c, i));
 			if (by_group)
 				g_string_append_printf(csv, ",%zu", c->groups[i].n);
 			for (int k = 0; k < 3; k++) {
@@ -466,37 +566,49 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 static int
 fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
 {
-	size_t n = c->n_runs;
-	double *xs = br_xmalloc(n * sizeof *xs), *v[3], *tot = br_xmalloc(n * sizeof *tot),
-	       *plot[3];
-	for (int k = 0; k < 3; k++) {
-		v[k] = br_xmalloc(n * sizeof *v[k]);
-		plot[k] = br_xmalloc(n * sizeof *plot[k]);
+	size_t nr = c->n_runs, n = n_categories(c);
+	int grouped = by_config(c);
+	/* per run: queue, prefill, frontend, client mean TTFT (s) and 1 when a split exists */
+	enum { K_QUEUE, K_PREFILL, K_FRONT, K_TOT, K_AVAIL, K_N };
+	double *run[K_N], *v[K_N], *sd[K_N], *plot[3];
+	for (int k = 0; k < K_N; k++) {
+		run[k] = br_xmalloc((nr ? nr : 1) * sizeof *run[k]);
+		v[k] = br_xmalloc((n ? n : 1) * sizeof *v[k]);
+		sd[k] = br_xmalloc((n ? n : 1) * sizeof *sd[k]);
 	}
+	for (int k = 0; k < 3; k++)
+		plot[k] = br_xmalloc((n ? n : 1) * sizeof *plot[k]);
+	double *xs = br_xmalloc((n ? n : 1) * sizeof *xs), *tot = v[K_TOT];
+	size_t *n_split = br_xmalloc((n ? n : 1) * sizeof *n_split);
+	for (size_t i = 0; i < nr; i++) {
+		const br_ttft_split *t = &c->analyses[i].ttft_split;
+		int ok = t->available;
+		run[K_QUEUE][i] = ok ? t->queue_s : NAN;
+		run[K_PREFILL][i] = ok ? t->prefill_s : NAN;
+		run[K_FRONT][i] = ok ? t->frontend_s : NAN;
+		run[K_TOT][i] = ok ? t->client_ttft_mean_s : NAN;
+		run[K_AVAIL][i] = ok ? 1 : NAN;
+	}
+	for (int k = 0; k < K_N; k++)
+		per_config(c, run[k], v[k], sd[k], k == K_AVAIL ? n_split : NULL);
 	size_t n_avail = 0, n_neg = 0;
 	double minpos = NAN;
 	for (size_t i = 0; i < n; i++) {
-		const br_ttft_split *t = &c->analyses[i].ttft_split;
-		int ok = t->available;
-		n_avail += ok != 0;
-		v[0][i] = ok ? t->queue_s : NAN;
-		v[1][i] = ok ? t->prefill_s : NAN;
-		v[2][i] = ok ? t->frontend_s : NAN;
-		tot[i] = ok ? t->client_ttft_mean_s : NAN;
+		n_avail += n_split[i] > 0;
 		for (int k = 0; k < 3; k++) {
 			/* a log axis cannot show 0 or a negative residual: noted instead of drawn */
 			plot[k][i] = isfinite(v[k][i]) && v[k][i] > 0 ? v[k][i] : NAN;
 			if (isfinite(plot[k][i]) && (isnan(minpos) || plot[k][i] < minpos))
 				minpos = plot[k][i];
 		}
-		if (isfinite(v[2][i]) && v[2][i] <= 0)
+		if (isfinite(v[K_FRONT][i]) && v[K_FRONT][i] <= 0)
 			n_neg++;
 	}
 	int rc = 0;
 	if (n_avail == 0 || isnan(minpos))
 		goto done;
 	br_chart *ch = br_chart_new(NULL);
-	set_categories(ch, c, xs, NULL);
+	set_config_categories(ch, c, xs, NULL);
 	br_axis_set(&ch->y, BR_SCALE_LOG10, "mean time per request (s, log scale)");
 	static const char *const lab[3] = { "queue (waiting for admission)", "prefill", "frontend + IPC (residual)" };
 	static const char *const key[3] = { "queue", "prefill", "frontend" };
@@ -507,16 +619,19 @@ fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char *
 		br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, color[k], lab[k], xs, plot[k], n);
 		s->bar_width = 0.25;
 		s->bar_offset = off[k];
+		if (grouped)
+			br_chart_series_set_err(s, sd[k]);
 	}
 	br_chart_series *ms = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 5, "client mean TTFT (sum of the three)", xs, tot, n);
 	ms->line_width_pt = 1.5;
-	/* log axis: a factor 3 of room above the highest bar for its label, 2.5 below the lowest */
+	/* log axis: a factor 3 of room above the highest bar (or whisker) for its label, 2.5 below the lowest */
 	double top = NAN;
-	for (int k = 0; k < 3; k++) {
-		double m = max_finite(plot[k], n);
-		if (isfinite(m) && (isnan(top) || m > top))
-			top = m;
-	}
+	for (int k = 0; k < 3; k++)
+		for (size_t i = 0; i < n; i++) {
+			double m = plot[k][i] + (grouped && isfinite(sd[k][i]) ? sd[k][i] : 0);
+			if (isfinite(m) && (isnan(top) || m > top))
+				top = m;
+		}
 	double mt = max_finite(tot, n);
 	if (isfinite(mt) && mt > top)
 		top = mt;
@@ -528,7 +643,7 @@ fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char *
 	 * foot of its slot, and "no data" under a configuration without a split.
 	 */
 	for (size_t i = 0; i < n; i++) {
-		if (!c->analyses[i].ttft_split.available) {
+		if (n_split[i] == 0) {
 			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i], ch->y.min, "no TTFT split", 5, 0, -2, 0.5, 1);
 			continue;
 		}
@@ -551,22 +666,32 @@ fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char *
 				fmt_value(plot[k][i], num, sizeof num);
 				br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + off[k], plot[k][i], num, -1, 0, -1.5, 0.5, 1);
 			}
-	GString *csv = g_string_new("run,queue_s,prefill_s,frontend_s,client_ttft_mean_s,frontend_negative\n");
+	GString *csv = g_string_new(grouped ? "configuration,n_repeats,n_with_split,queue_s_mean,queue_s_sd,"
+	    "prefill_s_mean,prefill_s_sd,frontend_s_mean,frontend_s_sd,client_ttft_mean_s_mean,"
+	    "client_ttft_mean_s_sd,frontend_negative\n" :
+	    "run,queue_s,prefill_s,frontend_s,client_ttft_mean_s,frontend_negative\n");
 	for (size_t i = 0; i < n; i++) {
-		br_csv_str(csv, c->runs[i].name);
-		for (int k = 0; k < 3; k++) {
+		br_csv_str(csv, category_name(c, i));
+		if (grouped)
+			g_string_append_printf(csv, ",%zu,%zu", c->groups[i].n, n_split[i]);
+		for (int k = 0; k <= K_TOT; k++) {
 			g_string_append_c(csv, ',');
 			br_csv_num(csv, v[k][i]);
+			if (grouped) {
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, sd[k][i]);
+			}
 		}
-		g_string_append_c(csv, ',');
-		br_csv_num(csv, tot[i]);
-		g_string_append_printf(csv, ",%d\n", isfinite(v[2][i]) && v[2][i] < 0);
+		g_string_append_printf(csv, ",%d\n", isfinite(v[K_FRONT][i]) && v[K_FRONT][i] < 0);
 	}
 	GString *cap = g_string_new("Mean time to first token of each configuration split into the server's queue "
 	    "time (Δsum/Δcount of vllm:request_queue_time_seconds), its prefill time (likewise "
 	    "request_prefill_time_seconds) and the rest of the client's mean TTFT (frontend, tokenisation, IPC: "
 	    "a residual), in seconds on a log axis. The parts are drawn side by side, not stacked: stacked "
 	    "segments on a log axis would misstate their sizes. Grey crosses: the client mean TTFT.");
+	if (grouped)
+		g_string_append(cap, " A repeated configuration is drawn at the mean over its run folders, "
+		    "whiskers ± sample sd, n repeats in the label.");
 	if (n_neg > 0)
 		g_string_append_printf(cap, " In %zu configuration%s the residual is zero or negative (the server "
 		    "means exceed the client mean), which a log axis cannot draw: its value is written in red at the foot of its slot.",
@@ -578,11 +703,14 @@ fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char *
 	br_chart_free(ch);
 done:
 	free(xs);
-	free(tot);
-	for (int k = 0; k < 3; k++) {
+	free(n_split);
+	for (int k = 0; k < K_N; k++) {
+		free(run[k]);
 		free(v[k]);
-		free(plot[k]);
+		free(sd[k]);
 	}
+	for (int k = 0; k < 3; k++)
+		free(plot[k]);
 	return rc;
 }
 

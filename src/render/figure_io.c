@@ -148,6 +148,25 @@ write_svg(const br_fig_spec *spec, const char *path, char **cause)
 	return rc;
 }
 
+/*
+ * same_points_as_earlier: whether series k of ch draws the same points as
+ * an earlier line/step/scatter/area series of ch (a curve drawn as a line
+ * and again as markers): its missing points are counted once, not twice.
+ */
+static int
+same_points_as_earlier(const br_chart *ch, size_t k)
+{
+	const br_chart_series *se = &ch->series[k];
+	for (size_t e = 0; e < k; e++) {
+		const br_chart_series *o = &ch->series[e];
+		if (o->kind == BR_SERIES_BARS || o->kind == BR_SERIES_HBARS_STACKED || o->n != se->n)
+			continue;
+		if (se->n == 0 || (memcmp(o->x, se->x, se->n * sizeof *se->x) == 0 &&
+		    memcmp(o->y, se->y, se->n * sizeof *se->y) == 0))
+			return 1;
+	}
+	return 0;
+}
 /* br_figure_write: see figure_io.h. */
 int
 br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, char **cause)
@@ -178,6 +197,8 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 		for (size_t k = 0; k < ch->n_series; k++) {
 			const br_chart_series *se = &ch->series[k];
 			if (se->kind == BR_SERIES_BARS || se->kind == BR_SERIES_HBARS_STACKED)
+				continue;
+			if (same_points_as_earlier(ch, k))
 				continue;
 			for (size_t j = 0; j < se->n; j++)
 				not_drawn += !(isfinite(se->x[j]) && isfinite(se->y[j]));

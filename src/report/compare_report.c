@@ -394,8 +394,10 @@ figure(ctx *c, const char *id)
 			/* the title leads the caption (no heading of its own: a heading could be
 			 * left at the foot of a page when the figure moves to the next) */
 			char *err = NULL;
-			char *cap = br_xasprintf("%s. %s", c->figs[i].title ? c->figs[i].title : "",
+			char *own = br_xasprintf("%s. %s", c->figs[i].title ? c->figs[i].title : "",
 			    c->figs[i].caption ? c->figs[i].caption : "");
+			char *cap = br_template_figure_caption(c->t, own, &c->figs[i]);
+			free(own);
 			int frc = br_pdf_figure(c->d, c->figs[i].png_path, cap, &err);
 			free(cap);
 			if (frc != 0) {

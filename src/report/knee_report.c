@@ -457,7 +457,10 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 	 * while its figure moves to the next; the figure's title opens its
 	 * caption instead, which br_pdf_figure keeps with the image. */
 	for (size_t i = 0; i < n_figs; i++) {
-		if (br_pdf_figure(d, figs[i].png_path, figs[i].caption, cause) != 0)
+		char *cap = br_template_figure_caption(t, figs[i].caption, &figs[i]);
+		int frc = br_pdf_figure(d, figs[i].png_path, cap, cause);
+		free(cap);
+		if (frc != 0)
 			goto out;
 	}
 

@@ -173,18 +173,10 @@ figure(ctx *c, const char *id, const char *caption_key)
 	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
 	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
 		caption_key = fig_key;
-	char *cap = caption_key ? br_template_fill(c->t, caption_key, c->s)
-	    : br_xstrdup(f->caption ? f->caption : "");
-	if (f->n_not_drawn > 0) {
-		/* a point left out of a figure is said, never dropped silently */
-		json_t *v = json_pack("{s:I}", "n", (json_int_t)f->n_not_drawn);
-		char *more = br_template_fill(c->t, "figures_common.not_drawn", v);
-		char *both = br_xasprintf("%s %s", cap, more);
-		free(cap);
-		free(more);
-		json_decref(v);
-		cap = both;
-	}
+	char *own = caption_key ? br_template_fill(c->t, caption_key, c->s) : NULL;
+	/* a point left out of a figure is said, never dropped silently */
+	char *cap = br_template_figure_caption(c->t, own ? own : f->caption, f);
+	free(own);
 	char *err = NULL;
 	if (br_pdf_figure(c->d, f->png_path, cap, &err) != 0) {
 		if (c->err == NULL)

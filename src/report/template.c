@@ -14,6 +14,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/report.h"
+#include "benchreport/render.h"
 
 struct br_template {
 	json_t *flat;   /* object: "a.b.c" -> string */
@@ -400,4 +401,18 @@ br_template_free(br_template *t)
 	json_decref(t->flat);
 	free(t->path);
 	free(t);
+}
+
+/* br_template_figure_caption: see report.h. */
+char *
+br_template_figure_caption(const br_template *t, const char *caption, const br_figure *f)
+{
+	if (f == NULL || f->n_not_drawn == 0)
+		return br_xstrdup(caption ? caption : "");
+	json_t *v = json_pack("{s:I}", "n", (json_int_t)f->n_not_drawn);
+	char *more = br_template_fill(t, "figures_common.not_drawn", v);
+	json_decref(v);
+	char *both = br_xasprintf("%s %s", caption ? caption : "", more);
+	free(more);
+	return both;
 }
