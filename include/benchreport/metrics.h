@@ -123,6 +123,22 @@ void br_series_add_warning(br_series *s, const char *fmt, ...)
 /* br_series_note_model: add value to s->model_names unless present or full. */
 void br_series_note_model(br_series *s, const char *value);
 
+/*
+ * vLLM's vllm:cache_config_info gauge carries the KV cache configuration as
+ * labels (FORMATS.md §2). br_series_cache_config reads the numeric ones of
+ * the first such column of s (each NAN when absent or "None"):
+ * kv_cache_size_tokens (tokens, the log's "GPU KV cache size"),
+ * num_gpu_blocks (blocks), block_size (tokens per block),
+ * kv_cache_max_concurrency (×, the log's "Maximum concurrency ... x"),
+ * gpu_memory_utilization (fraction). Returns 1 when s has the column,
+ * 0 (all NAN) when not or s is NULL.
+ */
+typedef struct br_cache_config {
+	double kv_cache_size_tokens, num_gpu_blocks, block_size;
+	double kv_cache_max_concurrency, gpu_memory_utilization;
+} br_cache_config;
+int br_series_cache_config(const br_series *s, br_cache_config *out);
+
 /* br_series_free: free everything the series owns and zero it (NULL ok). */
 void br_series_free(br_series *s);
 

@@ -10,59 +10,17 @@
 #include "benchreport/common.h"
 
 /*
- * label_number: the numeric value of label `key` in a Prometheus-style
- * column name `name{a="1",key="2"}`, or NAN when absent or not a number
- * ("None").
+ * pool_from_cache_config: P from vllm:cache_config_info (kv_cache_size_tokens,
+ * else num_gpu_blocks × block_size), or NAN.
  */
 static double
-label_number(const char *name, const char *key)
+pool_from_cache_config(const br_cache_config *cc)
 {
-	const char *p = strchr(name, '{');
-	size_t kl = strlen(key);
-	while (p != NULL && *p != '\0') {
-		p++;                                  /* past '{' or ',' */
-		const char *eq = strchr(p, '=');
-		if (eq == NULL || eq[1] != '"')
-			return NAN;
-		const char *v = eq + 2, *e = v;
-		while (*e != '\0' && *e != '"') {
-			if (*e == '\\' && e[1] != '\0')
-				e++;
-			e++;
-		}
-		if ((size_t)(eq - p) == kl && strncmp(p, key, kl) == 0) {
-			char *end = NULL;
-			double x = strtod(v, &end);
-			return end != v && end == e ? x : NAN;
-		}
-		if (*e == '\0')
-			return NAN;
-		p = strchr(e + 1, ',');
-	}
-	return NAN;
-}
-
-/*
- * pool_from_cache_config: P from a vllm:cache_config_info{...} column
- * (kv_cache_size_tokens, else num_gpu_blocks × block_size), or NAN.
- */
-static double
-pool_from_cache_config(const br_series *s)
-{
-	if (s == NULL)
-		return NAN;
-	const char *pre = "vllm:cache_config_info{";
-	for (size_t c = 0; c < s->n_cols; c++) {
-		if (strncmp(s->names[c], pre, strlen(pre)) != 0)
-			continue;
-		double p = label_number(s->names[c], "kv_cache_size_tokens");
-		if (br_isnum(p) && p > 0)
-			return p;
-		double nb = label_number(s->names[c], "num_gpu_blocks");
-		double bs = label_number(s->names[c], "block_size");
-		if (br_isnum(nb) && br_isnum(bs) && nb > 0 && bs > 0)
-			return nb * bs;
-	}
+	if (br_isnum(cc->kv_cache_size_tokens) && cc->kv_cache_size_tokens > 0)
+		return cc->kv_cache_size_tokens;
+	if (br_isnum(cc->num_gpu_blocks) && br_isnum(cc->block_size) && cc->num_gpu_blocks > 0 &&
+	    cc->block_size > 0)
+		return cc->num_gpu_blocks * cc->block_size;
 	return NAN;
 }
 
@@ -149,10 +107,15 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	} else if (log_has_p) {
 		P = log->kv_pool_tokens;
 		out->kv_pool_source = "server log";
-	} else {
-		P = pool_from_cache_config(run->metrics);
-		if (br_isnum(P))
+	}
+	br_cache_config cc;
+	int from_cc = 0;
+	if (!br_isnum(P) && br_series_cache_config(run->metrics, &cc)) {
+		P = pool_from_cache_config(&cc);
+		if (br_isnum(P)) {
 			out->kv_pool_source = "vllm:cache_config_info";
+			from_cc = 1;
+		}
 	}
 	if (!br_isnum(P)) {
 		if (log != NULL && log->did_not_start)
@@ -173,6 +136,13 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 			out->kv_pool_gib = log->kv_pool_gib;
 			out->kv_bytes_per_token = log->kv_pool_gib * 1073741824.0 / P;
 		}
+	}
+	/* without a log: kv_cache_max_concurrency = P / max_model_len (the
+	 * gauge's label of the log's "Maximum concurrency for M tokens" line) */
+	if (from_cc && !br_isnum(out->max_model_len_tokens) && br_isnum(cc.kv_cache_max_concurrency) &&
+	    cc.kv_cache_max_concurrency > 0) {
+		out->log_max_concurrency_x = cc.kv_cache_max_concurrency;
+		out->max_model_len_tokens = round(P / cc.kv_cache_max_concurrency);
 	}
 	if (br_isnum(out->max_model_len_tokens))
 		out->predicted_max_concurrency = P / out->max_model_len_tokens;

@@ -499,8 +499,9 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (measured && b->n_requests == 0)
 		add(f, "rec_save_detailed", BR_SEV_NOTICE, BR_RECOMMENDATION);
 
-	/* --enable-mfu-metrics: no sampled FLOPs counter in the inputs. */
-	if (measured && !has_flops_counter(r))
+	/* --enable-mfu-metrics: metrics without the FLOPs counter. Without any
+	 * metrics the flag's state is unknown: rec_collect_metrics names it. */
+	if (measured && r->metrics != NULL && !has_flops_counter(r))
 		add(f, "rec_enable_mfu_metrics", BR_SEV_INFO, BR_RECOMMENDATION);
 	else if (measured && a->flops.m.counter_zero)
 		add(f, "rec_enable_mfu_metrics_zero", BR_SEV_INFO, BR_RECOMMENDATION);

@@ -181,6 +181,22 @@ drop_log(br_run *r)
 	r->log = NULL;
 }
 
+/* grouped: a whole number with thousands separators ("1,600,255") into buf[32]. */
+static const char *
+grouped(double v, char buf[32])
+{
+	char t[32];
+	snprintf(t, sizeof t, "%.0f", v);
+	size_t n = strlen(t), lead = t[0] == '-', o = 0;
+	for (size_t i = 0; i < n && o < 31; i++) {
+		if (i > lead && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = t[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 /* utc: "YYYY-MM-DD HH:MM:SS" of epoch seconds t into buf[32]. */
 static const char *
 utc(double t, char buf[32])
@@ -446,6 +462,32 @@ br_run_check_provenance(br_run *r)
 		names_free(&mm);
 	}
 
+	/* 3b. snapshots that saw more requests in flight than the bench's closed
+	 * loop could have had: scraped while other load ran (another run, a
+	 * shared server), so neither their gauges nor their counter deltas are
+	 * this run's. A 1 Hz series is cut to its busy period instead. */
+	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_SNAPSHOT || r->metrics_kind == BR_METRICS_PAIR) &&
+	    br_isnum(b->max_concurrency) && b->max_concurrency > 0) {
+		double c_eff = b->max_concurrency;
+		if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
+			c_eff = b->num_prompts;
+		const double *run = br_series_col(r->metrics, "vllm:num_requests_running");
+		const double *wait = br_series_col(r->metrics, "vllm:num_requests_waiting");
+		for (size_t i = 0; run != NULL && i < r->metrics->n_rows; i++) {
+			double nr = isfinite(run[i]) ? run[i] : 0, nw = wait && isfinite(wait[i]) ? wait[i] : 0;
+			if (nr + nw > c_eff) {
+				set_aside(r, "metrics", "the server metrics", br_xasprintf("%s shows %.0f running "
+				    "and %.0f waiting requests, more than the bench's %.0f concurrent requests could "
+				    "have in flight: it was scraped while other load ran on the server, so its "
+				    "gauges and counters are not this run's alone",
+				    r->metrics->n_rows > 1 ? (i == 0 ? "its first snapshot" : "its last snapshot") :
+				    "the snapshot", nr, nw, c_eff));
+				drop_metrics(r);
+				break;
+			}
+		}
+	}
+
 	/* 4. the metrics' time span against the bench's end (client local time) */
 	const br_series *m = r->metrics;
 	if (m != NULL && m->n_rows >= 2 && m->t_s != NULL &&
@@ -467,6 +509,20 @@ br_run_check_provenance(br_run *r)
 				drop_metrics(r);
 			}
 		}
+	}
+	/* 5. the log's KV pool against the metrics' vllm:cache_config_info (the
+	 * same number on the same server start): metrics that passed the checks
+	 * above are this run's, so a log stating another pool is another start's */
+	br_cache_config cc;
+	if (r->log != NULL && r->metrics != NULL && br_isnum(r->log->kv_pool_tokens) && r->log->kv_pool_tokens > 0 &&
+	    br_series_cache_config(r->metrics, &cc) && br_isnum(cc.kv_cache_size_tokens) && cc.kv_cache_size_tokens > 0 &&
+	    fabs(cc.kv_cache_size_tokens - r->log->kv_pool_tokens) > 0.01 * cc.kv_cache_size_tokens) {
+		char lp[32], mp[32];
+		set_aside(r, "server log", "the server log", br_xasprintf("it states a KV pool of %s tokens (GPU KV "
+		    "cache size, line %d), but the metrics' vllm:cache_config_info says kv_cache_size_tokens = %s: "
+		    "the log is of another server start, so its capacity, version and arguments are not this run's",
+		    grouped(r->log->kv_pool_tokens, lp), r->log->kv_pool_line, grouped(cc.kv_cache_size_tokens, mp)));
+		drop_log(r);
 	}
 	if (r->metrics != NULL)
 		pick_busy_period(r, b);

@@ -558,6 +558,18 @@ meta_str(json_t *root, const char *key, char **dst, const char *path,
 	return 0;
 }
 
+
+/* had_log_set_aside: whether a server log was found but set aside as not this run's
+ * (its own warning says so; "no server log" would be false). */
+static int
+had_log_set_aside(const br_run *r)
+{
+	for (size_t i = 0; i < r->n_set_aside; i++)
+		if (strcmp(r->set_aside[i].what, "the server log") == 0)
+			return 1;
+	return 0;
+}
+
 /* load_meta: run.json labels and overrides. Errors name file:line:col. */
 static int
 load_meta(br_run *r, const char *path, char **cause)
@@ -694,9 +706,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 			br_run_add_warning(r, "server did not start: %s ends in an error before the KV cache "
 			    "was allocated (%s)", br_basename(log),
 			    r->log->failure_message ? r->log->failure_message : "see the log");
-	} else
-		br_run_add_warning(r, "no server log (server.log): capacity arithmetic "
-		    "(KV pool, max concurrency) removed");
+	}
 
 	{
 		char *meta = opts->meta_path ? br_xstrdup(opts->meta_path) : br_path_join(dir, "run.json");
@@ -718,6 +728,20 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		}
 	}
 	br_run_check_provenance(r);
+	if (r->log == NULL && !had_log_set_aside(r)) {
+		/* said after provenance: a set-aside metrics page no longer gives the pool */
+		br_cache_config cc;
+		if (isfinite(r->kv_pool_tokens_override))
+			br_run_add_warning(r, "no server log (server.log): the KV pool is run.json's kv_pool_tokens; "
+			    "the server's arguments and start-up lines are unknown");
+		else if (br_series_cache_config(r->metrics, &cc) &&
+		    (isfinite(cc.kv_cache_size_tokens) || (isfinite(cc.num_gpu_blocks) && isfinite(cc.block_size))))
+			br_run_add_warning(r, "no server log (server.log): the KV pool is read from the metrics' "
+			    "vllm:cache_config_info; the server's arguments and start-up lines are unknown");
+		else
+			br_run_add_warning(r, "no server log (server.log): capacity arithmetic "
+			    "(KV pool, max concurrency) removed");
+	}
 	if (isfinite(r->kv_pool_tokens_override) && r->log != NULL &&
 	    isfinite(r->log->kv_pool_tokens) && r->log->kv_pool_tokens != r->kv_pool_tokens_override)
 		br_run_add_warning(r, "run.json kv_pool_tokens %.0f overrides the server log's "

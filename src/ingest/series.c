@@ -235,3 +235,59 @@ br_series_add_warning(br_series *s, const char *fmt, ...)
 	s->warnings = br_xrealloc(s->warnings, (s->n_warnings + 1) * sizeof *s->warnings);
 	s->warnings[s->n_warnings++] = m;
 }
+
+/*
+ * label_number: the numeric value of label `key` in a Prometheus-style
+ * column name `name{a="1",key="2"}`, or NAN when absent or not a number
+ * ("None").
+ */
+static double
+label_number(const char *name, const char *key)
+{
+	const char *p = strchr(name, '{');
+	size_t kl = strlen(key);
+	while (p != NULL && *p != '\0') {
+		p++;                                  /* past '{' or ',' */
+		const char *eq = strchr(p, '=');
+		if (eq == NULL || eq[1] != '"')
+			return NAN;
+		const char *v = eq + 2, *e = v;
+		while (*e != '\0' && *e != '"') {
+			if (*e == '\\' && e[1] != '\0')
+				e++;
+			e++;
+		}
+		if ((size_t)(eq - p) == kl && strncmp(p, key, kl) == 0) {
+			char *end = NULL;
+			double x = strtod(v, &end);
+			return end != v && end == e && isfinite(x) ? x : NAN;
+		}
+		if (*e == '\0')
+			return NAN;
+		p = strchr(e + 1, ',');
+	}
+	return NAN;
+}
+
+/* br_series_cache_config: see metrics.h. */
+int
+br_series_cache_config(const br_series *s, br_cache_config *out)
+{
+	out->kv_cache_size_tokens = out->num_gpu_blocks = out->block_size = NAN;
+	out->kv_cache_max_concurrency = out->gpu_memory_utilization = NAN;
+	if (s == NULL)
+		return 0;
+	static const char pre[] = "vllm:cache_config_info{";
+	for (size_t c = 0; c < s->n_cols; c++) {
+		if (strncmp(s->names[c], pre, sizeof pre - 1) != 0)
+			continue;
+		const char *n = s->names[c];
+		out->kv_cache_size_tokens = label_number(n, "kv_cache_size_tokens");
+		out->num_gpu_blocks = label_number(n, "num_gpu_blocks");
+		out->block_size = label_number(n, "block_size");
+		out->kv_cache_max_concurrency = label_number(n, "kv_cache_max_concurrency");
+		out->gpu_memory_utilization = label_number(n, "gpu_memory_utilization");
+		return 1;
+	}
+	return 0;
+}

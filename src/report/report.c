@@ -65,6 +65,21 @@ para(ctx *c, const char *key)
 	free(s);
 }
 
+/* para_joined: one paragraph of the templates keys[0..n) filled and joined
+ * as they are (each piece carries its own leading space or comma). */
+static void
+para_joined(ctx *c, const char *const *keys, size_t n)
+{
+	GString *g = g_string_new(NULL);
+	for (size_t i = 0; i < n; i++) {
+		char *s = br_template_fill(c->t, keys[i], c->s);
+		g_string_append(g, s);
+		free(s);
+	}
+	br_pdf_paragraph(c->d, g->str);
+	g_string_free(g, TRUE);
+}
+
 static void
 note(ctx *c, const char *key)
 {
@@ -343,7 +358,10 @@ title_page(ctx *c)
 	CARD("cards.output_tps", fill(c, &p, "cards.output_tps_value"));
 	CARD("cards.ttft", fill(c, &p, "cards.ttft_value"));
 	if (a->capacity.available) {
-		CARD("cards.pool", fill(c, &p, "cards.pool_value"));
+		const char *src = a->capacity.kv_pool_source ? a->capacity.kv_pool_source : "";
+		CARD(strcmp(src, "run.json") == 0 ? "cards.pool_run_json" : strcmp(src, "server log") == 0 ?
+		    "cards.pool" : "cards.pool_metrics",
+		    fill(c, &p, isfinite(a->capacity.kv_pool_gib) ? "cards.pool_value" : "cards.pool_value_tokens"));
 		if (isfinite(a->capacity.demand_tokens)) {
 			CARD("cards.demand", fill(c, &p, "cards.demand_value"));
 			CARD("cards.oversub", fill(c, &p, "cards.oversub_value"));
@@ -382,7 +400,11 @@ title_page(ctx *c)
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
 		para(c, "glance.fewer_prompts");
 	if (a->capacity.available && isfinite(a->capacity.oversubscription)) {
-		para(c, "glance.capacity");
+		const char *parts[3] = {
+			isfinite(a->capacity.kv_pool_gib) ? "glance.capacity_pool_gib" : "glance.capacity_pool",
+			isfinite(a->capacity.predicted_max_concurrency) ? "glance.capacity_fit" : "glance.capacity_end",
+			"glance.capacity_demand" };
+		para_joined(c, parts, 3);
 		const br_server_log *lg = r->log;
 		int capped = lg && isfinite(lg->max_num_seqs) && isfinite(a->capacity.effective_concurrency) &&
 		    a->capacity.effective_concurrency > lg->max_num_seqs;

@@ -11,11 +11,16 @@ ok()   { echo "ok   - $*"; }
 bad()  { echo "FAIL - $*"; fails=$((fails + 1)); }
 # check DESCRIPTION COMMAND...: passes when the command succeeds
 check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
-# jget FILE PATH: value at a dotted path of a JSON file (python3)
+# jget FILE PATH: value at a dotted path of a JSON file (python3); in a list,
+# a segment KEY=VALUE selects the first element whose KEY is VALUE
 jget() { "$PY" - "$1" "$2" <<'PYEOF'
 import json, sys
 v = json.load(open(sys.argv[1]))
 for k in sys.argv[2].split('.'):
+    if isinstance(v, list) and '=' in k:
+        key, want = k.split('=', 1)
+        v = next((e for e in v if isinstance(e, dict) and str(e.get(key)) == want), None)
+        continue
     v = v[int(k)] if isinstance(v, list) else v.get(k) if isinstance(v, dict) else None
 print("null" if v is None else v)
 PYEOF

@@ -312,8 +312,13 @@ test_cache_config_info_real(void **state)
 	assert_int_equal(c.available, 1);
 	assert_string_equal(c.kv_pool_source, "vllm:cache_config_info");
 	assert_double_abs(c.kv_pool_tokens, 1600255, 0);
-	assert_nan(c.max_model_len_tokens);
-	assert_nan(c.predicted_max_concurrency);
+	/* kv_cache_max_concurrency="4.000639795265515" = P / max_model_len: the
+	 * same server's log says "Maximum concurrency for 400,000 tokens per
+	 * request: 4.00x", so M = round(1600255 / 4.0006398) = 400,000 and
+	 * P / M = 1600255 / 400000 = 4.0006375 */
+	assert_double_abs(c.max_model_len_tokens, 400000, 0);
+	assert_double_abs(c.predicted_max_concurrency, 4.0006375, 1e-12);
+	assert_double_abs(c.log_max_concurrency_x, 4.000639795265515, 1e-15);
 	br_series_free(&s);
 	free(p);
 }
