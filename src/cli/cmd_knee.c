@@ -10,7 +10,7 @@
  *
  * OUT_DIR defaults to ./knee-report (in the current directory, not inside an
  * input: a sweep spans several folders, and inputs are never modified).
- * Exit: 0 ok; 1 no run meets the SLO (the report is still written) or the
+ * Exit: 0 ok; 1 no setting meets the SLO in every repeat (the report is still written) or the
  * report could not be written; 2 bad usage (e.g. a bad --slo term);
  * 3 bad input (file:line:col).
  */
@@ -246,7 +246,7 @@ knee_usage(FILE *fp)
 {
 	fprintf(fp, "usage: benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,tpot_p99<=50ms,e2el_p99<=20s]'\n"
 	            "                        [-o OUT_DIR] [--quiet]\n"
-	            "OUT_DIR defaults to ./knee-report. Exit: 0 ok, 1 no run meets the SLO, 2 bad usage, 3 bad input.\n");
+	            "OUT_DIR defaults to ./knee-report. Exit: 0 ok, 1 no setting meets the SLO (in every repeat), 2 bad usage, 3 bad input.\n");
 }
 
 /* br_cmd_knee: see cmd.h. */
@@ -378,8 +378,17 @@ br_cmd_knee(int argc, char **argv)
 				fprintf(stderr, "benchreport knee: the SLO %s is not evaluable for any run: each lacks "
 				    "a percentile a term names (no per-request arrays, and the file does not state "
 				    "it); run vllm bench serve with --save-detailed\n", slo.text);
-			else
-				fprintf(stderr, "benchreport knee: no run meets the SLO %s\n", slo.text);
+			else {
+				size_t n_met = 0;
+				for (size_t g = 0; g < res.n_groups; g++)
+					for (size_t i = 0; i < res.groups[g].n; i++)
+						n_met += (size_t)res.groups[g].pts[i].meets_slo;
+				if (n_met > 0)
+					fprintf(stderr, "benchreport knee: no setting meets the SLO %s in every repeat "
+					    "(%zu single run%s do%s)\n", slo.text, n_met, n_met > 1 ? "s" : "", n_met > 1 ? "" : "es");
+				else
+					fprintf(stderr, "benchreport knee: no run meets the SLO %s\n", slo.text);
+			}
 			rc = BR_EXIT_ANALYSIS;
 		}
 	}

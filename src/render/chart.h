@@ -70,6 +70,9 @@ typedef struct br_chart_series {
 	double *err;            /* (added) bars: NULL, or n half-lengths in y units of a whisker
 	                           y ± err[j] (e.g. the sd over repeats); NaN = none. Owned;
 	                           set with br_chart_series_set_err */
+	int uncounted;          /* (added) 1: the series redraws, as a summary, points another
+	                           series of the chart draws (a line through the means of
+	                           repeats): its missing points are not counted as not drawn */
 } br_chart_series;
 
 typedef struct br_refline {

@@ -143,6 +143,52 @@ group_xy(const br_knee_group *G, double infpos, double (*get)(const br_knee_poin
 	}
 }
 
+/*
+ * add_curve: one curve of n points (x ascending, repeats at one x side by
+ * side) onto ch in colour gi: a line (dash pattern `dash`), and with
+ * `markers` a marker at every point. Repeats at one x are joined through
+ * their mean (a vertical segment between two repeats would read as a
+ * curve); their markers stay apart, and the markers carry the count of
+ * points not drawn. Returns the line series.
+ */
+static br_chart_series *
+add_curve(br_chart *ch, int gi, const char *label, const double *x, const double *y, size_t n,
+    int dash, int markers)
+{
+	double *lx = br_xmalloc((n ? n : 1) * sizeof *lx), *ly = br_xmalloc((n ? n : 1) * sizeof *ly);
+	size_t m = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i, k = 0;
+		double sum = 0;
+		for (; j < n && (x[j] == x[i] || (isnan(x[j]) && isnan(x[i]))); j++)
+			if (isfinite(y[j])) {
+				sum += y[j];
+				k++;
+			}
+		lx[m] = x[i];
+		ly[m++] = k ? sum / (double)k : NAN;
+		i = j;
+	}
+	br_chart_series *s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_LEFT, gi, label, lx, ly, m);
+	s->dash = dash;
+	s->uncounted = markers && m < n;
+	free(lx);
+	free(ly);
+	if (markers)
+		br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, gi, NULL, x, y, n);
+	return s;
+}
+
+/* repeats_note: the caption sentence on repeats when a curve of `kind` has some, else "". */
+static const char *
+repeats_note(const br_knee_result *r, int kind)
+{
+	for (size_t g = 0; g < r->n_groups; g++)
+		if (r->groups[g].kind == kind && r->groups[g].has_repeats)
+			return " Settings run more than once: one marker per repeat, the line through their mean.";
+	return "";
+}
+
 static double get_achieved(const br_knee_point *p, const void *a) { (void)a; return p->achieved_rps; }
 static double get_goodput(const br_knee_point *p, const void *a) { (void)a; return p->goodput_rps; }
 static double get_output(const br_knee_point *p, const void *a) { (void)a; return p->output_tps; }
@@ -278,16 +324,11 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 		char *lab_g = curve_label(g, nk, "goodput");
 		char *lab = curve_label(g, nk, NULL);
 		group_xy(G, infpos, get_achieved, NULL, x, y);
-		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab_a, x, y, G->n);
-		s->dash = 0;
-		br_chart_add(c1, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+		add_curve(c1, (int)gi, lab_a, x, y, G->n, 0, 1);
 		group_xy(G, infpos, get_goodput, NULL, x, y);
-		s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab_g, x, y, G->n);
-		s->dash = 1;
+		add_curve(c1, (int)gi, lab_g, x, y, G->n, 1, 0);
 		group_xy(G, infpos, get_output, NULL, x, y);
-		s = br_chart_add(c2, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi, lab, x, y, G->n);
-		s->dash = 0;
-		br_chart_add(c2, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+		add_curve(c2, (int)gi, lab, x, y, G->n, 0, 1);
 		free(lab_a);
 		free(lab_g);
 		free(lab);
@@ -340,11 +381,11 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 		char *caption = br_xasprintf(
 		    "%s. Left: achieved request rate (completed / duration, solid) and goodput for the SLO %s "
 		    "(dashed) per curve; right: output tokens per second. x: %s on a log scale%s. "
-		    "The vertical dashed lines in the curve's colour mark each curve's knee%s.",
+		    "The vertical dashed lines in the curve's colour mark each curve's knee%s.%s",
 		    title, r->slo.text, kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency",
 		    kind == BR_KNEE_RATE ? ", \"inf\" (all requests at once) at the right end; the thin "
 		    "dash-dot line is achieved = offered" : "",
-		    nk > 1 ? "; curve numbers as in the Curves section" : "");
+		    nk > 1 ? "; curve numbers as in the Curves section" : "", repeats_note(r, kind));
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
@@ -399,10 +440,7 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 				if (isfinite(x[i]))
 					br_dvec_push(&all, y[i]);
 			char *lab = curve_label(g, nk, NULL);
-			br_chart_series *s = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, (int)gi,
-			    nc == 0 ? lab : NULL, x, y, G->n);
-			s->dash = 0;
-			br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_LEFT, (int)gi, NULL, x, y, G->n);
+			add_curve(c, (int)gi, nc == 0 ? lab : NULL, x, y, G->n, 0, 1);
 			free(lab);
 			for (size_t i = 0; i < G->n; i++) {
 				char xb[32];
@@ -444,9 +482,9 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 		char *caption = br_xasprintf(
 		    "%s. One panel per SLO term (%s): the run's percentile (ms, log scale; from the per-request "
 		    "arrays when present, else the file's own value) against %s; the horizontal dotted "
-		    "line is the SLO limit, the vertical dashed lines in the curve's colour each curve's knee%s.",
+		    "line is the SLO limit, the vertical dashed lines in the curve's colour each curve's knee%s.%s",
 		    title, slo->text, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency",
-		    nk > 1 ? "; curve numbers as in the Curves section" : "");
+		    nk > 1 ? "; curve numbers as in the Curves section" : "", repeats_note(r, kind));
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT,

@@ -198,7 +198,7 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 			const br_chart_series *se = &ch->series[k];
 			if (se->kind == BR_SERIES_BARS || se->kind == BR_SERIES_HBARS_STACKED)
 				continue;
-			if (same_points_as_earlier(ch, k))
+			if (se->uncounted || same_points_as_earlier(ch, k))
 				continue;
 			for (size_t j = 0; j < se->n; j++)
 				not_drawn += !(isfinite(se->x[j]) && isfinite(se->y[j]));

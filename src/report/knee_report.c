@@ -165,6 +165,15 @@ at_json(const br_knee_group *G, long i, const br_slo *slo, int with_why)
 	json_object_set_new(o, "achieved_rps", jnum(p->achieved_rps));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
 	json_object_set_new(o, "offered_rps", G->kind == BR_KNEE_RATE ? jnum(p->offered_rps) : json_null());
+	/* the repeats at this x, and how many of them could not keep up */
+	size_t n_rep = 0, n_gap = 0;
+	for (size_t j = 0; j < G->n; j++)
+		if (G->pts[j].x == p->x) {
+			n_rep++;
+			n_gap += (size_t)G->pts[j].cannot_keep_up;
+		}
+	json_object_set_new(o, "level_repeats", json_integer((json_int_t)n_rep));
+	json_object_set_new(o, "level_cannot_keep_up", json_integer((json_int_t)n_gap));
 	if (with_why) {
 		/* the first repeat that fails explains it */
 		const br_knee_point *q = p;
@@ -339,7 +348,7 @@ group_table(br_pdf *d, const br_knee_group *G)
 {
 	enum { NC = 9 };
 	const char *hdr[NC] = {
-		G->kind == BR_KNEE_RATE ? "offered req/s" : "max_concurrency",
+		G->kind == BR_KNEE_RATE ? "offered req/s" : "concurrency C",
 		"achieved req/s", "output tok/s", "TTFT p50 / p99 (s)", "TPOT p50 / p99 (ms)", "E2EL p50 / p99 (s)",
 		"goodput req/s", "SLO", "waiting > 0" };
 	char **cells = br_xcalloc(G->n * NC, sizeof *cells);
@@ -379,7 +388,8 @@ group_table(br_pdf *d, const br_knee_group *G)
 	if (G->knee_idx >= 0)
 		for (size_t i = (size_t)G->knee_idx; i < G->n && G->pts[i].x == G->pts[G->knee_idx].x; i++)
 			hl[i] = 1;
-	static const double w[NC] = { 1.1, 1.1, 0.8, 1.3, 1.3, 1.3, 0.9, 1.4, 0.8 };
+	/* wide enough that "concurrency", "goodput" and "waiting" stay whole words */
+	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 0.8, 1.15, 1.15, 1.15, 1.0, 1.35, 1.0 };
 	br_pdf_table t = { .n_cols = NC, .n_rows = G->n, .header = hdr, .cells = (const char *const *)cells,
 		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
 	br_pdf_table(d, &t);
@@ -420,8 +430,12 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		int rate = G->kind == BR_KNEE_RATE;
 		if (G->knee_idx >= 0)
 			para(d, t, rate ? "group.knee_rate" : "group.knee_concurrency", go);
-		else
-			para(d, t, "group.no_knee", go);
+		else {
+			int some_run = 0;     /* a single repeat meets it, its setting does not */
+			for (size_t i = 0; i < G->n; i++)
+				some_run |= G->pts[i].meets_slo;
+			para(d, t, some_run ? "group.no_knee_repeats" : "group.no_knee", go);
+		}
 		if (G->first_fail_idx >= 0)
 			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
 		else if (G->knee_idx >= 0 && G->n > 0 && G->pts[G->knee_idx].x != G->pts[G->n - 1].x)
@@ -432,8 +446,16 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			int any_finite = 0;
 			for (size_t i = 0; i < G->n; i++)
 				any_finite |= isfinite(G->pts[i].offered_rps);
-			if (G->first_gap_idx >= 0)
-				para(d, t, "group.gap", go);
+			if (G->first_gap_idx >= 0) {
+				/* a repeat at the same rate that kept up makes it "in k of n repeats" */
+				size_t n_rep = 0, n_gap = 0;
+				for (size_t i = 0; i < G->n; i++)
+					if (G->pts[i].x == G->pts[G->first_gap_idx].x) {
+						n_rep++;
+						n_gap += (size_t)G->pts[i].cannot_keep_up;
+					}
+				para(d, t, n_gap < n_rep ? "group.gap_repeats" : "group.gap", go);
+			}
 			else if (any_finite)
 				para(d, t, "group.no_gap", go);
 		} else {
