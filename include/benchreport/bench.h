@@ -57,6 +57,7 @@ typedef struct br_bench {
 	/* header */
 	char *date;                /* "%Y%m%d-%H%M%S" local time, written when the run ENDED */
 	char *backend;             /* `backend`, else `endpoint_type` */
+	char *endpoint_type;       /* (added) `endpoint_type` (vLLM 0.25+), NULL when absent */
 	char *label;
 	char *model_id;
 	char *tokenizer_id;

@@ -191,7 +191,10 @@ typedef struct br_cmp_pair_result {
 	                                      pool did not move by itself), 2 no setting differs,
 	                                      3 none differs among those both state but some
 	                                      (server arguments, model, lengths, ...) are unknown,
-	                                      0 otherwise */
+	                                      4 one differs among those both state but some are
+	                                      unknown (not proven controlled), 0 otherwise */
+	size_t n_unknown;                  /* (added) settings neither side (or one side) states,
+	                                      GPU, driver and CUDA not counted */
 } br_cmp_pair_result;
 
 /* br_cmp_rows: rows[i] for values a and b (pure; exposed for tests). */

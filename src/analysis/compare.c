@@ -225,6 +225,14 @@ br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_setting
 	}
 	if (l)
 		out->num[BR_SET_MAX_NUM_SEQS] = l->max_num_seqs;
+	/* a `vllm bench sweep serve` result states the server's max_num_seqs itself */
+	if (b && isnan(out->num[BR_SET_MAX_NUM_SEQS])) {
+		const char *v = br_bench_extra_get(b, "max_num_seqs");
+		char *end = NULL;
+		double x = v ? strtod(v, &end) : NAN;
+		if (v && end != v && *end == '\0' && isfinite(x) && x > 0)
+			out->num[BR_SET_MAX_NUM_SEQS] = x;
+	}
 	if (a && a->capacity.available)
 		out->num[BR_SET_KV_POOL] = a->capacity.kv_pool_tokens;
 	else if (run && isfinite(run->kv_pool_tokens_override))
@@ -402,6 +410,11 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 	const br_bench *b = rb && rb->bench.n ? &rb->bench.runs[0] : NULL;
 	if (a && b) {
 		extra_text(out, "backend", a->backend, b->backend);
+		/* endpoint_type is --backend's other name (same value) in the files that
+		 * have both; a separate setting only where it differs from the backend */
+		if (a->endpoint_type && b->endpoint_type && !(a->backend && b->backend &&
+		    strcmp(a->endpoint_type, a->backend) == 0 && strcmp(b->endpoint_type, b->backend) == 0))
+			extra_text(out, "endpoint_type", a->endpoint_type, b->endpoint_type);
 		extra_text(out, "tokenizer", a->tokenizer_id, b->tokenizer_id);
 		extra_num(out, "num_prompts", a->num_prompts, b->num_prompts);
 		extra_num(out, "burstiness", a->burstiness, b->burstiness);
@@ -490,7 +503,8 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	/* "the same settings" needs every setting checked (GPU, driver and CUDA
 	 * are rarely stated, so they alone do not withhold it; the report lists
 	 * them as unchecked) */
-	out->verdict = out->pool_moved_alone ? 0 : out->n_differ == 1 ? 1 :
+	out->n_unknown = n_unknown;
+	out->verdict = out->pool_moved_alone ? 0 : out->n_differ == 1 ? (n_unknown > 0 ? 4 : 1) :
 	    out->n_differ == 0 ? (n_unknown > 0 ? 3 : 2) : 0;
 }
 

@@ -146,7 +146,10 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		/* verdict keys of summary.json → words for the terminal */
 		const char *vt = v == NULL ? "?" : strcmp(v, "controlled") == 0 ? "controlled A/B" :
 		    strcmp(v, "same_settings") == 0 ? "same settings (a repeat)" :
-		    strcmp(v, "not_controlled") == 0 ? "NOT a controlled A/B" : v;
+		    strcmp(v, "not_controlled") == 0 ? "NOT a controlled A/B" :
+		    strcmp(v, "no_difference_found") == 0 ? "cannot tell (no difference among the settings "
+		    "stated; some are unknown)" : strcmp(v, "one_difference_unchecked") == 0 ?
+		    "cannot tell (one known difference; other settings unknown)" : v;
 		printf("  %s%s: %s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
 		    vt, dt && *dt ? " — " : "", dt ? dt : "");
 		static const char *const keys[] = { "kv_pool_tokens", "running_mean", "output_throughput_tps",

@@ -69,6 +69,7 @@ br_bench_free(br_bench *b)
 	free(b->source_path);
 	free(b->date);
 	free(b->backend);
+	free(b->endpoint_type);
 	free(b->label);
 	free(b->model_id);
 	free(b->tokenizer_id);

@@ -1215,11 +1215,9 @@ map_object(octx *o, json_t *j, br_bench *b, char **cause)
 			goto fail;
 		add_extra(b, key, extra_text(o, key, v));
 	}
-	if (b->backend == NULL && endpoint_type != NULL) {
-		b->backend = endpoint_type;
-		endpoint_type = NULL;
-	}
-	free(endpoint_type);
+	if (b->backend == NULL && endpoint_type != NULL)
+		b->backend = br_xstrdup(endpoint_type);
+	b->endpoint_type = endpoint_type;
 	endpoint_type = NULL;
 	if (!have_failed) {
 		b->failed = b->num_prompts - b->completed;  /* NAN when either is absent */

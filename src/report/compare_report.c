@@ -119,7 +119,8 @@ static json_t *repeat_test_json(const br_cmp_repeat_test *t);
 static const char *
 verdict_name(int v)
 {
-	return v == 1 ? "controlled" : v == 2 ? "same_settings" : v == 3 ? "no_difference_found" : "not_controlled";
+	return v == 1 ? "controlled" : v == 2 ? "same_settings" : v == 3 ? "no_difference_found" :
+	    v == 4 ? "one_difference_unchecked" : "not_controlled";
 }
 
 /* pair_json: one matched pair. */
@@ -184,6 +185,12 @@ pair_json(const br_cmp_pair_result *p)
 	json_object_set_new(o, "unknown_text", json_string(ut->str));
 	json_object_set_new(o, "n_same_settings", json_integer((json_int_t)n_same));
 	json_object_set_new(o, "n_settings_checked", json_integer((json_int_t)(BR_SET_N - 1 + p->n_extra)));
+	size_t n_known = 0;     /* stated by both sides (the KV pool is an outcome, not counted) */
+	for (int k = 0; k < BR_SET_N; k++)
+		n_known += k != BR_SET_KV_POOL && p->diffs[k].state != BR_DIFF_UNKNOWN;
+	for (size_t i = 0; i < p->n_extra; i++)
+		n_known += p->extra[i].state != BR_DIFF_UNKNOWN;
+	json_object_set_new(o, "n_settings_known", json_integer((json_int_t)n_known));
 	g_string_free(dt, TRUE);
 	g_string_free(ut, TRUE);
 
@@ -485,6 +492,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		para(c, "verdict.same_settings", po);
 	else if (p->verdict == 3)
 		para(c, "verdict.no_difference_found", po);
+	else if (p->verdict == 4)
+		para(c, "verdict.one_difference_unchecked", po);
 	else {
 		para(c, p->pool_moved_alone ? "verdict.pool_moved_alone" : "verdict.not_controlled", po);
 		pool sp = { 0 };
@@ -502,7 +511,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		free(items);
 		pool_free(&sp);
 	}
-	if (json_array_size(json_object_get(po, "unknown_settings")) > 0)
+	/* verdicts 3 and 4 name the unknown settings in their own sentence */
+	if (p->verdict != 3 && p->verdict != 4 && json_array_size(json_object_get(po, "unknown_settings")) > 0)
 		note(c, "verdict.unknown", po);
 }
 
@@ -620,7 +630,7 @@ campaign_overview(ctx *c)
 		}
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
 		row[5] = fill(c, &sp, p->verdict == 1 ? "pairs.verdict_controlled" : p->verdict == 2
-		    ? "pairs.verdict_same" : p->verdict == 3 ? "pairs.verdict_unknown" : "pairs.verdict_not", po);
+		    ? "pairs.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" : "pairs.verdict_not", po);
 		hl[i] = i == in->focus_pair ? 1 : 0;
 	}
 	static const double w[NC] = { 1.9, 2.0, 2.0, 1.6, 1.7, 2.2 };
@@ -662,7 +672,7 @@ title_page(ctx *c)
 		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
 		labels[n] = fill(c, &sp, "cards.verdict", NULL);
 		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? "cards.verdict_controlled"
-		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 ? "cards.verdict_unknown" : "cards.verdict_not", po);
+		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" : "cards.verdict_not", po);
 		static const int cm[5] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S,
 			BR_CMP_RUNNING_MEAN, BR_CMP_PREEMPTIONS };
 		for (int k = 0; k < 5; k++) {
