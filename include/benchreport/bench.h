@@ -74,10 +74,11 @@ typedef struct br_bench {
 	int failed_derived;        /* 1 when `failed` was derived, not read */
 	double total_input_tokens;
 	double total_output_tokens;
-	double request_throughput_rps;
+	double request_throughput_rps;     /* req/s; completed / duration when the file lacks it */
 	double request_goodput_rps;        /* NAN when null/absent */
 	double output_throughput_tps;      /* tokens/s */
-	double total_token_throughput_tps; /* `total_token_throughput`; NAN when absent (older files: see input_throughput_tps) */
+	double total_token_throughput_tps; /* `total_token_throughput`, else (input + output tokens) /
+	                                      duration (vllm's formula); NAN when neither */
 	double input_throughput_tps;       /* old `input_throughput` / `request_inthroughput` */
 	double max_output_tokens_per_s;
 	double max_concurrent_requests;

@@ -490,6 +490,14 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * FLOPs counters would bury the one thing to fix (the failures). */
 	int measured = !(a->latency.n_succeeded == 0 && a->latency.n_failed > 0);
 
+	/* An SGLang bench_serving result: the vLLM flags below do not apply, and
+	 * SGLang's own /metrics and log are not read yet; one recommendation
+	 * says what to keep instead. */
+	if (b->backend && strncmp(b->backend, "sglang", 6) == 0) {
+		add(f, "rec_sglang_inputs", BR_SEV_NOTICE, BR_RECOMMENDATION);
+		return;
+	}
+
 	/* --metric-percentiles: the file states no ITL p99.9 or no p99.99. */
 	if (measured && (!num(br_bench_file_stat(b, "itl", "p", 99.9)) ||
 	    !num(br_bench_file_stat(b, "itl", "p", 99.99))))
@@ -529,7 +537,7 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* TTFT tail: n·0.001 < 10 samples beyond p99.9, i.e. n < 10,000. */
 	if (num(x->d[D_TTFT_BEYOND_P999]) && x->ttft_n > 0 &&
-	    x->d[D_TTFT_BEYOND_P999] < TAIL_SAMPLES_MIN)
+	    x->d[D_TTFT_BEYOND_P999] < TAIL_SAMPLES_MIN && num(a->latency.m[BR_TTFT].p99))
 		add(f, "small_sample_ttft", BR_SEV_NOTICE, BR_CAVEAT);
 
 	/* ITL tail (gaps from arrays): n·0.001 < 10 beyond p99.9 (n < 10,000),

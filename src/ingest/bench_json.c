@@ -1223,6 +1223,16 @@ map_object(octx *o, json_t *j, br_bench *b, char **cause)
 		b->failed = b->num_prompts - b->completed;  /* NAN when either is absent */
 		b->failed_derived = 1;
 	}
+	/* throughputs a file leaves out (SGLang's bench_serving JSONL, old vLLM
+	 * files), by the formulas vllm bench serve itself uses: completed /
+	 * duration and (input + output tokens) / duration */
+	if (br_isnum(b->duration_s) && b->duration_s > 0) {
+		if (!br_isnum(b->request_throughput_rps) && br_isnum(b->completed))
+			b->request_throughput_rps = b->completed / b->duration_s;
+		if (!br_isnum(b->total_token_throughput_tps) && br_isnum(b->total_input_tokens) &&
+		    br_isnum(b->total_output_tokens))
+			b->total_token_throughput_tps = (b->total_input_tokens + b->total_output_tokens) / b->duration_s;
+	}
 	if (read_requests(o, b, arr, cause) != 0 || check_counts(o, b, have_failed, cause) != 0)
 		goto fail;
 	return 0;

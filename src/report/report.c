@@ -263,8 +263,9 @@ findings_section(ctx *c)
 			heading(c, 2, heads[k]);
 			if (n > 0)
 				br_pdf_bullets(c->d, items, n);
-			else
-				para(c, "findings_text.none");
+			else   /* without metrics and log most rules cannot look: no all-clear */
+				para(c, c->a->run && c->a->run->metrics == NULL && c->a->run->log == NULL ?
+				    "findings_text.none_unseen" : "findings_text.none");
 		}
 		free(items);
 		strpool_free(&p);
@@ -348,7 +349,9 @@ title_page(ctx *c)
 
 #define CARD(lkey, value) do { labels[n] = fill(c, &p, lkey); values[n] = (value); n++; } while (0)
 	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
-	CARD("cards.vllm", r->log && r->log->vllm_version ? r->log->vllm_version : fill(c, &p, "cards.unknown"));
+	int sglang = b && b->backend && strncmp(b->backend, "sglang", 6) == 0;
+	CARD(sglang ? "cards.sglang" : "cards.vllm",
+	    r->log && r->log->vllm_version ? r->log->vllm_version : fill(c, &p, "cards.unknown"));
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
@@ -391,7 +394,7 @@ title_page(ctx *c)
 		para(c, a->latency.n_error_groups > 0 ? "glance.all_failed" : "glance.all_failed_no_errors");
 		error_group_bullets(c, 5);
 	} else {
-		para(c, "glance.completed");
+		para(c, isnan(b->num_prompts) && isnan(b->failed) ? "glance.completed_no_total" : "glance.completed");
 		if (a->latency.n_failed > 0)
 			para(c, "glance.failed_some");
 	}
@@ -420,7 +423,7 @@ title_page(ctx *c)
 			para(c, "glance.ledger_ok");
 	}
 	if (!a->latency.from_arrays && a->latency.n_succeeded > 0)
-		para(c, "glance.no_arrays");
+		para(c, b->backend && strncmp(b->backend, "sglang", 6) == 0 ? "glance.no_arrays_sglang" : "glance.no_arrays");
 	else if (a->latency.n_checks > a->latency.n_checks_empty)
 		para(c, a->latency.n_mismatches ? "glance.checks_bad" : "glance.checks_ok");
 	if (a->latency.from_arrays && a->latency.itl_stalls_known && a->latency.itl_stalls > 0)

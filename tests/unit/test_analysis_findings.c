@@ -173,6 +173,7 @@ fx_round1(fx *f)
 	ttft->count = 128;
 	ttft->median = 219000.0;
 	ttft->mean = 179390.0;
+	ttft->p99 = 420000.0;   /* any finite p99: small_sample_ttft speaks about a stated tail */
 
 	br_capacity *c = &a->capacity;
 	c->available = 1;
@@ -374,6 +375,7 @@ fx_small(fx *f)
 	a->latency.m[BR_TPOT].count = 128;
 	a->latency.m[BR_TPOT].median = 51.46;
 	a->latency.m[BR_TTFT].median = 672.0;
+	a->latency.m[BR_TTFT].p99 = 1300.0;
 	a->capacity.mean_input_tokens = 1024;
 	a->capacity.mean_output_tokens = 256;
 	a->capacity.demand_tokens = 64.0 * 1280;
@@ -432,6 +434,7 @@ test_bench_only(void **state)
 	l->m[BR_TTFT].count = 128;
 	l->has_stats[BR_TTFT] = l->count_known[BR_TTFT] = 1;
 	l->m[BR_TTFT].median = 219000;
+	l->m[BR_TTFT].p99 = 420000;
 	l->m[BR_ITL].count = 0;
 	l->has_stats[BR_ITL] = 1;
 	l->m[BR_ITL].median = 21.46;
@@ -751,6 +754,10 @@ test_small_sample_boundaries(void **state)
 	assert_false(has(&f, "small_sample_ttft"));
 	f.a.latency.m[BR_TTFT].count = 9999;
 	assert_true(has(&f, "small_sample_ttft"));
+	/* a file that states no TTFT p99 (SGLang's oldest JSONL) has no tail to warn about */
+	f.a.latency.m[BR_TTFT].p99 = NAN;
+	assert_false(has(&f, "small_sample_ttft"));
+	f.a.latency.m[BR_TTFT].p99 = 420000.0;
 
 	f.a.latency.m[BR_ITL].count = 10000;
 	assert_false(has(&f, "small_sample_itl_p99_9"));
