@@ -533,10 +533,12 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* Closed loop: max_concurrency set. */
 	if (b && num(b->max_concurrency))
-		add(f, "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
+		add(f, b->max_concurrency == 1 ? "closed_loop_one" : "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
 
 	/* TTFT tail: n·0.001 < 10 samples beyond p99.9, i.e. n < 10,000. */
-	if (num(x->d[D_TTFT_BEYOND_P999]) && x->ttft_n > 0 &&
+	if (x->ttft_n == 1)
+		add(f, "single_request_ttft", BR_SEV_NOTICE, BR_CAVEAT);
+	else if (num(x->d[D_TTFT_BEYOND_P999]) && x->ttft_n > 0 &&
 	    x->d[D_TTFT_BEYOND_P999] < TAIL_SAMPLES_MIN && num(a->latency.m[BR_TTFT].p99))
 		add(f, "small_sample_ttft", BR_SEV_NOTICE, BR_CAVEAT);
 

@@ -70,6 +70,11 @@ fmt_value(int m, double v, int signed_)
 	const char *sign = !signed_ ? (v < 0 ? MINUS : "") : v > 0 ? "+" : v < 0 ? MINUS : "±";
 	char raw[64];
 	const char *suffix = "";
+	/* a value that would print as 0 at the usual decimals keeps 3 significant
+	 * digits (oversubscription 0.00246×, not 0.00×) */
+	double shown = strcmp(u, "frac") == 0 ? x * 100 : x;
+	if (shown > 0 && shown < 0.5 * pow(10.0, -dec))
+		dec = (int)-floor(log10(shown)) + 2;
 	if (strcmp(u, "frac") == 0) {
 		snprintf(raw, sizeof raw, "%.*f", dec, x * 100);
 		suffix = signed_ ? " pp" : "%";

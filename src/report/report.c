@@ -50,6 +50,22 @@ strpool_free(strpool *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* card_version: a version for a headline card: a development or local
+ * build ("0.23.1rc1.dev1219+gffae5a399.d20260729", too long for a card,
+ * which would break it into fragments) becomes its release part and
+ * "(dev build)"; the server section prints it whole. Owned by the pool. */
+static const char *
+card_version(strpool *p, const char *v)
+{
+	size_t n = strcspn(v, "+");
+	const char *dev = strstr(v, ".dev");
+	if (dev != NULL && (size_t)(dev - v) < n)
+		n = (size_t)(dev - v);
+	if (v[n] == '\0' || n == 0)
+		return v;
+	return keep(p, br_xasprintf("%.*s (dev build)", (int)n, v));
+}
+
 /* fill: template string for key, owned by the pool. */
 static const char *
 fill(ctx *c, strpool *p, const char *key)
@@ -351,7 +367,7 @@ title_page(ctx *c)
 	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
 	int sglang = b && b->backend && strncmp(b->backend, "sglang", 6) == 0;
 	CARD(sglang ? "cards.sglang" : "cards.vllm",
-	    r->log && r->log->vllm_version ? r->log->vllm_version : fill(c, &p, "cards.unknown"));
+	    r->log && r->log->vllm_version ? card_version(&p, r->log->vllm_version) : fill(c, &p, "cards.unknown"));
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
@@ -398,7 +414,8 @@ title_page(ctx *c)
 		if (a->latency.n_failed > 0)
 			para(c, "glance.failed_some");
 	}
-	para(c, isfinite(b->max_concurrency) ? "glance.closed_loop" : "glance.open_loop");
+	para(c, !isfinite(b->max_concurrency) ? "glance.open_loop" : b->max_concurrency == 1 ?
+	    "glance.closed_loop_one" : "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
 		para(c, "glance.fewer_prompts");
@@ -487,8 +504,8 @@ latency_section(ctx *c)
 	note(c, "latency.unit_note");
 	if (l->n_itl_inconsistent > 0)
 		note(c, "latency.itl_inconsistent");
-	if (l->from_arrays && l->m[BR_TTFT].count > 0 && l->m[BR_TTFT].count < 10000)
-		note(c, "latency.small_sample");
+	if (l->from_arrays && l->m[BR_TTFT].count > 1 && l->m[BR_TTFT].count < 10000)
+		note(c, "latency.small_sample");   /* one request: the caveat single_request_ttft says it */
 
 	figure(c, "figL-latency-cdf", "latency.cdf_caption");
 	{
@@ -1098,7 +1115,7 @@ campaign_title(ctx *c, const br_campaign *camp)
 	}
 	if (focus->log && focus->log->vllm_version) {
 		labels[n] = fill(c, &p, "campaign.card_vllm");
-		values[n++] = focus->log->vllm_version;
+		values[n++] = card_version(&p, focus->log->vllm_version);
 	}
 	labels[n] = fill(c, &p, "campaign.card_cal");
 	values[n++] = fill(c, &p, camp->has_calibration ? "campaign.card_cal_value" : "campaign.card_cal_none");
