@@ -49,6 +49,7 @@ typedef struct br_server_log {
 	double max_num_seqs;
 	double max_num_batched_tokens;
 	double tensor_parallel_size;
+	double decode_context_parallel_size; /* (added) args or engine config; NAN when not stated */
 	double gpu_memory_utilization;
 	double block_size_tokens;
 	/* capacity lines of the last start-up (first engine; n_capacity_lines counts

@@ -150,7 +150,7 @@ typedef struct scanner {
 	double gpu_blocks;
 	int blocks_line;
 	int args_seen, init_seen;
-	double cfg_max_len, cfg_tp;
+	double cfg_max_len, cfg_tp, cfg_dcp;
 	char *cfg_model, *args_model, *args_model_tag;
 	size_t stats_cap;
 	/* traceback */
@@ -834,6 +834,7 @@ clear_args(scanner *s)
 	o->args_complete = 0;
 	o->max_model_len_tokens = o->max_num_seqs = o->max_num_batched_tokens = NAN;
 	o->tensor_parallel_size = o->gpu_memory_utilization = o->block_size_tokens = NAN;
+	o->decode_context_parallel_size = NAN;
 	free(o->served_model_name);
 	o->served_model_name = NULL;
 	free(s->args_model);
@@ -895,6 +896,8 @@ apply_args(scanner *s, const char *p, const char *end, int line)
 			o->max_num_batched_tokens = py_num(v, vt);
 		else if (KEY("tensor_parallel_size"))
 			o->tensor_parallel_size = py_num(v, vt);
+		else if (KEY("decode_context_parallel_size"))
+			o->decode_context_parallel_size = py_num(v, vt);
 		else if (KEY("gpu_memory_utilization"))
 			o->gpu_memory_utilization = py_num(v, vt);
 		else if (KEY("block_size"))
@@ -952,6 +955,8 @@ apply_init(scanner *s, const char *p, const char *end, int line)
 		s->cfg_max_len = x;
 	if ((f = memmem(c, end - c, "tensor_parallel_size=", 21)) != NULL && parse_num(f + 21, end, &x))
 		s->cfg_tp = x;
+	if ((f = memmem(c, end - c, "decode_context_parallel_size=", 29)) != NULL && parse_num(f + 29, end, &x))
+		s->cfg_dcp = x;
 	if (starts(c, end, "model=") && s->cfg_model == NULL) {
 		const char *ve = c + 6 < end ? memchr(c + 7, c[6], end - c - 7) : NULL;
 		if (ve != NULL)
@@ -1352,6 +1357,7 @@ log_init(br_server_log *o)
 	memset(o, 0, sizeof *o);
 	o->max_model_len_tokens = o->max_num_seqs = o->max_num_batched_tokens = NAN;
 	o->tensor_parallel_size = o->gpu_memory_utilization = o->block_size_tokens = NAN;
+	o->decode_context_parallel_size = NAN;
 	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
 	o->v0_cumulative_preemptions = NAN;
 }
@@ -1539,7 +1545,7 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 	memset(&s, 0, sizeof s);
 	s.out = out;
 	s.path = path;
-	s.cfg_max_len = s.cfg_tp = s.gpu_blocks = NAN;
+	s.cfg_max_len = s.cfg_tp = s.cfg_dcp = s.gpu_blocks = NAN;
 	s.prev_abs = NAN;
 	int n_lines = 0;
 	int rc = scan(&s, fp, 0, 0, &n_lines, cause);
@@ -1585,6 +1591,8 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 		out->max_model_len_tokens = s.cfg_max_len;
 	if (isnan(out->tensor_parallel_size))
 		out->tensor_parallel_size = s.cfg_tp;
+	if (isnan(out->decode_context_parallel_size))
+		out->decode_context_parallel_size = s.cfg_dcp;
 	/* capacity (of the last start-up: new_startup forgot earlier ones) */
 	out->n_startups = s.startups;
 	out->n_capacity_lines = s.n_kvsize > 0 ? s.n_kvsize : s.n_blocks;
@@ -1627,7 +1635,7 @@ br_server_log_looks_like(const char *path)
 	memset(&s, 0, sizeof s);
 	s.out = &tmp;
 	s.path = path;
-	s.cfg_max_len = s.cfg_tp = s.gpu_blocks = NAN;
+	s.cfg_max_len = s.cfg_tp = s.cfg_dcp = s.gpu_blocks = NAN;
 	s.prev_abs = NAN;
 	int n_lines = 0;
 	int rc = scan(&s, fp, LOOKS_LIKE_BYTES, 1, &n_lines, NULL);

@@ -580,11 +580,18 @@ capacity_section(ctx *c)
 			/* vLLM prints the KV memory of one GPU and the pool in tokens of the
 			 * whole tensor-parallel group: the ratio is one GPU's share */
 			double tp = log ? log->tensor_parallel_size : NAN;
-			ROW("capacity.row_bytes", isfinite(tp) && tp > 1 ?
-			    br_xasprintf("%s bytes (%s KiB) per GPU, tensor_parallel_size %.0f", keep(&p,
-			    fmt_num(cap->kv_bytes_per_token, 0)), keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1)), tp) :
-			    br_xasprintf("%s bytes (%s KiB)", keep(&p, fmt_num(cap->kv_bytes_per_token, 0)),
-			    keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1))));
+			double dcp = log ? log->decode_context_parallel_size : NAN;
+			char par[160] = "";
+			if (isfinite(tp) && tp > 1)
+				snprintf(par, sizeof par, " per GPU, tensor_parallel_size %.0f", tp);
+			/* decode context parallel spreads the pool's tokens over its ranks:
+			 * one GPU's memory over the whole pool is not one token's cost */
+			if (isfinite(dcp) && dcp > 1)
+				snprintf(par + strlen(par), sizeof par - strlen(par), "%s decode_context_parallel_size "
+				    "%.0f (the pool's tokens are spread over the DCP ranks, so a token held on one GPU "
+				    "costs up to %.0f× this there)", par[0] ? "," : " per GPU,", dcp, dcp);
+			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)%s", keep(&p,
+			    fmt_num(cap->kv_bytes_per_token, 0)), keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1)), par));
 		}
 		if (isfinite(cap->max_model_len_tokens))
 			ROW("capacity.row_m", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->max_model_len_tokens, 0))));
