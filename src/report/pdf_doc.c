@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <glib.h>
 #include <hpdf.h>
+#include <hpdf_objects.h>
+#include <hpdf_streams.h>
 
 #include "benchreport/common.h"
 #include "benchreport/report.h"
@@ -250,7 +253,66 @@ set_info(br_pdf *d, HPDF_InfoType type, const char *value)
 	free(c);
 }
 
-/* load_font: embed a TrueType file and return it in UTF-8 encoding. */
+/*
+ * to_unicode_cmap: the text of a ToUnicode CMap (PDF 1.7 §9.10.3) for
+ * libharu's UTF-8 encoding of a TrueType font: the codes written into the
+ * page are 2-byte Identity-H CIDs equal to the Unicode code points of the
+ * Basic Multilingual Plane (libharu 2.3 hpdf_encoder_utf.c), so every code
+ * maps to itself. A bfrange may only vary the last byte, so there is one
+ * range per high byte (the surrogate block D800–DFFF left out), at most
+ * 100 per beginbfrange block. Built once; static storage.
+ */
+static const char *
+to_unicode_cmap(void)
+{
+	static char *text;
+	if (text != NULL)
+		return text;
+	GString *g = g_string_new("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+	    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+	    "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+	    "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
+	int hi[256], n = 0;
+	for (int h = 0; h < 256; h++)
+		if (h < 0xD8 || h > 0xDF)
+			hi[n++] = h;
+	for (int i = 0; i < n; i += 100) {
+		int m = n - i < 100 ? n - i : 100;
+		g_string_append_printf(g, "%d beginbfrange\n", m);
+		for (int k = i; k < i + m; k++)
+			g_string_append_printf(g, "<%02X00> <%02XFF> <%02X00>\n", hi[k], hi[k], hi[k]);
+		g_string_append(g, "endbfrange\n");
+	}
+	g_string_append(g, "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
+	text = g_string_free(g, FALSE);
+	return text;
+}
+
+/*
+ * fix_to_unicode: replace the ToUnicode stream libharu 2.3 gives a UTF-8
+ * TrueType font (it writes the encoding's CMap there, with begincidrange,
+ * which poppler rejects as "Invalid 'begincidrange' operator in ToUnicode
+ * CMap" and which leaves search and copy-paste to guesswork) by a real
+ * ToUnicode CMap (to_unicode_cmap). Uses libharu's object API
+ * (hpdf_objects.h); a font without that stream is left as it is.
+ */
+static void
+fix_to_unicode(HPDF_Font font)
+{
+	if (font == NULL)
+		return;
+	HPDF_Dict cmap = HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT);
+	if (cmap == NULL || cmap->stream == NULL)
+		return;
+	HPDF_MemStream_FreeData(cmap->stream);
+	HPDF_Stream_WriteStr(cmap->stream, to_unicode_cmap());
+	HPDF_Dict_AddName(cmap, "CMapName", "Adobe-Identity-UCS");
+	HPDF_Dict_RemoveElement(cmap, "CIDSystemInfo");
+	HPDF_Dict_RemoveElement(cmap, "WMode");
+}
+
+/* load_font: embed a TrueType file and return it in UTF-8 encoding, with a
+ * correct ToUnicode map (fix_to_unicode). */
 static HPDF_Font
 load_font(br_pdf *d, const char *file)
 {
@@ -258,7 +320,9 @@ load_font(br_pdf *d, const char *file)
 	const char *name = HPDF_LoadTTFontFromFile(d->pdf, file, HPDF_TRUE);
 	if (name == NULL)
 		return NULL;
-	return HPDF_GetFont(d->pdf, name, "UTF-8");
+	HPDF_Font f = HPDF_GetFont(d->pdf, name, "UTF-8");
+	fix_to_unicode(f);
+	return f;
 }
 
 /*
@@ -281,6 +345,7 @@ clean_text(br_pdf *d, const char *s)
 			const char *name = HPDF_LoadTTFontFromFile2(d->pdf, cjk_fonts[i].path,
 			    (HPDF_UINT)cjk_fonts[i].index, HPDF_TRUE);
 			d->alt = name ? HPDF_GetFont(d->pdf, name, "UTF-8") : NULL;
+			fix_to_unicode(d->alt);
 			if (before == HPDF_OK && d->err != HPDF_OK) { /* unusable: forget */
 				d->err = HPDF_OK;
 				d->alt = NULL;
