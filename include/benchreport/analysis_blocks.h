@@ -97,7 +97,8 @@ typedef struct br_capacity {
 	double predicted_max_concurrency; /* P / M */
 	double log_max_concurrency_x;     /* as printed by the log */
 	double kv_pool_gib;
-	double kv_bytes_per_token;
+	double kv_bytes_per_token; /* bytes of one token on the GPU that holds it: kv_pool_gib · 2^30 ·
+	                              decode_context_parallel_size / P */
 	double concurrency;        /* C = max_concurrency as configured (NAN for open loop) */
 	/* (added) C_eff = min(max_concurrency, num_prompts): the most requests
 	 * the client can have in flight (NAN for open loop). Used for demand,

@@ -133,8 +133,14 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 			out->max_model_len_tokens = log->max_concurrency_len_tokens;
 		out->log_max_concurrency_x = log->max_concurrency_x;
 		if (br_isnum(log->kv_pool_gib) && log->kv_pool_gib > 0) {
+			/* the memory line is one GPU's; under decode context parallelism
+			 * the logged pool counts the tokens of all DCP ranks, each rank
+			 * holding P / dcp of them (vllm kv_cache_utils
+			 * _report_kv_cache_config), so one token costs memory · dcp / P */
+			double dcp = br_isnum(log->decode_context_parallel_size) &&
+			    log->decode_context_parallel_size > 1 ? log->decode_context_parallel_size : 1;
 			out->kv_pool_gib = log->kv_pool_gib;
-			out->kv_bytes_per_token = log->kv_pool_gib * 1073741824.0 / P;
+			out->kv_bytes_per_token = log->kv_pool_gib * 1073741824.0 * dcp / P;
 		}
 	}
 	/* without a log: kv_cache_max_concurrency = P / max_model_len (the

@@ -695,7 +695,7 @@ add_note(br_knee_result *r, const char *fmt, ...)
 static char *
 group_label(const br_bench *b, const br_knee_point *p, int closed)
 {
-	char *s = br_xasprintf("%s", b->model_id ? b->model_id : "model ?");
+	char *s = br_xasprintf("%s", b->model_id ? b->model_id : "model not stated");
 	char *t;
 	if (isfinite(p->mean_input_tokens) && isfinite(p->mean_output_tokens)) {
 		t = br_xasprintf("%s · in/out %.0f/%.0f", s, p->mean_input_tokens, p->mean_output_tokens);

@@ -720,6 +720,9 @@ parse_stat_key(const char *key, br_file_stat *st)
 		return 0;
 	memcpy(st->metric, metric, ml);
 	st->metric[ml] = '\0';
+	/* SGLang's bench_serving names E2EL "e2e_latency" (median_e2e_latency_ms) */
+	if (strcmp(st->metric, "e2e_latency") == 0)
+		strcpy(st->metric, "e2el");
 	memcpy(st->key, key, kl + 1);
 	return 1;
 }

@@ -428,7 +428,12 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		free(gh);
 		para(d, t, "group.settings", go);
 		int rate = G->kind == BR_KNEE_RATE;
-		if (G->knee_idx >= 0)
+		size_t n_eval = 0;
+		for (size_t i = 0; i < G->n; i++)
+			n_eval += (size_t)G->pts[i].slo_evaluable;
+		if (n_eval == 0)      /* no run can be judged: neither "no run meets" nor "every setting meets" */
+			para(d, t, "group.not_evaluable", go);
+		else if (G->knee_idx >= 0)
 			para(d, t, rate ? "group.knee_rate" : "group.knee_concurrency", go);
 		else {
 			int some_run = 0;     /* a single repeat meets it, its setting does not */
@@ -436,7 +441,9 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 				some_run |= G->pts[i].meets_slo;
 			para(d, t, some_run ? "group.no_knee_repeats" : "group.no_knee", go);
 		}
-		if (G->first_fail_idx >= 0)
+		if (n_eval == 0)
+			;
+		else if (G->first_fail_idx >= 0)
 			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
 		else if (G->knee_idx >= 0 && G->n > 0 && G->pts[G->knee_idx].x != G->pts[G->n - 1].x)
 			para(d, t, "group.no_fail_goodput", go);   /* the knee is where goodput stopped rising */

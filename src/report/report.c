@@ -588,8 +588,8 @@ capacity_section(ctx *c)
 			 * one GPU's memory over the whole pool is not one token's cost */
 			if (isfinite(dcp) && dcp > 1)
 				snprintf(par + strlen(par), sizeof par - strlen(par), "%s decode_context_parallel_size "
-				    "%.0f (the pool's tokens are spread over the DCP ranks, so a token held on one GPU "
-				    "costs up to %.0f× this there)", par[0] ? "," : " per GPU,", dcp, dcp);
+				    "%.0f (each GPU holds 1/%.0f of the pool's tokens: memory × %.0f / P)",
+				    par[0] ? "," : " per GPU,", dcp, dcp, dcp);
 			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)%s", keep(&p,
 			    fmt_num(cap->kv_bytes_per_token, 0)), keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1)), par));
 		}

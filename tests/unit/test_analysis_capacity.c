@@ -382,7 +382,11 @@ test_real_run_folder(void **state)
 	assert_double_abs(c->max_model_len_tokens, 400000, 0);
 	assert_double_rel(c->predicted_max_concurrency, 4.0006375, 1e-15);
 	assert_double_abs(c->log_max_concurrency_x, 4.00, 0);
-	assert_double_rel(c->kv_bytes_per_token, 9071.672614976987, 1e-12);
+	/* 13.52 GiB per GPU · 2^30 · decode_context_parallel_size 4 / 1,600,255
+	 * tokens (the logged pool counts all 4 DCP ranks' tokens; its
+	 * cache_config_info num_gpu_blocks 6253 × block 64 = 400,192 per rank):
+	 * python 13.52*2**30*4/1600255 */
+	assert_double_rel(c->kv_bytes_per_token, 36286.69045990795, 1e-12);
 	assert_double_rel(c->oversubscription, 0.0024630449522107414, 1e-12);
 	/* latency from the file's values (no arrays in stress.json) */
 	assert_int_equal(a.latency.from_arrays, 0);
