@@ -499,8 +499,10 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	}
 
 	/* --metric-percentiles: the file states no ITL p99.9 or no p99.99. */
-	if (measured && (!num(br_bench_file_stat(b, "itl", "p", 99.9)) ||
-	    !num(br_bench_file_stat(b, "itl", "p", 99.99))))
+	int has999 = num(br_bench_file_stat(b, "itl", "p", 99.9));
+	if (measured && !num(br_bench_file_stat(b, "itl", "p", 99.99)))
+		add(f, has999 ? "rec_metric_percentiles_9999" : "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);
+	else if (measured && !has999)
 		add(f, "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);
 
 	/* --save-detailed: no per-request arrays. */

@@ -477,7 +477,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	}
 
 	p->meets_slo = 1;
-	int unknown = 0;
+	int unknown = 0, some_term_fails = 0;
 	for (size_t k = 0; k < slo->n; k++) {
 		const br_slo_term *t = &slo->terms[k];
 		double v = arrays ? (ns[t->metric] ? br_percentile_sorted(samples[t->metric], ns[t->metric], t->percentile) : NAN)
@@ -489,11 +489,14 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 			p->meets_slo = 0;
 		} else {
 			p->slo_term_ok[k] = v <= t->limit_ms;
-			if (!p->slo_term_ok[k])
+			if (!p->slo_term_ok[k]) {
 				p->meets_slo = 0;
+				some_term_fails = 1;
+			}
 		}
 	}
-	p->slo_evaluable = !unknown;
+	/* a known term over its limit fails the SLO whatever the unknown ones say */
+	p->slo_evaluable = !unknown || some_term_fails;
 	/* failed requests are never good: a run losing more than 1% of them
 	 * does not meet any SLO, however fast the survivors were */
 	if (br_isnum(b->failed) && b->failed > 0 && br_isnum(b->completed) &&
@@ -975,7 +978,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		if (isinf(in[i].bench->request_rate_rps) && !closed_of[i])
 			add_note(out, "The inf point sends every request at once: it measures the saturated server, "
 			    "not a steady state, and is plotted at the right end of the rate axis.");
-		if (pts[i].slo_source == BR_KNEE_UNKNOWN)
+		if (pts[i].slo_source == BR_KNEE_UNKNOWN && !pts[i].slo_evaluable)
 			add_note(out, "Some runs lack a percentile the SLO needs (the file does not state it and has "
 			    "no per-request arrays): the SLO is not evaluable for them; they neither meet nor "
 			    "fail it, and a setting none of whose runs is evaluable is left out of the knee.");

@@ -176,6 +176,13 @@ static void
 drop_log(br_run *r)
 {
 	drop_warnings(r, "server did not start:");
+	/* the log's own notes ("server.log shows 2 server start-ups; the capacity
+	 * lines of the last one are used") describe what is no longer used */
+	if (r->log != NULL && r->log->source_path != NULL) {
+		char *pre = br_xasprintf("%s shows ", br_basename(r->log->source_path));
+		drop_warnings(r, pre);
+		free(pre);
+	}
 	br_server_log_free(r->log);
 	free(r->log);
 	r->log = NULL;

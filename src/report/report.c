@@ -280,7 +280,7 @@ findings_section(ctx *c)
 			if (n > 0)
 				br_pdf_bullets(c->d, items, n);
 			else   /* without metrics and log most rules cannot look: no all-clear */
-				para(c, c->a->run && c->a->run->metrics == NULL && c->a->run->log == NULL ?
+				para(c, c->a->run && c->a->run->metrics == NULL ?
 				    "findings_text.none_unseen" : "findings_text.none");
 		}
 		free(items);
@@ -428,8 +428,12 @@ title_page(ctx *c)
 		const br_server_log *lg = r->log;
 		int capped = lg && isfinite(lg->max_num_seqs) && isfinite(a->capacity.effective_concurrency) &&
 		    a->capacity.effective_concurrency > lg->max_num_seqs;
+		int preempted = a->preemptions.count_available && a->preemptions.n_preemptions > 0;
+		/* the metrics saw more running than the log's max_num_seqs allows */
+		if (capped && a->residency.available && a->residency.running_peak > lg->max_num_seqs)
+			capped = 2;
 		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
-		    capped ? "glance.fits_capped" : "glance.fits");
+		    capped == 2 ? "glance.fits_capped_contradicted" : capped ? "glance.fits_capped" : preempted ? "glance.fits_yet_preempted" : "glance.fits");
 	}
 	if (a->ledger.available) {
 		double bad = sum_num(json_object_get(c->s, "ledger"), "n_disagree", NULL);

@@ -726,11 +726,20 @@ test_recommendation_boundaries(void **state)
 	assert_true(has(&f, "rec_metric_percentiles"));
 	f.bench.stats = f.stats;
 	f.bench.n_stats = 1;
-	assert_true(has(&f, "rec_metric_percentiles"));   /* p99.99 still missing */
+	/* p99.99 still missing: the sentence says only that one is */
+	assert_false(has(&f, "rec_metric_percentiles"));
+	assert_true(has(&f, "rec_metric_percentiles_9999"));
 	f.stats[1] = f.stats[0];
 	f.stats[1].percentile = 99.99;
 	f.bench.n_stats = 2;
 	assert_false(has(&f, "rec_metric_percentiles"));
+	assert_false(has(&f, "rec_metric_percentiles_9999"));
+	/* p99.99 without p99.9: the general sentence */
+	f.stats[0] = f.stats[1];
+	f.bench.n_stats = 1;
+	assert_true(has(&f, "rec_metric_percentiles"));
+	f.stats[0].percentile = 99.9;
+	f.bench.n_stats = 2;
 
 	/* metrics kinds */
 	assert_false(has(&f, "rec_sample_metrics"));
