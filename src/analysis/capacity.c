@@ -119,7 +119,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	}
 	if (!br_isnum(P)) {
 		if (log != NULL && log->did_not_start)
-			out->missing = "the server never started (log ends in a traceback before the KV cache lines)";
+			out->missing = "the server never started (its log ends in an error before the KV cache lines)";
 		return;
 	}
 	out->available = 1;

@@ -523,8 +523,13 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 		add(f, "rec_sample_metrics", BR_SEV_NOTICE, BR_RECOMMENDATION);
 
 	/* No server log: capacity numbers come from nowhere. */
-	if (r->log == NULL)
-		add(f, "rec_keep_server_log", BR_SEV_NOTICE, BR_RECOMMENDATION);
+	if (r->log == NULL) {
+		int set_aside = 0;
+		for (size_t i = 0; i < r->n_set_aside; i++)
+			set_aside |= strcmp(r->set_aside[i].what, "the server log") == 0;
+		add(f, set_aside ? "rec_keep_matching_log" : a->capacity.available ? "rec_keep_server_log_args" :
+		    "rec_keep_server_log", BR_SEV_NOTICE, BR_RECOMMENDATION);
+	}
 }
 
 static void

@@ -371,7 +371,8 @@ title_page(ctx *c)
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
-	CARD("cards.load", fill(c, &p, isfinite(b->max_concurrency) ? "cards.load_closed" : "cards.load_open"));
+	CARD("cards.load", fill(c, &p, isfinite(b->max_concurrency) ? "cards.load_closed" :
+	    isinf(b->request_rate_rps) ? "cards.load_burst" : "cards.load_open"));
 	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
 	CARD("cards.duration", fill(c, &p, "cards.duration_value"));
 	CARD("cards.output_tps", fill(c, &p, "cards.output_tps_value"));
@@ -414,7 +415,8 @@ title_page(ctx *c)
 		if (a->latency.n_failed > 0)
 			para(c, "glance.failed_some");
 	}
-	para(c, !isfinite(b->max_concurrency) ? "glance.open_loop" : b->max_concurrency == 1 ?
+	para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
+	    "glance.open_loop") : b->max_concurrency == 1 ?
 	    "glance.closed_loop_one" : "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)

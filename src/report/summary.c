@@ -380,6 +380,10 @@ log_json(const br_server_log *l)
 	set(o, "path", jstr(l->source_path));
 	set(o, "vllm_version", jstr(l->vllm_version));
 	set(o, "engine", jstr(l->engine));
+	/* for sentences: "V1 engine", or what is known when the log does not say */
+	char *et = l->engine ? br_xasprintf("%s engine", l->engine) : br_xstrdup("engine version not stated");
+	set(o, "engine_text", jstr(et));
+	free(et);
 	set(o, "model", jstr(l->model));
 	set(o, "max_model_len_tokens", jint(l->max_model_len_tokens));
 	set(o, "max_num_seqs", jint(l->max_num_seqs));
