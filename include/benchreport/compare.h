@@ -245,6 +245,9 @@ typedef struct br_cmp_repeat_test {
 	int metric;                  /* BR_REPEAT_* */
 	br_welch w;                  /* diff = mean(B) − mean(A), in the metric's unit */
 	int exceeds_noise;           /* w.ok and p < 0.05: larger than run-to-run variation */
+	int no_spread;               /* (added) se 0, or below 1e-12 of the means (the repeats
+	                                agree to rounding, e.g. a p99 that is the same gap in
+	                                every run): not testable */
 } br_cmp_repeat_test;
 
 /*

@@ -602,7 +602,9 @@ br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_te
 			t->config = ga->label;
 			t->metric = m;
 			br_welch_test(xa, na, xb, nb, &t->w);
-			t->exceeds_noise = t->w.ok && t->w.p_two_sided < 0.05;
+			double scale = fmax(fabs(t->w.mean_a), fabs(t->w.mean_b));
+			t->no_spread = t->w.ok && !(t->w.se > 1e-12 * scale);
+			t->exceeds_noise = t->w.ok && !t->no_spread && t->w.p_two_sided < 0.05;
 		}
 		free(xa);
 		free(xb);

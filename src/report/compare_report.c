@@ -566,12 +566,12 @@ static json_t *
 repeat_test_json(const br_cmp_repeat_test *t)
 {
 	const br_welch *w = &t->w;
-	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b}",
 	    "configuration", t->config, "metric", br_repeat_metric_name[t->metric],
 	    "n_a", (json_int_t)w->n_a, "n_b", (json_int_t)w->n_b, "mean_a", jnum(w->mean_a),
 	    "mean_b", jnum(w->mean_b), "diff", jnum(w->diff), "ci95_lo", jnum(w->ci95_lo),
 	    "ci95_hi", jnum(w->ci95_hi), "t", jnum(w->t), "df", jnum(w->df), "p_two_sided", jnum(w->p_two_sided),
-	    "exceeds_noise", t->exceeds_noise);
+	    "exceeds_noise", t->exceeds_noise, "no_spread", t->no_spread);
 }
 
 /*
@@ -595,7 +595,7 @@ repeat_tests_section(ctx *c)
 		json_t *o = repeat_test_json(&in->repeat_tests[i]);
 		json_object_set_new(o, "metric_label", json_string(label(c, "repeats.metric_names",
 		    br_repeat_metric_name[in->repeat_tests[i].metric])));
-		items[i] = fill(c, &sp, !in->repeat_tests[i].w.ok || !(in->repeat_tests[i].w.se > 0) ?
+		items[i] = fill(c, &sp, !in->repeat_tests[i].w.ok || in->repeat_tests[i].no_spread ?
 		    "repeats.line_untestable" :
 		    in->repeat_tests[i].exceeds_noise ? "repeats.line_exceeds" : "repeats.line_noise", o);
 		json_decref(o);
@@ -707,7 +707,7 @@ title_page(ctx *c)
 			if (t->metric != BR_REPEAT_OUT_TPS)
 				continue;
 			json_t *o = repeat_test_json(t);
-			para(c, !t->w.ok || !(t->w.se > 0) ? "glance.repeats_untestable" :
+			para(c, !t->w.ok || t->no_spread ? "glance.repeats_untestable" :
 			    t->exceeds_noise ? "glance.repeats_exceeds" : "glance.repeats_noise", o);
 			json_decref(o);
 		}
