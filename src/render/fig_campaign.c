@@ -218,10 +218,15 @@ set_config_categories(br_chart *ch, const br_campaign *c, double *xs, char *cons
 	for (size_t i = 0; i < n; i++) {
 		xs[i] = (double)i;
 		char *sl = short_label(c->groups[i].label);
+		/* a repeat whose every request failed is in n but not in the means */
+		char *nn = c->groups[i].n_all_failed > 0 ?
+		    br_xasprintf("n=%zu, %zu all failed", c->groups[i].n, c->groups[i].n_all_failed) :
+		    br_xasprintf("n=%zu", c->groups[i].n);
 		if (suffix && suffix[i])
-			lab[i] = br_xasprintf("%s (n=%zu) · %s", sl, c->groups[i].n, suffix[i]);
+			lab[i] = br_xasprintf("%s (%s) · %s", sl, nn, suffix[i]);
 		else
-			lab[i] = br_xasprintf("%s (n=%zu)", sl, c->groups[i].n);
+			lab[i] = br_xasprintf("%s (%s)", sl, nn);
+		free(nn);
 		free(sl);
 	}
 	br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
@@ -294,9 +299,10 @@ na_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offse
 			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, 0, "n/a", 5, 0, -1.5, 0.5, 1);
 }
 
-/* bar_notes: the value of each finite bar above it (suffix appended). */
+/* bar_notes_at: the value v[i] of each finite bar written above height at[i]
+ * (the bar's top, or its whisker's), suffix appended. */
 static void
-bar_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offset,
+bar_notes_at(br_chart *ch, const double *xs, const double *v, const double *at, size_t n, double offset,
     const char *suffix, int color)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -305,9 +311,17 @@ bar_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offs
 		char num[32];
 		fmt_value(v[i], num, sizeof num);
 		char *t = br_xasprintf("%s%s", num, suffix);
-		br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, v[i], t, color, 0, -1.5, 0.5, 1);
+		br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, isfinite(at[i]) ? at[i] : v[i], t, color, 0, -1.5, 0.5, 1);
 		free(t);
 	}
+}
+
+/* bar_notes: the value of each finite bar above it (suffix appended). */
+static void
+bar_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offset,
+    const char *suffix, int color)
+{
+	bar_notes_at(ch, xs, v, v, n, offset, suffix, color);
 }
 
 /* ------------------------------------------------------------------ */
@@ -492,8 +506,13 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
 			br_chart_series_set_err(s, sd[k]);
 		na_notes(ch, xs, v[k], n, 0);
 		if (room_for_notes(v[k], n, 1.0, (int)(any_finite(v[0], n) + any_finite(v[1], n) + any_finite(v[2], n)))) {
-			bar_notes(ch, xs, v[k], n, 0, "", -1);
-			headroom(&ch->y, max_finite(v[k], n));
+			/* the value sits above the whisker, and the axis leaves room for both */
+			double *top = br_xmalloc((n ? n : 1) * sizeof *top);
+			for (size_t i = 0; i < n; i++)
+				top[i] = v[k][i] + (by_group && isfinite(sd[k][i]) ? sd[k][i] : 0);
+			bar_notes_at(ch, xs, v[k], top, n, 0, "", -1);
+			headroom(&ch->y, max_finite(top, n));
+			free(top);
 		}
 		charts[nc++] = ch;
 		g_string_append_printf(names, "%s%s", names->len ? ", " : "", ytitle[k]);

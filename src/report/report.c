@@ -1323,7 +1323,7 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	free(cb);
 	free(hl);
 	campaign_repeats(c, camp);
-	figure(c, "fig1-kv-demand", NULL);
+	figure(c, "fig1-kv-demand", NULL);   /* its own caption: it says whether the pool markers are drawn */
 	figure(c, "fig6-configs", NULL);
 	figure(c, "fig7-ttft-split", NULL);
 	strpool_free(&p);
