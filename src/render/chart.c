@@ -688,6 +688,11 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 			lo = 0;
 		if (ax->include_zero && !usable(a->scale, ax->max) && hi < 0)
 			hi = 0;
+		/* an automatic top keeps 2 % of the span above the data, so a value
+		 * on a round number (a plateau at 4 of 4, 199.4 tok/s under 200) is
+		 * not drawn on the frame with its marker cut in half */
+		if (!fixed && !usable(a->scale, ax->max) && hi > lo)
+			hi += 0.02 * (hi - lo);
 		a->n_ticks = br_nice_ticks(lo, hi, a->scale, target, fixed, a->ticks, MAX_TICKS, &a->lo, &a->hi);
 		if (fixed || a->hi <= a->lo) {
 			a->lo = lo;
