@@ -310,14 +310,15 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 				break;
 			}
 			size_t end, next;
-			/* a break after '/', '-', '_' is taken only when it leaves the
-			 * line at least 40% full; otherwise the word is broken by
-			 * character (fills the line instead of stranding "_") */
+			/* a break after '/', '-', '_' is taken when it leaves the line
+			 * at least 15% full (narrow table cells and cards: "max_" then
+			 * "concurrency" reads better than "max_concurre" then "ncy");
+			 * otherwise the word is broken by character */
 			/* identifiers such as max_model_len stay whole when the last
 			 * space leaves the line at least 60% full */
 			if (brk_soft && sp > start && sp_w >= 0.6 * max_pt) {
 				end = sp, next = sp_next;
-			} else if (brk > start && (!brk_soft || brk_w >= 0.4 * max_pt)) {
+			} else if (brk > start && (!brk_soft || brk_w >= 0.15 * max_pt)) {
 				end = brk, next = brk_next;
 			} else if (j == start) {
 				end = next = start + 1; /* one char wider than the line */
