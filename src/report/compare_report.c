@@ -467,8 +467,12 @@ settings_table(ctx *c, const br_cmp_pair_result *p)
 	pool sp = { 0 };
 	const char *hdr[4] = { fill(c, &sp, "settings.col_setting", NULL), fill(c, &sp, "table.col_a", NULL),
 		fill(c, &sp, "table.col_b", NULL), fill(c, &sp, "settings.col_state", NULL) };
-	const char *cells[BR_SET_N * 4];
-	int hl[BR_SET_N];
+	/* the fixed settings, then every other compared setting (bench keys,
+	 * driver, CUDA, server arguments), so each difference the verdict
+	 * names has its row */
+	size_t nr = (size_t)BR_SET_N + p->n_extra;
+	const char **cells = br_xcalloc(nr * 4, sizeof *cells);
+	int *hl = br_xcalloc(nr, sizeof *hl);
 	for (int s = 0; s < BR_SET_N; s++) {
 		const br_cmp_diff *d = &p->diffs[s];
 		cells[s * 4 + 0] = label(c, "settings.names", br_cmp_setting_key[s]);
@@ -477,11 +481,21 @@ settings_table(ctx *c, const br_cmp_pair_result *p)
 		cells[s * 4 + 3] = label(c, "settings.state", diff_state_name(d->state));
 		hl[s] = d->state == BR_DIFF_DIFFERS ? 2 : 0;
 	}
+	for (size_t k = 0; k < p->n_extra; k++) {
+		size_t r = (size_t)BR_SET_N + k;
+		cells[r * 4 + 0] = p->extra[k].name;
+		cells[r * 4 + 1] = p->extra[k].a_text;
+		cells[r * 4 + 2] = p->extra[k].b_text;
+		cells[r * 4 + 3] = label(c, "settings.state", diff_state_name(p->extra[k].state));
+		hl[r] = p->extra[k].state == BR_DIFF_DIFFERS ? 2 : 0;
+	}
 	static const double w[4] = { 2.0, 2.6, 2.6, 1.0 };
 	static const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_LEFT };
-	br_pdf_table t = { .n_cols = 4, .n_rows = BR_SET_N, .header = hdr, .cells = cells, .col_weight = w,
+	br_pdf_table t = { .n_cols = 4, .n_rows = nr, .header = hdr, .cells = cells, .col_weight = w,
 		.align = al, .row_highlight = hl, .font_size_small = 1 };
 	br_pdf_table(c->d, &t);
+	free(cells);
+	free(hl);
 	pool_free(&sp);
 }
 
