@@ -116,6 +116,12 @@ typedef struct br_knee_point {
 	                               series): the server kept up and completed/duration only
 	                               counts the last requests' drain */
 	double ttft_growth;         /* (added) that ratio of medians; NAN without start times */
+	int keep_up_unknown;        /* (added) achieved < 0.95 × offered, no TTFT growth to look at
+	                               (no start times), no failures, and the run outlasted its
+	                               arrivals (requests / offered rate) by no more than one
+	                               median E2EL: a drain tail cannot be told from falling
+	                               behind, so cannot_keep_up is not claimed */
+	double drain_excess_s;      /* (added) duration − requests / offered rate, s; NAN when unknown */
 } br_knee_point;
 
 typedef struct br_knee_group {

@@ -543,6 +543,19 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		p->cannot_keep_up = 0;
 		p->drain_tail = 1;
 	}
+	/* without start times there is no growth to look at: a run that outlasts
+	 * its arrivals by at most one median E2EL is what a drain leaves (the
+	 * last request arrives at N / rate and takes about an E2EL), and one that
+	 * fell behind outlasts them by about twice its median queue wait */
+	double n_req = b->completed + (br_isnum(b->failed) ? b->failed : 0);
+	p->drain_excess_s = isfinite(p->offered_rps) && p->offered_rps > 0 && br_isnum(b->duration_s) ?
+	    b->duration_s - n_req / p->offered_rps : NAN;
+	if (p->cannot_keep_up && !isfinite(p->ttft_growth) && !(p->failed > 0) &&
+	    isfinite(p->drain_excess_s) && isfinite(p->e2el_p50_ms) &&
+	    p->drain_excess_s <= p->e2el_p50_ms / 1000.0 && !(p->waiting_share_frac >= 0.05)) {
+		p->cannot_keep_up = 0;
+		p->keep_up_unknown = 1;
+	}
 }
 
 /*

@@ -104,6 +104,8 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "slo_evaluable", json_boolean(p->slo_evaluable));
 	json_object_set_new(o, "failed_too_many", json_boolean(p->failed_too_many));
 	json_object_set_new(o, "drain_tail", json_boolean(p->drain_tail));
+	json_object_set_new(o, "keep_up_unknown", json_boolean(p->keep_up_unknown));
+	json_object_set_new(o, "drain_excess_s", jnum(p->drain_excess_s));
 	json_object_set_new(o, "ttft_growth", jnum(p->ttft_growth));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
 	json_object_set_new(o, "goodput_exact", json_boolean(p->goodput_exact));
@@ -463,8 +465,19 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 					}
 				para(d, t, n_gap < n_rep ? "group.gap_repeats" : "group.gap", go);
 			}
-			else if (any_finite)
-				para(d, t, "group.no_gap", go);
+			else {
+				/* a shortfall the inputs cannot attribute: said, not called keeping up */
+				long ku = -1;
+				for (size_t i = 0; i < G->n && ku < 0; i++)
+					if (G->pts[i].keep_up_unknown)
+						ku = (long)i;
+				if (ku >= 0) {
+					json_t *o = point_json(&G->pts[ku], &r->slo, G->kind);
+					para(d, t, "group.keep_up_unknown", o);
+					json_decref(o);
+				} else if (any_finite)
+					para(d, t, "group.no_gap", go);
+			}
 		} else {
 			para(d, t, "group.closed", go);
 		}
