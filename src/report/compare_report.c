@@ -739,6 +739,18 @@ title_page(ctx *c)
 	if (in->campaigns)
 		para(c, "glance.focus", po);
 	para(c, "glance.headline", po);
+	/* a run folder holding several results (a sweep's summary.json, appended
+	 * results): the pair is their last ones, not the repeats as a whole */
+	for (int side = 0; side < 2 && !in->campaigns; side++) {
+		const br_analysis *an = side ? p->b : p->a;
+		if (an == NULL || an->run == NULL || an->run->bench.n < 2)
+			continue;
+		json_t *o = json_pack("{s:s, s:s, s:I, s:I}", "side", side ? "B" : "A",
+		    "name", side ? p->name_b : p->name_a, "n_results", (json_int_t)an->run->bench.n,
+		    "line", (json_int_t)an->run->bench.runs[0].source_line);
+		para(c, "glance.several_results", o);
+		json_decref(o);
+	}
 	elasticity_paragraph(c, p, po);
 	if (!in->same_path)
 		verdict_paragraphs(c, p, po);
