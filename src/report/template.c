@@ -227,6 +227,9 @@ shortest(double x)
  *   dur_ms        a duration given in ms, printed with its unit by size:
  *                 "0.845 ms", "21.46 ms", "346.6 ms", "2.03 s", "219.7 s"
  *   dur_s         the same for a duration given in seconds (0.005 → "5.00 ms")
+ *   n:WORD        a whole count, thousands grouped, and WORD, plural with 's'
+ *                 unless the count is 1 ("n:request": "1 request", "12 requests");
+ *                 n:SINGULAR|PLURAL for an irregular plural
  *   [,][.N]T      T in f, e, E, g, G, d, % (Python-like); ',' groups thousands
  *   (empty)       shortest form
  * Returns a malloc'd string, or NULL when the spec is not understood.
@@ -254,6 +257,17 @@ format_number(double x, const char *spec)
 			snprintf(buf, sizeof buf, "%.*f ms", ax >= 100.0 ? 1 : ax >= 1.0 ? 2 : 3, x);
 		char *g = group_thousands(buf);
 		return g;
+	}
+	if (strncmp(spec, "n:", 2) == 0) {
+		/* a count and its noun: "1 request", "12 requests", "2,400 requests";
+		 * "n:child|children" gives an irregular plural */
+		const char *w = spec + 2, *bar = strchr(w, '|');
+		snprintf(buf, sizeof buf, "%.0f", x);
+		char *g = group_thousands(buf);
+		char *r = fabs(x) == 1 ? br_xasprintf("%s %.*s", g, (int)(bar ? (size_t)(bar - w) : strlen(w)), w) :
+		    bar ? br_xasprintf("%s %s", g, bar + 1) : br_xasprintf("%s %ss", g, w);
+		free(g);
+		return r;
 	}
 	if (strncmp(spec, "pct", 3) == 0) {
 		char *end;
@@ -319,6 +333,10 @@ format_number(double x, const char *spec)
 static char *
 render_value(const json_t *v, const char *spec)
 {
+	if ((v == NULL || json_is_null(v)) && spec != NULL && strncmp(spec, "n:", 2) == 0) {
+		const char *w = spec + 2, *bar = strchr(w, '|');
+		return bar ? br_xasprintf("n/a %s", bar + 1) : br_xasprintf("n/a %ss", w);
+	}
 	if (v == NULL || json_is_null(v))
 		return br_xstrdup("n/a");
 	if (json_is_string(v))

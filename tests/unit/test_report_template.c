@@ -38,6 +38,8 @@ static const char *TEMPLATE =
     "  \"neg\": \"{run.neg:,.1f}\",\n"
     "  \"dur\": \"{d.a:dur_ms}|{d.b:dur_ms}|{d.c:dur_ms}|{d.d:dur_ms}|{d.e:dur_ms}|{d.f:dur_ms}\",\n"
     "  \"dur_s\": \"{ds.a:dur_s}|{ds.b:dur_s}|{ds.c:dur_s}\",\n"
+    "  \"count\": \"{cnt.one:n:request}|{cnt.two:n:request}|{cnt.big:n:prompt}|{cnt.zero:n:run}|"
+    "{cnt.one:n:child|children}|{cnt.two:n:child|children}|{run.preemptions:n:preemption}\",\n"
     "  \"bad\": \"{run.n:zz} {unclosed\"\n"
     "}\n";
 
@@ -49,6 +51,7 @@ static const char *SUMMARY =
     " \"a\": {\"b\": {\"c\": \"yes\"}},"
     " \"d\": {\"a\": 0.8449, \"b\": 21.456, \"c\": 346.59, \"d\": 2032.36, \"e\": 219683.41, \"f\": 1234567.0},"
     " \"ds\": {\"a\": 0.005, \"b\": 26.11, \"c\": 0.0008},"
+    " \"cnt\": {\"one\": 1, \"two\": 2, \"big\": 2400, \"zero\": 0},"
     " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}]}";
 
 struct fx {
@@ -129,6 +132,9 @@ test_formats(void **state)
 	/* dur_s: seconds through the same rule (0.005 s = 5 ms → "5.00 ms";
 	 * 26.11 s → "26.11 s"; 0.0008 s = 0.8 ms → "0.800 ms") */
 	check(f, "dur_s", "5.00 ms|26.11 s|0.800 ms");
+	/* n:WORD: the noun in the singular only for 1; thousands grouped; an
+	 * irregular plural after '|'; null → "n/a" and the plural */
+	check(f, "count", "1 request|2 requests|2,400 prompts|0 runs|1 child|2 children|n/a preemptions");
 }
 
 static void
