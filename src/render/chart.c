@@ -693,6 +693,9 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 		 * not drawn on the frame with its marker cut in half */
 		if (!fixed && !usable(a->scale, ax->max) && hi > lo)
 			hi += 0.02 * (hi - lo);
+		/* a count: 4 units at least, so the nice step is a whole number */
+		if (ax->whole_ticks && !fixed && !usable(a->scale, ax->max) && hi - lo < 4)
+			hi = lo + 4;
 		a->n_ticks = br_nice_ticks(lo, hi, a->scale, target, fixed, a->ticks, MAX_TICKS, &a->lo, &a->hi);
 		if (fixed || a->hi <= a->lo) {
 			a->lo = lo;

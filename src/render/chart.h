@@ -48,6 +48,8 @@ typedef struct br_axis {
 	int scale;              /* enum br_scale */
 	double min, max;        /* NAN = automatic (linear: extended to nice ticks) */
 	int include_zero;       /* linear automatic range always contains 0 */
+	int whole_ticks;        /* (added) linear automatic range of a count: ticks on whole
+	                           numbers only (the range spans at least 4 units) */
 	char *title;            /* with unit, e.g. "time since first sample (s)" */
 	/* Category ticks (bar charts): when n_cat > 0 these replace the numeric ticks.
 	 * x category labels that do not fit side by side are drawn rotated by 90°. */

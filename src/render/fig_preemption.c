@@ -261,6 +261,7 @@ br_fig_preemption_staircase(const br_analysis *a, const char *out_dir, br_figure
 	br_chart *c = br_chart_new(NULL);
 	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since run window start (s)");
 	br_axis_set(&c->y, BR_SCALE_LINEAR, "preemptions since window start (count)");
+	c->y.whole_ticks = 1;
 	c->x.include_zero = 1;
 	c->y.include_zero = 1;
 	char rs[32];
