@@ -753,8 +753,17 @@ preemptions_section(ctx *c)
 		strpool_free(&p);
 		return;
 	}
-	para(c, isfinite(c->a->preemptions.mean_released_per_preemption_tokens) ? "preemptions.summary" :
-	    "preemptions.summary_no_release");
+	{
+		/* trigger level, spacing (two events or more), and what was released:
+		 * a number, unreadable at 1 Hz, or unknown for want of the pool */
+		const br_preemptions *P = &c->a->preemptions;
+		const char *parts[3] = {
+			pr->n_events == 1 ? "preemptions.sum_trigger_one" : "preemptions.sum_trigger",
+			isfinite(P->mean_interval_s) ? "preemptions.sum_interval" : "preemptions.sum_rate",
+			isfinite(P->mean_released_per_preemption_tokens) ? "preemptions.sum_release" :
+			    P->released_unreadable ? "preemptions.sum_release_unreadable" : "preemptions.sum_release_no_pool" };
+		para_joined(c, parts, 3);
+	}
 	if (pr->n_multi_events > 0)
 		para(c, "preemptions.multi");
 	figure(c, "fig4-preemption-loop", NULL);
