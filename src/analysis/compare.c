@@ -339,7 +339,7 @@ sets_pool(const char *name)
 		"arg max_cpu_loras", "arg compilation_config", "arg cudagraph_capture_sizes",
 		"arg max_seq_len_to_capture", "arg cuda_graph_sizes", "arg limit_mm_per_prompt",
 		"arg data_parallel_size", "arg enable_expert_parallel", "arg kv_transfer_config",
-		"arg load_format", "arg mm_processor_cache_gb", "driver", "cuda" };
+		"arg load_format", "arg mm_processor_cache_gb", "driver", "CUDA", "speculative decoding" };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(name, keys[i]) == 0)
 			return 1;
@@ -418,9 +418,16 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 		extra_text(out, "tokenizer", a->tokenizer_id, b->tokenizer_id);
 		extra_num(out, "num_prompts", a->num_prompts, b->num_prompts);
 		extra_num(out, "burstiness", a->burstiness, b->burstiness);
+		/* vllm bench serve writes spec_decode_* keys only when the server
+		 * decoded speculatively: one side with them and one without differ */
+		int sa = br_isnum(a->spec_decode_acceptance_length) || br_isnum(a->spec_decode_acceptance_rate);
+		int sb = br_isnum(b->spec_decode_acceptance_length) || br_isnum(b->spec_decode_acceptance_rate);
+		if (sa || sb)
+			extra_text(out, "speculative decoding", sa ? "on (spec_decode keys)" : "off (no spec_decode keys)",
+			    sb ? "on (spec_decode keys)" : "off (no spec_decode keys)");
 	}
 	extra_text(out, "driver", ra ? ra->driver : NULL, rb ? rb->driver : NULL);
-	extra_text(out, "cuda", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
+	extra_text(out, "CUDA", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
 	const br_server_log *la = ra ? ra->log : NULL, *lb = rb ? rb->log : NULL;
 	int ka = la && la->args_line && la->args_complete, kb = lb && lb->args_line && lb->args_complete;
 	if (!ka || !kb) {
@@ -484,7 +491,7 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	for (size_t i = 0; i < out->n_extra; i++) {
 		n_extra_differ += out->extra[i].state == BR_DIFF_DIFFERS;
 		n_unknown += out->extra[i].state == BR_DIFF_UNKNOWN && strcmp(out->extra[i].name, "driver") != 0 &&
-		    strcmp(out->extra[i].name, "cuda") != 0;
+		    strcmp(out->extra[i].name, "CUDA") != 0;
 	}
 	for (int k = 0; k < BR_SET_N; k++)
 		n_unknown += k != BR_SET_KV_POOL && k != BR_SET_GPU && out->diffs[k].state == BR_DIFF_UNKNOWN;

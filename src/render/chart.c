@@ -226,6 +226,21 @@ br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
 	return n;
 }
 
+/* exp_label: v as "10<sup>e</sup>" or "m×10<sup>e</sup>" (Pango markup) into tmp. */
+static void
+exp_label(double v, char *tmp, size_t len)
+{
+	int e = (int)floor(log10(fabs(v)) + 1e-9);
+	double mant = v / pow(10.0, e);
+	if (fabs(mant - 1) < 1e-9)
+		snprintf(tmp, len, "10<sup>%d</sup>", e);
+	else {
+		char mb[32];
+		g_ascii_formatd(mb, sizeof mb, "%.3g", mant);
+		snprintf(tmp, len, "%s×10<sup>%d</sup>", mb, e);
+	}
+}
+
 /* br_tick_label: see chart.h. A leading minus is the Unicode minus sign. */
 int
 br_tick_label(double v, double step, char *buf, size_t len)
@@ -237,15 +252,7 @@ br_tick_label(double v, double step, char *buf, size_t len)
 		if (v == 0 || (a >= 1e-3 && a < 1e5)) {
 			g_ascii_formatd(tmp, sizeof tmp, "%.6g", v);
 		} else {
-			int e = (int)floor(log10(a) + 1e-9);
-			double mant = v / pow(10.0, e);
-			if (fabs(mant - 1) < 1e-9)
-				snprintf(tmp, sizeof tmp, "10<sup>%d</sup>", e);
-			else {
-				char mb[32];
-				g_ascii_formatd(mb, sizeof mb, "%.3g", mant);
-				snprintf(tmp, sizeof tmp, "%s×10<sup>%d</sup>", mb, e);
-			}
+			exp_label(v, tmp, sizeof tmp);
 			markup = 1;
 		}
 	} else {
@@ -722,6 +729,19 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 	}
 }
 
+/* log_needs_exp: some tick of log axis a is below 10^-3 or from 10^5 on, so
+ * every tick is written as a power of ten (no "0.001" beside "10⁻⁴"). */
+static int
+log_needs_exp(const axrt *a)
+{
+	for (size_t i = 0; i < a->n_ticks; i++) {
+		double x = fabs(a->ticks[i]);
+		if (x > 0 && (x < 1e-3 || x >= 1e5))
+			return 1;
+	}
+	return 0;
+}
+
 /* tick_text: label of tick i of axis a into buf; returns 1 for markup. */
 static int
 tick_text(const axrt *a, size_t i, char *buf, size_t len)
@@ -729,6 +749,10 @@ tick_text(const axrt *a, size_t i, char *buf, size_t len)
 	if (a->ax->n_cat > 0) {
 		snprintf(buf, len, "%s", i < a->ax->n_cat ? a->ax->cat_label[i] : "");
 		return 0;
+	}
+	if (isnan(a->step) && a->ticks[i] != 0 && log_needs_exp(a)) {
+		exp_label(a->ticks[i], buf, len);
+		return 1;
 	}
 	return br_tick_label(a->ticks[i], a->step, buf, len);
 }

@@ -420,16 +420,15 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, const char *la, const
 	ch->y.max = top * 3;
 	for (int r = 0; r < 2; r++) {
 		double off = r == 0 ? -0.19 : 0.19;
-		if (!t[r]->available) {
-			br_chart_add_note(ch, BR_SIDE_LEFT, 1 + off, ch->y.min, r == 0 ? "A: no TTFT split" : "B: no TTFT split",
-			    5, 0, -2, 0.5, 1);
-			continue;
-		}
+		if (!t[r]->available)
+			continue;   /* the caption says which side has no split (a note would sit on the other's bars) */
 		for (int k = 0; k < 3; k++) {
 			char num[32];
 			fmt3(v[r][k], num, sizeof num);
 			if (isfinite(plot[r][k])) {
-				char *txt = br_xasprintf("%s s", num);
+				/* below a millisecond in µs: "3.74 µs", not "3.7e-06 s" */
+				char *txt = fabs(v[r][k]) < 0.001 ? (fmt3(v[r][k] * 1e6, num, sizeof num), br_xasprintf("%s µs", num)) :
+				    br_xasprintf("%s s", num);
 				br_chart_add_note(ch, BR_SIDE_LEFT, xs[k] + off, plot[r][k], txt, -1, 0, -1.5, 0.5, 1);
 				free(txt);
 			} else if (isfinite(v[r][k])) {

@@ -463,7 +463,19 @@ bench_json(const br_bench *b)
 	set(o, "failed_derived", json_boolean(b->failed_derived));
 	set(o, "total_input_tokens", jint(b->total_input_tokens));
 	set(o, "total_output_tokens", jint(b->total_output_tokens));
-	set(o, "mean_input_tokens", jnum(b->completed > 0 ? b->total_input_tokens / b->completed : NAN));
+	/* every request failed: the prompts sent still have their lengths */
+	double in_sent = NAN;
+	if (!(b->completed > 0) && b->n_requests > 0) {
+		double sum = 0;
+		size_t k = 0;
+		for (size_t i = 0; i < b->n_requests; i++)
+			if (isfinite(b->requests[i].input_len_tokens)) {
+				sum += b->requests[i].input_len_tokens;
+				k++;
+			}
+		in_sent = k ? sum / (double)k : NAN;
+	}
+	set(o, "mean_input_tokens", jnum(b->completed > 0 ? b->total_input_tokens / b->completed : in_sent));
 	set(o, "mean_output_tokens", jnum(b->completed > 0 ? b->total_output_tokens / b->completed : NAN));
 	set(o, "request_throughput_rps", jnum(b->request_throughput_rps));
 	set(o, "request_goodput_rps", jnum(b->request_goodput_rps));

@@ -20,7 +20,7 @@
 /* The comparison below names every field; a new field must be added there
  * (then update these sizes, taken on x86-64). */
 #if defined(__x86_64__)
-_Static_assert(sizeof(br_bench) == 312, "br_bench changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
+_Static_assert(sizeof(br_bench) == 320, "br_bench changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
 _Static_assert(sizeof(br_request) == 80, "br_request changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
 _Static_assert(sizeof(br_file_stat) == 128, "br_file_stat changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
 #endif
@@ -120,6 +120,7 @@ compare_run(size_t k, const br_bench *x, const br_bench *y)
 	CMP_I(k, source_line);
 	CMP_S(k, date);
 	CMP_S(k, backend);
+	CMP_S(k, endpoint_type);
 	CMP_S(k, label);
 	CMP_S(k, model_id);
 	CMP_S(k, tokenizer_id);
