@@ -896,6 +896,8 @@ budget_section(ctx *c)
 	br_pdf_table(c->d, &t);
 	if (b->rest_negative)
 		para(c, "budget.negative");
+	else if (isfinite(b->decode_frac) && b->decode_frac > 1.0)
+		para(c, "budget.decode_over");   /* one estimate alone above the run: its inputs disagree */
 	if (b->prefill_missing || b->recompute_missing)
 		note(c, "budget.part_missing");
 	figure(c, "fig9-budget", NULL);
