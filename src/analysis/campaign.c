@@ -252,7 +252,7 @@ br_campaign_load(const char *dir, const char *focus_name,
 	for (size_t i = 0; i < c->n_runs; i++)
 		if (c->runs[i].bench.n > 1)
 			add_warning(c, "%s holds %zu bench results: the tables and the detailed chapters use the "
-			    "newest (the last line of an --append-result file); the repeats table counts all of them",
+			    "last one (the newest of appended results, or of a sweep's summary.json); the repeats table counts all of them",
 			    c->runs[i].name, c->runs[i].bench.n);
 
 	/* focus: --focus by run name or folder name, else most preemptions */
