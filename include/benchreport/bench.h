@@ -139,6 +139,11 @@ int br_bench_looks_like(const char *path);
 double br_bench_file_stat(const br_bench *b, const char *metric,
     const char *stat, double percentile);
 
+/* br_bench_set_ordinal: 1-based position of s->runs[i] in its file (the
+ * order of source_line), whatever order the set is held in (a run folder
+ * moves the newest result to the front). */
+size_t br_bench_set_ordinal(const br_bench_set *s, size_t i);
+
 /* br_bench_extra_get: value of an extra key, or NULL. */
 const char *br_bench_extra_get(const br_bench *b, const char *key);
 

@@ -96,6 +96,10 @@ typedef struct br_knee_point {
 	/* SLO */
 	double slo_value_ms[BR_SLO_MAX_TERMS];   /* each term's measured value; NAN = absent */
 	int slo_term_ok[BR_SLO_MAX_TERMS];       /* 1 met, 0 missed, -1 unknown */
+	double slo_bound_ms[BR_SLO_MAX_TERMS];   /* (added) a term missed though its value is absent:
+	                                            the stated lower percentile that already exceeds
+	                                            the limit (ms), with its percentile below; NAN else */
+	double slo_bound_pct[BR_SLO_MAX_TERMS];
 	int meets_slo;              /* 1 every term met; 0 otherwise */
 	int failed_too_many;        /* (added) > 1% of the requests failed: the SLO is missed */
 	int slo_evaluable;          /* (added) 0 when a metric an SLO term names is absent: the run is
@@ -143,6 +147,8 @@ typedef struct br_knee_group {
 	size_t *level_pass, *level_evaluable, *level_n;
 	int *level_warmup;          /* the level's first repeat looks like a warm-up: its TTFT p99
 	                               > 3 × the median of the other repeats' */
+	double *level_goodput_rps;  /* (added) the level's goodput: mean over its repeats, req/s */
+	double *level_achieved_rps; /* (added) the level's achieved rate: mean over its repeats, req/s */
 	int goodput_approx;         /* some point's goodput is approximate */
 } br_knee_group;
 

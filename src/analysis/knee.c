@@ -483,7 +483,28 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		double v = arrays ? (ns[t->metric] ? br_percentile_sorted(samples[t->metric], ns[t->metric], t->percentile) : NAN)
 		                  : file_pct(b, t->metric, t->percentile);
 		p->slo_value_ms[k] = v;
-		if (isnan(v)) {
+		/* the file does not state this percentile, but a lower one it states
+		 * already exceeds the limit: pX >= pY for Y <= X, so the term fails */
+		double lower = NAN, lower_pct = NAN;
+		p->slo_bound_ms[k] = p->slo_bound_pct[k] = NAN;
+		if (isnan(v) && !arrays) {
+			static const double known[] = { 50, 90, 95, 99, 99.9 };
+			for (size_t q = 0; q < sizeof known / sizeof known[0]; q++)
+				if (known[q] <= t->percentile) {
+					double y = file_pct(b, t->metric, known[q]);
+					if (isfinite(y) && y > t->limit_ms) {
+						lower = y;
+						lower_pct = known[q];
+					}
+				}
+		}
+		if (isnan(v) && isfinite(lower)) {
+			p->slo_bound_ms[k] = lower;
+			p->slo_bound_pct[k] = lower_pct;
+			p->slo_term_ok[k] = 0;
+			p->meets_slo = 0;
+			some_term_fails = 1;
+		} else if (isnan(v)) {
 			p->slo_term_ok[k] = -1;
 			unknown = 1;
 			p->meets_slo = 0;
@@ -904,6 +925,8 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		G->level_evaluable = br_xcalloc(G->n, sizeof *G->level_evaluable);
 		G->level_n = br_xcalloc(G->n, sizeof *G->level_n);
 		G->level_warmup = br_xcalloc(G->n, sizeof *G->level_warmup);
+		G->level_goodput_rps = br_xcalloc(G->n, sizeof *G->level_goodput_rps);
+		G->level_achieved_rps = br_xcalloc(G->n, sizeof *G->level_achieved_rps);
 		long *lvl_map = br_xcalloc(G->n, sizeof *lvl_map);   /* level index → its meets/gp slot, -1 skipped */
 		for (size_t i = 0; i < G->n;) {
 			size_t j = i;
@@ -911,6 +934,10 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			double sum = 0;
 			size_t cnt = 0, pass = 0, eval = 0;
 			while (j < G->n && G->pts[j].x == G->pts[i].x) {
+				/* a rate the server cannot keep up with is no knee, whatever
+				 * the latencies of a finite run say */
+				if (G->pts[j].cannot_keep_up)
+					ok = 0;
 				if (G->pts[j].slo_evaluable) {
 					ok &= G->pts[j].meets_slo;
 					eval++;
@@ -945,7 +972,16 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 					    G->pts[i].ttft_p99_ms, G->pts[i].ttft_p99_ms / med, med);
 				free(o);
 			}
+			double asum = 0;
+			size_t acnt = 0;
+			for (size_t k = i; k < j; k++)
+				if (isfinite(G->pts[k].achieved_rps)) {
+					asum += G->pts[k].achieved_rps;
+					acnt++;
+				}
 			for (size_t k = i; k < j; k++) {
+				G->level_goodput_rps[k] = cnt ? sum / (double)cnt : NAN;
+				G->level_achieved_rps[k] = acnt ? asum / (double)acnt : NAN;
 				G->level_pass[k] = pass;
 				G->level_evaluable[k] = eval;
 				G->level_n[k] = j - i;
@@ -1043,6 +1079,8 @@ br_knee_free(br_knee_result *r)
 		free(G->level_evaluable);
 		free(G->level_n);
 		free(G->level_warmup);
+		free(G->level_goodput_rps);
+		free(G->level_achieved_rps);
 	}
 	free(r->groups);
 	for (size_t i = 0; i < r->n_notes; i++)

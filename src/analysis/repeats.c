@@ -106,7 +106,7 @@ result_name(const br_run *r, size_t k)
 	const br_bench *b = &r->bench.runs[k];
 	if (br_isnum(b->run_number))
 		return br_xasprintf("%s run=%.0f", r->name, b->run_number);
-	return br_xasprintf("%s #%zu", r->name, k + 1);
+	return br_xasprintf("%s #%zu", r->name, br_bench_set_ordinal(&r->bench, k));
 }
 
 /*

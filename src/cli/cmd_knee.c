@@ -84,7 +84,7 @@ run_name(const char *label, const br_bench_set *s, size_t i)
 		return br_xstrdup(label);
 	if (br_isnum(b->run_number))
 		return br_xasprintf("%s run=%.0f", label, b->run_number);
-	return br_xasprintf("%s #%zu", label, i + 1);
+	return br_xasprintf("%s #%zu", label, br_bench_set_ordinal(s, i));
 }
 
 /* load_file: a bench file (object, JSONL or array); nothing when the same

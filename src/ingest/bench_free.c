@@ -101,3 +101,15 @@ br_bench_set_free(br_bench_set *s)
 	s->runs = NULL;
 	s->n = 0;
 }
+
+/* br_bench_set_ordinal: see bench.h. */
+size_t
+br_bench_set_ordinal(const br_bench_set *s, size_t i)
+{
+	size_t k = 1;
+	for (size_t j = 0; j < s->n; j++)
+		if (j != i && (s->runs[j].source_line < s->runs[i].source_line ||
+		    (s->runs[j].source_line == s->runs[i].source_line && j < i)))
+			k++;
+	return k;
+}

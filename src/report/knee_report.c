@@ -134,6 +134,9 @@ why_fail(const br_knee_point *p, const br_slo *slo)
 			*le = '\0';
 		char *part = p->slo_term_ok[k] < 0
 		    ? br_xasprintf("%s unknown", name)
+		    : isnan(p->slo_value_ms[k]) && isfinite(p->slo_bound_ms[k])
+		    ? br_xasprintf("%s not stated, but p%g is already %.1f ms > %g ms", name, p->slo_bound_pct[k],
+		        p->slo_bound_ms[k], t->limit_ms)
 		    : br_xasprintf("%s %.1f ms > %g ms", name, p->slo_value_ms[k], t->limit_ms);
 		char *n = br_xasprintf("%s%s%s", s, s[0] ? "; " : "", part);
 		free(part);
@@ -257,6 +260,14 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 		json_object_set_new(o, "goodput_approx", json_boolean(G->goodput_approx));
 		json_object_set_new(o, "any_meets_slo", json_boolean(G->any_meets));
 		json_object_set_new(o, "knee", at_json(G, G->knee_idx, &r->slo, 0));
+		/* a setting run more than once: the knee's numbers are the means over
+		 * its repeats (the knee rule uses them), not the first repeat's */
+		if (G->knee_idx >= 0 && G->level_n[G->knee_idx] > 1) {
+			json_t *kn = json_object_get(o, "knee");
+			json_object_set_new(kn, "achieved_rps", jnum(G->level_achieved_rps[G->knee_idx]));
+			json_object_set_new(kn, "goodput_rps", jnum(G->level_goodput_rps[G->knee_idx]));
+			json_object_set_new(kn, "level_repeats", json_integer((json_int_t)G->level_n[G->knee_idx]));
+		}
 		json_object_set_new(o, "first_failing", at_json(G, G->first_fail_idx, &r->slo, 1));
 		json_object_set_new(o, "first_cannot_keep_up", at_json(G, G->first_gap_idx, &r->slo, 0));
 		json_t *pts = json_array();
@@ -362,8 +373,11 @@ group_table(br_pdf *d, const br_knee_group *G)
 		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (run %.0f)", xl, p->run_number)
 		                                                  : br_xstrdup(xl);
 		free(xl);
-		if (G->kind == BR_KNEE_RATE && p->cannot_keep_up)
-			c[1] = br_xasprintf("%.2f (%.0f%%)", p->achieved_rps, 100.0 * p->achieved_rps / p->offered_rps);
+		/* below 95% of the offered rate: the share, and why it is not called
+		 * falling behind ("drain": TTFT flat, no queue; "?": cannot tell) */
+		if (G->kind == BR_KNEE_RATE && (p->cannot_keep_up || p->drain_tail || p->keep_up_unknown))
+			c[1] = br_xasprintf("%.2f (%.0f%%%s)", p->achieved_rps, 100.0 * p->achieved_rps / p->offered_rps,
+			    p->drain_tail ? " drain" : p->keep_up_unknown ? "?" : "");
 		else
 			c[1] = fmt1(p->achieved_rps, 2);
 		c[2] = fmt1(p->output_tps, 0);
@@ -441,7 +455,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			int some_run = 0;     /* a single repeat meets it, its setting does not */
 			for (size_t i = 0; i < G->n; i++)
 				some_run |= G->pts[i].meets_slo;
-			para(d, t, some_run ? "group.no_knee_repeats" : "group.no_knee", go);
+			para(d, t, some_run ? "group.no_knee_repeats" : n_eval < G->n ? "group.no_knee_partial" :
+			    "group.no_knee", go);
 		}
 		if (n_eval == 0)
 			;
@@ -465,18 +480,22 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 					}
 				para(d, t, n_gap < n_rep ? "group.gap_repeats" : "group.gap", go);
 			}
-			else {
-				/* a shortfall the inputs cannot attribute: said, not called keeping up */
-				long ku = -1;
-				for (size_t i = 0; i < G->n && ku < 0; i++)
-					if (G->pts[i].keep_up_unknown)
-						ku = (long)i;
-				if (ku >= 0) {
-					json_t *o = point_json(&G->pts[ku], &r->slo, G->kind);
-					para(d, t, "group.keep_up_unknown", o);
-					json_decref(o);
-				} else if (any_finite)
-					para(d, t, "group.no_gap", go);
+			/* a shortfall the inputs cannot attribute (the first one below the
+			 * first gap, or any when there is none): said, not called keeping up */
+			long ku = -1;
+			for (size_t i = 0; i < G->n && ku < 0; i++)
+				if (G->pts[i].keep_up_unknown && (G->first_gap_idx < 0 ||
+				    G->pts[i].x < G->pts[G->first_gap_idx].x))
+					ku = (long)i;
+			if (ku >= 0) {
+				json_t *o = point_json(&G->pts[ku], &r->slo, G->kind);
+				para(d, t, "group.keep_up_unknown", o);
+				json_decref(o);
+			} else if (G->first_gap_idx < 0 && any_finite) {
+				int drain = 0;
+				for (size_t i = 0; i < G->n; i++)
+					drain |= G->pts[i].drain_tail;
+				para(d, t, drain ? "group.no_gap_drain" : "group.no_gap", go);
 			}
 		} else {
 			para(d, t, "group.closed", go);
