@@ -148,9 +148,9 @@ pair_json(const br_cmp_pair_result *p)
 		json_object_set_new(so, "b", json_string(d->b_text));
 		json_object_set_new(so, "state", json_string(diff_state_name(d->state)));
 		json_object_set_new(settings, br_cmp_setting_key[s], so);
-		if (d->state == BR_DIFF_DIFFERS && s == BR_SET_KV_POOL) {
-			/* an outcome, reported beside the settings (pool_moved_alone) */
-			n_same += 0;
+		if (s == BR_SET_KV_POOL) {
+			/* an outcome, not a setting: reported beside them (pool_moved_alone),
+			 * neither counted as equal nor listed as unchecked */
 		} else if (d->state == BR_DIFF_DIFFERS) {
 			json_t *x = json_object();
 			json_object_set_new(x, "setting", json_string(br_cmp_setting_key[s]));

@@ -280,7 +280,8 @@ findings_section(ctx *c)
 			if (n > 0)
 				br_pdf_bullets(c->d, items, n);
 			else   /* without metrics and log most rules cannot look: no all-clear */
-				para(c, c->a->run && c->a->run->metrics == NULL ?
+				para(c, c->a->run && (c->a->run->metrics == NULL || c->a->run->metrics_kind == BR_METRICS_SNAPSHOT ||
+				    c->a->run->metrics_kind == BR_METRICS_PAIR) ?
 				    "findings_text.none_unseen" : "findings_text.none");
 		}
 		free(items);
@@ -415,9 +416,10 @@ title_page(ctx *c)
 		if (a->latency.n_failed > 0)
 			para(c, "glance.failed_some");
 	}
-	para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
-	    "glance.open_loop") : b->max_concurrency == 1 ?
-	    "glance.closed_loop_one" : "glance.closed_loop");
+	/* nothing was served: no sentence on what the load measured */
+	if (!(a->latency.n_succeeded == 0 && a->latency.n_failed > 0))
+		para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
+		    "glance.open_loop") : b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
 		para(c, "glance.fewer_prompts");
@@ -431,11 +433,34 @@ title_page(ctx *c)
 		int capped = lg && isfinite(lg->max_num_seqs) && isfinite(a->capacity.effective_concurrency) &&
 		    a->capacity.effective_concurrency > lg->max_num_seqs;
 		int preempted = a->preemptions.count_available && a->preemptions.n_preemptions > 0;
-		/* the metrics saw more running than the log's max_num_seqs allows */
-		if (capped && a->residency.available && a->residency.running_peak > lg->max_num_seqs)
+		/* without a preemption counter, the log's stats lines may still state some */
+		double log_run = NAN, log_pre = NAN;
+		for (size_t i = 0; lg && i < lg->n_stats; i++) {
+			if (isfinite(lg->stats[i].running) && !(lg->stats[i].running <= log_run))
+				log_run = lg->stats[i].running;
+			if (isfinite(lg->stats[i].preemptions))
+				log_pre = (isnan(log_pre) ? 0 : log_pre) + lg->stats[i].preemptions;
+		}
+		int log_preempted = !a->preemptions.count_available && log_pre > 0;
+		/* the metrics (or the log's own stats lines) saw more running than the
+		 * log's max_num_seqs allows */
+		if (capped && ((a->residency.available && a->residency.running_peak > lg->max_num_seqs) ||
+		    log_run > lg->max_num_seqs))
 			capped = 2;
 		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
-		    capped == 2 ? "glance.fits_capped_contradicted" : capped ? "glance.fits_capped" : preempted ? "glance.fits_yet_preempted" : "glance.fits");
+		    preempted ? "glance.fits_yet_preempted" : log_preempted ? "glance.fits_log_preempted" :
+		    capped == 1 ? "glance.fits_capped" : "glance.fits");
+		if (capped == 2) {
+			double seen = a->residency.available && a->residency.running_peak > lg->max_num_seqs ?
+			    a->residency.running_peak : log_run;
+			json_t *o = json_pack("{s:f, s:f, s:s}", "max_num_seqs", lg->max_num_seqs, "running", seen,
+			    "where", a->residency.available && a->residency.running_peak > lg->max_num_seqs ?
+			    "the metrics" : "the log's own statistics lines");
+			char *t = br_template_fill(c->t, "glance.cap_contradicted", o);
+			br_pdf_paragraph(c->d, t);
+			free(t);
+			json_decref(o);
+		}
 	}
 	if (a->ledger.available) {
 		double bad = sum_num(json_object_get(c->s, "ledger"), "n_disagree", NULL);

@@ -416,9 +416,11 @@ log_json(const br_server_log *l)
 	set(o, "failure_message", jstr(l->failure_message));
 	set(o, "failure_line", json_integer(l->failure_line));
 	set(o, "n_stats_lines", json_integer((json_int_t)l->n_stats));
-	double peak_run = NAN, peak_wait = NAN, peak_kv = NAN;
+	double peak_run = NAN, peak_wait = NAN, peak_kv = NAN, preempt = NAN;
 	for (size_t i = 0; i < l->n_stats; i++) {
 		const br_log_stat *s = &l->stats[i];
+		if (isfinite(s->preemptions))
+			preempt = (isnan(preempt) ? 0 : preempt) + s->preemptions;
 		if (isfinite(s->running) && !(s->running <= peak_run))
 			peak_run = s->running;
 		if (isfinite(s->waiting) && !(s->waiting <= peak_wait))
@@ -427,6 +429,7 @@ log_json(const br_server_log *l)
 			peak_kv = s->kv_usage_frac;
 	}
 	set(o, "stats_running_peak", jnum(peak_run));
+	set(o, "stats_preemptions", jnum(preempt));   /* summed over the log's stats lines; NAN when none states it */
 	set(o, "stats_waiting_peak", jnum(peak_wait));
 	set(o, "stats_kv_usage_peak_frac", jnum(peak_kv));
 	return o;
