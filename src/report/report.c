@@ -864,10 +864,11 @@ ttft_section(ctx *c)
 		note(c, "ttft.little_removed");
 	else {
 		para(c, "ttft.little_intro");
+		/* the measured side is said only when the metrics have it */
 		if (isfinite(ll->w_resident_s))
-			para(c, "ttft.little_resident");
+			para(c, isfinite(ll->measured_resident_s) ? "ttft.little_resident" : "ttft.little_resident_alone");
 		if (isfinite(ll->w_queue_s))
-			para(c, "ttft.little_queue");
+			para(c, isfinite(ll->measured_queue_s) ? "ttft.little_queue" : "ttft.little_queue_alone");
 		if (!isfinite(ll->w_resident_s) && isfinite(ll->implied_running))
 			para(c, "ttft.little_implied");
 	}
