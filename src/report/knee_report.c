@@ -170,6 +170,8 @@ at_json(const br_knee_group *G, long i, const br_slo *slo, int with_why)
 	json_object_set_new(o, "achieved_rps", jnum(p->achieved_rps));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
 	json_object_set_new(o, "offered_rps", G->kind == BR_KNEE_RATE ? jnum(p->offered_rps) : json_null());
+	json_object_set_new(o, "failed", jnum(p->failed));
+	json_object_set_new(o, "n_requests", jnum(p->completed + (isfinite(p->failed) ? p->failed : 0)));
 	/* the repeats at this x, and how many of them could not keep up */
 	size_t n_rep = 0, n_gap = 0;
 	for (size_t j = 0; j < G->n; j++)
@@ -478,7 +480,12 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 						n_rep++;
 						n_gap += (size_t)G->pts[i].cannot_keep_up;
 					}
-				para(d, t, n_gap < n_rep ? "group.gap_repeats" : "group.gap", go);
+				/* the shortfall is the failed requests: answered (completed +
+				 * failed) per second still kept the offered pace */
+				const br_knee_point *g0 = &G->pts[G->first_gap_idx];
+				int by_failures = g0->failed > 0 && isfinite(g0->duration_s) && g0->duration_s > 0 &&
+				    (g0->completed + g0->failed) / g0->duration_s >= BR_KNEE_KEEPUP_FRAC * g0->offered_rps;
+				para(d, t, n_gap < n_rep ? "group.gap_repeats" : by_failures ? "group.gap_failed" : "group.gap", go);
 			}
 			/* a shortfall the inputs cannot attribute (the first one below the
 			 * first gap, or any when there is none): said, not called keeping up */
