@@ -367,8 +367,12 @@ title_page(ctx *c)
 #define CARD(lkey, value) do { labels[n] = fill(c, &p, lkey); values[n] = (value); n++; } while (0)
 	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
 	int sglang = b && b->backend && strncmp(b->backend, "sglang", 6) == 0;
+	int log_set_aside = 0;
+	for (size_t i = 0; i < r->n_set_aside; i++)
+		log_set_aside |= strcmp(r->set_aside[i].what, "the server log") == 0;
 	CARD(sglang ? "cards.sglang" : "cards.vllm",
-	    r->log && r->log->vllm_version ? card_version(&p, r->log->vllm_version) : fill(c, &p, "cards.unknown"));
+	    r->log && r->log->vllm_version ? card_version(&p, r->log->vllm_version) :
+	    fill(c, &p, log_set_aside ? "cards.unknown_set_aside" : "cards.unknown"));
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
@@ -415,6 +419,16 @@ title_page(ctx *c)
 		para(c, isnan(b->num_prompts) && isnan(b->failed) ? "glance.completed_no_total" : "glance.completed");
 		if (a->latency.n_failed > 0)
 			para(c, "glance.failed_some");
+	}
+	/* prompts the file neither completed nor failed */
+	if (isfinite(b->num_prompts) && isfinite(b->completed) && isfinite(b->failed) && !b->failed_derived &&
+	    b->completed + b->failed < b->num_prompts) {
+		json_t *o = json_pack("{s:f, s:f, s:f, s:f}", "missing", b->num_prompts - b->completed - b->failed,
+		    "num_prompts", b->num_prompts, "completed", b->completed, "failed", b->failed);
+		char *t = br_template_fill(c->t, "glance.unaccounted", o);
+		br_pdf_paragraph(c->d, t);
+		free(t);
+		json_decref(o);
 	}
 	/* nothing was served: no sentence on what the load measured */
 	if (!(a->latency.n_succeeded == 0 && a->latency.n_failed > 0))
