@@ -1275,7 +1275,13 @@ campaign_repeats(ctx *c, const br_campaign *camp)
 				const br_measurement *m = &camp->measurements[g->members[j]];
 				char *v = fmt_num(m->value[BR_REPEAT_OUT_TPS], 1);
 				char *t = fmt_lat(m->value[BR_REPEAT_TTFT_P99]);
-				g_string_append_printf(s, "%s%s (%s tok/s, TTFT p99 %s)", j ? "; " : "", m->name, v, t);
+				/* a repeat that served nothing has no throughput or latency to list */
+				const br_run *mr = &camp->runs[m->run];
+				int none = mr->bench.n > m->result && mr->bench.runs[m->result].completed == 0;
+				if (none)
+					g_string_append_printf(s, "%s%s (every request failed)", j ? "; " : "", m->name);
+				else
+					g_string_append_printf(s, "%s%s (%s tok/s, TTFT p99 %s)", j ? "; " : "", m->name, v, t);
 				free(v);
 				free(t);
 			}
