@@ -200,8 +200,9 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 	int rc = -1;
 	if (out->n_used < 2) {
 		if (cause)
-			*cause = br_xasprintf("%zu usable run(s) of %zu; need at least 2 "
-			    "with zero preemptions and vllm:estimated_flops_per_gpu_total", out->n_used, n);
+			*cause = br_xasprintf("%zu usable run%s of %zu; need at least 2 "
+			    "with zero preemptions and vllm:estimated_flops_per_gpu_total", out->n_used,
+			    out->n_used == 1 ? "" : "s", n);
 	} else if (br_linfit(x, y, out->n_used, &out->fit) != 0) {
 		if (cause)
 			*cause = br_xasprintf("all %zu usable runs have the same mean "

@@ -329,7 +329,7 @@ test_calibration_fit(void **state)
 	const br_run *bad[3] = { runs[0], runs[5], runs[6] };
 	assert_int_equal(br_flops_calibrate(bad, 3, &cal, &cause), -1);
 	assert_non_null(cause);
-	assert_non_null(strstr(cause, "1 usable run(s) of 3"));
+	assert_non_null(strstr(cause, "1 usable run of 3"));
 	free(cause);
 	cause = NULL;
 	assert_false(cal.available);
