@@ -415,6 +415,7 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 	br_chart *charts[BR_SLO_MAX_TERMS];
 	size_t nc = 0;
 	GString *csv = g_string_new("term,group,x,x_label,value_ms,limit_ms\n");
+	GString *drawn = g_string_new(NULL), *empty = g_string_new(NULL);  /* terms with and without a panel */
 	for (size_t k = 0; k < slo->n; k++) {
 		const br_slo_term *t = &slo->terms[k];
 		char pct[16];
@@ -470,21 +471,27 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 		log_range_125(all.v, all.n, t->limit_ms, &c->y.min, &c->y.max);
 		br_dvec_free(&all);
 		c->legend = nc == 0 && gi > 1;
-		if (gi > 0 && br_chart_has_data(c))
+		if (gi > 0 && br_chart_has_data(c)) {
 			charts[nc++] = c;
-		else
+			g_string_append_printf(drawn, "%s%s", drawn->len ? ", " : "", t->text);
+		} else {
 			br_chart_free(c);
+			g_string_append_printf(empty, "%s%s", empty->len ? ", " : "", t->text);
+		}
 	}
 	int rc = 0;
 	if (nc > 0) {
 		char *title = br_xasprintf("SLO percentiles vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
 		size_t nk = n_groups_of(r, kind);
+		char *no_panel = empty->len ? br_xasprintf(" No run states a value for %s, so it has no panel.",
+		    empty->str) : br_xstrdup("");
 		char *caption = br_xasprintf(
 		    "%s. One panel per SLO term (%s): the run's percentile (ms, log scale; from the per-request "
 		    "arrays when present, else the file's own value) against %s; the horizontal dotted "
-		    "line is the SLO limit, the vertical dashed lines in the curve's colour each curve's knee%s.%s",
-		    title, slo->text, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency",
-		    nk > 1 ? "; curve numbers as in the Curves section" : "", repeats_note(r, kind));
+		    "line is the SLO limit, the vertical dashed lines in the curve's colour each curve's knee%s.%s%s",
+		    title, drawn->str, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency",
+		    nk > 1 ? "; curve numbers as in the Curves section" : "", repeats_note(r, kind), no_panel);
+		free(no_panel);
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT,
@@ -499,6 +506,8 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 	for (size_t i = 0; i < nc; i++)
 		br_chart_free(charts[i]);
 	g_string_free(csv, TRUE);
+	g_string_free(drawn, TRUE);
+	g_string_free(empty, TRUE);
 	return rc;
 }
 
