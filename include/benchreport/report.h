@@ -15,6 +15,7 @@
 #include "benchreport/analysis.h"
 #include "benchreport/render.h"
 #include "benchreport/campaign.h"
+#include "benchreport/gate.h"
 
 /* ------------------------------------------------------------------ */
 /* PDF document layer (src/report/pdf_doc.c): flowing A4 layout.       */
@@ -168,5 +169,35 @@ int br_report_write_campaign_pdf(const br_campaign *c, const json_t *campaign_su
 /* br_write_tables: OUT_DIR/tables/{latency,ledger,capacity,residency,
  * inputs}.csv (only the tables that are available). Returns 0 or -1. */
 int br_write_tables(const br_analysis *a, const char *out_dir, char **cause);
+
+/* ------------------------------------------------------------------ */
+/* CI gate output (src/report/gate_report.c)                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * br_gate_summary: the gate of one run as summary.json's "gate" object
+ * (new reference): "spec", "passed", counts, and per term its text,
+ * quantity, operator, limit and value in the quantity's unit (key names
+ * carry it: limit_ms / value_ms for latency), status "pass" | "fail" |
+ * "unknown", source and why_unknown.
+ */
+json_t *br_gate_summary(const br_gate_spec *spec, const br_gate_result *r);
+
+/*
+ * br_gate_print: one line per failing or unknown term on fp, prefixed
+ * "benchreport: gate: " and the run name when `run_name` is not NULL
+ * ("FAIL ttft_p99<=2s: measured 3.12 s"), then a verdict line
+ * ("N of M terms pass").
+ */
+void br_gate_print(FILE *fp, const char *run_name, const br_gate_spec *spec, const br_gate_result *r);
+
+/*
+ * br_gate_write_junit: JUnit XML at path (atomically): one <testsuite> per
+ * run (run_names[i], results[i]), one <testcase> per term, <failure> for a
+ * failing or unknown term with the measured value and the limit. Returns 0
+ * or -1 with *cause.
+ */
+int br_gate_write_junit(const char *path, const br_gate_spec *spec,
+    const br_gate_result *results, const char *const *run_names, size_t n_runs, char **cause);
 
 #endif

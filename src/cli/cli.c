@@ -17,6 +17,7 @@ usage(FILE *fp)
 	fprintf(fp,
 	    "usage: benchreport RUN_DIR|CAMPAIGN_DIR [-o OUT_DIR] [--bench FILE] [--metrics FILE|DIR]\n"
 	    "                   [--log FILE] [--meta FILE] [--focus RUN] [--lang en] [--quiet] [--json]\n"
+	    "                   [--fail-on 'ttft_p99<=2s,failed==0,preemptions==0' [--junit FILE]]\n"
 	    "                   [--calibration DIR...]   (last: takes every folder that follows)\n"
 	    "       benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
 	    "       benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,e2el_p99<=20s]' [-o OUT_DIR]\n"
@@ -25,7 +26,7 @@ usage(FILE *fp)
 	    "\n"
 	    "Writes OUT_DIR (default RUN_DIR/report/): report.pdf, summary.json,\n"
 	    "figures/*.{png,svg,csv}, tables/*.csv, and a text summary on stdout.\n"
-	    "Exit codes: 0 ok, 1 analysis failed, 2 bad usage, 3 bad input.\n");
+	    "Exit codes: 0 ok, 1 analysis failed or a --fail-on term failed, 2 bad usage, 3 bad input.\n");
 }
 
 int

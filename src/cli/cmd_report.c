@@ -19,6 +19,7 @@
 #include "benchreport/render.h"
 #include "benchreport/report.h"
 #include "benchreport/campaign.h"
+#include "benchreport/gate.h"
 #include "cli/cmd.h"
 
 #ifndef BR_TEMPLATE_DIR
@@ -34,6 +35,9 @@ typedef struct report_opts {
 	const char *focus;          /* --focus RUN (campaigns) */
 	const char **calib;         /* --calibration DIR... (malloc'd array, strings borrowed) */
 	size_t n_calib;
+	const char *fail_on;        /* --fail-on SPEC (CI gate) */
+	const char *junit;          /* --junit FILE */
+	br_gate_spec gate;          /* parsed fail_on (gate.n == 0 without it) */
 } report_opts;
 
 /*
@@ -62,6 +66,10 @@ parse_opts(int argc, char **argv, report_opts *o)
 			target = &o->lang;
 		else if (strcmp(a, "--focus") == 0)
 			target = &o->focus;
+		else if (strcmp(a, "--fail-on") == 0)
+			target = &o->fail_on;
+		else if (strcmp(a, "--junit") == 0)
+			target = &o->junit;
 		else if (strcmp(a, "--calibration") == 0) {
 			int any = 0;
 			while (i + 1 < argc && argv[i + 1][0] != '-' && argv[i + 1][0] != '\0') {
@@ -107,6 +115,18 @@ parse_opts(int argc, char **argv, report_opts *o)
 	if (o->run_dir == NULL) {
 		fprintf(stderr, "benchreport: missing RUN_DIR (see benchreport --help)\n");
 		return -1;
+	}
+	if (o->junit != NULL && o->fail_on == NULL) {
+		fprintf(stderr, "benchreport: --junit needs --fail-on (the gate's terms are its test cases)\n");
+		return -1;
+	}
+	if (o->fail_on != NULL) {
+		char *cause = NULL;
+		if (br_gate_parse(o->fail_on, &o->gate, &cause) != 0) {
+			fprintf(stderr, "benchreport: %s\n", cause);
+			free(cause);
+			return -1;
+		}
 	}
 	if (strcmp(o->lang, "en") != 0) {
 		fprintf(stderr, "benchreport: --lang %s: only 'en' is available in this version\n", o->lang);
@@ -330,6 +350,32 @@ fail:
 	return -1;
 }
 
+/*
+ * gate_finish: after the report is in place, say what the CI gate decided
+ * (failing and unknown terms on stderr) and write --junit. results[i] is
+ * the gate of the run named names[i]. Returns BR_EXIT_OK when every run
+ * passes, BR_EXIT_ANALYSIS when a term fails or the JUnit file cannot be
+ * written.
+ */
+static int
+gate_finish(const report_opts *o, const br_gate_result *results, const char *const *names, size_t n)
+{
+	int passed = 1;
+	for (size_t i = 0; i < n; i++) {
+		br_gate_print(stderr, n > 1 ? names[i] : NULL, &o->gate, &results[i]);
+		passed &= results[i].passed;
+	}
+	if (o->junit != NULL) {
+		char *cause = NULL;
+		if (br_gate_write_junit(o->junit, &o->gate, results, names, n, &cause) != 0) {
+			fprintf(stderr, "benchreport: --junit: %s\n", cause);
+			free(cause);
+			return BR_EXIT_ANALYSIS;
+		}
+	}
+	return passed ? BR_EXIT_OK : BR_EXIT_ANALYSIS;
+}
+
 static int
 run_report(const report_opts *o, const br_template *tmpl)
 {
@@ -345,6 +391,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 	br_campaign *holders = NULL;
 	br_flops_calibration cal;
 	memset(&cal, 0, sizeof cal);
+	int gate_rc = BR_EXIT_OK;
 
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
@@ -391,6 +438,11 @@ run_report(const report_opts *o, const br_template *tmpl)
 	summary = br_summary_build(&a, figs, n_figs);
 	if (cal.available)
 		json_object_set_new(summary, "calibration", br_summary_calibration(&cal));
+	br_gate_result gate;
+	if (o->gate.n > 0) {
+		br_gate_evaluate(&o->gate, &a, &gate);
+		json_object_set_new(summary, "gate", br_gate_summary(&o->gate, &gate));
+	}
 	if (write_summary(&os, summary, &cause) != 0)
 		goto out;
 	retarget_figures(figs, n_figs, os.out_dir, os.staging);   /* the PDF embeds the staged PNGs */
@@ -402,6 +454,10 @@ run_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 0);
+	if (o->gate.n > 0) {
+		const char *name = run.name;
+		gate_rc = gate_finish(o, &gate, &name, 1);
+	}
 out:
 	if (failed) {
 		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
@@ -417,7 +473,7 @@ out:
 		br_campaign_free(&holders[i]);
 	free(holders);
 	br_flops_calibration_free(&cal);
-	return failed ? exit_rc : BR_EXIT_OK;
+	return failed ? exit_rc : gate_rc;
 }
 
 static int
@@ -431,6 +487,9 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	size_t n_figs = 0, n_run_figs = 0;
 	json_t **run_sums = NULL, *summary = NULL;
 	char *pdf_path = NULL;
+	br_gate_result *gates = NULL;
+	const char **gate_names = NULL;
+	int gate_rc = BR_EXIT_OK;
 
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
@@ -480,7 +539,27 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	for (size_t i = 0; i < camp.n_runs; i++)
 		run_sums[i] = br_summary_build(&camp.analyses[i], i == camp.focus ? figs : NULL,
 		    i == camp.focus ? n_figs : 0);
+	if (o->gate.n > 0) {
+		gates = br_xcalloc(camp.n_runs, sizeof *gates);
+		gate_names = br_xcalloc(camp.n_runs, sizeof *gate_names);
+		for (size_t i = 0; i < camp.n_runs; i++) {
+			br_gate_evaluate(&o->gate, &camp.analyses[i], &gates[i]);
+			json_object_set_new(run_sums[i], "gate", br_gate_summary(&o->gate, &gates[i]));
+			gate_names[i] = camp.runs[i].name;
+		}
+	}
 	summary = br_campaign_summary_build(&camp, run_sums, figs, n_figs);
+	if (o->gate.n > 0) {
+		size_t n_failed = 0;
+		for (size_t i = 0; i < camp.n_runs; i++)
+			n_failed += !gates[i].passed;
+		json_t *g = json_object();
+		json_object_set_new(g, "spec", json_string(o->gate.text));
+		json_object_set_new(g, "passed", json_boolean(n_failed == 0));
+		json_object_set_new(g, "n_runs", json_integer((json_int_t)camp.n_runs));
+		json_object_set_new(g, "n_runs_failed", json_integer((json_int_t)n_failed));
+		json_object_set_new(json_object_get(summary, "campaign"), "gate", g);
+	}
 	if (write_summary(&os, summary, &cause) != 0)
 		goto out;
 	retarget_figures(figs, n_figs, os.out_dir, os.staging);
@@ -492,6 +571,8 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 1);
+	if (o->gate.n > 0)
+		gate_rc = gate_finish(o, gates, gate_names, camp.n_runs);
 out:
 	if (failed) {
 		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
@@ -505,7 +586,9 @@ out:
 	free(run_sums);
 	br_figures_free(figs, n_figs);
 	br_campaign_free(&camp);
-	return failed ? exit_rc : BR_EXIT_OK;
+	free(gates);
+	free(gate_names);
+	return failed ? exit_rc : gate_rc;
 }
 
 int

@@ -352,6 +352,50 @@ failed_requests(ctx *c)
 	error_group_bullets(c, 20);
 }
 
+/*
+ * gate_section: the --fail-on verdict and one row per term, from the
+ * summary's "gate" object; nothing without it.
+ */
+static void
+gate_section(ctx *c)
+{
+	json_t *g = json_object_get(c->s, "gate");
+	json_t *terms = json_object_get(g, "terms");
+	if (g == NULL || json_array_size(terms) == 0)
+		return;
+	heading(c, 2, "gate.heading");
+	para(c, json_is_true(json_object_get(g, "passed")) ? "gate.passed" : "gate.failed");
+	if (json_integer_value(json_object_get(g, "n_unknown")) > 0)
+		para(c, "gate.unknown_note");
+	size_t n = json_array_size(terms);
+	strpool p = { 0 };
+	const char **cells = br_xcalloc(n * 4, sizeof *cells);
+	int *hl = br_xcalloc(n, sizeof *hl);
+	for (size_t i = 0; i < n; i++) {
+		json_t *t = json_array_get(terms, i);
+		const char *st = json_string_value(json_object_get(t, "status"));
+		int ok = st && strcmp(st, "pass") == 0, unknown = st && strcmp(st, "unknown") == 0;
+		const char *measured = json_string_value(json_object_get(t, "measured"));
+		const char *src = json_string_value(json_object_get(t, "source"));
+		const char *why = json_string_value(json_object_get(t, "why_unknown"));
+		cells[i * 4] = json_string_value(json_object_get(t, "term"));
+		cells[i * 4 + 1] = measured ? measured : "";
+		cells[i * 4 + 2] = fill(c, &p, ok ? "gate.pass" : unknown ? "gate.unknown" : "gate.fail");
+		cells[i * 4 + 3] = unknown && why ? why : src ? src : "";
+		hl[i] = ok ? 0 : 2;
+	}
+	const char *hdr[4] = { fill(c, &p, "gate.col_term"), fill(c, &p, "gate.col_measured"),
+	    fill(c, &p, "gate.col_result"), fill(c, &p, "gate.col_source") };
+	static const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+	static const double w[4] = { 1.3, 1.0, 0.6, 2.4 };
+	br_pdf_table t = { .n_cols = 4, .n_rows = n, .header = hdr, .cells = cells, .align = al,
+	    .col_weight = w, .row_highlight = hl };
+	br_pdf_table(c->d, &t);
+	free(cells);
+	free(hl);
+	strpool_free(&p);
+}
+
 static void
 title_page(ctx *c)
 {
@@ -405,6 +449,7 @@ title_page(ctx *c)
 #undef CARD
 	br_pdf_cards(c->d, labels, values, n);
 	strpool_free(&p);
+	gate_section(c);
 
 	/* At a glance: sentences chosen by the numbers. */
 	heading(c, 2, "glance.heading");

@@ -1,0 +1,367 @@
+/*
+ * CI gate: parse `--fail-on` terms and evaluate them on one analysed run
+ * (include/benchreport/gate.h).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+#include "benchreport/common.h"
+#include "benchreport/gate.h"
+
+static const char *const op_text[] = { "<=", "<", ">=", ">", "==" };
+
+/* br_gate_op_text: see gate.h. */
+const char *
+br_gate_op_text(int op)
+{
+	return op >= 0 && op <= BR_GATE_EQ ? op_text[op] : "?";
+}
+
+/* Names of the non-latency quantities, indexed by enum br_gate_quantity. */
+static const struct {
+	const char *name;
+	int quantity;
+	const char *unit;      /* shown after the value */
+} plain_quantities[] = {
+	{ "failed", BR_GATE_FAILED, "" },
+	{ "completed", BR_GATE_COMPLETED, "" },
+	{ "preemptions", BR_GATE_PREEMPTIONS, "" },
+	{ "failed_pct", BR_GATE_FAILED_PCT, "%" },
+	{ "output_tps", BR_GATE_OUTPUT_TPS, "tok/s" },
+	{ "total_tps", BR_GATE_TOTAL_TPS, "tok/s" },
+	{ "rps", BR_GATE_RPS, "req/s" },
+};
+#define N_PLAIN (sizeof plain_quantities / sizeof plain_quantities[0])
+
+static const struct {
+	const char *text;
+	const char *stat;
+	double pct;
+} latency_stats[] = {
+	{ "p50", "p", 50 }, { "p90", "p", 90 }, { "p95", "p", 95 }, { "p99", "p", 99 },
+	{ "p99.9", "p", 99.9 }, { "p99.99", "p", 99.99 },
+	{ "mean", "mean", NAN }, { "median", "median", NAN }, { "max", "max", NAN },
+};
+#define N_LAT_STATS (sizeof latency_stats / sizeof latency_stats[0])
+
+static int
+term_error(char **cause, size_t idx, const char *s, size_t len, const char *expected)
+{
+	*cause = br_xasprintf("--fail-on: term %zu '%.*s': expected %s", idx + 1, (int)len, s, expected);
+	return -1;
+}
+
+/* trim: strip spaces at both ends of the NUL-terminated buf in place. */
+static char *
+trim(char *p)
+{
+	while (*p == ' ')
+		p++;
+	for (char *e = p + strlen(p); e > p && e[-1] == ' '; e--)
+		e[-1] = '\0';
+	return p;
+}
+
+/*
+ * parse_name: the quantity before the operator ("ttft_p99", "failed")
+ * into t. Returns 0, or -1 with *cause.
+ */
+static int
+parse_name(const char *name, br_gate_term *t)
+{
+	for (size_t k = 0; k < N_PLAIN; k++)
+		if (strcmp(name, plain_quantities[k].name) == 0) {
+			t->quantity = plain_quantities[k].quantity;
+			t->metric = -1;
+			t->percentile = NAN;
+			return 0;
+		}
+	const char *us = strchr(name, '_');
+	if (us == NULL)
+		return -1;
+	int m = -1;
+	for (int k = 0; k < BR_N_LATENCY; k++)
+		if ((size_t)(us - name) == strlen(br_latency_metric_name[k]) &&
+		    strncmp(name, br_latency_metric_name[k], (size_t)(us - name)) == 0)
+			m = k;
+	if (m < 0)
+		return -1;
+	for (size_t k = 0; k < N_LAT_STATS; k++)
+		if (strcmp(us + 1, latency_stats[k].text) == 0) {
+			t->quantity = BR_GATE_LATENCY;
+			t->metric = m;
+			snprintf(t->stat, sizeof t->stat, "%s", latency_stats[k].stat);
+			t->percentile = latency_stats[k].pct;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * parse_term: one trimmed term [s, s+len) into *t. Returns 0 or -1 with
+ * *cause.
+ */
+static int
+parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
+{
+	char buf[128];
+	if (len == 0)
+		return term_error(cause, idx, s, len, "a term, found nothing (stray comma?)");
+	if (len >= sizeof buf)
+		return term_error(cause, idx, s, len, "a term shorter than 128 characters");
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	memset(t, 0, sizeof *t);
+	/* the operator: the first of < > = in the term */
+	char *opp = strpbrk(buf, "<>=");
+	if (opp == NULL)
+		return term_error(cause, idx, s, len, "an operator (<=, <, >=, > or ==) between the "
+		    "quantity and the limit");
+	size_t oplen;
+	if (opp[0] == '<' && opp[1] == '=') t->op = BR_GATE_LE, oplen = 2;
+	else if (opp[0] == '>' && opp[1] == '=') t->op = BR_GATE_GE, oplen = 2;
+	else if (opp[0] == '=' && opp[1] == '=') t->op = BR_GATE_EQ, oplen = 2;
+	else if (opp[0] == '<' && opp[1] != '<' && opp[1] != '>') t->op = BR_GATE_LT, oplen = 1;
+	else if (opp[0] == '>' && opp[1] != '>' && opp[1] != '<') t->op = BR_GATE_GT, oplen = 1;
+	else
+		return term_error(cause, idx, s, len, "an operator <=, <, >=, > or ==");
+	char *rhs = opp + oplen;
+	*opp = '\0';
+	char *name = trim(buf);
+	if (parse_name(name, t) != 0)
+		return term_error(cause, idx, s, len, "a quantity before the operator: ttft, tpot, itl or "
+		    "e2el with _p50, _p90, _p95, _p99, _p99.9, _p99.99, _mean, _median or _max; or failed, "
+		    "completed, preemptions, failed_pct, output_tps, total_tps, rps");
+	rhs = trim(rhs);
+	char *e = rhs;
+	int digits = 0, dots = 0;
+	while (isdigit((unsigned char)*e) || *e == '.') {
+		if (*e == '.')
+			dots++;
+		else
+			digits++;
+		e++;
+	}
+	if (digits == 0 || dots > 1)
+		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal) after the operator");
+	double val = g_ascii_strtod(rhs, NULL);
+	char num[32];
+	snprintf(num, sizeof num, "%.*s", (int)(e - rhs), rhs);
+	char *unit = trim(e);
+	if (t->quantity == BR_GATE_LATENCY) {
+		double scale;
+		if (strcmp(unit, "ms") == 0)
+			scale = 1;
+		else if (strcmp(unit, "s") == 0)
+			scale = 1000;
+		else if (strcmp(unit, "us") == 0)
+			scale = 1e-3;
+		else
+			return term_error(cause, idx, s, len, "a unit us, ms or s after the latency limit");
+		val *= scale;
+		snprintf(t->unit, sizeof t->unit, "%s", unit);
+	} else if (*unit != '\0')
+		return term_error(cause, idx, s, len, "a plain number after the operator (counts and "
+		    "rates take no unit: failed==0, output_tps>=1000)");
+	if (!isfinite(val))
+		return term_error(cause, idx, s, len, "a finite limit");
+	t->limit = val;
+	char text[sizeof t->text];
+	snprintf(text, sizeof text, "%s%s%s%s", name, op_text[t->op], num, t->unit);
+	memcpy(t->text, text, sizeof text);
+	return 0;
+}
+
+/* br_gate_parse: see gate.h. */
+int
+br_gate_parse(const char *text, br_gate_spec *out, char **cause)
+{
+	memset(out, 0, sizeof *out);
+	if (text == NULL || *text == '\0') {
+		*cause = br_xasprintf("--fail-on: expected at least one term, e.g. 'ttft_p99<=2s,failed==0'");
+		return -1;
+	}
+	const char *p = text;
+	size_t idx = 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		const char *s = p;
+		while (len > 0 && *s == ' ')
+			s++, len--;
+		while (len > 0 && s[len - 1] == ' ')
+			len--;
+		if (out->n >= BR_GATE_MAX_TERMS)
+			return term_error(cause, idx, s, len, "at most 16 terms");
+		br_gate_term *t = &out->terms[out->n];
+		if (parse_term(s, len, idx, t, cause) != 0)
+			return -1;
+		for (size_t k = 0; k < out->n; k++)
+			if (strcmp(out->terms[k].text, t->text) == 0)
+				return term_error(cause, idx, s, len, "each term once (this one repeats an earlier term)");
+		if (out->n > 0)
+			g_strlcat(out->text, ",", sizeof out->text);
+		g_strlcat(out->text, t->text, sizeof out->text);
+		out->n++;
+		idx++;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+/* latency_value: the term's latency statistic (ms), or NAN with o->why_unknown. */
+static double
+latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
+{
+	const br_latency *l = &a->latency;
+	const br_bench *b = &a->run->bench.runs[0];
+	int k = t->metric;
+	const char *name = br_latency_metric_name[k];
+	if (l->from_arrays && l->samples_ms[k] != NULL) {
+		size_t n = l->n_samples[k];
+		if (n == 0) {
+			snprintf(o->why_unknown, sizeof o->why_unknown, "no %s sample: no successful request%s",
+			    name, k == BR_ITL || k == BR_TPOT ? " with more than one output token" : "");
+			return NAN;
+		}
+		snprintf(o->source, sizeof o->source, "per-request arrays");
+		if (strcmp(t->stat, "p") == 0)
+			return br_percentile_sorted(l->samples_ms[k], n, t->percentile);
+		if (strcmp(t->stat, "mean") == 0)
+			return l->m[k].mean;
+		if (strcmp(t->stat, "median") == 0)
+			return l->m[k].median;
+		return l->samples_ms[k][n - 1];
+	}
+	if (b->completed == 0) {
+		snprintf(o->why_unknown, sizeof o->why_unknown, "no successful request");
+		return NAN;
+	}
+	if (strcmp(t->stat, "max") == 0) {
+		snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s "
+		    "array and states no maximum", name);
+		return NAN;
+	}
+	double v = br_bench_file_stat(b, name, t->stat, t->percentile);
+	if (!br_isnum(v)) {
+		snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s "
+		    "array (--save-detailed) and does not state this statistic (--metric-percentiles)", name);
+		return NAN;
+	}
+	snprintf(o->source, sizeof o->source, "the file's statistics");
+	return v;
+}
+
+/* term_value: the measured value of t on a (NAN with why_unknown). */
+static double
+term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
+{
+	const br_bench *b = &a->run->bench.runs[0];
+	double v = NAN;
+	const char *need = "the bench file does not state it";
+	switch (t->quantity) {
+	case BR_GATE_LATENCY:
+		return latency_value(t, a, o);
+	case BR_GATE_FAILED:
+		v = b->failed;
+		break;
+	case BR_GATE_COMPLETED:
+		v = b->completed;
+		break;
+	case BR_GATE_FAILED_PCT:
+		v = br_isnum(b->failed) && b->num_prompts > 0 ? 100.0 * b->failed / b->num_prompts : NAN;
+		need = "the bench file states no number of prompts or failures";
+		break;
+	case BR_GATE_OUTPUT_TPS:
+		v = b->output_throughput_tps;
+		break;
+	case BR_GATE_TOTAL_TPS:
+		v = b->total_token_throughput_tps;
+		break;
+	case BR_GATE_RPS:
+		v = b->request_throughput_rps;
+		break;
+	case BR_GATE_PREEMPTIONS:
+		if (a->preemptions.count_available) {
+			snprintf(o->source, sizeof o->source, "%s",
+			    a->preemptions.count_source ? a->preemptions.count_source : "metrics");
+			return a->preemptions.n_preemptions;
+		}
+		snprintf(o->why_unknown, sizeof o->why_unknown, "%s",
+		    a->run->metrics == NULL ? "no /metrics series or before/after snapshots of this run" :
+		    a->preemptions.missing ? a->preemptions.missing :
+		    "the metrics hold no preemption counter over the run");
+		return NAN;
+	}
+	if (!br_isnum(v)) {
+		snprintf(o->why_unknown, sizeof o->why_unknown, "%s", need);
+		return NAN;
+	}
+	snprintf(o->source, sizeof o->source, "bench result");
+	return v;
+}
+
+static int
+holds(int op, double v, double limit)
+{
+	switch (op) {
+	case BR_GATE_LE: return v <= limit;
+	case BR_GATE_LT: return v < limit;
+	case BR_GATE_GE: return v >= limit;
+	case BR_GATE_GT: return v > limit;
+	default: return v == limit;
+	}
+}
+
+/* br_gate_evaluate: see gate.h. */
+void
+br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = spec->n;
+	for (size_t i = 0; i < spec->n; i++) {
+		br_gate_outcome *o = &out->terms[i];
+		o->value = term_value(&spec->terms[i], a, o);
+		if (!br_isnum(o->value)) {
+			o->value = NAN;
+			o->status = BR_GATE_UNKNOWN;
+			out->n_unknown++;
+		} else if (holds(spec->terms[i].op, o->value, spec->terms[i].limit)) {
+			o->status = BR_GATE_PASS;
+			out->n_pass++;
+		} else {
+			o->status = BR_GATE_FAIL;
+			out->n_fail++;
+		}
+	}
+	out->passed = out->n_pass == out->n;
+}
+
+/* br_gate_format_value: see gate.h. */
+char *
+br_gate_format_value(const br_gate_term *t, double value, char *buf, size_t size)
+{
+	if (!br_isnum(value)) {
+		snprintf(buf, size, "unknown");
+		return buf;
+	}
+	if (t->quantity == BR_GATE_LATENCY) {
+		double scale = strcmp(t->unit, "s") == 0 ? 1e-3 : strcmp(t->unit, "us") == 0 ? 1e3 : 1;
+		snprintf(buf, size, "%.6g %s", value * scale, t->unit);
+		return buf;
+	}
+	for (size_t k = 0; k < N_PLAIN; k++)
+		if (plain_quantities[k].quantity == t->quantity) {
+			if (plain_quantities[k].unit[0] == '\0')
+				snprintf(buf, size, "%.6g", value);
+			else
+				snprintf(buf, size, "%.6g %s", value, plain_quantities[k].unit);
+		}
+	return buf;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The CI gate (--fail-on, --junit) on the tiny run and a small campaign:
+# exit 1 with the failing terms on stderr, the "gate" object in
+# summary.json, JUnit XML that parses with its counts, exit 0 when every
+# term holds, exit 2 and nothing written for a bad spec. Measured values
+# (ttft p99 590.506 ms, 1 preemption) are numpy's / the fixture's, as in
+# tests/unit/test_analysis_gate.c.
+. "$(dirname "$0")/lib.bash"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/tiny"
+rm -rf "$tmp/tiny/report"
+out="$tmp/tiny/report"
+
+"$BIN" "$tmp/tiny" --quiet --fail-on 'ttft_p99<=2s,itl_p99<=100ms,failed==0,preemptions==0' \
+  --junit "$tmp/gate.xml" > "$tmp/stdout" 2> "$tmp/stderr"; rc=$?
+check "failing gate: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "the report is still written" [ -s "$out/report.pdf" ]
+check "stderr names the failing term" grep -q "gate: FAIL preemptions==0: measured 1, limit == 0" "$tmp/stderr"
+check "stderr gives the verdict" grep -q "gate: FAILED: 3 of 4 terms pass" "$tmp/stderr"
+check "passing terms are not printed" bash -c "! grep -q 'ttft_p99' '$tmp/stderr'"
+s="$out/summary.json"
+check "summary gate.passed false" [ "$(jget "$s" gate.passed)" = False ]
+check "summary gate.n_fail 1" [ "$(jget "$s" gate.n_fail)" = 1 ]
+check "summary ttft term value_ms 590.506" near "$(jget "$s" gate.terms.term=ttft_p99\<=2s.value_ms)" 590.5062612730858 1e-9
+check "summary preemption term fails" [ "$(jget "$s" gate.terms.term=preemptions==0.status)" = fail ]
+check "JUnit XML: 4 tests, 1 failure, the failing case named" "$PY" - "$tmp/gate.xml" <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+assert r.tag == "testsuites" and r.get("tests") == "4" and r.get("failures") == "1", r.attrib
+cases = r.findall("./testsuite/testcase")
+assert [c.get("name") for c in cases] == ["ttft_p99<=2s", "itl_p99<=100ms", "failed==0", "preemptions==0"]
+failed = [c.get("name") for c in cases if c.find("failure") is not None]
+assert failed == ["preemptions==0"], failed
+PYEOF
+
+rm -rf "$out"
+"$BIN" "$tmp/tiny" --quiet --fail-on 'ttft_p99<=2s,failed==0,preemptions<=1' > /dev/null 2> "$tmp/stderr2"; rc=$?
+check "passing gate: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "passing gate: verdict line" grep -q "gate: passed: 3 of 3 terms pass" "$tmp/stderr2"
+check "PDF says the run passes the gate" bash -c "pdftotext '$out/report.pdf' - | grep -q 'passes the CI gate'"
+
+rm -rf "$out"
+"$BIN" "$tmp/tiny" --fail-on 'ttft_p99<=2min' > /dev/null 2> "$tmp/stderr3"; rc=$?
+check "bad spec: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "bad spec: message names the term" grep -q "term 1 'ttft_p99<=2min': expected a unit us, ms or s" "$tmp/stderr3"
+check "bad spec: nothing written" [ ! -e "$out" ]
+"$BIN" "$tmp/tiny" --junit "$tmp/x.xml" > /dev/null 2>&1; rc=$?
+check "--junit without --fail-on: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+
+# a campaign: every run is gated; the campaign fails when one run fails
+cp -r "$SRC/fixtures/truth/campaign-repeats" "$tmp/camp"
+"$BIN" "$tmp/camp" -o "$tmp/camp-out" --quiet --fail-on 'completed>=1' --junit "$tmp/camp.xml" \
+  > /dev/null 2> "$tmp/stderr4"; rc=$?
+n_runs=$(jget "$tmp/camp-out/summary.json" campaign.n_runs)
+check "campaign: the gate's run count is the campaign's ($n_runs)" \
+  [ "$(jget "$tmp/camp-out/summary.json" campaign.gate.n_runs)" = "$n_runs" ]
+check "campaign: JUnit holds one suite per run" "$PY" -c "
+import sys, xml.etree.ElementTree as ET
+r = ET.parse('$tmp/camp.xml').getroot()
+assert len(r.findall('testsuite')) == $n_runs"
+check "campaign: exit code follows the runs' verdicts" "$PY" -c "
+import json, sys
+s = json.load(open('$tmp/camp-out/summary.json'))
+bad = [r['run']['name'] if 'run' in r else '' for r in s['runs'] if not r['gate']['passed']]
+sys.exit(0 if (len(bad) > 0) == ($rc == 1) and $rc in (0, 1) else 1)"
+finish

@@ -1,0 +1,190 @@
+/*
+ * Unit tests of the CI gate (src/analysis/gate.c): the --fail-on grammar
+ * as a table of (text, canonical text, limit) and (bad text, expected
+ * message part), and evaluation on fixtures/runs/tiny.
+ *
+ * Expected values for tiny come from numpy 1.24 on fixtures/runs/tiny/stress.json
+ * (np.percentile, linear, on ttfts·1000 and the concatenated itls·1000;
+ * max(latencies)·1000) and by hand from its metrics.csv (the
+ * vllm:num_preemptions_total column goes 0 → 1 inside the run).
+ */
+#include "br_test.h"
+#include "benchreport/common.h"
+#include "benchreport/run.h"
+#include "benchreport/analysis.h"
+#include "benchreport/gate.h"
+
+static const struct {
+	const char *text;
+	const char *canonical;
+	int quantity, op;
+	double limit;           /* in the quantity's unit (ms for latency) */
+} good_terms[] = {
+	{ "ttft_p99<=2s", "ttft_p99<=2s", BR_GATE_LATENCY, BR_GATE_LE, 2000 },
+	{ " ITL_p99 <= 100ms ", "itl_p99<=100ms", BR_GATE_LATENCY, BR_GATE_LE, 100 },
+	{ "e2el_max<60s", "e2el_max<60s", BR_GATE_LATENCY, BR_GATE_LT, 60000 },
+	{ "tpot_mean>=500us", "tpot_mean>=500us", BR_GATE_LATENCY, BR_GATE_GE, 0.5 },
+	{ "itl_p99.99<=1.5s", "itl_p99.99<=1.5s", BR_GATE_LATENCY, BR_GATE_LE, 1500 },
+	{ "failed==0", "failed==0", BR_GATE_FAILED, BR_GATE_EQ, 0 },
+	{ "completed>100", "completed>100", BR_GATE_COMPLETED, BR_GATE_GT, 100 },
+	{ "preemptions == 0", "preemptions==0", BR_GATE_PREEMPTIONS, BR_GATE_EQ, 0 },
+	{ "failed_pct<1", "failed_pct<1", BR_GATE_FAILED_PCT, BR_GATE_LT, 1 },
+	{ "output_tps>=1000.5", "output_tps>=1000.5", BR_GATE_OUTPUT_TPS, BR_GATE_GE, 1000.5 },
+	{ "rps>2", "rps>2", BR_GATE_RPS, BR_GATE_GT, 2 },
+};
+
+static void
+test_gate_parse_terms(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof good_terms / sizeof good_terms[0]; i++) {
+		br_gate_spec s;
+		char *cause = NULL;
+		if (br_gate_parse(good_terms[i].text, &s, &cause) != 0)
+			fail_msg("'%s': %s", good_terms[i].text, cause);
+		assert_int_equal(s.n, 1);
+		assert_string_equal(s.terms[0].text, good_terms[i].canonical);
+		assert_int_equal(s.terms[0].quantity, good_terms[i].quantity);
+		assert_int_equal(s.terms[0].op, good_terms[i].op);
+		assert_double_rel(s.terms[0].limit, good_terms[i].limit, 1e-15);
+	}
+	br_gate_spec s;
+	char *cause = NULL;
+	assert_int_equal(br_gate_parse("ttft_p99<=2s, itl_p99<=100ms,failed==0,preemptions==0", &s, &cause), 0);
+	assert_int_equal(s.n, 4);
+	assert_string_equal(s.text, "ttft_p99<=2s,itl_p99<=100ms,failed==0,preemptions==0");
+}
+
+static const char *const bad_terms[][2] = {
+	{ "", "at least one term" },
+	{ "ttft_p99<=2s,", "term 2 '': expected a term" },
+	{ "ttft_p99 2s", "an operator" },
+	{ "ttft_p42<=2s", "a quantity before the operator" },
+	{ "latency<=2s", "a quantity before the operator" },
+	{ "ttft_p99=<2s", "an operator <=" },
+	{ "ttft_p99<=2min", "a unit us, ms or s" },
+	{ "ttft_p99<=2", "a unit us, ms or s" },
+	{ "failed==0ms", "a plain number" },
+	{ "failed==-1", "a number (0 or more" },
+	{ "failed==1.2.3", "a number (0 or more" },
+	{ "failed==0,failed==0", "term 2 'failed==0': expected each term once" },
+};
+
+static void
+test_gate_parse_bad(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof bad_terms / sizeof bad_terms[0]; i++) {
+		br_gate_spec s;
+		char *cause = NULL;
+		if (br_gate_parse(bad_terms[i][0], &s, &cause) == 0)
+			fail_msg("'%s' parsed", bad_terms[i][0]);
+		if (strstr(cause, bad_terms[i][1]) == NULL)
+			fail_msg("'%s': message '%s' lacks '%s'", bad_terms[i][0], cause, bad_terms[i][1]);
+		assert_non_null(strstr(cause, "--fail-on: "));
+		free(cause);
+	}
+}
+
+static const struct {
+	const char *term;
+	int status;
+	double value;           /* expected measured value; NAN = unknown */
+} tiny_terms[] = {
+	{ "ttft_p99<=2s", BR_GATE_PASS, 590.5062612730858 },     /* numpy */
+	{ "ttft_p95<590ms", BR_GATE_FAIL, 590.1961425019806 },   /* numpy */
+	{ "ttft_max<=0.59s", BR_GATE_FAIL, 590.5837909658621 },  /* max(ttfts) */
+	{ "ttft_mean<=341ms", BR_GATE_PASS, 340.4730154755369 }, /* numpy mean */
+	{ "itl_p99.99<=100ms", BR_GATE_FAIL, 850.7124642775595 },/* numpy, 99.99 */
+	{ "itl_median<22ms", BR_GATE_PASS, 21.96766931283254 },  /* numpy median */
+	{ "e2el_max<60s", BR_GATE_PASS, 2220.660773559644 },     /* max(latencies) */
+	{ "failed==0", BR_GATE_PASS, 0 },
+	{ "completed>=12", BR_GATE_PASS, 12 },
+	{ "failed_pct<1", BR_GATE_PASS, 0 },
+	{ "preemptions==0", BR_GATE_FAIL, 1 },                   /* metrics.csv 0 → 1 */
+	{ "output_tps>=100", BR_GATE_PASS, 112.0934429897894 },  /* the file's output_throughput */
+	{ "rps>2.34", BR_GATE_FAIL, 2.3393414189173436 },        /* the file's request_throughput */
+};
+
+static void
+test_gate_evaluate_tiny(void **state)
+{
+	(void)state;
+	char *dir = br_test_src("fixtures/runs/tiny");
+	br_run run;
+	br_analysis a;
+	char *cause = NULL;
+	if (br_run_load(dir, NULL, &run, &cause) != 0)
+		fail_msg("br_run_load: %s", cause);
+	br_analyze(&run, &a);
+	size_t n = sizeof tiny_terms / sizeof tiny_terms[0];
+	for (size_t i = 0; i < n; i++) {
+		br_gate_spec s;
+		br_gate_result r;
+		if (br_gate_parse(tiny_terms[i].term, &s, &cause) != 0)
+			fail_msg("%s", cause);
+		br_gate_evaluate(&s, &a, &r);
+		if (r.terms[0].status != tiny_terms[i].status)
+			fail_msg("%s: status %d, expected %d (value %.17g)", tiny_terms[i].term,
+			    r.terms[0].status, tiny_terms[i].status, r.terms[0].value);
+		assert_double_rel(r.terms[0].value, tiny_terms[i].value, 1e-12);
+		assert_int_equal(r.passed, tiny_terms[i].status == BR_GATE_PASS);
+	}
+	/* all at once: counts add up */
+	br_gate_spec s;
+	br_gate_result r;
+	assert_int_equal(br_gate_parse("ttft_p99<=2s,preemptions==0,failed==0", &s, &cause), 0);
+	br_gate_evaluate(&s, &a, &r);
+	assert_int_equal(r.n_pass, 2);
+	assert_int_equal(r.n_fail, 1);
+	assert_int_equal(r.n_unknown, 0);
+	assert_false(r.passed);
+	char buf[48];
+	assert_string_equal(br_gate_format_value(&s.terms[0], r.terms[0].value, buf, sizeof buf), "0.590506 s");
+	br_analysis_free(&a);
+	br_run_free(&run);
+	free(dir);
+}
+
+/* Unknown values fail closed: a run folder without metrics cannot prove 0 preemptions. */
+static void
+test_gate_unknown_fails(void **state)
+{
+	(void)state;
+	char *bench = br_test_src("fixtures/runs/tiny/stress.json");
+	char *dir = br_test_src("fixtures/runs");
+	br_run_opts o = { .bench_path = bench };
+	br_run run;
+	br_analysis a;
+	char *cause = NULL;
+	/* --bench FILE with the fixtures/runs folder: no metrics.csv, no server.log there */
+	if (br_run_load(dir, &o, &run, &cause) != 0)
+		fail_msg("br_run_load: %s", cause);
+	br_analyze(&run, &a);
+	br_gate_spec s;
+	br_gate_result r;
+	assert_int_equal(br_gate_parse("preemptions==0,failed==0", &s, &cause), 0);
+	br_gate_evaluate(&s, &a, &r);
+	assert_int_equal(r.terms[0].status, BR_GATE_UNKNOWN);
+	assert_nan(r.terms[0].value);
+	assert_non_null(strstr(r.terms[0].why_unknown, "no /metrics series"));
+	assert_int_equal(r.terms[1].status, BR_GATE_PASS);
+	assert_int_equal(r.n_unknown, 1);
+	assert_false(r.passed);
+	br_analysis_free(&a);
+	br_run_free(&run);
+	free(bench);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gate_parse_terms),
+		cmocka_unit_test(test_gate_parse_bad),
+		cmocka_unit_test(test_gate_evaluate_tiny),
+		cmocka_unit_test(test_gate_unknown_fails),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
