@@ -200,4 +200,27 @@ void br_gate_print(FILE *fp, const char *run_name, const br_gate_spec *spec, con
 int br_gate_write_junit(const char *path, const br_gate_spec *spec,
     const br_gate_result *results, const char *const *run_names, size_t n_runs, char **cause);
 
+/* ------------------------------------------------------------------ */
+/* Archive index (src/report/archive_index.c)                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * br_archive_index: every summary.json under the folders (walked
+ * recursively, symlinks not followed, staging folders skipped) or files in
+ * inputs[0..n_inputs), read in path order; one row per run (a run report
+ * gives one, a campaign report one per run) with a fixed list of columns
+ * whose names carry their units (summary_path, report_kind,
+ * campaign_name, run_name, ..., ttft_p99_ms, ..., preemptions,
+ * gate_passed). Written to out_path atomically (NULL: stdout) as CSV
+ * (RFC 4180, header row, empty cell = unknown) or, with jsonl, one JSON
+ * object per line (null = unknown). summary.json files of knee/compare
+ * reports or other tools are left out with a note on `notes`. A file that
+ * is not JSON, or has another schema_version than
+ * BR_SUMMARY_SCHEMA_VERSION, is an error (-1 with *cause naming
+ * file:line:column or the version found; nothing written) unless
+ * skip_bad, which notes it and goes on. Returns 0 with *n_rows set.
+ */
+int br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_path, int jsonl,
+    int skip_bad, FILE *notes, size_t *n_rows, char **cause);
+
 #endif

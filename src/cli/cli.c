@@ -22,6 +22,7 @@ usage(FILE *fp)
 	    "       benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"
 	    "       benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,e2el_p99<=20s]' [-o OUT_DIR]\n"
 	    "       benchreport compare A B [-o OUT_DIR]\n"
+	    "       benchreport index DIR|summary.json... [-o runs.csv] [--jsonl] [--skip-bad]\n"
 	    "       benchreport --version | --help\n"
 	    "\n"
 	    "Writes OUT_DIR (default RUN_DIR/report/): report.pdf, summary.json,\n"
@@ -49,6 +50,7 @@ br_cli_main(int argc, char **argv)
 		return br_sim_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "knee") == 0) return br_cmd_knee(argc - 1, argv + 1);
 	if (strcmp(cmd, "compare") == 0) return br_cmd_compare(argc - 1, argv + 1);
+	if (strcmp(cmd, "index") == 0) return br_cmd_index(argc - 1, argv + 1);
 	if (strcmp(cmd, "sample") == 0) {
 		fprintf(stderr, "benchreport: the '%s' command is not part of this version yet\n", cmd);
 		return BR_EXIT_USAGE;

@@ -15,6 +15,10 @@ int br_cmd_knee(int argc, char **argv);
  * (added by the compare helper; src/cli/cmd_compare.c). */
 int br_cmd_compare(int argc, char **argv);
 
+/* `benchreport index DIR... [-o FILE] [--jsonl] [--skip-bad]`; argv[0] is "index"
+ * (src/cli/cmd_index.c). */
+int br_cmd_index(int argc, char **argv);
+
 /*
  * br_cli_template_path: templates/report.LANG.json, from $BENCHREPORT_TEMPLATES,
  * else the folder next to the executable's ../share/benchreport/templates,

@@ -1,0 +1,417 @@
+/*
+ * Archive index (`benchreport index DIR... -o runs.csv [--jsonl]`): walk
+ * folders of archived reports, read every summary.json benchreport wrote
+ * for a run or a campaign, and write one row per run with a fixed set of
+ * flattened columns (include/benchreport/report.h).
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <glib.h>
+#include <jansson.h>
+#include "benchreport/common.h"
+#include "benchreport/report.h"
+
+/*
+ * The columns: name (units in the name, stable across versions of
+ * schema 1) and the dotted path of the run summary it comes from. Paths
+ * starting with "@" are computed (see row_value).
+ */
+static const struct {
+	const char *column;
+	const char *path;
+} columns[] = {
+	{ "summary_path", "@summary_path" },
+	{ "report_kind", "@report_kind" },        /* "run" or "campaign" */
+	{ "campaign_name", "@campaign_name" },
+	{ "run_name", "run.name" },
+	{ "run_dir", "run.dir" },
+	{ "schema_version", "@schema_version" },
+	{ "tool_version", "@tool_version" },
+	{ "bench_end_local", "bench.date_text" },
+	{ "model_id", "bench.model_id" },
+	{ "backend", "bench.backend" },
+	{ "gpu", "run.gpu" },
+	{ "driver", "run.driver" },
+	{ "cuda", "run.cuda" },
+	{ "vllm_version", "server_log.vllm_version" },
+	{ "tensor_parallel_size", "server_log.tensor_parallel_size" },
+	{ "max_num_seqs", "server_log.max_num_seqs" },
+	{ "num_prompts", "bench.num_prompts" },
+	{ "max_concurrency", "bench.max_concurrency" },
+	{ "request_rate_rps", "bench.request_rate" },
+	{ "burstiness", "bench.burstiness" },
+	{ "mean_input_tokens", "bench.mean_input_tokens" },
+	{ "mean_output_tokens", "bench.mean_output_tokens" },
+	{ "completed", "bench.completed" },
+	{ "failed", "bench.failed" },
+	{ "duration_s", "bench.duration_s" },
+	{ "request_throughput_rps", "bench.request_throughput_rps" },
+	{ "request_goodput_rps", "bench.request_goodput_rps" },
+	{ "output_throughput_tps", "bench.output_throughput_tps" },
+	{ "total_token_throughput_tps", "bench.total_token_throughput_tps" },
+	{ "latency_from_arrays", "latency.from_arrays" },
+	{ "ttft_mean_ms", "latency.ttft.mean_ms" },
+	{ "ttft_median_ms", "latency.ttft.median_ms" },
+	{ "ttft_p90_ms", "latency.ttft.p90_ms" },
+	{ "ttft_p99_ms", "latency.ttft.p99_ms" },
+	{ "ttft_p99_9_ms", "latency.ttft.p99_9_ms" },
+	{ "ttft_max_ms", "latency.ttft.max_ms" },
+	{ "tpot_mean_ms", "latency.tpot.mean_ms" },
+	{ "tpot_median_ms", "latency.tpot.median_ms" },
+	{ "tpot_p99_ms", "latency.tpot.p99_ms" },
+	{ "itl_mean_ms", "latency.itl.mean_ms" },
+	{ "itl_median_ms", "latency.itl.median_ms" },
+	{ "itl_p99_ms", "latency.itl.p99_ms" },
+	{ "itl_p99_9_ms", "latency.itl.p99_9_ms" },
+	{ "itl_max_ms", "latency.itl.max_ms" },
+	{ "e2el_mean_ms", "latency.e2el.mean_ms" },
+	{ "e2el_median_ms", "latency.e2el.median_ms" },
+	{ "e2el_p99_ms", "latency.e2el.p99_ms" },
+	{ "kv_pool_tokens", "capacity.kv_pool_tokens" },
+	{ "kv_pool_gib", "capacity.kv_pool_gib" },
+	{ "max_model_len_tokens", "capacity.max_model_len_tokens" },
+	{ "kv_demand_tokens", "capacity.demand_tokens" },
+	{ "oversubscription", "capacity.oversubscription" },
+	{ "preemptions", "preemptions.n_preemptions" },
+	{ "preemptions_source", "preemptions.count_source" },
+	{ "running_mean", "residency.running_mean" },
+	{ "waiting_peak", "residency.waiting_peak" },
+	{ "kv_usage_peak_frac", "residency.kv_usage_peak_frac" },
+	{ "ttft_queue_s", "ttft_split.queue_s" },
+	{ "ttft_prefill_s", "ttft_split.prefill_s" },
+	{ "ttft_frontend_s", "ttft_split.frontend_s" },
+	{ "ledger_n_agree", "ledger.n_agree" },
+	{ "ledger_n_disagree", "ledger.n_disagree" },
+	{ "findings", "@findings" },              /* finding ids joined by ";" */
+	{ "gate_passed", "gate.passed" },
+	{ "gate_spec", "gate.spec" },
+};
+#define N_COLUMNS (sizeof columns / sizeof columns[0])
+
+/* One run to index: its summary (borrowed from the file's root) and context. */
+typedef struct index_row {
+	char *summary_path;
+	const char *kind;
+	const char *campaign_name;   /* borrowed; NULL for a run report */
+	json_t *root;                /* the file's summary (one reference per row) */
+	json_t *run;                 /* the run's summary inside root (borrowed) */
+} index_row;
+
+/* path_get: the value at a dotted path of o, or NULL. */
+static json_t *
+path_get(json_t *o, const char *path)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", path);
+	char *save = NULL;
+	for (char *k = strtok_r(buf, ".", &save); k != NULL && o != NULL; k = strtok_r(NULL, ".", &save))
+		o = json_object_get(o, k);
+	return o;
+}
+
+/* row_value: column c of row r as a new JSON reference (null when absent). */
+static json_t *
+row_value(const index_row *r, size_t c)
+{
+	const char *p = columns[c].path;
+	if (p[0] != '@') {
+		json_t *v = path_get(r->run, p);
+		if (v == NULL || json_is_object(v) || json_is_array(v))
+			return json_null();
+		/* "inf" request rate stays a string; other strings verbatim */
+		return json_incref(v);
+	}
+	if (strcmp(p, "@summary_path") == 0)
+		return json_string(r->summary_path);
+	if (strcmp(p, "@report_kind") == 0)
+		return json_string(r->kind);
+	if (strcmp(p, "@campaign_name") == 0)
+		return r->campaign_name ? json_string(r->campaign_name) : json_null();
+	if (strcmp(p, "@schema_version") == 0)
+		return json_incref(json_object_get(r->root, "schema_version"));
+	if (strcmp(p, "@tool_version") == 0) {
+		json_t *v = path_get(r->root, "tool.version");
+		return v ? json_incref(v) : json_null();
+	}
+	/* @findings */
+	json_t *f = json_object_get(r->run, "findings");
+	if (!json_is_array(f))
+		return json_null();
+	GString *g = g_string_new(NULL);
+	for (size_t i = 0; i < json_array_size(f); i++) {
+		const char *id = json_string_value(json_object_get(json_array_get(f, i), "id"));
+		if (id == NULL)
+			continue;
+		if (g->len > 0)
+			g_string_append_c(g, ';');
+		g_string_append(g, id);
+	}
+	json_t *v = json_string(g->str);
+	g_string_free(g, TRUE);
+	return v;
+}
+
+/* csv_cell: v as one RFC 4180 CSV cell appended to g ("" for null). */
+static void
+csv_cell(GString *g, const json_t *v)
+{
+	if (v == NULL || json_is_null(v))
+		return;
+	if (json_is_true(v)) {
+		g_string_append(g, "true");
+		return;
+	}
+	if (json_is_false(v)) {
+		g_string_append(g, "false");
+		return;
+	}
+	if (json_is_integer(v)) {
+		g_string_append_printf(g, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return;
+	}
+	if (json_is_real(v)) {
+		char num[40];
+		g_ascii_formatd(num, sizeof num, "%.12g", json_real_value(v));
+		g_string_append(g, num);
+		return;
+	}
+	const char *s = json_string_value(v);
+	if (s == NULL)
+		return;
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		g_string_append(g, s);
+		return;
+	}
+	g_string_append_c(g, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			g_string_append_c(g, '"');
+		g_string_append_c(g, *s);
+	}
+	g_string_append_c(g, '"');
+}
+
+/* summary_kind: the summary.json kinds this index reads. Returns "run",
+ * "campaign" or NULL (knee, compare, another tool's summary.json). */
+static const char *
+summary_kind(json_t *root)
+{
+	if (json_is_object(json_object_get(root, "campaign")) && json_is_array(json_object_get(root, "runs")))
+		return "campaign";
+	if (json_is_object(json_object_get(root, "bench")) && json_is_object(json_object_get(root, "run")) &&
+	    json_is_object(json_object_get(root, "latency")))
+		return "run";
+	return NULL;
+}
+
+typedef struct index_state {
+	index_row *rows;
+	size_t n_rows;
+	char **paths;              /* summary.json files found, sorted before reading */
+	size_t n_paths;
+	size_t n_not_ours;         /* summary.json files of another kind */
+	int skip_bad;
+	FILE *notes;
+} index_state;
+
+/* walk: collect every summary.json under dir (symlinks are not followed,
+ * so a link loop cannot trap the walk). Returns 0 or -1 with *cause. */
+static int
+walk(index_state *st, const char *dir, char **cause)
+{
+	DIR *d = opendir(dir);
+	if (d == NULL) {
+		*cause = br_xasprintf("%s: cannot read the folder (%s)", dir, strerror(errno));
+		return -1;
+	}
+	struct dirent *e;
+	int rc = 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *p = br_path_join(dir, e->d_name);
+		struct stat sb;
+		if (lstat(p, &sb) != 0) {
+			free(p);
+			continue;
+		}
+		if (S_ISDIR(sb.st_mode)) {
+			/* a staging folder of a report being written is not an archive entry */
+			if (strstr(e->d_name, ".tmp.") == NULL)
+				rc = walk(st, p, cause);
+			free(p);
+		} else if (S_ISREG(sb.st_mode) && strcmp(e->d_name, "summary.json") == 0) {
+			st->paths = br_xrealloc(st->paths, (st->n_paths + 1) * sizeof *st->paths);
+			st->paths[st->n_paths++] = p;
+		} else
+			free(p);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+add_row(index_state *st, const char *path, const char *kind, const char *campaign, json_t *root, json_t *run)
+{
+	st->rows = br_xrealloc(st->rows, (st->n_rows + 1) * sizeof *st->rows);
+	index_row *r = &st->rows[st->n_rows++];
+	r->summary_path = br_xstrdup(path);
+	r->kind = kind;
+	r->campaign_name = campaign;
+	r->root = json_incref(root);
+	r->run = run;
+}
+
+/* read_summary: one summary.json into rows. Returns 0, or -1 with *cause
+ * (bad JSON with file:line:column, a schema this version cannot read)
+ * unless st->skip_bad, which notes it and goes on. */
+static int
+read_summary(index_state *st, const char *path, char **cause)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, 0, &err);
+	char *why = NULL;
+	if (root == NULL)
+		why = br_xasprintf("%s:%d:%d: %s (expected a summary.json written by benchreport)", path,
+		    err.line, err.column, err.text);
+	else if (!json_is_object(root))
+		why = br_xasprintf("%s:1:1: expected a JSON object", path);
+	const char *kind = why ? NULL : summary_kind(root);
+	if (why == NULL && kind == NULL) {
+		st->n_not_ours++;
+		json_decref(root);
+		return 0;
+	}
+	if (why == NULL) {
+		json_t *sv = json_object_get(root, "schema_version");
+		if (!json_is_integer(sv))
+			why = br_xasprintf("%s: no integer schema_version (expected %d)", path, BR_SUMMARY_SCHEMA_VERSION);
+		else if (json_integer_value(sv) != BR_SUMMARY_SCHEMA_VERSION)
+			why = br_xasprintf("%s: schema_version %" JSON_INTEGER_FORMAT ", this benchreport reads "
+			    "schema_version %d (index it with the benchreport that wrote it)", path,
+			    json_integer_value(sv), BR_SUMMARY_SCHEMA_VERSION);
+	}
+	if (why != NULL) {
+		json_decref(root);
+		if (st->skip_bad) {
+			fprintf(st->notes, "benchreport: index: skipped %s\n", why);
+			free(why);
+			return 0;
+		}
+		*cause = why;
+		return -1;
+	}
+	if (strcmp(kind, "run") == 0)
+		add_row(st, path, "run", NULL, root, root);
+	else {
+		const char *cname = json_string_value(path_get(root, "campaign.name"));
+		json_t *runs = json_object_get(root, "runs");
+		for (size_t i = 0; i < json_array_size(runs); i++)
+			add_row(st, path, "campaign", cname, root, json_array_get(runs, i));
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* render: the rows as CSV (header + rows) or JSON lines into g. */
+static void
+render(const index_state *st, int jsonl, GString *g)
+{
+	if (!jsonl) {
+		for (size_t c = 0; c < N_COLUMNS; c++)
+			g_string_append_printf(g, "%s%s", c ? "," : "", columns[c].column);
+		g_string_append_c(g, '\n');
+	}
+	for (size_t i = 0; i < st->n_rows; i++) {
+		json_t *o = jsonl ? json_object() : NULL;
+		for (size_t c = 0; c < N_COLUMNS; c++) {
+			json_t *v = row_value(&st->rows[i], c);
+			if (jsonl)
+				json_object_set_new(o, columns[c].column, v);
+			else {
+				if (c)
+					g_string_append_c(g, ',');
+				csv_cell(g, v);
+				json_decref(v);
+			}
+		}
+		if (jsonl) {
+			char *line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+			g_string_append(g, line);
+			free(line);
+			json_decref(o);
+		}
+		g_string_append_c(g, '\n');
+	}
+}
+
+/* br_archive_index: see report.h. */
+int
+br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_path, int jsonl,
+    int skip_bad, FILE *notes, size_t *n_rows, char **cause)
+{
+	index_state st = { .skip_bad = skip_bad, .notes = notes };
+	int rc = -1;
+	GString *g = NULL;
+	for (size_t i = 0; i < n_inputs; i++) {
+		struct stat sb;
+		if (stat(inputs[i], &sb) != 0) {
+			*cause = br_xasprintf("%s: %s (expected a folder of reports or a summary.json)",
+			    inputs[i], strerror(errno));
+			goto out;
+		}
+		if (S_ISDIR(sb.st_mode)) {
+			if (walk(&st, inputs[i], cause) != 0)
+				goto out;
+		} else {
+			st.paths = br_xrealloc(st.paths, (st.n_paths + 1) * sizeof *st.paths);
+			st.paths[st.n_paths++] = br_xstrdup(inputs[i]);
+		}
+	}
+	qsort(st.paths, st.n_paths, sizeof *st.paths, cmp_str);
+	for (size_t i = 0; i < st.n_paths; i++) {
+		if (i > 0 && strcmp(st.paths[i], st.paths[i - 1]) == 0)
+			continue;   /* named twice (a folder and a file inside it) */
+		if (read_summary(&st, st.paths[i], cause) != 0)
+			goto out;
+	}
+	if (st.n_not_ours > 0)
+		fprintf(notes, "benchreport: index: left out %zu summary.json file%s that %s not a run or "
+		    "campaign report of benchreport (knee, compare, or another tool's)\n", st.n_not_ours,
+		    st.n_not_ours == 1 ? "" : "s", st.n_not_ours == 1 ? "is" : "are");
+	g = g_string_new(NULL);
+	render(&st, jsonl, g);
+	if (out_path == NULL) {
+		if (fwrite(g->str, 1, g->len, stdout) != g->len || fflush(stdout) != 0) {
+			*cause = br_xasprintf("cannot write to stdout (%s)", strerror(errno));
+			goto out;
+		}
+	} else if (br_write_atomic(out_path, g->str, g->len, cause) != 0)
+		goto out;
+	*n_rows = st.n_rows;
+	rc = 0;
+out:
+	if (g != NULL)
+		g_string_free(g, TRUE);
+	for (size_t i = 0; i < st.n_rows; i++) {
+		free(st.rows[i].summary_path);
+		json_decref(st.rows[i].root);
+	}
+	free(st.rows);
+	for (size_t i = 0; i < st.n_paths; i++)
+		free(st.paths[i]);
+	free(st.paths);
+	return rc;
+}

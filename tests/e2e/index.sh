@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `benchreport index`: an archive with a run report, a campaign report, a
+# knee report and a stray summary.json becomes one row per run (1 + the
+# campaign's runs); the CSV and JSONL cells equal the summaries' values;
+# a broken summary.json or another schema_version stops the index with
+# file:line:column and writes nothing, unless --skip-bad.
+. "$(dirname "$0")/lib.bash"
+arch="$tmp/archive"
+mkdir -p "$arch/nightly" "$arch/other"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/tiny"
+rm -rf "$tmp/tiny/report"
+"$BIN" "$tmp/tiny" -o "$arch/nightly/tiny-report" --quiet || bad "tiny report"
+cp -r "$SRC/fixtures/truth/campaign-repeats" "$tmp/camp"
+"$BIN" "$tmp/camp" -o "$arch/nightly/camp-report" --quiet 2>/dev/null || bad "campaign report"
+"$BIN" knee "$SRC/fixtures/truth/knee-repeats" --slo 'ttft_p99<=500ms' -o "$arch/knee" >/dev/null 2>&1
+echo '{"date": "x", "results": []}' > "$arch/other/summary.json"   # e.g. a vllm bench sweep summary
+n_camp=$(jget "$arch/nightly/camp-report/summary.json" campaign.n_runs)
+
+"$BIN" index "$arch" -o "$tmp/runs.csv" 2> "$tmp/stderr"; rc=$?
+check "index: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "index: says how many rows" grep -q "$((1 + n_camp)) runs written to" "$tmp/stderr"
+check "index: notes what it left out" grep -q "left out 2 summary.json files" "$tmp/stderr"
+check "CSV: one row per run, values equal the summaries" "$PY" - "$tmp/runs.csv" "$arch/nightly" "$n_camp" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+n_camp = int(sys.argv[3])
+assert len(rows) == 1 + n_camp, len(rows)
+tiny = json.load(open(sys.argv[2] + "/tiny-report/summary.json"))
+camp = json.load(open(sys.argv[2] + "/camp-report/summary.json"))
+# rows are in path order: camp-report/ sorts before tiny-report/
+kinds = [r["report_kind"] for r in rows]
+assert kinds == ["campaign"] * n_camp + ["run"], kinds
+t = rows[-1]
+assert t["run_name"] == "tiny" and t["campaign_name"] == "", t
+assert abs(float(t["ttft_p99_ms"]) - tiny["latency"]["ttft"]["p99_ms"]) < 1e-9 * tiny["latency"]["ttft"]["p99_ms"]
+assert t["preemptions"] == "1" and t["kv_pool_tokens"] == "5120" and t["request_rate_rps"] == "inf", t
+assert t["latency_from_arrays"] == "true" and t["gate_passed"] == "", t
+assert t["findings"] == ";".join(f["id"] for f in tiny["findings"])
+for r, s in zip(rows[:n_camp], camp["runs"]):
+    assert r["campaign_name"] == camp["campaign"]["name"] and r["run_name"] == s["run"]["name"], (r, s["run"])
+    assert float(r["completed"]) == s["bench"]["completed"]
+assert all(r["schema_version"] == "1" for r in rows)
+PYEOF
+
+"$BIN" index "$arch/nightly" --jsonl -o "$tmp/runs.jsonl" 2>/dev/null; rc=$?
+check "JSONL: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "JSONL: same columns as the CSV, null for unknown" "$PY" - "$tmp/runs.jsonl" "$tmp/runs.csv" <<'PYEOF'
+import csv, json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+header = next(csv.reader(open(sys.argv[2], newline="")))
+assert all(list(l.keys()) == header for l in lines)
+t = lines[-1]
+assert t["run_name"] == "tiny" and t["preemptions"] == 1 and t["campaign_name"] is None and t["driver"] is None
+PYEOF
+
+# bad inputs: nothing written, file:line:column named
+printf '{"schema_version": 1,\n "bench": {' > "$arch/other/summary.json"
+rm -f "$tmp/bad.csv"
+"$BIN" index "$arch" -o "$tmp/bad.csv" 2> "$tmp/stderr2"; rc=$?
+check "broken summary.json: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "broken summary.json: names file:line:column" grep -q "other/summary.json:2:[0-9]*:" "$tmp/stderr2"
+check "broken summary.json: nothing written" [ ! -e "$tmp/bad.csv" ]
+"$BIN" index "$arch" -o "$tmp/skip.csv" --skip-bad 2> "$tmp/stderr3"; rc=$?
+check "--skip-bad: exit 0 (got $rc) and a note" bash -c "[ $rc -eq 0 ] && grep -q 'skipped .*other/summary.json:2' '$tmp/stderr3'"
+sed 's/"schema_version": 1/"schema_version": 2/' "$arch/nightly/tiny-report/summary.json" > "$arch/other/summary.json"
+"$BIN" index "$arch" -o "$tmp/bad.csv" 2> "$tmp/stderr4"; rc=$?
+check "schema_version 2: exit 3 (got $rc), named" bash -c "[ $rc -eq 3 ] && grep -q 'schema_version 2, this benchreport reads schema_version 1' '$tmp/stderr4'"
+"$BIN" index 2>/dev/null; rc=$?
+check "no folder: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+finish
