@@ -64,6 +64,21 @@ char *br_metric_canonical(const char *raw);
 int br_prom_parse_text(const char *name, const char *text, size_t len,
     double t_s, br_series *out, char **cause);
 
+/*
+ * br_prom_scan_text: validate one Prometheus text / OpenMetrics exposition
+ * as br_prom_parse_text does (same errors), and call fn(user, series,
+ * value) for every sample in page order, `series` being its identity as
+ * exposed: the name as written and ALL its labels (engine and model_name
+ * included), sorted by label name, values in escaped source form, e.g.
+ * `vllm:num_requests_running{engine="0",model_name="Qwen/Qwen3-8B"}`.
+ * _created series are skipped. `series` is valid during the call only.
+ * Returns 0 or -1 with *cause (when one sample line is bad, fn may
+ * already have been called for the lines before it).
+ */
+typedef void (*br_prom_sample_fn)(void *user, const char *series, double value);
+int br_prom_scan_text(const char *name, const char *text, size_t len,
+    br_prom_sample_fn fn, void *user, char **cause);
+
 /* br_prom_load: br_prom_parse_text on a file (t_s = NAN). */
 int br_prom_load(const char *path, br_series *out, char **cause);
 

@@ -23,6 +23,7 @@ usage(FILE *fp)
 	    "       benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,e2el_p99<=20s]' [-o OUT_DIR]\n"
 	    "       benchreport compare A B [-o OUT_DIR]\n"
 	    "       benchreport index DIR|summary.json... [-o runs.csv] [--jsonl] [--skip-bad]\n"
+	    "       benchreport sample URL [-o metrics.csv] [--interval 1s] [--duration S] [--until-idle S]\n"
 	    "       benchreport --version | --help\n"
 	    "\n"
 	    "Writes OUT_DIR (default RUN_DIR/report/): report.pdf, summary.json,\n"
@@ -51,10 +52,7 @@ br_cli_main(int argc, char **argv)
 	if (strcmp(cmd, "knee") == 0) return br_cmd_knee(argc - 1, argv + 1);
 	if (strcmp(cmd, "compare") == 0) return br_cmd_compare(argc - 1, argv + 1);
 	if (strcmp(cmd, "index") == 0) return br_cmd_index(argc - 1, argv + 1);
-	if (strcmp(cmd, "sample") == 0) {
-		fprintf(stderr, "benchreport: the '%s' command is not part of this version yet\n", cmd);
-		return BR_EXIT_USAGE;
-	}
+	if (strcmp(cmd, "sample") == 0) return br_cmd_sample(argc - 1, argv + 1);
 	int rc = br_cmd_report(argc - 1, argv + 1);
 	br_render_shutdown();   /* font caches of pango/fontconfig: keeps leak checks exact */
 	return rc;

@@ -19,6 +19,18 @@ int br_cmd_compare(int argc, char **argv);
  * (src/cli/cmd_index.c). */
 int br_cmd_index(int argc, char **argv);
 
+/* `benchreport sample URL ...`; argv[0] is "sample" (src/cli/cmd_sample.c). */
+int br_cmd_sample(int argc, char **argv);
+
+/* `benchreport record -o RUN_DIR ... -- CMD...`; argv[0] is "record" (src/cli/cmd_record.c). */
+int br_cmd_record(int argc, char **argv);
+
+/* SIGINT/SIGTERM/SIGHUP set a flag (br_cli_stop_flag) instead of killing the
+ * process, without SA_RESTART so sleeps wake up (src/cli/cmd_sample.c). */
+void br_cli_install_stop_handlers(void);
+#include <signal.h>
+volatile sig_atomic_t *br_cli_stop_flag(void);
+
 /*
  * br_cli_template_path: templates/report.LANG.json, from $BENCHREPORT_TEMPLATES,
  * else the folder next to the executable's ../share/benchreport/templates,

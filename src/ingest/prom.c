@@ -22,6 +22,9 @@ typedef struct prom_state {
 	size_t *count;        /* samples added per column */
 	size_t count_cap;
 	GHashTable *seen;     /* series identity (owned) → offset of its line + 1 */
+	br_prom_sample_fn fn; /* raw scan (br_prom_scan_text): called per sample instead of
+	                         filling out */
+	void *user;
 } prom_state;
 
 /*
@@ -209,6 +212,14 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 		return -1;
 	}
 	g_hash_table_insert(st->seen, id, GSIZE_TO_POINTER(ns + 1));
+	if (st->fn != NULL) {
+		size_t ml = strlen(mname);
+		if (!(ml > 8 && strcmp(mname + ml - 8, "_created") == 0))
+			st->fn(st->user, id, v);
+		free(mname);
+		br_labels_free(labels, nl);
+		return 0;
+	}
 	char *full = NULL, *bare = NULL;
 	for (size_t k = 0; k < nl; k++)
 		if (strcmp(labels[k].name, "model_name") == 0)
@@ -226,6 +237,80 @@ parse_sample(prom_state *st, size_t p, size_t *end, char **cause)
 }
 
 /*
+ * prom_run: the parse loop shared by br_prom_parse_text (st->out set, one
+ * row at t_s) and br_prom_scan_text (st->fn set, no series). Returns 0 or
+ * -1 with *cause; st->out is freed on error.
+ */
+static int
+prom_run(prom_state *st, double t_s, char **cause)
+{
+	const char *text = st->text, *name = st->name;
+	size_t len = st->len;
+	const char *nul = len ? memchr(text, '\0', len) : NULL;
+	if (nul != NULL)
+		return fail_at(st, (size_t)(nul - text), "Prometheus text, found a NUL byte (binary file)", NULL, cause);
+	size_t p = 0;
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		p = 3;
+	size_t q = p;
+	while (q < len && (text[q] == ' ' || text[q] == '\t' || text[q] == '\n' || text[q] == '\r'))
+		q++;
+	if (q >= len) {
+		if (cause)
+			*cause = br_xasprintf("%s: expected Prometheus text, found an empty file", name);
+		return -1;
+	}
+	st->idx = g_hash_table_new(g_str_hash, g_str_equal);
+	st->seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	if (st->out != NULL)
+		br_series_add_row(st->out, t_s);
+	size_t samples = 0;
+	while (p < len) {
+		while (p < len && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p >= len)
+			break;
+		if (text[p] == '\n' || text[p] == '\r' || text[p] == '#') {
+			const char *nl = memchr(text + p, '\n', len - p);
+			p = nl ? (size_t)(nl - text) + 1 : len;
+			continue;
+		}
+		size_t end = len;
+		if (parse_sample(st, p, &end, cause) != 0) {
+			g_hash_table_destroy(st->idx);
+			g_hash_table_destroy(st->seen);
+			free(st->count);
+			if (st->out != NULL)
+				br_series_free(st->out);
+			return -1;
+		}
+		samples++;
+		p = end < len ? end + 1 : len;
+	}
+	g_hash_table_destroy(st->idx);
+	g_hash_table_destroy(st->seen);
+	if (st->out != NULL && st->out->n_cols > 0)
+		average_usage(st);
+	free(st->count);
+	if (st->out == NULL && samples == 0) {
+		if (cause)
+			*cause = br_xasprintf("%s: expected at least one sample line 'name{labels} value', found only comments", name);
+		return -1;
+	}
+	if (st->out != NULL && st->out->n_cols == 0) {
+		if (cause)
+			*cause = samples ?
+			    br_xasprintf("%s: expected at least one sample besides _created series, found none", name) :
+			    br_xasprintf("%s: expected at least one sample line 'name{labels} value', found only comments", name);
+		br_series_free(st->out);
+		return -1;
+	}
+	if (st->out != NULL)
+		st->out->source_path = br_xstrdup(name);
+	return 0;
+}
+
+/*
  * br_prom_parse_text: see metrics.h. Blank lines and every '#' line are
  * skipped; CRLF line ends and a UTF-8 BOM are accepted, so are OpenMetrics
  * float timestamps, exemplars ("# {...} v") and the "# EOF" line. Series that differ
@@ -239,65 +324,19 @@ br_prom_parse_text(const char *name, const char *text, size_t len,
     double t_s, br_series *out, char **cause)
 {
 	memset(out, 0, sizeof *out);
-	if (name == NULL)
-		name = "<metrics text>";
-	if (text == NULL)
-		len = 0;
-	prom_state st = { .name = name, .text = text, .len = len, .out = out };
-	const char *nul = len ? memchr(text, '\0', len) : NULL;
-	if (nul != NULL)
-		return fail_at(&st, (size_t)(nul - text), "Prometheus text, found a NUL byte (binary file)", NULL, cause);
-	size_t p = 0;
-	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		p = 3;
-	size_t q = p;
-	while (q < len && (text[q] == ' ' || text[q] == '\t' || text[q] == '\n' || text[q] == '\r'))
-		q++;
-	if (q >= len) {
-		if (cause)
-			*cause = br_xasprintf("%s: expected Prometheus text, found an empty file", name);
-		return -1;
-	}
-	st.idx = g_hash_table_new(g_str_hash, g_str_equal);
-	st.seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-	br_series_add_row(out, t_s);
-	size_t samples = 0;
-	while (p < len) {
-		while (p < len && (text[p] == ' ' || text[p] == '\t'))
-			p++;
-		if (p >= len)
-			break;
-		if (text[p] == '\n' || text[p] == '\r' || text[p] == '#') {
-			const char *nl = memchr(text + p, '\n', len - p);
-			p = nl ? (size_t)(nl - text) + 1 : len;
-			continue;
-		}
-		size_t end = len;
-		if (parse_sample(&st, p, &end, cause) != 0) {
-			g_hash_table_destroy(st.idx);
-			g_hash_table_destroy(st.seen);
-			free(st.count);
-			br_series_free(out);
-			return -1;
-		}
-		samples++;
-		p = end < len ? end + 1 : len;
-	}
-	g_hash_table_destroy(st.idx);
-	g_hash_table_destroy(st.seen);
-	if (out->n_cols > 0)
-		average_usage(&st);
-	free(st.count);
-	if (out->n_cols == 0) {
-		if (cause)
-			*cause = samples ?
-			    br_xasprintf("%s: expected at least one sample besides _created series, found none", name) :
-			    br_xasprintf("%s: expected at least one sample line 'name{labels} value', found only comments", name);
-		br_series_free(out);
-		return -1;
-	}
-	out->source_path = br_xstrdup(name);
-	return 0;
+	prom_state st = { .name = name ? name : "<metrics text>", .text = text,
+	    .len = text ? len : 0, .out = out };
+	return prom_run(&st, t_s, cause);
+}
+
+/* br_prom_scan_text: see metrics.h. */
+int
+br_prom_scan_text(const char *name, const char *text, size_t len,
+    br_prom_sample_fn fn, void *user, char **cause)
+{
+	prom_state st = { .name = name ? name : "<metrics text>", .text = text,
+	    .len = text ? len : 0, .fn = fn, .user = user };
+	return prom_run(&st, NAN, cause);
 }
 
 /*

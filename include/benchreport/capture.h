@@ -1,0 +1,85 @@
+/*
+ * Capture of a run while it happens: `benchreport sample` (a fixed-tick
+ * /metrics sampler writing the canonical metrics CSV) and the pieces
+ * `benchreport record` builds on (src/capture/).
+ *
+ * The sampler scrapes URL at ticks start + k·interval of the monotonic
+ * clock (no drift: a slow scrape never shifts later ticks), with connect
+ * and total timeouts well under the interval, and writes one CSV row per
+ * tick, flushed as it is written:
+ *   timestamp                 wall-clock time of the response (epoch s, ms precision)
+ *   <series>...               every sample of the first successful scrape, in page order,
+ *                             named as exposed with all labels (engine, model_name kept;
+ *                             benchreport's reader sums them), histograms as _bucket/_sum/_count
+ *   benchreport:scrape_ok     1 scraped, 0 failed or timed out (the series cells stay empty)
+ *   benchreport:server_restart 1 on the first row after a restart (process_start_time_seconds
+ *                             changed, or counters fell), else 0
+ * Series first seen after the header was written go to a side file
+ * STEM.new-series.csv (timestamp,series,value) instead of breaking the
+ * header. Rows before the first successful scrape are written (empty) once
+ * the header is known; when no scrape ever succeeds nothing is written.
+ *
+ * Ownership: options are borrowed; br_sample_stats is a plain value.
+ */
+#ifndef BENCHREPORT_CAPTURE_H
+#define BENCHREPORT_CAPTURE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct br_sample_opts {
+	const char *url;              /* http(s)://host:port/metrics */
+	const char *out_path;         /* the CSV; must not exist unless force */
+	int force;                    /* replace an existing out_path */
+	double interval_s;            /* tick period, > 0 (1 s by default) */
+	double duration_s;            /* stop after this long; NAN = until stopped */
+	double until_idle_s;          /* stop once running + waiting stayed 0 this long, counted
+	                                 after load was seen (or after *load_done); NAN = off */
+	volatile sig_atomic_t *stop;  /* set (by a signal handler or another thread) to stop after
+	                                 the current row; NULL = none */
+	volatile sig_atomic_t *load_done; /* record: the load client ended; idle counting may start
+	                                 even if no load was seen; NULL = none */
+	const char *gpu_query_cmd;    /* command printing GPU telemetry CSV per tick, NULL = none
+	                                 (see br_gpu_columns) */
+	FILE *log;                    /* notes (errors, restarts, new series); NULL = silent */
+} br_sample_opts;
+
+typedef struct br_sample_stats {
+	size_t n_rows;                /* rows written (ticks) */
+	size_t n_ok, n_failed;        /* scrapes that answered / failed or timed out */
+	size_t n_restarts;            /* rows marked server_restart */
+	size_t n_columns;             /* series columns in the header */
+	size_t n_new_series;          /* series written to the side file */
+	size_t n_missed_ticks;        /* ticks the process was too late for (written empty) */
+	double jitter_p50_ms, jitter_p99_ms, jitter_max_ms;   /* request start − tick, monotonic */
+	double scrape_p50_ms, scrape_p99_ms;                  /* request duration of answered scrapes */
+	double cpu_s;                 /* CPU time of this process during the capture (user + sys) */
+	double wall_s;                /* capture length */
+	double first_ok_wall_s;       /* epoch s of the first answered scrape; NAN if none */
+	char last_error[256];         /* the last scrape error ("" when none) */
+} br_sample_stats;
+
+enum { BR_SAMPLE_NEVER_ANSWERED = -2 };
+
+/*
+ * br_sample_run: sample until *stop, duration_s or until_idle_s (see
+ * above). Returns 0 after a clean stop with at least one answered scrape,
+ * BR_SAMPLE_NEVER_ANSWERED when none answered (nothing written; *cause
+ * says what the URL did), or -1 with *cause when the output cannot be
+ * written (exists without force, disk full). *stats is filled in every
+ * case. Not reentrant with another br_sample_run in the same process only
+ * in that curl_global_init must have been called (br_sample_global_init).
+ */
+int br_sample_run(const br_sample_opts *o, br_sample_stats *stats, char **cause);
+
+/* br_sample_global_init: curl_global_init once per process, before threads. */
+void br_sample_global_init(void);
+
+/*
+ * br_parse_duration_s: "1s", "500ms", "2m", "1.5" (seconds) → seconds.
+ * Returns 0, or -1 for anything else (negative, unit unknown, empty).
+ */
+int br_parse_duration_s(const char *text, double *out_s);
+
+#endif
