@@ -82,4 +82,40 @@ void br_sample_global_init(void);
  */
 int br_parse_duration_s(const char *text, double *out_s);
 
+
+/* ------------------------------------------------------------------ */
+/* `benchreport record` pieces (src/capture/record.c)                 */
+/* ------------------------------------------------------------------ */
+
+/*
+ * br_log_copy_run: copy to dst the part of the server log at src that
+ * covers a run which started when the log was start_offset bytes long:
+ * the server's start-up block (from the last "vLLM API server version",
+ * "non-default args", SGLang "server_args=" or llama.cpp "system_info" line
+ * before start_offset, up to "Application startup complete", the first line
+ * of a server at work (a stats line, a request) or 2,000 lines)
+ * followed by every whole line written from start_offset on. A log that
+ * shrank (rotated) is copied whole. *startup_found says whether the start-up
+ * block was found (the capacity lines live there). Returns the bytes
+ * written, or -1 with *cause.
+ */
+long long br_log_copy_run(const char *src, long long start_offset, const char *dst,
+    int *startup_found, char **cause);
+
+/* The GPUs as nvidia-smi names them; strings malloc'd or NULL. */
+typedef struct br_gpu_identity {
+	char *gpu;                   /* "NVIDIA H100 80GB HBM3", "8 × NVIDIA H100 80GB HBM3" */
+	char *driver;                /* "550.54.15" */
+	char *cuda;                  /* "12.4" (the driver's CUDA version) */
+	int n_gpus;
+} br_gpu_identity;
+
+/*
+ * br_gpu_identity_query: run `nvidia-smi` (found on PATH) for the GPU name,
+ * driver and CUDA version. Returns 0, or -1 when nvidia-smi is absent or
+ * fails (everything NULL). Free with br_gpu_identity_free.
+ */
+int br_gpu_identity_query(br_gpu_identity *out);
+void br_gpu_identity_free(br_gpu_identity *g);
+
 #endif

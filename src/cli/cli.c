@@ -24,6 +24,8 @@ usage(FILE *fp)
 	    "       benchreport compare A B [-o OUT_DIR]\n"
 	    "       benchreport index DIR|summary.json... [-o runs.csv] [--jsonl] [--skip-bad]\n"
 	    "       benchreport sample URL [-o metrics.csv] [--interval 1s] [--duration S] [--until-idle S]\n"
+	    "       benchreport record -o RUN_DIR [--metrics-url URL] [--server-log FILE] [--name N]\n"
+	    "                   [--interval 1s] [--tail 60s] [--no-report] [REPORT OPTIONS] -- CMD...\n"
 	    "       benchreport --version | --help\n"
 	    "\n"
 	    "Writes OUT_DIR (default RUN_DIR/report/): report.pdf, summary.json,\n"
@@ -53,6 +55,11 @@ br_cli_main(int argc, char **argv)
 	if (strcmp(cmd, "compare") == 0) return br_cmd_compare(argc - 1, argv + 1);
 	if (strcmp(cmd, "index") == 0) return br_cmd_index(argc - 1, argv + 1);
 	if (strcmp(cmd, "sample") == 0) return br_cmd_sample(argc - 1, argv + 1);
+	if (strcmp(cmd, "record") == 0) {
+		int rc = br_cmd_record(argc - 1, argv + 1);
+		br_render_shutdown();
+		return rc;
+	}
 	int rc = br_cmd_report(argc - 1, argv + 1);
 	br_render_shutdown();   /* font caches of pango/fontconfig: keeps leak checks exact */
 	return rc;

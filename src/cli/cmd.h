@@ -30,6 +30,7 @@ int br_cmd_record(int argc, char **argv);
 void br_cli_install_stop_handlers(void);
 #include <signal.h>
 volatile sig_atomic_t *br_cli_stop_flag(void);
+int br_cli_stop_signal(void);   /* the signal that set the flag, 0 when none */
 
 /*
  * br_cli_template_path: templates/report.LANG.json, from $BENCHREPORT_TEMPLATES,

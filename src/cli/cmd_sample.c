@@ -13,13 +13,19 @@
 #include "benchreport/capture.h"
 #include "cli/cmd.h"
 
-static volatile sig_atomic_t stop_flag;
+static volatile sig_atomic_t stop_flag, stop_signal;
 
 static void
 on_stop(int sig)
 {
-	(void)sig;
 	stop_flag = 1;
+	stop_signal = sig;
+}
+
+int
+br_cli_stop_signal(void)
+{
+	return (int)stop_signal;
 }
 
 static const char usage_text[] =

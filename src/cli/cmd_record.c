@@ -1,0 +1,424 @@
+/*
+ * `benchreport record -o RUN_DIR [--metrics-url URL] [--server-log FILE]
+ * [--name N] [--interval 1s] [--tail S] [REPORT OPTIONS] -- CMD...`:
+ * sample /metrics while the load client CMD runs, keep sampling until the
+ * server is idle again (running + waiting back to 0, at most --tail after
+ * CMD ends), copy the server log's part that covers the run, write
+ * run.json, then report on the folder.
+ *
+ * Exit status: CMD's when it failed (the folder is still written and
+ * reported on); otherwise the report's (0, or 1 for a failing --fail-on).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <glib.h>
+#include <jansson.h>
+#include "benchreport/common.h"
+#include "benchreport/capture.h"
+#include "cli/cmd.h"
+
+static const char usage_text[] =
+    "usage: benchreport record -o RUN_DIR [--metrics-url URL] [--server-log FILE] [--name N]\n"
+    "                          [--interval 1s] [--tail 60s] [--no-report] [REPORT OPTIONS] -- CMD...\n";
+
+typedef struct sampler_job {
+	br_sample_opts o;
+	br_sample_stats st;
+	char *cause;
+	int rc;
+	volatile int finished;
+} sampler_job;
+
+static void *
+sampler_main(void *arg)
+{
+	sampler_job *j = arg;
+	j->rc = br_sample_run(&j->o, &j->st, &j->cause);
+	j->finished = 1;
+	return NULL;
+}
+
+static double
+now_wall(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double
+now_mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* tee_fd: copy what is readable on fd to out and the kept file; 0 at EOF. */
+static int
+tee_fd(int fd, FILE *out, FILE *kept)
+{
+	char buf[8192];
+	ssize_t n = read(fd, buf, sizeof buf);
+	if (n <= 0)
+		return n < 0 && errno == EINTR ? 1 : 0;
+	fwrite(buf, 1, (size_t)n, out);
+	fflush(out);
+	if (kept) {
+		fwrite(buf, 1, (size_t)n, kept);
+		fflush(kept);
+	}
+	return 1;
+}
+
+/* iso_utc: epoch seconds as "2026-12-02T07:03:04.123Z". */
+static void
+iso_utc(double t, char *buf, size_t n)
+{
+	time_t s = (time_t)floor(t);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	char d[32];
+	strftime(d, sizeof d, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, n, "%s.%03dZ", d, (int)((t - floor(t)) * 1000));
+}
+
+/* run_command: fork/exec argv with stdout/stderr teed into run_dir's
+ * client-stdout.txt / client-stderr.txt; SIGTERM/SIGHUP to us are passed
+ * on (a terminal's Ctrl-C reaches the client by itself). Returns the exit
+ * status as a shell reports it (128 + signal), or -1 with *cause. */
+static int
+run_command(char **argv, const char *run_dir, char **cause)
+{
+	int out_p[2], err_p[2];
+	if (pipe(out_p) != 0 || pipe(err_p) != 0) {
+		*cause = br_xasprintf("cannot create pipes (%s)", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		*cause = br_xasprintf("cannot start %s (%s)", argv[0], strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		dup2(out_p[1], 1);
+		dup2(err_p[1], 2);
+		close(out_p[0]); close(out_p[1]); close(err_p[0]); close(err_p[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "benchreport record: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(out_p[1]);
+	close(err_p[1]);
+	char *po = br_path_join(run_dir, "client-stdout.txt"), *pe = br_path_join(run_dir, "client-stderr.txt");
+	FILE *ko = fopen(po, "w"), *ke = fopen(pe, "w");
+	free(po);
+	free(pe);
+	struct pollfd fds[2] = { { .fd = out_p[0], .events = POLLIN }, { .fd = err_p[0], .events = POLLIN } };
+	int open_fds = 2, forwarded = 0;
+	volatile sig_atomic_t *stop = br_cli_stop_flag();
+	while (open_fds > 0) {
+		if (*stop && !forwarded) {
+			int sig = br_cli_stop_signal();
+			if (sig == SIGTERM || sig == SIGHUP)
+				kill(pid, sig);
+			forwarded = 1;
+		}
+		int r = poll(fds, 2, 200);
+		if (r < 0 && errno != EINTR)
+			break;
+		for (int k = 0; k < 2; k++) {
+			if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (!tee_fd(fds[k].fd, k == 0 ? stdout : stderr, k == 0 ? ko : ke)) {
+				close(fds[k].fd);
+				fds[k].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+		if (*stop && !forwarded) {
+			kill(pid, SIGTERM);
+			forwarded = 1;
+		}
+	}
+	if (ko) fclose(ko);
+	if (ke) fclose(ke);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+static char *
+shell_join(char **argv)
+{
+	GString *g = g_string_new(NULL);
+	for (int i = 0; argv[i]; i++) {
+		char *q = g_shell_quote(argv[i]);
+		if (i)
+			g_string_append_c(g, ' ');
+		/* plain words stay plain */
+		if (strpbrk(argv[i], " \t\n'\"\\$`*?[]{}()<>|&;!#~") == NULL && argv[i][0] != '\0')
+			g_string_append(g, argv[i]);
+		else
+			g_string_append(g, q);
+		g_free(q);
+	}
+	return g_string_free(g, FALSE);
+}
+
+int
+br_cmd_record(int argc, char **argv)
+{
+	const char *run_dir = NULL, *url = NULL, *log_path = NULL, *name = NULL;
+	double interval = 1.0, tail = 60.0;
+	int no_report = 0, dd = -1;
+	const char **rep = br_xcalloc((size_t)argc + 4, sizeof *rep);
+	int n_rep = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--") == 0) {
+			dd = i;
+			break;
+		}
+		int takes = strcmp(a, "-o") == 0 || strcmp(a, "--metrics-url") == 0 ||
+		    strcmp(a, "--server-log") == 0 || strcmp(a, "--name") == 0 ||
+		    strcmp(a, "--interval") == 0 || strcmp(a, "--tail") == 0;
+		if (takes && (v == NULL || *v == '\0' || strcmp(v, "--") == 0)) {
+			fprintf(stderr, "benchreport record: %s needs a value\n%s", a, usage_text);
+			free(rep);
+			return BR_EXIT_USAGE;
+		}
+		if (strcmp(a, "-o") == 0) run_dir = v, i++;
+		else if (strcmp(a, "--metrics-url") == 0) url = v, i++;
+		else if (strcmp(a, "--server-log") == 0) log_path = v, i++;
+		else if (strcmp(a, "--name") == 0) name = v, i++;
+		else if (strcmp(a, "--interval") == 0 || strcmp(a, "--tail") == 0) {
+			double *dst = a[2] == 'i' ? &interval : &tail;
+			if (br_parse_duration_s(v, dst) != 0 || (dst == &interval && *dst < 0.05)) {
+				fprintf(stderr, "benchreport record: %s: expected a duration such as 1s or 500ms%s, "
+				    "found '%s'\n", a, dst == &interval ? " (at least 50ms)" : "", v);
+				free(rep);
+				return BR_EXIT_USAGE;
+			}
+			i++;
+		} else if (strcmp(a, "--no-report") == 0)
+			no_report = 1;
+		else {
+			/* report options (--fail-on X, --junit F, --quiet, ...) go to the report */
+			rep[n_rep++] = a;
+			if ((strcmp(a, "--fail-on") == 0 || strcmp(a, "--junit") == 0 || strcmp(a, "--lang") == 0) && v)
+				rep[n_rep++] = argv[++i];
+		}
+	}
+	if (run_dir == NULL || dd < 0 || dd + 1 >= argc) {
+		fprintf(stderr, "benchreport record: %s\n%s", run_dir == NULL ? "missing -o RUN_DIR" :
+		    "missing the load client command after --", usage_text);
+		free(rep);
+		return BR_EXIT_USAGE;
+	}
+	if (url && strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
+		fprintf(stderr, "benchreport record: --metrics-url %s: expected an http:// or https:// URL\n", url);
+		free(rep);
+		return BR_EXIT_USAGE;
+	}
+	struct stat sb;
+	long long log_offset = 0;
+	if (log_path != NULL) {
+		if (stat(log_path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+			fprintf(stderr, "benchreport record: --server-log %s: %s\n", log_path,
+			    errno ? strerror(errno) : "not a regular file");
+			free(rep);
+			return BR_EXIT_INPUT;
+		}
+		log_offset = (long long)sb.st_size;
+	}
+	/* RUN_DIR: new, or an empty folder (the client writes its result there) */
+	char *cause = NULL;
+	if (stat(run_dir, &sb) == 0) {
+		DIR *d = S_ISDIR(sb.st_mode) ? opendir(run_dir) : NULL;
+		int empty = d != NULL;
+		struct dirent *e;
+		while (d && (e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				empty = 0;
+		if (d)
+			closedir(d);
+		if (!empty) {
+			fprintf(stderr, "benchreport record: %s exists and is not an empty folder; record into a "
+			    "new folder so nothing of yours is mixed or overwritten\n", run_dir);
+			free(rep);
+			return BR_EXIT_USAGE;
+		}
+	} else if (br_mkdir_p(run_dir, &cause) != 0) {
+		fprintf(stderr, "benchreport record: %s\n", cause);
+		free(cause);
+		free(rep);
+		return BR_EXIT_USAGE;
+	}
+
+	br_cli_install_stop_handlers();
+	volatile sig_atomic_t *user_stop = br_cli_stop_flag();
+	static volatile sig_atomic_t sampler_stop, load_done;
+	sampler_stop = load_done = 0;
+	sampler_job job;
+	memset(&job, 0, sizeof job);
+	pthread_t th;
+	int sampling = 0;
+	char *metrics_path = br_path_join(run_dir, "metrics.csv");
+	if (url != NULL) {
+		br_sample_global_init();
+		job.o = (br_sample_opts){ .url = url, .out_path = metrics_path, .interval_s = interval,
+		    .duration_s = NAN, .until_idle_s = 2 * interval, .stop = &sampler_stop,
+		    .load_done = &load_done, .log = stderr };
+		if (pthread_create(&th, NULL, sampler_main, &job) == 0) {
+			sampling = 1;
+			/* one row before the load starts */
+			double t = now_mono();
+			while (now_mono() - t < interval && !*user_stop && !job.finished)
+				usleep(20000);
+		}
+	}
+	double t_start = now_wall();
+	char **cmd = argv + dd + 1;
+	char *cmdline = shell_join(cmd);
+	fprintf(stderr, "benchreport record: running %s\n", cmdline);
+	int cmd_rc = run_command(cmd, run_dir, &cause);
+	double t_end = now_wall();
+	int interrupted = *user_stop != 0;
+	if (cmd_rc < 0) {
+		fprintf(stderr, "benchreport record: %s\n", cause);
+		free(cause);
+		cause = NULL;
+		cmd_rc = 127;
+	}
+	load_done = 1;
+	if (sampling) {
+		double t = now_mono();
+		if (!interrupted)
+			fprintf(stderr, "benchreport record: the client exited %d; sampling until the server is idle "
+			    "(at most %.0f s)\n", cmd_rc, tail);
+		while (!job.finished) {
+			if (*user_stop || now_mono() - t >= tail)
+				sampler_stop = 1;
+			usleep(50000);
+		}
+		pthread_join(th, NULL);
+		if (job.rc != 0) {
+			fprintf(stderr, "benchreport record: metrics: %s\n", job.cause);
+			free(job.cause);
+		}
+	}
+	double t_capture_end = now_wall();
+	/* the server log's part */
+	int startup = 0;
+	if (log_path != NULL) {
+		char *dst = br_path_join(run_dir, "server.log");
+		long long n = br_log_copy_run(log_path, log_offset, dst, &startup, &cause);
+		if (n < 0) {
+			fprintf(stderr, "benchreport record: --server-log: %s\n", cause);
+			free(cause);
+			cause = NULL;
+		} else if (!startup)
+			fprintf(stderr, "benchreport record: note: %s holds no server start-up lines before the run "
+			    "(restart the server with its log going to that file to keep the KV cache size and "
+			    "arguments)\n", log_path);
+		free(dst);
+	}
+	/* run.json */
+	br_gpu_identity gi;
+	int have_gpu = br_gpu_identity_query(&gi) == 0;
+	char ts[40];
+	json_t *rj = json_object();
+	json_object_set_new(rj, "name", json_string(name ? name : br_basename(run_dir)));
+	if (have_gpu && gi.gpu) json_object_set_new(rj, "gpu", json_string(gi.gpu));
+	if (have_gpu && gi.driver) json_object_set_new(rj, "driver", json_string(gi.driver));
+	if (have_gpu && gi.cuda) json_object_set_new(rj, "cuda", json_string(gi.cuda));
+	json_t *rec = json_object();
+	json_object_set_new(rec, "command", json_string(cmdline));
+	json_object_set_new(rec, "exit_code", json_integer(cmd_rc));
+	json_object_set_new(rec, "interrupted", json_boolean(interrupted));
+	iso_utc(t_start, ts, sizeof ts);
+	json_object_set_new(rec, "client_start_utc", json_string(ts));
+	iso_utc(t_end, ts, sizeof ts);
+	json_object_set_new(rec, "client_end_utc", json_string(ts));
+	json_object_set_new(rec, "client_start_unix_s", json_real(t_start));
+	json_object_set_new(rec, "client_end_unix_s", json_real(t_end));
+	iso_utc(t_capture_end, ts, sizeof ts);
+	json_object_set_new(rec, "capture_end_utc", json_string(ts));
+	if (sampling) {
+		json_t *m = json_object();
+		json_object_set_new(m, "url", json_string(url));
+		json_object_set_new(m, "interval_s", json_real(interval));
+		json_object_set_new(m, "rows", json_integer((json_int_t)job.st.n_rows));
+		json_object_set_new(m, "answered", json_integer((json_int_t)job.st.n_ok));
+		json_object_set_new(m, "failed", json_integer((json_int_t)job.st.n_failed));
+		json_object_set_new(m, "missed_ticks", json_integer((json_int_t)job.st.n_missed_ticks));
+		json_object_set_new(m, "server_restarts", json_integer((json_int_t)job.st.n_restarts));
+		json_object_set_new(m, "series", json_integer((json_int_t)job.st.n_columns));
+		json_object_set_new(m, "tick_jitter_p99_ms", isfinite(job.st.jitter_p99_ms) ?
+		    json_real(job.st.jitter_p99_ms) : json_null());
+		json_object_set_new(m, "last_error", job.st.last_error[0] ? json_string(job.st.last_error) : json_null());
+		json_object_set_new(rec, "metrics", m);
+	}
+	if (log_path != NULL) {
+		json_object_set_new(rec, "server_log_source", json_string(log_path));
+		json_object_set_new(rec, "server_log_offset_bytes", json_integer((json_int_t)log_offset));
+		json_object_set_new(rec, "server_log_startup_found", json_boolean(startup));
+	}
+	json_object_set_new(rj, "record", rec);
+	char *rjs = json_dumps(rj, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
+	char *rjp = br_path_join(run_dir, "run.json");
+	GString *g = g_string_new(rjs);
+	g_string_append_c(g, '\n');
+	if (br_write_atomic(rjp, g->str, g->len, &cause) != 0) {
+		fprintf(stderr, "benchreport record: %s\n", cause);
+		free(cause);
+		cause = NULL;
+	}
+	g_string_free(g, TRUE);
+	free(rjs);
+	free(rjp);
+	json_decref(rj);
+	if (have_gpu)
+		br_gpu_identity_free(&gi);
+
+	int rc = cmd_rc;
+	if (!no_report) {
+		rep[n_rep] = NULL;
+		const char **rargv = br_xcalloc((size_t)n_rep + 2, sizeof *rargv);
+		rargv[0] = run_dir;
+		for (int i = 0; i < n_rep; i++)
+			rargv[i + 1] = rep[i];
+		*user_stop = 0;
+		int report_rc = br_cmd_report(n_rep + 1, (char **)rargv);
+		free(rargv);
+		if (cmd_rc == 0)
+			rc = report_rc;
+	}
+	if (cmd_rc != 0)
+		fprintf(stderr, "benchreport record: the load client exited %d%s; its stderr is in "
+		    "%s/client-stderr.txt\n", cmd_rc, interrupted ? " after an interrupt" : "", run_dir);
+	free(cmdline);
+	free(metrics_path);
+	free(rep);
+	return rc;
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# `benchreport sample` and `benchreport record` against the fake /metrics
+# server (scripts/fake_metrics_server.py replaying fixtures/runs/tiny's
+# metrics.csv on a free loopback port):
+# - sample: one row per tick at start + k·interval (no drift, failed ticks
+#   stay as empty rows), HTTP 500 / dropped connection / stall past the
+#   timeout / restart with counters reset each marked, a clean stop on
+#   SIGINT leaves valid CSV, a URL that never answers exits 3 writing nothing;
+# - the sampled CSV (labels engine/model_name, status columns) is read by the
+#   report's loader;
+# - record: a fake load client that waits and writes a bench result; the
+#   folder gets metrics.csv, the log's start-up block and run lines (not the
+#   lines of an earlier run), run.json with the command, exit code and a GPU
+#   from a fake nvidia-smi, the client's stderr, and a report; a failing
+#   client's exit code is record's.
+. "$(dirname "$0")/lib.bash"
+FAKE="$SRC/scripts/fake_metrics_server.py"
+start_fake() {   # start_fake ROW_S [PORT]: sets FAKE_PID and PORT
+  rm -f "$tmp/port"
+  "$PY" "$FAKE" "$SRC/fixtures/runs/tiny/metrics.csv" --row-s "$1" --port "${2:-0}" --port-file "$tmp/port" &
+  FAKE_PID=$!
+  for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+  PORT=$(cat "$tmp/port")
+}
+stop_fake() { kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; }
+ctl() { "$PY" -c "import urllib.request,sys; urllib.request.urlopen(sys.argv[1], timeout=2).read()" "http://127.0.0.1:$PORT/control/$1"; }
+
+start_fake 0.2
+trap 'stop_fake; rm -rf "$tmp"' EXIT
+# faults at known times: 500 twice at ~1.1 s, a drop at ~1.9 s, a 1 s stall (> the 160 ms timeout) at ~2.5 s, restart at ~3.1 s
+( sleep 1.1; ctl 'fail?n=2'; sleep 0.8; ctl 'drop?n=2'; sleep 0.6; ctl 'stall?s=1'; sleep 0.6; ctl restart ) &
+FAULTS=$!
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/s.csv" --interval 200ms --duration 5s 2> "$tmp/s.err"; rc=$?
+wait "$FAULTS"
+check "sample: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "sample: 25 rows, ticks 200 ms apart, each fault marked" "$PY" - "$tmp/s.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+h, rows = rows[0], rows[1:]
+assert h[0] == "timestamp" and h[-2:] == ["benchreport:scrape_ok", "benchreport:server_restart"], h[-2:]
+assert any(c.startswith('vllm:num_requests_running{engine="0",model_name=') for c in h), h[:3]
+assert len(rows) == 25, len(rows)
+assert all(len(r) == len(h) for r in rows)
+t = [float(r[0]) for r in rows]
+# row k at t0 + k * 0.2 s: answered rows carry the response time, failed ones the request time
+dev = [abs(t[k] - t[0] - 0.2 * k) for k in range(len(t))]
+assert max(dev) < 0.18, max(dev)
+ok = [r[-2] for r in rows]
+assert ok.count("0") >= 4, ok          # two 500s, a drop (curl retries a dropped reused connection once, so 2 are dropped), a timeout
+for r in rows:
+    if r[-2] == "0":
+        assert all(c == "" for c in r[1:-2]), r
+assert [r[-1] for r in rows].count("1") == 1, [r[-1] for r in rows]
+PYEOF
+check "sample: notes name the faults" bash -c "grep -q 'HTTP 500' '$tmp/s.err' && grep -q 'server restarted' '$tmp/s.err' && grep -qi 'timeout' '$tmp/s.err'"
+check "sample: summary line" grep -q "25 rows in" "$tmp/s.err"
+
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/s.csv" --duration 1s 2> "$tmp/exists.err"; rc=$?
+check "sample: refuses to overwrite (exit 1 naming --force, got $rc)" bash -c "[ $rc -eq 1 ] && grep -q -- '--force' '$tmp/exists.err'"
+
+# SIGINT: clean stop, last row complete
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/int.csv" --interval 100ms 2> /dev/null & SP=$!
+sleep 1.05; kill -INT "$SP"; wait "$SP"; rc=$?
+check "sample: SIGINT stops cleanly (exit 0, got $rc)" [ "$rc" -eq 0 ]
+check "sample: after SIGINT every row is whole" "$PY" -c "
+import csv, sys
+rows = list(csv.reader(open('$tmp/int.csv', newline='')))
+assert len(rows) >= 8 and all(len(r) == len(rows[0]) for r in rows), len(rows)
+assert open('$tmp/int.csv').read().endswith('\n')"
+
+# never answered: exit 3, nothing written
+"$BIN" sample "http://127.0.0.1:1/metrics" -o "$tmp/none.csv" --interval 100ms --duration 500ms 2> "$tmp/none.err"; rc=$?
+check "sample: never answered: exit 3 (got $rc), nothing written" bash -c "[ $rc -eq 3 ] && [ ! -e '$tmp/none.csv' ] && grep -q 'never answered' '$tmp/none.err'"
+"$BIN" sample "ftp://x" 2>/dev/null; rc=$?
+check "sample: bad URL exit 2 (got $rc)" [ "$rc" -eq 2 ]
+stop_fake
+
+# ---- record ----
+start_fake 0.4
+cat > "$tmp/client.py" <<'PYEOF'
+import json, sys, time
+src, out, log, wait_s, code = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
+time.sleep(wait_s / 2)
+with open(log, "a") as f:
+    f.write("(APIServer pid=41) INFO 12-02 00:00:00 [loggers.py:127] line written during the run\n")
+time.sleep(wait_s / 2)
+d = json.load(open(src))
+d["date"] = time.strftime("%Y%m%d-%H%M%S")
+json.dump(d, open(out + "/stress.json", "w"))
+print("client: wrote the result", flush=True)
+print("client: a warning on stderr", file=sys.stderr, flush=True)
+sys.exit(code)
+PYEOF
+cp "$SRC/fixtures/runs/tiny/server.log" "$tmp/live.log"
+echo "(APIServer pid=41) INFO 10-29 11:59:00 [loggers.py:127] line of an earlier run" >> "$tmp/live.log"
+mkdir -p "$tmp/bin"
+cat > "$tmp/bin/nvidia-smi" <<'SHEOF'
+#!/bin/sh
+case "$*" in
+  *query-gpu*) echo "NVIDIA H100 80GB HBM3, 550.54.15"; echo "NVIDIA H100 80GB HBM3, 550.54.15" ;;
+  *) echo "| NVIDIA-SMI 550.54.15    Driver Version: 550.54.15    CUDA Version: 12.4 |" ;;
+esac
+SHEOF
+chmod +x "$tmp/bin/nvidia-smi"
+PATH="$tmp/bin:$PATH" "$BIN" record -o "$tmp/run1" --metrics-url "http://127.0.0.1:$PORT/metrics" \
+  --server-log "$tmp/live.log" --interval 250ms --tail 5s --quiet -- \
+  "$PY" "$tmp/client.py" "$SRC/fixtures/runs/tiny/stress.json" "$tmp/run1" "$tmp/live.log" 2.5 0 \
+  > "$tmp/rec.out" 2> "$tmp/rec.err"; rc=$?
+check "record: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+for f in stress.json metrics.csv server.log run.json client-stdout.txt client-stderr.txt report/report.pdf report/summary.json; do
+  check "record: writes $f" [ -s "$tmp/run1/$f" ]
+done
+check "record: client stdout passed through and kept" bash -c "grep -q 'wrote the result' '$tmp/rec.out' && grep -q 'wrote the result' '$tmp/run1/client-stdout.txt'"
+check "record: client stderr kept" grep -q "a warning on stderr" "$tmp/run1/client-stderr.txt"
+check "record: log keeps start-up and run lines, not the earlier run's" bash -c "
+  grep -q 'GPU KV cache size: 5,120 tokens' '$tmp/run1/server.log' &&
+  grep -q 'line written during the run' '$tmp/run1/server.log' &&
+  ! grep -q 'line of an earlier run' '$tmp/run1/server.log'"
+r="$tmp/run1/run.json"
+check "run.json: GPU from nvidia-smi" [ "$(jget "$r" gpu)" = "2 × NVIDIA H100 80GB HBM3" ]
+check "run.json: driver and CUDA" bash -c "[ '$(jget "$r" driver)' = 550.54.15 ] && [ '$(jget "$r" cuda)' = 12.4 ]"
+check "run.json: command and exit code" bash -c "jq_cmd='$(jget "$r" record.command)'; case \"\$jq_cmd\" in *client.py*) exit 0;; esac; exit 1"
+check "run.json: exit code 0" [ "$(jget "$r" record.exit_code)" = 0 ]
+check "run.json: metrics rows answered" [ "$(jget "$r" record.metrics.answered)" -ge 8 ]
+s="$tmp/run1/report/summary.json"
+check "report: the sampled metrics are used (a 1 Hz-style series, not set aside)" [ "$(jget "$s" run.metrics_kind)" = "csv series" ]
+check "report: KV pool from the copied log" [ "$(jget "$s" capacity.kv_pool_tokens)" = 5120 ]
+check "report: GPU label from run.json" [ "$(jget "$s" run.gpu)" = "2 × NVIDIA H100 80GB HBM3" ]
+
+# a failing client: its exit code is record's, the folder is still written
+"$BIN" record -o "$tmp/run2" --metrics-url "http://127.0.0.1:$PORT/metrics" --interval 250ms --tail 2s --quiet -- \
+  "$PY" "$tmp/client.py" "$SRC/fixtures/runs/tiny/stress.json" "$tmp/run2" "$tmp/live.log" 1 7 > /dev/null 2> "$tmp/rec2.err"; rc=$?
+check "record: failing client exit code 7 passed on (got $rc)" [ "$rc" -eq 7 ]
+check "record: failing client still leaves run.json and metrics" bash -c "[ -s '$tmp/run2/run.json' ] && [ -s '$tmp/run2/metrics.csv' ]"
+check "record: says the client failed" grep -q "load client exited 7" "$tmp/rec2.err"
+"$BIN" record -o "$tmp/run1" -- true 2>/dev/null; rc=$?
+check "record: refuses a non-empty folder (exit 2, got $rc)" [ "$rc" -eq 2 ]
+finish
