@@ -14,6 +14,10 @@
  *   benchreport:scrape_ok     1 scraped, 0 failed or timed out (the series cells stay empty)
  *   benchreport:server_restart 1 on the first row after a restart (process_start_time_seconds
  *                             changed, or counters fell), else 0
+ * With nvidia-smi on PATH, each answered row also carries the GPUs' latest
+ * telemetry (gpu:sm_clock_mhz, gpu:mem_clock_mhz, gpu:power_w,
+ * gpu:utilization_pct, gpu:memory_used_mib, gpu:temperature_c, each with a
+ * gpu="INDEX" label), placed before the status columns.
  * Series first seen after the header was written go to a side file
  * STEM.new-series.csv (timestamp,series,value) instead of breaking the
  * header. Rows before the first successful scrape are written (empty) once
@@ -40,8 +44,8 @@ typedef struct br_sample_opts {
 	                                 the current row; NULL = none */
 	volatile sig_atomic_t *load_done; /* record: the load client ended; idle counting may start
 	                                 even if no load was seen; NULL = none */
-	const char *gpu_query_cmd;    /* command printing GPU telemetry CSV per tick, NULL = none
-	                                 (see br_gpu_columns) */
+	int gpu;                      /* 1: add GPU telemetry columns when nvidia-smi is on PATH
+	                                 (br_gpu_monitor_start); 0: never */
 	FILE *log;                    /* notes (errors, restarts, new series); NULL = silent */
 } br_sample_opts;
 
@@ -117,5 +121,34 @@ typedef struct br_gpu_identity {
  */
 int br_gpu_identity_query(br_gpu_identity *out);
 void br_gpu_identity_free(br_gpu_identity *g);
+
+/* ------------------------------------------------------------------ */
+/* GPU telemetry (src/capture/gpu.c)                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct br_gpu_monitor br_gpu_monitor;
+typedef void (*br_gpu_sample_fn)(void *user, const char *series, double value);
+
+/* br_gpu_query_available: 1 when an executable nvidia-smi is on PATH. */
+int br_gpu_query_available(void);
+
+/*
+ * br_gpu_monitor_start: run `nvidia-smi --query-gpu=index,clocks.sm,
+ * clocks.mem,power.draw,utilization.gpu,memory.used,temperature.gpu
+ * --format=csv,noheader,nounits -lms interval/2` as a child and keep each
+ * GPU's latest line (waits up to 2 s for the first). Returns the monitor,
+ * or NULL with *cause. Stop and free with br_gpu_monitor_stop.
+ */
+br_gpu_monitor *br_gpu_monitor_start(double interval_s, char **cause);
+
+/*
+ * br_gpu_monitor_add: call fn(user, "gpu:power_w{gpu=\"0\"}", watts) and so
+ * on for every GPU whose latest line is at most max_age_s old (fields
+ * nvidia-smi reports as [N/A] are left out). Returns the values given.
+ */
+size_t br_gpu_monitor_add(br_gpu_monitor *m, double max_age_s, br_gpu_sample_fn fn, void *user);
+
+/* br_gpu_monitor_stop: end the child and the reader; free. NULL is fine. */
+void br_gpu_monitor_stop(br_gpu_monitor *m);
 
 #endif

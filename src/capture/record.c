@@ -152,30 +152,12 @@ trim_dup(const char *s, size_t n)
 	return n ? br_xstrndup(s, n) : NULL;
 }
 
-/* on_path: 1 when an executable `name` is on PATH. */
-static int
-on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	if (path == NULL)
-		return 0;
-	char *dup = br_xstrdup(path), *save = NULL;
-	int found = 0;
-	for (char *d = strtok_r(dup, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = br_path_join(*d ? d : ".", name);
-		found = access(p, X_OK) == 0;
-		free(p);
-	}
-	free(dup);
-	return found;
-}
-
 /* br_gpu_identity_query: see capture.h. */
 int
 br_gpu_identity_query(br_gpu_identity *out)
 {
 	memset(out, 0, sizeof *out);
-	if (!on_path("nvidia-smi"))
+	if (!br_gpu_query_available())
 		return -1;
 	char *q = run_capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
 	if (q == NULL)

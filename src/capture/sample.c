@@ -508,6 +508,16 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 	    "Accept: text/plain;version=0.0.4;q=1,application/openmetrics-text;version=1.0.0;q=0.5");
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 
+	br_gpu_monitor *gpu = NULL;
+	if (o->gpu && br_gpu_query_available()) {
+		char *why = NULL;
+		gpu = br_gpu_monitor_start(interval, &why);
+		if (gpu == NULL) {
+			note(o, "no GPU telemetry: %s", why);
+			free(why);
+		} else
+			note(o, "GPU telemetry from nvidia-smi at the same ticks");
+	}
 	double *jitter = NULL, *dur = NULL;
 	size_t n_jit = 0, n_dur = 0, cap_jit = 0, cap_dur = 0;
 	double cpu0 = cpu_s(), t0 = mono_s(), idle_since = NAN;
@@ -545,6 +555,8 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 		double t_wall = ok ? wall_s() : t_ask;
 		if (o->stop != NULL && *o->stop && !ok)
 			break;   /* the transfer was aborted by the stop: no half row */
+		if (ok && gpu != NULL)
+			br_gpu_monitor_add(gpu, 2 * interval + 0.5, page_add, &pg);
 		if (ok) {
 			if (n_dur == cap_dur) {
 				cap_dur = cap_dur ? cap_dur * 2 : 1024;
@@ -623,6 +635,7 @@ done:
 		    st->n_failed, st->n_failed == 1 ? "" : "s", st->wall_s,
 		    st->last_error[0] ? "; last error: " : "", st->last_error);
 	}
+	br_gpu_monitor_stop(gpu);
 	free(jitter);
 	free(dur);
 	if (s.csv != NULL)

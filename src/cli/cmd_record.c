@@ -190,7 +190,7 @@ br_cmd_record(int argc, char **argv)
 {
 	const char *run_dir = NULL, *url = NULL, *log_path = NULL, *name = NULL;
 	double interval = 1.0, tail = 60.0;
-	int no_report = 0, dd = -1;
+	int no_report = 0, no_gpu = 0, dd = -1;
 	const char **rep = br_xcalloc((size_t)argc + 4, sizeof *rep);
 	int n_rep = 0;
 	for (int i = 1; i < argc; i++) {
@@ -222,6 +222,8 @@ br_cmd_record(int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "--no-report") == 0)
 			no_report = 1;
+		else if (strcmp(a, "--no-gpu") == 0)
+			no_gpu = 1;
 		else {
 			/* report options (--fail-on X, --junit F, --quiet, ...) go to the report */
 			rep[n_rep++] = a;
@@ -288,7 +290,7 @@ br_cmd_record(int argc, char **argv)
 		br_sample_global_init();
 		job.o = (br_sample_opts){ .url = url, .out_path = metrics_path, .interval_s = interval,
 		    .duration_s = NAN, .until_idle_s = 2 * interval, .stop = &sampler_stop,
-		    .load_done = &load_done, .log = stderr };
+		    .load_done = &load_done, .log = stderr, .gpu = !no_gpu };
 		if (pthread_create(&th, NULL, sampler_main, &job) == 0) {
 			sampling = 1;
 			/* one row before the load starts */

@@ -30,7 +30,7 @@ br_cli_stop_signal(void)
 
 static const char usage_text[] =
     "usage: benchreport sample URL [-o metrics.csv] [--interval 1s] [--duration S] [--until-idle S]\n"
-    "                          [--force] [--quiet]\n";
+    "                          [--force] [--no-gpu] [--quiet]\n";
 
 /* br_install_stop_handlers: SIGINT/SIGTERM/SIGHUP set *flag (no SA_RESTART,
  * so sleeps wake up). */
@@ -68,7 +68,7 @@ int
 br_cmd_sample(int argc, char **argv)
 {
 	br_sample_opts o = { .out_path = "metrics.csv", .interval_s = 1.0, .duration_s = NAN,
-	    .until_idle_s = NAN, .log = stderr };
+	    .until_idle_s = NAN, .log = stderr, .gpu = 1 };
 	int quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -91,6 +91,8 @@ br_cmd_sample(int argc, char **argv)
 			o.force = 1;
 		else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0)
 			quiet = 1;
+		else if (strcmp(a, "--no-gpu") == 0)
+			o.gpu = 0;
 		else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "benchreport sample: unknown option '%s'\n%s", a, usage_text);
 			return BR_EXIT_USAGE;

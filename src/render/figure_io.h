@@ -68,6 +68,8 @@ void br_csv_str(GString *s, const char *text);
 int br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+/* figG-gpu: GPU power and SM clock from the gpu:* columns of `benchreport sample`; 0 without them. */
+int br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_preemption_staircase(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_budget(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);

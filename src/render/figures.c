@@ -1,6 +1,6 @@
 /*
  * br_render_figures: every figure the analysis has data for, in figure
- * order (fig2 waveform, fig3 residency, fig4 preemption loop, fig5
+ * order (fig2 waveform, figG GPU telemetry, fig3 residency, fig4 preemption loop, fig5
  * preemption staircase, fig9 budget, then the latency CDFs). A figure without data is
  * not produced at all, so *n_figs may be smaller than the list.
  */
@@ -22,7 +22,7 @@ int
 br_render_figures(const br_analysis *a, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause)
 {
-	static const fig_fn fns[] = { br_fig_waveform, br_fig_residency, br_fig_preemption_loop,
+	static const fig_fn fns[] = { br_fig_waveform, br_fig_gpu, br_fig_residency, br_fig_preemption_loop,
 		br_fig_preemption_staircase, br_fig_budget, br_fig_latency };
 	const size_t nfn = sizeof fns / sizeof fns[0];
 	*figs = NULL;

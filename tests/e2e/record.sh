@@ -97,6 +97,9 @@ mkdir -p "$tmp/bin"
 cat > "$tmp/bin/nvidia-smi" <<'SHEOF'
 #!/bin/sh
 case "$*" in
+  *-lms*) i=0; while :; do
+            echo "0, $((1980 - i)), 2619, 350.5, 98, 40000, 65"; echo "1, 1755, 2619, 699.0, [N/A], 41000, 70"
+            i=$((i + 1)); sleep 0.1; done ;;
   *query-gpu*) echo "NVIDIA H100 80GB HBM3, 550.54.15"; echo "NVIDIA H100 80GB HBM3, 550.54.15" ;;
   *) echo "| NVIDIA-SMI 550.54.15    Driver Version: 550.54.15    CUDA Version: 12.4 |" ;;
 esac
@@ -126,6 +129,15 @@ s="$tmp/run1/report/summary.json"
 check "report: the sampled metrics are used (a 1 Hz-style series, not set aside)" [ "$(jget "$s" run.metrics_kind)" = "csv series" ]
 check "report: KV pool from the copied log" [ "$(jget "$s" capacity.kv_pool_tokens)" = 5120 ]
 check "report: GPU label from run.json" [ "$(jget "$s" run.gpu)" = "2 × NVIDIA H100 80GB HBM3" ]
+check "GPU telemetry columns at the metrics ticks ([N/A] left empty)" "$PY" - "$tmp/run1/metrics.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+ok = [r for r in rows if r["benchreport:scrape_ok"] == "1"]
+assert ok and all(r['gpu:power_w{gpu="1"}'] == "699" for r in ok), ok[0]
+assert all(float(r['gpu:sm_clock_mhz{gpu="0"}']) <= 1980 for r in ok)
+assert all(r['gpu:utilization_pct{gpu="1"}'] == "" for r in ok) if 'gpu:utilization_pct{gpu="1"}' in rows[0] else True
+PYEOF
+check "report: GPU telemetry figure drawn and placed" bash -c "[ -s '$tmp/run1/report/figures/figG-gpu.png' ] && pdftotext '$tmp/run1/report/report.pdf' - | grep -q 'GPU telemetry sampled by nvidia-smi'"
 
 # a failing client: its exit code is record's, the folder is still written
 "$BIN" record -o "$tmp/run2" --metrics-url "http://127.0.0.1:$PORT/metrics" --interval 250ms --tail 2s --quiet -- \
@@ -133,6 +145,7 @@ check "report: GPU label from run.json" [ "$(jget "$s" run.gpu)" = "2 × NVIDIA 
 check "record: failing client exit code 7 passed on (got $rc)" [ "$rc" -eq 7 ]
 check "record: failing client still leaves run.json and metrics" bash -c "[ -s '$tmp/run2/run.json' ] && [ -s '$tmp/run2/metrics.csv' ]"
 check "record: says the client failed" grep -q "load client exited 7" "$tmp/rec2.err"
+check "report: no GPU figure without nvidia-smi" bash -c "[ -s '$tmp/run2/report/report.pdf' ] && [ ! -e '$tmp/run2/report/figures/figG-gpu.png' ]"
 "$BIN" record -o "$tmp/run1" -- true 2>/dev/null; rc=$?
 check "record: refuses a non-empty folder (exit 2, got $rc)" [ "$rc" -eq 2 ]
 finish

@@ -356,11 +356,60 @@ test_series_append(void **state)
 	br_series_free(NULL);
 }
 
+/* br_prom_scan_text: every sample in page order, named as exposed with all
+ * labels sorted (engine and model_name kept), _created skipped, the same
+ * errors as the parser. Expected strings written by hand from the text. */
+typedef struct scan_seen {
+	char names[8][128];
+	double values[8];
+	size_t n;
+} scan_seen;
+
+static void
+scan_cb(void *user, const char *series, double value)
+{
+	scan_seen *s = user;
+	if (s->n < 8) {
+		snprintf(s->names[s->n], sizeof s->names[0], "%s", series);
+		s->values[s->n++] = value;
+	}
+}
+
+static void
+test_scan_text(void **state)
+{
+	(void)state;
+	static const char text[] =
+	    "# HELP vllm:num_requests_running Number of requests in model execution batches.\n"
+	    "# TYPE vllm:num_requests_running gauge\n"
+	    "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\",engine=\"0\"} 3.0\n"
+	    "vllm:num_requests_running{model_name=\"Qwen/Qwen3-8B\",engine=\"1\"} 4.0\n"
+	    "vllm:e2e_request_latency_seconds_bucket{le=\"0.3\",engine=\"0\"} 12\n"
+	    "vllm:e2e_request_latency_seconds_created{engine=\"0\"} 1.7e9\n"
+	    "process_start_time_seconds 1793275100.25\n"
+	    "# EOF\n";
+	scan_seen seen = { 0 };
+	char *cause = NULL;
+	assert_int_equal(br_prom_scan_text("t", text, strlen(text), scan_cb, &seen, &cause), 0);
+	assert_int_equal(seen.n, 4);
+	assert_string_equal(seen.names[0], "vllm:num_requests_running{engine=\"0\",model_name=\"Qwen/Qwen3-8B\"}");
+	assert_string_equal(seen.names[1], "vllm:num_requests_running{engine=\"1\",model_name=\"Qwen/Qwen3-8B\"}");
+	assert_string_equal(seen.names[2], "vllm:e2e_request_latency_seconds_bucket{engine=\"0\",le=\"0.3\"}");
+	assert_string_equal(seen.names[3], "process_start_time_seconds");
+	assert_double_abs(seen.values[1], 4.0, 0);
+	assert_double_abs(seen.values[3], 1793275100.25, 0);
+	static const char bad[] = "vllm:x 1\nvllm:y{a=\"1\"} oops\n";
+	assert_int_equal(br_prom_scan_text("t", bad, strlen(bad), scan_cb, &seen, &cause), -1);
+	assert_non_null(strstr(cause, "t:2:"));
+	free(cause);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_canonical_names),
+		cmocka_unit_test(test_scan_text),
 		cmocka_unit_test(test_real_glm_pair),
 		cmocka_unit_test(test_real_loaded),
 		cmocka_unit_test(test_two_engines),
