@@ -128,6 +128,17 @@ typedef struct br_dvec {
 void br_dvec_push(br_dvec *d, double x);
 void br_dvec_free(br_dvec *d);
 
+/* br_clock_mono_s / br_clock_wall_s: CLOCK_MONOTONIC / CLOCK_REALTIME in
+ * seconds (wall: Unix epoch). */
+double br_clock_mono_s(void);
+double br_clock_wall_s(void);
+
+/* br_csv_append_cell: s as one RFC 4180 CSV cell appended to g: verbatim,
+ * or in double quotes with inner quotes doubled when s holds , " CR or LF.
+ * (GString is GLib's; declared here so common.h needs no glib.h.) */
+struct _GString;
+void br_csv_append_cell(struct _GString *g, const char *s);
+
 /* br_isnum: 1 when x is finite (neither NaN nor ±Inf). Absent values are NaN
  * throughout the model headers. */
 int br_isnum(double x);

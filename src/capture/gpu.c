@@ -39,14 +39,6 @@ struct br_gpu_monitor {
 	int n_lines;
 };
 
-static double
-mono_now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* parse_line: "0, 1980, 2619, 350.12, 98, 40000, 65" (a field may be
  * "[N/A]" or "[Not Supported]": NAN). */
 static void
@@ -72,7 +64,7 @@ parse_line(br_gpu_monitor *m, const char *line)
 	pthread_mutex_lock(&m->mu);
 	for (size_t f = 0; f < N_FIELDS; f++)
 		m->value[g][f] = v[f + 1];
-	m->updated[g] = mono_now();
+	m->updated[g] = br_clock_mono_s();
 	m->n_lines++;
 	pthread_mutex_unlock(&m->mu);
 }
@@ -166,8 +158,8 @@ br_gpu_monitor_start(double interval_s, char **cause)
 		return NULL;
 	}
 	/* the first lines, so the CSV header has the GPU columns */
-	double t0 = mono_now();
-	while (mono_now() - t0 < 2.0) {
+	double t0 = br_clock_mono_s();
+	while (br_clock_mono_s() - t0 < 2.0) {
 		pthread_mutex_lock(&m->mu);
 		int n = m->n_lines;
 		pthread_mutex_unlock(&m->mu);
@@ -184,7 +176,7 @@ size_t
 br_gpu_monitor_add(br_gpu_monitor *m, double max_age_s, br_gpu_sample_fn fn, void *user)
 {
 	size_t n = 0;
-	double now = mono_now();
+	double now = br_clock_mono_s();
 	char name[96];
 	pthread_mutex_lock(&m->mu);
 	for (int g = 0; g < MAX_GPUS; g++) {

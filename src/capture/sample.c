@@ -62,22 +62,6 @@ br_parse_duration_s(const char *text, double *out_s)
 }
 
 static double
-mono_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double
-wall_s(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double
 cpu_s(void)
 {
 	struct rusage ru;
@@ -203,23 +187,6 @@ scrape(CURL *h, body_buf *b, page *pg, char *err, size_t errsz)
 
 /* ------------------------------------------------------------ CSV */
 
-/* csv_quoted: s as one CSV cell (quoted when it holds , " or a line end). */
-static void
-csv_quoted(GString *g, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		g_string_append(g, s);
-		return;
-	}
-	g_string_append_c(g, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			g_string_append_c(g, '"');
-		g_string_append_c(g, *s);
-	}
-	g_string_append_c(g, '"');
-}
-
 /* append_num: the shortest of %.15g / %.17g that reads back as v. */
 static void
 append_num(GString *g, double v)
@@ -341,7 +308,7 @@ write_header(sampler *s, const page *pg, char **cause)
 		g_hash_table_insert(s->col, s->names[s->n_cols], GSIZE_TO_POINTER(s->n_cols + 1));
 		s->n_cols++;
 		g_string_append_c(g, ',');
-		csv_quoted(g, pg->series[i]);
+		br_csv_append_cell(g, pg->series[i]);
 	}
 	g_string_append(g, ",benchreport:scrape_ok,benchreport:server_restart\n");
 	int rc = write_or_fail(s, s->csv, g, s->o->out_path, cause);
@@ -374,7 +341,7 @@ side_add(sampler *s, double t_wall, const char *series, double v, char **cause)
 	}
 	GString *g = g_string_new(NULL);
 	g_string_append_printf(g, "%.3f,", t_wall);
-	csv_quoted(g, series);
+	br_csv_append_cell(g, series);
 	g_string_append_c(g, ',');
 	append_num(g, v);
 	g_string_append_c(g, '\n');
@@ -520,7 +487,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 	}
 	double *jitter = NULL, *dur = NULL;
 	size_t n_jit = 0, n_dur = 0, cap_jit = 0, cap_dur = 0;
-	double cpu0 = cpu_s(), t0 = mono_s(), idle_since = NAN;
+	double cpu0 = cpu_s(), t0 = br_clock_mono_s(), idle_since = NAN;
 	int seen_load = 0, rc = 0;
 	char *tmp_cause = NULL;
 	for (uint64_t k = 0;; k++) {
@@ -530,17 +497,17 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 		sleep_until(target, o->stop);
 		if (o->stop != NULL && *o->stop)
 			break;
-		double start = mono_s();
+		double start = br_clock_mono_s();
 		/* too late for this tick already (the process was stopped or starved):
 		 * it is written empty and counted, so row k stays at tick k */
 		if (start - target > interval) {
 			st->n_missed_ticks++;
 			if (s.header_done) {
-				if (write_row(&s, wall_s(), 0, 0, &tmp_cause) != 0)
+				if (write_row(&s, br_clock_wall_s(), 0, 0, &tmp_cause) != 0)
 					goto io_fail;
 			} else {
 				s.pending_t = br_xrealloc(s.pending_t, (s.n_pending + 1) * sizeof *s.pending_t);
-				s.pending_t[s.n_pending++] = wall_s();
+				s.pending_t[s.n_pending++] = br_clock_wall_s();
 			}
 			continue;
 		}
@@ -549,10 +516,10 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			jitter = br_xrealloc(jitter, cap_jit * sizeof *jitter);
 		}
 		jitter[n_jit++] = (start - target) * 1e3;
-		double t_ask = wall_s();
+		double t_ask = br_clock_wall_s();
 		int ok = scrape(h, &body, &pg, err, sizeof err) == 0;
 		/* an answer is stamped when it arrived; a failure when it was asked for */
-		double t_wall = ok ? wall_s() : t_ask;
+		double t_wall = ok ? br_clock_wall_s() : t_ask;
 		if (o->stop != NULL && *o->stop && !ok)
 			break;   /* the transfer was aborted by the stop: no half row */
 		if (ok && gpu != NULL)
@@ -562,7 +529,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 				cap_dur = cap_dur ? cap_dur * 2 : 1024;
 				dur = br_xrealloc(dur, cap_dur * sizeof *dur);
 			}
-			dur[n_dur++] = (mono_s() - start) * 1e3;
+			dur[n_dur++] = (br_clock_mono_s() - start) * 1e3;
 			st->n_ok++;
 			if (isnan(st->first_ok_wall_s))
 				st->first_ok_wall_s = t_wall;
@@ -617,7 +584,7 @@ io_fail:
 	tmp_cause = NULL;
 done:
 	st->cpu_s = cpu_s() - cpu0;
-	st->wall_s = mono_s() - t0;
+	st->wall_s = br_clock_mono_s() - t0;
 	if (n_jit > 0) {
 		br_sort_doubles(jitter, n_jit);
 		st->jitter_p50_ms = br_percentile_sorted(jitter, n_jit, 50);

@@ -51,22 +51,6 @@ sampler_main(void *arg)
 	return NULL;
 }
 
-static double
-now_wall(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static double
-now_mono(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* tee_fd: copy what is readable on fd to out and the kept file; 0 at EOF. */
 static int
 tee_fd(int fd, FILE *out, FILE *kept)
@@ -294,17 +278,17 @@ br_cmd_record(int argc, char **argv)
 		if (pthread_create(&th, NULL, sampler_main, &job) == 0) {
 			sampling = 1;
 			/* one row before the load starts */
-			double t = now_mono();
-			while (now_mono() - t < interval && !*user_stop && !job.finished)
+			double t = br_clock_mono_s();
+			while (br_clock_mono_s() - t < interval && !*user_stop && !job.finished)
 				usleep(20000);
 		}
 	}
-	double t_start = now_wall();
+	double t_start = br_clock_wall_s();
 	char **cmd = argv + dd + 1;
 	char *cmdline = shell_join(cmd);
 	fprintf(stderr, "benchreport record: running %s\n", cmdline);
 	int cmd_rc = run_command(cmd, run_dir, &cause);
-	double t_end = now_wall();
+	double t_end = br_clock_wall_s();
 	int interrupted = *user_stop != 0;
 	if (cmd_rc < 0) {
 		fprintf(stderr, "benchreport record: %s\n", cause);
@@ -314,12 +298,12 @@ br_cmd_record(int argc, char **argv)
 	}
 	load_done = 1;
 	if (sampling) {
-		double t = now_mono();
+		double t = br_clock_mono_s();
 		if (!interrupted)
 			fprintf(stderr, "benchreport record: the client exited %d; sampling until the server is idle "
 			    "(at most %.0f s)\n", cmd_rc, tail);
 		while (!job.finished) {
-			if (*user_stop || now_mono() - t >= tail)
+			if (*user_stop || br_clock_mono_s() - t >= tail)
 				sampler_stop = 1;
 			usleep(50000);
 		}
@@ -329,7 +313,7 @@ br_cmd_record(int argc, char **argv)
 			free(job.cause);
 		}
 	}
-	double t_capture_end = now_wall();
+	double t_capture_end = br_clock_wall_s();
 	/* the server log's part */
 	int startup = 0;
 	if (log_path != NULL) {

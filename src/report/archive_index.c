@@ -182,19 +182,8 @@ csv_cell(GString *g, const json_t *v)
 		return;
 	}
 	const char *s = json_string_value(v);
-	if (s == NULL)
-		return;
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		g_string_append(g, s);
-		return;
-	}
-	g_string_append_c(g, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			g_string_append_c(g, '"');
-		g_string_append_c(g, *s);
-	}
-	g_string_append_c(g, '"');
+	if (s != NULL)
+		br_csv_append_cell(g, s);
 }
 
 /* summary_kind: the summary.json kinds this index reads. Returns "run",
