@@ -9,6 +9,7 @@
 #include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/gate.h"
+#include "analysis/term_parse.h"
 
 static const char *const op_text[] = { "<=", "<", ">=", ">", "==" };
 
@@ -107,14 +108,11 @@ static int
 parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 {
 	char buf[128];
-	if (len == 0)
+	int cl = br_term_copy_lower(s, len, buf, sizeof buf);
+	if (cl == 1)
 		return term_error(cause, idx, s, len, "a term, found nothing (stray comma?)");
-	if (len >= sizeof buf)
+	if (cl == 2)
 		return term_error(cause, idx, s, len, "a term shorter than 128 characters");
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	for (char *p = buf; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
 	memset(t, 0, sizeof *t);
 	/* the operator: the first of < > = in the term */
 	char *opp = strpbrk(buf, "<>=");
@@ -136,22 +134,10 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 		return term_error(cause, idx, s, len, "a quantity before the operator: ttft, tpot, itl or "
 		    "e2el with _p50, _p90, _p95, _p99, _p99.9, _p99.99, _mean, _median or _max; or failed, "
 		    "completed, preemptions, failed_pct, output_tps, total_tps, rps");
-	rhs = trim(rhs);
-	char *e = rhs;
-	int digits = 0, dots = 0;
-	while (isdigit((unsigned char)*e) || *e == '.') {
-		if (*e == '.')
-			dots++;
-		else
-			digits++;
-		e++;
-	}
-	if (digits == 0 || dots > 1)
+	double val;
+	char num[32], *unit;
+	if (br_term_number(rhs, &val, num, sizeof num, &unit) != 0)
 		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal) after the operator");
-	double val = g_ascii_strtod(rhs, NULL);
-	char num[32];
-	snprintf(num, sizeof num, "%.*s", (int)(e - rhs), rhs);
-	char *unit = trim(e);
 	if (t->quantity == BR_GATE_LATENCY) {
 		double scale;
 		if (strcmp(unit, "ms") == 0)

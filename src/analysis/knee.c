@@ -13,6 +13,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/knee.h"
+#include "analysis/term_parse.h"
 #include "benchreport/stats.h"
 
 static const char *const metric_names[BR_SLO_N_METRICS] = { "ttft", "tpot", "itl", "e2el" };
@@ -46,14 +47,11 @@ static int
 parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 {
 	char buf[128];
-	if (len == 0)
+	int cl = br_term_copy_lower(s, len, buf, sizeof buf);
+	if (cl == 1)
 		return slo_term_error(cause, idx, s, len, "a term, found nothing (stray comma?)");
-	if (len >= sizeof buf)
+	if (cl == 2)
 		return slo_term_error(cause, idx, s, len, "a term shorter than 128 characters");
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	for (char *p = buf; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
 	char *us = strchr(buf, '_');
 	if (us == NULL)
 		return slo_term_error(cause, idx, s, len, "metric_pNN before '<=' (metric ttft, tpot, itl or e2el)");
@@ -82,28 +80,10 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 			pct = pct_val[k];
 	if (isnan(pct))
 		return slo_term_error(cause, idx, s, len, "percentile p50, p90, p95, p99 or p99.9 after the metric");
-	char *v = le + 2;
-	while (*v == ' ')
-		v++;
-	/* number: digits with at most one '.', locale independent */
-	char *e = v;
-	int digits = 0, dots = 0;
-	while (isdigit((unsigned char)*e) || *e == '.') {
-		if (*e == '.')
-			dots++;
-		else
-			digits++;
-		e++;
-	}
-	if (digits == 0 || dots > 1)
+	double val;
+	char num[32], *u;
+	if (br_term_number(le + 2, &val, num, sizeof num, &u) != 0)
 		return slo_term_error(cause, idx, s, len, "a positive number after '<='");
-	double val = g_ascii_strtod(v, NULL);
-	char *u = e;
-	while (*u == ' ')
-		u++;
-	char *ue = u + strlen(u);
-	while (ue > u && ue[-1] == ' ')
-		*--ue = '\0';
 	double scale;
 	if (strcmp(u, "ms") == 0)
 		scale = 1;
@@ -116,8 +96,6 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 	t->metric = m;
 	t->percentile = pct;
 	t->limit_ms = val * scale;
-	char num[32];
-	snprintf(num, sizeof num, "%.*s", (int)(e - v), v);
 	snprintf(t->text, sizeof t->text, "%s_%s<=%s%s", metric_names[m], pp, num, u);
 	return 0;
 }

@@ -1,0 +1,49 @@
+/* Shared pieces of the --slo and --fail-on term grammars (term_parse.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <glib.h>
+#include "analysis/term_parse.h"
+
+/* br_term_copy_lower: see term_parse.h. */
+int
+br_term_copy_lower(const char *s, size_t len, char *buf, size_t size)
+{
+	if (len == 0)
+		return 1;
+	if (len >= size)
+		return 2;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (char)tolower((unsigned char)s[i]);
+	buf[len] = '\0';
+	return 0;
+}
+
+/* br_term_number: see term_parse.h. */
+int
+br_term_number(char *p, double *val, char *num, size_t numsz, char **unit)
+{
+	while (*p == ' ')
+		p++;
+	char *e = p;
+	int digits = 0, dots = 0;
+	while (isdigit((unsigned char)*e) || *e == '.') {
+		if (*e == '.')
+			dots++;
+		else
+			digits++;
+		e++;
+	}
+	if (digits == 0 || dots > 1)
+		return -1;
+	*val = g_ascii_strtod(p, NULL);
+	snprintf(num, numsz, "%.*s", (int)(e - p), p);
+	char *u = e;
+	while (*u == ' ')
+		u++;
+	char *ue = u + strlen(u);
+	while (ue > u && ue[-1] == ' ')
+		*--ue = '\0';
+	*unit = u;
+	return 0;
+}
