@@ -66,13 +66,8 @@ br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cau
 	int ng = np > nc ? np : nc;
 	if (ng == 0)
 		return 0;
-	double t0 = NAN;
-	for (size_t i = 0; i < n && isnan(t0); i++)
-		if (isfinite(s->t_s[i]))
-			t0 = s->t_s[i];
-	double *t = br_xmalloc(n * sizeof *t);
-	for (size_t i = 0; i < n; i++)
-		t[i] = isfinite(s->t_s[i]) ? s->t_s[i] - t0 : NAN;
+	double t0;
+	double *t = br_fig_series_time(s, &t0);
 
 	br_chart *c = br_chart_new(NULL);
 	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
@@ -108,11 +103,7 @@ br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cau
 			free(lc);
 		}
 	}
-	int window = a->residency.available && isfinite(a->residency.window_start_t_s) &&
-	    isfinite(a->residency.window_end_t_s);
-	if (window)
-		br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
-		    "benchmark window");
+	int window = br_fig_add_run_window(c, a, t0);
 	int rc = 0;
 	if (br_chart_has_data(c)) {
 		GString *csv = g_string_new("t_s,t_unix_s,gpu,power_w,sm_clock_mhz\n");

@@ -41,13 +41,8 @@ br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char
 	if (finite_count(running, n) < 2 || finite_count(waiting, n) < 2)
 		return 0;
 
-	double t0 = NAN;
-	for (size_t i = 0; i < n && isnan(t0); i++)
-		if (isfinite(s->t_s[i]))
-			t0 = s->t_s[i];
-	double *t = br_xmalloc(n * sizeof *t);
-	for (size_t i = 0; i < n; i++)
-		t[i] = isfinite(s->t_s[i]) ? s->t_s[i] - t0 : NAN;
+	double t0;
+	double *t = br_fig_series_time(s, &t0);
 
 	br_chart *c = br_chart_new(NULL);
 	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
@@ -56,11 +51,7 @@ br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char
 	/* same colours as fig2: running navy (0), waiting light orange (1) */
 	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 0, "running (in the batch, requests)", t, running, n);
 	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 1, "waiting (queued, stacked on running)", t, waiting, n);
-	int window = a->residency.available && isfinite(a->residency.window_start_t_s) &&
-	    isfinite(a->residency.window_end_t_s);
-	if (window)
-		br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
-		    "benchmark window");
+	int window = br_fig_add_run_window(c, a, t0);
 	double C = run->bench.n > 0 ? run->bench.runs[0].max_concurrency : NAN;
 	if (!(isfinite(C) && C > 0))
 		C = NAN;

@@ -77,15 +77,11 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 	if (!running && !waiting && !kv && !pre)
 		return 0;
 
-	double t0 = NAN;
-	for (size_t i = 0; i < n && isnan(t0); i++)
-		if (isfinite(s->t_s[i]))
-			t0 = s->t_s[i];
-	double *t = br_xmalloc(n * sizeof *t), *kvp = br_xmalloc(n * sizeof *kvp),
+	double t0;
+	double *t = br_fig_series_time(s, &t0), *kvp = br_xmalloc(n * sizeof *kvp),
 	       *pc = br_xmalloc(n * sizeof *pc), *pplot = br_xmalloc(n * sizeof *pplot);
 	double pmax = 0;
 	for (size_t i = 0; i < n; i++) {
-		t[i] = isfinite(s->t_s[i]) ? s->t_s[i] - t0 : NAN;
 		kvp[i] = kv ? kv[i] * 100 : NAN;
 	}
 	if (pre) {
@@ -140,11 +136,7 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 		br_chart_add(c, BR_SERIES_STEP, rside, 4, lab, t, pplot, n);
 		free(lab);
 	}
-	int window = a->residency.available && isfinite(a->residency.window_start_t_s) &&
-	    isfinite(a->residency.window_end_t_s);
-	if (window)
-		br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
-		    "benchmark window");
+	int window = br_fig_add_run_window(c, a, t0);
 
 	int rc = 0;
 	if (br_chart_has_data(c)) {

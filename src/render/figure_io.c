@@ -242,3 +242,30 @@ br_figure_write_single(const char *out_dir, const char *id, const char *title,
 	};
 	return br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
 }
+
+/* br_fig_series_time: see figure_io.h. */
+double *
+br_fig_series_time(const br_series *s, double *t0)
+{
+	size_t n = s->n_rows;
+	*t0 = NAN;
+	for (size_t i = 0; i < n && isnan(*t0); i++)
+		if (isfinite(s->t_s[i]))
+			*t0 = s->t_s[i];
+	double *t = br_xmalloc((n ? n : 1) * sizeof *t);
+	for (size_t i = 0; i < n; i++)
+		t[i] = isfinite(s->t_s[i]) ? s->t_s[i] - *t0 : NAN;
+	return t;
+}
+
+/* br_fig_add_run_window: see figure_io.h. */
+int
+br_fig_add_run_window(br_chart *c, const br_analysis *a, double t0)
+{
+	if (!(a->residency.available && isfinite(a->residency.window_start_t_s) &&
+	    isfinite(a->residency.window_end_t_s)))
+		return 0;
+	br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
+	    "benchmark window");
+	return 1;
+}

@@ -68,6 +68,21 @@ void br_csv_str(GString *s, const char *text);
 int br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+/*
+ * br_fig_series_time: seconds since the series' first finite sample time
+ * (*t0, epoch s) for each row, NAN where the row has no time. Returns a
+ * malloc'd array of s->n_rows.
+ */
+double *br_fig_series_time(const br_series *s, double *t0);
+
+/*
+ * br_fig_add_run_window: the run window of the residency block (epoch s)
+ * shaded on c, shifted by t0, labelled "benchmark window". Returns 1 when
+ * drawn, 0 when the window is unknown.
+ */
+struct br_chart;
+int br_fig_add_run_window(struct br_chart *c, const br_analysis *a, double t0);
+
 /* figG-gpu: GPU power and SM clock from the gpu:* columns of `benchreport sample`; 0 without them. */
 int br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
 int br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
