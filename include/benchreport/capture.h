@@ -92,19 +92,27 @@ int br_parse_duration_s(const char *text, double *out_s);
 /* ------------------------------------------------------------------ */
 
 /*
- * br_log_copy_run: copy to dst the part of the server log at src that
- * covers a run which started when the log was start_offset bytes long:
- * the server's start-up block (from the last "vLLM API server version",
- * "non-default args", SGLang "server_args=" or llama.cpp "system_info" line
- * before start_offset, up to "Application startup complete", the first line
- * of a server at work (a stats line, a request) or 2,000 lines)
- * followed by every whole line written from start_offset on. A log that
- * shrank (rotated) is copied whole. *startup_found says whether the start-up
- * block was found (the capacity lines live there). Returns the bytes
- * written, or -1 with *cause.
+ * br_log_startup_block: at the start of a recording, the server log at src:
+ * its size (*size_out, bytes) and its last start-up block (malloc'd; NULL
+ * when the log holds none, *cause then NULL; NULL with *cause when it
+ * cannot be read). The block begins at the earliest of a run of start-up
+ * lines ("vLLM API server version", "non-default args", SGLang
+ * "server_args=", llama.cpp "system_info:") with no line of a server at
+ * work (a stats line, a request) between them, so a restart after an
+ * earlier run starts a new block; it ends at "Application startup
+ * complete", the first line of work, or 2,000 lines. Taken at the start, it
+ * survives a log rotated during the run.
  */
-long long br_log_copy_run(const char *src, long long start_offset, const char *dst,
-    int *startup_found, char **cause);
+char *br_log_startup_block(const char *src, long long *size_out, char **cause);
+
+/*
+ * br_log_write_run: dst = startup (may be NULL) followed by every whole
+ * line the log at src gained since it was start_size bytes long; a log that
+ * shrank (rotated or truncated during the run) is copied whole and
+ * *rotated set. Returns the bytes written, or -1 with *cause.
+ */
+long long br_log_write_run(const char *src, long long start_size, const char *startup, const char *dst,
+    int *rotated, char **cause);
 
 /* The GPUs as nvidia-smi names them; strings malloc'd or NULL. */
 typedef struct br_gpu_identity {

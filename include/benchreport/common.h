@@ -128,6 +128,15 @@ typedef struct br_dvec {
 void br_dvec_push(br_dvec *d, double x);
 void br_dvec_free(br_dvec *d);
 
+/*
+ * br_output_replaceable: may benchreport write the output file `path`? Yes
+ * (0) when it does not exist, is empty, or is a regular file whose first
+ * 4 KiB hold `signature` (a mark of that output, e.g. the JUnit root
+ * element benchreport writes); no (-1 with *cause) otherwise, so a user's
+ * file (a bench result, a summary.json) named by mistake is never replaced.
+ */
+int br_output_replaceable(const char *path, const char *signature, char **cause);
+
 /* br_clock_mono_s / br_clock_wall_s: CLOCK_MONOTONIC / CLOCK_REALTIME in
  * seconds (wall: Unix epoch). */
 double br_clock_mono_s(void);

@@ -218,7 +218,8 @@ int br_gate_write_junit(const char *path, const br_gate_spec *spec,
  * is not JSON, or has another schema_version than
  * BR_SUMMARY_SCHEMA_VERSION, is an error (-1 with *cause naming
  * file:line:column or the version found; nothing written) unless
- * skip_bad, which notes it and goes on. Returns 0 with *n_rows set.
+ * skip_bad, which notes it and goes on. Returns 0 with *n_rows set; -2
+ * with *cause when the output cannot be written.
  */
 int br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_path, int jsonl,
     int skip_bad, FILE *notes, size_t *n_rows, char **cause);

@@ -235,6 +235,11 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 		return NAN;
 	}
 	double v = br_bench_file_stat(b, name, t->stat, t->percentile);
+	/* p50 and the median are one statistic under two names */
+	if (!br_isnum(v) && strcmp(t->stat, "p") == 0 && t->percentile == 50)
+		v = br_bench_file_stat(b, name, "median", NAN);
+	else if (!br_isnum(v) && strcmp(t->stat, "median") == 0)
+		v = br_bench_file_stat(b, name, "p", 50);
 	if (!br_isnum(v)) {
 		snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s "
 		    "array (--save-detailed) and does not state this statistic (--metric-percentiles)", name);

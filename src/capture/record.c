@@ -33,60 +33,99 @@ line_has(const char *line, size_t n, const char *const *marks)
 	return 0;
 }
 
-/* br_log_copy_run: see capture.h. */
-long long
-br_log_copy_run(const char *src, long long start_offset, const char *dst, int *startup_found, char **cause)
+/*
+ * startup_block: [*b0, *b1) of data[0, off): the last start-up block, its
+ * first line the earliest mark of a run of marks with no line of a server
+ * at work between them (one start-up prints several marks; a restart after
+ * a run is a new block), its end "Application startup complete", the
+ * first line of work, or STARTUP_MAX_LINES lines. Returns 0 when found.
+ */
+static int
+startup_block(const char *data, size_t off, size_t *b0, size_t *b1)
 {
-	char *data = NULL;
-	size_t len = 0;
-	*startup_found = 0;
-	if (br_read_file(src, &data, &len, cause) != 0)
-		return -1;
-	size_t off = start_offset > 0 && (size_t)start_offset <= len ? (size_t)start_offset : 0;
-	/* the whole lines written since the run started */
-	if (off > 0 && data[off - 1] != '\n') {
-		char *nl = memchr(data + off, '\n', len - off);
-		off = nl ? (size_t)(nl - data) + 1 : len;
-	}
-	/* the last start-up block that began before the run: the last mark line,
-	 * moved back over earlier marks less than 50 lines before it (one
-	 * start-up prints several) */
-	size_t blk = (size_t)-1, line_no = 0;
-	size_t *mark_off = NULL, *mark_line = NULL, n_marks = 0;
-	for (size_t p = 0; p < off; line_no++) {
-		char *nl = memchr(data + p, '\n', off - p);
+	size_t *mark_off = NULL, *mark_work = NULL, n_marks = 0, work = 0;
+	for (size_t p = 0; p < off;) {
+		const char *nl = memchr(data + p, '\n', off - p);
 		size_t e = nl ? (size_t)(nl - data) : off;
 		if (line_has(data + p, e - p, startup_marks)) {
 			mark_off = br_xrealloc(mark_off, (n_marks + 1) * sizeof *mark_off);
-			mark_line = br_xrealloc(mark_line, (n_marks + 1) * sizeof *mark_line);
+			mark_work = br_xrealloc(mark_work, (n_marks + 1) * sizeof *mark_work);
 			mark_off[n_marks] = p;
-			mark_line[n_marks++] = line_no;
-		}
+			mark_work[n_marks++] = work;
+		} else if (line_has(data + p, e - p, work_marks))
+			work++;
 		p = e + 1;
 	}
-	if (n_marks > 0) {
-		size_t k = n_marks - 1;
-		while (k > 0 && mark_line[k] - mark_line[k - 1] < 50)
-			k--;
-		blk = mark_off[k];
-	}
+	if (n_marks == 0)
+		return -1;
+	size_t k = n_marks - 1;
+	while (k > 0 && mark_work[k - 1] == mark_work[k])
+		k--;
+	*b0 = mark_off[k];
 	free(mark_off);
-	free(mark_line);
-	size_t blk_end = blk;
-	if (blk != (size_t)-1) {
-		*startup_found = 1;
-		size_t lines = 0;
-		for (size_t p = blk; p < off && lines < STARTUP_MAX_LINES;) {
-			char *nl = memchr(data + p, '\n', off - p);
-			size_t e = nl ? (size_t)(nl - data) + 1 : off;
-			if (lines > 0 && line_has(data + p, e - p, work_marks))
-				break;
-			lines++;
-			blk_end = e;
-			if (memmem(data + p, e - p, STARTUP_DONE, strlen(STARTUP_DONE)) != NULL)
-				break;
-			p = e;
+	free(mark_work);
+	size_t lines = 0, end = *b0;
+	for (size_t p = *b0; p < off && lines < STARTUP_MAX_LINES;) {
+		const char *nl = memchr(data + p, '\n', off - p);
+		size_t e = nl ? (size_t)(nl - data) + 1 : off;
+		if (lines > 0 && line_has(data + p, e - p, work_marks))
+			break;
+		lines++;
+		end = e;
+		if (memmem(data + p, e - p, STARTUP_DONE, strlen(STARTUP_DONE)) != NULL)
+			break;
+		p = e;
+	}
+	*b1 = end;
+	return 0;
+}
+
+/* br_log_startup_block: see capture.h. */
+char *
+br_log_startup_block(const char *src, long long *size_out, char **cause)
+{
+	char *data = NULL;
+	size_t len = 0, b0, b1;
+	*size_out = 0;
+	if (br_read_file(src, &data, &len, cause) != 0)
+		return NULL;
+	*size_out = (long long)len;
+	char *block = NULL;
+	if (startup_block(data, len, &b0, &b1) == 0 && b1 > b0) {
+		block = br_xstrndup(data + b0, b1 - b0);
+		if (block[b1 - b0 - 1] != '\n') {
+			char *t = br_xasprintf("%s\n", block);
+			free(block);
+			block = t;
 		}
+	}
+	free(data);
+	if (block == NULL)
+		*cause = NULL;
+	return block;
+}
+
+/* br_log_write_run: see capture.h. */
+long long
+br_log_write_run(const char *src, long long start_size, const char *startup, const char *dst,
+    int *rotated, char **cause)
+{
+	char *data = NULL;
+	size_t len = 0;
+	*rotated = 0;
+	if (br_read_file(src, &data, &len, cause) != 0)
+		return -1;
+	size_t off;
+	if (start_size > 0 && (size_t)start_size <= len) {
+		off = (size_t)start_size;
+		/* whole lines only */
+		if (data[off - 1] != '\n') {
+			char *nl = memchr(data + off, '\n', len - off);
+			off = nl ? (size_t)(nl - data) + 1 : len;
+		}
+	} else {
+		off = 0;
+		*rotated = start_size > 0;   /* it shrank: rotated or truncated during the run */
 	}
 	FILE *fp = fopen(dst, "wb");
 	if (fp == NULL) {
@@ -94,24 +133,16 @@ br_log_copy_run(const char *src, long long start_offset, const char *dst, int *s
 		free(data);
 		return -1;
 	}
-	size_t written = 0;
-	int ok = 1;
-	if (blk != (size_t)-1 && blk_end > blk) {
-		ok &= fwrite(data + blk, 1, blk_end - blk, fp) == blk_end - blk;
-		written += blk_end - blk;
-		if (blk_end < off && data[blk_end - 1] != '\n')
-			ok &= fputc('\n', fp) != EOF;
-	}
-	size_t from = off > blk_end || blk == (size_t)-1 ? off : blk_end;
-	ok &= fwrite(data + from, 1, len - from, fp) == len - from;
-	written += len - from;
+	size_t sl = startup ? strlen(startup) : 0;
+	int ok = fwrite(startup ? startup : "", 1, sl, fp) == sl;
+	ok &= fwrite(data + off, 1, len - off, fp) == len - off;
 	ok &= fclose(fp) == 0;
 	free(data);
 	if (!ok) {
 		*cause = br_xasprintf("%s: cannot write (%s)", dst, strerror(errno));
 		return -1;
 	}
-	return (long long)written;
+	return (long long)(sl + len - off);
 }
 
 /* run_capture: the first line of `cmd`'s stdout (or all with all=1); NULL on failure. */

@@ -33,8 +33,27 @@ usage(FILE *fp)
 	    "Exit codes: 0 ok, 1 analysis failed or a --fail-on term failed, 2 bad usage, 3 bad input.\n");
 }
 
+/* stdout_checked: rc, or 1 when what was printed on stdout did not all reach it. */
+static int
+stdout_checked(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "benchreport: cannot write to standard output (disk full or closed pipe)\n");
+		return rc == BR_EXIT_OK ? BR_EXIT_ANALYSIS : rc;
+	}
+	return rc;
+}
+
+static int cli_dispatch(int argc, char **argv);
+
 int
 br_cli_main(int argc, char **argv)
+{
+	return stdout_checked(cli_dispatch(argc, argv));
+}
+
+static int
+cli_dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);

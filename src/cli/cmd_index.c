@@ -47,12 +47,19 @@ br_cmd_index(int argc, char **argv)
 	}
 	char *cause = NULL;
 	size_t rows = 0;
+	if (out != NULL && br_output_replaceable(out, jsonl ? "{\"summary_path\"" : "summary_path,report_kind,",
+	    &cause) != 0) {
+		fprintf(stderr, "benchreport index: -o %s\n", cause);
+		free(cause);
+		free(inputs);
+		return BR_EXIT_USAGE;
+	}
 	int rc = br_archive_index(inputs, n, out, jsonl, skip_bad, stderr, &rows, &cause);
 	free(inputs);
 	if (rc != 0) {
 		fprintf(stderr, "benchreport index: %s\n", cause);
 		free(cause);
-		return BR_EXIT_INPUT;
+		return rc == -2 ? BR_EXIT_ANALYSIS : BR_EXIT_INPUT;
 	}
 	if (!quiet && out != NULL)
 		fprintf(stderr, "benchreport index: %zu run%s written to %s\n", rows, rows == 1 ? "" : "s", out);

@@ -7,7 +7,8 @@
  * run.json, then report on the folder.
  *
  * Exit status: CMD's when it failed (the folder is still written and
- * reported on); otherwise the report's (0, or 1 for a failing --fail-on).
+ * reported on); else 3 when --metrics-url never answered; otherwise the
+ * report's (0, or 1 for a failing --fail-on).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -228,14 +229,22 @@ br_cmd_record(int argc, char **argv)
 	}
 	struct stat sb;
 	long long log_offset = 0;
+	char *startup_text = NULL;
 	if (log_path != NULL) {
+		char *why = NULL;
 		if (stat(log_path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 			fprintf(stderr, "benchreport record: --server-log %s: %s\n", log_path,
 			    errno ? strerror(errno) : "not a regular file");
 			free(rep);
 			return BR_EXIT_INPUT;
 		}
-		log_offset = (long long)sb.st_size;
+		startup_text = br_log_startup_block(log_path, &log_offset, &why);
+		if (startup_text == NULL && why != NULL) {
+			fprintf(stderr, "benchreport record: --server-log %s\n", why);
+			free(why);
+			free(rep);
+			return BR_EXIT_INPUT;
+		}
 	}
 	/* RUN_DIR: new, or an empty folder (the client writes its result there) */
 	char *cause = NULL;
@@ -315,20 +324,27 @@ br_cmd_record(int argc, char **argv)
 	}
 	double t_capture_end = br_clock_wall_s();
 	/* the server log's part */
-	int startup = 0;
+	int startup = startup_text != NULL, rotated = 0;
 	if (log_path != NULL) {
 		char *dst = br_path_join(run_dir, "server.log");
-		long long n = br_log_copy_run(log_path, log_offset, dst, &startup, &cause);
+		long long n = br_log_write_run(log_path, log_offset, startup_text, dst, &rotated, &cause);
 		if (n < 0) {
 			fprintf(stderr, "benchreport record: --server-log: %s\n", cause);
 			free(cause);
 			cause = NULL;
-		} else if (!startup)
-			fprintf(stderr, "benchreport record: note: %s holds no server start-up lines before the run "
-			    "(restart the server with its log going to that file to keep the KV cache size and "
-			    "arguments)\n", log_path);
+		} else {
+			if (!startup)
+				fprintf(stderr, "benchreport record: note: %s held no server start-up lines when the "
+				    "recording started (restart the server with its log going to that file to keep "
+				    "the KV cache size and arguments)\n", log_path);
+			if (rotated)
+				fprintf(stderr, "benchreport record: note: %s shrank during the run (rotated or "
+				    "truncated): server.log holds the start-up block taken at the start and the "
+				    "whole current file, so lines written before the rotation are missing\n", log_path);
+		}
 		free(dst);
 	}
+	free(startup_text);
 	/* run.json */
 	br_gpu_identity gi;
 	int have_gpu = br_gpu_identity_query(&gi) == 0;
@@ -369,6 +385,7 @@ br_cmd_record(int argc, char **argv)
 		json_object_set_new(rec, "server_log_source", json_string(log_path));
 		json_object_set_new(rec, "server_log_offset_bytes", json_integer((json_int_t)log_offset));
 		json_object_set_new(rec, "server_log_startup_found", json_boolean(startup));
+		json_object_set_new(rec, "server_log_rotated", json_boolean(rotated));
 	}
 	json_object_set_new(rj, "record", rec);
 	char *rjs = json_dumps(rj, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
@@ -399,6 +416,11 @@ br_cmd_record(int argc, char **argv)
 		free(rargv);
 		if (cmd_rc == 0)
 			rc = report_rc;
+	}
+	if (cmd_rc == 0 && sampling && job.rc == BR_SAMPLE_NEVER_ANSWERED) {
+		fprintf(stderr, "benchreport record: --metrics-url %s never answered, so the folder has no "
+		    "metrics series; exit 3 so a wrong URL does not pass unnoticed\n", url);
+		rc = BR_EXIT_INPUT;
 	}
 	if (cmd_rc != 0)
 		fprintf(stderr, "benchreport record: the load client exited %d%s; its stderr is in "

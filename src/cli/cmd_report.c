@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/outdir.h"
 #include "benchreport/run.h"
@@ -119,6 +120,29 @@ parse_opts(int argc, char **argv, report_opts *o)
 	if (o->junit != NULL && o->fail_on == NULL) {
 		fprintf(stderr, "benchreport: --junit needs --fail-on (the gate's terms are its test cases)\n");
 		return -1;
+	}
+	if (o->junit != NULL) {
+		char *cause = NULL;
+		if (br_output_replaceable(o->junit, "<testsuites name=\"benchreport gate\"", &cause) != 0) {
+			fprintf(stderr, "benchreport: --junit %s\n", cause);
+			free(cause);
+			return -1;
+		}
+		/* not inside the report folder: it is replaced whole on every run */
+		char *out = o->out_dir ? br_xstrdup(o->out_dir) : br_path_join(o->run_dir, "report");
+		char *jdir = g_path_get_dirname(o->junit);
+		char *rj = realpath(jdir, NULL), *ro = realpath(out, NULL);
+		size_t lo = ro ? strlen(ro) : 0;
+		int inside = rj && ro && strncmp(rj, ro, lo) == 0 && (rj[lo] == '\0' || rj[lo] == '/');
+		free(rj);
+		free(ro);
+		g_free(jdir);
+		free(out);
+		if (inside) {
+			fprintf(stderr, "benchreport: --junit %s: inside the report folder, which is replaced on "
+			    "every run; write it next to the run instead\n", o->junit);
+			return -1;
+		}
 	}
 	if (o->fail_on != NULL) {
 		char *cause = NULL;
@@ -376,6 +400,58 @@ gate_finish(const report_opts *o, const br_gate_result *results, const char *con
 	return passed ? BR_EXIT_OK : BR_EXIT_ANALYSIS;
 }
 
+/*
+ * gate_all: the gate on every bench result of the run: the reported one
+ * (runs[0], with the run's metrics) into summary "gate", and each other
+ * result of the same file (repeats of a sweep, older --append-result
+ * lines) analysed alone, without the metrics or log (they were matched to
+ * the reported result only), into "gate.other_results". names[i] are
+ * malloc'd: the run name, or with several results "NAME#K" (K = position
+ * in the file) for each.
+ */
+static void
+gate_all(const report_opts *o, const br_run *run, const br_analysis *a, br_gate_result *gates,
+    char **names, json_t *summary)
+{
+	br_gate_evaluate(&o->gate, a, &gates[0]);
+	names[0] = run->bench.n < 2 ? br_xstrdup(run->name) :
+	    br_xasprintf("%s#%zu", run->name, br_bench_set_ordinal(&run->bench, 0));
+	json_t *g = br_gate_summary(&o->gate, &gates[0]);
+	json_object_set_new(summary, "gate", g);
+	if (run->bench.n < 2)
+		return;
+	json_t *others = json_array();
+	size_t n_fail = !gates[0].passed;
+	for (size_t i = 1; i < run->bench.n; i++) {
+		br_run one = *run;
+		one.bench.runs = &run->bench.runs[i];
+		one.bench.n = 1;
+		one.metrics = NULL;
+		one.metrics_kind = BR_METRICS_NONE;
+		one.log = NULL;
+		br_analysis ai;
+		br_analyze(&one, &ai);
+		br_gate_evaluate(&o->gate, &ai, &gates[i]);
+		for (size_t k = 0; k < o->gate.n; k++)
+			if (gates[i].terms[k].status == BR_GATE_UNKNOWN &&
+			    o->gate.terms[k].quantity == BR_GATE_PREEMPTIONS)
+				snprintf(gates[i].terms[k].why_unknown, sizeof gates[i].terms[k].why_unknown,
+				    "the metrics were matched to the reported (newest) result of the file only");
+		br_analysis_free(&ai);
+		names[i] = br_xasprintf("%s#%zu", run->name, br_bench_set_ordinal(&run->bench, i));
+		json_t *oj = br_gate_summary(&o->gate, &gates[i]);
+		json_object_set_new(oj, "result", json_string(names[i]));
+		json_object_set_new(oj, "date", run->bench.runs[i].date ? json_string(run->bench.runs[i].date) :
+		    json_null());
+		json_array_append_new(others, oj);
+		n_fail += !gates[i].passed;
+	}
+	json_object_set_new(g, "other_results", others);
+	json_object_set_new(g, "n_results", json_integer((json_int_t)run->bench.n));
+	json_object_set_new(g, "n_results_failed", json_integer((json_int_t)n_fail));
+	json_object_set_new(g, "all_results_passed", json_boolean(n_fail == 0));
+}
+
 static int
 run_report(const report_opts *o, const br_template *tmpl)
 {
@@ -392,6 +468,9 @@ run_report(const report_opts *o, const br_template *tmpl)
 	br_flops_calibration cal;
 	memset(&cal, 0, sizeof cal);
 	int gate_rc = BR_EXIT_OK;
+	br_gate_result *gates = NULL;
+	char **gate_names = NULL;
+	size_t n_gates = 0;
 
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
@@ -438,10 +517,11 @@ run_report(const report_opts *o, const br_template *tmpl)
 	summary = br_summary_build(&a, figs, n_figs);
 	if (cal.available)
 		json_object_set_new(summary, "calibration", br_summary_calibration(&cal));
-	br_gate_result gate;
 	if (o->gate.n > 0) {
-		br_gate_evaluate(&o->gate, &a, &gate);
-		json_object_set_new(summary, "gate", br_gate_summary(&o->gate, &gate));
+		n_gates = run.bench.n;
+		gates = br_xcalloc(n_gates, sizeof *gates);
+		gate_names = br_xcalloc(n_gates, sizeof *gate_names);
+		gate_all(o, &run, &a, gates, gate_names, summary);
 	}
 	if (write_summary(&os, summary, &cause) != 0)
 		goto out;
@@ -454,10 +534,8 @@ run_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 0);
-	if (o->gate.n > 0) {
-		const char *name = run.name;
-		gate_rc = gate_finish(o, &gate, &name, 1);
-	}
+	if (o->gate.n > 0)
+		gate_rc = gate_finish(o, gates, (const char *const *)gate_names, n_gates);
 out:
 	if (failed) {
 		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
@@ -473,6 +551,10 @@ out:
 		br_campaign_free(&holders[i]);
 	free(holders);
 	br_flops_calibration_free(&cal);
+	for (size_t i = 0; gate_names && i < n_gates; i++)
+		free(gate_names[i]);
+	free(gate_names);
+	free(gates);
 	return failed ? exit_rc : gate_rc;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "benchreport/common.h"
 #include "benchreport/capture.h"
 #include "cli/cmd.h"
@@ -117,6 +118,18 @@ br_cmd_sample(int argc, char **argv)
 	}
 	if (quiet)
 		o.log = NULL;
+	struct stat sb;
+	char *why = NULL;
+	if (!o.force && lstat(o.out_path, &sb) == 0) {
+		fprintf(stderr, "benchreport sample: %s exists; choose another -o, or pass --force to replace "
+		    "a metrics CSV\n", o.out_path);
+		return BR_EXIT_USAGE;
+	}
+	if (o.force && br_output_replaceable(o.out_path, "timestamp", &why) != 0) {
+		fprintf(stderr, "benchreport sample: -o %s\n", why);
+		free(why);
+		return BR_EXIT_USAGE;
+	}
 	br_cli_install_stop_handlers();
 	o.stop = br_cli_stop_flag();
 	br_sample_stats st;

@@ -346,6 +346,14 @@ br_mkdir_p(const char *path, char **cause)
 int
 br_write_atomic(const char *path, const void *data, size_t len, char **cause)
 {
+	struct stat lst;
+	if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode)) {
+		if (cause)
+			*cause = br_xasprintf("%s: is %s, not a regular file; benchreport writes only regular "
+			    "files (name a file path)", path, S_ISLNK(lst.st_mode) ? "a symbolic link" :
+			    S_ISDIR(lst.st_mode) ? "a folder" : "a device, FIFO or socket");
+		return -1;
+	}
 	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	FILE *fp = fopen(tmp, "wb");
 	if (fp == NULL) {
@@ -365,6 +373,32 @@ br_write_atomic(const char *path, const void *data, size_t len, char **cause)
 	}
 	free(tmp);
 	return 0;
+}
+
+/* br_output_replaceable: see common.h. */
+int
+br_output_replaceable(const char *path, const char *signature, char **cause)
+{
+	struct stat lst;
+	if (lstat(path, &lst) != 0)
+		return 0;
+	if (!S_ISREG(lst.st_mode)) {
+		*cause = br_xasprintf("%s: exists and is not a regular file; choose another output file", path);
+		return -1;
+	}
+	char head[4096];
+	size_t n = 0;
+	FILE *fp = fopen(path, "rb");
+	if (fp != NULL) {
+		n = fread(head, 1, sizeof head - 1, fp);
+		fclose(fp);
+	}
+	head[n] = '\0';
+	if (lst.st_size == 0 || strstr(head, signature) != NULL)
+		return 0;
+	*cause = br_xasprintf("%s: exists and was not written by benchreport as this kind of output; "
+	    "it is not replaced (choose another file, or remove it yourself)", path);
+	return -1;
 }
 
 /* br_json_load_file: see common.h. */

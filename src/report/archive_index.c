@@ -94,13 +94,19 @@ static const struct {
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
-/* One run to index: its summary (borrowed from the file's root) and context. */
-typedef struct index_row {
-	char *summary_path;
+/* The context a row's values are taken from (all borrowed, while the file is read). */
+typedef struct index_src {
+	const char *summary_path;
 	const char *kind;
-	const char *campaign_name;   /* borrowed; NULL for a run report */
-	json_t *root;                /* the file's summary (one reference per row) */
-	json_t *run;                 /* the run's summary inside root (borrowed) */
+	const char *campaign_name;   /* NULL for a run report */
+	json_t *root;                /* the file's summary */
+	json_t *run;                 /* the run's summary inside root */
+} index_src;
+
+/* One row: its column values only (new references), so an archive of
+ * thousands of summaries is not held in memory whole. */
+typedef struct index_row {
+	json_t *values[N_COLUMNS];
 } index_row;
 
 /* path_get: the value at a dotted path of o, or NULL. */
@@ -115,9 +121,9 @@ path_get(json_t *o, const char *path)
 	return o;
 }
 
-/* row_value: column c of row r as a new JSON reference (null when absent). */
+/* row_value: column c of the run at r as a new JSON reference (null when absent). */
 static json_t *
-row_value(const index_row *r, size_t c)
+row_value(const index_src *r, size_t c)
 {
 	const char *p = columns[c].path;
 	if (p[0] != '@') {
@@ -201,7 +207,7 @@ summary_kind(json_t *root)
 
 typedef struct index_state {
 	index_row *rows;
-	size_t n_rows;
+	size_t n_rows, cap_rows;
 	char **paths;              /* summary.json files found, sorted before reading */
 	size_t n_paths;
 	size_t n_not_ours;         /* summary.json files of another kind */
@@ -254,13 +260,14 @@ cmp_str(const void *a, const void *b)
 static void
 add_row(index_state *st, const char *path, const char *kind, const char *campaign, json_t *root, json_t *run)
 {
-	st->rows = br_xrealloc(st->rows, (st->n_rows + 1) * sizeof *st->rows);
+	if (st->n_rows == st->cap_rows) {
+		st->cap_rows = st->cap_rows ? st->cap_rows * 2 : 64;
+		st->rows = br_xrealloc(st->rows, st->cap_rows * sizeof *st->rows);
+	}
 	index_row *r = &st->rows[st->n_rows++];
-	r->summary_path = br_xstrdup(path);
-	r->kind = kind;
-	r->campaign_name = campaign;
-	r->root = json_incref(root);
-	r->run = run;
+	index_src src = { .summary_path = path, .kind = kind, .campaign_name = campaign, .root = root, .run = run };
+	for (size_t c = 0; c < N_COLUMNS; c++)
+		r->values[c] = row_value(&src, c);
 }
 
 /* read_summary: one summary.json into rows. Returns 0, or -1 with *cause
@@ -275,9 +282,8 @@ read_summary(index_state *st, const char *path, char **cause)
 	if (root == NULL)
 		why = br_xasprintf("%s:%d:%d: %s (expected a summary.json written by benchreport)", path,
 		    err.line, err.column, err.text);
-	else if (!json_is_object(root))
-		why = br_xasprintf("%s:1:1: expected a JSON object", path);
-	const char *kind = why ? NULL : summary_kind(root);
+	/* a JSON array is another tool's (a `vllm bench sweep` summary.json) */
+	const char *kind = why || !json_is_object(root) ? NULL : summary_kind(root);
 	if (why == NULL && kind == NULL) {
 		st->n_not_ours++;
 		json_decref(root);
@@ -326,14 +332,13 @@ render(const index_state *st, int jsonl, GString *g)
 	for (size_t i = 0; i < st->n_rows; i++) {
 		json_t *o = jsonl ? json_object() : NULL;
 		for (size_t c = 0; c < N_COLUMNS; c++) {
-			json_t *v = row_value(&st->rows[i], c);
+			json_t *v = st->rows[i].values[c];
 			if (jsonl)
-				json_object_set_new(o, columns[c].column, v);
+				json_object_set(o, columns[c].column, v);
 			else {
 				if (c)
 					g_string_append_c(g, ',');
 				csv_cell(g, v);
-				json_decref(v);
 			}
 		}
 		if (jsonl) {
@@ -385,19 +390,21 @@ br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_pat
 	if (out_path == NULL) {
 		if (fwrite(g->str, 1, g->len, stdout) != g->len || fflush(stdout) != 0) {
 			*cause = br_xasprintf("cannot write to stdout (%s)", strerror(errno));
+			rc = -2;
 			goto out;
 		}
-	} else if (br_write_atomic(out_path, g->str, g->len, cause) != 0)
+	} else if (br_write_atomic(out_path, g->str, g->len, cause) != 0) {
+		rc = -2;
 		goto out;
+	}
 	*n_rows = st.n_rows;
 	rc = 0;
 out:
 	if (g != NULL)
 		g_string_free(g, TRUE);
-	for (size_t i = 0; i < st.n_rows; i++) {
-		free(st.rows[i].summary_path);
-		json_decref(st.rows[i].root);
-	}
+	for (size_t i = 0; i < st.n_rows; i++)
+		for (size_t c = 0; c < N_COLUMNS; c++)
+			json_decref(st.rows[i].values[c]);
 	free(st.rows);
 	for (size_t i = 0; i < st.n_paths; i++)
 		free(st.paths[i]);

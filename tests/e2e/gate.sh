@@ -46,6 +46,48 @@ check "bad spec: nothing written" [ ! -e "$out" ]
 "$BIN" "$tmp/tiny" --junit "$tmp/x.xml" > /dev/null 2>&1; rc=$?
 check "--junit without --fail-on: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 
+# --junit never replaces a file benchreport did not write, nor writes inside the report folder
+sum_before=$(sha256sum "$tmp/tiny/stress.json")
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/tiny/stress.json" > /dev/null 2> "$tmp/j1"; rc=$?
+check "--junit onto the bench result: exit 2 (got $rc), file unchanged" bash -c "[ $rc -eq 2 ] && [ \"\$(sha256sum '$tmp/tiny/stress.json')\" = '$sum_before' ] && grep -q 'not written by benchreport' '$tmp/j1'"
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' > /dev/null 2>&1
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$out/gate.xml" > /dev/null 2> "$tmp/j2"; rc=$?
+check "--junit inside the report folder: exit 2 (got $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'inside the report folder' '$tmp/j2'"
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/gate.xml" > /dev/null 2>&1; rc=$?
+check "--junit replaces its own earlier file (exit $rc)" [ "$rc" -eq 0 ]
+
+# several results in one bench file: every result is gated, by its position in the file
+mkdir -p "$tmp/multi"
+"$PY" - "$tmp/tiny/stress.json" "$tmp/multi/results.jsonl" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+slow = dict(d, date="20261029-110000", ttfts=[x * 2 for x in d["ttfts"]])   # older line: TTFT doubled
+fast = dict(d, date="20261029-120005")
+with open(sys.argv[2], "w") as f:
+    f.write(json.dumps(slow) + "\n" + json.dumps(fast) + "\n")
+PYEOF
+"$BIN" "$tmp/multi" -o "$tmp/multi-out" --quiet --fail-on 'ttft_p99<=1s' --junit "$tmp/multi.xml" 2> "$tmp/m.err"; rc=$?
+check "several results: the older, slower one fails the gate (exit 1, got $rc)" [ "$rc" -eq 1 ]
+check "several results: the failing result is named by its line" grep -q "gate: multi#1: FAIL ttft_p99<=1s: measured 1.18101 s" "$tmp/m.err"
+check "several results: the reported (newest) one passes" [ "$(jget "$tmp/multi-out/summary.json" gate.passed)" = True ]
+check "several results: summary lists the other result" [ "$(jget "$tmp/multi-out/summary.json" gate.other_results.0.result)" = "multi#1" ]
+check "several results: one JUnit suite per result" "$PY" -c "
+import xml.etree.ElementTree as ET
+assert len(ET.parse('$tmp/multi.xml').getroot().findall('testsuite')) == 2"
+
+# no per-request arrays: the file's statistics; p50 is its median_ttft_ms (346.594 ms, the file's value)
+mkdir -p "$tmp/noarr"
+"$PY" - "$tmp/tiny/stress.json" "$tmp/noarr/stress.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+json.dump({k: v for k, v in d.items() if not isinstance(v, list)}, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" "$tmp/noarr" -o "$tmp/noarr-out" --quiet --fail-on 'ttft_p50<=1s,ttft_median<=1s,itl_max<=1s' 2> /dev/null; rc=$?
+check "no arrays: exit 1 (itl_max unknown), got $rc" [ "$rc" -eq 1 ]
+check "no arrays: ttft_p50 is the file's median" near "$(jget "$tmp/noarr-out/summary.json" gate.terms.0.value_ms)" 346.59414507060575 1e-9
+check "no arrays: ttft_p50 from the file's statistics" [ "$(jget "$tmp/noarr-out/summary.json" gate.terms.0.source)" = "the file's statistics" ]
+check "no arrays: itl_max unknown" [ "$(jget "$tmp/noarr-out/summary.json" gate.terms.2.status)" = unknown ]
+
 # a campaign: every run is gated; the campaign fails when one run fails
 cp -r "$SRC/fixtures/truth/campaign-repeats" "$tmp/camp"
 "$BIN" "$tmp/camp" -o "$tmp/camp-out" --quiet --fail-on 'completed>=1' --junit "$tmp/camp.xml" \

@@ -13,13 +13,14 @@ rm -rf "$tmp/tiny/report"
 cp -r "$SRC/fixtures/truth/campaign-repeats" "$tmp/camp"
 "$BIN" "$tmp/camp" -o "$arch/nightly/camp-report" --quiet 2>/dev/null || bad "campaign report"
 "$BIN" knee "$SRC/fixtures/truth/knee-repeats" --slo 'ttft_p99<=500ms' -o "$arch/knee" >/dev/null 2>&1
-echo '{"date": "x", "results": []}' > "$arch/other/summary.json"   # e.g. a vllm bench sweep summary
+echo '{"date": "x", "results": []}' > "$arch/other/summary.json"   # another tool's object
+mkdir -p "$arch/sweep"; echo '[{"date": "x"}]' > "$arch/sweep/summary.json"   # a vllm bench sweep summary (a list)
 n_camp=$(jget "$arch/nightly/camp-report/summary.json" campaign.n_runs)
 
 "$BIN" index "$arch" -o "$tmp/runs.csv" 2> "$tmp/stderr"; rc=$?
 check "index: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "index: says how many rows" grep -q "$((1 + n_camp)) runs written to" "$tmp/stderr"
-check "index: notes what it left out" grep -q "left out 2 summary.json files" "$tmp/stderr"
+check "index: notes what it left out (knee, another tool's object, a sweep's list)" grep -q "left out 3 summary.json files" "$tmp/stderr"
 check "CSV: one row per run, values equal the summaries" "$PY" - "$tmp/runs.csv" "$arch/nightly" "$n_camp" <<'PYEOF'
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
@@ -65,6 +66,19 @@ check "--skip-bad: exit 0 (got $rc) and a note" bash -c "[ $rc -eq 0 ] && grep -
 sed 's/"schema_version": 1/"schema_version": 2/' "$arch/nightly/tiny-report/summary.json" > "$arch/other/summary.json"
 "$BIN" index "$arch" -o "$tmp/bad.csv" 2> "$tmp/stderr4"; rc=$?
 check "schema_version 2: exit 3 (got $rc), named" bash -c "[ $rc -eq 3 ] && grep -q 'schema_version 2, this benchreport reads schema_version 1' '$tmp/stderr4'"
+cp "$SRC/fixtures/runs/tiny/stress.json" "$tmp/keep.json"; sum_before=$(sha256sum "$tmp/keep.json")
+"$BIN" index "$arch/nightly" -o "$tmp/keep.json" 2> "$tmp/stderr5"; rc=$?
+check "-o onto a file that is not an index: exit 2 (got $rc), unchanged" bash -c "[ $rc -eq 2 ] && [ \"\$(sha256sum '$tmp/keep.json')\" = '$sum_before' ]"
+"$BIN" index "$arch/nightly" -o "$tmp/runs.csv" 2>/dev/null; rc=$?
+check "-o replaces its own earlier index (exit $rc)" [ "$rc" -eq 0 ]
+if [ -c /dev/full ]; then
+  "$BIN" index "$arch/nightly" > /dev/full 2> "$tmp/stderr6"; rc=$?
+  check "index to a full stdout: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+  "$BIN" "$tmp/tiny" --json -o "$tmp/tiny-json" > /dev/full 2>/dev/null; rc=$?
+  check "--json to a full stdout: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+  "$BIN" index "$arch/nightly" -o /dev/full 2>/dev/null; rc=$?
+  check "-o /dev/full: refused (exit 2, got $rc), the device left alone" bash -c "[ $rc -eq 2 ] && [ -c /dev/full ]"
+fi
 "$BIN" index 2>/dev/null; rc=$?
 check "no folder: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 finish

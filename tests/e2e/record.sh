@@ -56,7 +56,7 @@ check "sample: notes name the faults" bash -c "grep -q 'HTTP 500' '$tmp/s.err' &
 check "sample: summary line" grep -q "25 rows in" "$tmp/s.err"
 
 "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/s.csv" --duration 1s 2> "$tmp/exists.err"; rc=$?
-check "sample: refuses to overwrite (exit 1 naming --force, got $rc)" bash -c "[ $rc -eq 1 ] && grep -q -- '--force' '$tmp/exists.err'"
+check "sample: refuses to overwrite (exit 2 naming --force, got $rc)" bash -c "[ $rc -eq 2 ] && grep -q -- '--force' '$tmp/exists.err'"
 
 # SIGINT: clean stop, last row complete
 "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/int.csv" --interval 100ms 2> /dev/null & SP=$!
@@ -146,6 +146,22 @@ check "record: failing client exit code 7 passed on (got $rc)" [ "$rc" -eq 7 ]
 check "record: failing client still leaves run.json and metrics" bash -c "[ -s '$tmp/run2/run.json' ] && [ -s '$tmp/run2/metrics.csv' ]"
 check "record: says the client failed" grep -q "load client exited 7" "$tmp/rec2.err"
 check "report: no GPU figure without nvidia-smi" bash -c "[ -s '$tmp/run2/report/report.pdf' ] && [ ! -e '$tmp/run2/report/figures/figG-gpu.png' ]"
+# a log with an earlier start-up, a run, then a restart: the later start-up is the one kept
+{ cat "$SRC/fixtures/runs/tiny/server.log"
+  sed -e 's/0\.27\.1/0.28.0/g' -e 's/5,120 tokens/9,984 tokens/' "$SRC/fixtures/runs/tiny/server.log" | head -6; } > "$tmp/restarted.log"
+"$BIN" record -o "$tmp/run3" --server-log "$tmp/restarted.log" --no-report -- true 2>/dev/null
+check "record: a restart after an earlier run: the later start-up block is kept" bash -c "
+  grep -q 'vLLM API server version 0.28.0' '$tmp/run3/server.log' && ! grep -q '0.27.1' '$tmp/run3/server.log' &&
+  grep -q '9,984 tokens' '$tmp/run3/server.log'"
+# a log rotated (truncated) during the run: the start-up block taken at the start survives
+cp "$SRC/fixtures/runs/tiny/server.log" "$tmp/rot.log"
+"$BIN" record -o "$tmp/run4" --server-log "$tmp/rot.log" --no-report -- \
+  bash -c "sleep 0.2; echo 'after the rotation' > '$tmp/rot.log'" 2> "$tmp/rot.err"
+check "record: rotation: start-up kept, new lines kept, said" bash -c "
+  grep -q 'GPU KV cache size: 5,120 tokens' '$tmp/run4/server.log' && grep -q 'after the rotation' '$tmp/run4/server.log' &&
+  grep -q 'shrank during the run' '$tmp/rot.err'"
+"$BIN" record -o "$tmp/run5" --metrics-url "http://127.0.0.1:1/metrics" --interval 100ms --tail 1s --no-report -- true 2> "$tmp/dead.err"; rc=$?
+check "record: a metrics URL that never answered: exit 3 (got $rc)" bash -c "[ $rc -eq 3 ] && grep -q 'never answered' '$tmp/dead.err'"
 "$BIN" record -o "$tmp/run1" -- true 2>/dev/null; rc=$?
 check "record: refuses a non-empty folder (exit 2, got $rc)" [ "$rc" -eq 2 ]
 finish
