@@ -570,7 +570,8 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	json_t **run_sums = NULL, *summary = NULL;
 	char *pdf_path = NULL;
 	br_gate_result *gates = NULL;
-	const char **gate_names = NULL;
+	char **gate_names = NULL;
+	size_t n_gates = 0;
 	int gate_rc = BR_EXIT_OK;
 
 	int exit_rc = out_prepare(&os, o);
@@ -622,19 +623,23 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		run_sums[i] = br_summary_build(&camp.analyses[i], i == camp.focus ? figs : NULL,
 		    i == camp.focus ? n_figs : 0);
 	if (o->gate.n > 0) {
-		gates = br_xcalloc(camp.n_runs, sizeof *gates);
-		gate_names = br_xcalloc(camp.n_runs, sizeof *gate_names);
-		for (size_t i = 0; i < camp.n_runs; i++) {
-			br_gate_evaluate(&o->gate, &camp.analyses[i], &gates[i]);
-			json_object_set_new(run_sums[i], "gate", br_gate_summary(&o->gate, &gates[i]));
-			gate_names[i] = camp.runs[i].name;
-		}
+		n_gates = 0;
+		for (size_t i = 0; i < camp.n_runs; i++)
+			n_gates += camp.runs[i].bench.n;
+		gates = br_xcalloc(n_gates, sizeof *gates);
+		gate_names = br_xcalloc(n_gates, sizeof *gate_names);
+		for (size_t i = 0, k = 0; i < camp.n_runs; k += camp.runs[i].bench.n, i++)
+			gate_all(o, &camp.runs[i], &camp.analyses[i], gates + k, gate_names + k, run_sums[i]);
 	}
 	summary = br_campaign_summary_build(&camp, run_sums, figs, n_figs);
 	if (o->gate.n > 0) {
 		size_t n_failed = 0;
-		for (size_t i = 0; i < camp.n_runs; i++)
-			n_failed += !gates[i].passed;
+		for (size_t i = 0, k = 0; i < camp.n_runs; k += camp.runs[i].bench.n, i++) {
+			int ok = 1;
+			for (size_t j = 0; j < camp.runs[i].bench.n; j++)
+				ok &= gates[k + j].passed;
+			n_failed += !ok;
+		}
 		json_t *g = json_object();
 		json_object_set_new(g, "spec", json_string(o->gate.text));
 		json_object_set_new(g, "passed", json_boolean(n_failed == 0));
@@ -654,7 +659,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	failed = 0;
 	print_result(o, &os, summary, 1);
 	if (o->gate.n > 0)
-		gate_rc = gate_finish(o, gates, gate_names, camp.n_runs);
+		gate_rc = gate_finish(o, gates, (const char *const *)gate_names, n_gates);
 out:
 	if (failed) {
 		fprintf(stderr, "benchreport: %s\n", cause ? cause : "failed");
@@ -668,6 +673,8 @@ out:
 	free(run_sums);
 	br_figures_free(figs, n_figs);
 	br_campaign_free(&camp);
+	for (size_t i = 0; gate_names && i < n_gates; i++)
+		free(gate_names[i]);
 	free(gates);
 	free(gate_names);
 	return failed ? exit_rc : gate_rc;

@@ -75,6 +75,13 @@ check "several results: one JUnit suite per result" "$PY" -c "
 import xml.etree.ElementTree as ET
 assert len(ET.parse('$tmp/multi.xml').getroot().findall('testsuite')) == 2"
 
+# the same file inside a campaign: its older result is gated too
+mkdir -p "$tmp/camp2"; cp -r "$tmp/multi" "$tmp/camp2/multi"; rm -rf "$tmp/camp2/multi/report" 2>/dev/null
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp2/tiny"; rm -rf "$tmp/camp2/tiny/report"
+"$BIN" "$tmp/camp2" -o "$tmp/camp2-out" --quiet --fail-on 'ttft_p99<=1s' 2> "$tmp/c2.err"; rc=$?
+check "campaign with a several-result run: exit 1 (got $rc), the older result named" bash -c "[ $rc -eq 1 ] && grep -q 'gate: multi#1: FAIL' '$tmp/c2.err'"
+check "campaign: 1 of 2 runs fails" [ "$(jget "$tmp/camp2-out/summary.json" campaign.gate.n_runs_failed)" = 1 ]
+
 # no per-request arrays: the file's statistics; p50 is its median_ttft_ms (346.594 ms, the file's value)
 mkdir -p "$tmp/noarr"
 "$PY" - "$tmp/tiny/stress.json" "$tmp/noarr/stress.json" <<'PYEOF'
