@@ -183,7 +183,7 @@ fig_waveform(const br_analysis *a, const br_analysis *b, const char *la, const c
 				}
 				g_string_append_c(csv, '\n');
 			}
-		GString *cap = g_string_new("A and B on shared axes, sampled from each server's /metrics at 1 Hz, "
+		GString *cap = g_string_new("A and B on shared axes, sampled from each server's /metrics, "
 		    "against time since each run's own window start (s): requests running, requests waiting, "
 		    "and KV-cache usage in % of each run's own pool. A solid, B dashed.");
 		for (int r = 0; r < 2; r++)
