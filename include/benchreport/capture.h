@@ -39,11 +39,12 @@ typedef struct br_sample_opts {
 	double interval_s;            /* tick period, > 0 (1 s by default) */
 	double duration_s;            /* stop after this long; NAN = until stopped */
 	double until_idle_s;          /* stop once running + waiting stayed 0 this long, counted
-	                                 after load was seen (or after *load_done); NAN = off */
+	                                 after load was seen, or, when load_done is given, only
+	                                 after *load_done is set; NAN = off */
 	volatile sig_atomic_t *stop;  /* set (by a signal handler or another thread) to stop after
 	                                 the current row; NULL = none */
-	volatile sig_atomic_t *load_done; /* record: the load client ended; idle counting may start
-	                                 even if no load was seen; NULL = none */
+	volatile sig_atomic_t *load_done; /* record: the load client ended; idle counting starts only
+	                                 then (even if no load was seen); NULL = none */
 	int gpu;                      /* 1: add GPU telemetry columns when nvidia-smi is on PATH
 	                                 (br_gpu_monitor_start); 0: never */
 	FILE *log;                    /* notes (errors, restarts, new series); NULL = silent */

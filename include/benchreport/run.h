@@ -45,6 +45,8 @@ typedef struct br_run {
 	/* run.json labels (NULL when absent) and overrides (NAN when absent) */
 	char *gpu, *driver, *cuda, *notes;
 	double kv_pool_tokens_override;
+	double recorded_client_start_s, recorded_client_end_s;  /* (added) run.json record.client_*_unix_s
+	                             written by `benchreport record` (epoch s); NAN otherwise */
 	br_input_file *inputs;
 	size_t n_inputs;
 	int preemptions_suspect;  /* vllm:num_preemptions_total falls while the other counters

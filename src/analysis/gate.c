@@ -342,17 +342,27 @@ br_gate_format_value(const br_gate_term *t, double value, char *buf, size_t size
 		snprintf(buf, size, "unknown");
 		return buf;
 	}
+	/* enough digits that a failing value never prints as its limit */
+	int prec = 6;
+	for (double lim = t->limit, v = value; prec < 15; prec += 2) {
+		char a[40], b[40];
+		snprintf(a, sizeof a, "%.*g", prec, v);
+		snprintf(b, sizeof b, "%.*g", prec, lim);
+		if (v == lim || strcmp(a, b) != 0)
+			break;
+	}
 	if (t->quantity == BR_GATE_LATENCY) {
 		double scale = strcmp(t->unit, "s") == 0 ? 1e-3 : strcmp(t->unit, "us") == 0 ? 1e3 : 1;
-		snprintf(buf, size, "%.6g %s", value * scale, t->unit);
+		/* the comparison is in ms: scale both the same way */
+		snprintf(buf, size, "%.*g %s", prec, value * scale, t->unit);
 		return buf;
 	}
 	for (size_t k = 0; k < N_PLAIN; k++)
 		if (plain_quantities[k].quantity == t->quantity) {
 			if (plain_quantities[k].unit[0] == '\0')
-				snprintf(buf, size, "%.6g", value);
+				snprintf(buf, size, "%.*g", prec, value);
 			else
-				snprintf(buf, size, "%.6g %s", value, plain_quantities[k].unit);
+				snprintf(buf, size, "%.*g %s", prec, value, plain_quantities[k].unit);
 		}
 	return buf;
 }

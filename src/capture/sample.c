@@ -554,7 +554,10 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			double load = load_now(&pg);
 			if (load > 0)
 				seen_load = 1;
-			if (!isnan(o->until_idle_s) && (seen_load || (o->load_done && *o->load_done))) {
+			/* with a load client (record), idle counts only once it has ended: a
+			 * pause between its phases is not the end of the run */
+			int may_stop = o->load_done != NULL ? *o->load_done != 0 : seen_load;
+			if (!isnan(o->until_idle_s) && may_stop) {
 				if (load == 0) {
 					if (isnan(idle_since))
 						idle_since = t_wall;

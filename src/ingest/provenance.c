@@ -517,6 +517,15 @@ br_run_check_provenance(br_run *r)
 			}
 		}
 	}
+	/* 4b. a recorded run: the bench result cannot have run longer than the
+	 * load client that `benchreport record` ran */
+	if (isfinite(r->recorded_client_start_s) && isfinite(b->duration_s)) {
+		double span = r->recorded_client_end_s - r->recorded_client_start_s;
+		if (b->duration_s > span + fmax(2.0, 0.05 * span))
+			br_run_add_warning(r, "the bench result says the benchmark ran %.1f s, but the load client "
+			    "that benchreport record ran lasted %.1f s (run.json): the result may be another run's, "
+			    "and the metrics cover only the recorded %.1f s", b->duration_s, span, span);
+	}
 	/* 5. the log's KV pool against the metrics' vllm:cache_config_info (the
 	 * same number on the same server start): metrics that passed the checks
 	 * above are this run's, so a log stating another pool is another start's */

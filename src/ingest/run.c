@@ -607,6 +607,13 @@ load_meta(br_run *r, const char *path, char **cause)
 		}
 		r->kv_pool_tokens_override = v;
 	}
+	/* `benchreport record` wrote when the load client ran (epoch s) */
+	json_t *rec = json_object_get(root, "record");
+	json_t *cs = json_object_get(rec, "client_start_unix_s"), *ce = json_object_get(rec, "client_end_unix_s");
+	if (json_is_number(cs) && json_is_number(ce) && json_number_value(ce) >= json_number_value(cs)) {
+		r->recorded_client_start_s = json_number_value(cs);
+		r->recorded_client_end_s = json_number_value(ce);
+	}
 	rc = add_input(r, path, "run labels", cause);
 out:
 	json_decref(root);
@@ -626,6 +633,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		opts = &none;
 	memset(r, 0, sizeof *r);
 	r->kv_pool_tokens_override = NAN;
+	r->recorded_client_start_s = r->recorded_client_end_s = NAN;
 	if (!br_is_dir(dir)) {
 		if (br_is_file(dir))
 			*cause = br_xasprintf("%s: is a file; expected a run folder holding stress.json "

@@ -107,7 +107,7 @@ SHEOF
 chmod +x "$tmp/bin/nvidia-smi"
 PATH="$tmp/bin:$PATH" "$BIN" record -o "$tmp/run1" --metrics-url "http://127.0.0.1:$PORT/metrics" \
   --server-log "$tmp/live.log" --interval 250ms --tail 5s --quiet -- \
-  "$PY" "$tmp/client.py" "$SRC/fixtures/runs/tiny/stress.json" "$tmp/run1" "$tmp/live.log" 2.5 0 \
+  "$PY" "$tmp/client.py" "$SRC/fixtures/runs/tiny/stress.json" "$tmp/run1" "$tmp/live.log" 5.4 0 \
   > "$tmp/rec.out" 2> "$tmp/rec.err"; rc=$?
 check "record: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 for f in stress.json metrics.csv server.log run.json client-stdout.txt client-stderr.txt report/report.pdf report/summary.json; do
@@ -125,7 +125,17 @@ check "run.json: driver and CUDA" bash -c "[ '$(jget "$r" driver)' = 550.54.15 ]
 check "run.json: command and exit code" bash -c "jq_cmd='$(jget "$r" record.command)'; case \"\$jq_cmd\" in *client.py*) exit 0;; esac; exit 1"
 check "run.json: exit code 0" [ "$(jget "$r" record.exit_code)" = 0 ]
 check "run.json: metrics rows answered" [ "$(jget "$r" record.metrics.answered)" -ge 8 ]
+check "record: sampling went on while the client ran (the server idle in between)" "$PY" - "$tmp/run1/metrics.csv" "$r" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))[1:]
+end = json.load(open(sys.argv[2]))["record"]["client_end_unix_s"]
+assert float(rows[-1][0]) >= end, (rows[-1][0], end)
+PYEOF
 s="$tmp/run1/report/summary.json"
+check "report: no duration warning when the bench fits the recorded client span" "$PY" -c "
+import json, sys
+w = json.load(open('$s'))['warnings']
+sys.exit(1 if any('benchreport record ran lasted' in x for x in w) else 0)"
 check "report: the sampled metrics are used (a 1 Hz-style series, not set aside)" [ "$(jget "$s" run.metrics_kind)" = "csv series" ]
 check "report: KV pool from the copied log" [ "$(jget "$s" capacity.kv_pool_tokens)" = 5120 ]
 check "report: GPU label from run.json" [ "$(jget "$s" run.gpu)" = "2 × NVIDIA H100 80GB HBM3" ]
@@ -145,6 +155,10 @@ check "report: GPU telemetry figure drawn and placed" bash -c "[ -s '$tmp/run1/r
 check "record: failing client exit code 7 passed on (got $rc)" [ "$rc" -eq 7 ]
 check "record: failing client still leaves run.json and metrics" bash -c "[ -s '$tmp/run2/run.json' ] && [ -s '$tmp/run2/metrics.csv' ]"
 check "record: says the client failed" grep -q "load client exited 7" "$tmp/rec2.err"
+check "report: a bench result longer than the recorded client is flagged" "$PY" -c "
+import json, sys
+w = json.load(open('$tmp/run2/report/summary.json'))['warnings']
+sys.exit(0 if any('benchreport record ran lasted' in x for x in w) else 1)"
 check "report: no GPU figure without nvidia-smi" bash -c "[ -s '$tmp/run2/report/report.pdf' ] && [ ! -e '$tmp/run2/report/figures/figG-gpu.png' ]"
 # a log with an earlier start-up, a run, then a restart: the later start-up is the one kept
 { cat "$SRC/fixtures/runs/tiny/server.log"
