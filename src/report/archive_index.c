@@ -211,6 +211,7 @@ typedef struct index_state {
 	char **paths;              /* summary.json files found, sorted before reading */
 	size_t n_paths;
 	size_t n_not_ours;         /* summary.json files of another kind */
+	GString *not_ours;         /* the first three of them, for the note */
 	int skip_bad;
 	FILE *notes;
 } index_state;
@@ -285,6 +286,8 @@ read_summary(index_state *st, const char *path, char **cause)
 	/* a JSON array is another tool's (a `vllm bench sweep` summary.json) */
 	const char *kind = why || !json_is_object(root) ? NULL : summary_kind(root);
 	if (why == NULL && kind == NULL) {
+		if (st->n_not_ours < 3)
+			g_string_append_printf(st->not_ours, "%s%s", st->n_not_ours ? ", " : "", path);
 		st->n_not_ours++;
 		json_decref(root);
 		return 0;
@@ -356,7 +359,7 @@ int
 br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_path, int jsonl,
     int skip_bad, FILE *notes, size_t *n_rows, char **cause)
 {
-	index_state st = { .skip_bad = skip_bad, .notes = notes };
+	index_state st = { .skip_bad = skip_bad, .notes = notes, .not_ours = g_string_new(NULL) };
 	int rc = -1;
 	GString *g = NULL;
 	for (size_t i = 0; i < n_inputs; i++) {
@@ -383,8 +386,9 @@ br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_pat
 	}
 	if (st.n_not_ours > 0)
 		fprintf(notes, "benchreport: index: left out %zu summary.json file%s that %s not a run or "
-		    "campaign report of benchreport (knee, compare, or another tool's)\n", st.n_not_ours,
-		    st.n_not_ours == 1 ? "" : "s", st.n_not_ours == 1 ? "is" : "are");
+		    "campaign report of benchreport (knee, compare, or another tool's): %s%s\n", st.n_not_ours,
+		    st.n_not_ours == 1 ? "" : "s", st.n_not_ours == 1 ? "is" : "are", st.not_ours->str,
+		    st.n_not_ours > 3 ? ", ..." : "");
 	g = g_string_new(NULL);
 	render(&st, jsonl, g);
 	if (out_path == NULL) {
@@ -409,5 +413,6 @@ out:
 	for (size_t i = 0; i < st.n_paths; i++)
 		free(st.paths[i]);
 	free(st.paths);
+	g_string_free(st.not_ours, TRUE);
 	return rc;
 }

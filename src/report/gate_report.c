@@ -145,15 +145,20 @@ br_gate_write_junit(const char *path, const br_gate_spec *spec,
 	char msg[512];
 	for (size_t r = 0; r < n_runs; r++) {
 		const br_gate_result *res = &results[r];
+		/* two runs of one name (run.json names) stay two suites in a CI reporter */
+		size_t same = 0;
+		for (size_t q = 0; q < r; q++)
+			same += strcmp(run_names[q], run_names[r]) == 0;
+		char *suite = same ? br_xasprintf("%s (%zu)", run_names[r], same + 1) : br_xstrdup(run_names[r]);
 		g_string_append(g, "  <testsuite name=\"");
-		xml_escape_append(g, run_names[r]);
+		xml_escape_append(g, suite);
 		g_string_append_printf(g, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
 		    res->n, res->n_fail + res->n_unknown);
 		for (size_t i = 0; i < spec->n; i++) {
 			const br_gate_term *t = &spec->terms[i];
 			const br_gate_outcome *oc = &res->terms[i];
 			g_string_append(g, "    <testcase classname=\"benchreport.gate.");
-			xml_escape_append(g, run_names[r]);
+			xml_escape_append(g, suite);
 			g_string_append(g, "\" name=\"");
 			xml_escape_append(g, t->text);
 			g_string_append(g, "\"");
@@ -175,6 +180,7 @@ br_gate_write_junit(const char *path, const br_gate_spec *spec,
 			g_string_append(g, "</failure>\n    </testcase>\n");
 		}
 		g_string_append(g, "  </testsuite>\n");
+		free(suite);
 	}
 	g_string_append(g, "</testsuites>\n");
 	int rc = br_write_atomic(path, g->str, g->len, cause);
