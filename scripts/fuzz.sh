@@ -63,7 +63,7 @@ t_start=$(date +%s)
 if [ $do_build = 1 ]; then
   command -v clang >/dev/null || { echo "fuzz.sh: clang not found (bash scripts/deps.sh installs clang and libclang-rt-14-dev)" >&2; exit 1; }
   if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^BR_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
-    CC=clang cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DBR_FUZZ=ON \
+    CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DBR_FUZZ=ON \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   fi
   nice -n 19 cmake --build "$build" --target fuzz -j"${BR_FUZZ_BUILD_JOBS:-1}" >"$build/build.log" 2>&1 ||

@@ -137,6 +137,16 @@ void br_dvec_free(br_dvec *d);
  */
 int br_output_replaceable(const char *path, const char *signature, char **cause);
 
+/*
+ * br_shortest_digits: the shortest decimal digits that read back as x
+ * (|x| finite and non-zero; the sign is ignored), as Python's repr() and
+ * JSON writers choose them: libdouble-conversion's SHORTEST mode
+ * (src/common/shortest.cc). digits gets n <= 17 ASCII digits and a NUL;
+ * *point is the decimal point's position: |x| = 0.DIGITS × 10^point.
+ * Returns n. For 0 or a non-finite x: "0", point 1.
+ */
+int br_shortest_digits(double x, char digits[18], int *point);
+
 /* br_clock_mono_s / br_clock_wall_s: CLOCK_MONOTONIC / CLOCK_REALTIME in
  * seconds (wall: Unix epoch). */
 double br_clock_mono_s(void);

@@ -28,19 +28,10 @@
 #include "benchreport/stats.h"
 #include "sim_internal.h"
 
-/* roundtrips: snprintf x with `digits` significant digits in %e form into
- * buf; 1 when strtod gives x back. */
-static int
-roundtrips(char *buf, size_t cap, double x, int digits)
-{
-	snprintf(buf, cap, "%.*e", digits - 1, x);
-	return strtod(buf, NULL) == x;
-}
-
 /*
  * br_sim_fmt_pyfloat: x as Python's repr(float) writes it: the shortest
- * digit string that reads back as x (the 15-digit rounding when that round
- * trips, stripped of trailing zeros, else 16, else 17 digits), fixed
+ * digit string that reads back as x (br_shortest_digits, the digits
+ * Python's float_repr_style 'short' picks), fixed
  * notation when -4 <= exponent < 16 (with ".0" for whole numbers), else
  * "1.5e-05" / "1e+16"; NaN/Infinity as json.dump writes them. Returns the
  * length written (buf must hold >= 32 bytes).
@@ -54,24 +45,11 @@ br_sim_fmt_pyfloat(char *buf, size_t cap, double x)
 		return snprintf(buf, cap, x > 0 ? "Infinity" : "-Infinity");
 	if (x == 0)
 		return snprintf(buf, cap, signbit(x) ? "-0.0" : "0.0");
-	char e[40];
-	if (!roundtrips(e, sizeof e, x, 15) && !roundtrips(e, sizeof e, x, 16))
-		roundtrips(e, sizeof e, x, 17);
-	/* e = "[-]d.ddddde[+-]XX" */
-	const char *p = e;
-	int neg = 0;
-	if (*p == '-') {
-		neg = 1;
-		p++;
-	}
 	char dig[24];
-	int nd = 0;
-	for (; *p && *p != 'e'; p++)
-		if (*p >= '0' && *p <= '9')
-			dig[nd++] = *p;
-	int ex = atoi(p + 1);
-	while (nd > 1 && dig[nd - 1] == '0')
-		nd--;
+	int point;
+	int nd = br_shortest_digits(x, dig, &point);
+	int neg = x < 0;
+	int ex = point - 1;   /* x = d.ddd × 10^ex */
 	dig[nd] = '\0';
 	char *o = buf;
 	char *end = buf + cap - 1;
