@@ -373,10 +373,11 @@ test_parsers_read_it(void **state)
 	assert_double_abs(l.max_num_seqs, 128, 0);
 	assert_int_equal(l.did_not_start, 0);
 	assert_true(l.n_stats >= 60);
-	double pre_sum = 0;
+	/* a V1 stats line carries no preemption count (as the real logs): the
+	 * 37 preemptions of this run are in the metrics only */
+	assert_true(r.n_preemptions > 0);
 	for (size_t i = 0; i < l.n_stats; i++)
-		pre_sum += l.stats[i].preemptions;
-	assert_double_abs(pre_sum, (double)r.n_preemptions, 0);
+		assert_nan(l.stats[i].preemptions);
 	br_server_log_free(&l);
 	free(p);
 
