@@ -128,9 +128,31 @@ br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out
 				rmax = run[i];
 		if (isfinite(rmax) && rmax > 0)
 			c->y.max = rmax * 1.04;
-		br_axis_set(&c->y2, BR_SCALE_LINEAR, "KV cache usage (%)");
-		/* 0..104 %: the markers and the trigger line near 100 % stay off the frame */
-		c->y2.min = 0;
+		/* 0..104 %: the markers and the trigger line near 100 % stay off the frame;
+		 * when the KV usage moves in a band high up (the sawtooth of a pool kept
+		 * full), the axis starts just below the band so the teeth are readable */
+		double kmin = NAN, first_ev = ne > 0 ? ex[0] : NAN;
+		for (size_t k = 1; k < ne; k++)
+			if (ex[k] < first_ev)
+				first_ev = ex[k];
+		/* the band from the first preemption on (the ramp up to it runs in
+		 * from below the axis) */
+		for (size_t i = 0; i < m; i++)
+			if (isfinite(kvp[i]) && !(t[i] < first_ev) && (isnan(kmin) || kvp[i] < kmin))
+				kmin = kvp[i];
+		for (size_t k = 0; k < ne; k++)
+			if (isfinite(ey[k]) && ey[k] < kmin)
+				kmin = ey[k];
+		double y2min = 0;
+		if (ne >= 2 && isfinite(kmin) && kmin >= 30)
+			y2min = floor((kmin - 5) / 10) * 10;
+		if (y2min > 0) {
+			char *title = br_xasprintf("KV cache usage (%%; axis from %.0f%%)", y2min);
+			br_axis_set(&c->y2, BR_SCALE_LINEAR, title);
+			free(title);
+		} else
+			br_axis_set(&c->y2, BR_SCALE_LINEAR, "KV cache usage (%)");
+		c->y2.min = y2min;
 		c->y2.max = 104;
 		c->has_y2 = 1;
 		/* colours as fig2: running navy (0), KV teal (2), preemptions red (4) */
