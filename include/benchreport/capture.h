@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "benchreport/metrics.h"   /* br_prom_sample_fn */
 
 typedef struct br_sample_opts {
 	const char *url;              /* http(s)://host:port/metrics */
@@ -136,7 +137,6 @@ void br_gpu_identity_free(br_gpu_identity *g);
 /* ------------------------------------------------------------------ */
 
 typedef struct br_gpu_monitor br_gpu_monitor;
-typedef void (*br_gpu_sample_fn)(void *user, const char *series, double value);
 
 /* br_gpu_query_available: 1 when an executable nvidia-smi is on PATH. */
 int br_gpu_query_available(void);
@@ -155,7 +155,7 @@ br_gpu_monitor *br_gpu_monitor_start(double interval_s, char **cause);
  * on for every GPU whose latest line is at most max_age_s old (fields
  * nvidia-smi reports as [N/A] are left out). Returns the values given.
  */
-size_t br_gpu_monitor_add(br_gpu_monitor *m, double max_age_s, br_gpu_sample_fn fn, void *user);
+size_t br_gpu_monitor_add(br_gpu_monitor *m, double max_age_s, br_prom_sample_fn fn, void *user);
 
 /* br_gpu_monitor_stop: end the child and the reader; free. NULL is fine. */
 void br_gpu_monitor_stop(br_gpu_monitor *m);

@@ -54,17 +54,6 @@ term_error(char **cause, size_t idx, const char *s, size_t len, const char *expe
 	return -1;
 }
 
-/* trim: strip spaces at both ends of the NUL-terminated buf in place. */
-static char *
-trim(char *p)
-{
-	while (*p == ' ')
-		p++;
-	for (char *e = p + strlen(p); e > p && e[-1] == ' '; e--)
-		e[-1] = '\0';
-	return p;
-}
-
 /*
  * parse_name: the quantity before the operator ("ttft_p99", "failed")
  * into t. Returns 0, or -1 with *cause.
@@ -129,7 +118,7 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 		return term_error(cause, idx, s, len, "an operator <=, <, >=, > or ==");
 	char *rhs = opp + oplen;
 	*opp = '\0';
-	char *name = trim(buf);
+	char *name = g_strstrip(buf);
 	if (parse_name(name, t) != 0)
 		return term_error(cause, idx, s, len, "a quantity before the operator: ttft, tpot, itl or "
 		    "e2el with _p50, _p90, _p95, _p99, _p99.9, _p99.99, _mean, _median or _max; or failed, "
@@ -241,8 +230,12 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	else if (!br_isnum(v) && strcmp(t->stat, "median") == 0)
 		v = br_bench_file_stat(b, name, "p", 50);
 	if (!br_isnum(v)) {
-		snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s "
-		    "array (--save-detailed) and does not state this statistic (--metric-percentiles)", name);
+		int sglang = b->backend != NULL && strncmp(b->backend, "sglang", 6) == 0;
+		snprintf(o->why_unknown, sizeof o->why_unknown, sglang ?
+		    "the bench file has no per-request %s values (sglang.bench_serving --output-details) and "
+		    "does not state this statistic" :
+		    "the bench file has no per-request %s array (--save-detailed) and does not state this "
+		    "statistic (--metric-percentiles)", name);
 		return NAN;
 	}
 	snprintf(o->source, sizeof o->source, "the file's statistics");

@@ -173,7 +173,7 @@ br_gpu_monitor_start(double interval_s, char **cause)
 
 /* br_gpu_monitor_add: see capture.h. */
 size_t
-br_gpu_monitor_add(br_gpu_monitor *m, double max_age_s, br_gpu_sample_fn fn, void *user)
+br_gpu_monitor_add(br_gpu_monitor *m, double max_age_s, br_prom_sample_fn fn, void *user)
 {
 	size_t n = 0;
 	double now = br_clock_mono_s();

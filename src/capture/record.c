@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/capture.h"
 
@@ -145,42 +146,32 @@ br_log_write_run(const char *src, long long start_size, const char *startup, con
 	return (long long)(sl + len - off);
 }
 
-/* run_capture: the first line of `cmd`'s stdout (or all with all=1); NULL on failure. */
+/* run_capture: the stdout of `cmd` (run without a shell) when it exits 0,
+ * else NULL. g_free the result. */
 static char *
 run_capture(const char *cmd)
 {
-	FILE *p = popen(cmd, "r");
-	if (p == NULL)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, p)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			buf = br_xrealloc(buf, cap);
-		}
-		memcpy(buf + len, chunk, n);
-		len += n;
-		buf[len] = '\0';
-	}
-	int st = pclose(p);
-	if (st != 0 || buf == NULL) {
-		free(buf);
+	char *out = NULL, *err = NULL;
+	int status = 0;
+	gboolean ran = g_spawn_command_line_sync(cmd, &out, &err, &status, NULL);
+	g_free(err);   /* nvidia-smi's complaints are not ours to print */
+	if (!ran || status != 0) {
+		g_free(out);
 		return NULL;
 	}
-	return buf;
+	return out;
 }
 
+/* trim_dup: [s, s+n) without surrounding blanks, malloc'd; NULL when empty. */
 static char *
 trim_dup(const char *s, size_t n)
 {
-	while (n > 0 && (*s == ' ' || *s == '\t'))
-		s++, n--;
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-		n--;
-	return n ? br_xstrndup(s, n) : NULL;
+	char *t = g_strstrip(br_xstrndup(s, n));   /* strips in place: t is the copy */
+	if (*t == '\0') {
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* br_gpu_identity_query: see capture.h. */
@@ -190,7 +181,7 @@ br_gpu_identity_query(br_gpu_identity *out)
 	memset(out, 0, sizeof *out);
 	if (!br_gpu_query_available())
 		return -1;
-	char *q = run_capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
+	char *q = run_capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader");
 	if (q == NULL)
 		return -1;
 	char *first_name = NULL;
@@ -213,7 +204,7 @@ br_gpu_identity_query(br_gpu_identity *out)
 			free(name);
 		}
 	}
-	free(q);
+	g_free(q);
 	if (first_name == NULL)
 		return -1;
 	out->n_gpus = n;
@@ -224,7 +215,7 @@ br_gpu_identity_query(br_gpu_identity *out)
 	else
 		out->gpu = br_xstrdup(first_name);
 	free(first_name);
-	char *full = run_capture("nvidia-smi 2>/dev/null");
+	char *full = run_capture("nvidia-smi");
 	const char *cv = full ? strstr(full, "CUDA Version:") : NULL;
 	if (cv != NULL) {
 		cv += strlen("CUDA Version:");
@@ -235,7 +226,7 @@ br_gpu_identity_query(br_gpu_identity *out)
 			k++;
 		out->cuda = k ? br_xstrndup(cv, k) : NULL;
 	}
-	free(full);
+	g_free(full);
 	return 0;
 }
 

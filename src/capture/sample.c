@@ -87,9 +87,9 @@ sleep_until(double t, volatile sig_atomic_t *stop)
 
 /* ------------------------------------------------------------ scrape */
 
+/* The response body, capped at MAX_BODY_BYTES. */
 typedef struct body_buf {
-	char *data;
-	size_t len, cap;
+	GString *text;
 	int too_big;
 } body_buf;
 
@@ -98,17 +98,11 @@ on_body(char *ptr, size_t size, size_t nmemb, void *user)
 {
 	body_buf *b = user;
 	size_t n = size * nmemb;
-	if (b->len + n > MAX_BODY_BYTES) {
+	if (b->text->len + n > MAX_BODY_BYTES) {
 		b->too_big = 1;
 		return 0;
 	}
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->data = br_xrealloc(b->data, b->cap);
-	}
-	memcpy(b->data + b->len, ptr, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	g_string_append_len(b->text, ptr, (gssize)n);
 	return n;
 }
 
@@ -156,10 +150,8 @@ page_clear(page *p)
 static int
 scrape(CURL *h, body_buf *b, page *pg, char *err, size_t errsz)
 {
-	b->len = 0;
+	g_string_truncate(b->text, 0);
 	b->too_big = 0;
-	if (b->data)
-		b->data[0] = '\0';
 	CURLcode rc = curl_easy_perform(h);
 	if (rc != CURLE_OK) {
 		if (b->too_big)
@@ -176,7 +168,7 @@ scrape(CURL *h, body_buf *b, page *pg, char *err, size_t errsz)
 	}
 	char *cause = NULL;
 	page_clear(pg);
-	if (br_prom_scan_text("response", b->data ? b->data : "", b->len, page_add, pg, &cause) != 0) {
+	if (br_prom_scan_text("response", b->text->str, b->text->len, page_add, pg, &cause) != 0) {
 		snprintf(err, errsz, "bad exposition: %s", cause);
 		free(cause);
 		page_clear(pg);
@@ -264,7 +256,7 @@ typedef struct sampler {
 } sampler;
 
 static int
-write_or_fail(sampler *s, FILE *fp, const GString *g, const char *path, char **cause)
+write_or_fail(FILE *fp, const GString *g, const char *path, char **cause)
 {
 	if (fwrite(g->str, 1, g->len, fp) != g->len || fflush(fp) != 0) {
 		*cause = br_xasprintf("%s: cannot write (%s)", path, strerror(errno));
@@ -285,7 +277,7 @@ write_row(sampler *s, double t_wall, int ok, int restart, char **cause)
 			append_num(g, s->row[c]);
 	}
 	g_string_append_printf(g, ",%d,%d\n", ok, restart);
-	int rc = write_or_fail(s, s->csv, g, s->o->out_path, cause);
+	int rc = write_or_fail(s->csv, g, s->o->out_path, cause);
 	g_string_free(g, TRUE);
 	s->st->n_rows++;
 	return rc;
@@ -311,7 +303,7 @@ write_header(sampler *s, const page *pg, char **cause)
 		br_csv_append_cell(g, pg->series[i]);
 	}
 	g_string_append(g, ",benchreport:scrape_ok,benchreport:server_restart\n");
-	int rc = write_or_fail(s, s->csv, g, s->o->out_path, cause);
+	int rc = write_or_fail(s->csv, g, s->o->out_path, cause);
 	g_string_free(g, TRUE);
 	s->prev = br_xcalloc(s->n_cols, sizeof *s->prev);
 	s->row = br_xcalloc(s->n_cols, sizeof *s->row);
@@ -345,7 +337,7 @@ side_add(sampler *s, double t_wall, const char *series, double v, char **cause)
 	g_string_append_c(g, ',');
 	append_num(g, v);
 	g_string_append_c(g, '\n');
-	int rc = write_or_fail(s, s->side, g, s->side_path, cause);
+	int rc = write_or_fail(s->side, g, s->side_path, cause);
 	g_string_free(g, TRUE);
 	return rc;
 }
@@ -452,7 +444,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 	s.new_series = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	s.side_path = side_path_for(o->out_path);
 	CURL *h = curl_easy_init();
-	body_buf body = { 0 };
+	body_buf body = { .text = g_string_new(NULL) };
 	page pg = { 0 };
 	char err[320] = "";
 	curl_easy_setopt(h, CURLOPT_URL, o->url);
@@ -617,7 +609,7 @@ done:
 	page_clear(&pg);
 	free(pg.series);
 	free(pg.value);
-	free(body.data);
+	g_string_free(body.text, TRUE);
 	for (size_t c = 0; c < s.n_cols; c++)
 		free(s.names[c]);
 	free(s.names);

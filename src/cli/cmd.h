@@ -26,7 +26,7 @@ int br_cmd_sample(int argc, char **argv);
 int br_cmd_record(int argc, char **argv);
 
 /* SIGINT/SIGTERM/SIGHUP set a flag (br_cli_stop_flag) instead of killing the
- * process, without SA_RESTART so sleeps wake up (src/cli/cmd_sample.c). */
+ * process, without SA_RESTART so sleeps wake up (src/cli/stop.c). */
 void br_cli_install_stop_handlers(void);
 #include <signal.h>
 volatile sig_atomic_t *br_cli_stop_flag(void);

@@ -14,44 +14,9 @@
 #include "benchreport/capture.h"
 #include "cli/cmd.h"
 
-static volatile sig_atomic_t stop_flag, stop_signal;
-
-static void
-on_stop(int sig)
-{
-	stop_flag = 1;
-	stop_signal = sig;
-}
-
-int
-br_cli_stop_signal(void)
-{
-	return (int)stop_signal;
-}
-
 static const char usage_text[] =
     "usage: benchreport sample URL [-o metrics.csv] [--interval 1s] [--duration S] [--until-idle S]\n"
     "                          [--force] [--no-gpu] [--quiet]\n";
-
-/* br_install_stop_handlers: SIGINT/SIGTERM/SIGHUP set *flag (no SA_RESTART,
- * so sleeps wake up). */
-void
-br_cli_install_stop_handlers(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
-volatile sig_atomic_t *
-br_cli_stop_flag(void)
-{
-	return &stop_flag;
-}
 
 /* duration_opt: "--x VALUE" as seconds, > 0 unless zero_ok. */
 static int
