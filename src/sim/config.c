@@ -405,7 +405,8 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 
 	/* workload */
 	static const char *const k_work[] = { "num_prompts", "input_len", "output_len",
-		"max_concurrency", "request_rate", "burstiness", "frontend_delay_s", NULL };
+		"max_concurrency", "request_rate", "burstiness", "frontend_delay_s",
+		"frontend_per_input_token_s", "frontend_cv", "frontend_inbound_share", NULL };
 	if (check_keys(work, k_work, path, "workload", cause) < 0)
 		goto out;
 	if (get_num(work, "num_prompts", NAN, 1, 0, BR_SIM_MAX_PROMPTS, 1, &x, path, "workload", cause) < 0)
@@ -464,7 +465,12 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		goto out;
 	}
 	if (get_num(work, "burstiness", 1.0, 0, 1, 1e6, 0, &cfg->burstiness, path, "workload", cause) < 0 ||
-	    get_num(work, "frontend_delay_s", 0.005, 0, 0, 3600, 0, &cfg->frontend_delay_s, path, "workload", cause) < 0)
+	    get_num(work, "frontend_delay_s", 0.005, 0, 0, 3600, 0, &cfg->frontend_delay_s, path, "workload", cause) < 0 ||
+	    get_num(work, "frontend_per_input_token_s", 0, 0, 0, 1, 0, &cfg->frontend_per_input_token_s, path,
+		"workload", cause) < 0 ||
+	    get_num(work, "frontend_cv", 0, 0, 0, 10, 0, &cfg->frontend_cv, path, "workload", cause) < 0 ||
+	    get_num(work, "frontend_inbound_share", 0, 0, 0, 1, 0, &cfg->frontend_inbound_share, path,
+		"workload", cause) < 0)
 		goto out;
 
 	/* seed, labels, clocks */

@@ -78,6 +78,7 @@ typedef struct eng {
 	int next_send, done;
 	double *slots;                 /* FIFO of times a concurrency slot frees */
 	int slot_head, slot_n, slot_cap;
+	int *fe_pend, fe_n;            /* sent, in the frontend: sorted by engine arrival */
 	/* sampling */
 	double next_sample, next_log;
 	double log_prompt0, log_gen0, log_pre0;
@@ -275,7 +276,32 @@ send_time(const eng *e)
 	return a > s ? a : s;
 }
 
-/* deliver: requests sent at or before `now` join the back of the waiting queue. */
+/* fe_head: the engine arrival of the first request in the frontend, or INFINITY. */
+static double
+fe_head(const eng *e)
+{
+	return e->fe_n ? e->req[e->fe_pend[0]].t_send : INFINITY;
+}
+
+/* next_arrival: when the engine next sees a request (a send plus its inbound
+ * frontend time, or one already in the frontend), INFINITY when none can come. */
+static double
+next_arrival(const eng *e)
+{
+	double t = send_time(e);
+	if (!isinf(t))
+		t += e->req[e->next_send].fe_in_s;
+	double h = fe_head(e);
+	return h < t ? h : t;
+}
+
+/*
+ * deliver: requests the client sent at or before `now` enter the frontend
+ * (kept sorted by engine arrival t_send = t_client + fe_in_s, ties in send
+ * order); those whose engine arrival is at or before `now` join the back of
+ * the waiting queue in arrival order. With no inbound frontend time both
+ * happen at once, in send order.
+ */
 static void
 deliver(eng *e)
 {
@@ -288,11 +314,26 @@ deliver(eng *e)
 			e->slot_n--;
 		}
 		br_sim_req *r = &e->req[e->next_send];
-		r->t_send = t;
-		r->state = 1;
-		e->wq[(e->wq_head + e->wq_n) % e->n] = e->next_send;
-		e->wq_n++;
+		r->t_client = t;
+		r->t_send = t + r->fe_in_s;
+		int k = e->fe_n++;
+		while (k > 0 && e->req[e->fe_pend[k - 1]].t_send > r->t_send) {
+			e->fe_pend[k] = e->fe_pend[k - 1];
+			k--;
+		}
+		e->fe_pend[k] = e->next_send;
 		e->next_send++;
+	}
+	int k = 0;
+	while (k < e->fe_n && e->req[e->fe_pend[k]].t_send <= e->now) {
+		int idx = e->fe_pend[k++];
+		e->req[idx].state = 1;
+		e->wq[(e->wq_head + e->wq_n) % e->n] = idx;
+		e->wq_n++;
+	}
+	if (k) {
+		memmove(e->fe_pend, e->fe_pend + k, (size_t)(e->fe_n - k) * sizeof(int));
+		e->fe_n -= k;
 	}
 }
 
@@ -430,9 +471,9 @@ finish(eng *e, int idx, double t)
 	hist_observe(&run->hist[H_PREFILL], r->t_first_tok - r->t_first_sched);
 	hist_observe(&run->hist[H_DECODE], t - r->t_first_tok);
 	hist_observe(&run->hist[H_INFERENCE], t - r->t_first_sched);
-	hist_observe(&run->hist[H_E2E], t - r->t_send);
+	hist_observe(&run->hist[H_E2E], t - r->t_client);
 	if (e->c->max_concurrency > 0)
-		slot_push(e, t + e->c->frontend_delay_s);
+		slot_push(e, t + r->fe_out_s);   /* the client has the last token */
 }
 
 /*
@@ -529,7 +570,7 @@ step(eng *e, char **cause)
 			r->t_first_tok = t_end;
 			e->prompt_tokens += r->in;
 			iter_tokens += r->in;
-			hist_observe(&e->run->hist[H_TTFT], t_end - r->t_send);
+			hist_observe(&e->run->hist[H_TTFT], t_end - r->t_client);
 		} else {
 			double gap = t_end - r->t_last_tok;
 			e->run->itls[r->itl_off + (size_t)r->n_gen - 1] = gap;
@@ -585,7 +626,10 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	int *in = br_xmalloc((size_t)n * sizeof(int));
 	int *out = br_xmalloc((size_t)n * sizeof(int));
 	double *arr = br_xmalloc((size_t)n * sizeof(double));
+	double *fe_in = br_xmalloc((size_t)n * sizeof(double));
+	double *fe_out = br_xmalloc((size_t)n * sizeof(double));
 	br_sim_workload(c, in, out, arr);
+	br_sim_frontend(c, in, n, fe_in, fe_out);
 	run->n_req = n;
 	run->req = br_xcalloc((size_t)n, sizeof(br_sim_req));
 	size_t off = 0;
@@ -594,13 +638,17 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 		r->in = in[i];
 		r->out = out[i];
 		r->t_arrival = arr[i];
-		r->t_send = r->t_first_sched = r->t_first_tok = r->t_last_tok = r->t_fin = NAN;
+		r->fe_in_s = fe_in[i];
+		r->fe_out_s = fe_out[i];
+		r->t_client = r->t_send = r->t_first_sched = r->t_first_tok = r->t_last_tok = r->t_fin = NAN;
 		r->itl_off = off;
 		off += (size_t)(out[i] - 1);
 	}
 	free(in);
 	free(out);
 	free(arr);
+	free(fe_in);
+	free(fe_out);
 	if ((double)off > BR_SIM_MAX_ITLS) {
 		if (cause)
 			*cause = br_xasprintf("%s: workload.output_len: the drawn lengths give %zu inter-token "
@@ -615,6 +663,7 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	e.req = run->req;
 	e.running = br_xmalloc((size_t)n * sizeof(int));
 	e.wq = br_xmalloc((size_t)n * sizeof(int));
+	e.fe_pend = br_xmalloc((size_t)n * sizeof(int));
 	e.s_idx = br_xmalloc((size_t)n * sizeof(int));
 	e.s_new = br_xmalloc((size_t)n * sizeof(int));
 	e.total_blocks = (long)(c->kv_pool_tokens / c->block_size);
@@ -636,7 +685,7 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	while (rc == 0 && e.done < n) {
 		deliver(&e);
 		if (e.n_running == 0 && e.wq_n == 0) {
-			double t = send_time(&e);
+			double t = next_arrival(&e);
 			if (isinf(t)) {
 				if (cause)
 					*cause = br_xasprintf("%s: internal error: no request can be sent", c->path);
@@ -666,8 +715,11 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 		}
 	}
 	if (rc == 0) {
-		/* the client sees the last response frontend_delay_s after the engine */
-		run->t_end = e.now + c->frontend_delay_s;
+		/* the client has the last response when its outbound frontend time has passed */
+		run->t_end = e.now;
+		for (int i = 0; i < n; i++)
+			if (run->req[i].t_fin + run->req[i].fe_out_s > run->t_end)
+				run->t_end = run->req[i].t_fin + run->req[i].fe_out_s;
 		rc = emit_until(&e, run->t_end + 3.0 * c->sample_interval_s);
 		if (rc == 0 && e.next_log < run->t_end + c->log_interval_s)
 			rc = emit_until(&e, run->t_end + c->log_interval_s + 0.001);
@@ -687,6 +739,7 @@ br_sim_engine_run(struct br_sim_run *run, char **cause)
 	}
 	free(e.running);
 	free(e.wq);
+	free(e.fe_pend);
 	free(e.s_idx);
 	free(e.s_new);
 	free(e.slots);

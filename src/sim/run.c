@@ -99,8 +99,8 @@ summarize(const struct br_sim_run *run, br_sim_result *out)
 		fl += k * c->flops_c0 + c->flops_c1 * k * (k + 1) / 2;
 		completed += r->state == 3;
 		gen += r->out;
-		ttft[i] = r->t_first_tok + c->frontend_delay_s - r->t_send;
-		e2el[i] = r->t_fin + c->frontend_delay_s - r->t_send;
+		ttft[i] = r->t_first_tok + r->fe_out_s - r->t_client;
+		e2el[i] = r->t_fin + r->fe_out_s - r->t_client;
 	}
 	out->flops_no_preemption = fl;
 	out->completed = completed;

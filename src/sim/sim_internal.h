@@ -45,7 +45,15 @@ typedef struct br_sim_config {
 	int max_concurrency;         /* 0 = none (open loop without a cap) */
 	double request_rate;         /* INFINITY = all at once (closed loop) */
 	double burstiness;
+	/* Frontend + IPC time of request i (s): Gamma with mean frontend_delay_s +
+	 * frontend_per_input_token_s · input_len and coefficient of variation
+	 * frontend_cv (0 = that mean exactly); the share frontend_inbound_share of it
+	 * passes before the engine sees the request (tokenisation, IPC in), the
+	 * rest after each token leaves the engine (detokenisation, HTTP out). */
 	double frontend_delay_s;
+	double frontend_per_input_token_s;
+	double frontend_cv;
+	double frontend_inbound_share;
 	uint64_t seed;
 	/* labels */
 	char *name, *vllm_version, *model_name, *gpu_name;
@@ -88,6 +96,10 @@ int br_sim_draw_len(br_rng *r, const br_sim_dist *d);
 /* Fill in[], out[] (token lengths) and arrival[] (client seconds since t=0,
  * 0 for every request of an unlimited-rate run). */
 void br_sim_workload(const br_sim_config *cfg, int *in, int *out, double *arrival);
+/* Fill fe_in[], fe_out[] (s) for the n requests of lengths in[] (see
+ * br_sim_config.frontend_*); drawn from their own stream, so the lengths and
+ * arrivals of a seed do not change with the frontend settings. */
+void br_sim_frontend(const br_sim_config *cfg, const int *in, int n, double *fe_in, double *fe_out);
 
 /* ---- engine (engine.c) ---- */
 
@@ -111,7 +123,9 @@ typedef struct br_sim_req {
 	int hiwater;                 /* most tokens ever computed (recompute below this) */
 	int state;                   /* 0 not sent, 1 waiting, 2 running, 3 done */
 	double t_arrival;            /* open-loop arrival (client s) */
-	double t_send;               /* client send = server arrival */
+	double fe_in_s, fe_out_s;    /* frontend time before the engine / after each token (s) */
+	double t_client;             /* client send (s) */
+	double t_send;               /* engine arrival = t_client + fe_in_s */
 	double t_first_sched, t_first_tok, t_last_tok, t_fin;
 	size_t itl_off;              /* offset into run->itls */
 } br_sim_req;

@@ -143,3 +143,26 @@ br_sim_workload(const br_sim_config *cfg, int *in, int *out, double *arrival)
 		}
 	}
 }
+
+/*
+ * br_sim_frontend: the frontend + IPC time of each request (DESIGN.md §5,
+ * fitted to the reference rounds: 0.73 s / 0.42 s mean residual
+ * TTFT − queue − prefill at 6144 input tokens). Mean m_i = frontend_delay_s
+ * + frontend_per_input_token_s · in[i]; with frontend_cv > 0 the time is
+ * Gamma(shape 1/cv², scale m_i·cv²) (mean m_i, sd cv·m_i), else m_i exactly.
+ * fe_in[i] = frontend_inbound_share of it, fe_out[i] the rest. The stream is
+ * seeded from seed with a fixed offset, so only these draws depend on it.
+ */
+void
+br_sim_frontend(const br_sim_config *cfg, const int *in, int n, double *fe_in, double *fe_out)
+{
+	br_rng r;
+	br_rng_seed(&r, cfg->seed ^ 0x9e3779b97f4a7c15ULL);
+	double cv = cfg->frontend_cv, shape = cv > 0 ? 1.0 / (cv * cv) : 0;
+	for (int i = 0; i < n; i++) {
+		double m = cfg->frontend_delay_s + cfg->frontend_per_input_token_s * in[i];
+		double f = cv > 0 && m > 0 ? br_rng_gamma(&r, shape) * m / shape : m;
+		fe_in[i] = f * cfg->frontend_inbound_share;
+		fe_out[i] = f - fe_in[i];
+	}
+}

@@ -169,7 +169,6 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 {
 	const br_sim_config *c = &run->cfg;
 	size_t n = (size_t)run->n_req;
-	double fd = c->frontend_delay_s;
 	double dur = run->t_end;
 	double tin = 0, tout = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -232,7 +231,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", fp);
-		put_f(fp, run->req[i].t_first_tok + fd - run->req[i].t_send);
+		put_f(fp, run->req[i].t_first_tok + run->req[i].fe_out_s - run->req[i].t_client);
 	}
 	fputc(']', fp);
 	key(fp, "itls", &first);
@@ -253,7 +252,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", fp);
-		put_f(fp, run->req[i].t_fin + fd - run->req[i].t_send);
+		put_f(fp, run->req[i].t_fin + run->req[i].fe_out_s - run->req[i].t_client);
 	}
 	fputc(']', fp);
 	/* perf_counter-like clock: arbitrary origin 1000.0 s before t = 0 */
@@ -262,7 +261,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", fp);
-		put_f(fp, 1000.0 + run->req[i].t_send);
+		put_f(fp, 1000.0 + run->req[i].t_client);
 	}
 	fputc(']', fp);
 	key(fp, "generated_texts", &first);
@@ -281,7 +280,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	double *conc = br_xcalloc(nsec, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
 		const br_sim_req *r = &run->req[i];
-		double t = r->t_first_tok + fd;
+		double t = r->t_first_tok + r->fe_out_s;
 		size_t s = (size_t)t;
 		if (s < nsec)
 			tok[s] += 1;
@@ -291,7 +290,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 			if (s < nsec)
 				tok[s] += 1;
 		}
-		size_t s0 = (size_t)r->t_send, s1 = (size_t)(r->t_fin + fd);
+		size_t s0 = (size_t)r->t_client, s1 = (size_t)(r->t_fin + r->fe_out_s);
 		for (size_t q = s0; q <= s1 && q < nsec; q++)
 			conc[q] += 1;
 	}
@@ -310,7 +309,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 
 	double *x = br_xmalloc((run->n_itls > n ? run->n_itls : n) * sizeof(double) + sizeof(double));
 	for (size_t i = 0; i < n; i++)
-		x[i] = run->req[i].t_first_tok + fd - run->req[i].t_send;
+		x[i] = run->req[i].t_first_tok + run->req[i].fe_out_s - run->req[i].t_client;
 	stat4(fp, "ttft", x, n, &first);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -322,7 +321,7 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	memcpy(x, run->itls, run->n_itls * sizeof(double));
 	stat4(fp, "itl", x, run->n_itls, &first);
 	for (size_t i = 0; i < n; i++)
-		x[i] = run->req[i].t_fin + fd - run->req[i].t_send;
+		x[i] = run->req[i].t_fin + run->req[i].fe_out_s - run->req[i].t_client;
 	stat4(fp, "e2el", x, n, &first);
 	free(x);
 	fputc('}', fp);

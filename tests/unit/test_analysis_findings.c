@@ -793,7 +793,7 @@ test_small_sample_boundaries(void **state)
  * so C_eff = 1: demand 8192 tokens, 8192/86864 = 0.0943 of the pool
  * (python3), not 6.04×; no "oversubscribed", no "throughput cliff". The
  * resident share is mean running / 1: python3 on metrics.csv (seed 1):
- * running is 1 on rows 3..34, the window is rows 2..35 → 32/34 = 16/17.
+ * running is 1 on rows 3..38, the window is rows 2..39 → 36/38 = 18/19.
  * run.json's kv_pool_tokens (86,864) equals the log's → source "server log".
  */
 static void
@@ -835,7 +835,7 @@ test_simulated_one_prompt(void **state)
 	assert_string_equal(c->kv_pool_source, "server log");
 	assert_true(a.residency.available);
 	assert_double_rel(a.residency.resident_share, a.residency.running_mean, 0);
-	assert_double_rel(a.residency.resident_share, 16.0 / 17.0, 1e-12);
+	assert_double_rel(a.residency.resident_share, 18.0 / 19.0, 1e-12);
 	br_findings r;
 	br_findings_evaluate(&a, &r);
 	assert_false(br_findings_has(&r, "oversubscribed"));
