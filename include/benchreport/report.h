@@ -129,6 +129,11 @@ void br_template_free(br_template *t);
  * NAN values become JSON null. Returns a new reference. */
 json_t *br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs);
 
+/* br_story_summary: the campaign story as summary.json's "story" object
+ * (src/report/story_summary.c); the caller owns the result. */
+struct br_story;
+json_t *br_story_summary(const br_campaign *c, const struct br_story *s);
+
 /* br_summary_calibration: the FLOPs calibration as a JSON object (new
  * reference): line a + b·x with standard errors, R², and every point. */
 json_t *br_summary_calibration(const br_flops_calibration *c);

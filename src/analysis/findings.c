@@ -57,6 +57,17 @@
 /* A percentile p rests on n·(1 − p) samples beyond it; fewer than this is a
  * small sample: p99.9 needs n ≥ 10,000, p99.99 needs n ≥ 100,000. */
 #define TAIL_SAMPLES_MIN 10.0
+/* Mean running / the log's "Maximum concurrency ... x" within this band = the
+ * log line predicted the resident requests (round 1: 11.17 / 10.60 = 1.05;
+ * round 2: 15.65 / 14.66 = 1.07; above 1 because a request holds less than
+ * its full length most of its life). */
+#define RED_LINE_LO 0.9
+#define RED_LINE_HI 1.25
+/* Tokens released per preemption / tokens held by an average running request
+ * just before, within this band = one victim per preemption (round 1: 6,529
+ * released, one request's context). */
+#define ONE_VICTIM_LO 0.5
+#define ONE_VICTIM_HI 1.5
 
 /* Keys of the derived numbers, in the order they are stored. */
 enum {
@@ -84,6 +95,10 @@ enum {
 	D_RELEASED_TOKENS_TOTAL,
 	D_RECOMPUTE_S,
 	D_RECOMPUTE_SHARE,
+	D_RECOMPUTE_PREFILL_SHARE,
+	D_RUNNING_OVER_LOG_X,
+	D_HELD_TOKENS_PER_RUNNING,
+	D_RELEASED_OVER_HELD,
 	D_N
 };
 
@@ -112,6 +127,10 @@ static const char *const D_KEY[D_N] = {
 	"released_tokens_total",
 	"recompute_s",
 	"recompute_share_frac",
+	"recompute_prefill_share_frac",
+	"running_mean_over_log_max_concurrency",
+	"held_tokens_per_running_request",
+	"released_over_held",
 };
 
 /* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
@@ -305,12 +324,54 @@ gather(const br_analysis *a, facts *x)
 			x->d[D_RECOMPUTE_SHARE] = fl->recompute_share_frac;
 		}
 	}
+	/* recomputed prefill as a share of the prompt tokens (reference card "+33%") */
+	const br_bench *bb = a->run && a->run->bench.n > 0 ? &a->run->bench.runs[0] : NULL;
+	if (num(x->d[D_RECOMPUTED_TOKENS]) && bb && num(bb->total_input_tokens) && bb->total_input_tokens > 0)
+		x->d[D_RECOMPUTE_PREFILL_SHARE] = x->d[D_RECOMPUTED_TOKENS] / bb->total_input_tokens;
+	if (a->residency.available && num(a->residency.running_mean) && a->capacity.available &&
+	    num(a->capacity.log_max_concurrency_x) && a->capacity.log_max_concurrency_x > 0)
+		x->d[D_RUNNING_OVER_LOG_X] = a->residency.running_mean / a->capacity.log_max_concurrency_x;
+	/* tokens an average running request held just before each preemption:
+	 * KV usage before × P / running before, averaged over the events */
+	const br_preemptions *pe = &a->preemptions;
+	if (pe->available && pe->events && pe->n_events > 0 && a->capacity.available &&
+	    num(a->capacity.kv_pool_tokens)) {
+		double sum = 0;
+		size_t n = 0;
+		for (size_t i = 0; i < pe->n_events; i++) {
+			const br_preemption_event *e = &pe->events[i];
+			if (num(e->kv_before_frac) && num(e->running_before) && e->running_before > 0) {
+				sum += e->kv_before_frac * a->capacity.kv_pool_tokens / e->running_before;
+				n++;
+			}
+		}
+		if (n > 0) {
+			x->d[D_HELD_TOKENS_PER_RUNNING] = sum / (double)n;
+			if (!pe->released_unreadable && num(pe->mean_released_per_preemption_tokens))
+				x->d[D_RELEASED_OVER_HELD] = pe->mean_released_per_preemption_tokens /
+				    x->d[D_HELD_TOKENS_PER_RUNNING];
+		}
+	}
 	/* the budget holds the same recompute time when the ledger's share is unknown */
 	if (!num(x->d[D_RECOMPUTE_S]) && a->budget.available &&
 	    num(a->budget.recompute_s) && num(a->budget.recompute_frac)) {
 		x->d[D_RECOMPUTE_S] = a->budget.recompute_s;
 		x->d[D_RECOMPUTE_SHARE] = a->budget.recompute_frac;
 	}
+}
+
+/*
+ * token_counter_misses: 1 when the FLOPs counter exceeds the calibrated
+ * model by more than FLOPS_EXCESS_MIN while Δ iteration_tokens_total_sum
+ * equals Σ(in+out) within half a token: the recompute is in the FLOPs, not
+ * in the token counter.
+ */
+static int
+token_counter_misses(const facts *x)
+{
+	double st = x->d[D_SCHEDULED_TOKENS], sm = x->d[D_SCHEDULED_TOKENS_MIN];
+	return num(x->d[D_FLOPS_EXCESS_FRAC]) && x->d[D_FLOPS_EXCESS_FRAC] > FLOPS_EXCESS_MIN &&
+	    num(st) && num(sm) && fabs(st - sm) <= 0.5;
 }
 
 /*
@@ -419,9 +480,7 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	/* Token counter misses recompute: FLOPs excess > 5% over the calibrated
 	 * model while Δ iteration_tokens_total_sum equals Σ(in+out) (within half
 	 * a token). */
-	double st = x->d[D_SCHEDULED_TOKENS], sm = x->d[D_SCHEDULED_TOKENS_MIN];
-	if (num(x->d[D_FLOPS_EXCESS_FRAC]) && x->d[D_FLOPS_EXCESS_FRAC] > FLOPS_EXCESS_MIN &&
-	    num(st) && num(sm) && fabs(st - sm) <= 0.5)
+	if (token_counter_misses(x))
 		add(f, "token_counter_misses_recompute", BR_SEV_NOTICE, BR_FINDING);
 
 	/* Recompute share of the wall time: preemptions > 0 and a positive
@@ -430,6 +489,30 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	    num(x->d[D_RECOMPUTE_S]) && x->d[D_RECOMPUTE_S] > 0 &&
 	    num(x->d[D_RECOMPUTE_SHARE]))
 		add(f, "recompute_share", BR_SEV_NOTICE, BR_FINDING);
+
+	/* One victim per preemption: the released tokens are about one running
+	 * request's context and no sample holds more than one preemption. */
+	if (num(x->d[D_RELEASED_OVER_HELD]) && x->d[D_RELEASED_OVER_HELD] >= ONE_VICTIM_LO &&
+	    x->d[D_RELEASED_OVER_HELD] <= ONE_VICTIM_HI && a->preemptions.n_multi_events == 0 &&
+	    a->preemptions.n_events >= 2)
+		add(f, "one_victim_per_preemption", BR_SEV_INFO, BR_FINDING);
+
+	/* The log's capacity line is the red line: oversubscribed, and the mean
+	 * running within [0.9, 1.25] of the log's maximum concurrency. */
+	if (a->capacity.available && num(a->capacity.oversubscription) && a->capacity.oversubscription > OVERSUB_MIN &&
+	    num(x->d[D_RUNNING_OVER_LOG_X]) && x->d[D_RUNNING_OVER_LOG_X] >= RED_LINE_LO &&
+	    x->d[D_RUNNING_OVER_LOG_X] <= RED_LINE_HI)
+		add(f, "capacity_red_line", BR_SEV_INFO, BR_FINDING);
+
+	/* Soft degradation: overloaded (oversubscribed or preempting), yet every
+	 * prompt completed and none failed (all three counts known). */
+	const br_bench *sb = a->run && a->run->bench.n > 0 ? &a->run->bench.runs[0] : NULL;
+	int overloaded = (num(x->preemptions) && x->preemptions > 0) || (a->capacity.available &&
+	    num(a->capacity.oversubscription) && a->capacity.oversubscription > OVERSUB_MIN);
+	if (overloaded && sb && num(sb->failed) && sb->failed == 0 && num(sb->completed) &&
+	    num(sb->num_prompts) && sb->completed == sb->num_prompts && sb->completed > 0)
+		add(f, num(x->preemptions) && x->preemptions > 0 ? "soft_degradation" : "soft_degradation_no_preemption",
+		    BR_SEV_INFO, BR_FINDING);
 
 	/* Little's law: resident ratio and queue ratio both in [0.8, 1.25].
 	 * With TTFT exploded (see ttft_exploded) the conclusion is that the
@@ -530,6 +613,12 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 		add(f, set_aside ? "rec_keep_matching_log" : a->capacity.available ? "rec_keep_server_log_args" :
 		    "rec_keep_server_log", BR_SEV_NOTICE, BR_RECOMMENDATION);
 	}
+
+	/* MFU from the FLOPs counter: the token counter stayed at the minimum
+	 * while the FLOPs counter shows the recompute (the same test as the
+	 * token_counter_misses_recompute finding). */
+	if (token_counter_misses(x))
+		add(f, "rec_mfu_from_flops_counter", BR_SEV_INFO, BR_RECOMMENDATION);
 }
 
 static void

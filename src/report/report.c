@@ -12,6 +12,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/report.h"
+#include "benchreport/story.h"
 
 /* A context bundling what every section needs. */
 typedef struct ctx {
@@ -256,13 +257,15 @@ numbered_bullets(ctx *c, const char *prefix)
  * conclusions, recommendations and caveats.
  */
 static void
-findings_section(ctx *c)
+findings_kinds(ctx *c, int mask)
 {
 	json_t *list = json_object_get(c->s, "findings");
 	static const char *kinds[3] = { "finding", "recommendation", "caveat" };
 	static const char *heads[3] = { "findings_text.conclusions_heading",
 		"findings_text.recommendations_heading", "findings_text.caveats_heading" };
 	for (int k = 0; k < 3; k++) {
+		if (!(mask & (1 << k)))
+			continue;
 		strpool p = { 0 };
 		const char **items = NULL;
 		size_t n = 0;
@@ -287,6 +290,12 @@ findings_section(ctx *c)
 		free(items);
 		strpool_free(&p);
 	}
+}
+
+static void
+findings_section(ctx *c)
+{
+	findings_kinds(c, 7);
 }
 
 /*
@@ -396,17 +405,22 @@ gate_section(ctx *c)
 	strpool_free(&p);
 }
 
+/*
+ * headline_cards: the run's headline cards (GPU, versions, lengths, load,
+ * outcome, KV pool and demand, preemptions; when known the resident share,
+ * TTFT p50 with its queue share and the recomputed prefill, as the reference
+ * report's front page has them), from c->a and c->s. extra_label_key (may be NULL)
+ * (a template key) adds one more card, with extra_value, after them.
+ */
 static void
-title_page(ctx *c)
+headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 {
 	const br_analysis *a = c->a;
 	const br_run *r = a->run;
 	const br_bench *b = &r->bench.runs[0];
 	strpool p = { 0 };
-	const char *labels[16], *values[16];
+	const char *labels[24], *values[24];
 	size_t n = 0;
-
-	br_pdf_title(c->d, fill(c, &p, "doc.title"), fill(c, &p, "doc.subtitle"));
 
 #define CARD(lkey, value) do { labels[n] = fill(c, &p, lkey); values[n] = (value); n++; } while (0)
 	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
@@ -446,9 +460,30 @@ title_page(ctx *c)
 				n++;
 			}
 	}
+	if (a->residency.available && isfinite(a->capacity.effective_concurrency) &&
+	    isfinite(a->residency.running_mean))
+		CARD("cards.resident", fill(c, &p, "cards.resident_value"));
+	if (a->ttft_split.available && isfinite(a->ttft_split.queue_share))
+		CARD("cards.ttft_queue", fill(c, &p, "cards.ttft_queue_value"));
+	json_t *rps = json_object_get(json_object_get(c->s, "derived"), "recompute_prefill_share_frac");
+	if (json_is_number(rps))
+		CARD("cards.recompute", fill(c, &p, "cards.recompute_value"));
+	if (extra_label_key)
+		CARD(extra_label_key, extra_value);
 #undef CARD
 	br_pdf_cards(c->d, labels, values, n);
 	strpool_free(&p);
+}
+
+static void
+title_page(ctx *c)
+{
+	const br_analysis *a = c->a;
+	const br_run *r = a->run;
+	const br_bench *b = &r->bench.runs[0];
+	strpool p = { 0 };
+	br_pdf_title(c->d, fill(c, &p, "doc.title"), fill(c, &p, "doc.subtitle"));
+	headline_cards(c, NULL, NULL);
 	gate_section(c);
 
 	/* At a glance: sentences chosen by the numbers. */
@@ -541,6 +576,7 @@ title_page(ctx *c)
 		heading(c, 2, "glance.missing_heading");
 		br_pdf_bullets(c->d, (const char *const *)r->warnings, r->n_warnings);
 	}
+	strpool_free(&p);
 }
 
 static void
@@ -1177,6 +1213,9 @@ br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
 		    (json_int_t)g->n, "configuration", g->label));
 	}
 	json_object_set_new(s, "calibration", br_summary_calibration(&c->calibration));
+	br_story story;
+	br_story_build(c, &story);
+	json_object_set_new(s, "story", br_story_summary(c, &story));
 	json_t *runs = json_array();
 	for (size_t i = 0; i < c->n_runs; i++)
 		json_array_append(runs, run_summaries[i]);
@@ -1204,40 +1243,131 @@ is_calibration_run(const br_campaign *c, size_t i)
 	return c->calibration.points[i].used;
 }
 
+/*
+ * story_json: the focus run's summary with the campaign's "story" object
+ * beside it, so that one template sentence can cite both (a new reference
+ * to focus; the story object is shared, not copied).
+ */
+static json_t *
+story_json(const json_t *focus_summary, const json_t *campaign_summary)
+{
+	json_t *m = json_copy((json_t *)focus_summary);
+	json_object_set(m, "story", json_object_get(campaign_summary, "story"));
+	return m;
+}
+
+/* story_bullets: the campaign findings whose ids start (rec = 1) or do not start with "rec_". */
+static void
+story_bullets(ctx *c, const json_t *ids, int rec, const char ***items, size_t *n, strpool *p)
+{
+	for (size_t i = 0; i < json_array_size(ids); i++) {
+		const char *id = json_string_value(json_array_get(ids, i));
+		if (id == NULL || (strncmp(id, "rec_", 4) == 0) != rec)
+			continue;
+		char key[96];
+		snprintf(key, sizeof key, "story.%s", id);
+		*items = br_xrealloc(*items, (*n + 1) * sizeof **items);
+		(*items)[(*n)++] = fill(c, p, key);
+	}
+}
+
+/*
+ * expectations_table: the standard expectations of an overload test with the
+ * verdict the focus run gives (src/analysis/story.c) and what was measured.
+ */
+static void
+expectations_table(ctx *c)
+{
+	const json_t *v = json_object_get(json_object_get(c->s, "story"), "expectations");
+	if (v == NULL)
+		return;
+	strpool p = { 0 };
+	heading(c, 2, "campaign.expect_heading");
+	para(c, "campaign.expect_intro");
+	const char *hdr[3] = { fill(c, &p, "campaign.col_expect"), fill(c, &p, "campaign.col_verdict"),
+		fill(c, &p, "campaign.col_measured") };
+	const char *cells[3 * BR_N_EXPECT];
+	size_t rows = 0;
+	for (int k = 0; k < BR_N_EXPECT; k++) {
+		const char *verdict = json_string_value(json_object_get(v, br_expect_id[k]));
+		if (verdict == NULL)
+			continue;
+		char key[96];
+		snprintf(key, sizeof key, "expect.%s", br_expect_id[k]);
+		cells[rows * 3] = fill(c, &p, key);
+		snprintf(key, sizeof key, "campaign.verdict_%s", verdict);
+		cells[rows * 3 + 1] = fill(c, &p, key);
+		if (strcmp(verdict, "unknown") == 0)
+			cells[rows * 3 + 2] = fill(c, &p, "expect.unknown_measured");
+		else {
+			snprintf(key, sizeof key, k == BR_EXPECT_LOG_LINES && strcmp(verdict, "partly") == 0 ?
+			    "expect.%s_partly_measured" : "expect.%s_measured", br_expect_id[k]);
+			cells[rows * 3 + 2] = fill(c, &p, key);
+		}
+		rows++;
+	}
+	const double w[3] = { 2.6, 1.0, 3.6 };
+	const enum br_align al[3] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+	br_pdf_table t = { .n_cols = 3, .n_rows = rows, .header = hdr, .cells = cells,
+		.col_weight = w, .align = al, .font_size_small = 1 };
+	br_pdf_table(c->d, &t);
+	strpool_free(&p);
+}
+
+/*
+ * campaign_title: the focus run's headline cards (and the calibration), the
+ * campaign's own findings (the story), the focus run's conclusions, the
+ * expectations table, the next steps (the focus run's recommendations and
+ * the story's) and the caveats.
+ */
 static void
 campaign_title(ctx *c, const br_campaign *camp)
 {
 	strpool p = { 0 };
 	const br_run *focus = &camp->runs[camp->focus];
-	const char *labels[8], *values[8];
-	size_t n = 0;
 	br_pdf_title(c->d, fill(c, &p, "campaign.title"), fill(c, &p, "campaign.subtitle"));
-	labels[n] = fill(c, &p, "campaign.card_runs");
-	values[n++] = keep(&p, br_xasprintf("%zu", camp->n_runs));
-	labels[n] = fill(c, &p, "campaign.card_focus");
-	values[n++] = focus->name;
-	if (focus->bench.runs[0].model_id) {
-		labels[n] = fill(c, &p, "campaign.card_model");
-		values[n++] = focus->bench.runs[0].model_id;
-	}
-	if (focus->gpu) {
-		labels[n] = fill(c, &p, "campaign.card_gpu");
-		values[n++] = focus->gpu;
-	}
-	if (focus->log && focus->log->vllm_version) {
-		labels[n] = fill(c, &p, "campaign.card_vllm");
-		values[n++] = card_version(&p, focus->log->vllm_version);
-	}
-	labels[n] = fill(c, &p, "campaign.card_cal");
-	values[n++] = fill(c, &p, camp->has_calibration ? "campaign.card_cal_value" : "campaign.card_cal_none");
-	br_pdf_cards(c->d, labels, values, n);
+	const json_t *saved = c->s;
+	json_t *merged = story_json(c->focus_summary, saved);
+	const char *cal = fill(c, &p, camp->has_calibration ? "campaign.card_cal_value" : "campaign.card_cal_none");
+	c->s = merged;
+	headline_cards(c, "campaign.card_cal", cal);
+	c->s = saved;
+	(void)focus;
 	para(c, "campaign.glance");
-	{
-		const json_t *saved = c->s;
-		c->s = c->focus_summary;
-		findings_section(c);
-		c->s = saved;
+	c->s = merged;
+	const json_t *ids = json_object_get(json_object_get(saved, "story"), "findings");
+	const char **items = NULL;
+	size_t n = 0;
+	story_bullets(c, ids, 0, &items, &n, &p);
+	if (n > 0) {
+		heading(c, 2, "campaign.story_heading");
+		br_pdf_bullets(c->d, items, n);
 	}
+	free(items);
+	findings_kinds(c, 1);
+	expectations_table(c);
+	/* next steps: the focus run's recommendations, then the campaign's */
+	items = NULL;
+	n = 0;
+	json_t *list = json_object_get(c->s, "findings");
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		json_t *f = json_array_get(list, i);
+		if (strcmp(json_string_value(json_object_get(f, "kind")), "recommendation") != 0)
+			continue;
+		char key[128];
+		snprintf(key, sizeof key, "findings.%s", json_string_value(json_object_get(f, "id")));
+		items = br_xrealloc(items, (n + 1) * sizeof *items);
+		items[n++] = fill(c, &p, key);
+	}
+	story_bullets(c, ids, 1, &items, &n, &p);
+	if (n > 0) {
+		heading(c, 2, "campaign.next_heading");
+		br_pdf_bullets(c->d, items, n);
+	}
+	free(items);
+	findings_kinds(c, 4);
+	c->s = saved;
+	json_decref(merged);
 	if (camp->n_warnings > 0) {
 		heading(c, 2, "campaign.warnings_heading");
 		br_pdf_bullets(c->d, (const char *const *)camp->warnings, camp->n_warnings);

@@ -1,0 +1,76 @@
+/*
+ * The campaign's story (issue 10; the round-1 / round-2 reference reports,
+ * ../shared/seeds/): what the comparison across configurations says about
+ * the focus run that no single run can say.
+ *
+ *  - The length contrast: a "light" run at the same concurrency C as the
+ *    focus run, inside the KV pool and without preemptions, on the same
+ *    model, GPU, vLLM version and pool: only the request lengths (and
+ *    perhaps N) differ, so the drop in throughput and the rise in TTFT are
+ *    the price of the longer requests alone.
+ *  - Recompute against the collapse: the focus run's recompute share of the
+ *    wall clock (FLOPs ledger) against the throughput it kept (focus /
+ *    light) and the share of C that was resident.
+ *  - ITL p90 under overload against the light run's.
+ *  - The standard expectations of an overload test, each with a verdict
+ *    from the data (holds, partly, does not hold, unknown).
+ *
+ * Numbers are NAN when unknown; a sentence that needs one never fires.
+ * Ownership: br_story holds no heap memory; ids and keys are static.
+ */
+#ifndef BENCHREPORT_STORY_H
+#define BENCHREPORT_STORY_H
+#include <stddef.h>
+#include "benchreport/campaign.h"
+
+enum br_verdict { BR_VERDICT_UNKNOWN = 0, BR_VERDICT_HOLDS, BR_VERDICT_PARTLY, BR_VERDICT_FAILS };
+extern const char *const br_verdict_name[4];   /* "unknown", "holds", "partly", "does_not_hold" */
+
+/* The standard expectations of an overload test (the reference plan's five). */
+enum {
+	BR_EXPECT_KV_FULL,            /* KV cache usage reaches ~100% */
+	BR_EXPECT_PREEMPTIONS,        /* the scheduler preempts requests */
+	BR_EXPECT_LOG_LINES,          /* the server log shows a line per preemption ("is preempted by") */
+	BR_EXPECT_ITL_P99_SPIKE,      /* p99 ITL spikes (preempted requests recompute) */
+	BR_EXPECT_TTFT_EXPLODES,      /* TTFT grows far beyond prefill time (queueing) */
+	BR_N_EXPECT
+};
+extern const char *const br_expect_id[BR_N_EXPECT];   /* "kv_full", ... (template keys) */
+
+typedef struct br_story {
+	/* ---- the length contrast ---- */
+	int has_contrast;             /* a light run exists (see the file comment) */
+	size_t light;                 /* its index in br_campaign.runs (valid when has_contrast) */
+	int n_prompts_differ;         /* 1 when N differs between the two runs */
+	double concurrency;           /* C of both, requests */
+	double light_in_tokens, light_out_tokens, focus_in_tokens, focus_out_tokens;  /* mean per request */
+	double light_num_prompts, focus_num_prompts;
+	double light_out_tps, focus_out_tps;          /* output tokens/s */
+	double out_tps_change_frac;                   /* focus / light − 1 (−0.69 = −69%) */
+	double light_ttft_p50_ms, focus_ttft_p50_ms, ttft_p50_ratio;   /* ratio focus / light */
+	double light_running_peak, light_kv_peak_frac;
+	double focus_running_mean, focus_running_peak;
+	double light_itl_p90_ms, focus_itl_p90_ms;
+	double light_itl_p99_ms, focus_itl_p99_ms, itl_p99_ratio;      /* ratio focus / light */
+	/* ---- recompute against the collapse ---- */
+	double recompute_share_frac;  /* focus: recompute GPU time / duration (FLOPs ledger) */
+	double recompute_s;
+	double out_tps_kept_frac;     /* focus / light output throughput */
+	double resident_share;        /* focus: mean running / C */
+	/* ---- expectations ---- */
+	int verdict[BR_N_EXPECT];     /* enum br_verdict */
+	/* ---- campaign findings, in order (template keys "story.<id>") ---- */
+	const char *ids[8];
+	size_t n_ids;
+} br_story;
+
+/*
+ * br_story_build: fill *out from the campaign's analysed runs (c->analyses,
+ * calibrated when the campaign has a calibration). Never fails: what the
+ * runs cannot show stays NAN / unknown and its sentence is not chosen.
+ */
+void br_story_build(const br_campaign *c, br_story *out);
+
+/* br_story_has: 1 when id is among out->ids. */
+int br_story_has(const br_story *s, const char *id);
+#endif

@@ -1,0 +1,247 @@
+/*
+ * The campaign's story: the length contrast, recompute against the
+ * concurrency collapse, ITL p90 under overload and the standard
+ * expectations with verdicts (include/benchreport/story.h).
+ *
+ * Thresholds are documented where they are used; each is read from the
+ * reference reports (../shared/seeds/round1-overload-report.zh.txt and
+ * round2-overload-report.zh.txt).
+ */
+#include <math.h>
+#include <string.h>
+#include "benchreport/story.h"
+
+const char *const br_verdict_name[4] = { "unknown", "holds", "partly", "does_not_hold" };
+const char *const br_expect_id[BR_N_EXPECT] = { "kv_full", "preemptions", "log_lines", "itl_p99_spike",
+	"ttft_explodes" };
+
+/* KV usage peak at or above this = "the pool ran full" (reference: 100.0%, 99.99%);
+ * at or above KV_FULL_PARTLY it came close. */
+#define KV_FULL_MIN 0.99
+#define KV_FULL_PARTLY 0.90
+/* p99 ITL focus / light: below SPIKE_PARTLY the p99 did not move (reference:
+ * 215.6 vs 190–213 ms, ratio ≤ 1.13); from SPIKE_HOLDS on it spiked. */
+#define SPIKE_PARTLY 1.5
+#define SPIKE_HOLDS 3.0
+/* TTFT p50 over (prefill + one ITL): above this TTFT exploded (the findings'
+ * rule; reference 219 s vs 1.08 s); above TTFT_PARTLY it grew. */
+#define TTFT_EXPLODED 10.0
+#define TTFT_PARTLY 2.0
+/* ITL p90 of the focus below this share of the light run's = "improved"
+ * (reference: 22.1 vs 121.9 ms). */
+#define ITL_P90_BETTER 0.8
+/* Resident share below this = the concurrency collapsed (findings' cliff rule). */
+#define RESIDENT_COLLAPSE 0.5
+
+static int
+num(double x)
+{
+	return isfinite(x);
+}
+
+/* preemptions: the count over the run window, NAN when unknown. */
+static double
+preemptions(const br_analysis *a)
+{
+	if (a->preemptions.count_available && num(a->preemptions.n_preemptions))
+		return a->preemptions.n_preemptions;
+	if (a->residency.available && num(a->residency.preemptions))
+		return a->residency.preemptions;
+	return NAN;
+}
+
+/* same_str: both known and equal (an unknown side cannot prove sameness). */
+static int
+same_str(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+static const char *
+vllm_version(const br_run *r)
+{
+	return r->log ? r->log->vllm_version : NULL;
+}
+
+/*
+ * is_light: run i can stand beside the focus f in the length contrast: closed
+ * loop at the same C, zero preemptions, demand within the pool, and the same
+ * model, GPU, vLLM version and pool size (all known), so that the request
+ * lengths (and N) are what differs.
+ */
+static int
+is_light(const br_campaign *c, size_t i, size_t f)
+{
+	const br_analysis *a = &c->analyses[i], *fa = &c->analyses[f];
+	const br_run *r = &c->runs[i], *fr = &c->runs[f];
+	const br_bench *b = &r->bench.runs[0], *fb = &fr->bench.runs[0];
+	if (i == f || !num(b->max_concurrency) || b->max_concurrency != fb->max_concurrency)
+		return 0;
+	if (!(preemptions(a) == 0) || !a->capacity.available || !(a->capacity.oversubscription <= 1.0))
+		return 0;
+	if (!fa->capacity.available || !(a->capacity.kv_pool_tokens == fa->capacity.kv_pool_tokens))
+		return 0;
+	if (!same_str(b->model_id, fb->model_id) || !same_str(r->gpu, fr->gpu) ||
+	    !same_str(vllm_version(r), vllm_version(fr)))
+		return 0;
+	if (!num(b->output_throughput_tps) || !num(a->capacity.mean_input_tokens) ||
+	    !num(a->capacity.mean_output_tokens))
+		return 0;
+	/* the lengths must differ, or it is a repeat, not a contrast */
+	return a->capacity.mean_input_tokens != fa->capacity.mean_input_tokens ||
+	    a->capacity.mean_output_tokens != fa->capacity.mean_output_tokens;
+}
+
+static double
+lat(const br_analysis *a, int k, int which)
+{
+	const br_describe_t *m = &a->latency.m[k];
+	if (!a->latency.has_stats[k] && m->count == 0)
+		return NAN;
+	return which == 50 ? m->median : which == 90 ? m->p90 : m->p99;
+}
+
+static void
+add(br_story *s, const char *id)
+{
+	if (s->n_ids < sizeof s->ids / sizeof s->ids[0])
+		s->ids[s->n_ids++] = id;
+}
+
+static int
+log_states_preemptions(const br_server_log *l)
+{
+	if (num(l->v0_cumulative_preemptions))
+		return 1;
+	for (size_t i = 0; i < l->n_stats; i++)
+		if (num(l->stats[i].preemptions))
+			return 1;
+	return 0;
+}
+
+/* expectations: the verdict of each standard expectation on the focus run. */
+static void
+expectations(const br_campaign *c, br_story *s)
+{
+	const br_analysis *a = &c->analyses[c->focus];
+	const br_run *r = &c->runs[c->focus];
+	double pre = preemptions(a);
+	if (a->residency.available && num(a->residency.kv_peak_frac))
+		s->verdict[BR_EXPECT_KV_FULL] = a->residency.kv_peak_frac >= KV_FULL_MIN ? BR_VERDICT_HOLDS :
+		    a->residency.kv_peak_frac >= KV_FULL_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
+	if (num(pre))
+		s->verdict[BR_EXPECT_PREEMPTIONS] = pre > 0 ? BR_VERDICT_HOLDS : BR_VERDICT_FAILS;
+	/* V1 writes no line per preemption; a V0 log or an unknown engine may,
+	 * and the parser does not count those lines: unknown then */
+	if (num(pre) && pre > 0 && r->log && !r->log->did_not_start && same_str(r->log->engine, "V1"))
+		s->verdict[BR_EXPECT_LOG_LINES] = log_states_preemptions(r->log) ? BR_VERDICT_PARTLY :
+		    BR_VERDICT_FAILS;
+	if (num(s->itl_p99_ratio))
+		s->verdict[BR_EXPECT_ITL_P99_SPIKE] = s->itl_p99_ratio >= SPIKE_HOLDS ? BR_VERDICT_HOLDS :
+		    s->itl_p99_ratio >= SPIKE_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
+	double ttft_s = lat(a, BR_TTFT, 50) / 1000.0, itl_s = lat(a, BR_ITL, 50) / 1000.0;
+	double base = a->ttft_split.available ? a->ttft_split.prefill_s + itl_s : NAN;
+	if (num(ttft_s) && num(base) && base > 0) {
+		double q = ttft_s / base;
+		s->verdict[BR_EXPECT_TTFT_EXPLODES] = q > TTFT_EXPLODED ? BR_VERDICT_HOLDS :
+		    q > TTFT_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
+	}
+}
+
+void
+br_story_build(const br_campaign *c, br_story *s)
+{
+	memset(s, 0, sizeof *s);
+	double *all[] = { &s->concurrency, &s->light_in_tokens, &s->light_out_tokens, &s->focus_in_tokens,
+		&s->focus_out_tokens, &s->light_num_prompts, &s->focus_num_prompts, &s->light_out_tps,
+		&s->focus_out_tps, &s->out_tps_change_frac, &s->light_ttft_p50_ms, &s->focus_ttft_p50_ms,
+		&s->ttft_p50_ratio, &s->light_running_peak, &s->light_kv_peak_frac, &s->focus_running_mean,
+		&s->focus_running_peak, &s->light_itl_p90_ms, &s->focus_itl_p90_ms, &s->light_itl_p99_ms,
+		&s->focus_itl_p99_ms, &s->itl_p99_ratio, &s->recompute_share_frac, &s->recompute_s,
+		&s->out_tps_kept_frac, &s->resident_share };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		*all[i] = NAN;
+	if (c->n_runs == 0)
+		return;
+	size_t f = c->focus;
+	const br_analysis *fa = &c->analyses[f];
+	const br_bench *fb = &c->runs[f].bench.runs[0];
+	double fpre = preemptions(fa);
+	int overloaded = (num(fpre) && fpre > 0) ||
+	    (fa->capacity.available && fa->capacity.oversubscription > 1.0);
+	/* the light run: the highest output throughput among the candidates */
+	for (size_t i = 0; overloaded && i < c->n_runs; i++) {
+		if (!is_light(c, i, f))
+			continue;
+		if (!s->has_contrast || c->runs[i].bench.runs[0].output_throughput_tps >
+		    c->runs[s->light].bench.runs[0].output_throughput_tps) {
+			s->has_contrast = 1;
+			s->light = i;
+		}
+	}
+	if (fa->residency.available) {
+		s->focus_running_mean = fa->residency.running_mean;
+		s->focus_running_peak = fa->residency.running_peak;
+		s->resident_share = fa->residency.resident_share;
+	}
+	s->focus_out_tps = fb->output_throughput_tps;
+	s->focus_ttft_p50_ms = lat(fa, BR_TTFT, 50);
+	s->focus_itl_p90_ms = lat(fa, BR_ITL, 90);
+	s->focus_itl_p99_ms = lat(fa, BR_ITL, 99);
+	s->focus_in_tokens = fa->capacity.mean_input_tokens;
+	s->focus_out_tokens = fa->capacity.mean_output_tokens;
+	s->focus_num_prompts = fb->num_prompts;
+	if (fa->flops.available) {
+		s->recompute_share_frac = fa->flops.recompute_share_frac;
+		s->recompute_s = fa->flops.recompute_s;
+	}
+	if (s->has_contrast) {
+		const br_analysis *la = &c->analyses[s->light];
+		const br_bench *lb = &c->runs[s->light].bench.runs[0];
+		s->concurrency = fb->max_concurrency;
+		s->light_in_tokens = la->capacity.mean_input_tokens;
+		s->light_out_tokens = la->capacity.mean_output_tokens;
+		s->light_num_prompts = lb->num_prompts;
+		s->n_prompts_differ = !(lb->num_prompts == fb->num_prompts);
+		s->light_out_tps = lb->output_throughput_tps;
+		s->out_tps_kept_frac = s->focus_out_tps / s->light_out_tps;
+		s->out_tps_change_frac = s->out_tps_kept_frac - 1.0;
+		s->light_ttft_p50_ms = lat(la, BR_TTFT, 50);
+		s->ttft_p50_ratio = s->focus_ttft_p50_ms / s->light_ttft_p50_ms;
+		if (la->residency.available) {
+			s->light_running_peak = la->residency.running_peak;
+			s->light_kv_peak_frac = la->residency.kv_peak_frac;
+		}
+		s->light_itl_p90_ms = lat(la, BR_ITL, 90);
+		s->light_itl_p99_ms = lat(la, BR_ITL, 99);
+		s->itl_p99_ratio = s->focus_itl_p99_ms / s->light_itl_p99_ms;
+	}
+	expectations(c, s);
+
+	/* the campaign's findings */
+	if (s->has_contrast && num(s->out_tps_change_frac) && num(s->ttft_p50_ratio))
+		add(s, s->n_prompts_differ ? "length_contrast_n" : "length_contrast");
+	/* recompute is the wound, the collapse the cliff: the recompute share is
+	 * small against the throughput lost, and the concurrency collapsed */
+	if (s->has_contrast && num(s->recompute_share_frac) && num(s->out_tps_kept_frac) &&
+	    num(s->resident_share) && s->resident_share < RESIDENT_COLLAPSE &&
+	    s->recompute_share_frac < 1.0 - s->out_tps_kept_frac)
+		add(s, "wound_vs_cliff");
+	if (s->has_contrast && num(s->focus_itl_p90_ms) && num(s->light_itl_p90_ms) &&
+	    s->focus_itl_p90_ms < ITL_P90_BETTER * s->light_itl_p90_ms && num(s->focus_running_mean))
+		add(s, "itl_p90_better");
+	/* the designed experiment: the campaign shows pool → resident →
+	 * throughput (oversubscribed focus whose concurrency collapsed) */
+	if (fa->capacity.available && fa->capacity.oversubscription > 1.0 && num(s->resident_share) &&
+	    s->resident_share < RESIDENT_COLLAPSE && num(fa->capacity.kv_pool_gib))
+		add(s, "rec_kv_pool_experiment");
+}
+
+int
+br_story_has(const br_story *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_ids; i++)
+		if (strcmp(s->ids[i], id) == 0)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * The campaign story (include/benchreport/story.h) as summary.json's
+ * "story" object: the numbers every story sentence cites, the light run's
+ * name, the verdict of each standard expectation and the chosen sentence ids.
+ */
+#include <math.h>
+#include "benchreport/report.h"
+#include "benchreport/story.h"
+
+static json_t *
+jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *
+br_story_summary(const br_campaign *c, const br_story *s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "has_contrast", json_boolean(s->has_contrast));
+	json_object_set_new(o, "light_name", s->has_contrast ? json_string(c->runs[s->light].name) : json_null());
+	json_object_set_new(o, "focus_name", c->n_runs ? json_string(c->runs[c->focus].name) : json_null());
+	json_object_set_new(o, "num_prompts_differ", json_boolean(s->n_prompts_differ));
+	struct { const char *k; double v; } nums[] = {
+		{ "concurrency", s->concurrency },
+		{ "light_input_tokens", s->light_in_tokens }, { "light_output_tokens", s->light_out_tokens },
+		{ "focus_input_tokens", s->focus_in_tokens }, { "focus_output_tokens", s->focus_out_tokens },
+		{ "light_num_prompts", s->light_num_prompts }, { "focus_num_prompts", s->focus_num_prompts },
+		{ "light_output_tps", s->light_out_tps }, { "focus_output_tps", s->focus_out_tps },
+		{ "output_tps_change_frac", s->out_tps_change_frac }, { "output_tps_kept_frac", s->out_tps_kept_frac },
+		{ "light_ttft_p50_ms", s->light_ttft_p50_ms }, { "focus_ttft_p50_ms", s->focus_ttft_p50_ms },
+		{ "ttft_p50_ratio", s->ttft_p50_ratio },
+		{ "light_running_peak", s->light_running_peak }, { "light_kv_peak_frac", s->light_kv_peak_frac },
+		{ "focus_running_mean", s->focus_running_mean }, { "focus_running_peak", s->focus_running_peak },
+		{ "light_itl_p90_ms", s->light_itl_p90_ms }, { "focus_itl_p90_ms", s->focus_itl_p90_ms },
+		{ "light_itl_p99_ms", s->light_itl_p99_ms }, { "focus_itl_p99_ms", s->focus_itl_p99_ms },
+		{ "itl_p99_ratio", s->itl_p99_ratio },
+		{ "recompute_share_frac", s->recompute_share_frac }, { "recompute_s", s->recompute_s },
+		{ "resident_share", s->resident_share },
+	};
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
+		json_object_set_new(o, nums[i].k, jnum(nums[i].v));
+	json_t *v = json_object();
+	for (int k = 0; k < BR_N_EXPECT; k++)
+		json_object_set_new(v, br_expect_id[k], json_string(br_verdict_name[s->verdict[k]]));
+	json_object_set_new(o, "expectations", v);
+	json_t *ids = json_array();
+	for (size_t i = 0; i < s->n_ids; i++)
+		json_array_append_new(ids, json_string(s->ids[i]));
+	json_object_set_new(o, "findings", ids);
+	return o;
+}
