@@ -110,7 +110,10 @@ const char *br_template_get(const br_template *t, const char *key);
 char *br_template_fill(const br_template *t, const char *key, const json_t *summary);
 
 /*
- * br_template_figure_caption: caption (NULL = "") followed, when figure f
+ * br_template_figure_caption: the template's "figures_common.label" ("Figure
+ * {n}.", {n} = the token of f->id after "fig": "2" for fig2-waveform, the
+ * same as in the file name; left out when the template has no label), then
+ * caption (NULL = ""), then, when figure f
  * left points out (f->n_not_drawn > 0), by the template's
  * "figures_common.not_drawn" sentence with {n} = that count, so a dropped
  * point is always said in the caption. Returns a malloc'd string.

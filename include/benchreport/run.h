@@ -44,6 +44,8 @@ typedef struct br_run {
 	br_server_log *log;       /* NULL when none */
 	/* run.json labels (NULL when absent) and overrides (NAN when absent) */
 	char *gpu, *driver, *cuda, *notes;
+	char *role;              /* run.json "role": "calibration" = a run for the FLOPs calibration
+	                            only, kept out of the comparison figures; NULL when absent */
 	double kv_pool_tokens_override;
 	double recorded_client_start_s, recorded_client_end_s;  /* (added) run.json record.client_*_unix_s
 	                             written by `benchreport record` (epoch s); NAN otherwise */

@@ -594,7 +594,8 @@ load_meta(br_run *r, const char *path, char **cause)
 	    meta_str(root, "gpu", &r->gpu, path, text, len, cause) != 0 ||
 	    meta_str(root, "driver", &r->driver, path, text, len, cause) != 0 ||
 	    meta_str(root, "cuda", &r->cuda, path, text, len, cause) != 0 ||
-	    meta_str(root, "notes", &r->notes, path, text, len, cause) != 0)
+	    meta_str(root, "notes", &r->notes, path, text, len, cause) != 0 ||
+	    meta_str(root, "role", &r->role, path, text, len, cause) != 0)
 		goto out;
 	json_t *pool = json_object_get(root, "kv_pool_tokens");
 	if (pool != NULL && !json_is_null(pool)) {
@@ -786,6 +787,7 @@ br_run_free(br_run *r)
 	free(r->driver);
 	free(r->cuda);
 	free(r->notes);
+	free(r->role);
 	for (size_t i = 0; i < r->n_inputs; i++) {
 		free(r->inputs[i].path);
 		free(r->inputs[i].role);

@@ -122,16 +122,42 @@ fmt_value(double v, char *buf, size_t len)
 }
 
 /*
- * set_categories: x categories 0..n-1 labelled with the run names, each
- * followed by " · " and suffix[i] when suffix and suffix[i] are given.
+ * calibration_only: run i is there for the FLOPs calibration only: its
+ * run.json says "role": "calibration". Such runs go to the right of figures
+ * 1, 6 and 7, on a shaded band, so that the comparison set reads on its own
+ * (issue 10: the bars "split for the first time" at the oversubscribed
+ * configuration, as in the reference report). The focus run never moves.
+ */
+static int
+calibration_only(const br_campaign *c, size_t i)
+{
+	const char *role = c->runs[i].role;
+	return i != c->focus && role && strcmp(role, "calibration") == 0;
+}
+
+/*
+ * set_categories: x categories labelled with the run names, each followed by
+ * " · " and suffix[i] when suffix and suffix[i] are given; xs[i] is run i's
+ * position: the runs in name order, those for the calibration only
+ * (calibration_only) after the others on a shaded band.
  */
 static void
 set_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suffix)
 {
-	size_t n = c->n_runs;
+	size_t n = c->n_runs, k = 0, n_cal = 0;
+	for (size_t i = 0; i < n; i++)
+		n_cal += calibration_only(c, i);
+	for (size_t i = 0; i < n; i++)
+		if (!calibration_only(c, i))
+			xs[i] = (double)k++;
+	for (size_t i = 0; i < n; i++)
+		if (calibration_only(c, i))
+			xs[i] = (double)k++;
+	if (n_cal > 0)
+		br_chart_add_band(ch, (double)(n - n_cal) - 0.5, (double)n - 0.5,
+		    "calibration runs (other concurrency, no preemptions)");
 	char **lab = br_xmalloc(n * sizeof *lab);
 	for (size_t i = 0; i < n; i++) {
-		xs[i] = (double)i;
 		lab[i] = run_label(c, i);
 		if (suffix && suffix[i]) {
 			char *t = br_xasprintf("%s · %s", lab[i], suffix[i]);

@@ -287,7 +287,7 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		fail(cause, path, "(top level)", NULL, "expected a JSON object");
 		goto out;
 	}
-	static const char *const top[] = { "name", "model", "gpu", "scheduler", "workload", "seed",
+	static const char *const top[] = { "name", "role", "model", "gpu", "scheduler", "workload", "seed",
 		"server", "start_epoch_s", "server_startup_s", "sample_interval_s", "log_interval_s", NULL };
 	if (check_keys(root, top, path, NULL, cause) < 0 ||
 	    get_obj(root, "model", 1, &model, path, cause) < 0 ||
@@ -481,6 +481,7 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (server && check_keys(server, k_server, path, "server", cause) < 0)
 		goto out;
 	if (get_str(root, "name", "simulated", &cfg->name, path, "(top level)", cause) < 0 ||
+	    get_str(root, "role", NULL, &cfg->role, path, "(top level)", cause) < 0 ||
 	    get_str(server, "vllm_version", "0.27.1", &cfg->vllm_version, path, "server", cause) < 0 ||
 	    get_str(server, "model_name", "Qwen/Qwen2.5-7B-Instruct", &cfg->model_name, path, "server", cause) < 0 ||
 	    get_str(server, "gpu_name", "NVIDIA GeForce RTX 4090", &cfg->gpu_name, path, "server", cause) < 0)
@@ -524,6 +525,7 @@ br_sim_config_free(br_sim_config *cfg)
 {
 	free(cfg->path);
 	free(cfg->name);
+	free(cfg->role);
 	free(cfg->vllm_version);
 	free(cfg->model_name);
 	free(cfg->gpu_name);

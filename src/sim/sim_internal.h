@@ -57,6 +57,7 @@ typedef struct br_sim_config {
 	uint64_t seed;
 	/* labels */
 	char *name, *vllm_version, *model_name, *gpu_name;
+	char *role;                  /* run.json "role" (e.g. "calibration"), NULL = none */
 	double start_epoch_s;        /* epoch of the client's t = 0 */
 	double server_startup_s;     /* server launched this long before t = 0 */
 	double sample_interval_s;    /* metrics.csv period */

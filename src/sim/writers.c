@@ -474,6 +474,8 @@ write_runjson(const br_sim_result *r, const char *path, char **cause)
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(c->name));
 	json_object_set_new(o, "gpu", json_string(c->gpu_name));
+	if (c->role)
+		json_object_set_new(o, "role", json_string(c->role));
 	char *notes = br_xasprintf("simulated by benchreport simulate from %s (seed %llu); "
 	    "times are UTC; no real GPU ran", br_basename(c->path), (unsigned long long)c->seed);
 	json_object_set_new(o, "notes", json_string(notes));
