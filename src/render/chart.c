@@ -288,6 +288,7 @@ br_chart_new(const char *title)
 	c->x.min = c->x.max = NAN;
 	c->y.min = c->y.max = NAN;
 	c->y2.min = c->y2.max = NAN;
+	c->y3.min = c->y3.max = NAN;
 	c->legend = 1;
 	c->font_pt = 7.5;
 	return c;
@@ -314,6 +315,7 @@ br_chart_free(br_chart *c)
 	axis_free(&c->x);
 	axis_free(&c->y);
 	axis_free(&c->y2);
+	axis_free(&c->y3);
 	for (size_t i = 0; i < c->n_series; i++) {
 		free(c->series[i].label);
 		free(c->series[i].x);
@@ -381,6 +383,8 @@ br_chart_add(br_chart *c, int kind, int side, int color, const char *label,
 	}
 	if (side == BR_SIDE_RIGHT)
 		c->has_y2 = 1;
+	if (side == BR_SIDE_RIGHT2)
+		c->has_y3 = 1;
 	return s;
 }
 
@@ -571,7 +575,7 @@ static void
 data_range(const br_chart *c, int which, int scale, double *lo, double *hi)
 {
 	*lo = *hi = NAN;
-	int side = which == 2 ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
+	int side = which == 3 ? BR_SIDE_RIGHT2 : which == 2 ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
 	for (size_t i = 0; i < c->n_series; i++) {
 		const br_chart_series *s = &c->series[i];
 		if (which != 0 && s->side != side)
@@ -1370,7 +1374,10 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	axis_setup(c, &c->x, 0, clampi((int)(est_w / 50), 3, 10), &xa);
 	axis_setup(c, &c->y, 1, clampi((int)(est_h / 26), 3, 8), &yl);
 	axis_setup(c, &c->y2, 2, clampi((int)(est_h / 26), 3, 8), &yr);
-	double xlw, xlh, ylw, ylh, rlw = 0, rlh = 0, th_h;
+	axrt y3r;
+	int has_y3 = c->has_y3 && c->has_y2;
+	axis_setup(c, &c->y3, 3, clampi((int)(est_h / 26), 3, 8), &y3r);
+	double xlw, xlh, ylw, ylh, rlw = 0, rlh = 0, r3w = 0, r3h = 0, th_h;
 	tick_labels_extent(cr, &xa, fs, &xlw, &xlh);
 	/*
 	 * x category labels: rotated by 90° when the widest does not fit in the
@@ -1394,16 +1401,25 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	tick_labels_extent(cr, &yl, fs, &ylw, &ylh);
 	if (c->has_y2)
 		tick_labels_extent(cr, &yr, fs, &rlw, &rlh);
+	if (has_y3)
+		tick_labels_extent(cr, &y3r, fs, &r3w, &r3h);
 	br_text_size(cr, "Ag", tfs, 0, 0, NULL, &th_h);
 	/* margins */
 	double px0 = left + tick_len + 2 + ylw;
 	if (c->y.title && c->y.title[0])
 		px0 += th_h + 2;
 	double px1 = right;
+	/* the outer right axis: its spine sits y3_off right of the plot */
+	double y3_block = 0, y3_off = 0;
+	if (has_y3) {
+		y3_block = 6 + tick_len + 2 + r3w + ((c->y3.title && c->y3.title[0]) ? th_h + 2 : 0);
+		px1 -= y3_block;
+	}
 	if (c->has_y2) {
 		px1 -= tick_len + 2 + rlw;
 		if (c->y2.title && c->y2.title[0])
 			px1 -= th_h + 2;
+		y3_off = tick_len + 2 + rlw + ((c->y2.title && c->y2.title[0]) ? th_h + 2 : 0) + 6;
 	} else {
 		/* room for half of the last x label centred on the right edge */
 		double lastw = xrot ? xlw : 0;
@@ -1424,8 +1440,8 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	}
 	xa.p0 = px0;
 	xa.p1 = px1;
-	yl.p0 = yr.p0 = py1;
-	yl.p1 = yr.p1 = py0;
+	yl.p0 = yr.p0 = y3r.p0 = py1;
+	yl.p1 = yr.p1 = y3r.p1 = py0;
 
 	/* plot contents, clipped */
 	cairo_save(cr);
@@ -1467,7 +1483,8 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 			draw_hbars(cr, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_LINE || c->series[i].kind == BR_SERIES_STEP)
-			draw_lines(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+			draw_lines(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT2 ?
+			    (has_y3 ? &y3r : &yr) : c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_SCATTER)
 			draw_scatter(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
@@ -1522,12 +1539,17 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		cairo_stroke(cr);
 		cairo_set_line_width(cr, 0.6);
 	}
-	/* y left and right */
-	for (int side = 0; side < 2; side++) {
-		const axrt *ya = side ? &yr : &yl;
-		if (side && !c->has_y2)
-			break;
-		double lh = side ? rlh : ylh;
+	/* y left, right and outer right */
+	for (int side = 0; side < 3; side++) {
+		const axrt *ya = side == 2 ? &y3r : side ? &yr : &yl;
+		if ((side == 1 && !c->has_y2) || (side == 2 && !has_y3))
+			continue;
+		double lh = side == 2 ? r3h : side ? rlh : ylh;
+		if (side == 2) {
+			cairo_move_to(cr, px1 + y3_off, py0);
+			cairo_line_to(cr, px1 + y3_off, py1);
+			cairo_stroke(cr);
+		}
 		sp = 1e9;
 		if (ya->n_ticks >= 2) {
 			double a, b;
@@ -1535,7 +1557,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 				sp = fabs(b - a);
 		}
 		every = label_every(lh, sp);
-		double ex = side ? px1 : px0, dir = side ? 1 : -1;
+		double ex = side == 2 ? px1 + y3_off : side ? px1 : px0, dir = side ? 1 : -1;
 		for (size_t i = 0; i < ya->n_ticks; i++) {
 			double p;
 			if (!ax_map(ya, ya->ticks[i], &p) || p < py0 - 0.5 || p > py1 + 0.5)
@@ -1561,7 +1583,11 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	}
 	if (c->has_y2 && c->y2.title && c->y2.title[0]) {
 		double s = fit_size(cr, c->y2.title, tfs, py1 - py0 + 10);
-		br_text_draw(cr, c->y2.title, s, 0, 0, right, (py0 + py1) / 2, 0.5, 1, 90);
+		br_text_draw(cr, c->y2.title, s, 0, 0, right - y3_block, (py0 + py1) / 2, 0.5, 1, 90);
+	}
+	if (has_y3 && c->y3.title && c->y3.title[0]) {
+		double s = fit_size(cr, c->y3.title, tfs, py1 - py0 + 10);
+		br_text_draw(cr, c->y3.title, s, 0, 0, right, (py0 + py1) / 2, 0.5, 1, 90);
 	}
 	cairo_restore(cr);
 }
@@ -1572,7 +1598,8 @@ br_chart_has_data(const br_chart *c)
 {
 	for (size_t i = 0; i < c->n_series; i++) {
 		const br_chart_series *s = &c->series[i];
-		int xs = c->x.scale, ys = s->side == BR_SIDE_RIGHT ? c->y2.scale : c->y.scale;
+		int xs = c->x.scale, ys = s->side == BR_SIDE_RIGHT2 ? c->y3.scale :
+		    s->side == BR_SIDE_RIGHT ? c->y2.scale : c->y.scale;
 		for (size_t j = 0; j < s->n; j++)
 			if (usable(xs, s->x[j]) && usable(ys, s->y[j]))
 				return 1;

@@ -39,7 +39,9 @@ enum br_series_kind {
 	                           (non-finite parts count as 0) to that sum + x[j]; x[j] >= 0 */
 };
 
-enum br_side { BR_SIDE_LEFT = 0, BR_SIDE_RIGHT };
+/* BR_SIDE_RIGHT2: a second right axis, drawn outside the first (e.g. a count
+ * beside a percentage) */
+enum br_side { BR_SIDE_LEFT = 0, BR_SIDE_RIGHT, BR_SIDE_RIGHT2 };
 enum br_label_pos { BR_LABEL_TOP = 0, BR_LABEL_BOTTOM };
 
 #define BR_PALETTE_N 6
@@ -103,8 +105,9 @@ typedef struct br_band {
 
 typedef struct br_chart {
 	char *title;            /* drawn above the legend; NULL = none */
-	br_axis x, y, y2;
+	br_axis x, y, y2, y3;
 	int has_y2;             /* draw the right axis */
+	int has_y3;             /* draw the outer right axis (BR_SIDE_RIGHT2; needs has_y2) */
 	br_chart_series *series;
 	size_t n_series;
 	br_refline *refs;

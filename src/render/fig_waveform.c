@@ -1,7 +1,8 @@
 /*
  * fig2-waveform: the whole run from the metrics series. Left axis: requests
- * running and waiting. Right axis: KV-cache usage in % and the cumulative
- * preemptions since the first sample (a step line; counter resets handled).
+ * running and waiting. Right axis: KV-cache usage in %. Outer right axis:
+ * the cumulative preemptions since the first sample (a step line; counter
+ * resets handled), on a count scale of its own.
  * x: seconds since the first timed sample. The run window from the
  * residency analysis is shaded.
  */
@@ -79,61 +80,63 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 
 	double t0;
 	double *t = br_fig_series_time(s, &t0), *kvp = br_xmalloc(n * sizeof *kvp),
-	       *pc = br_xmalloc(n * sizeof *pc), *pplot = br_xmalloc(n * sizeof *pplot);
-	double pmax = 0;
-	for (size_t i = 0; i < n; i++) {
+	       *pc = br_xmalloc(n * sizeof *pc);
+	for (size_t i = 0; i < n; i++)
 		kvp[i] = kv ? kv[i] * 100 : NAN;
-	}
-	if (pre) {
+	if (pre)
 		cumulate_counter(pre, n, pc);
-		for (size_t i = 0; i < n; i++)
-			if (isfinite(pc[i]) && pc[i] > pmax)
-				pmax = pc[i];
-	} else {
+	else
 		for (size_t i = 0; i < n; i++)
 			pc[i] = NAN;
-	}
-	/*
-	 * KV % and preemptions share the right axis. When the preemption count
-	 * would dwarf the 0-100 % range it is drawn divided by a power of ten,
-	 * and the legend says so (the CSV keeps the count).
-	 */
-	double pdiv = 1;
-	if (kv)
-		while (pmax / pdiv > 100)
-			pdiv *= 10;
-	for (size_t i = 0; i < n; i++)
-		pplot[i] = pc[i] / pdiv;
 
+	/*
+	 * Axes: requests on the left; KV % on the right; the preemption count on
+	 * an axis of its own (the outer right one when the other two are taken),
+	 * so neither the 0–100 % scale nor the count is bent to fit the other.
+	 */
 	br_chart *c = br_chart_new(NULL);
 	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
 	int left_used = running || waiting;
-	int rside = left_used ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
-	const char *rs = left_used ? ", right" : "";
+	int kv_side = left_used ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
+	int pre_side = !left_used && !kv ? BR_SIDE_LEFT : (left_used && kv) ? BR_SIDE_RIGHT2 : BR_SIDE_RIGHT;
+	static const char *const side_name[3] = { "left", "right", "outer right" };
 	if (left_used) {
 		br_axis_set(&c->y, BR_SCALE_LINEAR, "requests");
 		c->y.include_zero = 1;
 	}
-	br_axis *rax = left_used ? &c->y2 : &c->y;
-	rax->include_zero = 1;
-	br_axis_set(rax, BR_SCALE_LINEAR,
-	    kv && pre ? "KV cache usage (%) · preemptions (count)" : kv ? "KV cache usage (%)" : "preemptions since first sample (count)");
-	if (running)
-		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, "running (requests)", t, running, n);
-	if (waiting)
-		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 1, "waiting (requests)", t, waiting, n);
 	if (kv) {
-		char *lab = br_xasprintf("KV cache usage (%%%s)", rs);
-		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, rside, 2, lab, t, kvp, n);
+		br_axis *ka = kv_side == BR_SIDE_LEFT ? &c->y : &c->y2;
+		br_axis_set(ka, BR_SCALE_LINEAR, "KV cache usage (%)");
+		ka->include_zero = 1;
+		double kmax = 0;
+		for (size_t i = 0; i < n; i++)
+			if (isfinite(kvp[i]) && kvp[i] > kmax)
+				kmax = kvp[i];
+		if (kmax <= 100) {   /* the pool's own scale, 0–100 % */
+			ka->min = 0;
+			ka->max = 100;
+		}
+	}
+	if (pre) {
+		br_axis *pa = pre_side == BR_SIDE_LEFT ? &c->y : pre_side == BR_SIDE_RIGHT ? &c->y2 : &c->y3;
+		br_axis_set(pa, BR_SCALE_LINEAR, "preemptions since first sample (count)");
+		pa->include_zero = 1;
+		pa->whole_ticks = 1;
+	}
+	if (running)
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, "running (requests, left)", t, running, n);
+	if (waiting)
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 1, "waiting (requests, left)", t, waiting, n);
+	if (kv) {
+		char *lab = br_xasprintf("KV cache usage (%%, %s)", side_name[kv_side]);
+		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, kv_side, 2, lab, t, kvp, n);
 		ks->line_width_pt = 0.9;
 		ks->dash = 0;
 		free(lab);
 	}
 	if (pre) {
-		char *lab = pdiv > 1
-		    ? br_xasprintf("cumulative preemptions ÷ %.0f (count%s)", pdiv, rs)
-		    : br_xasprintf("cumulative preemptions (count%s)", rs);
-		br_chart_add(c, BR_SERIES_STEP, rside, 4, lab, t, pplot, n);
+		char *lab = br_xasprintf("cumulative preemptions (count, %s)", side_name[pre_side]);
+		br_chart_add(c, BR_SERIES_STEP, pre_side, 4, lab, t, pc, n);
 		free(lab);
 	}
 	int window = br_fig_add_run_window(c, a, t0);
@@ -162,12 +165,9 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 			g_string_append(cap, " Left axis: requests running (in the batch) and waiting (queued), in requests.");
 		if (kv)
 			g_string_append_printf(cap, " %s: KV-cache usage in %% of the pool.", left_used ? "Right axis" : "Axis");
-		if (pre) {
-			g_string_append_printf(cap, " Step line: preemptions counted since the first sample");
-			if (pdiv > 1)
-				g_string_append_printf(cap, ", drawn divided by %.0f (the CSV holds the count)", pdiv);
-			g_string_append(cap, ".");
-		}
+		if (pre)
+			g_string_append_printf(cap, " Step line, %s axis: preemptions counted since the first sample.",
+			    side_name[pre_side]);
 		if (window)
 			g_string_append(cap, " Shaded: the benchmark window.");
 		rc = br_figure_write_single(out_dir, "fig2-waveform", "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions",
@@ -179,6 +179,5 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 	free(t);
 	free(kvp);
 	free(pc);
-	free(pplot);
 	return rc;
 }
