@@ -126,11 +126,41 @@ typedef struct br_knee_point {
 	                               median E2EL: a drain tail cannot be told from falling
 	                               behind, so cannot_keep_up is not claimed */
 	double drain_excess_s;      /* (added) duration − requests / offered rate, s; NAN when unknown */
+	/* (added) Little's law L = λ·W per run (Little 1961; knee tutorial §3.3) */
+	double e2el_mean_ms;        /* W: mean E2EL of the successful requests (arrays), else the
+	                               file's mean_e2el_ms; NAN when neither */
+	double littles_l_requests;  /* L = achieved_rps × e2el_mean_ms / 1000: mean requests in the
+	                               system over the run; NAN when λ or W is unknown */
+	double in_system_mean_requests; /* measured L: mean of running + waiting over the series' run
+	                               window (br_knee_in_system_mean); NAN without both columns */
+	size_t in_system_samples;   /* samples behind in_system_mean_requests */
+	/* (added) steady state of an open-loop run at a finite rate */
+	double arrival_window_s;    /* requests (num_prompts, else completed + failed) / offered
+	                               rate, s: how long the arrivals last; NAN otherwise */
+	int steady_state;           /* 1 arrival window >= BR_KNEE_STEADY_WINDOWS × W, 0 shorter,
+	                               -1 unknown (W unknown) or not applicable (closed loop, inf) */
+	int verdict_withheld;       /* steady_state 0 and the run shows no overload of its own
+	                               (it keeps up, its TTFT did not grow > 1.5×, ≤ 1% failed):
+	                               its SLO status is no verdict, and the knee search leaves
+	                               it out. A short run that does show overload keeps its miss:
+	                               a longer run only lets the queue grow further */
 } br_knee_point;
+
+/* (added) Little's law constants (see br_knee_analyze). */
+#define BR_KNEE_STEADY_WINDOWS 5.0  /* arrival window >= 5 × mean E2EL for steady state: a finite
+                                       run ramps up for about one W and drains for about one W
+                                       (each half-loaded on average), so with T >= 5 W its λ and
+                                       L are at least T / (T + W) >= 5/6 of the steady values;
+                                       shorter runs are mostly ramp and drain */
+#define BR_KNEE_PLATEAU_FRAC 0.05   /* plateau levels: achieved within 5% of the largest one */
+#define BR_KNEE_QUEUE_FRAC 0.05     /* queue present: waiting > 0 in >= 5% of the samples (the
+                                       drain rule's "queue stayed empty" bound) */
+#define BR_KNEE_NEXT_RATES 3        /* next rates suggested between the knee and the first failure */
 
 typedef struct br_knee_group {
 	char *label;                /* settings shared by the curve, e.g. "Qwen/… · in/out 1024/128" */
 	char *key;                  /* canonical group key (for summary.json) */
+	char *model_id;             /* (added) the curve's model (bench model_id), NULL when not stated */
 	int kind;                   /* enum br_knee_kind */
 	br_knee_point *pts;         /* sorted by x, then run_number */
 	size_t n;
@@ -150,6 +180,24 @@ typedef struct br_knee_group {
 	double *level_goodput_rps;  /* (added) the level's goodput: mean over its repeats, req/s */
 	double *level_achieved_rps; /* (added) the level's achieved rate: mean over its repeats, req/s */
 	int goodput_approx;         /* some point's goodput is approximate */
+	/* (added) Little's law over a rate curve (Little 1961; knee tutorial §3.3):
+	 * μ = the maximum sustainable completion rate, from the plateau of the
+	 * achieved rate at the highest offered rates; λ meets μ at offered ≈ μ */
+	double mu_rps;              /* br_knee_mu_plateau over the levels; NAN when no plateau
+	                               (always NAN for concurrency curves) */
+	size_t mu_n_levels;         /* levels in the plateau (0 without one) */
+	long mu_first_idx;          /* first point of the plateau's lowest level; -1 */
+	double mu_spread_frac;      /* (max − min) / μ of the plateau levels' achieved rates */
+	double max_achieved_rps;    /* the largest achieved rate of the curve: μ >= it; NAN none */
+	size_t n_withheld;          /* points whose SLO verdict is withheld (too short) */
+	/* next rates to run, between the knee and the first failing rate */
+	double next_rates_rps[BR_KNEE_NEXT_RATES];
+	double next_num_prompts[BR_KNEE_NEXT_RATES];
+	size_t n_next_rates;        /* 0 when not both rates are finite */
+	/* queue signal (tutorial: the knee is where num_requests_waiting leaves 0) */
+	size_t n_queue_known;       /* points with a waiting share */
+	long queue_first_idx;       /* first point (x ascending) with waiting > 0 in >= 5% of samples; -1 */
+	long queue_last_empty_idx;  /* last point before it with a known share < 5%; -1 */
 } br_knee_group;
 
 typedef struct br_knee_result {
@@ -198,6 +246,41 @@ void br_knee_find(const int *meets, const double *goodput, size_t n, long *knee,
  * column). *n_samples gets the window length. NAN without a waiting column.
  */
 double br_knee_waiting_share(const br_series *s, size_t *n_samples);
+
+/*
+ * br_knee_in_system_mean: the measured L of Little's law, the mean of
+ * running + waiting (requests) over the same run window as
+ * br_knee_waiting_share. Rows where either gauge is not a number are
+ * skipped. *n_samples (may be NULL) gets the samples used. NAN when the
+ * series lacks either column or has no usable row.
+ */
+double br_knee_in_system_mean(const br_series *s, size_t *n_samples);
+
+/*
+ * br_knee_mu_plateau: μ, the maximum sustainable completion rate (req/s),
+ * from the plateau of the achieved rate (Little 1961: past μ the
+ * completions cannot rise, the queue grows instead; knee tutorial §3.3).
+ * In: per x level in ascending order, achieved_rps[i] (req/s) and
+ * saturated[i] (1 when the server could not keep up there: achieved <
+ * 95% of offered, or an inf point). The plateau is the run of saturated
+ * levels at the top of the sweep whose achieved rate lies within
+ * BR_KNEE_PLATEAU_FRAC of the largest of them (walking down from the
+ * highest level, stopping at the first that is not). Out: *first (index of
+ * the plateau's lowest level), *n_plateau, *spread_frac ((max − min) / μ);
+ * any may be NULL. Returns μ = the median achieved rate of the plateau
+ * levels, or NAN (with *n_plateau 0) when fewer than two levels form one.
+ */
+double br_knee_mu_plateau(const double *achieved_rps, const int *saturated, size_t n,
+    size_t *first, size_t *n_plateau, double *spread_frac);
+
+/*
+ * br_knee_next_rates: the BR_KNEE_NEXT_RATES offered rates (req/s) to run
+ * next between the knee and the first failing rate: the geometric points
+ * knee · (fail / knee)^(i/4), i = 1..3 (the middle one the geometric
+ * midpoint), each rounded to 3 significant digits. Returns the count
+ * written to out (0 unless 0 < knee < fail, both finite).
+ */
+size_t br_knee_next_rates(double knee_rps, double fail_rps, double *out);
 
 void br_knee_free(br_knee_result *r);
 

@@ -246,6 +246,33 @@ good_request(const br_bench *b, const br_request *r, const br_slo *slo)
 	return 1;
 }
 
+/*
+ * run_window: the run window [*lo, *hi) of series s: from the sample
+ * before running + waiting first leave 0 to the sample after they last
+ * return to 0; the whole series without a running column or busy row.
+ */
+static void
+run_window(const br_series *s, const double *w, const double *run, size_t *lo, size_t *hi)
+{
+	*lo = 0;
+	*hi = s->n_rows;
+	if (run == NULL)
+		return;
+	long first = -1, last = -1;
+	for (size_t i = 0; i < s->n_rows; i++) {
+		double busy = (isfinite(run[i]) ? run[i] : 0) + (w && isfinite(w[i]) ? w[i] : 0);
+		if (busy > 0) {
+			if (first < 0)
+				first = (long)i;
+			last = (long)i;
+		}
+	}
+	if (first >= 0) {
+		*lo = first > 0 ? (size_t)first - 1 : 0;
+		*hi = (size_t)last + 2 < s->n_rows ? (size_t)last + 2 : s->n_rows;
+	}
+}
+
 /* br_knee_waiting_share: see knee.h. */
 double
 br_knee_waiting_share(const br_series *s, size_t *n_samples)
@@ -258,22 +285,8 @@ br_knee_waiting_share(const br_series *s, size_t *n_samples)
 	const double *run = br_series_col(s, "vllm:num_requests_running");
 	if (w == NULL)
 		return NAN;
-	size_t lo = 0, hi = s->n_rows;   /* window [lo, hi) */
-	if (run != NULL) {
-		long first = -1, last = -1;
-		for (size_t i = 0; i < s->n_rows; i++) {
-			double busy = (isfinite(run[i]) ? run[i] : 0) + (isfinite(w[i]) ? w[i] : 0);
-			if (busy > 0) {
-				if (first < 0)
-					first = (long)i;
-				last = (long)i;
-			}
-		}
-		if (first >= 0) {
-			lo = first > 0 ? (size_t)first - 1 : 0;
-			hi = (size_t)last + 2 < s->n_rows ? (size_t)last + 2 : s->n_rows;
-		}
-	}
+	size_t lo, hi;   /* window [lo, hi) */
+	run_window(s, w, run, &lo, &hi);
 	size_t n = 0, pos = 0;
 	for (size_t i = lo; i < hi; i++) {
 		if (!isfinite(w[i]))
@@ -285,6 +298,97 @@ br_knee_waiting_share(const br_series *s, size_t *n_samples)
 	if (n_samples)
 		*n_samples = n;
 	return n ? (double)pos / (double)n : NAN;
+}
+
+/* br_knee_in_system_mean: see knee.h. */
+double
+br_knee_in_system_mean(const br_series *s, size_t *n_samples)
+{
+	if (n_samples)
+		*n_samples = 0;
+	if (s == NULL || s->n_rows == 0)
+		return NAN;
+	const double *w = br_series_col(s, "vllm:num_requests_waiting");
+	const double *run = br_series_col(s, "vllm:num_requests_running");
+	if (w == NULL || run == NULL)
+		return NAN;
+	size_t lo, hi;
+	run_window(s, w, run, &lo, &hi);
+	size_t n = 0;
+	double sum = 0;
+	for (size_t i = lo; i < hi; i++) {
+		if (!isfinite(w[i]) || !isfinite(run[i]))
+			continue;
+		n++;
+		sum += run[i] + w[i];
+	}
+	if (n_samples)
+		*n_samples = n;
+	return n ? sum / (double)n : NAN;
+}
+
+/* br_knee_mu_plateau: see knee.h. */
+double
+br_knee_mu_plateau(const double *achieved_rps, const int *saturated, size_t n,
+    size_t *first, size_t *n_plateau, double *spread_frac)
+{
+	if (first)
+		*first = 0;
+	if (n_plateau)
+		*n_plateau = 0;
+	if (spread_frac)
+		*spread_frac = NAN;
+	/* the saturated levels at the top of the sweep: [top_lo, n) */
+	size_t top_lo = n;
+	while (top_lo > 0 && saturated[top_lo - 1] && isfinite(achieved_rps[top_lo - 1]) &&
+	    achieved_rps[top_lo - 1] > 0)
+		top_lo--;
+	if (n - top_lo < 2)
+		return NAN;
+	double mx = 0;
+	for (size_t i = top_lo; i < n; i++)
+		mx = fmax(mx, achieved_rps[i]);
+	/* walk down from the highest level while within the plateau band */
+	size_t lo = n;
+	while (lo > top_lo && achieved_rps[lo - 1] >= (1.0 - BR_KNEE_PLATEAU_FRAC) * mx)
+		lo--;
+	size_t m = n - lo;
+	if (m < 2)
+		return NAN;
+	double *v = br_xmalloc(m * sizeof *v);
+	for (size_t i = 0; i < m; i++)
+		v[i] = achieved_rps[lo + i];
+	br_sort_doubles(v, m);
+	double mu = br_median_sorted(v, m);
+	if (first)
+		*first = lo;
+	if (n_plateau)
+		*n_plateau = m;
+	if (spread_frac)
+		*spread_frac = (v[m - 1] - v[0]) / mu;
+	free(v);
+	return mu;
+}
+
+/* round3: v rounded to 3 significant digits. */
+static double
+round3(double v)
+{
+	if (!(v > 0) || !isfinite(v))
+		return v;
+	double e = pow(10.0, floor(log10(v)) - 2);
+	return round(v / e) * e;
+}
+
+/* br_knee_next_rates: see knee.h. */
+size_t
+br_knee_next_rates(double knee_rps, double fail_rps, double *out)
+{
+	if (!(isfinite(knee_rps) && isfinite(fail_rps) && knee_rps > 0 && fail_rps > knee_rps))
+		return 0;
+	for (size_t i = 0; i < BR_KNEE_NEXT_RATES; i++)
+		out[i] = round3(knee_rps * pow(fail_rps / knee_rps, (double)(i + 1) / (BR_KNEE_NEXT_RATES + 1)));
+	return BR_KNEE_NEXT_RATES;
 }
 
 /* br_knee_find: see knee.h. */
@@ -555,6 +659,48 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		p->cannot_keep_up = 0;
 		p->keep_up_unknown = 1;
 	}
+
+	/* Little's law L = λ·W (Little 1961; knee tutorial §3.3): λ the achieved
+	 * rate, W the mean E2EL; a finite run that starts and ends empty obeys it
+	 * exactly over its duration, so L is the mean number of requests in the
+	 * system, to set beside the measured mean of running + waiting */
+	p->e2el_mean_ms = NAN;
+	if (arrays) {
+		double sum = 0;
+		size_t cnt = 0;
+		double *e = NULL;
+		size_t ne = per_request_ms(b, BR_SLO_E2EL, &e);
+		for (size_t i = 0; i < ne; i++) {
+			sum += e[i];
+			cnt++;
+		}
+		free(e);
+		if (cnt > 0)
+			p->e2el_mean_ms = sum / (double)cnt;
+	} else {
+		p->e2el_mean_ms = br_bench_file_stat(b, "e2el", "mean", NAN);
+	}
+	p->littles_l_requests = isfinite(p->achieved_rps) && isfinite(p->e2el_mean_ms)
+	    ? p->achieved_rps * p->e2el_mean_ms / 1000.0 : NAN;
+	p->in_system_mean_requests = br_knee_in_system_mean(in->metrics, &p->in_system_samples);
+
+	/* steady state: the arrivals must last several in-system times W (see
+	 * BR_KNEE_STEADY_WINDOWS) for the run to show its plateau, not its ramp */
+	double n_arr = br_isnum(b->num_prompts) ? b->num_prompts : n_req;
+	p->arrival_window_s = !closed && isfinite(p->offered_rps) && p->offered_rps > 0 && br_isnum(n_arr)
+	    ? n_arr / p->offered_rps : NAN;
+	p->steady_state = -1;
+	if (isfinite(p->arrival_window_s) && isfinite(p->e2el_mean_ms) && p->e2el_mean_ms > 0)
+		p->steady_state = p->arrival_window_s >= BR_KNEE_STEADY_WINDOWS * p->e2el_mean_ms / 1000.0;
+	/* a short run's miss stands when the run itself shows overload (a longer
+	 * run only lets the queue grow): it could not keep up, or it missed the
+	 * SLO while its TTFT grew, too many requests failed or none completed.
+	 * Any other short run (a pass above all: its queue had no time to form)
+	 * gets no verdict */
+	int overload = p->failed_too_many || !(b->completed > 0) ||
+	    (isfinite(p->ttft_growth) && p->ttft_growth > 1.5);
+	int miss_stands = p->cannot_keep_up || (!p->meets_slo && overload);
+	p->verdict_withheld = p->steady_state == 0 && p->slo_evaluable && !miss_stands;
 }
 
 /*
@@ -780,6 +926,82 @@ same_result(const br_bench *a, const br_bench *b)
 	return 1;
 }
 
+/*
+ * littles_group: the curve-level Little's-law numbers of G (points sorted,
+ * knee and first failure found): μ from the plateau of the level means of
+ * the achieved rate (rate curves only), the largest achieved rate, the next
+ * rates to run between the knee and the first failing rate with enough
+ * prompts for a steady state, and where the queue signal turns on.
+ */
+static void
+littles_group(br_knee_group *G)
+{
+	G->mu_rps = NAN;
+	G->mu_spread_frac = NAN;
+	G->mu_first_idx = -1;
+	G->mu_n_levels = 0;
+	G->max_achieved_rps = NAN;
+	G->queue_first_idx = G->queue_last_empty_idx = -1;
+	for (size_t i = 0; i < G->n; i++)
+		if (isfinite(G->pts[i].achieved_rps) && !(G->pts[i].achieved_rps <= G->max_achieved_rps))
+			G->max_achieved_rps = G->pts[i].achieved_rps;
+	/* queue signal: the first point with a queue, the last known-empty one before it */
+	for (size_t i = 0; i < G->n; i++) {
+		double w = G->pts[i].waiting_share_frac;
+		if (!isfinite(w))
+			continue;
+		G->n_queue_known++;
+		if (G->queue_first_idx < 0 && w >= BR_KNEE_QUEUE_FRAC)
+			G->queue_first_idx = (long)i;
+		else if (G->queue_first_idx < 0)
+			G->queue_last_empty_idx = (long)i;
+	}
+	if (G->kind != BR_KNEE_RATE)
+		return;
+	/* levels: mean achieved rate; saturated when every repeat could not keep
+	 * up, or the inf point (every request at once) */
+	double *ach = br_xcalloc(G->n ? G->n : 1, sizeof *ach);
+	int *sat = br_xcalloc(G->n ? G->n : 1, sizeof *sat);
+	size_t *lf = br_xcalloc(G->n ? G->n : 1, sizeof *lf);
+	size_t nl = 0;
+	for (size_t i = 0; i < G->n;) {
+		size_t j = i;
+		int all_gap = 1;
+		while (j < G->n && G->pts[j].x == G->pts[i].x) {
+			all_gap &= G->pts[j].cannot_keep_up;
+			j++;
+		}
+		ach[nl] = G->level_achieved_rps[i];
+		sat[nl] = all_gap || isinf(G->pts[i].x);
+		lf[nl] = i;
+		nl++;
+		i = j;
+	}
+	size_t first = 0, np = 0;
+	G->mu_rps = br_knee_mu_plateau(ach, sat, nl, &first, &np, &G->mu_spread_frac);
+	G->mu_n_levels = np;
+	if (np > 0)
+		G->mu_first_idx = (long)lf[first];
+	free(ach);
+	free(sat);
+	free(lf);
+	/* next rates: between the knee and the first failing rate; prompts
+	 * enough for BR_KNEE_STEADY_WINDOWS in-system times at the first
+	 * failing rate's mean E2EL (the longest W of the interval), never fewer
+	 * than the knee run had */
+	if (G->knee_idx >= 0 && G->first_fail_idx >= 0) {
+		const br_knee_point *k = &G->pts[G->knee_idx], *f = &G->pts[G->first_fail_idx];
+		G->n_next_rates = br_knee_next_rates(k->x, f->x, G->next_rates_rps);
+		for (size_t i = 0; i < G->n_next_rates; i++) {
+			double need = isfinite(f->e2el_mean_ms)
+			    ? ceil(BR_KNEE_STEADY_WINDOWS * G->next_rates_rps[i] * f->e2el_mean_ms / 1000.0) : NAN;
+			double have = k->num_prompts;
+			G->next_num_prompts[i] = isfinite(have) && isfinite(need) ? fmax(have, need)
+			    : isfinite(have) ? have : need;
+		}
+	}
+}
+
 #define DUP_NOTE "Some inputs were given more than once (the same file or folder, or an identical " \
 	"result object such as a run=N.json beside its summary.json): each run is counted once."
 
@@ -878,6 +1100,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		const br_bench *b0 = in[first[g]].bench;
 		G->kind = closed_of[first[g]] ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
 		G->label = group_label(b0, &pts[first[g]], G->kind == BR_KNEE_CONCURRENCY);
+		G->model_id = b0->model_id ? br_xstrdup(b0->model_id) : NULL;
 		/* same exact key with different lengths: tell the groups apart */
 		for (size_t h = 0; h < ng; h++)
 			if (h != g && strcmp(keys[h], keys[g]) == 0) {
@@ -916,7 +1139,9 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 				 * the latencies of a finite run say */
 				if (G->pts[j].cannot_keep_up)
 					ok = 0;
-				if (G->pts[j].slo_evaluable) {
+				if (G->pts[j].verdict_withheld)
+					G->n_withheld++;    /* too short for a verdict: neither meets nor fails */
+				else if (G->pts[j].slo_evaluable) {
 					ok &= G->pts[j].meets_slo;
 					eval++;
 					pass += (size_t)G->pts[j].meets_slo;
@@ -984,6 +1209,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 				G->first_gap_idx = (long)i;
 				break;
 			}
+		littles_group(G);
 		for (size_t l = 0; l < nl; l++)
 			G->any_meets |= meets[l];
 		out->any_meets |= G->any_meets;
@@ -1053,6 +1279,7 @@ br_knee_free(br_knee_result *r)
 		free(G->pts);
 		free(G->label);
 		free(G->key);
+		free(G->model_id);
 		free(G->level_pass);
 		free(G->level_evaluable);
 		free(G->level_n);
