@@ -57,6 +57,17 @@ goodput_method(const br_knee_point *p)
 	}
 }
 
+/* slo_verdict: the SLO status of a point as the table words it. */
+static const char *
+slo_verdict(const br_knee_point *p)
+{
+	if (p->verdict_withheld)
+		return "no steady state";
+	if (!p->slo_evaluable)
+		return "not evaluable";
+	return p->meets_slo ? "met" : "missed";
+}
+
 /* point_json: one run of a curve. */
 static json_t *
 point_json(const br_knee_point *p, const br_slo *slo, int kind)
@@ -113,8 +124,250 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "good_requests", jnum(p->good_requests));
 	json_object_set_new(o, "waiting_share_frac", jnum(p->waiting_share_frac));
 	json_object_set_new(o, "metrics_samples", p->n_metric_samples ? json_integer((json_int_t)p->n_metric_samples) : json_null());
+	/* Little's law and steady state */
+	json_object_set_new(o, "e2el_mean_ms", jnum(p->e2el_mean_ms));
+	json_object_set_new(o, "L_requests", jnum(p->littles_l_requests));
+	json_object_set_new(o, "in_system_mean_requests", jnum(p->in_system_mean_requests));
+	json_object_set_new(o, "arrival_window_s", jnum(p->arrival_window_s));
+	json_object_set_new(o, "steady_state", p->steady_state < 0 ? json_null() : json_boolean(p->steady_state));
+	json_object_set_new(o, "verdict_withheld", json_boolean(p->verdict_withheld));
+	json_object_set_new(o, "slo_verdict", json_string(slo_verdict(p)));
 	free(xl);
 	free(src);
+	return o;
+}
+
+/* ratio: a / b, NAN unless both are finite and b > 0. */
+static double
+ratio(double a, double b)
+{
+	return isfinite(a) && isfinite(b) && b > 0 ? a / b : NAN;
+}
+
+/* little_point_json: one run's Little's-law reading (units in the names). */
+static json_t *
+little_point_json(const br_knee_point *p)
+{
+	json_t *o = json_object();
+	char *xl = x_label(p->x);
+	json_object_set_new(o, "name", json_string(p->name));
+	json_object_set_new(o, "x_label", json_string(xl));
+	json_object_set_new(o, "offered_rps", jnum(p->offered_rps));
+	json_object_set_new(o, "lambda_achieved_rps", jnum(p->achieved_rps));
+	json_object_set_new(o, "W_e2el_mean_s", jnum(p->e2el_mean_ms / 1000.0));
+	json_object_set_new(o, "L_requests", jnum(p->littles_l_requests));
+	json_object_set_new(o, "measured_in_system_mean_requests", jnum(p->in_system_mean_requests));
+	json_object_set_new(o, "measured_samples", p->in_system_samples ? json_integer((json_int_t)p->in_system_samples) : json_null());
+	json_object_set_new(o, "L_over_measured_ratio", jnum(ratio(p->littles_l_requests, p->in_system_mean_requests)));
+	json_object_set_new(o, "max_concurrency", jnum(p->concurrency));
+	json_object_set_new(o, "L_over_concurrency_ratio", jnum(ratio(p->littles_l_requests, p->concurrency)));
+	json_object_set_new(o, "arrival_window_s", jnum(p->arrival_window_s));
+	json_object_set_new(o, "arrival_window_over_e2el_ratio", jnum(ratio(p->arrival_window_s, p->e2el_mean_ms / 1000.0)));
+	json_object_set_new(o, "steady_state", p->steady_state < 0 ? json_null() : json_boolean(p->steady_state));
+	json_object_set_new(o, "verdict_withheld", json_boolean(p->verdict_withheld));
+	free(xl);
+	return o;
+}
+
+/* x_list: the x labels of G's points with pred(p) true, distinct, joined by ", " ("" when none). */
+static char *
+x_list(const br_knee_group *G, int (*pred)(const br_knee_point *))
+{
+	char *s = br_xstrdup("");
+	for (size_t i = 0; i < G->n; i++) {
+		if (!pred(&G->pts[i]))
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < i; j++)
+			seen |= G->pts[j].x == G->pts[i].x && pred(&G->pts[j]);
+		if (seen)
+			continue;
+		char *xl = x_label(G->pts[i].x);
+		char *n = br_xasprintf("%s%s%s", s, s[0] ? ", " : "", xl);
+		free(xl);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
+static int pred_withheld(const br_knee_point *p) { return p->verdict_withheld; }
+static int pred_short_miss(const br_knee_point *p) { return p->steady_state == 0 && !p->verdict_withheld; }
+static int pred_short(const br_knee_point *p) { return p->steady_state == 0; }
+
+/*
+ * littles_json: the curve's Little's-law object: μ from the plateau, the
+ * λ = μ knee beside the SLO knee and first failing rate, their relation,
+ * the measured-L comparison range, the steady-state threshold and every
+ * point's reading.
+ */
+static json_t *
+littles_json(const br_knee_group *G)
+{
+	json_t *o = json_object();
+	int rate = G->kind == BR_KNEE_RATE;
+	json_object_set_new(o, "formula", json_string("L = lambda * W"));
+	json_object_set_new(o, "source", json_string("Little 1961; knee tutorial 3.3"));
+	json_object_set_new(o, "mu_rps", jnum(G->mu_rps));
+	json_object_set_new(o, "mu_plateau_levels", json_integer((json_int_t)G->mu_n_levels));
+	json_object_set_new(o, "mu_plateau_band_frac", json_real(BR_KNEE_PLATEAU_FRAC));
+	json_object_set_new(o, "mu_spread_frac", jnum(G->mu_spread_frac));
+	if (G->mu_first_idx >= 0) {
+		char *pl = br_xstrdup("");
+		for (size_t i = (size_t)G->mu_first_idx; i < G->n; i++) {
+			if (i > (size_t)G->mu_first_idx && G->pts[i].x == G->pts[i - 1].x)
+				continue;
+			char *xl = x_label(G->pts[i].x);
+			char *n = br_xasprintf("%s%s%s", pl, pl[0] ? ", " : "", xl);
+			free(xl);
+			free(pl);
+			pl = n;
+		}
+		json_object_set_new(o, "mu_plateau_x_labels", json_string(pl));
+		free(pl);
+	} else {
+		json_object_set_new(o, "mu_plateau_x_labels", json_null());
+	}
+	json_object_set_new(o, "max_achieved_rps", jnum(G->max_achieved_rps));
+	/* λ meets μ where offered = achieved = μ: the Little's-law knee */
+	json_object_set_new(o, "knee_rate_rps", jnum(G->mu_rps));
+	double kx = G->knee_idx >= 0 ? G->pts[G->knee_idx].x : NAN;
+	double fx = G->first_fail_idx >= 0 ? G->pts[G->first_fail_idx].x : NAN;
+	json_object_set_new(o, "slo_knee_rps", rate ? jnum(kx) : json_null());
+	json_object_set_new(o, "first_failing_rps", rate ? jnum(fx) : json_null());
+	json_object_set_new(o, "slo_knee_over_mu_frac", rate ? jnum(ratio(kx, G->mu_rps)) : json_null());
+	const char *rel = "unknown";
+	if (rate && isfinite(G->mu_rps) && G->knee_idx >= 0) {
+		if (kx > (1 + BR_KNEE_PLATEAU_FRAC) * G->mu_rps)
+			rel = "slo_knee_above_mu";
+		else if (G->first_fail_idx < 0)
+			rel = "no_failure";
+		else if (fx <= G->mu_rps)
+			rel = "slo_binds_before_mu";
+		else
+			rel = "between";
+	}
+	json_object_set_new(o, "relation", json_string(rel));
+	/* L against the measured mean running + waiting */
+	double lo = NAN, hi = NAN;
+	size_t nm = 0, nl = 0;
+	for (size_t i = 0; i < G->n; i++) {
+		const br_knee_point *p = &G->pts[i];
+		nl += isfinite(p->littles_l_requests);
+		double r = ratio(p->littles_l_requests, p->in_system_mean_requests);
+		if (!isfinite(r))
+			continue;
+		nm++;
+		lo = !(r >= lo) ? r : lo;
+		hi = !(r <= hi) ? r : hi;
+	}
+	json_object_set_new(o, "n_points", json_integer((json_int_t)G->n));
+	json_object_set_new(o, "n_with_L", json_integer((json_int_t)nl));
+	json_object_set_new(o, "n_measured", json_integer((json_int_t)nm));
+	json_object_set_new(o, "L_over_measured_min_ratio", jnum(lo));
+	json_object_set_new(o, "L_over_measured_max_ratio", jnum(hi));
+	/* closed loop: L against the client's cap C */
+	double clo = NAN, chi = NAN;
+	for (size_t i = 0; i < G->n; i++) {
+		double r = ratio(G->pts[i].littles_l_requests, G->pts[i].concurrency);
+		if (!isfinite(r))
+			continue;
+		clo = !(r >= clo) ? r : clo;
+		chi = !(r <= chi) ? r : chi;
+	}
+	json_object_set_new(o, "L_over_concurrency_min_ratio", jnum(clo));
+	json_object_set_new(o, "L_over_concurrency_max_ratio", jnum(chi));
+	/* steady state */
+	json_object_set_new(o, "steady_state_min_windows", json_real(BR_KNEE_STEADY_WINDOWS));
+	json_object_set_new(o, "n_withheld", json_integer((json_int_t)G->n_withheld));
+	char *w = x_list(G, pred_withheld), *sm = x_list(G, pred_short_miss), *sh = x_list(G, pred_short);
+	json_object_set_new(o, "withheld_x_labels", json_string(w));
+	json_object_set_new(o, "short_miss_x_labels", json_string(sm));
+	json_object_set_new(o, "short_x_labels", json_string(sh));
+	free(w);
+	free(sm);
+	free(sh);
+	json_t *pts = json_array();
+	for (size_t i = 0; i < G->n; i++)
+		json_array_append_new(pts, little_point_json(&G->pts[i]));
+	json_object_set_new(o, "points", pts);
+	return o;
+}
+
+/*
+ * next_json: the next rates to run between the knee and the first failing
+ * rate, with the command line of each (the sweep's other options stand as
+ * "..."), or null when there are none.
+ */
+static json_t *
+next_json(const br_knee_group *G, const char *model)
+{
+	if (G->kind != BR_KNEE_RATE || G->n_next_rates == 0)
+		return json_null();
+	json_t *o = json_object();
+	const br_knee_point *k = &G->pts[G->knee_idx], *f = &G->pts[G->first_fail_idx];
+	json_object_set_new(o, "from_rps", jnum(k->x));
+	json_object_set_new(o, "to_rps", jnum(f->x));
+	json_object_set_new(o, "step_ratio", jnum(pow(f->x / k->x, 1.0 / (BR_KNEE_NEXT_RATES + 1))));
+	json_t *rates = json_array(), *np = json_array(), *cmds = json_array();
+	char *list = br_xstrdup("");
+	for (size_t i = 0; i < G->n_next_rates; i++) {
+		double r = G->next_rates_rps[i], n = G->next_num_prompts[i];
+		json_array_append_new(rates, jnum(r));
+		json_array_append_new(np, jnum(n));
+		char rb[32], nb[48] = "";
+		snprintf(rb, sizeof rb, "%.3g", r);
+		if (isfinite(n))
+			snprintf(nb, sizeof nb, " --num-prompts %.0f", n);
+		char *opts = br_xstrdup("");
+		if (isfinite(k->concurrency) && !(isfinite(k->num_prompts) && k->concurrency >= k->num_prompts)) {
+			char *t = br_xasprintf(" --max-concurrency %.0f", k->concurrency);
+			free(opts);
+			opts = t;
+		}
+		char *cmd = br_xasprintf("vllm bench serve%s%s ...%s%s --request-rate %s",
+		    model ? " --model " : "", model ? model : "", opts, nb, rb);
+		json_array_append_new(cmds, json_string(cmd));
+		free(cmd);
+		free(opts);
+		char *l2 = br_xasprintf("%s%s%s", list, list[0] ? ", " : "", rb);
+		free(list);
+		list = l2;
+	}
+	json_object_set_new(o, "rates_rps", rates);
+	json_object_set_new(o, "rates_text", json_string(list));
+	json_object_set_new(o, "num_prompts", np);
+	json_object_set_new(o, "commands", cmds);
+	free(list);
+	return o;
+}
+
+/* queue_json: the queue signal of a curve: how many runs have it, and where it turns on. */
+static json_t *
+queue_json(const br_knee_group *G)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "threshold_frac", json_real(BR_KNEE_QUEUE_FRAC));
+	json_object_set_new(o, "n_known", json_integer((json_int_t)G->n_queue_known));
+	json_object_set_new(o, "n_points", json_integer((json_int_t)G->n));
+	json_object_set_new(o, "status", json_string(G->n_queue_known == 0 ? "unknown"
+	    : G->n_queue_known < G->n ? "partial" : "known"));
+	const long idx[2] = { G->queue_last_empty_idx, G->queue_first_idx };
+	const char *key[2] = { "last_empty", "first_queue" };
+	for (int k = 0; k < 2; k++) {
+		if (idx[k] < 0) {
+			json_object_set_new(o, key[k], json_null());
+			continue;
+		}
+		const br_knee_point *p = &G->pts[idx[k]];
+		json_t *q = json_object();
+		char *xl = x_label(p->x);
+		json_object_set_new(q, "x_label", json_string(xl));
+		json_object_set_new(q, "x", jnum(p->x));
+		json_object_set_new(q, "waiting_share_frac", jnum(p->waiting_share_frac));
+		free(xl);
+		json_object_set_new(o, key[k], q);
+	}
 	return o;
 }
 
@@ -284,13 +537,19 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 			json_array_append_new(pts, pj);
 		}
 		json_object_set_new(o, "points", pts);
+		json_object_set_new(o, "littles_law", littles_json(G));
+		json_object_set_new(o, "next_rates", next_json(G, G->model_id));
+		json_object_set_new(o, "queue_signal", queue_json(G));
 		if (first_knee == NULL) {
 			first_knee = json_object();
 			json_object_set_new(first_knee, "group", json_integer((json_int_t)g + 1));
 			json_object_set(first_knee, "kind", json_object_get(o, "kind"));
 			json_object_set(first_knee, "knee", json_object_get(o, "knee"));
 			json_object_set(first_knee, "first_failing", json_object_get(o, "first_failing"));
+			json_object_set(first_knee, "littles_law", json_object_get(o, "littles_law"));
 		}
+		if (G->kind == BR_KNEE_RATE && json_object_get(root, "littles_law") == NULL)
+			json_object_set(root, "littles_law", json_object_get(o, "littles_law"));
 		json_array_append_new(groups, o);
 	}
 	json_object_set_new(root, "groups", groups);
@@ -417,6 +676,155 @@ group_table(br_pdf *d, const br_knee_group *G)
 	free(hl);
 }
 
+/* tword: a template word (the key itself when absent; keys are ours). */
+static char *
+tword(const br_template *t, const char *key)
+{
+	return br_template_fill(t, key, NULL);
+}
+
+/* little_table: per run of G, λ, W, L = λ·W, the measured mean running +
+ * waiting, their ratio, the arrival window and the steady-state status. */
+static void
+little_table(br_pdf *d, const br_template *t, const br_knee_group *G)
+{
+	enum { NC = 9 };
+	static const char *const keys[NC] = { NULL, "little.col_lambda", "little.col_w", "little.col_l",
+		"little.col_measured", "little.col_ratio", "little.col_window", "little.col_window_ratio",
+		"little.col_steady" };
+	char *hdr[NC];
+	hdr[0] = tword(t, G->kind == BR_KNEE_RATE ? "little.col_x_rate" : "little.col_x_concurrency");
+	for (int k = 1; k < NC; k++)
+		hdr[k] = tword(t, keys[k]);
+	char *unk = tword(t, "little.unknown"), *na = tword(t, "little.steady_na");
+	char *yes = tword(t, "little.steady_yes"), *no = tword(t, "little.steady_no");
+	char **cells = br_xcalloc(G->n * NC + 1, sizeof *cells);
+	for (size_t i = 0; i < G->n; i++) {
+		const br_knee_point *p = &G->pts[i];
+		char **c = &cells[i * NC];
+		char *xl = x_label(p->x);
+		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (run %.0f)", xl, p->run_number)
+		                                                  : br_xstrdup(xl);
+		free(xl);
+		double w_s = p->e2el_mean_ms / 1000.0;
+		c[1] = isfinite(p->achieved_rps) ? fmt1(p->achieved_rps, 3) : br_xstrdup(unk);
+		c[2] = isfinite(w_s) ? fmt1(w_s, w_s >= 100 ? 1 : w_s >= 10 ? 2 : 3) : br_xstrdup(unk);
+		c[3] = isfinite(p->littles_l_requests) ? fmt1(p->littles_l_requests, p->littles_l_requests >= 100 ? 1 : 2)
+		                                       : br_xstrdup(unk);
+		c[4] = isfinite(p->in_system_mean_requests)
+		    ? fmt1(p->in_system_mean_requests, p->in_system_mean_requests >= 100 ? 1 : 2) : br_xstrdup(unk);
+		double r = ratio(p->littles_l_requests, p->in_system_mean_requests);
+		c[5] = isfinite(r) ? fmt1(r, 3) : br_xstrdup(unk);
+		c[6] = isfinite(p->arrival_window_s) ? fmt1(p->arrival_window_s, p->arrival_window_s >= 100 ? 0 : 1)
+		                                     : br_xstrdup(na);
+		double wr = ratio(p->arrival_window_s, w_s);
+		c[7] = isfinite(wr) ? fmt1(wr, wr >= 10 ? 1 : 2) : br_xstrdup(na);
+		c[8] = br_xstrdup(p->steady_state < 0 ? (isfinite(p->arrival_window_s) ? unk : na)
+		    : p->steady_state ? yes : no);
+	}
+	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 1.1, 0.9, 1.3, 1.0, 1.1, 0.9, 0.9 };
+	br_pdf_table tb = { .n_cols = NC, .n_rows = G->n, .header = (const char *const *)hdr,
+		.cells = (const char *const *)cells, .col_weight = w, .font_size_small = 1 };
+	br_pdf_table(d, &tb);
+	for (size_t i = 0; i < G->n * NC; i++)
+		free(cells[i]);
+	free(cells);
+	for (int k = 0; k < NC; k++)
+		free(hdr[k]);
+	free(unk);
+	free(na);
+	free(yes);
+	free(no);
+}
+
+/*
+ * little_section: Little's law, the steady-state check, the next rates and
+ * the queue signal of one curve (group object go of the summary).
+ */
+static void
+little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const json_t *go)
+{
+	int rate = G->kind == BR_KNEE_RATE;
+	const json_t *ll = json_object_get(go, "littles_law");
+	char *h = br_template_fill(t, "little.heading", go);
+	br_pdf_heading(d, 2, h);
+	free(h);
+	para(d, t, "little.intro", go);
+	if (rate) {
+		if (isfinite(G->mu_rps)) {
+			para(d, t, "little.mu", go);
+			const char *rel = json_string_value(json_object_get(ll, "relation"));
+			if (rel && strcmp(rel, "between") == 0)
+				para(d, t, "little.rel_between", go);
+			else if (rel && strcmp(rel, "slo_binds_before_mu") == 0)
+				para(d, t, "little.rel_binds", go);
+			else if (rel && strcmp(rel, "slo_knee_above_mu") == 0)
+				para(d, t, "little.rel_above", go);
+			else if (rel && strcmp(rel, "no_failure") == 0)
+				para(d, t, "little.rel_no_fail", go);
+			else
+				para(d, t, "little.rel_unknown_knee", go);
+		} else if (isfinite(G->max_achieved_rps)) {
+			para(d, t, "little.mu_unknown", go);
+		}
+	} else if (json_is_number(json_object_get(ll, "L_over_concurrency_min_ratio"))) {
+		para(d, t, "little.mu_closed", go);
+	}
+	size_t n_measured = (size_t)json_integer_value(json_object_get(ll, "n_measured"));
+	para(d, t, n_measured > 0 ? "little.measured" : "little.measured_none", go);
+	little_table(d, t, G);
+	char *note = br_template_fill(t, "little.table_note", go);
+	br_pdf_note(d, note);
+	free(note);
+	if (rate) {
+		/* steady state of the finite-rate runs */
+		size_t n_fin = 0, n_unknown = 0, n_short = 0;
+		for (size_t i = 0; i < G->n; i++) {
+			if (!isfinite(G->pts[i].arrival_window_s))
+				continue;
+			n_fin++;
+			n_unknown += G->pts[i].steady_state < 0;
+			n_short += G->pts[i].steady_state == 0;
+		}
+		if (G->n_withheld > 0)
+			para(d, t, "steady.withheld", go);
+		const char *sm = json_string_value(json_object_get(ll, "short_miss_x_labels"));
+		if (sm && sm[0])
+			para(d, t, "steady.short_miss", go);
+		if (n_fin > 0 && n_short == 0 && n_unknown == 0)
+			para(d, t, "steady.all_steady", go);
+		if (n_unknown > 0)
+			para(d, t, "steady.unknown", go);
+		/* where to measure next */
+		const json_t *nx = json_object_get(go, "next_rates");
+		if (json_is_object(nx)) {
+			para(d, t, "next.rates", go);
+			const json_t *cmds = json_object_get(nx, "commands");
+			size_t nc = json_array_size(cmds);
+			const char **items = br_xcalloc(nc + 1, sizeof *items);
+			for (size_t i = 0; i < nc; i++)
+				items[i] = json_string_value(json_array_get(cmds, i));
+			br_pdf_bullets(d, items, nc);
+			free(items);
+		} else {
+			para(d, t, "next.none", go);
+		}
+	}
+	/* the queue signal */
+	if (G->n_queue_known == 0)
+		para(d, t, "queue.unknown", go);
+	else {
+		if (G->queue_first_idx >= 0 && G->queue_last_empty_idx >= 0)
+			para(d, t, "queue.onset", go);
+		else if (G->queue_first_idx >= 0)
+			para(d, t, "queue.onset_first", go);
+		else
+			para(d, t, "queue.never", go);
+		if (G->n_queue_known < G->n)
+			para(d, t, "queue.partial", go);
+	}
+}
+
 /* write_pdf: compose the knee report. */
 static int
 write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs, size_t n_figs,
@@ -511,6 +919,7 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		char *note = br_template_fill(t, "group.table_note", go);
 		br_pdf_note(d, note);
 		free(note);
+		little_section(d, t, G, go);
 	}
 
 	h = br_template_fill(t, "sec.figures", summary);
