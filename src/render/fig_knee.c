@@ -295,6 +295,64 @@ kind_word(int kind)
 }
 
 /*
+ * mu_lines: Little's law on the achieved-rate panel (Little 1961; knee
+ * tutorial §3.3): per rate curve with a μ (the plateau of its achieved
+ * rate) a horizontal line at μ and, where it meets the achieved = offered
+ * diagonal (offered = μ), a ring marker: the λ = μ knee. The y axis is
+ * bounded at 1.35 × the largest plotted rate so the diagonal, which runs on
+ * up to the largest offered rate, does not flatten the curves (it is
+ * clipped at the top).
+ */
+static void
+mu_lines(br_chart *c, const br_knee_result *r, double infpos)
+{
+	size_t nk = n_groups_of(r, BR_KNEE_RATE), gi = 0;
+	double ymax = NAN;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		const br_knee_group *G = &r->groups[g];
+		if (G->kind != BR_KNEE_RATE)
+			continue;
+		for (size_t i = 0; i < G->n; i++) {
+			const double v[2] = { G->pts[i].achieved_rps, G->pts[i].goodput_rps };
+			for (int k = 0; k < 2; k++)
+				if (isfinite(v[k]) && isfinite(G->pts[i].x) && !(v[k] <= ymax))
+					ymax = v[k];
+		}
+		if (isfinite(G->mu_rps)) {
+			if (!(G->mu_rps <= ymax))
+				ymax = G->mu_rps;
+			int col = nk > 1 ? (int)gi : 2;
+			char num[32];
+			br_fig_num(num, sizeof num, "%.2f", G->mu_rps);
+			char *lab = nk > 1 ? br_xasprintf("curve %zu μ ≈ %s req/s", g + 1, num)
+			                   : br_xasprintf("μ ≈ %s req/s (plateau)", num);
+			br_refline *h = br_chart_add_hline(c, BR_SIDE_LEFT, G->mu_rps, lab, col);
+			if (h)
+				h->dash = 0;
+			free(lab);
+			/* the crossing with offered = achieved, inside the x range */
+			double cx = xpos(G->mu_rps, infpos), cy = G->mu_rps;
+			if (isfinite(cx) && cx >= c->x.min && cx <= c->x.max) {
+				br_chart_series *m = br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_LEFT, 4,
+				    gi == 0 ? "λ = μ" : NULL, &cx, &cy, 1);
+				m->uncounted = 1;
+				/* and down to the offered rate where it happens */
+				char *vl = br_xasprintf("λ = μ ≈ %s", num);
+				br_refline *v = br_chart_add_vline(c, cx, vl, 4, BR_LABEL_BOTTOM);
+				if (v)
+					v->dash = 2;
+				free(vl);
+			}
+		}
+		gi++;
+	}
+	if (isfinite(ymax) && ymax > 0) {
+		c->y.min = 0;
+		c->y.max = 1.35 * ymax;
+	}
+}
+
+/*
  * fig_throughput: achieved and goodput req/s (left panel) and output tok/s
  * (right panel) vs x for the groups of `kind`. 1 made, 0 no data, -1 error.
  */
@@ -311,7 +369,7 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 	br_axis_set(&c2->y, BR_SCALE_LINEAR, "output tokens per second");
 	c1->y.include_zero = 1;
 	c2->y.include_zero = 1;
-	GString *csv = g_string_new("group,x,x_label,achieved_rps,goodput_rps,output_tps,total_tps\n");
+	GString *csv = g_string_new("group,x,x_label,achieved_rps,goodput_rps,output_tps,total_tps,mu_rps\n");
 	size_t gi = 0, nk = n_groups_of(r, kind);
 	double xmin = NAN, xmax = NAN;
 	for (size_t g = 0; g < r->n_groups; g++) {
@@ -346,6 +404,8 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 			br_csv_num(csv, p->output_tps);
 			g_string_append_c(csv, ',');
 			br_csv_num(csv, p->total_tps);
+			g_string_append_c(csv, ',');
+			br_csv_num(csv, G->mu_rps);
 			g_string_append_c(csv, '\n');
 			if (isfinite(p->x) && p->x > 0) {
 				if (!(p->x >= xmin))
@@ -370,6 +430,8 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
 		s->dash = 3;
 		s->line_width_pt = 0.7;
 	}
+	if (kind == BR_KNEE_RATE)
+		mu_lines(c1, r, infpos);
 	mark_knee(c1, r, kind, infpos, 1);
 	mark_knee(c2, r, kind, infpos, 0);
 	c1->legend = 1;
@@ -414,7 +476,11 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 	const br_slo *slo = &r->slo;
 	br_chart *charts[BR_SLO_MAX_TERMS];
 	size_t nc = 0;
-	GString *csv = g_string_new("term,group,x,x_label,value_ms,limit_ms\n");
+	GString *csv = g_string_new("term,group,x,x_label,value_ms,limit_ms,waiting_share_frac\n");
+	size_t n_queue = 0;      /* points with a queue signal (waiting share) */
+	for (size_t g = 0; g < r->n_groups; g++)
+		if (r->groups[g].kind == kind)
+			n_queue += r->groups[g].n_queue_known;
 	GString *drawn = g_string_new(NULL), *empty = g_string_new(NULL);  /* terms with and without a panel */
 	for (size_t k = 0; k < slo->n; k++) {
 		const br_slo_term *t = &slo->terms[k];
@@ -452,7 +518,23 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 				br_csv_num(csv, y[i]);
 				g_string_append_c(csv, ',');
 				br_csv_num(csv, t->limit_ms);
+				g_string_append_c(csv, ',');
+				br_csv_num(csv, G->pts[i].waiting_share_frac);
 				g_string_append_c(csv, '\n');
+			}
+			if (n_queue > 0) {
+				/* the queue signal: % of samples with waiting > 0, right axis */
+				double *q = br_xmalloc((G->n ? G->n : 1) * sizeof *q);
+				for (size_t i = 0; i < G->n; i++)
+					q[i] = 100.0 * G->pts[i].waiting_share_frac;
+				char *ql = gi == 0 ? br_xstrdup("waiting > 0 (% of samples)") : NULL;   /* every panel: equal heights */
+				br_chart_series *qs = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 5, NULL, x, q, G->n);
+				qs->dash = 2;
+				qs->line_width_pt = 0.7;
+				qs->uncounted = 1;
+				br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 5, ql, x, q, G->n)->uncounted = 1;
+				free(ql);
+				free(q);
 			}
 			free(x);
 			free(y);
@@ -470,7 +552,16 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 		 * cover the points even when they span less than a decade */
 		log_range_125(all.v, all.n, t->limit_ms, &c->y.min, &c->y.max);
 		br_dvec_free(&all);
-		c->legend = nc == 0 && gi > 1;
+		if (n_queue > 0) {
+			br_axis_set(&c->y2, BR_SCALE_LINEAR, "samples with waiting > 0 (%)");
+			c->y2.min = 0;
+			c->y2.max = 100;
+		} else {
+			/* no series anywhere: the queue signal is unknown, never drawn as 0 */
+			br_chart_add_note(c, BR_SIDE_LEFT, c->x.min, c->y.min, "queue signal unknown (no metrics series)",
+			    5, 4, -4, 0, 1);
+		}
+		c->legend = nc == 0 && (gi > 1 || n_queue > 0);
 		if (gi > 0 && br_chart_has_data(c)) {
 			charts[nc++] = c;
 			g_string_append_printf(drawn, "%s%s", drawn->len ? ", " : "", t->text);
