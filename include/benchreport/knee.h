@@ -139,11 +139,11 @@ typedef struct br_knee_point {
 	                               rate, s: how long the arrivals last; NAN otherwise */
 	int steady_state;           /* 1 arrival window >= BR_KNEE_STEADY_WINDOWS × W, 0 shorter,
 	                               -1 unknown (W unknown) or not applicable (closed loop, inf) */
-	int verdict_withheld;       /* steady_state 0 and the run shows no overload of its own
-	                               (it keeps up, its TTFT did not grow > 1.5×, ≤ 1% failed):
-	                               its SLO status is no verdict, and the knee search leaves
-	                               it out. A short run that does show overload keeps its miss:
-	                               a longer run only lets the queue grow further */
+	int verdict_withheld;       /* steady_state 0 and the run meets the SLO (and keeps up): a
+	                               pass from a run too short for its queue to form is no
+	                               verdict, and the knee search leaves it out. A short run's
+	                               miss stands (flagged short): starting from an empty server
+	                               only biases latency down, a longer run adds queueing */
 } br_knee_point;
 
 /* (added) Little's law constants (see br_knee_analyze). */

@@ -692,15 +692,12 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	p->steady_state = -1;
 	if (isfinite(p->arrival_window_s) && isfinite(p->e2el_mean_ms) && p->e2el_mean_ms > 0)
 		p->steady_state = p->arrival_window_s >= BR_KNEE_STEADY_WINDOWS * p->e2el_mean_ms / 1000.0;
-	/* a short run's miss stands when the run itself shows overload (a longer
-	 * run only lets the queue grow): it could not keep up, or it missed the
-	 * SLO while its TTFT grew, too many requests failed or none completed.
-	 * Any other short run (a pass above all: its queue had no time to form)
-	 * gets no verdict */
-	int overload = p->failed_too_many || !(b->completed > 0) ||
-	    (isfinite(p->ttft_growth) && p->ttft_growth > 1.5);
-	int miss_stands = p->cannot_keep_up || (!p->meets_slo && overload);
-	p->verdict_withheld = p->steady_state == 0 && p->slo_evaluable && !miss_stands;
+	/* a short run's pass is no verdict: it started with an empty server and
+	 * its queue had no time to form (the ramp biases its latencies down). Its
+	 * miss stands: a longer run from the same start only adds queueing (a
+	 * cold server's warm-up is the other cause; see the repeats' warm-up
+	 * rule). A run that could not keep up is a miss whatever it lasted */
+	p->verdict_withheld = p->steady_state == 0 && p->slo_evaluable && p->meets_slo && !p->cannot_keep_up;
 }
 
 /*
