@@ -656,11 +656,11 @@ group_table(br_pdf *d, const br_knee_group *G)
 			snprintf(rep, sizeof rep, "; %zu of %zu meet%s%s", G->level_pass[i], G->level_evaluable[i], nev,
 			    G->level_warmup[i] ? "; 1st warm-up?" : "");
 		}
-		c[7] = br_xasprintf("%s%s%s", !p->slo_evaluable ? "not evaluable" : p->meets_slo ? "met" : "missed",
+		c[7] = br_xasprintf("%s%s%s%s", slo_verdict(p), p->steady_state == 0 && !p->verdict_withheld ? " (short)" : "",
 		    p->goodput_exact ? "" : " *", rep);
 		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)
 		                                        : br_xstrdup("n/a");
-		hl[i] = !p->meets_slo && p->slo_evaluable ? 2 : 0;
+		hl[i] = !p->meets_slo && p->slo_evaluable && !p->verdict_withheld ? 2 : 0;
 	}
 	if (G->knee_idx >= 0)
 		for (size_t i = (size_t)G->knee_idx; i < G->n && G->pts[i].x == G->pts[G->knee_idx].x; i++)
@@ -825,6 +825,40 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 	}
 }
 
+/*
+ * figure_extra: the template sentences a rate figure's caption gains: on
+ * the throughput figure the Little's-law line (μ and the λ = μ crossing of
+ * the first rate curve, or that μ is unknown), on the latency figure the
+ * queue signal (drawn on the right axis, or unknown: no run has a series).
+ * NULL for other figures. Malloc'd.
+ */
+static char *
+figure_extra(const br_knee_result *r, const json_t *summary, const br_template *t, const br_figure *f)
+{
+	if (f->id == NULL || strstr(f->id, "-rate-") == NULL)
+		return NULL;
+	const json_t *groups = json_object_get(summary, "groups");
+	const json_t *go = NULL;
+	size_t n_rate = 0, n_mu = 0, n_queue = 0;
+	for (size_t g = 0; g < r->n_groups; g++) {
+		if (r->groups[g].kind != BR_KNEE_RATE)
+			continue;
+		if (go == NULL)
+			go = json_array_get(groups, g);
+		n_rate++;
+		n_mu += isfinite(r->groups[g].mu_rps);
+		n_queue += r->groups[g].n_queue_known;
+	}
+	if (go == NULL)
+		return NULL;
+	if (strstr(f->id, "throughput") != NULL)
+		return br_template_fill(t, n_mu == 0 ? "figures_knee.littles_unknown" : n_rate > 1
+		    ? "figures_knee.littles_line_multi" : "figures_knee.littles_line", go);
+	if (strstr(f->id, "latency") != NULL)
+		return br_template_fill(t, n_queue > 0 ? "figures_knee.queue_drawn" : "figures_knee.queue_unknown", go);
+	return NULL;
+}
+
 /* write_pdf: compose the knee report. */
 static int
 write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs, size_t n_figs,
@@ -855,8 +889,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		para(d, t, "group.settings", go);
 		int rate = G->kind == BR_KNEE_RATE;
 		size_t n_eval = 0;
-		for (size_t i = 0; i < G->n; i++)
-			n_eval += (size_t)G->pts[i].slo_evaluable;
+		for (size_t i = 0; i < G->n; i++)      /* judged: evaluable and long enough for a verdict */
+			n_eval += (size_t)(G->pts[i].slo_evaluable && !G->pts[i].verdict_withheld);
 		if (n_eval == 0)      /* no run can be judged: neither "no run meets" nor "every setting meets" */
 			para(d, t, "group.not_evaluable", go);
 		else if (G->knee_idx >= 0)
@@ -864,7 +898,7 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		else {
 			int some_run = 0;     /* a single repeat meets it, its setting does not */
 			for (size_t i = 0; i < G->n; i++)
-				some_run |= G->pts[i].meets_slo;
+				some_run |= G->pts[i].meets_slo && !G->pts[i].verdict_withheld;
 			para(d, t, some_run ? "group.no_knee_repeats" : n_eval < G->n ? "group.no_knee_partial" :
 			    "group.no_knee", go);
 		}
@@ -872,6 +906,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			;
 		else if (G->first_fail_idx >= 0)
 			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
+		else if (G->n_withheld > 0)
+			para(d, t, "group.no_fail_withheld", go);   /* the runs too short for a verdict are not "meets" */
 		else if (G->knee_idx >= 0 && G->n > 0 && G->pts[G->knee_idx].x != G->pts[G->n - 1].x)
 			para(d, t, "group.no_fail_goodput", go);   /* the knee is where goodput stopped rising */
 		else
@@ -934,7 +970,11 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 	 * while its figure moves to the next; the figure's title opens its
 	 * caption instead, which br_pdf_figure keeps with the image. */
 	for (size_t i = 0; i < n_figs; i++) {
-		char *cap = br_template_figure_caption(t, figs[i].caption, &figs[i]);
+		char *extra = figure_extra(r, summary, t, &figs[i]);
+		char *full = extra ? br_xasprintf("%s %s", figs[i].caption ? figs[i].caption : "", extra) : NULL;
+		char *cap = br_template_figure_caption(t, full ? full : figs[i].caption, &figs[i]);
+		free(extra);
+		free(full);
 		int frc = br_pdf_figure(d, figs[i].png_path, cap, cause);
 		free(cap);
 		if (frc != 0)
