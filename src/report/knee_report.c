@@ -192,7 +192,11 @@ x_list(const br_knee_group *G, int (*pred)(const br_knee_point *))
 }
 
 static int pred_withheld(const br_knee_point *p) { return p->verdict_withheld; }
-static int pred_short_miss(const br_knee_point *p) { return p->steady_state == 0 && !p->verdict_withheld; }
+static int pred_short_miss(const br_knee_point *p)
+{
+	return p->steady_state == 0 && !p->verdict_withheld && p->slo_evaluable && (!p->meets_slo || p->cannot_keep_up);
+}
+static int pred_short_other(const br_knee_point *p) { return p->steady_state == 0 && !p->slo_evaluable; }
 static int pred_short(const br_knee_point *p) { return p->steady_state == 0; }
 
 /*
@@ -281,6 +285,9 @@ littles_json(const br_knee_group *G)
 	json_object_set_new(o, "steady_state_min_windows", json_real(BR_KNEE_STEADY_WINDOWS));
 	json_object_set_new(o, "n_withheld", json_integer((json_int_t)G->n_withheld));
 	char *w = x_list(G, pred_withheld), *sm = x_list(G, pred_short_miss), *sh = x_list(G, pred_short);
+	char *so = x_list(G, pred_short_other);
+	json_object_set_new(o, "short_not_evaluable_x_labels", json_string(so));
+	free(so);
 	json_object_set_new(o, "withheld_x_labels", json_string(w));
 	json_object_set_new(o, "short_miss_x_labels", json_string(sm));
 	json_object_set_new(o, "short_x_labels", json_string(sh));
@@ -722,7 +729,7 @@ little_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		c[8] = br_xstrdup(p->steady_state < 0 ? (isfinite(p->arrival_window_s) ? unk : na)
 		    : p->steady_state ? yes : no);
 	}
-	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 1.1, 0.9, 1.3, 1.0, 1.1, 0.9, 0.9 };
+	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 1.1, 0.9, 1.2, 1.15, 1.1, 0.85, 0.85 };
 	br_pdf_table tb = { .n_cols = NC, .n_rows = G->n, .header = (const char *const *)hdr,
 		.cells = (const char *const *)cells, .col_weight = w, .font_size_small = 1 };
 	br_pdf_table(d, &tb);
@@ -791,6 +798,9 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 		const char *sm = json_string_value(json_object_get(ll, "short_miss_x_labels"));
 		if (sm && sm[0])
 			para(d, t, "steady.short_miss", go);
+		const char *so = json_string_value(json_object_get(ll, "short_not_evaluable_x_labels"));
+		if (so && so[0])
+			para(d, t, "steady.short_not_evaluable", go);
 		if (n_fin > 0 && n_short == 0 && n_unknown == 0)
 			para(d, t, "steady.all_steady", go);
 		if (n_unknown > 0)

@@ -188,6 +188,219 @@ test_waiting_share(void **state)
 	assert_nan(br_knee_waiting_share(NULL, &n));
 }
 
+/*
+ * μ from the plateau (br_knee_mu_plateau), table-driven. Expected values by
+ * hand: the top run of saturated levels, those within 5% of its largest
+ * achieved rate (walking down), μ = their median, spread = (max − min) / μ.
+ */
+static void
+test_mu_plateau(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *what;
+		double ach[6];
+		int sat[6];
+		size_t n;
+		double mu;          /* NAN = no plateau */
+		size_t first, np;
+		double spread;
+	} cases[] = {
+		/* 0.95 × 3.68 = 3.496 ≤ 3.50: four levels; median (3.665 + 3.67) / 2; spread 0.18 / 3.6675 */
+		{ "sim-like, 4 levels", { 1.0, 1.99, 3.50, 3.67, 3.68, 3.665 }, { 0, 0, 1, 1, 1, 1 }, 6,
+		    3.6675, 2, 4, 0.18 / 3.6675 },
+		/* 3.40 < 3.496 ends the plateau: median of 3.665, 3.67, 3.68 = 3.67; spread 0.015 / 3.67 */
+		{ "lowest outside band", { 1.0, 1.99, 3.40, 3.67, 3.68, 3.665 }, { 0, 0, 1, 1, 1, 1 }, 6,
+		    3.67, 3, 3, 0.015 / 3.67 },
+		{ "one saturated level", { 1, 2, 3.5 }, { 0, 0, 1 }, 3, NAN, 0, 0, NAN },
+		{ "none saturated", { 1, 2, 4 }, { 0, 0, 0 }, 3, NAN, 0, 0, NAN },
+		/* 2.0 < 0.95 × 3.6 = 3.42: only the top level is in the band */
+		{ "second level far below", { 1, 2.0, 3.6 }, { 0, 1, 1 }, 3, NAN, 0, 0, NAN },
+		/* a level that kept up splits the top run: {3.6, 3.62}, median 3.61, spread 0.02 / 3.61 */
+		{ "kept-up level splits", { 3.6, 3.6, 3.6, 3.62 }, { 1, 0, 1, 1 }, 4, 3.61, 2, 2, 0.02 / 3.61 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t first = 99, np = 99;
+		double spread = 0;
+		double mu = br_knee_mu_plateau(cases[i].ach, cases[i].sat, cases[i].n, &first, &np, &spread);
+		if (isnan(cases[i].mu)) {
+			assert_nan(mu);
+			assert_int_equal(np, 0);
+			continue;
+		}
+		assert_double_rel(mu, cases[i].mu, 1e-12);
+		assert_int_equal(first, cases[i].first);
+		assert_int_equal(np, cases[i].np);
+		assert_double_rel(spread, cases[i].spread, 1e-9);
+	}
+}
+
+/* Next rates: knee · (fail / knee)^(i/4), i = 1..3, to 3 significant digits (by hand). */
+static void
+test_next_rates(void **state)
+{
+	(void)state;
+	static const struct {
+		double knee, fail;
+		size_t n;
+		double r[3];
+	} cases[] = {
+		{ 2, 4, 3, { 2.38, 2.83, 3.36 } },     /* 2·2^0.25 = 2.3784, 2·√2 = 2.8284, 2·2^0.75 = 3.3636 */
+		{ 1, 16, 3, { 2, 4, 8 } },             /* 16^0.25 = 2 */
+		{ 10, 20, 3, { 11.9, 14.1, 16.8 } },   /* 11.892, 14.142, 16.818 */
+		{ 4, 2, 0, { 0 } },
+		{ 2, INFINITY, 0, { 0 } },
+		{ 0, 4, 0, { 0 } },
+		{ NAN, 4, 0, { 0 } },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		double out[BR_KNEE_NEXT_RATES] = { 0 };
+		assert_int_equal(br_knee_next_rates(cases[i].knee, cases[i].fail, out), cases[i].n);
+		for (size_t k = 0; k < cases[i].n; k++)
+			assert_double_rel(out[k], cases[i].r[k], 1e-12);
+	}
+}
+
+/* Measured L: mean running + waiting over the run window (the rows of test_waiting_share). */
+static void
+test_in_system_mean(void **state)
+{
+	(void)state;
+	/* window rows 1..6: running + waiting = 0, 2, 5, 4, 1, 0 → 12 / 6 = 2 */
+	double t[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	double run[8] = { 0, 0, 2, 3, 3, 1, 0, 0 }, wait[8] = { 0, 0, 0, 2, 1, 0, 0, 0 };
+	char *names[2] = { "vllm:num_requests_running", "vllm:num_requests_waiting" };
+	double *cols[2] = { run, wait };
+	br_series s = { .n_rows = 8, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
+	size_t n = 0;
+	assert_double_rel(br_knee_in_system_mean(&s, &n), 2.0, 1e-12);
+	assert_int_equal(n, 6);
+	s.n_cols = 1;     /* running only: the measured L is unknown, never 0 */
+	assert_nan(br_knee_in_system_mean(&s, &n));
+	assert_int_equal(n, 0);
+	assert_nan(br_knee_in_system_mean(NULL, &n));
+}
+
+/*
+ * Little's law, steady state and withheld verdicts per point, by hand
+ * (make_run: E2EL = TTFT + 0.1 s, 4 requests):
+ *   rate 1, TTFT .1–.4, 4 s: W = mean(.2,.3,.4,.5) = 0.35 s, λ = 1, L = 0.35;
+ *     window 4/1 = 4 s ≥ 5 × 0.35 = 1.75: steady, meets → the knee
+ *   rate 2, TTFT .1,.2,.3,.9, 2 s: W = 0.475, λ = 2, L = 0.95; window 2 s <
+ *     2.375: short, but it misses (p99 882 ms): the miss stands
+ *   rate 4, TTFT all .2, 1 s: W = 0.3, λ = 4, L = 1.2; window 1 s < 1.5:
+ *     short and it meets the SLO: withheld, left out of the knee search
+ */
+static void
+test_littles_points(void **state)
+{
+	(void)state;
+	br_bench b[3];
+	const double t1[] = { 0.1, 0.2, 0.3, 0.4 }, t2[] = { 0.1, 0.2, 0.3, 0.9 }, t4[] = { 0.2, 0.2, 0.2, 0.2 };
+	make_run(&b[0], 1, t1, 4, 4);
+	make_run(&b[1], 2, t2, 4, 2);
+	make_run(&b[2], 4, t4, 4, 1);
+	double t[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	double run[8] = { 0, 0, 2, 3, 3, 1, 0, 0 }, wait[8] = { 0, 0, 0, 2, 1, 0, 0, 0 };
+	char *names[2] = { "vllm:num_requests_running", "vllm:num_requests_waiting" };
+	double *cols[2] = { run, wait };
+	br_series s = { .n_rows = 8, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
+	br_knee_input in[3] = { { &b[0], &s, "r1" }, { &b[1], NULL, "r2" }, { &b[2], NULL, "r4" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 3, &slo, &r, &cause), 0);
+	const br_knee_group *G = &r.groups[0];
+	assert_int_equal(G->n, 3);
+	static const struct {
+		double w_ms, l, window_s;
+		int steady, withheld;
+	} want[3] = {
+		{ 350, 0.35, 4, 1, 0 },
+		{ 475, 0.95, 2, 0, 0 },
+		{ 300, 1.2, 1, 0, 1 },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		const br_knee_point *p = &G->pts[i];
+		assert_double_rel(p->e2el_mean_ms, want[i].w_ms, 1e-12);
+		assert_double_rel(p->littles_l_requests, want[i].l, 1e-12);
+		assert_double_rel(p->arrival_window_s, want[i].window_s, 1e-12);
+		assert_int_equal(p->steady_state, want[i].steady);
+		assert_int_equal(p->verdict_withheld, want[i].withheld);
+	}
+	/* measured L only where a series was given: 2.0 (test_in_system_mean) */
+	assert_double_rel(G->pts[0].in_system_mean_requests, 2.0, 1e-12);
+	assert_nan(G->pts[1].in_system_mean_requests);
+	assert_int_equal(G->n_withheld, 1);
+	assert_int_equal(G->knee_idx, 0);
+	assert_int_equal(G->first_fail_idx, 1);   /* the short miss stands */
+	/* queue: only r1 has a series, waiting > 0 in 2 of 6 samples ≥ 5% */
+	assert_int_equal(G->n_queue_known, 1);
+	assert_int_equal(G->queue_first_idx, 0);
+	assert_int_equal(G->queue_last_empty_idx, -1);
+	/* no rate saturates: μ unknown; the largest achieved rate is 4 req/s */
+	assert_nan(G->mu_rps);
+	assert_double_rel(G->max_achieved_rps, 4.0, 1e-12);
+	br_knee_free(&r);
+	for (int i = 0; i < 3; i++)
+		free(b[i].requests);
+}
+
+/*
+ * μ and the next rates on a curve, by hand: 8 requests each, TTFT 0.1 s
+ * (E2EL 0.2 s), no start times:
+ *   rate 1, 8 s → 1 req/s; rate 2, 4 s → 2 req/s (both keep up, meet: knee 2)
+ *   rate 4, 4 s → 2 req/s; rate 8, 3.9 s → 8 / 3.9 = 2.051282 req/s: both
+ *   < 95% of offered, and each outlasts its arrivals (4 − 2 = 2 s, 3.9 − 1 =
+ *   2.9 s) by more than the median E2EL (0.2 s): cannot keep up, saturated.
+ *   Plateau: 2.0 ≥ 0.95 × 2.051282 → μ = (2 + 2.051282) / 2 = 2.025641.
+ *   First failing 4 (cannot keep up); next rates 2.38, 2.83, 3.36 with
+ *   max(8, ceil(5 × R × 0.2 s)) = 8 prompts.
+ */
+static void
+test_mu_curve(void **state)
+{
+	(void)state;
+	static const double rate[4] = { 1, 2, 4, 8 }, dur[4] = { 8, 4, 4, 3.9 };
+	const double tt[8] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
+	br_bench b[4];
+	br_knee_input in[4];
+	for (int i = 0; i < 4; i++) {
+		make_run(&b[i], rate[i], tt, 8, dur[i]);
+		for (size_t k = 0; k < 8; k++)
+			b[i].requests[k].start_time_s = NAN;    /* no start times: no TTFT growth to look at */
+		in[i] = (br_knee_input){ &b[i], NULL, "r" };
+	}
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 4, &slo, &r, &cause), 0);
+	const br_knee_group *G = &r.groups[0];
+	assert_int_equal(G->knee_idx, 1);
+	assert_int_equal(G->first_fail_idx, 2);
+	assert_int_equal(G->pts[2].cannot_keep_up, 1);
+	assert_int_equal(G->pts[3].cannot_keep_up, 1);
+	assert_double_rel(G->mu_rps, (2.0 + 8.0 / 3.9) / 2.0, 1e-12);
+	assert_int_equal(G->mu_n_levels, 2);
+	assert_int_equal(G->mu_first_idx, 2);
+	assert_int_equal(G->n_next_rates, 3);
+	static const double want[3] = { 2.38, 2.83, 3.36 };
+	for (int i = 0; i < 3; i++) {
+		assert_double_rel(G->next_rates_rps[i], want[i], 1e-12);
+		assert_double_rel(G->next_num_prompts[i], 8, 0);
+	}
+	/* every run at a finite rate: window 8 / rate ≥ 1 s = 5 × 0.2 s → steady */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(G->pts[i].steady_state, 1);
+	assert_int_equal(G->n_queue_known, 0);      /* no series: queue signal unknown */
+	assert_int_equal(G->queue_first_idx, -1);
+	br_knee_free(&r);
+	for (int i = 0; i < 4; i++)
+		free(b[i].requests);
+}
+
 /* has_note: 1 when some note of r contains `part`. */
 static int
 has_note(const br_knee_result *r, const char *part)
@@ -416,6 +629,11 @@ main(void)
 		cmocka_unit_test(test_knee_find),
 		cmocka_unit_test(test_analyze),
 		cmocka_unit_test(test_waiting_share),
+		cmocka_unit_test(test_mu_plateau),
+		cmocka_unit_test(test_next_rates),
+		cmocka_unit_test(test_in_system_mean),
+		cmocka_unit_test(test_littles_points),
+		cmocka_unit_test(test_mu_curve),
 		cmocka_unit_test(test_grouping_settings_only),
 		cmocka_unit_test(test_loop_rule),
 		cmocka_unit_test(test_dedup),
