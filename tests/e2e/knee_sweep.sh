@@ -51,6 +51,57 @@ check "cannot keep up from 4 req/s" [ "$(jget "$s" groups.0.first_cannot_keep_up
 check "goodput exact (arrays)" [ "$(jget "$s" groups.0.points.0.goodput_exact)" = True ]
 check "queue signal present" [ "$(jget "$s" groups.0.points.5.waiting_share_frac)" != null ]
 check "figures written" [ -s "$tmp/k/figures/figK1-rate-throughput.png" ] && [ -s "$tmp/k/figures/figK2-rate-latency.csv" ]
+# Little's law (issue: knee as the tutorial teaches it), truth from the
+# stress.json files with numpy: L = completed/duration × mean latency; μ =
+# median achieved rate of the top run of rates that cannot keep up (achieved <
+# 0.95 × offered, or inf) within 5% of its largest; knee_rate = μ.
+"$PY" - "$tmp/sweep" > "$tmp/ltruth" <<'PYEOF'
+import json, sys, numpy as np
+ach, sat, L = [], [], []
+for r in ["1", "2", "4", "8", "16", "inf"]:
+    d = json.load(open(f"{sys.argv[1]}/r{r}/stress.json"))
+    ok = [e == "" for e in d["errors"]] if "errors" in d else [True] * len(d["latencies"])
+    a = d["completed"] / d["duration"]
+    ach.append(a); sat.append(r == "inf" or a < 0.95 * float(r))
+    L.append(a * np.mean(np.array(d["latencies"])[ok]))
+top = len(ach)
+while top > 0 and sat[top - 1]: top -= 1
+mx = max(ach[top:]); lo = len(ach)
+while lo > top and ach[lo - 1] >= 0.95 * mx: lo -= 1
+print(np.median(ach[lo:]), len(ach) - lo, L[0], L[2])
+PYEOF
+read -r tmu tnpl tl1 tl4 < "$tmp/ltruth"
+check "littles_law: mu = truth $tmu" near "$(jget "$s" groups.0.littles_law.mu_rps)" "$tmu" 1e-9
+check "littles_law: plateau of $tnpl rates" [ "$(jget "$s" groups.0.littles_law.mu_plateau_levels)" = "$tnpl" ]
+check "littles_law: knee_rate_rps = mu" near "$(jget "$s" groups.0.littles_law.knee_rate_rps)" "$tmu" 1e-9
+check "littles_law: L at 1 req/s = truth $tl1" near "$(jget "$s" groups.0.littles_law.points.0.L_requests)" "$tl1" 1e-9
+check "littles_law: L at 4 req/s = truth $tl4" near "$(jget "$s" groups.0.littles_law.points.2.L_requests)" "$tl4" 1e-9
+check "littles_law: SLO knee 2 below mu, first failing 4 above" [ "$(jget "$s" groups.0.littles_law.relation)" = between ]
+check "littles_law at the root" [ "$(jget "$s" littles_law.mu_rps)" != null ]
+check "littles_law: measured L for every run" [ "$(jget "$s" groups.0.littles_law.n_measured)" = 6 ]
+check "next rates: geometric points 2.38 2.83 3.36" [ "$(jget "$s" groups.0.next_rates.rates_text)" = "2.38, 2.83, 3.36" ]
+check "next rates: command line" grep -qF -- "--request-rate 2.83" "$s"
+check "queue signal: empty up to 2, on from 4" [ "$(jget "$s" groups.0.queue_signal.last_empty.x_label) $(jget "$s" groups.0.queue_signal.first_queue.x_label)" = "2 4" ]
+check "steady state: 8 and 16 req/s too short, misses stand" [ "$(jget "$s" groups.0.littles_law.short_miss_x_labels)" = "8, 16" ]
+pdftotext "$tmp/k/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/kpdf.txt"
+check "pdf: Little's-law section" grep -qF "Little's law at the knee" "$tmp/kpdf.txt"
+check "pdf: the Little's-law line in the caption" grep -qF "crosses achieved = offered" "$tmp/kpdf.txt"
+check "pdf: queue axis in the caption" grep -qF "Right axis (grey crosses on a dotted line): the queue signal" "$tmp/kpdf.txt"
+check "figure csv: mu column" grep -q "mu_rps" "$tmp/k/figures/figK1-rate-throughput.csv"
+# a short run that meets the SLO gets no verdict: 20 prompts at 2 req/s (10 s of arrivals < 5 × ~2.7 s)
+"$PY" - "$SRC/fixtures/configs/sweep/rate-2.json" > "$tmp/short2.json" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1])); c["workload"]["num_prompts"] = 20; c["name"] = "sweep-rate-2-short"
+print(json.dumps(c))
+PYEOF
+mkdir -p "$tmp/sweeps"
+for r in 1 4; do cp -r "$tmp/sweep/r$r" "$tmp/sweeps/"; done
+"$BIN" simulate "$tmp/short2.json" -o "$tmp/sweeps/r2" > /dev/null 2>&1 || bad "simulate short rate 2"
+"$BIN" knee "$tmp/sweeps" --slo "$SLO" -o "$tmp/ks" -q 2> /dev/null
+check "short pass: withheld" [ "$(jget "$tmp/ks/summary.json" groups.0.points.1.slo_verdict)" = "no steady state" ]
+check "short pass: left out, knee at 1" [ "$(jget "$tmp/ks/summary.json" groups.0.knee.x_label)" = 1 ]
+pdftotext "$tmp/ks/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/kspdf.txt"
+check "short pass: the report says it" grep -qF "Too short for a steady state: the runs at 2 req/s" "$tmp/kspdf.txt"
 # The same sweep given twice (and one run folder again) counts each run once, with a note
 "$BIN" knee "$tmp/sweep" "$tmp/sweep" "$tmp/sweep/r2" --slo "$SLO" -o "$tmp/kd" > "$tmp/outd" 2> "$tmp/errd"; rc=$?
 check "duplicates: exit 0 (got $rc)" [ "$rc" -eq 0 ]
