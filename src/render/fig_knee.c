@@ -561,7 +561,7 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 			br_chart_add_note(c, BR_SIDE_LEFT, c->x.min, c->y.min, "queue signal unknown (no metrics series)",
 			    5, 4, -4, 0, 1);
 		}
-		c->legend = nc == 0 && (gi > 1 || n_queue > 0);
+		c->legend = (nc == 0 && gi > 1) || n_queue > 0;   /* the queue entry on every panel: equal heights */
 		if (gi > 0 && br_chart_has_data(c)) {
 			charts[nc++] = c;
 			g_string_append_printf(drawn, "%s%s", drawn->len ? ", " : "", t->text);

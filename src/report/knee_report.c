@@ -836,22 +836,26 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 }
 
 /*
- * figure_extra: the template sentences a rate figure's caption gains: on
- * the throughput figure the Little's-law line (μ and the λ = μ crossing of
- * the first rate curve, or that μ is unknown), on the latency figure the
- * queue signal (drawn on the right axis, or unknown: no run has a series).
+ * figure_extra: the template sentences a knee figure's caption gains: on
+ * the rate throughput figure the Little's-law line (μ and the λ = μ crossing
+ * of the first rate curve, or that μ is unknown), on a latency figure the
+ * queue signal of its kind's curves (drawn on the right axis, or unknown:
+ * no run has a series).
  * NULL for other figures. Malloc'd.
  */
 static char *
 figure_extra(const br_knee_result *r, const json_t *summary, const br_template *t, const br_figure *f)
 {
-	if (f->id == NULL || strstr(f->id, "-rate-") == NULL)
+	if (f->id == NULL)
 		return NULL;
+	int kind = strstr(f->id, "-rate-") ? BR_KNEE_RATE : strstr(f->id, "-concurrency-") ? BR_KNEE_CONCURRENCY : -1;
+	if (kind < 0 || (kind == BR_KNEE_CONCURRENCY && strstr(f->id, "latency") == NULL))
+		return NULL;      /* a concurrency curve has no μ line; its latency figure has the queue signal */
 	const json_t *groups = json_object_get(summary, "groups");
 	const json_t *go = NULL;
 	size_t n_rate = 0, n_mu = 0, n_queue = 0;
 	for (size_t g = 0; g < r->n_groups; g++) {
-		if (r->groups[g].kind != BR_KNEE_RATE)
+		if (r->groups[g].kind != kind)
 			continue;
 		if (go == NULL)
 			go = json_array_get(groups, g);
