@@ -79,7 +79,11 @@ typedef struct br_flops_calibration {
  * listed as skipped with the reason. A run whose folder (realpath of
  * run->dir; the string itself when realpath fails) is that of an earlier
  * run is listed as skipped "same folder as run NAME" (duplicate_of set), so
- * a folder given twice is fitted once. Returns 0, or -1 with *cause (malloc'd)
+ * a folder given twice is fitted once. When any run's run.json says "role":
+ * "calibration" (runs given with --calibration count as marked), only marked
+ * runs are fitted; the others are listed as skipped "not marked ...", as in
+ * the reference rounds, whose calibration was a separate length scan.
+ * Returns 0, or -1 with *cause (malloc'd)
  * when fewer than two runs are usable or all usable x are equal; *out is
  * filled (points listed, available 0) either way; free with
  * br_flops_calibration_free.

@@ -199,6 +199,10 @@ load_calibration_dir(br_campaign *c, const char *dir, char **cause)
 			free_names(subs, n);
 			return -1;
 		}
+		/* given with --calibration: a calibration run by the user's word */
+		br_run *cr = &c->calibration_runs[c->n_calibration_runs];
+		if (cr->role == NULL)
+			cr->role = br_xstrdup("calibration");
 		c->n_calibration_runs++;
 	}
 	free_names(subs, n);

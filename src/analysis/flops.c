@@ -147,6 +147,13 @@ folder_key(const br_run *r)
 	return rp != NULL ? rp : br_xstrdup(r->dir);
 }
 
+/* is_calibration_role: run.json says "role": "calibration". */
+static int
+is_calibration_role(const br_run *r)
+{
+	return r->role && strcmp(r->role, "calibration") == 0;
+}
+
 /*
  * br_flops_calibrate: see analysis_flops.h. Points keep the order of runs;
  * the fit uses the points marked used; the first run of a folder counts,
@@ -162,6 +169,11 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 	out->n_points = n;
 	double *x = br_xmalloc((n + 1) * sizeof *x), *y = br_xmalloc((n + 1) * sizeof *y);
 	char **keys = br_xcalloc(n + 1, sizeof *keys);
+	/* when some runs are marked "role": "calibration" (run.json, or given with
+	 * --calibration), only those calibrate: the others are the experiment */
+	int marked = 0;
+	for (size_t i = 0; i < n; i++)
+		marked |= runs[i] && is_calibration_role(runs[i]);
 	for (size_t i = 0; i < n; i++) {
 		br_flops_cal_point *p = &out->points[i];
 		const br_run *r = runs[i];
@@ -186,6 +198,8 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 			p->why = p->why_buf;
 		} else if (!m.available)
 			p->why = m.missing;
+		else if (marked && !is_calibration_role(r))
+			p->why = "not marked \"role\": \"calibration\" (other runs are)";
 		else if (!br_isnum(m.preemptions))
 			p->why = "preemption count unknown (no vllm:num_preemptions_total)";
 		else if (m.preemptions > 0)

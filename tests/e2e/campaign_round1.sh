@@ -14,7 +14,7 @@ s="$camp/report/summary.json"
 truth() { "$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['simulator'][sys.argv[2]])" "$camp/c64-6144-2048/run.json" "$1"; }
 check "9 runs" [ "$(jget "$s" campaign.n_runs)" = 9 ]
 check "focus = the run with most preemptions" [ "$(jget "$s" campaign.focus_name)" = c64-6144-2048 ]
-check "calibration fitted on the 8 zero-preemption runs" [ "$(jget "$s" calibration.n_used)" = 8 ]
+check "calibration fitted on the 5 runs marked role calibration" [ "$(jget "$s" calibration.n_used)" = 5 ]
 check "calibration R² > 0.99" "$PY" -c "import sys; sys.exit(0 if $(jget "$s" calibration.r2) > 0.99 else 1)"
 fi_=$(jget "$s" campaign.focus_index)
 check "focus preemptions = simulator truth" [ "$(jget "$s" runs.$fi_.preemptions.n_preemptions)" = "$(truth preemptions)" ]
@@ -35,23 +35,23 @@ check "PDF has no TODO" bash -c "! grep -qi todo '$tmp/c.txt'"
 check "PDF prints no 'n/a' in the conclusions" bash -c "! sed -n '/Conclusions/,/Recommendations/p' '$tmp/c.txt' | grep -q 'n/a'"
 # Calibration runs are deduplicated by folder (realpath): the campaign given
 # again as --calibration, or one folder given twice, fits each run once —
-# still the 8 zero-preemption runs, the same line as without the option.
+# still the 5 marked runs, the same line as without the option.
 a0=$(jget "$s" calibration.a_gflop_per_token); r20=$(jget "$s" calibration.r2)
 "$BIN" "$camp" --calibration "$camp/" > /dev/null 2> "$tmp/err2"; rc=$?
 check "--calibration CAMPAIGN exit 0 (got $rc)" [ "$rc" -eq 0 ]
-check "--calibration CAMPAIGN: still 8 runs used" [ "$(jget "$s" calibration.n_used)" = 8 ]
+check "--calibration CAMPAIGN: still 5 runs used" [ "$(jget "$s" calibration.n_used)" = 5 ]
 check "--calibration CAMPAIGN: same line" [ "$(jget "$s" calibration.a_gflop_per_token)" = "$a0" ]
 check "--calibration CAMPAIGN: same R²" [ "$(jget "$s" calibration.r2)" = "$r20" ]
 check "--calibration CAMPAIGN: says it counted once" grep -q "counted once" "$tmp/err2"
 "$BIN" "$camp" --calibration "$camp/cal-512-128" "$camp/cal-512-128/" > /dev/null 2> "$tmp/err3"; rc=$?
 check "--calibration X X exit 0 (got $rc)" [ "$rc" -eq 0 ]
-check "--calibration X X (X in the campaign): still 8 used" [ "$(jget "$s" calibration.n_used)" = 8 ]
+check "--calibration X X (X in the campaign): still 5 used" [ "$(jget "$s" calibration.n_used)" = 5 ]
 check "--calibration X X: same line" [ "$(jget "$s" calibration.a_gflop_per_token)" = "$a0" ]
 # single run: the focus folder also given as --calibration is fitted once
 "$BIN" "$camp/cal-512-128" --calibration "$camp" > /dev/null 2>&1; rc=$?
 s1="$camp/cal-512-128/report/summary.json"
 check "single run --calibration CAMPAIGN exit 0 (got $rc)" [ "$rc" -eq 0 ]
-check "single run: 8 used (focus not counted twice)" [ "$(jget "$s1" calibration.n_used)" = 8 ]
+check "single run: 5 used (focus not counted twice)" [ "$(jget "$s1" calibration.n_used)" = 5 ]
 check "single run: the repeat is listed as the same folder" "$PY" -c "import json,sys; p=json.load(open(sys.argv[1]))['calibration']['points']; sys.exit(0 if any(q.get('why_skipped')=='same folder as run cal-512-128' for q in p) else 1)" "$s1"
 
 # Fewer prompts than the concurrency: round 1 with num_prompts 1. One request

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The campaign story (issue 10) on the two simulated reference campaigns.
+# Round 1: every story number against numpy on the simulated files (the
+# light run c64-1024-256 and the focus run c64-6144-2048). Round 2: the
+# reference report's numbers (DESIGN.md §6 and the round-2 report in
+# ../shared/seeds) within the simulator's tolerances.
+. "$(dirname "$0")/lib.bash"
+for r in 1 2; do
+  bash "$SRC/scripts/simulate_campaign.sh" "$SRC/fixtures/configs/campaign-round$r" "$tmp/c$r" "$BIN" > /dev/null; rc=$?
+  check "round $r: simulate exit 0 (got $rc)" [ "$rc" -eq 0 ]
+  "$BIN" "$tmp/c$r" > /dev/null 2> "$tmp/err$r"; rc=$?
+  check "round $r: report exit 0 (got $rc)" [ "$rc" -eq 0 ]
+  [ "$rc" -eq 0 ] || cat "$tmp/err$r"
+done
+s1="$tmp/c1/report/summary.json"
+s2="$tmp/c2/report/summary.json"
+
+# ---- round 1: story numbers = numpy on the simulated stress.json files ----
+"$PY" - "$s1" "$tmp/c1" > "$tmp/r1chk" <<'PYEOF'
+import json, sys
+import numpy as np
+s = json.load(open(sys.argv[1]))
+st = s["story"]
+bad = 0
+def stress(name):
+    return json.load(open(f"{sys.argv[2]}/{name}/stress.json"))
+L, F = stress("c64-1024-256"), stress("c64-6144-2048")
+def itl(d, q):
+    return float(np.percentile(np.concatenate([np.array(x) for x in d["itls"] if x]), q)) * 1000
+want = {
+    "light_output_tps": L["output_throughput"],
+    "focus_output_tps": F["output_throughput"],
+    "output_tps_change_frac": F["output_throughput"] / L["output_throughput"] - 1,
+    "output_tps_kept_frac": F["output_throughput"] / L["output_throughput"],
+    "light_ttft_p50_ms": float(np.median(L["ttfts"])) * 1000,
+    "focus_ttft_p50_ms": float(np.median(F["ttfts"])) * 1000,
+    "ttft_p50_ratio": float(np.median(F["ttfts"])) / float(np.median(L["ttfts"])),
+    "light_itl_p90_ms": itl(L, 90), "focus_itl_p90_ms": itl(F, 90),
+    "light_itl_p99_ms": itl(L, 99), "focus_itl_p99_ms": itl(F, 99),
+    "itl_p99_ratio": itl(F, 99) / itl(L, 99),
+    "light_input_tokens": 1024, "light_output_tokens": 256,
+    "focus_input_tokens": 6144, "focus_output_tokens": 2048,
+    "light_num_prompts": 384, "focus_num_prompts": 128, "concurrency": 64,
+}
+for k, v in want.items():
+    got = st.get(k)
+    if got is None or abs(got - v) > 1e-9 * max(1, abs(v)):
+        print("story", k, got, "expected", v); bad += 1
+if st["light_name"] != "c64-1024-256" or st["focus_name"] != "c64-6144-2048":
+    print("names", st["light_name"], st["focus_name"]); bad += 1
+fi = s["campaign"]["focus_index"]
+fr = s["runs"][fi]
+if abs(st["recompute_share_frac"] - fr["flops"]["recompute_share_frac"]) > 1e-12:
+    print("recompute share", st["recompute_share_frac"]); bad += 1
+if abs(st["resident_share"] - fr["residency"]["resident_share"]) > 1e-12:
+    print("resident share", st["resident_share"]); bad += 1
+ids = st["findings"]
+for want_id in ["length_contrast_n", "wound_vs_cliff", "itl_p90_better", "rec_kv_pool_experiment"]:
+    if want_id not in ids:
+        print("missing story finding", want_id, ids); bad += 1
+exp = {"kv_full": "holds", "preemptions": "holds", "log_lines": "does_not_hold",
+       "itl_p99_spike": "does_not_hold", "ttft_explodes": "holds"}
+if st["expectations"] != exp:
+    print("expectations", st["expectations"]); bad += 1
+# the reference's numbers, round 1: 1,405 -> 439 tok/s (-69%), TTFT x281
+if not (-0.75 < st["output_tps_change_frac"] < -0.63):
+    print("throughput change", st["output_tps_change_frac"]); bad += 1
+for fid in ["one_victim_per_preemption", "capacity_red_line", "soft_degradation", "rec_mfu_from_flops_counter"]:
+    if fid not in [f["id"] for f in fr["findings"]]:
+        print("missing focus finding", fid); bad += 1
+# the red line: mean running / the log's 10.60x (reference 11.17 / 10.60 = 1.05)
+d = fr["derived"]
+if abs(d["running_mean_over_log_max_concurrency"] - fr["residency"]["running_mean"] / 10.60) > 1e-9:
+    print("red line", d["running_mean_over_log_max_concurrency"]); bad += 1
+# only the five runs marked "role": "calibration" calibrate
+if s["calibration"]["n_used"] != 5:
+    print("calibration n_used", s["calibration"]["n_used"]); bad += 1
+print(f"BAD {bad}")
+PYEOF
+grep -v "^BAD" "$tmp/r1chk" || true
+check "round 1: story numbers = numpy on the simulated files" grep -qx "BAD 0" "$tmp/r1chk"
+
+# ---- round 2: the reference's numbers ----
+"$PY" - "$s2" > "$tmp/r2chk" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+st, cal = s["story"], s["calibration"]
+fr = s["runs"][s["campaign"]["focus_index"]]
+bad = 0
+def within(name, got, ref, rel):
+    global bad
+    if got is None or abs(got - ref) > rel * abs(ref):
+        print(name, got, "reference", ref, "tolerance", rel); bad += 1
+within("calibration a (13.53 GFLOP/token)", cal["a_gflop_per_token"], 13.53, 0.005)
+within("calibration b (0.000173)", cal["b_gflop_per_token_per_context_token"], 0.000173, 0.05)
+within("calibration R² (0.90)", cal["r2"], 0.90, 0.02)
+within("preemptions (38)", fr["preemptions"]["n_preemptions"], 38, 0.20)
+within("FLOPs excess (29.2%)", fr["flops"]["excess_frac"], 0.292, 0.25)
+within("running mean (15.65)", fr["residency"]["running_mean"], 15.65, 0.05)
+within("waiting mean (36.4)", fr["residency"]["waiting_mean"], 36.4, 0.05)
+within("KV median (95.85%)", fr["residency"]["kv_usage_median_frac"], 0.9585, 0.01)
+within("output tok/s (532.4)", fr["bench"]["output_throughput_tps"], 532.4, 0.05)
+within("TTFT p50 (169 s)", fr["latency"]["ttft"]["median_ms"], 169000, 0.05)
+within("ITL p50 (23.39 ms)", fr["latency"]["itl"]["median_ms"], 23.39, 0.05)
+within("frontend (0.42 s)", fr["ttft_split"]["frontend_s"], 0.42, 0.10)
+within("light run output tok/s (1,388)", st["light_output_tps"], 1388, 0.05)
+within("light run KV peak (67.5%)", st["light_kv_peak_frac"], 0.675, 0.02)
+within("throughput change (-62%)", st["output_tps_change_frac"], -0.62, 0.05)
+within("TTFT ratio (x215)", st["ttft_p50_ratio"], 215, 0.25)
+within("recompute share (6.2%)", st["recompute_share_frac"], 0.062, 0.25)
+print(f"BAD {bad}")
+PYEOF
+grep -v "^BAD" "$tmp/r2chk" || true
+check "round 2: the reference's numbers" grep -qx "BAD 0" "$tmp/r2chk"
+
+for r in 1 2; do
+  pdftotext "$tmp/c$r/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/p$r.txt"
+  check "round $r PDF: the length contrast" grep -qF "Same C = 64, the request length changed" "$tmp/p$r.txt"
+  check "round $r PDF: recompute is the wound" grep -qF "Recompute is the wound, the concurrency collapse is the cliff" "$tmp/p$r.txt"
+  check "round $r PDF: the expectations table" grep -qF "The usual expectations of an overload test" "$tmp/p$r.txt"
+  check "round $r PDF: the kv-cache-memory experiment" grep -qF -- "--kv-cache-memory at three sizes" "$tmp/p$r.txt"
+  check "round $r PDF: figures numbered" grep -qF "Figure 2. Whole-run waveform" "$tmp/p$r.txt"
+done
+finish
