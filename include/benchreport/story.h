@@ -57,6 +57,7 @@ typedef struct br_story {
 	double recompute_s;
 	double out_tps_kept_frac;     /* focus / light output throughput */
 	double resident_share;        /* focus: mean running / C */
+	double kv_pool_bytes;         /* focus: KV pool, bytes (GiB · 2^30), for --kv-cache-memory-bytes */
 	/* ---- expectations ---- */
 	int verdict[BR_N_EXPECT];     /* enum br_verdict */
 	/* ---- campaign findings, in order (template keys "story.<id>") ---- */

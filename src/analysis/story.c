@@ -158,7 +158,7 @@ br_story_build(const br_campaign *c, br_story *s)
 		&s->ttft_p50_ratio, &s->light_running_peak, &s->light_kv_peak_frac, &s->focus_running_mean,
 		&s->focus_running_peak, &s->light_itl_p90_ms, &s->focus_itl_p90_ms, &s->light_itl_p99_ms,
 		&s->focus_itl_p99_ms, &s->itl_p99_ratio, &s->recompute_share_frac, &s->recompute_s,
-		&s->out_tps_kept_frac, &s->resident_share };
+		&s->out_tps_kept_frac, &s->resident_share, &s->kv_pool_bytes };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		*all[i] = NAN;
 	if (c->n_runs == 0)
@@ -185,6 +185,8 @@ br_story_build(const br_campaign *c, br_story *s)
 		s->resident_share = fa->residency.resident_share;
 	}
 	s->focus_out_tps = fb->output_throughput_tps;
+	if (fa->capacity.available && num(fa->capacity.kv_pool_gib))
+		s->kv_pool_bytes = floor(fa->capacity.kv_pool_gib * 1073741824.0);
 	s->focus_ttft_p50_ms = lat(fa, BR_TTFT, 50);
 	s->focus_itl_p90_ms = lat(fa, BR_ITL, 90);
 	s->focus_itl_p99_ms = lat(fa, BR_ITL, 99);
@@ -233,7 +235,7 @@ br_story_build(const br_campaign *c, br_story *s)
 	/* the designed experiment: the campaign shows pool → resident →
 	 * throughput (oversubscribed focus whose concurrency collapsed) */
 	if (fa->capacity.available && fa->capacity.oversubscription > 1.0 && num(s->resident_share) &&
-	    s->resident_share < RESIDENT_COLLAPSE && num(fa->capacity.kv_pool_gib))
+	    s->resident_share < RESIDENT_COLLAPSE && num(s->kv_pool_bytes))
 		add(s, "rec_kv_pool_experiment");
 }
 

@@ -36,7 +36,7 @@ br_story_summary(const br_campaign *c, const br_story *s)
 		{ "light_itl_p99_ms", s->light_itl_p99_ms }, { "focus_itl_p99_ms", s->focus_itl_p99_ms },
 		{ "itl_p99_ratio", s->itl_p99_ratio },
 		{ "recompute_share_frac", s->recompute_share_frac }, { "recompute_s", s->recompute_s },
-		{ "resident_share", s->resident_share },
+		{ "resident_share", s->resident_share }, { "kv_pool_bytes", s->kv_pool_bytes },
 	};
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
 		json_object_set_new(o, nums[i].k, jnum(nums[i].v));
