@@ -74,6 +74,9 @@ typedef struct br_campaign {
 	br_config_group *groups;
 	size_t n_groups;
 	size_t max_repeats;         /* largest n of a group; 1 = no configuration was repeated */
+	/* the campaign's experiment plan: campaign.json "expect" in the folder (owned; NULL, 0 = none) */
+	br_plan_item *plan;
+	size_t n_plan;
 } br_campaign;
 
 /* br_campaign_looks_like: 1 when dir holds no bench result of its own but

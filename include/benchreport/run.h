@@ -44,6 +44,8 @@ typedef struct br_run {
 	br_server_log *log;       /* NULL when none */
 	/* run.json labels (NULL when absent) and overrides (NAN when absent) */
 	char *gpu, *driver, *cuda, *notes;
+	struct br_plan_item *plan;  /* run.json "expect": the experiment plan's checks (NULL, 0 = none) */
+	size_t n_plan;
 	char *role;              /* run.json "role": "calibration" = a run for the FLOPs calibration
 	                            only, kept out of the comparison figures; NULL when absent */
 	double kv_pool_tokens_override;
@@ -87,5 +89,29 @@ void br_run_check_provenance(br_run *r);
 
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void br_run_free(br_run *r);
+
+/*
+ * The experiment plan (src/ingest/plan.c): what the plan predicted, as
+ * checks the report decides from data. br_plan_check_id[k] is the check's
+ * id in run.json / campaign.json and in the templates ("expect.<id>").
+ */
+enum { BR_N_PLAN_CHECKS = 5 };
+extern const char *const br_plan_check_id[BR_N_PLAN_CHECKS];
+typedef struct br_plan_item {
+	int check;               /* index into br_plan_check_id */
+	char *plan;              /* the plan's own words (malloc'd), NULL = the standard wording */
+} br_plan_item;
+/* br_plan_check_index: k for id, -1 when not a check. */
+int br_plan_check_index(const char *id);
+/*
+ * br_plan_parse: root["expect"] (absent or null = no plan: 0 items) into
+ * *items (malloc'd, free with br_plan_free) and *n. text/len (may be NULL)
+ * locate errors as PATH:LINE:COL. Returns 0, or -1 with *cause naming the
+ * item and the checks allowed.
+ */
+struct json_t;
+int br_plan_parse(const struct json_t *root, const char *path, const char *text, size_t len,
+    br_plan_item **items, size_t *n, char **cause);
+void br_plan_free(br_plan_item *items, size_t n);
 
 #endif

@@ -35,7 +35,8 @@ enum {
 	BR_EXPECT_TTFT_EXPLODES,      /* TTFT grows far beyond prefill time (queueing) */
 	BR_N_EXPECT
 };
-extern const char *const br_expect_id[BR_N_EXPECT];   /* "kv_full", ... (template keys) */
+/* the ids are br_plan_check_id (run.h), in this order */
+_Static_assert((int)BR_N_EXPECT == (int)BR_N_PLAN_CHECKS, "story expectations = plan checks");
 
 typedef struct br_story {
 	/* ---- the length contrast ---- */
@@ -60,6 +61,10 @@ typedef struct br_story {
 	double kv_pool_bytes;         /* focus: KV pool, bytes (GiB · 2^30), for --kv-cache-memory-bytes */
 	/* ---- expectations ---- */
 	int verdict[BR_N_EXPECT];     /* enum br_verdict */
+	/* ---- the plan: campaign.json's "expect", else the focus run's run.json's (not owned) ---- */
+	const br_plan_item *plan;
+	size_t n_plan;
+	const char *plan_source;      /* "campaign.json", "run.json of RUN", NULL = no plan */
 	/* ---- campaign findings, in order (template keys "story.<id>") ---- */
 	const char *ids[8];
 	size_t n_ids;
@@ -71,6 +76,14 @@ typedef struct br_story {
  * runs cannot show stays NAN / unknown and its sentence is not chosen.
  */
 void br_story_build(const br_campaign *c, br_story *out);
+
+/*
+ * br_expect_verdicts: the verdict of each standard expectation on run
+ * analysis a (enum br_verdict into verdict[k], k as br_plan_check_id).
+ * itl_p99_ratio: the run's ITL p99 over a light run's at the same C (NAN when
+ * there is none: the p99 spike is then unknown). Thresholds in story.c.
+ */
+void br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_EXPECT]);
 
 /* br_story_has: 1 when id is among out->ids. */
 int br_story_has(const br_story *s, const char *id);

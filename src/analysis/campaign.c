@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <jansson.h>
 #include "benchreport/common.h"
 #include "benchreport/campaign.h"
 
@@ -20,7 +22,7 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* has_bench_name: 1 when dir holds stress.json or a .json/.jsonl file other than
+/* has_bench_name: 1 when dir holds stress.json or a .json/.jsonl file other than campaign.json or
  * run.json (cheap test: the name, not the content). */
 static int
 has_bench_name(const char *dir)
@@ -36,7 +38,8 @@ has_bench_name(const char *dir)
 	struct dirent *e;
 	while (!ok && (e = readdir(d)) != NULL) {
 		size_t n = strlen(e->d_name);
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "run.json") == 0)
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "run.json") == 0 ||
+		    strcmp(e->d_name, "campaign.json") == 0)
 			continue;
 		if ((n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) ||
 		    (n > 6 && strcmp(e->d_name + n - 6, ".jsonl") == 0)) {
@@ -209,6 +212,35 @@ load_calibration_dir(br_campaign *c, const char *dir, char **cause)
 	return 0;
 }
 
+/*
+ * load_plan: DIR/campaign.json's "expect" list into c->plan (absent file:
+ * no plan). Returns 0, or -1 with *cause at file:line:col.
+ */
+static int
+load_plan(br_campaign *c, const char *dir, char **cause)
+{
+	char *path = br_path_join(dir, "campaign.json");
+	int rc = 0;
+	if (access(path, F_OK) == 0) {
+		char *text = NULL;
+		size_t len = 0;
+		rc = -1;
+		if (br_read_file(path, &text, &len, cause) == 0) {
+			json_error_t err;
+			json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+			if (root == NULL || !json_is_object(root))
+				*cause = br_xasprintf("%s:%d:%d: expected a JSON object with an \"expect\" list (%s)",
+				    path, root ? 1 : err.line, root ? 1 : err.column, root ? "not an object" : err.text);
+			else
+				rc = br_plan_parse(root, path, text, len, &c->plan, &c->n_plan, cause);
+			json_decref(root);
+			free(text);
+		}
+	}
+	free(path);
+	return rc;
+}
+
 int
 br_campaign_load(const char *dir, const char *focus_name,
     const char *const *calib_dirs, size_t n_calib, br_campaign *out, char **cause)
@@ -223,6 +255,10 @@ br_campaign_load(const char *dir, const char *focus_name,
 			tmp[--n] = '\0';
 		c->name = br_xstrdup(br_basename(tmp));
 		free(tmp);
+	}
+	if (load_plan(c, dir, cause) != 0) {
+		br_campaign_free(c);
+		return -1;
 	}
 	size_t n_subs;
 	char **subs = sub_folders(dir, &n_subs);
@@ -333,6 +369,7 @@ br_campaign_free(br_campaign *c)
 	for (size_t i = 0; i < c->n_warnings; i++)
 		free(c->warnings[i]);
 	free(c->warnings);
+	br_plan_free(c->plan, c->n_plan);
 	free(c->dir);
 	free(c->name);
 	memset(c, 0, sizeof *c);

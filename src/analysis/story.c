@@ -12,8 +12,6 @@
 #include "benchreport/story.h"
 
 const char *const br_verdict_name[4] = { "unknown", "holds", "partly", "does_not_hold" };
-const char *const br_expect_id[BR_N_EXPECT] = { "kv_full", "preemptions", "log_lines", "itl_p99_spike",
-	"ttft_explodes" };
 
 /* KV usage peak at or above this = "the pool ran full" (reference: 100.0%, 99.99%);
  * at or above KV_FULL_PARTLY it came close. */
@@ -119,31 +117,32 @@ log_states_preemptions(const br_server_log *l)
 	return 0;
 }
 
-/* expectations: the verdict of each standard expectation on the focus run. */
-static void
-expectations(const br_campaign *c, br_story *s)
+/* br_expect_verdicts: see story.h. */
+void
+br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_EXPECT])
 {
-	const br_analysis *a = &c->analyses[c->focus];
-	const br_run *r = &c->runs[c->focus];
+	const br_run *r = a->run;
 	double pre = preemptions(a);
+	for (int k = 0; k < BR_N_EXPECT; k++)
+		verdict[k] = BR_VERDICT_UNKNOWN;
 	if (a->residency.available && num(a->residency.kv_peak_frac))
-		s->verdict[BR_EXPECT_KV_FULL] = a->residency.kv_peak_frac >= KV_FULL_MIN ? BR_VERDICT_HOLDS :
+		verdict[BR_EXPECT_KV_FULL] = a->residency.kv_peak_frac >= KV_FULL_MIN ? BR_VERDICT_HOLDS :
 		    a->residency.kv_peak_frac >= KV_FULL_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
 	if (num(pre))
-		s->verdict[BR_EXPECT_PREEMPTIONS] = pre > 0 ? BR_VERDICT_HOLDS : BR_VERDICT_FAILS;
+		verdict[BR_EXPECT_PREEMPTIONS] = pre > 0 ? BR_VERDICT_HOLDS : BR_VERDICT_FAILS;
 	/* V1 writes no line per preemption; a V0 log or an unknown engine may,
 	 * and the parser does not count those lines: unknown then */
-	if (num(pre) && pre > 0 && r->log && !r->log->did_not_start && same_str(r->log->engine, "V1"))
-		s->verdict[BR_EXPECT_LOG_LINES] = log_states_preemptions(r->log) ? BR_VERDICT_PARTLY :
+	if (num(pre) && pre > 0 && r && r->log && !r->log->did_not_start && same_str(r->log->engine, "V1"))
+		verdict[BR_EXPECT_LOG_LINES] = log_states_preemptions(r->log) ? BR_VERDICT_PARTLY :
 		    BR_VERDICT_FAILS;
-	if (num(s->itl_p99_ratio))
-		s->verdict[BR_EXPECT_ITL_P99_SPIKE] = s->itl_p99_ratio >= SPIKE_HOLDS ? BR_VERDICT_HOLDS :
-		    s->itl_p99_ratio >= SPIKE_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
+	if (num(itl_p99_ratio))
+		verdict[BR_EXPECT_ITL_P99_SPIKE] = itl_p99_ratio >= SPIKE_HOLDS ? BR_VERDICT_HOLDS :
+		    itl_p99_ratio >= SPIKE_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
 	double ttft_s = lat(a, BR_TTFT, 50) / 1000.0, itl_s = lat(a, BR_ITL, 50) / 1000.0;
 	double base = a->ttft_split.available ? a->ttft_split.prefill_s + itl_s : NAN;
 	if (num(ttft_s) && num(base) && base > 0) {
 		double q = ttft_s / base;
-		s->verdict[BR_EXPECT_TTFT_EXPLODES] = q > TTFT_EXPLODED ? BR_VERDICT_HOLDS :
+		verdict[BR_EXPECT_TTFT_EXPLODES] = q > TTFT_EXPLODED ? BR_VERDICT_HOLDS :
 		    q > TTFT_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
 	}
 }
@@ -218,7 +217,16 @@ br_story_build(const br_campaign *c, br_story *s)
 		s->light_itl_p99_ms = lat(la, BR_ITL, 99);
 		s->itl_p99_ratio = s->focus_itl_p99_ms / s->light_itl_p99_ms;
 	}
-	expectations(c, s);
+	br_expect_verdicts(fa, s->itl_p99_ratio, s->verdict);
+	if (c->n_plan > 0) {
+		s->plan = c->plan;
+		s->n_plan = c->n_plan;
+		s->plan_source = "campaign.json";
+	} else if (c->runs[f].n_plan > 0) {
+		s->plan = c->runs[f].plan;
+		s->n_plan = c->runs[f].n_plan;
+		s->plan_source = "run.json";
+	}
 
 	/* the campaign's findings */
 	if (s->has_contrast && num(s->out_tps_change_frac) && num(s->ttft_p50_ratio))

@@ -151,7 +151,7 @@ find_bench(const char *dir, const name_list *files, br_bench_set *set, char **ca
 		const char *n = files->v[i];
 		if (!has_suffix(n, ".json") && !has_suffix(n, ".jsonl"))
 			continue;
-		if (strcmp(n, "run.json") == 0)
+		if (strcmp(n, "run.json") == 0 || strcmp(n, "campaign.json") == 0)   /* labels and the plan, not results */
 			continue;
 		/* a `vllm bench sweep` folder: summary.json holds every run=N.json */
 		if (strncmp(n, "run=", 4) == 0 && name_in(files, "summary.json"))
@@ -595,7 +595,8 @@ load_meta(br_run *r, const char *path, char **cause)
 	    meta_str(root, "driver", &r->driver, path, text, len, cause) != 0 ||
 	    meta_str(root, "cuda", &r->cuda, path, text, len, cause) != 0 ||
 	    meta_str(root, "notes", &r->notes, path, text, len, cause) != 0 ||
-	    meta_str(root, "role", &r->role, path, text, len, cause) != 0)
+	    meta_str(root, "role", &r->role, path, text, len, cause) != 0 ||
+	    br_plan_parse(root, path, text, len, &r->plan, &r->n_plan, cause) != 0)
 		goto out;
 	json_t *pool = json_object_get(root, "kv_pool_tokens");
 	if (pool != NULL && !json_is_null(pool)) {
@@ -788,6 +789,7 @@ br_run_free(br_run *r)
 	free(r->cuda);
 	free(r->notes);
 	free(r->role);
+	br_plan_free(r->plan, r->n_plan);
 	for (size_t i = 0; i < r->n_inputs; i++) {
 		free(r->inputs[i].path);
 		free(r->inputs[i].role);

@@ -475,6 +475,8 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	strpool_free(&p);
 }
 
+static void checks_table(ctx *c, const json_t *checks, const char *plan_intro_key);
+
 static void
 title_page(ctx *c)
 {
@@ -572,6 +574,7 @@ title_page(ctx *c)
 		para(c, "glance.stalls");
 
 	findings_section(c);
+	checks_table(c, json_object_get(json_object_get(c->s, "plan"), "checks"), "glance.plan_intro");
 	if (r->n_warnings > 0) {
 		heading(c, 2, "glance.missing_heading");
 		br_pdf_bullets(c->d, (const char *const *)r->warnings, r->n_warnings);
@@ -1272,36 +1275,42 @@ story_bullets(ctx *c, const json_t *ids, int rec, const char ***items, size_t *n
 }
 
 /*
- * expectations_table: the standard expectations of an overload test with the
- * verdict the focus run gives (src/analysis/story.c) and what was measured.
+ * checks_table: the experiment plan's checks (or the standard expectations)
+ * with the verdict from the data and what was measured (plan_intro_key: the
+ * intro of a plan's table; NULL = the standard expectations): rows from the JSON
+ * list `checks` ([{check, plan, verdict}], src/report/story_summary.c); the
+ * plan's own words replace the standard wording when given.
  */
 static void
-expectations_table(ctx *c)
+checks_table(ctx *c, const json_t *checks, const char *plan_intro_key)
 {
-	const json_t *v = json_object_get(json_object_get(c->s, "story"), "expectations");
-	if (v == NULL)
+	int from_plan = plan_intro_key != NULL;
+	if (json_array_size(checks) == 0)
 		return;
 	strpool p = { 0 };
-	heading(c, 2, "campaign.expect_heading");
-	para(c, "campaign.expect_intro");
-	const char *hdr[3] = { fill(c, &p, "campaign.col_expect"), fill(c, &p, "campaign.col_verdict"),
-		fill(c, &p, "campaign.col_measured") };
-	const char *cells[3 * BR_N_EXPECT];
-	size_t rows = 0;
-	for (int k = 0; k < BR_N_EXPECT; k++) {
-		const char *verdict = json_string_value(json_object_get(v, br_expect_id[k]));
-		if (verdict == NULL)
+	heading(c, 2, from_plan ? "campaign.plan_heading" : "campaign.expect_heading");
+	para(c, from_plan ? plan_intro_key : "campaign.expect_intro");
+	const char *hdr[3] = { fill(c, &p, from_plan ? "campaign.col_plan" : "campaign.col_expect"),
+		fill(c, &p, "campaign.col_verdict"), fill(c, &p, "campaign.col_measured") };
+	size_t n = json_array_size(checks), rows = 0;
+	const char **cells = br_xcalloc(3 * n + 1, sizeof *cells);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(checks, i);
+		const char *id = json_string_value(json_object_get(e, "check"));
+		const char *verdict = json_string_value(json_object_get(e, "verdict"));
+		const char *words = json_string_value(json_object_get(e, "plan"));
+		if (id == NULL || verdict == NULL)
 			continue;
 		char key[96];
-		snprintf(key, sizeof key, "expect.%s", br_expect_id[k]);
-		cells[rows * 3] = fill(c, &p, key);
+		snprintf(key, sizeof key, "expect.%s", id);
+		cells[rows * 3] = words ? words : fill(c, &p, key);
 		snprintf(key, sizeof key, "campaign.verdict_%s", verdict);
 		cells[rows * 3 + 1] = fill(c, &p, key);
 		if (strcmp(verdict, "unknown") == 0)
 			cells[rows * 3 + 2] = fill(c, &p, "expect.unknown_measured");
 		else {
-			snprintf(key, sizeof key, k == BR_EXPECT_LOG_LINES && strcmp(verdict, "partly") == 0 ?
-			    "expect.%s_partly_measured" : "expect.%s_measured", br_expect_id[k]);
+			snprintf(key, sizeof key, strcmp(id, "log_lines") == 0 && strcmp(verdict, "partly") == 0 ?
+			    "expect.%s_partly_measured" : "expect.%s_measured", id);
 			cells[rows * 3 + 2] = fill(c, &p, key);
 		}
 		rows++;
@@ -1311,6 +1320,7 @@ expectations_table(ctx *c)
 	br_pdf_table t = { .n_cols = 3, .n_rows = rows, .header = hdr, .cells = cells,
 		.col_weight = w, .align = al, .font_size_small = 1 };
 	br_pdf_table(c->d, &t);
+	free(cells);
 	strpool_free(&p);
 }
 
@@ -1345,7 +1355,11 @@ campaign_title(ctx *c, const br_campaign *camp)
 	}
 	free(items);
 	findings_kinds(c, 1);
-	expectations_table(c);
+	{
+		const json_t *st = json_object_get(saved, "story");
+		checks_table(c, json_object_get(st, "checks"),
+		    json_is_string(json_object_get(st, "plan_source")) ? "campaign.plan_intro" : NULL);
+	}
 	/* next steps: the focus run's recommendations, then the campaign's */
 	items = NULL;
 	n = 0;

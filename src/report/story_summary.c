@@ -42,11 +42,27 @@ br_story_summary(const br_campaign *c, const br_story *s)
 		json_object_set_new(o, nums[i].k, jnum(nums[i].v));
 	json_t *v = json_object();
 	for (int k = 0; k < BR_N_EXPECT; k++)
-		json_object_set_new(v, br_expect_id[k], json_string(br_verdict_name[s->verdict[k]]));
+		json_object_set_new(v, br_plan_check_id[k], json_string(br_verdict_name[s->verdict[k]]));
 	json_object_set_new(o, "expectations", v);
+	json_object_set_new(o, "plan_source", s->plan_source ? json_string(s->plan_source) : json_null());
+	json_object_set_new(o, "checks", br_plan_checks_json(s->plan, s->n_plan, s->verdict));
 	json_t *ids = json_array();
 	for (size_t i = 0; i < s->n_ids; i++)
 		json_array_append_new(ids, json_string(s->ids[i]));
 	json_object_set_new(o, "findings", ids);
 	return o;
+}
+
+json_t *
+br_plan_checks_json(const br_plan_item *plan, size_t n_plan, const int *verdict)
+{
+	json_t *a = json_array();
+	size_t n = n_plan > 0 ? n_plan : BR_N_EXPECT;
+	for (size_t i = 0; i < n; i++) {
+		int k = n_plan > 0 ? plan[i].check : (int)i;
+		const char *words = n_plan > 0 ? plan[i].plan : NULL;
+		json_array_append_new(a, json_pack("{s:s, s:o, s:s}", "check", br_plan_check_id[k],
+		    "plan", words ? json_string(words) : json_null(), "verdict", br_verdict_name[verdict[k]]));
+	}
+	return a;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/report.h"
+#include "benchreport/story.h"
 #include "benchreport/findings.h"
 
 /* jnum: a JSON real, or null when x is NaN/±Inf (JSON has no such values). */
@@ -572,6 +573,15 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	}
 	set(s, "flops", flops_json(&a->flops));
 	set(s, "budget", budget_json(&a->budget));
+	/* run.json's experiment plan, each check decided from this run alone
+	 * (the ITL p99 spike needs a light run to compare with: unknown here) */
+	if (r && r->n_plan > 0) {
+		int verdict[BR_N_EXPECT];
+		br_expect_verdicts(a, NAN, verdict);
+		set(s, "plan", json_pack("{s:s, s:o}", "source", "run.json",
+		    "checks", br_plan_checks_json(r->plan, r->n_plan, verdict)));
+	} else
+		set(s, "plan", json_null());
 
 	json_t *warn = json_array();
 	for (size_t i = 0; i < r->n_warnings; i++)

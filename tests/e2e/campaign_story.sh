@@ -113,6 +113,37 @@ PYEOF
 grep -v "^BAD" "$tmp/r2chk" || true
 check "round 2: the reference's numbers" grep -qx "BAD 0" "$tmp/r2chk"
 
+# ---- the experiment plan: campaign.json "expect", and run.json "expect" ----
+cp -r "$tmp/c1" "$tmp/c1plan"
+rm -rf "$tmp/c1plan/report"
+cat > "$tmp/c1plan/campaign.json" <<'JSONEOF'
+{"expect": [{"check": "log_lines", "plan": "server log lines 'Sequence group X is preempted by Y'"},
+            {"check": "itl_p99_spike", "plan": "P99 ITL shows huge spikes"}, "kv_full"]}
+JSONEOF
+"$BIN" "$tmp/c1plan" > /dev/null 2>&1; rc=$?
+check "plan: campaign report exit 0 (got $rc)" [ "$rc" -eq 0 ]
+sp="$tmp/c1plan/report/summary.json"
+check "plan: source campaign.json" [ "$(jget "$sp" story.plan_source)" = campaign.json ]
+check "plan: 3 checks in the plan's order" [ "$(jget "$sp" story.checks.0.check),$(jget "$sp" story.checks.1.check),$(jget "$sp" story.checks.2.check)" = "log_lines,itl_p99_spike,kv_full" ]
+check "plan: verdicts from the data" [ "$(jget "$sp" story.checks.0.verdict),$(jget "$sp" story.checks.1.verdict),$(jget "$sp" story.checks.2.verdict)" = "does_not_hold,does_not_hold,holds" ]
+pdftotext "$tmp/c1plan/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pplan.txt"
+check "plan: the plan's words in the PDF" grep -qF "P99 ITL shows huge spikes" "$tmp/pplan.txt"
+echo '{"expect": ["kv_full", "p99_spikes"]}' > "$tmp/c1plan/campaign.json"
+rm -rf "$tmp/c1plan/report"
+"$BIN" "$tmp/c1plan" > /dev/null 2> "$tmp/perr"; rc=$?
+check "plan: an unknown check exits 3 (got $rc)" [ "$rc" -eq 3 ]
+check "plan: the message names file:line:col, the item and the checks allowed" grep -qF "campaign.json:1:2: \"expect\" item 2: \"p99_spikes\" is not a check the report can decide; expected one of kv_full" "$tmp/perr"
+check "plan: nothing written on bad input" [ ! -e "$tmp/c1plan/report" ]
+# one run with run.json "expect": the ITL p99 spike is unknown without a light run
+"$PY" - "$tmp/c1/c64-6144-2048/run.json" "$tmp/r.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); d["expect"] = ["itl_p99_spike", "preemptions"]
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" "$tmp/c1/c64-6144-2048" --meta "$tmp/r.json" -o "$tmp/onerun" > /dev/null 2>&1; rc=$?
+check "plan: single run exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "plan: single run verdicts (spike unknown, preemptions hold)" [ "$(jget "$tmp/onerun/summary.json" plan.checks.0.verdict),$(jget "$tmp/onerun/summary.json" plan.checks.1.verdict)" = "unknown,holds" ]
+
 for r in 1 2; do
   pdftotext "$tmp/c$r/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/p$r.txt"
   check "round $r PDF: the length contrast" grep -qF "Same C = 64, the request length changed" "$tmp/p$r.txt"
