@@ -202,6 +202,10 @@ figure(ctx *c, const char *id, const char *caption_key)
 	if (f == NULL || f->png_path == NULL)
 		return;
 	char fig_key[96];
+	/* the text names the figure before it appears ("figrefs.<id>"), only when it is drawn */
+	snprintf(fig_key, sizeof fig_key, "figrefs.%s", id);
+	if (br_template_get(c->t, fig_key) != NULL)
+		para(c, fig_key);
 	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
 	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
 		caption_key = fig_key;
