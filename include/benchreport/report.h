@@ -74,6 +74,9 @@ void br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *value
  * caption below; moves to a new page when it does not fit. Returns 0 or -1
  * with *cause if the PNG cannot be loaded. */
 int br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause);
+/* br_pdf_figure_led: br_pdf_figure preceded by `lead` (NULL = none), a body
+ * paragraph naming the figure, kept on the same page as the image. */
+int br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char *caption, char **cause);
 /* The title block at the top of the first page (large title, subtitle). */
 void br_pdf_title(br_pdf *d, const char *title, const char *subtitle);
 void br_pdf_page_break(br_pdf *d);

@@ -890,6 +890,13 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 int
 br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause)
 {
+	return br_pdf_figure_led(d, png_path, NULL, caption, cause);
+}
+
+/* br_pdf_figure_led: see report.h. */
+int
+br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char *caption, char **cause)
+{
 	if (d == NULL || png_path == NULL) {
 		if (cause)
 			*cause = br_xstrdup("br_pdf_figure: no document or no PNG path");
@@ -925,6 +932,17 @@ br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause
 	if (h > room) { /* taller than a page: scale down to fit one */
 		h = room;
 		w = h * iw / ih;
+	}
+	if (lead && *lead) {
+		/* the sentence that names the figure goes with it onto one page */
+		char *lt = clean_text(d, lead);
+		br_line *ll = NULL;
+		size_t nll = br_text_break(d->regular, d->alt, BODY_PT, lt, TEXT_W, &ll);
+		free(ll);
+		need(d, (double)nll * BODY_PT * LEAD + 5 + h + 6 + cap_h + 4);
+		flow(d, d->regular, BODY_PT, MARGIN, TEXT_W, lt, 0.1, 0);
+		d->y -= 5;
+		free(lt);
 	}
 	need(d, h + 6 + cap_h + 4);
 	double x = MARGIN + (TEXT_W - w) / 2;

@@ -204,8 +204,7 @@ figure(ctx *c, const char *id, const char *caption_key)
 	char fig_key[96];
 	/* the text names the figure before it appears ("figrefs.<id>"), only when it is drawn */
 	snprintf(fig_key, sizeof fig_key, "figrefs.%s", id);
-	if (br_template_get(c->t, fig_key) != NULL)
-		para(c, fig_key);
+	char *lead = br_template_get(c->t, fig_key) != NULL ? br_template_fill(c->t, fig_key, c->s) : NULL;
 	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
 	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
 		caption_key = fig_key;
@@ -214,7 +213,9 @@ figure(ctx *c, const char *id, const char *caption_key)
 	char *cap = br_template_figure_caption(c->t, own ? own : f->caption, f);
 	free(own);
 	char *err = NULL;
-	if (br_pdf_figure(c->d, f->png_path, cap, &err) != 0) {
+	int frc = br_pdf_figure_led(c->d, f->png_path, lead, cap, &err);
+	free(lead);
+	if (frc != 0) {
 		if (c->err == NULL)
 			c->err = err;
 		else
