@@ -60,6 +60,8 @@ typedef struct br_story {
 	double resident_share;        /* focus: mean running / C */
 	double kv_pool_bytes;         /* focus: KV pool, bytes (GiB · 2^30), for --kv-cache-memory-bytes */
 	/* ---- expectations ---- */
+	int overloaded;               /* the focus run preempted or its demand exceeded the pool: the
+	                                 standard expectations of an overload test apply */
 	int verdict[BR_N_EXPECT];     /* enum br_verdict */
 	/* ---- the plan: campaign.json's "expect", else the focus run's run.json's (not owned) ---- */
 	const br_plan_item *plan;

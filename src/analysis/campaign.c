@@ -322,8 +322,8 @@ br_campaign_load(const char *dir, const char *focus_name,
 		}
 		/* best: -1 no run counts preemptions, 0 every counted run had none */
 		c->focus_reason = best > 0 ? "most preemptions" : best == 0 ?
-		    "first run; no preemptions in the runs that count them" :
-		    "first run; no run's metrics count preemptions";
+		    "name order among the runs whose metrics count preemptions (none had any)" :
+		    "name order (no run's metrics count preemptions)";
 	}
 
 	/* FLOPs calibration: the campaign's runs plus --calibration folders */

@@ -168,6 +168,7 @@ br_story_build(const br_campaign *c, br_story *s)
 	double fpre = preemptions(fa);
 	int overloaded = (num(fpre) && fpre > 0) ||
 	    (fa->capacity.available && fa->capacity.oversubscription > 1.0);
+	s->overloaded = overloaded;
 	/* the light run: the highest output throughput among the candidates */
 	for (size_t i = 0; overloaded && i < c->n_runs; i++) {
 		if (!is_light(c, i, f))

@@ -1348,9 +1348,12 @@ campaign_title(ctx *c, const br_campaign *camp)
 	headline_cards(c, "campaign.card_cal", cal);
 	c->s = saved;
 	(void)focus;
-	para(c, "campaign.glance");
-	c->s = merged;
 	const json_t *ids = json_object_get(json_object_get(saved, "story"), "findings");
+	int any_story = 0;
+	for (size_t i = 0; i < json_array_size(ids); i++)
+		any_story |= strncmp(json_string_value(json_array_get(ids, i)), "rec_", 4) != 0;
+	para(c, any_story ? "campaign.glance" : "campaign.glance_no_story");
+	c->s = merged;
 	const char **items = NULL;
 	size_t n = 0;
 	story_bullets(c, ids, 0, &items, &n, &p);

@@ -45,7 +45,10 @@ br_story_summary(const br_campaign *c, const br_story *s)
 		json_object_set_new(v, br_plan_check_id[k], json_string(br_verdict_name[s->verdict[k]]));
 	json_object_set_new(o, "expectations", v);
 	json_object_set_new(o, "plan_source", s->plan_source ? json_string(s->plan_source) : json_null());
-	json_object_set_new(o, "checks", br_plan_checks_json(s->plan, s->n_plan, s->verdict));
+	/* a plan's checks always; the standard ones only for an overload test */
+	json_object_set_new(o, "overloaded", json_boolean(s->overloaded));
+	json_object_set_new(o, "checks", s->n_plan > 0 || s->overloaded ?
+	    br_plan_checks_json(s->plan, s->n_plan, s->verdict) : json_array());
 	json_t *ids = json_array();
 	for (size_t i = 0; i < s->n_ids; i++)
 		json_array_append_new(ids, json_string(s->ids[i]));
