@@ -456,7 +456,9 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 		}
 	}
 	if (a->residency.available)
-		CARD("cards.preemptions", fill(c, &p, "cards.preemptions_value"));
+		CARD("cards.preemptions", fill(c, &p, a->preemptions.available && a->preemptions.n_events >= 2 &&
+		    isfinite(a->preemptions.mean_interval_s) && isfinite(a->preemptions.trigger_kv_frac) ?
+		    "cards.preemptions_value_loop" : "cards.preemptions_value"));
 	else if (a->ledger.available) {
 		for (size_t i = 0; i < a->ledger.n_rows; i++)
 			if (strcmp(a->ledger.rows[i].series, "vllm:num_preemptions_total") == 0) {
