@@ -35,14 +35,20 @@
  * TrueType (not CFF) fonts with CJK glyphs for the characters DejaVu lacks,
  * tried in order; `index` is the face in a .ttc collection. libharu 2.3
  * drops the strokes of composite glyphs whose components have glyph ids
- * above 32767 (seen with DroidSansFallbackFull and WenQuanYi Micro Hei,
- * ~49,000 glyphs), so only fonts with fewer glyphs are listed: AR PL UMing
- * (Debian fonts-arphic-uming, 27,123 glyphs; face 0 = "AR PL UMing CN").
+ * above 32767, which the sans CJK faces Debian ships as TrueType have
+ * (WenQuanYi Micro Hei, ~49,500 glyphs), so the first choice is that face
+ * with its composites flattened, written by scripts/deps.sh
+ * (scripts/flatten_cjk_font.py) under /usr/local/share/benchreport/fonts or
+ * the install prefix; then AR PL UMing (Debian fonts-arphic-uming, 27,123
+ * glyphs, no composites above 32767; a Ming face, face 0 = "AR PL UMing CN").
+ * BR_CJK_FONT names another TrueType file to try first.
  */
 static const struct {
 	const char *path;
 	int index;
 } cjk_fonts[] = {
+	{"/usr/local/share/benchreport/fonts/wqy-microhei-flat.ttf", 0},
+	{BR_INSTALL_PREFIX "/share/benchreport/fonts/wqy-microhei-flat.ttf", 0},
 	{"/usr/share/fonts/truetype/arphic/uming.ttc", 0},
 };
 
@@ -151,7 +157,17 @@ draw_text(br_pdf *d, HPDF_Font f, double size, double x, double y, const char *s
 		HPDF_Font rf = br_text_run(f, d->alt, s, len, &rl);
 		char *tmp = br_xstrndup(s, rl);
 		HPDF_Page_SetFontAndSize(d->page, rf, (HPDF_REAL)size);
+		/* the CJK face has no bold: inside bold text its glyphs are filled
+		 * and stroked (a 0.035 em outline), close to DejaVu Sans Bold */
+		int fake_bold = f == d->bold && rf == d->alt && rf != f;
+		if (fake_bold) {
+			HPDF_Page_SetTextRenderingMode(d->page, HPDF_FILL_THEN_STROKE);
+			HPDF_Page_SetRGBStroke(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
+			HPDF_Page_SetLineWidth(d->page, (HPDF_REAL)(size * 0.035));
+		}
 		HPDF_Page_TextOut(d->page, fin(x), fin(y), tmp);
+		if (fake_bold)
+			HPDF_Page_SetTextRenderingMode(d->page, HPDF_FILL);
 		free(tmp);
 		x += br_text_width(rf, NULL, size, s, rl);
 		s += rl;
@@ -337,18 +353,25 @@ clean_text(br_pdf *d, const char *s)
 	if (!d->alt_tried && br_text_has_alt(c)) {
 		d->alt_tried = 1;
 		const char *doing = d->doing;
-		for (size_t i = 0; i < sizeof cjk_fonts / sizeof *cjk_fonts && d->alt == NULL; i++) {
-			if (!br_is_file(cjk_fonts[i].path))
+		const char *env = getenv("BR_CJK_FONT");
+		size_t n_try = sizeof cjk_fonts / sizeof *cjk_fonts + 1;
+		for (size_t i = 0; i < n_try && d->alt == NULL; i++) {
+			const char *path = i == 0 ? env : cjk_fonts[i - 1].path;
+			int index = i == 0 ? 0 : cjk_fonts[i - 1].index;
+			if (path == NULL || !br_is_file(path))
 				continue;
 			HPDF_STATUS before = d->err;
-			d->doing = cjk_fonts[i].path;
-			const char *name = HPDF_LoadTTFontFromFile2(d->pdf, cjk_fonts[i].path,
-			    (HPDF_UINT)cjk_fonts[i].index, HPDF_TRUE);
+			d->doing = path;
+			size_t pl = strlen(path);
+			const char *name = pl > 4 && strcmp(path + pl - 4, ".ttc") == 0 ?
+			    HPDF_LoadTTFontFromFile2(d->pdf, path, (HPDF_UINT)index, HPDF_TRUE) :
+			    HPDF_LoadTTFontFromFile(d->pdf, path, HPDF_TRUE);
 			d->alt = name ? HPDF_GetFont(d->pdf, name, "UTF-8") : NULL;
 			fix_to_unicode(d->alt);
 			if (before == HPDF_OK && d->err != HPDF_OK) { /* unusable: forget */
 				d->err = HPDF_OK;
 				d->alt = NULL;
+				HPDF_ResetError(d->pdf);
 			}
 		}
 		d->doing = doing;
