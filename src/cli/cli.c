@@ -16,7 +16,7 @@ usage(FILE *fp)
 {
 	fprintf(fp,
 	    "usage: benchreport RUN_DIR|CAMPAIGN_DIR [-o OUT_DIR] [--bench FILE] [--metrics FILE|DIR]\n"
-	    "                   [--log FILE] [--meta FILE] [--focus RUN] [--lang en] [--quiet] [--json]\n"
+	    "                   [--log FILE] [--meta FILE] [--focus RUN] [--lang en|zh|auto] [--quiet] [--json]\n"
 	    "                   [--fail-on 'ttft_p99<=2s,failed==0,preemptions==0' [--junit FILE]]\n"
 	    "                   [--calibration DIR...]   (last: takes every folder that follows)\n"
 	    "       benchreport simulate CONFIG.json -o RUN_DIR [--force]\n"

@@ -40,4 +40,12 @@ int br_cli_stop_signal(void);   /* the signal that set the flag, 0 when none */
  */
 char *br_cli_template_path(const char *lang);
 
+/*
+ * br_cli_lang: the language of --lang ARG (NULL = not given: "en"): "en",
+ * "zh", or for "auto" "zh" when LC_ALL/LC_MESSAGES/LANG starts with "zh"
+ * (src/cli/lang.c). Anything else: a message on stderr naming cmd (NULL for
+ * the report command) and NULL (exit 2).
+ */
+const char *br_cli_lang(const char *arg, const char *cmd);
+
 #endif

@@ -30,7 +30,7 @@
 static void
 compare_usage(FILE *fp)
 {
-	fprintf(fp, "usage: benchreport compare A B [-o OUT_DIR] [--quiet]\n"
+	fprintf(fp, "usage: benchreport compare A B [-o OUT_DIR] [--lang en|zh|auto] [--quiet]\n"
 	            "A and B: two run folders or two campaign folders (runs matched by name).\n"
 	            "OUT_DIR defaults to ./compare-report. Exit: 0 ok, 1 failed, 2 bad usage, 3 bad input.\n");
 }
@@ -187,7 +187,7 @@ names_text(const br_campaign *c)
  * code.
  */
 static int
-compare_rest(const char *const args[2], int same, br_outdir *od, int quiet)
+compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, const char *lang)
 {
 	char *cause = NULL;
 	int camp[2] = { br_campaign_looks_like(args[0]), br_campaign_looks_like(args[1]) };
@@ -276,7 +276,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet)
 	}
 	in.inputs_runs = inputs;
 
-	char *tpath = compare_template_path("en");
+	char *tpath = compare_template_path(lang);
 	json_t *summary = NULL;
 	int rc = BR_EXIT_OK;
 	int wrc = br_compare_write_report(&in, od, tpath, &summary, &cause);
@@ -306,7 +306,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet)
 int
 br_cmd_compare(int argc, char **argv)
 {
-	const char *args[2] = { NULL, NULL }, *out_dir = "compare-report";
+	const char *args[2] = { NULL, NULL }, *out_dir = "compare-report", *lang_arg = NULL;
 	size_t na = 0;
 	int quiet = 0, out_given = 0;
 	for (int i = 1; i < argc; i++) {
@@ -327,6 +327,12 @@ br_cmd_compare(int argc, char **argv)
 			}
 			out_dir = argv[++i];
 			out_given = 1;
+		} else if (strcmp(a, "--lang") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "benchreport compare: option '%s' needs a value\n", a);
+				return BR_EXIT_USAGE;
+			}
+			lang_arg = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "benchreport compare: unknown option '%s'\n", a);
 			compare_usage(stderr);
@@ -344,6 +350,9 @@ br_cmd_compare(int argc, char **argv)
 		compare_usage(stderr);
 		return BR_EXIT_USAGE;
 	}
+	const char *lang = br_cli_lang(lang_arg, "compare");
+	if (lang == NULL)
+		return BR_EXIT_USAGE;
 	/* inputs exist and are folders */
 	char real[2][PATH_MAX];
 	for (int k = 0; k < 2; k++) {
@@ -376,7 +385,7 @@ br_cmd_compare(int argc, char **argv)
 		free(cause);
 		return BR_EXIT_USAGE;
 	}
-	int rc = compare_rest(args, same, od, quiet);
+	int rc = compare_rest(args, same, od, quiet, lang);
 	br_outdir_free(od);
 	br_render_shutdown();
 	return rc;

@@ -245,7 +245,7 @@ static void
 knee_usage(FILE *fp)
 {
 	fprintf(fp, "usage: benchreport knee DIR|FILE... --slo 'ttft_p99<=500ms[,tpot_p99<=50ms,e2el_p99<=20s]'\n"
-	            "                        [-o OUT_DIR] [--quiet]\n"
+	            "                        [-o OUT_DIR] [--lang en|zh|auto] [--quiet]\n"
 	            "OUT_DIR defaults to ./knee-report. Exit: 0 ok, 1 no setting meets the SLO (in every repeat), 2 bad usage, 3 bad input.\n");
 }
 
@@ -253,7 +253,7 @@ knee_usage(FILE *fp)
 int
 br_cmd_knee(int argc, char **argv)
 {
-	const char *slo_text = NULL, *out_dir = "knee-report";
+	const char *slo_text = NULL, *out_dir = "knee-report", *lang_arg = NULL;
 	const char **args = br_xcalloc((size_t)argc + 1, sizeof *args);
 	size_t na = 0;
 	int quiet = 0;
@@ -265,7 +265,8 @@ br_cmd_knee(int argc, char **argv)
 			return BR_EXIT_OK;
 		} else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
 			quiet = 1;
-		} else if (strcmp(a, "--slo") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
+		} else if (strcmp(a, "--slo") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0 ||
+		    strcmp(a, "--lang") == 0) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "benchreport knee: option '%s' needs a value\n", a);
 				free(args);
@@ -273,6 +274,8 @@ br_cmd_knee(int argc, char **argv)
 			}
 			if (strcmp(a, "--slo") == 0)
 				slo_text = argv[++i];
+			else if (strcmp(a, "--lang") == 0)
+				lang_arg = argv[++i];
 			else
 				out_dir = argv[++i];
 		} else if (strncmp(a, "--slo=", 6) == 0) {
@@ -289,6 +292,11 @@ br_cmd_knee(int argc, char **argv)
 	if (na == 0 || slo_text == NULL) {
 		fprintf(stderr, "benchreport knee: %s\n", na == 0 ? "missing DIR or FILE" : "missing --slo");
 		knee_usage(stderr);
+		free(args);
+		return BR_EXIT_USAGE;
+	}
+	const char *lang = br_cli_lang(lang_arg, "knee");
+	if (lang == NULL) {
 		free(args);
 		return BR_EXIT_USAGE;
 	}
@@ -345,7 +353,7 @@ br_cmd_knee(int argc, char **argv)
 		fprintf(stderr, "benchreport knee: note: %zu input(s) given more than once (same path or an "
 		    "identical result) were counted once\n", L.n_dup + (L.n_in - res.n_runs));
 	}
-	char *tpath = knee_template_path("en");
+	char *tpath = knee_template_path(lang);
 	json_t *summary = NULL;
 	int wrc = br_knee_write_report(&res, od, tpath, &summary, &cause);
 	if (wrc != 0) {

@@ -49,7 +49,7 @@ static int
 parse_opts(int argc, char **argv, report_opts *o)
 {
 	memset(o, 0, sizeof *o);
-	o->lang = "en";
+	o->lang = NULL;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		const char **target = NULL;
@@ -152,10 +152,9 @@ parse_opts(int argc, char **argv, report_opts *o)
 			return -1;
 		}
 	}
-	if (strcmp(o->lang, "en") != 0) {
-		fprintf(stderr, "benchreport: --lang %s: only 'en' is available in this version\n", o->lang);
+	o->lang = br_cli_lang(o->lang, NULL);
+	if (o->lang == NULL)
 		return -1;
-	}
 	return 0;
 }
 
