@@ -53,6 +53,8 @@ typedef struct br_story {
 	double focus_running_mean, focus_running_peak;
 	double light_itl_p90_ms, focus_itl_p90_ms;
 	double light_itl_p99_ms, focus_itl_p99_ms, itl_p99_ratio;      /* ratio focus / light */
+	double light_slow_gap_frac, focus_slow_gap_frac;  /* share of ITL gaps > 3 × the run's own median
+	                                                     (per-request arrays; NAN without them) */
 	/* ---- recompute against the collapse ---- */
 	double recompute_share_frac;  /* focus: recompute GPU time / duration (FLOPs ledger) */
 	double recompute_s;

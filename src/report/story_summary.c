@@ -35,6 +35,7 @@ br_story_summary(const br_campaign *c, const br_story *s)
 		{ "light_itl_p90_ms", s->light_itl_p90_ms }, { "focus_itl_p90_ms", s->focus_itl_p90_ms },
 		{ "light_itl_p99_ms", s->light_itl_p99_ms }, { "focus_itl_p99_ms", s->focus_itl_p99_ms },
 		{ "itl_p99_ratio", s->itl_p99_ratio },
+		{ "light_slow_gap_frac", s->light_slow_gap_frac }, { "focus_slow_gap_frac", s->focus_slow_gap_frac },
 		{ "recompute_share_frac", s->recompute_share_frac }, { "recompute_s", s->recompute_s },
 		{ "resident_share", s->resident_share }, { "kv_pool_bytes", s->kv_pool_bytes },
 	};

@@ -25,6 +25,9 @@ bad = 0
 def stress(name):
     return json.load(open(f"{sys.argv[2]}/{name}/stress.json"))
 L, F = stress("c64-1024-256"), stress("c64-6144-2048")
+def slow(d):
+    a = np.concatenate([np.array(x) for x in d["itls"] if x]) * 1000
+    return float((a > 3 * np.median(a)).sum()) / a.size
 def itl(d, q):
     return float(np.percentile(np.concatenate([np.array(x) for x in d["itls"] if x]), q)) * 1000
 want = {
@@ -38,6 +41,7 @@ want = {
     "light_itl_p90_ms": itl(L, 90), "focus_itl_p90_ms": itl(F, 90),
     "light_itl_p99_ms": itl(L, 99), "focus_itl_p99_ms": itl(F, 99),
     "itl_p99_ratio": itl(F, 99) / itl(L, 99),
+    "light_slow_gap_frac": slow(L), "focus_slow_gap_frac": slow(F),
     "light_input_tokens": 1024, "light_output_tokens": 256,
     "focus_input_tokens": 6144, "focus_output_tokens": 2048,
     "light_num_prompts": 384, "focus_num_prompts": 128, "concurrency": 64,
