@@ -49,7 +49,7 @@ typedef struct br_story {
 	double light_out_tps, focus_out_tps;          /* output tokens/s */
 	double out_tps_change_frac;                   /* focus / light − 1 (−0.69 = −69%) */
 	double light_ttft_p50_ms, focus_ttft_p50_ms, ttft_p50_ratio;   /* ratio focus / light */
-	double light_running_peak, light_kv_peak_frac;
+	double light_running_peak, light_running_mean, light_kv_peak_frac;
 	double focus_running_mean, focus_running_peak;
 	double light_itl_p90_ms, focus_itl_p90_ms;
 	double light_itl_p99_ms, focus_itl_p99_ms, itl_p99_ratio;      /* ratio focus / light */

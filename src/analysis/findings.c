@@ -510,9 +510,12 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	int overloaded = (num(x->preemptions) && x->preemptions > 0) || (a->capacity.available &&
 	    num(a->capacity.oversubscription) && a->capacity.oversubscription > OVERSUB_MIN);
 	if (overloaded && sb && num(sb->failed) && sb->failed == 0 && num(sb->completed) &&
-	    num(sb->num_prompts) && sb->completed == sb->num_prompts && sb->completed > 0)
-		add(f, num(x->preemptions) && x->preemptions > 0 ? "soft_degradation" : "soft_degradation_no_preemption",
-		    BR_SEV_INFO, BR_FINDING);
+	    num(sb->num_prompts) && sb->completed == sb->num_prompts && sb->completed > 0) {
+		int pre = num(x->preemptions) && x->preemptions > 0;
+		int over = a->capacity.available && num(a->capacity.oversubscription);
+		add(f, pre && over ? "soft_degradation" : pre ? "soft_degradation_preemptions" :
+		    "soft_degradation_no_preemption", BR_SEV_INFO, BR_FINDING);
+	}
 
 	/* Little's law: resident ratio and queue ratio both in [0.8, 1.25].
 	 * With TTFT exploded (see ttft_exploded) the conclusion is that the

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include "benchreport/story.h"
+#include "benchreport/compare.h"
 
 const char *const br_verdict_name[4] = { "unknown", "holds", "partly", "does_not_hold" };
 
@@ -55,39 +56,46 @@ same_str(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
-static const char *
-vllm_version(const br_run *r)
-{
-	return r->log ? r->log->vllm_version : NULL;
-}
-
 /*
- * is_light: run i can stand beside the focus f in the length contrast: closed
- * loop at the same C, zero preemptions, demand within the pool, and the same
- * model, GPU, vLLM version and pool size (all known), so that the request
- * lengths (and N) are what differs.
+ * is_light: run i can stand beside the focus f in the length contrast: zero
+ * preemptions, demand within the pool, and — by the compare module's
+ * settings check (src/analysis/compare.c) — the same model, GPU, vLLM
+ * version, concurrency, request rate (both closed loop: rate inf), KV pool,
+ * max_num_seqs, bench backend, tokenizer, burstiness and every non-default
+ * server argument, all of them stated on both sides (driver and CUDA: equal
+ * or unstated); only the request lengths (which must differ) and the number
+ * of prompts may differ.
  */
 static int
 is_light(const br_campaign *c, size_t i, size_t f)
 {
 	const br_analysis *a = &c->analyses[i], *fa = &c->analyses[f];
-	const br_run *r = &c->runs[i], *fr = &c->runs[f];
-	const br_bench *b = &r->bench.runs[0], *fb = &fr->bench.runs[0];
-	if (i == f || !num(b->max_concurrency) || b->max_concurrency != fb->max_concurrency)
+	const br_bench *b = &c->runs[i].bench.runs[0], *fb = &c->runs[f].bench.runs[0];
+	if (i == f || !num(b->max_concurrency) || !(isinf(b->request_rate_rps) && isinf(fb->request_rate_rps)))
 		return 0;
 	if (!(preemptions(a) == 0) || !a->capacity.available || !(a->capacity.oversubscription <= 1.0))
 		return 0;
-	if (!fa->capacity.available || !(a->capacity.kv_pool_tokens == fa->capacity.kv_pool_tokens))
+	if (!num(b->output_throughput_tps))
 		return 0;
-	if (!same_str(b->model_id, fb->model_id) || !same_str(r->gpu, fr->gpu) ||
-	    !same_str(vllm_version(r), vllm_version(fr)))
-		return 0;
-	if (!num(b->output_throughput_tps) || !num(a->capacity.mean_input_tokens) ||
-	    !num(a->capacity.mean_output_tokens))
-		return 0;
+	br_cmp_pair_result p;
+	br_cmp_pair(a, fa, c->runs[i].name, c->runs[f].name, &p);
+	int ok = 1, lengths_differ = 0;
+	for (int k = 0; k < BR_SET_N && ok; k++) {
+		int st = p.diffs[k].state;
+		if (k == BR_SET_INPUT_LEN || k == BR_SET_OUTPUT_LEN)
+			lengths_differ |= st == BR_DIFF_DIFFERS, ok = st != BR_DIFF_UNKNOWN;
+		else
+			ok = st == BR_DIFF_SAME;
+	}
+	/* driver and CUDA (run.json labels) may be unstated; the sentence does not name them */
+	for (size_t k = 0; k < p.n_extra && ok; k++) {
+		const char *n = p.extra[k].name;
+		ok = strcmp(n, "num_prompts") == 0 || p.extra[k].state == BR_DIFF_SAME ||
+		    (p.extra[k].state == BR_DIFF_UNKNOWN && (strcmp(n, "driver") == 0 || strcmp(n, "CUDA") == 0));
+	}
+	br_cmp_pair_free(&p);
 	/* the lengths must differ, or it is a repeat, not a contrast */
-	return a->capacity.mean_input_tokens != fa->capacity.mean_input_tokens ||
-	    a->capacity.mean_output_tokens != fa->capacity.mean_output_tokens;
+	return ok && lengths_differ;
 }
 
 static double
@@ -180,7 +188,7 @@ br_story_build(const br_campaign *c, br_story *s)
 	double *all[] = { &s->concurrency, &s->light_in_tokens, &s->light_out_tokens, &s->focus_in_tokens,
 		&s->focus_out_tokens, &s->light_num_prompts, &s->focus_num_prompts, &s->light_out_tps,
 		&s->focus_out_tps, &s->out_tps_change_frac, &s->light_ttft_p50_ms, &s->focus_ttft_p50_ms,
-		&s->ttft_p50_ratio, &s->light_running_peak, &s->light_kv_peak_frac, &s->focus_running_mean,
+		&s->ttft_p50_ratio, &s->light_running_peak, &s->light_running_mean, &s->light_kv_peak_frac, &s->focus_running_mean,
 		&s->focus_running_peak, &s->light_itl_p90_ms, &s->focus_itl_p90_ms, &s->light_itl_p99_ms,
 		&s->focus_itl_p99_ms, &s->itl_p99_ratio, &s->recompute_share_frac, &s->recompute_s,
 		&s->out_tps_kept_frac, &s->resident_share, &s->kv_pool_bytes, &s->light_slow_gap_frac,
@@ -239,6 +247,7 @@ br_story_build(const br_campaign *c, br_story *s)
 		s->ttft_p50_ratio = s->focus_ttft_p50_ms / s->light_ttft_p50_ms;
 		if (la->residency.available) {
 			s->light_running_peak = la->residency.running_peak;
+			s->light_running_mean = la->residency.running_mean;
 			s->light_kv_peak_frac = la->residency.kv_peak_frac;
 		}
 		s->light_itl_p90_ms = lat(la, BR_ITL, 90);
@@ -273,7 +282,8 @@ br_story_build(const br_campaign *c, br_story *s)
 	    s->focus_itl_p90_ms < ITL_P90_BETTER * s->light_itl_p90_ms && num(s->focus_running_mean) &&
 	    num(s->light_slow_gap_frac) && num(s->focus_slow_gap_frac) &&
 	    s->focus_slow_gap_frac < s->light_slow_gap_frac)
-		add(s, "itl_p90_better");
+		add(s, num(s->itl_p99_ratio) && s->itl_p99_ratio >= 0.8 && s->itl_p99_ratio <= 1.25 ?
+		    "itl_p90_better" : "itl_p90_better_p99_moved");
 	/* the designed experiment: the campaign shows pool → resident →
 	 * throughput (oversubscribed focus whose concurrency collapsed) */
 	if (fa->capacity.available && fa->capacity.oversubscription > 1.0 && num(s->resident_share) &&

@@ -30,7 +30,7 @@ br_story_summary(const br_campaign *c, const br_story *s)
 		{ "output_tps_change_frac", s->out_tps_change_frac }, { "output_tps_kept_frac", s->out_tps_kept_frac },
 		{ "light_ttft_p50_ms", s->light_ttft_p50_ms }, { "focus_ttft_p50_ms", s->focus_ttft_p50_ms },
 		{ "ttft_p50_ratio", s->ttft_p50_ratio },
-		{ "light_running_peak", s->light_running_peak }, { "light_kv_peak_frac", s->light_kv_peak_frac },
+		{ "light_running_peak", s->light_running_peak }, { "light_running_mean", s->light_running_mean }, { "light_kv_peak_frac", s->light_kv_peak_frac },
 		{ "focus_running_mean", s->focus_running_mean }, { "focus_running_peak", s->focus_running_peak },
 		{ "light_itl_p90_ms", s->light_itl_p90_ms }, { "focus_itl_p90_ms", s->focus_itl_p90_ms },
 		{ "light_itl_p99_ms", s->light_itl_p99_ms }, { "focus_itl_p99_ms", s->focus_itl_p99_ms },
