@@ -90,6 +90,14 @@ typedef struct br_flops_calibration {
  */
 int br_flops_calibrate(const br_run *const *runs, size_t n,
     br_flops_calibration *out, char **cause);
+/*
+ * br_flops_calibrate_ref: br_flops_calibrate for judging run `ref` (may be
+ * NULL = any): a run of another model (bench model id, else the log's) or
+ * another GPU (run.json) than ref — both stated and different — is skipped
+ * "another model (...)" / "another GPU (...)": FLOPs per token depend on both.
+ */
+int br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
+    br_flops_calibration *out, char **cause);
 void br_flops_calibration_free(br_flops_calibration *c);
 
 /* br_flops_cost_gflop: a + b·x of a fitted calibration, NAN when unavailable. */

@@ -339,7 +339,7 @@ br_campaign_load(const char *dir, const char *focus_name,
 	for (size_t i = 0; i < c->n_calibration_runs; i++)
 		cal_runs[c->n_runs + i] = &c->calibration_runs[i];
 	char *why = NULL;
-	if (br_flops_calibrate(cal_runs, n_cal, &c->calibration, &why) == 0) {
+	if (br_flops_calibrate_ref(cal_runs, n_cal, &c->runs[c->focus], &c->calibration, &why) == 0) {
 		c->has_calibration = 1;
 		for (size_t i = 0; i < c->n_runs; i++)
 			br_analysis_calibrate(&c->analyses[i], &c->calibration);

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "benchreport/analysis_flops.h"
 #include "benchreport/common.h"
 
@@ -151,7 +152,7 @@ folder_key(const br_run *r)
 static int
 is_calibration_role(const br_run *r)
 {
-	return r->role && strcmp(r->role, "calibration") == 0;
+	return r->role && strcasecmp(r->role, "calibration") == 0;
 }
 
 /*
@@ -159,8 +160,31 @@ is_calibration_role(const br_run *r)
  * the fit uses the points marked used; the first run of a folder counts,
  * later runs of the same folder are skipped as duplicates.
  */
+/* run_model: the bench file's model id, else the log's model, or NULL. */
+static const char *
+run_model(const br_run *r)
+{
+	const char *m = r->bench.n > 0 ? r->bench.runs[0].model_id : NULL;
+	return m ? m : r->log ? r->log->model : NULL;
+}
+
+/* differs: both known and not equal. */
+static int
+differs(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) != 0;
+}
+
 int
 br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *out, char **cause)
+{
+	return br_flops_calibrate_ref(runs, n, NULL, out, cause);
+}
+
+/* br_flops_calibrate_ref: see analysis_flops.h. */
+int
+br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
+    br_flops_calibration *out, char **cause)
 {
 	memset(out, 0, sizeof *out);
 	out->fit.a = out->fit.b = out->fit.se_a = out->fit.se_b = out->fit.r2 = NAN;
@@ -200,6 +224,13 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 			p->why = m.missing;
 		else if (marked && !is_calibration_role(r))
 			p->why = "not marked \"role\": \"calibration\" (other runs are)";
+		else if (ref && r != ref && differs(run_model(r), run_model(ref))) {
+			p->why_buf = br_xasprintf("another model (%s; the run judged: %s)", run_model(r), run_model(ref));
+			p->why = p->why_buf;
+		} else if (ref && r != ref && differs(r->gpu, ref->gpu)) {
+			p->why_buf = br_xasprintf("another GPU (%s; the run judged: %s)", r->gpu, ref->gpu);
+			p->why = p->why_buf;
+		}
 		else if (!br_isnum(m.preemptions))
 			p->why = "preemption count unknown (no vllm:num_preemptions_total)";
 		else if (m.preemptions > 0)
@@ -212,11 +243,15 @@ br_flops_calibrate(const br_run *const *runs, size_t n, br_flops_calibration *ou
 		out->n_used++;
 	}
 	int rc = -1;
+	size_t unmarked = 0;
+	for (size_t i = 0; marked && i < n; i++)
+		unmarked += runs[i] && !is_calibration_role(runs[i]);
 	if (out->n_used < 2) {
 		if (cause)
 			*cause = br_xasprintf("%zu usable run%s of %zu; need at least 2 "
-			    "with zero preemptions and vllm:estimated_flops_per_gpu_total", out->n_used,
-			    out->n_used == 1 ? "" : "s", n);
+			    "with zero preemptions and vllm:estimated_flops_per_gpu_total%s", out->n_used,
+			    out->n_used == 1 ? "" : "s", n, unmarked ? " (only runs marked \"role\": \"calibration\" "
+			    "count when any is; mark more, or none)" : "");
 	} else if (br_linfit(x, y, out->n_used, &out->fit) != 0) {
 		if (cause)
 			*cause = br_xasprintf("all %zu usable runs have the same mean "

@@ -360,7 +360,7 @@ single_run_calibration(const report_opts *o, br_campaign *holder, br_flops_calib
 	runs = br_xrealloc(runs, (n + 1) * sizeof *runs);
 	runs[n++] = focus;
 	char *why = NULL;
-	int rc = br_flops_calibrate(runs, n, cal, &why);
+	int rc = br_flops_calibrate_ref(runs, n, focus, cal, &why);
 	free(runs);
 	if (rc != 0) {
 		*cause = br_xasprintf("--calibration: %s", why ? why : "no usable calibration run");

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "benchreport/common.h"
 #include "render/figure_io.h"
@@ -132,7 +133,7 @@ static int
 calibration_only(const br_campaign *c, size_t i)
 {
 	const char *role = c->runs[i].role;
-	return i != c->focus && role && strcmp(role, "calibration") == 0;
+	return i != c->focus && role && strcasecmp(role, "calibration") == 0;
 }
 
 /*
