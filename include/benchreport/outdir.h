@@ -93,6 +93,10 @@ int br_outdir_commit(br_outdir *o, char **cause);
  * signal handlers, free o. NULL is ignored. */
 void br_outdir_free(br_outdir *o);
 
+/* br_outdir_is_report: 1 when dir carries a benchreport marker written by a
+ * report (report, knee, compare), not by simulate (whose folder is a run). */
+int br_outdir_is_report(const char *dir);
+
 /*
  * br_outdir_check_owned: 1 when `dir` is a real folder (not a symlink, on
  * the same filesystem as its parent) whose marker is valid and complete and

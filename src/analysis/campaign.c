@@ -9,12 +9,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "benchreport/common.h"
 #include "benchreport/campaign.h"
+#include "benchreport/outdir.h"
 
 static int
 cmp_str(const void *a, const void *b)
@@ -22,10 +24,32 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* has_bench_name: 1 when dir holds stress.json or a .json/.jsonl file other than campaign.json or
- * run.json (cheap test: the name, not the content). */
+/* looks_like_bench: 1 when the first 64 KiB of file f hold the keys every
+ * vllm bench serve result (and an SGLang JSONL line) has: "completed", and
+ * "duration" or "total_input_tokens"/"total_input" — a cheap sniff of the
+ * content, so that a notes.json beside the runs does not make the campaign
+ * folder look like a run. */
 static int
-has_bench_name(const char *dir)
+looks_like_bench(const char *f)
+{
+	FILE *fp = fopen(f, "rb");
+	if (fp == NULL)
+		return 0;
+	char buf[65537];
+	size_t n = fread(buf, 1, sizeof buf - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	return strstr(buf, "\"completed\"") != NULL && (strstr(buf, "\"duration\"") != NULL ||
+	    strstr(buf, "\"total_input") != NULL);
+}
+
+/*
+ * has_bench: 1 when dir holds stress.json or a .json/.jsonl file other than
+ * campaign.json or run.json; with `sniff`, only files whose content looks
+ * like a bench result (looks_like_bench) count.
+ */
+static int
+has_bench(const char *dir, int sniff)
 {
 	char *p = br_path_join(dir, "stress.json");
 	int ok = br_is_file(p);
@@ -44,12 +68,19 @@ has_bench_name(const char *dir)
 		if ((n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) ||
 		    (n > 6 && strcmp(e->d_name + n - 6, ".jsonl") == 0)) {
 			char *f = br_path_join(dir, e->d_name);
-			ok = br_is_file(f);
+			ok = br_is_file(f) && (!sniff || looks_like_bench(f));
 			free(f);
 		}
 	}
 	closedir(d);
 	return ok;
+}
+
+/* has_bench_name: has_bench by name only (a run folder's test). */
+static int
+has_bench_name(const char *dir)
+{
+	return has_bench(dir, 0);
 }
 
 /* loops_back: 1 when sub (a symlink, say `loop -> ..`) resolves to dir itself
@@ -66,7 +97,7 @@ loops_back(const char *dir, const char *sub)
 }
 
 /* sub_folders: sorted names of the sub-folders of dir (not hidden, not
- * our own report/tmp folders). */
+ * our own report/tmp folders, nor any folder a benchreport report wrote). */
 static char **
 sub_folders(const char *dir, size_t *n_out)
 {
@@ -80,7 +111,8 @@ sub_folders(const char *dir, size_t *n_out)
 			    strstr(e->d_name, ".tmp.") || strstr(e->d_name, ".old."))
 				continue;
 			char *p = br_path_join(dir, e->d_name);
-			int is_dir = br_is_dir(p) && !loops_back(dir, p);
+			/* a report benchreport wrote (any -o inside the campaign) is output, not a run */
+			int is_dir = br_is_dir(p) && !loops_back(dir, p) && !br_outdir_is_report(p);
 			free(p);
 			if (!is_dir)
 				continue;
@@ -106,7 +138,9 @@ free_names(char **v, size_t n)
 int
 br_campaign_looks_like(const char *dir)
 {
-	if (!br_is_dir(dir) || has_bench_name(dir))
+	/* the folder's own JSON files are sniffed: a notes.json beside the runs
+	 * is not a bench result of the folder */
+	if (!br_is_dir(dir) || has_bench(dir, 1))
 		return 0;
 	size_t n;
 	char **subs = sub_folders(dir, &n);

@@ -355,6 +355,21 @@ run_class(const char *command)
 	return command != NULL && strcmp(command, "simulate") == 0;
 }
 
+/* br_outdir_is_report: see outdir.h. */
+int
+br_outdir_is_report(const char *dir)
+{
+	marker m;
+	char *why = NULL;
+	if (marker_read(dir, &m, &why) != 0) {
+		free(why);
+		return 0;
+	}
+	int r = !run_class(m.command);
+	marker_free(&m);
+	return r;
+}
+
 /* br_outdir_check_owned: see outdir.h. */
 int
 br_outdir_check_owned(const char *dir, char **why)
