@@ -79,6 +79,7 @@ typedef struct br_server_log {
 	br_log_stat *stats;
 	size_t n_stats;
 	double v0_cumulative_preemptions; /* last total_num_cumulative_preemption=N (V0), NAN */
+	size_t n_preemption_lines;     /* lines "Sequence group ... is preempted by ..." (V0's line per preemption) */
 	/* binary data after the first vLLM line (a crash's zero padding): skipped */
 	long long binary_bytes;        /* bytes of the lines skipped for holding a NUL byte */
 	int first_binary_line;         /* 1-based line of the first of them, 0 when none */

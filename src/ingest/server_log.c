@@ -1087,6 +1087,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		st->prefix_hit_frac = isnan(h->st[S_PREFIX]) ? NAN : h->st[S_PREFIX] / 100.0;
 		break;
 	case K_V0PRE:
+		o->n_preemption_lines++;
 		if (h->score) {
 			o->v0_cumulative_preemptions = h->a;
 			s->has_vllm = 1;

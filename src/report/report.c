@@ -1316,8 +1316,10 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key)
 		if (strcmp(verdict, "unknown") == 0)
 			cells[rows * 3 + 2] = fill(c, &p, "expect.unknown_measured");
 		else {
-			snprintf(key, sizeof key, strcmp(id, "log_lines") == 0 && strcmp(verdict, "partly") == 0 ?
-			    "expect.%s_partly_measured" : "expect.%s_measured", id);
+			/* the log-lines check has its own text for each verdict it can give */
+			const char *sub = strcmp(id, "log_lines") != 0 ? "" : strcmp(verdict, "partly") == 0 ?
+			    "_partly" : strcmp(verdict, "holds") == 0 ? "_holds" : "";
+			snprintf(key, sizeof key, "expect.%s%s_measured", id, sub);
 			cells[rows * 3 + 2] = fill(c, &p, key);
 		}
 		rows++;

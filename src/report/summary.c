@@ -414,6 +414,7 @@ log_json(const br_server_log *l)
 		g_string_free(txt, TRUE);
 	}
 	set(o, "did_not_start", json_boolean(l->did_not_start));
+	set(o, "preemption_lines", json_integer((json_int_t)l->n_preemption_lines));
 	set(o, "failure_message", jstr(l->failure_message));
 	set(o, "failure_line", json_integer(l->failure_line));
 	set(o, "n_stats_lines", json_integer((json_int_t)l->n_stats));
