@@ -95,7 +95,7 @@ void br_run_free(br_run *r);
  * checks the report decides from data. br_plan_check_id[k] is the check's
  * id in run.json / campaign.json and in the templates ("expect.<id>").
  */
-enum { BR_N_PLAN_CHECKS = 5 };
+enum { BR_N_PLAN_CHECKS = 5, BR_PLAN_MAX_ITEMS = 50 };
 extern const char *const br_plan_check_id[BR_N_PLAN_CHECKS];
 typedef struct br_plan_item {
 	int check;               /* index into br_plan_check_id */

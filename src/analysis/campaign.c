@@ -265,8 +265,22 @@ load_plan(br_campaign *c, const char *dir, char **cause)
 			if (root == NULL || !json_is_object(root))
 				*cause = br_xasprintf("%s:%d:%d: expected a JSON object with an \"expect\" list (%s)",
 				    path, root ? 1 : err.line, root ? 1 : err.column, root ? "not an object" : err.text);
-			else
-				rc = br_plan_parse(root, path, text, len, &c->plan, &c->n_plan, cause);
+			else {
+				const char *key;
+				json_t *val;
+				rc = 0;
+				json_object_foreach(root, key, val) {
+					(void)val;
+					if (strcmp(key, "expect") != 0 && key[0] != '_') {
+						*cause = br_xasprintf("%s: unknown key \"%s\"; campaign.json holds \"expect\" "
+						    "(the experiment plan) and \"_comment\" keys", path, key);
+						rc = -1;
+						break;
+					}
+				}
+				if (rc == 0)
+					rc = br_plan_parse(root, path, text, len, &c->plan, &c->n_plan, cause);
+			}
 			json_decref(root);
 			free(text);
 		}
@@ -356,8 +370,8 @@ br_campaign_load(const char *dir, const char *focus_name,
 		}
 		/* best: -1 no run counts preemptions, 0 every counted run had none */
 		c->focus_reason = best > 0 ? "most preemptions" : best == 0 ?
-		    "name order among the runs whose metrics count preemptions (none had any)" :
-		    "name order (no run's metrics count preemptions)";
+		    "name order among the runs whose metrics count preemptions, none of which had any" :
+		    "name order, as no run's metrics count preemptions";
 	}
 
 	/* FLOPs calibration: the campaign's runs plus --calibration folders */

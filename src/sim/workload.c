@@ -158,7 +158,9 @@ br_sim_frontend(const br_sim_config *cfg, const int *in, int n, double *fe_in, d
 {
 	br_rng r;
 	br_rng_seed(&r, cfg->seed ^ 0x9e3779b97f4a7c15ULL);
-	double cv = cfg->frontend_cv, shape = cv > 0 ? 1.0 / (cv * cv) : 0;
+	/* a cv below 1e-4 is no spread a run could show (and 1/cv² would
+	 * overflow the Gamma shape): the mean exactly */
+	double cv = cfg->frontend_cv >= 1e-4 ? cfg->frontend_cv : 0, shape = cv > 0 ? 1.0 / (cv * cv) : 0;
 	for (int i = 0; i < n; i++) {
 		double m = cfg->frontend_delay_s + cfg->frontend_per_input_token_s * in[i];
 		double f = cv > 0 && m > 0 ? br_rng_gamma(&r, shape) * m / shape : m;

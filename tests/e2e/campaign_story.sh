@@ -136,7 +136,7 @@ echo '{"expect": ["kv_full", "p99_spikes"]}' > "$tmp/c1plan/campaign.json"
 rm -rf "$tmp/c1plan/report"
 "$BIN" "$tmp/c1plan" > /dev/null 2> "$tmp/perr"; rc=$?
 check "plan: an unknown check exits 3 (got $rc)" [ "$rc" -eq 3 ]
-check "plan: the message names file:line:col, the item and the checks allowed" grep -qF "campaign.json:1:2: \"expect\" item 2: \"p99_spikes\" is not a check the report can decide; expected one of kv_full" "$tmp/perr"
+check "plan: the message names file:line:col, the item and the checks allowed" grep -qF "campaign.json:1:24: \"expect\" item 2: \"p99_spikes\" is not a check the report can decide; expected one of kv_full" "$tmp/perr"
 check "plan: nothing written on bad input" [ ! -e "$tmp/c1plan/report" ]
 # one run with run.json "expect": the ITL p99 spike is unknown without a light run
 "$PY" - "$tmp/c1/c64-6144-2048/run.json" "$tmp/r.json" <<'PYEOF'
