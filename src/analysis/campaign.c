@@ -333,6 +333,27 @@ br_campaign_load(const char *dir, const char *focus_name,
 		br_campaign_free(c);
 		return -1;
 	}
+	/* two runs named alike (run.json "name"): each gets its folder's name in
+	 * brackets, so tables, the focus and the story never confuse them */
+	for (size_t i = 0; i < c->n_runs; i++) {
+		int dup = 0;
+		for (size_t j = 0; j < c->n_runs && !dup; j++)
+			dup = j != i && strcmp(c->runs[i].name, c->runs[j].name) == 0;
+		if (dup)
+			add_warning(c, "two runs are named %s (run.json \"name\"); they are told apart by their "
+			    "folders", c->runs[i].name);
+		for (size_t j = i + 1; dup && j < c->n_runs; j++)
+			if (strcmp(c->runs[i].name, c->runs[j].name) == 0) {
+				char *nn = br_xasprintf("%s [%s]", c->runs[j].name, br_basename(c->runs[j].dir));
+				free(c->runs[j].name);
+				c->runs[j].name = nn;
+			}
+		if (dup) {
+			char *nn = br_xasprintf("%s [%s]", c->runs[i].name, br_basename(c->runs[i].dir));
+			free(c->runs[i].name);
+			c->runs[i].name = nn;
+		}
+	}
 	c->analyses = br_xcalloc(c->n_runs, sizeof *c->analyses);
 	for (size_t i = 0; i < c->n_runs; i++)
 		br_analyze(&c->runs[i], &c->analyses[i]);
