@@ -27,6 +27,7 @@ typedef struct br_pdf_info {
 	const char *subject;
 	const char *author;    /* "benchreport 0.1.0" */
 	const char *keywords;
+	const char *page_footer; /* "page {n} of {total}" with those two tokens (NULL = that English) */
 	/* creation date: SOURCE_DATE_EPOCH when set (reproducible bytes), else now */
 } br_pdf_info;
 

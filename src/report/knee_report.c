@@ -882,7 +882,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 	char *subtitle = br_template_fill(t, "doc.subtitle", summary);
 	char *subject = br_template_fill(t, "doc.subject", summary);
 	char *keywords = br_template_fill(t, "doc.keywords", summary);
-	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0", .keywords = keywords };
+	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0", .keywords = keywords,
+		.page_footer = br_template_get(t, "doc.page_footer") };
 	br_pdf *d = br_pdf_new(&info, cause);
 	int rc = -1;
 	if (d == NULL)

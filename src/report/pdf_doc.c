@@ -81,6 +81,7 @@ struct br_pdf {
 	int decorated;             /* headers/footers added (by the first save) */
 	HPDF_Outline last_l1;
 	char *title;               /* running header text (cleaned) */
+	char *page_footer;         /* footer pattern with {n} and {total} */
 	HPDF_STATUS err, err_detail;
 	const char *err_what;      /* operation during which err happened */
 	const char *doing;         /* current operation, for error messages */
@@ -418,6 +419,7 @@ br_pdf_new(const br_pdf_info *info, char **cause)
 		set_info(d, HPDF_INFO_KEYWORDS, info->keywords);
 		d->title = clean_text(d, info->title);
 	}
+	d->page_footer = br_xstrdup(info && info->page_footer ? info->page_footer : "page {n} of {total}");
 	set_info(d, HPDF_INFO_CREATOR, "benchreport");
 	set_info(d, HPDF_INFO_PRODUCER, "benchreport (libharu)");
 	set_dates(d);
@@ -990,6 +992,26 @@ br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char 
 /* saving                                                              */
 /* ------------------------------------------------------------------ */
 
+/* footer_text: pattern with "{n}" and "{total}" replaced by the page numbers (malloc'd). */
+static char *
+footer_text(const char *pattern, size_t n, size_t total)
+{
+	GString *g = g_string_new(NULL);
+	for (const char *p = pattern; *p;) {
+		if (strncmp(p, "{n}", 3) == 0) {
+			g_string_append_printf(g, "%zu", n);
+			p += 3;
+		} else if (strncmp(p, "{total}", 7) == 0) {
+			g_string_append_printf(g, "%zu", total);
+			p += 7;
+		} else
+			g_string_append_c(g, *p++);
+	}
+	char *clean = br_text_clean(g->str);
+	g_string_free(g, TRUE);
+	return clean;
+}
+
 /* decorate: running header (title, pages 2..n) and "page i of n" footer. */
 static void
 decorate(br_pdf *d)
@@ -1007,7 +1029,7 @@ decorate(br_pdf *d)
 			hline(d, MARGIN, MARGIN + TEXT_W, PAGE_H - 40, 0.4, 0.75);
 			free(s);
 		}
-		char *f = br_xasprintf("page %zu of %zu", i + 1, d->n_pages);
+		char *f = footer_text(d->page_footer, i + 1, d->n_pages);
 		double fw = br_text_width(d->regular, d->alt, fs, f, strlen(f));
 		draw_text(d, d->regular, fs, (PAGE_W - fw) / 2, 30, f, strlen(f), 0.45, 0.45, 0.45);
 		free(f);
@@ -1091,5 +1113,6 @@ br_pdf_free(br_pdf *d)
 		HPDF_Free(d->pdf);
 	free(d->pages);
 	free(d->title);
+	free(d->page_footer);
 	free(d);
 }
