@@ -1668,10 +1668,29 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
     json_t *const *run_summaries, const br_figure *figs, size_t n_figs,
     const br_template *t, const char *pdf_path, char **cause)
 {
-	ctx c = { .a = &camp->analyses[camp->focus], .s = campaign_summary, .t = t,
+	/* the focus reason in the report's language: campaign.reason_<id> of
+	 * the template replaces summary.json's English text in a copy */
+	static const char *const reasons[][2] = {
+		{ "most preemptions", "reason_most_preemptions" }, { "--focus", "reason_focus_option" },
+		{ "name order among the runs whose metrics count preemptions, none of which had any",
+		  "reason_name_order_counted" },
+		{ "name order, as no run's metrics count preemptions", "reason_name_order" } };
+	json_t *view = json_copy((json_t *)campaign_summary);
+	json_t *co = json_deep_copy(json_object_get(campaign_summary, "campaign"));
+	for (size_t i = 0; co && i < sizeof reasons / sizeof reasons[0]; i++) {
+		char key[64];
+		snprintf(key, sizeof key, "campaign.%s", reasons[i][1]);
+		if (camp->focus_reason && strcmp(camp->focus_reason, reasons[i][0]) == 0 && br_template_get(t, key))
+			json_object_set_new(co, "focus_reason", json_string(br_template_get(t, key)));
+	}
+	if (co)
+		json_object_set_new(view, "campaign", co);
+	ctx c = { .a = &camp->analyses[camp->focus], .s = view, .t = t,
 		.figs = figs, .n_figs = n_figs, .focus_summary = run_summaries[camp->focus] };
-	if (doc_open(&c, "campaign.title", cause) != 0)
+	if (doc_open(&c, "campaign.title", cause) != 0) {
+		json_decref(view);
 		return -1;
+	}
 	campaign_title(&c, camp);
 	campaign_configs(&c, camp);
 	campaign_calibration(&c, camp);
@@ -1680,7 +1699,9 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
 	/* the focus chapters read their numbers from the focus run's summary */
 	c.s = run_summaries[camp->focus];
 	run_chapters(&c);
-	c.s = campaign_summary;
+	c.s = view;
 	campaign_appendix(&c, camp);
-	return doc_close(&c, pdf_path, cause);
+	int rc = doc_close(&c, pdf_path, cause);
+	json_decref(view);
+	return rc;
 }
