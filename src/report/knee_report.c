@@ -623,22 +623,41 @@ para(br_pdf *d, const br_template *t, const char *key, const json_t *obj)
 	free(s);
 }
 
-/* group_table: the per-run table of one curve. */
+static char *tword(const br_template *t, const char *key);
+
+/* verdict_key: the template key of slo_verdict's word (summary.json keeps the English). */
+static const char *
+verdict_key(const br_knee_point *p)
+{
+	if (p->verdict_withheld)
+		return "table.verdict_withheld";
+	if (!p->slo_evaluable)
+		return "table.verdict_not_evaluable";
+	return p->meets_slo ? "table.verdict_met" : "table.verdict_missed";
+}
+
+/* group_table: the per-run table of one curve (words from the template t). */
 static void
-group_table(br_pdf *d, const br_knee_group *G)
+group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 {
 	enum { NC = 9 };
-	const char *hdr[NC] = {
-		G->kind == BR_KNEE_RATE ? "offered req/s" : "concurrency C",
-		"achieved req/s", "output tok/s", "TTFT p50 / p99 (s)", "TPOT p50 / p99 (ms)", "E2EL p50 / p99 (s)",
-		"goodput req/s", "SLO", "waiting > 0" };
+	static const char *const hkeys[NC] = { NULL, "table.col_achieved", "table.col_output", "table.col_ttft",
+		"table.col_tpot", "table.col_e2el", "table.col_goodput", "table.col_slo", "table.col_waiting" };
+	char *hwords[NC];
+	const char *hdr[NC];
+	for (int k = 0; k < NC; k++) {
+		hwords[k] = tword(t, k == 0 ? (G->kind == BR_KNEE_RATE ? "table.col_offered" : "table.col_concurrency")
+		    : hkeys[k]);
+		hdr[k] = hwords[k];
+	}
+	char *w_short = tword(t, "table.short"), *w_run = tword(t, "table.run");
 	char **cells = br_xcalloc(G->n * NC, sizeof *cells);
 	int *hl = br_xcalloc(G->n ? G->n : 1, sizeof *hl);
 	for (size_t i = 0; i < G->n; i++) {
 		const br_knee_point *p = &G->pts[i];
 		char **c = &cells[i * NC];
 		char *xl = x_label(p->x);
-		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (run %.0f)", xl, p->run_number)
+		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (%s %.0f)", xl, w_run, p->run_number)
 		                                                  : br_xstrdup(xl);
 		free(xl);
 		/* below 95% of the offered rate: the share, and why it is not called
@@ -663,8 +682,10 @@ group_table(br_pdf *d, const br_knee_group *G)
 			snprintf(rep, sizeof rep, "; %zu of %zu meet%s%s", G->level_pass[i], G->level_evaluable[i], nev,
 			    G->level_warmup[i] ? "; 1st warm-up?" : "");
 		}
-		c[7] = br_xasprintf("%s%s%s%s", slo_verdict(p), p->steady_state == 0 && !p->verdict_withheld ? " (short)" : "",
-		    p->goodput_exact ? "" : " *", rep);
+		char *vw = tword(t, verdict_key(p));
+		c[7] = br_xasprintf("%s%s%s%s%s", vw, p->steady_state == 0 && !p->verdict_withheld ? " " : "",
+		    p->steady_state == 0 && !p->verdict_withheld ? w_short : "", p->goodput_exact ? "" : " *", rep);
+		free(vw);
 		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)
 		                                        : br_xstrdup("n/a");
 		hl[i] = !p->meets_slo && p->slo_evaluable && !p->verdict_withheld ? 2 : 0;
@@ -674,13 +695,17 @@ group_table(br_pdf *d, const br_knee_group *G)
 			hl[i] = 1;
 	/* wide enough that "concurrency", "goodput" and "waiting" stay whole words */
 	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 0.8, 1.15, 1.15, 1.15, 1.0, 1.35, 1.0 };
-	br_pdf_table t = { .n_cols = NC, .n_rows = G->n, .header = hdr, .cells = (const char *const *)cells,
+	br_pdf_table tb = { .n_cols = NC, .n_rows = G->n, .header = hdr, .cells = (const char *const *)cells,
 		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
-	br_pdf_table(d, &t);
+	br_pdf_table(d, &tb);
 	for (size_t i = 0; i < G->n * NC; i++)
 		free(cells[i]);
 	free(cells);
 	free(hl);
+	for (int k = 0; k < NC; k++)
+		free(hwords[k]);
+	free(w_short);
+	free(w_run);
 }
 
 /* tword: a template word (the key itself when absent; keys are ours). */
@@ -705,12 +730,13 @@ little_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		hdr[k] = tword(t, keys[k]);
 	char *unk = tword(t, "little.unknown"), *na = tword(t, "little.steady_na");
 	char *yes = tword(t, "little.steady_yes"), *no = tword(t, "little.steady_no");
+	char *w_run = tword(t, "table.run");
 	char **cells = br_xcalloc(G->n * NC + 1, sizeof *cells);
 	for (size_t i = 0; i < G->n; i++) {
 		const br_knee_point *p = &G->pts[i];
 		char **c = &cells[i * NC];
 		char *xl = x_label(p->x);
-		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (run %.0f)", xl, p->run_number)
+		c[0] = isfinite(p->run_number) && G->has_repeats ? br_xasprintf("%s (%s %.0f)", xl, w_run, p->run_number)
 		                                                  : br_xstrdup(xl);
 		free(xl);
 		double w_s = p->e2el_mean_ms / 1000.0;
@@ -741,6 +767,7 @@ little_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 	free(unk);
 	free(na);
 	free(yes);
+	free(w_run);
 	free(no);
 }
 
@@ -966,7 +993,7 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		} else {
 			para(d, t, "group.closed", go);
 		}
-		group_table(d, G);
+		group_table(d, t, G);
 		char *note = br_template_fill(t, "group.table_note", go);
 		br_pdf_note(d, note);
 		free(note);
