@@ -16,6 +16,7 @@
 #include "benchreport/render.h"
 #include "benchreport/campaign.h"
 #include "benchreport/gate.h"
+#include "benchreport/template.h"
 
 /* ------------------------------------------------------------------ */
 /* PDF document layer (src/report/pdf_doc.c): flowing A4 layout.       */
@@ -89,30 +90,8 @@ int br_pdf_save(br_pdf *d, const char *path, char **cause);
 void br_pdf_free(br_pdf *d);
 
 /* ------------------------------------------------------------------ */
-/* Report wording (src/report/template.c): templates/report.LANG.json  */
+/* Report wording: include/benchreport/template.h (src/common/)       */
 /* ------------------------------------------------------------------ */
-typedef struct br_template br_template;
-
-/* br_template_load: read templates/report.LANG.json (an object of
- * key → string, nested objects allowed, keys joined with '.').
- * Returns NULL with *cause naming file:line:column on bad JSON. */
-br_template *br_template_load(const char *path, char **cause);
-
-/* br_template_get: the raw string for key, or NULL. */
-const char *br_template_get(const br_template *t, const char *key);
-
-/*
- * br_template_fill: the string for `key` with each placeholder replaced by a
- * value from `summary`:
- *   {a.b.c}        the value at that path, numbers printed with %g-like
- *                  shortest form, strings verbatim
- *   {a.b:,.0f}     printf-like format with optional ',' thousands grouping
- *   {a.b:pct1}     a fraction printed as a percentage with 1 decimal ("94.9%")
- * A path that is absent or null prints as "n/a" (never a made-up number).
- * Returns a malloc'd string; an unknown key returns a malloc'd "[key]".
- */
-char *br_template_fill(const br_template *t, const char *key, const json_t *summary);
-
 /*
  * br_template_figure_caption: the template's "figures_common.label" ("Figure
  * {n}.", {n} = the token of f->id after "fig": "2" for fig2-waveform, the
@@ -125,7 +104,6 @@ char *br_template_fill(const br_template *t, const char *key, const json_t *summ
 struct br_figure;
 char *br_template_figure_caption(const br_template *t, const char *caption, const struct br_figure *f);
 
-void br_template_free(br_template *t);
 
 /* ------------------------------------------------------------------ */
 /* summary.json, text summary, whole report (src/report/)             */

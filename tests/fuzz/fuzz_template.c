@@ -1,5 +1,5 @@
 /*
- * libFuzzer target: br_template_load (src/report/template.c) on a temporary
+ * libFuzzer target: br_template_load (src/common/template.c) on a temporary
  * file holding the input, then br_template_fill of a few keys against a
  * small fixed summary. The keys filled are the first string leaves of the
  * input itself (found with jansson, dotted like the loader flattens them),

@@ -1,5 +1,5 @@
 /*
- * Tests for the report wording templates (src/report/template.c).
+ * Tests for the report wording templates (src/common/template.c).
  * Expected strings are worked out by hand from the inputs written here.
  */
 #include "br_test.h"

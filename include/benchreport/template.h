@@ -1,0 +1,39 @@
+/*
+ * Wording templates (src/common/template.c): templates/report.LANG.json,
+ * knee.LANG.json, compare.LANG.json. Used by the report writers and by the
+ * figures (their text lives under the template's top-level "figtext"
+ * object, see render.h).
+ *
+ * Ownership: br_template is opaque, freed with br_template_free; strings
+ * returned by br_template_fill are malloc'd (caller frees).
+ */
+#ifndef BENCHREPORT_TEMPLATE_H
+#define BENCHREPORT_TEMPLATE_H
+
+#include <jansson.h>
+
+typedef struct br_template br_template;
+
+/* br_template_load: read templates/report.LANG.json (an object of
+ * key → string, nested objects allowed, keys joined with '.').
+ * Returns NULL with *cause naming file:line:column on bad JSON. */
+br_template *br_template_load(const char *path, char **cause);
+
+/* br_template_get: the raw string for key, or NULL. */
+const char *br_template_get(const br_template *t, const char *key);
+
+/*
+ * br_template_fill: the string for `key` with each placeholder replaced by a
+ * value from `summary`:
+ *   {a.b.c}        the value at that path, numbers printed with %g-like
+ *                  shortest form, strings verbatim
+ *   {a.b:,.0f}     printf-like format with optional ',' thousands grouping
+ *   {a.b:pct1}     a fraction printed as a percentage with 1 decimal ("94.9%")
+ * A path that is absent or null prints as "n/a" (never a made-up number).
+ * Returns a malloc'd string; an unknown key returns a malloc'd "[key]".
+ */
+char *br_template_fill(const br_template *t, const char *key, const json_t *summary);
+
+void br_template_free(br_template *t);
+
+#endif
