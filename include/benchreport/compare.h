@@ -229,10 +229,12 @@ void br_cmp_match_free(br_cmp_match *m);
  * at least one of the two runs has its data; a run without it is named in
  * the caption. A is palette colour 0 (solid), B colour 1 (dashed).
  * Out: *figs (br_figures_free), *n. Returns 0 or -1 with *cause on an I/O
- * error.
+ * error. t: the compare template (templates/compare.LANG.json); the
+ * figures' text is its "figtext.figC*" keys (src/render/figure_io.h).
  */
-int br_fig_compare(const br_analysis *a, const br_analysis *b, const char *label_a,
-    const char *label_b, const char *out_dir, br_figure **figs, size_t *n, char **cause);
+struct br_template;
+int br_fig_compare(const br_analysis *a, const br_analysis *b, const struct br_template *t,
+    const char *label_a, const char *label_b, const char *out_dir, br_figure **figs, size_t *n, char **cause);
 
 /* -------------------------------------------------------------- report */
 

@@ -299,9 +299,11 @@ const char *br_knee_duplicate_note(void);
  * panel per SLO term: that percentile vs x, log y, SLO line, knee marked).
  * "inf" is plotted at the right end (twice the largest finite rate) and
  * labelled "inf". Out: *figs (br_figures_free), *n. Returns 0 or -1 with
- * *cause on an I/O error.
+ * *cause on an I/O error. t: the knee template (templates/knee.LANG.json);
+ * the figures' text is its "figtext.figK-*" keys (src/render/figure_io.h).
  */
-int br_fig_knee(const br_knee_result *r, const char *out_dir,
+struct br_template;
+int br_fig_knee(const br_knee_result *r, const struct br_template *t, const char *out_dir,
     br_figure **figs, size_t *n, char **cause);
 
 /* ------------------------------------------------------------- report */

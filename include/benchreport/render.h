@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "benchreport/analysis.h"
 #include "benchreport/campaign.h"
+#include "benchreport/template.h"
 
 typedef struct br_figure {
 	char *id;              /* "fig2-waveform", "figL-latency-cdf" */
@@ -30,9 +31,11 @@ typedef struct br_figure {
  * preemption loop and staircase (figures 4, 5) need preemption events; the
  * wall-clock budget (figure 9) needs the budget's decode part. Out: *figs (array, caller frees
  * with br_figures_free), *n_figs. Returns 0 or -1 with *cause on an I/O
- * error.
+ * error. t: the report's template (templates/report.LANG.json); every text
+ * of the figures is its "figtext.fig*" keys (see src/render/figure_io.h);
+ * NULL draws "[key]" placeholders.
  */
-int br_render_figures(const br_analysis *a, const char *out_dir,
+int br_render_figures(const br_analysis *a, const br_template *t, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause);
 
 void br_figure_free(br_figure *f);
@@ -44,9 +47,11 @@ void br_figure_free(br_figure *f);
  * fig6-configs (output tok/s, p99 ITL, preemptions), fig7-ttft-split
  * (queue, prefill, frontend on a log axis), fig8-flops-calibration (needs
  * c->has_calibration). Each only when at least one run has its data.
- * Same outputs and errors as br_render_figures. Added by the figures helper.
+ * Same outputs, errors and template t (figtext.fig1-kv-demand,
+ * figtext.fig6-configs, figtext.fig7-ttft-split, figtext.fig8-flops-calibration,
+ * figtext.campaign) as br_render_figures. Added by the figures helper.
  */
-int br_render_campaign_figures(const br_campaign *c, const char *out_dir,
+int br_render_campaign_figures(const br_campaign *c, const br_template *t, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause);
 
 /*

@@ -508,7 +508,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 	if (out_begin(&os, &cause) != 0)
 		goto out;
 	progress(o, "drawing figures");
-	if (br_render_figures(&a, os.fig_dir, &figs, &n_figs, &cause) != 0)
+	if (br_render_figures(&a, tmpl, os.fig_dir, &figs, &n_figs, &cause) != 0)
 		goto out;
 	if (br_write_tables(&a, os.staging, &cause) != 0)
 		goto out;
@@ -594,10 +594,10 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	if (out_begin(&os, &cause) != 0)
 		goto out;
 	progress(o, "drawing figures");
-	if (br_render_campaign_figures(&camp, os.fig_dir, &figs, &n_figs, &cause) != 0)
+	if (br_render_campaign_figures(&camp, tmpl, os.fig_dir, &figs, &n_figs, &cause) != 0)
 		goto out;
 	/* the focus run's own figures (waveform, preemption loop, ...) */
-	if (br_render_figures(&camp.analyses[camp.focus], os.fig_dir, &run_figs, &n_run_figs, &cause) != 0)
+	if (br_render_figures(&camp.analyses[camp.focus], tmpl, os.fig_dir, &run_figs, &n_run_figs, &cause) != 0)
 		goto out;
 	figs = br_xrealloc(figs, (n_figs + n_run_figs + 1) * sizeof *figs);
 	for (size_t i = 0; i < n_run_figs; i++) {

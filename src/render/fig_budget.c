@@ -18,7 +18,7 @@
 
 /* br_fig_budget: see figure_io.h. */
 int
-br_fig_budget(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_budget(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_budget *B = &a->budget;
 	if (!B->available || !(isfinite(B->duration_s) && B->duration_s > 0) ||

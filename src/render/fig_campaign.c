@@ -358,7 +358,7 @@ bar_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offs
  * configuration: the means over its run folders, whiskers ± sd on the peak
  * running bars. 1 made, 0 no data, -1 I/O error. */
 static int
-fig_kv_demand(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	size_t nr = c->n_runs, n = n_categories(c);
 	enum { K_C, K_PEAK, K_OVER, K_DEMAND, K_POOL, K_N };
@@ -487,7 +487,7 @@ done:
 
 /* fig_configs: see the file comment. */
 static int
-fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	/* with repeats: one bar per configuration at the mean, whiskers ± sd */
 	int by_group = by_config(c);
@@ -610,7 +610,7 @@ fig_configs(const br_campaign *c, const char *out_dir, br_figure *out, char **ca
  * a marker over each group.
  */
 static int
-fig_ttft_split(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	size_t nr = c->n_runs, n = n_categories(c);
 	int grouped = by_config(c);
@@ -770,7 +770,7 @@ done:
  * formula on the same numbers.
  */
 static int
-fig_flops_calibration(const br_campaign *c, const char *out_dir, br_figure *out, char **cause)
+fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_flops_calibration *cal = &c->calibration;
 	if (!c->has_calibration || !cal->available || cal->n_used < 2 || cal->points == NULL)
@@ -944,11 +944,11 @@ done:
 
 /* ------------------------------------------------------------------ */
 
-typedef int (*cfig_fn)(const br_campaign *, const char *, br_figure *, char **);
+typedef int (*cfig_fn)(const br_campaign *, br_ftx *, const char *, br_figure *, char **);
 
 /* br_render_campaign_figures: see render.h. */
 int
-br_render_campaign_figures(const br_campaign *c, const char *out_dir,
+br_render_campaign_figures(const br_campaign *c, const br_template *t, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause)
 {
 	static const cfig_fn fns[] = { fig_kv_demand, fig_configs, fig_ttft_split, fig_flops_calibration };
@@ -961,15 +961,18 @@ br_render_campaign_figures(const br_campaign *c, const char *out_dir,
 		return 0;
 	br_figure *v = br_xcalloc(nfn, sizeof *v);
 	size_t n = 0;
+	br_ftx *ft = br_ftx_new(t);
 	for (size_t i = 0; i < nfn; i++) {
-		int rc = fns[i](c, out_dir, &v[n], cause);
+		int rc = fns[i](c, ft, out_dir, &v[n], cause);
 		if (rc < 0) {
+			br_ftx_free(ft);
 			br_figures_free(v, n);
 			return -1;
 		}
 		if (rc > 0)
 			n++;
 	}
+	br_ftx_free(ft);
 	if (n == 0) {
 		free(v);
 		v = NULL;

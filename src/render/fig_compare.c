@@ -127,7 +127,7 @@ ab_label(const char *which, const char *name)
 
 /* fig_waveform: figC1. */
 static int
-fig_waveform(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
+fig_waveform(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *la, const char *lb,
     const char *out_dir, br_figure *out, char **cause)
 {
 	wave w[2];
@@ -265,7 +265,7 @@ fmt_count(size_t n)
 
 /* fig_latency: figC2. */
 static int
-fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
+fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *la, const char *lb,
     const char *out_dir, br_figure *out, char **cause)
 {
 	static const int metric[3] = { BR_TTFT, BR_ITL, BR_E2EL };
@@ -375,7 +375,7 @@ fig_latency(const br_analysis *a, const br_analysis *b, const char *la, const ch
 
 /* fig_ttft_split: figC3 (grouped bars on a log axis; see fig_campaign.c for why not stacked). */
 static int
-fig_ttft_split(const br_analysis *a, const br_analysis *b, const char *la, const char *lb,
+fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *la, const char *lb,
     const char *out_dir, br_figure *out, char **cause)
 {
 	const br_ttft_split *t[2] = { &a->ttft_split, &b->ttft_split };
@@ -464,13 +464,13 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, const char *la, const
 	return rc;
 }
 
-typedef int (*cmp_fig_fn)(const br_analysis *, const br_analysis *, const char *, const char *,
+typedef int (*cmp_fig_fn)(const br_analysis *, const br_analysis *, br_ftx *, const char *, const char *,
     const char *, br_figure *, char **);
 
 /* br_fig_compare: see compare.h. */
 int
-br_fig_compare(const br_analysis *a, const br_analysis *b, const char *label_a,
-    const char *label_b, const char *out_dir, br_figure **figs, size_t *n, char **cause)
+br_fig_compare(const br_analysis *a, const br_analysis *b, const br_template *t,
+    const char *label_a, const char *label_b, const char *out_dir, br_figure **figs, size_t *n, char **cause)
 {
 	static const cmp_fig_fn fns[] = { fig_waveform, fig_latency, fig_ttft_split };
 	size_t nf = sizeof fns / sizeof fns[0];
@@ -482,15 +482,18 @@ br_fig_compare(const br_analysis *a, const br_analysis *b, const char *label_a,
 		free(v);
 		return -1;
 	}
+	br_ftx *ft = br_ftx_new(t);
 	for (size_t i = 0; i < nf; i++) {
-		int rc = fns[i](a, b, label_a, label_b, out_dir, &v[k], cause);
+		int rc = fns[i](a, b, ft, label_a, label_b, out_dir, &v[k], cause);
 		if (rc < 0) {
+			br_ftx_free(ft);
 			br_figures_free(v, k);
 			return -1;
 		}
 		if (rc > 0)
 			k++;
 	}
+	br_ftx_free(ft);
 	*figs = v;
 	*n = k;
 	return 0;

@@ -6,6 +6,11 @@
  * throughput dips that the server's own metrics cannot. With more than 4
  * GPUs, their mean is drawn (every GPU is in the CSV). No gpu:* columns:
  * no figure, and the report says nothing.
+ *
+ * Text: templates/report.LANG.json "figtext.figG-gpu.*" (title, x_axis,
+ * y_power, y_clock, legend_power_mean {n}, legend_clock_mean {n},
+ * legend_power {gpu}, legend_clock {gpu}, caption {which, window},
+ * which_mean, which_each, caption_window), "figtext.common.benchmark_window".
  */
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +57,7 @@ mean_over(const double *const *cols, int n, size_t rows)
 
 /* br_fig_gpu: see figure_io.h. */
 int
-br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_gpu(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_run *run = a->run;
 	if (run == NULL || run->metrics == NULL || run->metrics_kind != BR_METRICS_CSV)
@@ -70,9 +75,9 @@ br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cau
 	double *t = br_fig_series_time(s, &t0);
 
 	br_chart *c = br_chart_new(NULL);
-	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
-	br_axis_set(&c->y, BR_SCALE_LINEAR, "power draw (W)");
-	br_axis_set(&c->y2, BR_SCALE_LINEAR, "SM clock (MHz)");
+	br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "figG-gpu.x_axis"));
+	br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "figG-gpu.y_power"));
+	br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ft(ft, "figG-gpu.y_clock"));
 	c->y.include_zero = 1;
 	c->y2.include_zero = 1;
 	c->has_y2 = 1;
@@ -81,16 +86,14 @@ br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cau
 	if (averaged) {
 		pm = mean_over(power, np, n);
 		cm = mean_over(clock, nc, n);
-		char *lp = br_xasprintf("power, mean of %d GPUs (W, left)", ng);
-		char *lc = br_xasprintf("SM clock, mean of %d GPUs (MHz, right)", ng);
+		const char *lp = br_ftp(ft, "figG-gpu.legend_power_mean", "{s:i}", "n", ng);
+		const char *lc = br_ftp(ft, "figG-gpu.legend_clock_mean", "{s:i}", "n", ng);
 		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, lp, t, pm, n);
 		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 2, lc, t, cm, n);
-		free(lp);
-		free(lc);
 	} else {
 		for (int g = 0; g < ng; g++) {
-			char *lp = br_xasprintf("GPU %d power (W, left)", g);
-			char *lc = br_xasprintf("GPU %d SM clock (MHz, right)", g);
+			const char *lp = br_ftp(ft, "figG-gpu.legend_power", "{s:i}", "gpu", g);
+			const char *lc = br_ftp(ft, "figG-gpu.legend_clock", "{s:i}", "gpu", g);
 			if (g < np && power[g])
 				br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 2 * g % BR_PALETTE_N, lp, t, power[g], n);
 			if (g < nc && clock[g]) {
@@ -99,11 +102,9 @@ br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cau
 				if (cs)
 					cs->dash = 1;
 			}
-			free(lp);
-			free(lc);
 		}
 	}
-	int window = br_fig_add_run_window(c, a, t0);
+	int window = br_fig_add_run_window(c, ft, a, t0);
 	int rc = 0;
 	if (br_chart_has_data(c)) {
 		GString *csv = g_string_new("t_s,t_unix_s,gpu,power_w,sm_clock_mhz\n");
@@ -118,15 +119,11 @@ br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cau
 				br_csv_num(csv, g < nc && clock[g] ? clock[g][i] : NAN);
 				g_string_append_c(csv, '\n');
 			}
-		char *cap = br_xasprintf("GPU telemetry sampled by nvidia-smi at the metrics ticks: power draw "
-		    "(W, left axis) and SM clock (MHz, right axis, dashed) %s against time since the first "
-		    "metrics sample (s).%s A clock that falls while power sits at the board's limit points to "
-		    "power capping; one that falls together with power, to a GPU given less work.",
-		    averaged ? "as the mean over the GPUs" : "of each GPU",
-		    window ? " Shaded: the benchmark window." : "");
-		rc = br_figure_write_single(out_dir, "figG-gpu", "GPU telemetry: power and SM clock", cap, c,
+		const char *cap = br_ftp(ft, "figG-gpu.caption", "{s:s,s:s}",
+		    "which", averaged ? br_ft(ft, "figG-gpu.which_mean") : br_ft(ft, "figG-gpu.which_each"),
+		    "window", window ? br_ft(ft, "figG-gpu.caption_window") : "");
+		rc = br_figure_write_single(out_dir, "figG-gpu", br_ft(ft, "figG-gpu.title"), cap, c,
 		    csv, out, cause);
-		free(cap);
 		g_string_free(csv, TRUE);
 	}
 	br_chart_free(c);

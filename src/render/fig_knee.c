@@ -357,7 +357,7 @@ mu_lines(br_chart *c, const br_knee_result *r, double infpos)
  * (right panel) vs x for the groups of `kind`. 1 made, 0 no data, -1 error.
  */
 static int
-fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const char *id,
+fig_throughput(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, const char *id,
     br_figure *out, char **cause)
 {
 	double infpos = inf_position(r, kind);
@@ -469,7 +469,7 @@ fig_throughput(const br_knee_result *r, int kind, const char *out_dir, const cha
  * SLO limit as a horizontal line, knees marked. 1 made, 0 no data, -1 error.
  */
 static int
-fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *id,
+fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, const char *id,
     br_figure *out, char **cause)
 {
 	double infpos = inf_position(r, kind);
@@ -604,8 +604,9 @@ fig_latency(const br_knee_result *r, int kind, const char *out_dir, const char *
 
 /* br_fig_knee: see knee.h. */
 int
-br_fig_knee(const br_knee_result *r, const char *out_dir, br_figure **figs, size_t *n, char **cause)
+br_fig_knee(const br_knee_result *r, const br_template *t, const char *out_dir, br_figure **figs, size_t *n, char **cause)
 {
+	br_ftx *ft = br_ftx_new(t);
 	*figs = br_xcalloc(4, sizeof **figs);
 	*n = 0;
 	int fig_no = 1;
@@ -617,18 +618,20 @@ br_fig_knee(const br_knee_result *r, const char *out_dir, br_figure **figs, size
 			continue;
 		char id[64];
 		snprintf(id, sizeof id, "figK%d-%s-throughput", fig_no++, kind_word(kind));
-		int rc = fig_throughput(r, kind, out_dir, id, &(*figs)[*n], cause);
+		int rc = fig_throughput(r, ft, kind, out_dir, id, &(*figs)[*n], cause);
 		if (rc < 0)
 			goto fail;
 		*n += (size_t)rc;
 		snprintf(id, sizeof id, "figK%d-%s-latency", fig_no++, kind_word(kind));
-		rc = fig_latency(r, kind, out_dir, id, &(*figs)[*n], cause);
+		rc = fig_latency(r, ft, kind, out_dir, id, &(*figs)[*n], cause);
 		if (rc < 0)
 			goto fail;
 		*n += (size_t)rc;
 	}
+	br_ftx_free(ft);
 	return 0;
 fail:
+	br_ftx_free(ft);
 	br_figures_free(*figs, *n);
 	*figs = NULL;
 	*n = 0;

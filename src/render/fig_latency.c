@@ -61,7 +61,7 @@ fmt_value(double v, char *buf, size_t len)
 
 /* br_fig_latency: see figure_io.h. */
 int
-br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	static const int metric[3] = { BR_TTFT, BR_ITL, BR_E2EL };
 	static const char *const label[3] = { "TTFT", "ITL", "E2EL" };

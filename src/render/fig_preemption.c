@@ -46,7 +46,7 @@ series_ok(const br_run *run)
 
 /* br_fig_preemption_loop: see figure_io.h. */
 int
-br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_preemptions *P = &a->preemptions;
 	if (!P->available || P->n_events == 0 || P->events == NULL || !series_ok(a->run))
@@ -236,7 +236,7 @@ br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out
 
 /* br_fig_preemption_staircase: see figure_io.h. */
 int
-br_fig_preemption_staircase(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_preemption_staircase(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_preemptions *P = &a->preemptions;
 	if (!P->available || P->n_events == 0 || P->events == NULL ||

@@ -5,6 +5,11 @@
  * shaded as in fig2, and the requested concurrency C (closed loop) is a
  * reference line: running + waiting sits at C while the client is saturated.
  * Needs a 1 Hz series (CSV or snapshots folder) with both columns.
+ *
+ * Text: templates/report.LANG.json "figtext.fig3-residency.*" (title, x_axis,
+ * y_axis, legend_running, legend_waiting, ref_concurrency {c}, caption,
+ * caption_means {running_mean, running_peak, waiting_mean, waiting_peak},
+ * caption_window, caption_concurrency), "figtext.common.benchmark_window".
  */
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +31,7 @@ finite_count(const double *v, size_t n)
 
 /* br_fig_residency: see figure_io.h. */
 int
-br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_run *run = a->run;
 	if (run == NULL || run->metrics == NULL ||
@@ -45,24 +50,23 @@ br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char
 	double *t = br_fig_series_time(s, &t0);
 
 	br_chart *c = br_chart_new(NULL);
-	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
-	br_axis_set(&c->y, BR_SCALE_LINEAR, "requests");
+	br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig3-residency.x_axis"));
+	br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig3-residency.y_axis"));
 	c->y.include_zero = 1;
 	/* same colours as fig2: running navy (0), waiting light orange (1) */
-	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 0, "running (in the batch, requests)", t, running, n);
-	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 1, "waiting (queued, stacked on running)", t, waiting, n);
-	int window = br_fig_add_run_window(c, a, t0);
+	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 0, br_ft(ft, "fig3-residency.legend_running"), t, running, n);
+	br_chart_add(c, BR_SERIES_AREA_STACKED, BR_SIDE_LEFT, 1, br_ft(ft, "fig3-residency.legend_waiting"), t, waiting, n);
+	int window = br_fig_add_run_window(c, ft, a, t0);
 	double C = run->bench.n > 0 ? run->bench.runs[0].max_concurrency : NAN;
 	if (!(isfinite(C) && C > 0))
 		C = NAN;
 	if (isfinite(C)) {
 		char num[32];
 		br_fig_num(num, sizeof num, "%.0f", C);
-		char *lab = br_xasprintf("C = %s (max_concurrency)", num);
+		const char *lab = br_ftp(ft, "fig3-residency.ref_concurrency", "{s:s}", "c", num);
 		br_refline *r = br_chart_add_hline(c, BR_SIDE_LEFT, C, lab, 5);
 		if (r)
 			r->dash = 1;
-		free(lab);
 	}
 
 	int rc = 0;
@@ -80,10 +84,7 @@ br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char
 			br_csv_num(csv, running[i] + waiting[i]);
 			g_string_append_c(csv, '\n');
 		}
-		GString *cap = g_string_new(
-		    "Requests held by the server against time since the first metrics sample (s): running "
-		    "(in the batch, bottom) and waiting (queued, stacked on top), in requests, so the top "
-		    "edge is running + waiting.");
+		GString *cap = g_string_new(br_ft(ft, "fig3-residency.caption"));
 		const br_residency *r = &a->residency;
 		if (r->available && isfinite(r->running_mean) && isfinite(r->waiting_mean)) {
 			char rm[32], wm[32], rp[32], wp[32];
@@ -91,14 +92,14 @@ br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char
 			br_fig_num(wm, sizeof wm, "%.1f", r->waiting_mean);
 			br_fig_num(rp, sizeof rp, "%.0f", r->running_peak);
 			br_fig_num(wp, sizeof wp, "%.0f", r->waiting_peak);
-			g_string_append_printf(cap, " Over the run window: running mean %s (peak %s), waiting mean %s (peak %s).",
-			    rm, rp, wm, wp);
+			g_string_append(cap, br_ftp(ft, "fig3-residency.caption_means", "{s:s,s:s,s:s,s:s}",
+			    "running_mean", rm, "running_peak", rp, "waiting_mean", wm, "waiting_peak", wp));
 		}
 		if (window)
-			g_string_append(cap, " Shaded: the benchmark window.");
+			g_string_append(cap, br_ft(ft, "fig3-residency.caption_window"));
 		if (isfinite(C))
-			g_string_append(cap, " Dashed: the requested concurrency C of the closed-loop client.");
-		rc = br_figure_write_single(out_dir, "fig3-residency", "Where requests are: running vs waiting",
+			g_string_append(cap, br_ft(ft, "fig3-residency.caption_concurrency"));
+		rc = br_figure_write_single(out_dir, "fig3-residency", br_ft(ft, "fig3-residency.title"),
 		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);

@@ -5,6 +5,13 @@
  * resets handled), on a count scale of its own.
  * x: seconds since the first timed sample. The run window from the
  * residency analysis is shaded.
+ *
+ * Text: templates/report.LANG.json "figtext.fig2-waveform.*" (title, x_axis,
+ * y_requests, y_kv, y_preemptions, legend_running, legend_waiting,
+ * legend_kv {side}, legend_preemptions {side}, caption, caption_left,
+ * caption_kv_right, caption_kv_only, caption_preemptions {side},
+ * caption_window) and "figtext.common.side_left|side_right|side_outer_right",
+ * "figtext.common.benchmark_window".
  */
 #include <math.h>
 #include <stdio.h>
@@ -57,7 +64,7 @@ cumulate_counter(const double *c, size_t n, double *out)
 
 /* br_fig_waveform: see figure_io.h. */
 int
-br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause)
+br_fig_waveform(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	const br_run *run = a->run;
 	if (run == NULL || run->metrics == NULL ||
@@ -95,18 +102,19 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 	 * so neither the 0–100 % scale nor the count is bent to fit the other.
 	 */
 	br_chart *c = br_chart_new(NULL);
-	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since first metrics sample (s)");
+	br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig2-waveform.x_axis"));
 	int left_used = running || waiting;
 	int kv_side = left_used ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
 	int pre_side = !left_used && !kv ? BR_SIDE_LEFT : (left_used && kv) ? BR_SIDE_RIGHT2 : BR_SIDE_RIGHT;
-	static const char *const side_name[3] = { "left", "right", "outer right" };
+	static const char *const side_key[3] = { BR_FT_KEY("common.side_left"), BR_FT_KEY("common.side_right"),
+		BR_FT_KEY("common.side_outer_right") };
 	if (left_used) {
-		br_axis_set(&c->y, BR_SCALE_LINEAR, "requests");
+		br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig2-waveform.y_requests"));
 		c->y.include_zero = 1;
 	}
 	if (kv) {
 		br_axis *ka = kv_side == BR_SIDE_LEFT ? &c->y : &c->y2;
-		br_axis_set(ka, BR_SCALE_LINEAR, "KV cache usage (%)");
+		br_axis_set(ka, BR_SCALE_LINEAR, br_ft(ft, "fig2-waveform.y_kv"));
 		ka->include_zero = 1;
 		double kmax = 0;
 		for (size_t i = 0; i < n; i++)
@@ -119,27 +127,26 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 	}
 	if (pre) {
 		br_axis *pa = pre_side == BR_SIDE_LEFT ? &c->y : pre_side == BR_SIDE_RIGHT ? &c->y2 : &c->y3;
-		br_axis_set(pa, BR_SCALE_LINEAR, "preemptions since first sample (count)");
+		br_axis_set(pa, BR_SCALE_LINEAR, br_ft(ft, "fig2-waveform.y_preemptions"));
 		pa->include_zero = 1;
 		pa->whole_ticks = 1;
 	}
 	if (running)
-		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, "running (requests, left)", t, running, n);
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, br_ft(ft, "fig2-waveform.legend_running"), t, running, n);
 	if (waiting)
-		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 1, "waiting (requests, left)", t, waiting, n);
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 1, br_ft(ft, "fig2-waveform.legend_waiting"), t, waiting, n);
 	if (kv) {
-		char *lab = br_xasprintf("KV cache usage (%%, %s)", side_name[kv_side]);
+		const char *lab = br_ftp(ft, "fig2-waveform.legend_kv", "{s:s}", "side", br_ft(ft, side_key[kv_side]));
 		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, kv_side, 2, lab, t, kvp, n);
 		ks->line_width_pt = 0.9;
 		ks->dash = 0;
-		free(lab);
 	}
 	if (pre) {
-		char *lab = br_xasprintf("cumulative preemptions (count, %s)", side_name[pre_side]);
+		const char *lab = br_ftp(ft, "fig2-waveform.legend_preemptions", "{s:s}", "side",
+		    br_ft(ft, side_key[pre_side]));
 		br_chart_add(c, BR_SERIES_STEP, pre_side, 4, lab, t, pc, n);
-		free(lab);
 	}
-	int window = br_fig_add_run_window(c, a, t0);
+	int window = br_fig_add_run_window(c, ft, a, t0);
 
 	int rc = 0;
 	if (br_chart_has_data(c)) {
@@ -160,17 +167,18 @@ br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char 
 			g_string_append_c(csv, '\n');
 		}
 		GString *cap = g_string_new(NULL);
-		g_string_append(cap, "The whole run, sampled from the server's /metrics, against time since the first sample (s).");
+		g_string_append(cap, br_ft(ft, "fig2-waveform.caption"));
 		if (left_used)
-			g_string_append(cap, " Left axis: requests running (in the batch) and waiting (queued), in requests.");
+			g_string_append(cap, br_ft(ft, "fig2-waveform.caption_left"));
 		if (kv)
-			g_string_append_printf(cap, " %s: KV-cache usage in %% of the pool.", left_used ? "Right axis" : "Axis");
+			g_string_append(cap, left_used ? br_ft(ft, "fig2-waveform.caption_kv_right") :
+			    br_ft(ft, "fig2-waveform.caption_kv_only"));
 		if (pre)
-			g_string_append_printf(cap, " Step line, %s axis: preemptions counted since the first sample.",
-			    side_name[pre_side]);
+			g_string_append(cap, br_ftp(ft, "fig2-waveform.caption_preemptions", "{s:s}", "side",
+			    br_ft(ft, side_key[pre_side])));
 		if (window)
-			g_string_append(cap, " Shaded: the benchmark window.");
-		rc = br_figure_write_single(out_dir, "fig2-waveform", "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions",
+			g_string_append(cap, br_ft(ft, "fig2-waveform.caption_window"));
+		rc = br_figure_write_single(out_dir, "fig2-waveform", br_ft(ft, "fig2-waveform.title"),
 		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);

@@ -6,6 +6,7 @@
 #include "render/figure_io.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,57 @@
 #include <cairo-svg.h>
 
 #include "benchreport/common.h"
+
+/* br_ftx_new: see figure_io.h. */
+br_ftx *
+br_ftx_new(const br_template *t)
+{
+	br_ftx *ft = br_xcalloc(1, sizeof *ft);
+	ft->t = t;
+	ft->keep = g_ptr_array_new_with_free_func(free);
+	return ft;
+}
+
+/* br_ftx_free: NULL is fine. */
+void
+br_ftx_free(br_ftx *ft)
+{
+	if (ft == NULL)
+		return;
+	g_ptr_array_free(ft->keep, TRUE);
+	free(ft);
+}
+
+/* br_ftj: see figure_io.h. */
+const char *
+br_ftj(br_ftx *ft, const char *key, const json_t *vars)
+{
+	char *full = br_xasprintf("figtext.%s", key);
+	char *s = br_template_fill(ft->t, full, vars);
+	free(full);
+	g_ptr_array_add(ft->keep, s);
+	return s;
+}
+
+/* br_ft: see figure_io.h. */
+const char *
+br_ft(br_ftx *ft, const char *key)
+{
+	return br_ftj(ft, key, NULL);
+}
+
+/* br_ftp: see figure_io.h. A bad fmt (a bug) fills from no values. */
+const char *
+br_ftp(br_ftx *ft, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	json_t *v = json_vpack_ex(NULL, 0, fmt, ap);
+	va_end(ap);
+	const char *s = br_ftj(ft, key, v);
+	json_decref(v);
+	return s;
+}
 
 /* br_fig_png_px: see figure_io.h. */
 int
@@ -260,12 +312,12 @@ br_fig_series_time(const br_series *s, double *t0)
 
 /* br_fig_add_run_window: see figure_io.h. */
 int
-br_fig_add_run_window(br_chart *c, const br_analysis *a, double t0)
+br_fig_add_run_window(br_chart *c, br_ftx *ft, const br_analysis *a, double t0)
 {
 	if (!(a->residency.available && isfinite(a->residency.window_start_t_s) &&
 	    isfinite(a->residency.window_end_t_s)))
 		return 0;
 	br_chart_add_band(c, a->residency.window_start_t_s - t0, a->residency.window_end_t_s - t0,
-	    "benchmark window");
+	    br_ft(ft, "common.benchmark_window"));
 	return 1;
 }

@@ -11,6 +11,40 @@
 #include "benchreport/render.h"
 #include <glib.h>
 #include "render/chart.h"
+#include "benchreport/template.h"
+
+/*
+ * Figure text. Every human-readable string a figure draws (title, axis
+ * titles, legend entries, notes, reference-line labels) or hands to the
+ * report (br_figure title and caption) is the template key
+ * "figtext.<key>" of the report being written (templates/report.LANG.json
+ * for the run and campaign figures, knee.LANG.json for the knee figures,
+ * compare.LANG.json for the A/B figures), filled by br_template_fill from a
+ * small JSON object the figure builds (numbers already formatted as text by
+ * br_fig_num, so every language prints them alike). A missing key draws as
+ * "[figtext.<key>]" (never a crash). tests/e2e/figtext_keys.sh checks that every key
+ * named in src/render/ exists in the English templates: write keys as string
+ * literals in br_ft / br_ftp calls, or with BR_FT_KEY("...") when picked
+ * from a table.
+ *
+ * br_ftx: a template and the strings handed out for one figure, all freed
+ * together by br_ftx_free (the chart layer copies what it is given).
+ */
+typedef struct br_ftx {
+	const br_template *t;   /* may be NULL: every string is then "[figtext.KEY]" */
+	GPtrArray *keep;
+} br_ftx;
+
+#define BR_FT_KEY(k) k
+
+br_ftx *br_ftx_new(const br_template *t);
+void br_ftx_free(br_ftx *ft);
+/* br_ft: "figtext.KEY" without placeholders; owned by x. */
+const char *br_ft(br_ftx *ft, const char *key);
+/* br_ftp: "figtext.KEY" filled from json_pack(fmt, ...); owned by x. */
+const char *br_ftp(br_ftx *ft, const char *key, const char *fmt, ...);
+/* br_ftj: "figtext.KEY" filled from vars (borrowed; NULL = none); owned by x. */
+const char *br_ftj(br_ftx *ft, const char *key, const json_t *vars);
 
 /* Default drawn size: 170 mm × 95 mm in points (72 pt per inch). */
 #define BR_FIG_W_PT (170.0 / 25.4 * 72.0)
@@ -65,9 +99,9 @@ void br_fig_num(char *buf, size_t len, const char *fmt, double v);
 void br_csv_str(GString *s, const char *text);
 
 /* Figure builders (fig_*.c): 1 = figure made, 0 = no data for it, -1 = I/O error (*cause). */
-int br_fig_latency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
-int br_fig_waveform(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
-int br_fig_residency(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
+int br_fig_waveform(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
+int br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
 /*
  * br_fig_series_time: seconds since the series' first finite sample time
  * (*t0, epoch s) for each row, NAN where the row has no time. Returns a
@@ -77,16 +111,16 @@ double *br_fig_series_time(const br_series *s, double *t0);
 
 /*
  * br_fig_add_run_window: the run window of the residency block (epoch s)
- * shaded on c, shifted by t0, labelled "benchmark window". Returns 1 when
+ * shaded on c, shifted by t0, labelled figtext.common.benchmark_window. Returns 1 when
  * drawn, 0 when the window is unknown.
  */
 struct br_chart;
-int br_fig_add_run_window(struct br_chart *c, const br_analysis *a, double t0);
+int br_fig_add_run_window(struct br_chart *c, br_ftx *ft, const br_analysis *a, double t0);
 
 /* figG-gpu: GPU power and SM clock from the gpu:* columns of `benchreport sample`; 0 without them. */
-int br_fig_gpu(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
-int br_fig_preemption_loop(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
-int br_fig_preemption_staircase(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
-int br_fig_budget(const br_analysis *a, const char *out_dir, br_figure *out, char **cause);
+int br_fig_gpu(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
+int br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
+int br_fig_preemption_staircase(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
+int br_fig_budget(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause);
 
 #endif

@@ -15,11 +15,11 @@
 #include "benchreport/common.h"
 #include "render/figure_io.h"
 
-typedef int (*fig_fn)(const br_analysis *, const char *, br_figure *, char **);
+typedef int (*fig_fn)(const br_analysis *, br_ftx *, const char *, br_figure *, char **);
 
 /* br_render_figures: see render.h. */
 int
-br_render_figures(const br_analysis *a, const char *out_dir,
+br_render_figures(const br_analysis *a, const br_template *t, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause)
 {
 	static const fig_fn fns[] = { br_fig_waveform, br_fig_gpu, br_fig_residency, br_fig_preemption_loop,
@@ -31,15 +31,18 @@ br_render_figures(const br_analysis *a, const char *out_dir,
 		return -1;
 	br_figure *v = br_xcalloc(nfn, sizeof *v);
 	size_t n = 0;
+	br_ftx *ft = br_ftx_new(t);
 	for (size_t i = 0; i < nfn; i++) {
-		int rc = fns[i](a, out_dir, &v[n], cause);
+		int rc = fns[i](a, ft, out_dir, &v[n], cause);
 		if (rc < 0) {
+			br_ftx_free(ft);
 			br_figures_free(v, n);
 			return -1;
 		}
 		if (rc > 0)
 			n++;
 	}
+	br_ftx_free(ft);
 	if (n == 0) {
 		free(v);
 		v = NULL;

@@ -912,7 +912,7 @@ br_compare_write_report(const br_compare_input *in, br_outdir *out,
 		goto out;
 	if (in->n_pairs > 0) {
 		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
-		if (br_fig_compare(p->a, p->b, p->name_a, p->name_b, fig_dir, &figs, &n_figs, cause) != 0)
+		if (br_fig_compare(p->a, p->b, t, p->name_a, p->name_b, fig_dir, &figs, &n_figs, cause) != 0)
 			goto fail;
 	}
 	summary = br_compare_summary(in, figs, n_figs);

@@ -1098,7 +1098,7 @@ br_knee_write_report(const br_knee_result *r, br_outdir *out, const char *templa
 	pdf_path = br_path_join(br_outdir_staging(out), "report.pdf");
 	if (br_mkdir_p(fig_dir, cause) != 0)
 		goto out;
-	if (br_fig_knee(r, fig_dir, &figs, &n_figs, cause) != 0)
+	if (br_fig_knee(r, t, fig_dir, &figs, &n_figs, cause) != 0)
 		goto fail;
 	summary = br_knee_summary(r, figs, n_figs);
 	if (br_summary_write(summary, sum_path, cause) != 0)

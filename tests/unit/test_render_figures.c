@@ -17,6 +17,9 @@
 /* ---------------------------------------------------------------- helpers */
 
 /* Deterministic pseudo-random numbers in [0, 1) (LCG, Numerical Recipes constants). */
+/* the English report template: the figures take their text from it */
+static br_template *g_tmpl;
+
 static unsigned long lcg_state = 12345;
 static double
 lcg(void)
@@ -419,7 +422,7 @@ test_render_all(void **state)
 	br_figure *figs = NULL;
 	size_t n = 0;
 	char *cause = NULL;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_null(cause);
 	/* fig2 waveform, fig3 residency (running + waiting columns), figL; no preemption
 	 * events and no budget in this fixture, so no fig4/5/9 */
@@ -513,7 +516,7 @@ test_render_nothing(void **state)
 	br_figure *figs = (br_figure *)1;
 	size_t n = 99;
 	char *cause = NULL;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 0);
 	assert_null(figs);
 	assert_int_equal(dir_entries(dir), 0);
@@ -521,13 +524,13 @@ test_render_nothing(void **state)
 	f.run.metrics = &f.ser;
 	size_t keep = f.ser.n_rows;
 	f.ser.n_rows = 2;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 0);
 	f.ser.n_rows = keep;
 	for (size_t c = 0; c < f.ser.n_cols; c++)
 		for (size_t i = 0; i < f.ser.n_rows; i++)
 			f.ser.cols[c][i] = i % 2 ? NAN : INFINITY;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(dir_entries(dir), 0);
 	/* a bare snapshot pair is not a series */
@@ -535,7 +538,7 @@ test_render_nothing(void **state)
 	fixture_init(&f);
 	f.run.metrics_kind = BR_METRICS_PAIR;
 	f.a.latency.from_arrays = 0;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 0);
 	rm_tree(dir);
 	char *parent = strdup(dir);
@@ -572,7 +575,7 @@ test_render_gaps(void **state)
 	br_figure *figs = NULL;
 	size_t n = 0;
 	char *cause = NULL;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 3);   /* fig2, fig3, figL */
 	for (size_t i = 0; i < n; i++)
 		check_svg(&figs[i]);
@@ -625,7 +628,13 @@ main(void)
 		cmocka_unit_test(test_render_nothing),
 		cmocka_unit_test(test_render_gaps),
 	};
+	char *tpath = br_test_src("templates/report.en.json");
+	g_tmpl = br_template_load(tpath, NULL);
+	free(tpath);
+	if (g_tmpl == NULL)
+		return 1;
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	br_template_free(g_tmpl);
 	br_render_shutdown();
 	return rc;
 }

@@ -18,6 +18,9 @@
 
 /* ---------------------------------------------------------------- helpers */
 
+/* the English report template: the figures take their text from it */
+static br_template *g_tmpl;
+
 static char *
 slurp(const char *path)
 {
@@ -277,7 +280,7 @@ test_run_figs(void **state)
 	br_figure *figs = NULL;
 	size_t n = 0;
 	char *cause = NULL;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	/* fig2, fig3, fig4, fig5, fig9 (no latency arrays → no figL), in that order */
 	assert_int_equal(n, 5);
 	static const char *ids[5] = { "fig2-waveform", "fig3-residency", "fig4-preemption-loop",
@@ -390,7 +393,7 @@ test_run_figs(void **state)
 	f.a.budget.rest_s = NAN;
 	f.a.budget.rest_negative = 0;
 	f.a.preemptions.n_events = 0;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 3);
 	assert_null(find_fig(figs, n, "fig4-preemption-loop"));
 	assert_null(find_fig(figs, n, "fig5-preemption-staircase"));
@@ -422,7 +425,7 @@ test_run_figs_missing(void **state)
 	br_figure *figs = NULL;
 	size_t n = 0;
 	char *cause = NULL;
-	assert_int_equal(br_render_figures(&f.a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	/* fig2 (running + preemptions) and fig5 (events only) remain */
 	assert_int_equal(n, 2);
 	assert_string_equal(figs[0].id, "fig2-waveform");
@@ -548,7 +551,7 @@ test_campaign_figs(void **state)
 	br_figure *figs = NULL;
 	size_t n = 0;
 	char *cause = NULL;
-	assert_int_equal(br_render_campaign_figures(&f.c, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_null(cause);
 	assert_int_equal(n, 4);
 	static const char *ids[4] = { "fig1-kv-demand", "fig6-configs", "fig7-ttft-split", "fig8-flops-calibration" };
@@ -622,7 +625,7 @@ test_campaign_figs(void **state)
 	/* the ledger's own excess wins when it has one */
 	f.an[0].flops.available = 1;
 	f.an[0].flops.excess_frac = 0.266;
-	assert_int_equal(br_render_campaign_figures(&f.c, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_non_null(strstr(find_fig(figs, n, "fig8-flops-calibration")->caption, "+26.6 %"));
 	br_figures_free(figs, n);
 	rm_tmp(dir);
@@ -640,7 +643,7 @@ test_campaign_empty(void **state)
 	size_t n = 9;
 	char *cause = NULL;
 	f.c.has_calibration = 0;
-	assert_int_equal(br_render_campaign_figures(&f.c, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 3);
 	assert_null(find_fig(figs, n, "fig8-flops-calibration"));
 	br_figures_free(figs, n);
@@ -653,7 +656,7 @@ test_campaign_empty(void **state)
 		f.an[i].residency.preemptions = NAN;
 		f.runs[i].bench.n = 0;
 	}
-	assert_int_equal(br_render_campaign_figures(&f.c, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(n, 0);
 	assert_null(figs);
 	assert_int_equal(dir_entries(dir), 0);
@@ -694,7 +697,7 @@ test_simulated_round1(void **state)
 	char *dir = br_path_join(root, "figures");
 	br_figure *figs = NULL;
 	size_t n = 0;
-	assert_int_equal(br_render_figures(&a, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_figures(&a, g_tmpl, dir, &figs, &n, &cause), 0);
 	static const char *ids[6] = { "fig2-waveform", "fig3-residency", "fig4-preemption-loop",
 		"fig5-preemption-staircase", "fig9-budget", "figL-latency-cdf" };
 	assert_int_equal(n, 6);
@@ -748,7 +751,13 @@ main(void)
 		cmocka_unit_test(test_campaign_empty),
 		cmocka_unit_test(test_simulated_round1),
 	};
+	char *tpath = br_test_src("templates/report.en.json");
+	g_tmpl = br_template_load(tpath, NULL);
+	free(tpath);
+	if (g_tmpl == NULL)
+		return 1;
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	br_template_free(g_tmpl);
 	br_render_shutdown();
 	return rc;
 }
