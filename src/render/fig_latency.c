@@ -2,6 +2,11 @@
  * figL-latency-cdf: empirical CDFs of TTFT, ITL and E2EL, one panel each,
  * log x axis in ms (or s when the median is 1 s or more; the x axis is logarithmic), p50 / p99 / p99.9
  * marked. Needs the per-request arrays (latency.from_arrays).
+ *
+ * Text: templates/report.LANG.json "figtext.figL-latency-cdf.*" (title,
+ * ttft, itl, e2el, x_ttft, x_itl, x_e2el, panel_title {metric, n},
+ * x_axis {name, unit}, y_axis, ref_p50 | ref_p99 | ref_p999 {value, unit},
+ * list_sep, caption {metrics, max_points, tail_points}). Units stay "ms"/"s".
  */
 #include <math.h>
 #include <stdio.h>
@@ -64,10 +69,11 @@ int
 br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out, char **cause)
 {
 	static const int metric[3] = { BR_TTFT, BR_ITL, BR_E2EL };
-	static const char *const label[3] = { "TTFT", "ITL", "E2EL" };
-	static const char *const key[3] = { "ttft", "itl", "e2el" };
-	static const char *const longname[3] = {
-		"time to first token", "inter-token latency", "end-to-end latency" };
+	static const char *const label_key[3] = { BR_FT_KEY("figL-latency-cdf.ttft"), BR_FT_KEY("figL-latency-cdf.itl"),
+		BR_FT_KEY("figL-latency-cdf.e2el") };
+	static const char *const key[3] = { "ttft", "itl", "e2el" };   /* CSV: stable English */
+	static const char *const longname_key[3] = { BR_FT_KEY("figL-latency-cdf.x_ttft"),
+		BR_FT_KEY("figL-latency-cdf.x_itl"), BR_FT_KEY("figL-latency-cdf.x_e2el") };
 	const br_latency *L = &a->latency;
 	if (!L->from_arrays)
 		return 0;
@@ -77,6 +83,7 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 	GString *names = g_string_new(NULL);
 	for (int k = 0; k < 3; k++) {
 		int m = metric[k];
+		const char *label = br_ft(ft, label_key[k]);
 		const double *s = L->samples_ms[m];
 		size_t n = L->n_samples[m];
 		if (s == NULL || n == 0)
@@ -124,39 +131,36 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 				count[o++] = ',';
 		}
 		count[o] = '\0';
-		char *title = br_xasprintf("%s (n = %s)", label[k], count);
-		br_chart *c = br_chart_new(title);
-		free(title);
-		char *xt = br_xasprintf("%s (%s)", longname[k], unit);
-		br_axis_set(&c->x, BR_SCALE_LOG10, xt);
-		free(xt);
-		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? "fraction of samples ≤ x" : NULL);
+		br_chart *c = br_chart_new(br_ftp(ft, "figL-latency-cdf.panel_title", "{s:s,s:s}", "metric", label, "n", count));
+		br_axis_set(&c->x, BR_SCALE_LOG10, br_ftp(ft, BR_FT_KEY("figL-latency-cdf.x_axis"), "{s:s,s:s}",
+		    "name", br_ft(ft, longname_key[k]), "unit", unit));
+		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? br_ft(ft, "figL-latency-cdf.y_axis") : NULL);
 		c->y.min = 0;
 		c->y.max = 1;
 		c->legend = 0;
-		br_chart_series *cs = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, label[k], x, y, np);
+		br_chart_series *cs = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, label, x, y, np);
 		cs->dash = 0;
 		cs->line_width_pt = 1.2;
 		/* percentile lines from the latency analysis (absent → no line) */
 		const br_describe_t *d = &L->m[m];
 		const double pv[3] = { d->median, d->p99, d->p999 };
-		static const char *const pn[3] = { "p50", "p99", "p99.9" };
+		static const char *const pn[3] = { BR_FT_KEY("figL-latency-cdf.ref_p50"), BR_FT_KEY("figL-latency-cdf.ref_p99"),
+			BR_FT_KEY("figL-latency-cdf.ref_p999") };
 		static const int pc[3] = { 5, 4, 2 };
 		for (int j = 0; j < 3; j++) {
 			if (d->count == 0 || !isfinite(pv[j]))
 				continue;
 			char num[32];
 			fmt_value(pv[j] / div, num, sizeof num);
-			char *lab = br_xasprintf("%s %s %s", pn[j], num, unit);
+			const char *lab = br_ftp(ft, pn[j], "{s:s,s:s}", "value", num, "unit", unit);
 			br_refline *r = br_chart_add_vline(c, pv[j] / div, lab, pc[j], BR_LABEL_BOTTOM);
 			if (r)
 				r->dash = j == 0 ? 5 : j == 1 ? 1 : 3;
-			free(lab);
 		}
 		if (br_chart_has_data(c)) {
 			charts[nc++] = c;
 			g_string_append_len(csv, part->str, (gssize)part->len);
-			g_string_append_printf(names, "%s%s", names->len ? ", " : "", label[k]);
+			g_string_append_printf(names, "%s%s", names->len ? br_ft(ft, "figL-latency-cdf.list_sep") : "", label);
 		} else {
 			br_chart_free(c);
 		}
@@ -168,22 +172,17 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 	}
 	int rc = 0;
 	if (nc > 0) {
-		char *caption = br_xasprintf(
-		    "Empirical cumulative distribution of %s over the requests of the run: the y value "
-		    "is the fraction of samples at or below the x value (log scale; ms, or s where "
-		    "the median is 1 s or more; the x axis is logarithmic). Dashed lines mark p50, p99 and p99.9. Samples beyond "
-		    "%d per metric are thinned evenly, keeping the %d largest exactly.",
-		    names->str, CDF_MAX_POINTS, CDF_TAIL_POINTS);
+		const char *caption = br_ftp(ft, "figL-latency-cdf.caption", "{s:s,s:i,s:i}", "metrics", names->str,
+		    "max_points", CDF_MAX_POINTS, "tail_points", CDF_TAIL_POINTS);
 		br_fig_spec spec = {
 			.id = "figL-latency-cdf",
-			.title = "Latency distributions (TTFT, ITL, E2EL)",
+			.title = br_ft(ft, "figL-latency-cdf.title"),
 			.caption = caption,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
 			.charts = charts, .n_charts = nc, .cols = (int)nc,
 			.csv = csv->str, .csv_len = csv->len,
 		};
 		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
-		free(caption);
 	}
 	for (size_t i = 0; i < nc; i++)
 		br_chart_free(charts[i]);

@@ -14,6 +14,14 @@
  *
  * Both need events (preemptions.available, at least one event); the loop
  * also needs the KV column.
+ *
+ * Text: templates/report.LANG.json "figtext.fig4-preemption-loop.*" (title,
+ * x_axis, y_running, y_kv, y_kv_from {from}, legend_running, legend_kv,
+ * legend_preemption, legend_trigger {pct}, caption {from, to, zoom, samples,
+ * preemptions}, caption_zoom, caption_trigger {pct}) and
+ * "figtext.fig5-preemption-staircase.*" (title, x_axis, y_axis, legend_rate
+ * {rate}, legend_cumulative, caption {preemptions, samples, window, rate},
+ * caption_multi {samples, max}).
  */
 #include <math.h>
 #include <stdio.h>
@@ -116,10 +124,10 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 	int rc = 0;
 	if (kvn >= 2) {
 		br_chart *c = br_chart_new(NULL);
-		br_axis_set(&c->x, BR_SCALE_LINEAR, "time since run window start (s)");
+		br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.x_axis"));
 		c->x.min = z0;
 		c->x.max = z1;
-		br_axis_set(&c->y, BR_SCALE_LINEAR, "running (requests)");
+		br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.y_running"));
 		c->y.include_zero = 1;
 		/* 4 % above the highest running value, as the KV axis, so the peak is not on the frame */
 		double rmax = NAN;
@@ -147,18 +155,18 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		if (ne >= 2 && isfinite(kmin) && kmin >= 30)
 			y2min = floor((kmin - 5) / 10) * 10;
 		if (y2min > 0) {
-			char *title = br_xasprintf("KV cache usage (%%; axis from %.0f%%)", y2min);
-			br_axis_set(&c->y2, BR_SCALE_LINEAR, title);
-			free(title);
+			char from[32];
+			br_fig_num(from, sizeof from, "%.0f", y2min);
+			br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ftp(ft, "fig4-preemption-loop.y_kv_from", "{s:s}", "from", from));
 		} else
-			br_axis_set(&c->y2, BR_SCALE_LINEAR, "KV cache usage (%)");
+			br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.y_kv"));
 		c->y2.min = y2min;
 		c->y2.max = 104;
 		c->has_y2 = 1;
 		/* colours as fig2: running navy (0), KV teal (2), preemptions red (4) */
 		if (running)
-			br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, "running (requests, left)", t, run, m);
-		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 2, "KV cache usage (%, right)", t, kvp, m);
+			br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, br_ft(ft, "fig4-preemption-loop.legend_running"), t, run, m);
+		br_chart_series *ks = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 2, br_ft(ft, "fig4-preemption-loop.legend_kv"), t, kvp, m);
 		ks->dash = 0;
 		ks->line_width_pt = 1.0;
 		for (size_t k = 0; k < ne; k++) {
@@ -168,7 +176,7 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		}
 		if (ne > 0) {
 			br_chart_series *ps = br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 4,
-			    "preemption (at the KV usage before it, right)", ex, ey, ne);
+			    br_ft(ft, "fig4-preemption-loop.legend_preemption"), ex, ey, ne);
 			ps->line_width_pt = 1.2;
 		}
 		char trig[32] = "";
@@ -179,12 +187,11 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 			 * its label goes into the legend: a label on the line itself
 			 * would sit on the KV curve, which runs along it.
 			 */
-			char *lab = br_xasprintf("trigger %s %% (mean KV usage before a preemption, right)", trig);
+			const char *lab = br_ftp(ft, "fig4-preemption-loop.legend_trigger", "{s:s}", "pct", trig);
 			double tx[2] = { z0, z1 }, ty[2] = { P->trigger_kv_frac * 100, P->trigger_kv_frac * 100 };
 			br_chart_series *tl = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 4, lab, tx, ty, 2);
 			tl->dash = 1;
 			tl->line_width_pt = 0.8;
-			free(lab);
 		}
 		GString *csv = g_string_new("t_since_window_start_s,t_unix_s,running_requests,kv_cache_usage_pct,"
 		    "preemptions_in_sample_count,kv_before_preemption_pct,trigger_kv_pct\n");
@@ -209,15 +216,12 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		br_fig_num(ze, sizeof ze, "%.0f", z1);
 		br_fig_num(ez, sizeof ez, "%.0f", ezoom);
 		GString *cap = g_string_new(NULL);
-		g_string_append_printf(cap, "The preemption control loop, %s to %s s after the run window start%s. "
-		    "Left axis: requests running (in the batch). Right axis: KV-cache usage in %% of the pool. "
-		    "Red markers and dotted lines: the %zu samples in this range where the preemption counter "
-		    "rose (%s preemptions), each marker at the KV usage of the sample before.",
-		    zs, ze, z0 > 0 ? " (the zoom starts 20 s before the first preemption)" : "", ne, ez);
+		g_string_append(cap, br_ftp(ft, "fig4-preemption-loop.caption", "{s:s,s:s,s:s,s:I,s:s}", "from", zs, "to", ze,
+		    "zoom", z0 > 0 ? br_ft(ft, "fig4-preemption-loop.caption_zoom") : "", "samples", (json_int_t)ne,
+		    "preemptions", ez));
 		if (trig[0])
-			g_string_append_printf(cap, " Dashed: the trigger level, %s %%, the mean KV usage before a preemption "
-			    "over the whole window.", trig);
-		rc = br_figure_write_single(out_dir, "fig4-preemption-loop", "The preemption control loop",
+			g_string_append(cap, br_ftp(ft, "fig4-preemption-loop.caption_trigger", "{s:s}", "pct", trig));
+		rc = br_figure_write_single(out_dir, "fig4-preemption-loop", br_ft(ft, "fig4-preemption-loop.title"),
 		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);
@@ -281,18 +285,18 @@ br_fig_preemption_staircase(const br_analysis *a, br_ftx *ft, const char *out_di
 	double rx[2] = { 0, P->window_s }, ry[2] = { 0, rate / 60 * P->window_s };
 
 	br_chart *c = br_chart_new(NULL);
-	br_axis_set(&c->x, BR_SCALE_LINEAR, "time since run window start (s)");
-	br_axis_set(&c->y, BR_SCALE_LINEAR, "preemptions since window start (count)");
+	br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig5-preemption-staircase.x_axis"));
+	br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig5-preemption-staircase.y_axis"));
 	c->y.whole_ticks = 1;
 	c->x.include_zero = 1;
 	c->y.include_zero = 1;
 	char rs[32];
 	br_fig_num(rs, sizeof rs, "%.1f", rate);
-	char *lab = br_xasprintf("mean rate: %s per minute", rs);
-	br_chart_series *rl = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 5, lab, rx, ry, 2);
+	br_chart_series *rl = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 5,
+	    br_ftp(ft, "fig5-preemption-staircase.legend_rate", "{s:s}", "rate", rs), rx, ry, 2);
 	rl->dash = 1;
-	free(lab);
-	br_chart_series *st = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 4, "cumulative preemptions (count)", x, y, m);
+	br_chart_series *st = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 4,
+	    br_ft(ft, "fig5-preemption-staircase.legend_cumulative"), x, y, m);
 	st->dash = 0;
 	st->line_width_pt = 1.3;
 
@@ -314,19 +318,18 @@ br_fig_preemption_staircase(const br_analysis *a, br_ftx *ft, const char *out_di
 	br_fig_num(tot, sizeof tot, "%.0f", cum);
 	br_fig_num(win, sizeof win, "%.0f", P->window_s);
 	GString *cap = g_string_new(NULL);
-	g_string_append_printf(cap, "Preemptions counted by the server (vllm:num_preemptions_total) since the run "
-	    "window start, one step per sample where the counter rose: %s preemptions in %zu samples over %s s. "
-	    "Dashed: a constant rate of %s per minute over the window; a staircase hugging it means the "
-	    "preemptions come at a steady pace, not in bursts.", tot, m - 2, win, rs);
+	g_string_append(cap, br_ftp(ft, "fig5-preemption-staircase.caption", "{s:s,s:I,s:s,s:s}", "preemptions", tot,
+	    "samples", (json_int_t)(m - 2), "window", win, "rate", rs));
 	if (P->n_multi_events > 0) {
 		char mx[32];
 		br_fig_num(mx, sizeof mx, "%.0f", P->max_per_event);
-		g_string_append_printf(cap, " %zu samples hold more than one preemption (up to %s).", P->n_multi_events, mx);
+		g_string_append(cap, br_ftp(ft, "fig5-preemption-staircase.caption_multi", "{s:I,s:s}",
+		    "samples", (json_int_t)P->n_multi_events, "max", mx));
 	}
 	br_chart *charts[1] = { c };
 	br_fig_spec spec = {
 		.id = "fig5-preemption-staircase",
-		.title = "Preemption staircase: cumulative preemptions against a constant rate",
+		.title = br_ft(ft, "fig5-preemption-staircase.title"),
 		.caption = cap->str,
 		.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT * 0.85,
 		.charts = charts, .n_charts = 1, .cols = 1,
