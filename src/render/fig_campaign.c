@@ -13,6 +13,24 @@
  *   configuration, grouped bars on a log y axis, with the client mean TTFT.
  * fig8-flops-calibration: GFLOP/token vs mean context per token of the
  *   calibration runs, the fitted line and the focus run above it.
+ *
+ * Text: templates/report.LANG.json "figtext.campaign.*" (the category
+ * labels: run_n {n}, band_calibration, label_suffix {label, suffix},
+ * repeats {n}, repeats_failed {n, failed}, config_label {label, repeats},
+ * config_label_suffix {label, repeats, suffix}, na) and per figure
+ * "figtext.fig1-kv-demand.*" (title, y_axis, y2_axis, legend_concurrency,
+ * legend_peak, legend_demand, legend_pool_line, demand_suffix {x}, caption,
+ * caption_grouped, caption_demand), "figtext.fig6-configs.*" (title,
+ * panel_throughput|itl|preemptions, y_throughput|itl|preemptions, list_sep,
+ * caption {measures}, caption_grouped {measures}), "figtext.fig7-ttft-split.*"
+ * (title, y_axis, legend_queue|prefill|frontend|client, queue, prefill,
+ * frontend, no_split, note_value {part, s}, caption, caption_grouped,
+ * caption_negative {n}) and "figtext.fig8-flops-calibration.*" (title,
+ * x_axis, y_axis, legend_fit {a, b, runs}, legend_fit_r2 {a, b, r2, runs},
+ * legend_calibration, legend_other, legend_focus {name}, note_excess {pct},
+ * caption {a, b}, caption_r2 {a, b, r2}, caption_focus {pct}, caption_note
+ * {note}; the note is the analysis' English text). Numbers are formatted in
+ * C (br_fig_num) and passed as text; the CSVs keep their English names.
  */
 #include <math.h>
 #include <stdio.h>
@@ -40,11 +58,11 @@ bench_of(const br_campaign *c, size_t i)
 static char *short_label(const char *n);
 
 static char *
-run_label(const br_campaign *c, size_t i)
+run_label(const br_campaign *c, br_ftx *ft, size_t i)
 {
 	const char *n = c->runs[i].name;
 	if (!(n && n[0]))
-		return br_xasprintf("run %zu", i + 1);
+		return br_xstrdup(br_ftp(ft, "campaign.run_n", "{s:I}", "n", (json_int_t)(i + 1)));
 	return short_label(n);
 }
 
@@ -143,7 +161,7 @@ calibration_only(const br_campaign *c, size_t i)
  * (calibration_only) after the others on a shaded band.
  */
 static void
-set_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suffix)
+set_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char *const *suffix)
 {
 	size_t n = c->n_runs, k = 0, n_cal = 0;
 	for (size_t i = 0; i < n; i++)
@@ -156,12 +174,12 @@ set_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suff
 			xs[i] = (double)k++;
 	if (n_cal > 0)
 		br_chart_add_band(ch, (double)(n - n_cal) - 0.5, (double)n - 0.5,
-		    "calibration runs (other concurrency, no preemptions)");
+		    br_ft(ft, "campaign.band_calibration"));
 	char **lab = br_xmalloc(n * sizeof *lab);
 	for (size_t i = 0; i < n; i++) {
-		lab[i] = run_label(c, i);
+		lab[i] = run_label(c, ft, i);
 		if (suffix && suffix[i]) {
-			char *t = br_xasprintf("%s · %s", lab[i], suffix[i]);
+			char *t = br_xstrdup(br_ftp(ft, "campaign.label_suffix", "{s:s,s:s}", "label", lab[i], "suffix", suffix[i]));
 			free(lab[i]);
 			lab[i] = t;
 		}
@@ -234,10 +252,10 @@ per_config(const br_campaign *c, const double *run_v, double *mean, double *sd, 
  * "(n=K)", K its repeats; suffix[i] appended after " · " when given.
  */
 static void
-set_config_categories(br_chart *ch, const br_campaign *c, double *xs, char *const *suffix)
+set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char *const *suffix)
 {
 	if (!by_config(c)) {
-		set_categories(ch, c, xs, suffix);
+		set_categories(ch, c, ft, xs, suffix);
 		return;
 	}
 	size_t n = c->n_groups;
@@ -246,14 +264,15 @@ set_config_categories(br_chart *ch, const br_campaign *c, double *xs, char *cons
 		xs[i] = (double)i;
 		char *sl = short_label(c->groups[i].label);
 		/* a repeat whose every request failed is in n but not in the means */
-		char *nn = c->groups[i].n_all_failed > 0 ?
-		    br_xasprintf("n=%zu, %zu all failed", c->groups[i].n, c->groups[i].n_all_failed) :
-		    br_xasprintf("n=%zu", c->groups[i].n);
+		const char *nn = c->groups[i].n_all_failed > 0 ?
+		    br_ftp(ft, "campaign.repeats_failed", "{s:I,s:I}", "n", (json_int_t)c->groups[i].n,
+		        "failed", (json_int_t)c->groups[i].n_all_failed) :
+		    br_ftp(ft, "campaign.repeats", "{s:I}", "n", (json_int_t)c->groups[i].n);
 		if (suffix && suffix[i])
-			lab[i] = br_xasprintf("%s (%s) · %s", sl, nn, suffix[i]);
+			lab[i] = br_xstrdup(br_ftp(ft, "campaign.config_label_suffix", "{s:s,s:s,s:s}", "label", sl,
+			    "repeats", nn, "suffix", suffix[i]));
 		else
-			lab[i] = br_xasprintf("%s (%s)", sl, nn);
-		free(nn);
+			lab[i] = br_xstrdup(br_ftp(ft, "campaign.config_label", "{s:s,s:s}", "label", sl, "repeats", nn));
 		free(sl);
 	}
 	br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
@@ -319,11 +338,11 @@ room_for_notes(const double *v, size_t n, double slot, int panels)
 
 /* na_notes: "n/a" in grey at the foot of each bar whose value is unknown (linear axes). */
 static void
-na_notes(br_chart *ch, const double *xs, const double *v, size_t n, double offset)
+na_notes(br_chart *ch, br_ftx *ft, const double *xs, const double *v, size_t n, double offset)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(v[i]))
-			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, 0, "n/a", 5, 0, -1.5, 0.5, 1);
+			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + offset, 0, br_ft(ft, "campaign.na"), 5, 0, -1.5, 0.5, 1);
 }
 
 /* bar_notes_at: the value v[i] of each finite bar written above height at[i]
@@ -392,33 +411,33 @@ fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *
 		if (isfinite(over[i])) {
 			char num[32];
 			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : "%.1f", over[i]);
-			osuf[i] = br_xasprintf("%s×", num);
+			osuf[i] = br_xstrdup(br_ftp(ft, "fig1-kv-demand.demand_suffix", "{s:s}", "x", num));
 		}
-	set_config_categories(ch, c, xs, osuf);
+	set_config_categories(ch, c, ft, xs, osuf);
 	for (size_t i = 0; i < n; i++)
 		free(osuf[i]);
 	free(osuf);
-	br_axis_set(&ch->y, BR_SCALE_LINEAR, "requests");
+	br_axis_set(&ch->y, BR_SCALE_LINEAR, br_ft(ft, "fig1-kv-demand.y_axis"));
 	ch->y.include_zero = 1;
 	/* colours: C light blue (3), peak running navy (0, "running" in fig2/3), demand/pool red (4) */
 	br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, 3,
-	    "requested concurrency C (requests)", xs, C, n);
+	    br_ft(ft, "fig1-kv-demand.legend_concurrency"), xs, C, n);
 	s->bar_width = 0.36;
 	s->bar_offset = -0.19;
-	s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, 0, "peak running (requests)", xs, peak, n);
+	s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT, 0, br_ft(ft, "fig1-kv-demand.legend_peak"), xs, peak, n);
 	s->bar_width = 0.36;
 	s->bar_offset = 0.19;
 	if (grouped)
 		br_chart_series_set_err(s, sd[K_PEAK]);
 	int has_over = any_finite(over, n);
 	if (has_over) {
-		br_axis_set(&ch->y2, BR_SCALE_LOG10, "KV demand / pool (×, log scale)");
+		br_axis_set(&ch->y2, BR_SCALE_LOG10, br_ft(ft, "fig1-kv-demand.y2_axis"));
 		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 4,
-		    "KV demand C·(in + out) / pool (×, right)", xs, over, n);
+		    br_ft(ft, "fig1-kv-demand.legend_demand"), xs, over, n);
 		s->line_width_pt = 2.0;
 		/* the 1.0× line as a series, so its label is in the legend, not on the bars */
 		double lx[2] = { -0.5, (double)n - 0.5 }, ly[2] = { 1, 1 };
-		s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_RIGHT, 4, "demand = pool (1.0×, right)", lx, ly, 2);
+		s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_RIGHT, 4, br_ft(ft, "fig1-kv-demand.legend_pool_line"), lx, ly, 2);
 		s->dash = 1;
 		s->line_width_pt = 0.8;
 		/* room for the markers: the range of the values and 1.0, ×/÷ 1.6 */
@@ -431,8 +450,8 @@ fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *
 		ch->y2.min = lo / 1.6;
 		ch->y2.max = hi * 1.6;
 	}
-	na_notes(ch, xs, C, n, -0.19);
-	na_notes(ch, xs, peak, n, 0.19);
+	na_notes(ch, ft, xs, C, n, -0.19);
+	na_notes(ch, ft, xs, peak, n, 0.19);
 	if (room_for_notes(C, n, 0.38, 1) && room_for_notes(peak, n, 0.38, 1)) {
 		bar_notes(ch, xs, C, n, -0.19, "", -1);
 		bar_notes(ch, xs, peak, n, 0.19, "", -1);
@@ -459,15 +478,10 @@ fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *
 		g_string_append_c(csv, '\n');
 	}
 	GString *cap = g_string_new(NULL);
-	g_string_append_printf(cap, "Per %s: the concurrency the client asked for (C, light bars) and "
-	    "the most requests the server actually ran at once (peak running, dark bars), in requests.",
-	    grouped ? "configuration (a repeated one at the mean over its run folders, whiskers ± sample sd "
-	    "of the peak; n repeats in the label)" : "configuration");
+	g_string_append(cap, grouped ? br_ft(ft, "fig1-kv-demand.caption_grouped") : br_ft(ft, "fig1-kv-demand.caption"));
 	if (has_over)
-		g_string_append(cap, " Markers, right log axis, and the value after each name: the KV demand "
-		    "C·(mean input + mean output tokens) divided by the KV pool from the server log; above the "
-		    "dashed 1.0× line the requested concurrency cannot be resident, and requests wait or are preempted.");
-	rc = br_figure_write_single(out_dir, "fig1-kv-demand", "KV demand vs resident requests per configuration",
+		g_string_append(cap, br_ft(ft, "fig1-kv-demand.caption_demand"));
+	rc = br_figure_write_single(out_dir, "fig1-kv-demand", br_ft(ft, "fig1-kv-demand.title"),
 	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
@@ -512,8 +526,10 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 		v[2][i] = preemptions(c, i);
 		sd[0][i] = sd[1][i] = sd[2][i] = NAN;
 	}
-	static const char *const title[3] = { "output throughput", "p99 inter-token latency", "preemptions" };
-	static const char *const ytitle[3] = { "output tokens per second (tok/s)", "p99 ITL (ms)", "preemptions (count)" };
+	const char *const title[3] = { br_ft(ft, "fig6-configs.panel_throughput"), br_ft(ft, "fig6-configs.panel_itl"),
+		br_ft(ft, "fig6-configs.panel_preemptions") };
+	const char *const ytitle[3] = { br_ft(ft, "fig6-configs.y_throughput"), br_ft(ft, "fig6-configs.y_itl"),
+		br_ft(ft, "fig6-configs.y_preemptions") };
 	/* colours: throughput navy (0), ITL teal (2), preemptions red (4, as in fig2/fig5) */
 	static const int color[3] = { 0, 2, 4 };
 	br_chart *charts[3];
@@ -523,7 +539,7 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 		if (!any_finite(v[k], n))
 			continue;
 		br_chart *ch = br_chart_new(title[k]);
-		set_config_categories(ch, c, xs, NULL);
+		set_config_categories(ch, c, ft, xs, NULL);
 		br_axis_set(&ch->y, BR_SCALE_LINEAR, ytitle[k]);
 		ch->y.include_zero = 1;
 		ch->legend = 0;
@@ -531,7 +547,7 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 		s->bar_width = 0.6;
 		if (by_group)
 			br_chart_series_set_err(s, sd[k]);
-		na_notes(ch, xs, v[k], n, 0);
+		na_notes(ch, ft, xs, v[k], n, 0);
 		if (room_for_notes(v[k], n, 1.0, (int)(any_finite(v[0], n) + any_finite(v[1], n) + any_finite(v[2], n)))) {
 			/* the value sits above the whisker, and the axis leaves room for both */
 			double *top = br_xmalloc((n ? n : 1) * sizeof *top);
@@ -542,7 +558,7 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 			free(top);
 		}
 		charts[nc++] = ch;
-		g_string_append_printf(names, "%s%s", names->len ? ", " : "", ytitle[k]);
+		g_string_append_printf(names, "%s%s", names->len ? br_ft(ft, "fig6-configs.list_sep") : "", ytitle[k]);
 	}
 	int rc = 0;
 	if (nc > 0) {
@@ -563,23 +579,17 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 			}
 			g_string_append_c(csv, '\n');
 		}
-		char *cap = br_xasprintf("One panel per measure, one bar per %s: %s. Output throughput "
-		    "is the bench file's output_throughput; p99 ITL is recomputed from the per-request arrays "
-		    "when present (else the file's p99_itl_ms); preemptions are the increase of "
-		    "vllm:num_preemptions_total over the run window. p99 ITL hides preemptions (a few huge gaps "
-		    "among hundreds of thousands of samples), so read the third panel beside it.",
-		    by_group ? "configuration at the mean of its repeats (whiskers ± sample sd; n repeats in "
-		    "the label)" : "run", names->str);
+		const char *cap = br_ftp(ft, by_group ? BR_FT_KEY("fig6-configs.caption_grouped") : BR_FT_KEY("fig6-configs.caption"),
+		    "{s:s}", "measures", names->str);
 		br_fig_spec spec = {
 			.id = "fig6-configs",
-			.title = "Configurations compared: throughput, p99 ITL, preemptions",
+			.title = br_ft(ft, "fig6-configs.title"),
 			.caption = cap,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
 			.charts = charts, .n_charts = nc, .cols = (int)nc,
 			.csv = csv->str, .csv_len = csv->len,
 		};
 		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
-		free(cap);
 		g_string_free(csv, TRUE);
 	}
 	for (size_t k = 0; k < nc; k++)
@@ -654,10 +664,12 @@ fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure 
 	if (n_avail == 0 || isnan(minpos))
 		goto done;
 	br_chart *ch = br_chart_new(NULL);
-	set_config_categories(ch, c, xs, NULL);
-	br_axis_set(&ch->y, BR_SCALE_LOG10, "mean time per request (s, log scale)");
-	static const char *const lab[3] = { "queue (waiting for admission)", "prefill", "frontend + IPC (residual)" };
-	static const char *const key[3] = { "queue", "prefill", "frontend" };
+	set_config_categories(ch, c, ft, xs, NULL);
+	br_axis_set(&ch->y, BR_SCALE_LOG10, br_ft(ft, "fig7-ttft-split.y_axis"));
+	const char *const lab[3] = { br_ft(ft, "fig7-ttft-split.legend_queue"), br_ft(ft, "fig7-ttft-split.legend_prefill"),
+		br_ft(ft, "fig7-ttft-split.legend_frontend") };
+	const char *const key[3] = { br_ft(ft, "fig7-ttft-split.queue"), br_ft(ft, "fig7-ttft-split.prefill"),
+		br_ft(ft, "fig7-ttft-split.frontend") };
 	/* colours: queue light orange (1, "waiting" in fig2/3), prefill navy (0), frontend teal (2) */
 	static const int color[3] = { 1, 0, 2 };
 	static const double off[3] = { -0.27, 0, 0.27 };
@@ -668,7 +680,7 @@ fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure 
 		if (grouped)
 			br_chart_series_set_err(s, sd[k]);
 	}
-	br_chart_series *ms = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 5, "client mean TTFT (sum of the three)", xs, tot, n);
+	br_chart_series *ms = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 5, br_ft(ft, "fig7-ttft-split.legend_client"), xs, tot, n);
 	ms->line_width_pt = 1.5;
 	/* log axis: a factor 3 of room above the highest bar (or whisker) for its label, 2.5 below the lowest */
 	double top = NAN;
@@ -690,17 +702,16 @@ fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure 
 	 */
 	for (size_t i = 0; i < n; i++) {
 		if (n_split[i] == 0) {
-			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i], ch->y.min, "no TTFT split", 5, 0, -2, 0.5, 1);
+			br_chart_add_note(ch, BR_SIDE_LEFT, xs[i], ch->y.min, br_ft(ft, "fig7-ttft-split.no_split"), 5, 0, -2, 0.5, 1);
 			continue;
 		}
 		for (int k = 0; k < 3; k++)
 			if (!isfinite(plot[k][i]) && isfinite(v[k][i])) {
 				char num[32];
 				fmt_value(v[k][i], num, sizeof num);
-				char *t = br_xasprintf("%s %s s", key[k], num);
+				const char *t = br_ftp(ft, "fig7-ttft-split.note_value", "{s:s,s:s}", "part", key[k], "s", num);
 				/* from the left edge of the empty slot towards the gap after the group */
 				br_chart_add_note(ch, BR_SIDE_LEFT, xs[i] + off[k] - 0.125, ch->y.min, t, 4, 0, -2, 0, 1);
-				free(t);
 			}
 	}
 	int notes = room_for_notes(plot[0], n, 0.27, 1) && room_for_notes(plot[1], n, 0.27, 1) &&
@@ -730,19 +741,12 @@ fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure 
 		}
 		g_string_append_printf(csv, ",%d\n", isfinite(v[K_FRONT][i]) && v[K_FRONT][i] < 0);
 	}
-	GString *cap = g_string_new("Mean time to first token of each configuration split into the server's queue "
-	    "time (Δsum/Δcount of vllm:request_queue_time_seconds), its prefill time (likewise "
-	    "request_prefill_time_seconds) and the rest of the client's mean TTFT (frontend, tokenisation, IPC: "
-	    "a residual), in seconds on a log axis. The parts are drawn side by side, not stacked: stacked "
-	    "segments on a log axis would misstate their sizes. Grey crosses: the client mean TTFT.");
+	GString *cap = g_string_new(br_ft(ft, "fig7-ttft-split.caption"));
 	if (grouped)
-		g_string_append(cap, " A repeated configuration is drawn at the mean over its run folders, "
-		    "whiskers ± sample sd, n repeats in the label.");
+		g_string_append(cap, br_ft(ft, "fig7-ttft-split.caption_grouped"));
 	if (n_neg > 0)
-		g_string_append_printf(cap, " In %zu configuration%s the residual is zero or negative (the server "
-		    "means exceed the client mean), which a log axis cannot draw: its value is written in red at the foot of its slot.",
-		    n_neg, n_neg > 1 ? "s" : "");
-	rc = br_figure_write_single(out_dir, "fig7-ttft-split", "TTFT split: queue, prefill, frontend per configuration",
+		g_string_append(cap, br_ftp(ft, "fig7-ttft-split.caption_negative", "{s:I}", "n", (json_int_t)n_neg));
+	rc = br_figure_write_single(out_dir, "fig7-ttft-split", br_ft(ft, "fig7-ttft-split.title"),
 	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
@@ -835,8 +839,8 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 	double lx[2] = { xlo - pad, xhi + pad }, ly[2] = { a + b * (xlo - pad), a + b * (xhi + pad) };
 
 	br_chart *ch = br_chart_new(NULL);
-	br_axis_set(&ch->x, BR_SCALE_LINEAR, "mean context per token x = (input + output) / 2 (tokens)");
-	br_axis_set(&ch->y, BR_SCALE_LINEAR, "FLOPs per token (GFLOP/token)");
+	br_axis_set(&ch->x, BR_SCALE_LINEAR, br_ft(ft, "fig8-flops-calibration.x_axis"));
+	br_axis_set(&ch->y, BR_SCALE_LINEAR, br_ft(ft, "fig8-flops-calibration.y_axis"));
 	for (int k = 0; k < 2; k++) {
 		if (ly[k] < ylo)
 			ylo = ly[k];
@@ -852,17 +856,17 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 	br_fig_num(as, sizeof as, "%.4g", a);
 	br_fig_num(bs, sizeof bs, "%.3g", b);
 	br_fig_num(r2, sizeof r2, "%.3f", cal->fit.r2);
-	char *fl = isfinite(cal->fit.r2)
-	    ? br_xasprintf("fit: GFLOP/token = %s + %s·x (R² = %s, %zu runs)", as, bs, r2, nu)
-	    : br_xasprintf("fit: GFLOP/token = %s + %s·x (%zu runs)", as, bs, nu);
+	const char *fl = br_ftp(ft, isfinite(cal->fit.r2) ? BR_FT_KEY("fig8-flops-calibration.legend_fit_r2") :
+	    BR_FT_KEY("fig8-flops-calibration.legend_fit"), "{s:s,s:s,s:s,s:I}", "a", as, "b", bs, "r2", r2,
+	    "runs", (json_int_t)nu);
 	/* colours: fit grey (5), calibration runs navy (0), focus red (4), others light blue (3) */
 	br_chart_series *s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_LEFT, 5, fl, lx, ly, 2);
 	s->dash = 1;
-	free(fl);
-	s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 0, "calibration runs (no preemptions)", ux, uy, nu);
+	s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 0, br_ft(ft, "fig8-flops-calibration.legend_calibration"),
+	    ux, uy, nu);
 	s->line_width_pt = 1.4;
 	if (ns > 0) {
-		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 3, "other runs (not in the fit)", sx, sy, ns);
+		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 3, br_ft(ft, "fig8-flops-calibration.legend_other"), sx, sy, ns);
 		s->line_width_pt = 1.2;
 	}
 	char ex[32] = "";
@@ -871,15 +875,13 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 		s = br_chart_add(ch, BR_SERIES_LINE, BR_SIDE_LEFT, 4, NULL, vx, vy, 2);
 		s->dash = 2;
 		s->line_width_pt = 0.8;
-		char *lab = br_xasprintf("focus run %s (measured)", focus_name ? focus_name : "");
+		const char *lab = br_ftp(ft, "fig8-flops-calibration.legend_focus", "{s:s}", "name", focus_name ? focus_name : "");
 		s = br_chart_add(ch, BR_SERIES_SCATTER, BR_SIDE_LEFT, 4, lab, &fx, &fy, 1);
 		s->line_width_pt = 1.8;
-		free(lab);
 		if (isfinite(fexc)) {
 			br_fig_num(ex, sizeof ex, "%+.1f", fexc * 100);
-			char *t = br_xasprintf("%s %% above the fit", ex);
-			br_chart_add_note(ch, BR_SIDE_LEFT, fx, fy, t, 4, -6, 0, 1, 0.5);
-			free(t);
+			br_chart_add_note(ch, BR_SIDE_LEFT, fx, fy, br_ftp(ft, "fig8-flops-calibration.note_excess", "{s:s}", "pct", ex),
+			    4, -6, 0, 1, 0.5);
 		}
 	}
 	GString *csv = g_string_new("run,role,mean_context_tokens,gflop_per_token,fit_gflop_per_token,"
@@ -918,18 +920,14 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 		g_string_append_c(csv, '\n');
 	}
 	GString *cap = g_string_new(NULL);
-	g_string_append_printf(cap, "FLOPs per token counted by the server (Δ vllm:estimated_flops_per_gpu_total / "
-	    "Δ iteration tokens, GFLOP/token) against the mean context per token x (tokens) of the runs without "
-	    "preemptions, and the least-squares line GFLOP/token = %s + %s·x fitted on them", as, bs);
-	if (isfinite(cal->fit.r2))
-		g_string_append_printf(cap, " (R² = %s)", r2);
-	g_string_append(cap, ".");
+	g_string_append(cap, br_ftp(ft, isfinite(cal->fit.r2) ? BR_FT_KEY("fig8-flops-calibration.caption_r2") :
+	    BR_FT_KEY("fig8-flops-calibration.caption"), "{s:s,s:s,s:s}", "a", as, "b", bs, "r2", r2));
 	if (has_focus && ex[0])
-		g_string_append_printf(cap, " Red: the focus run, %s %% above the line at its x: the FLOPs it spent "
-		    "recomputing preempted requests.", ex);
+		g_string_append(cap, br_ftp(ft, "fig8-flops-calibration.caption_focus", "{s:s}", "pct", ex));
+	/* the note is the analysis' own text (src/analysis/flops.c, English) */
 	if (cal->note)
-		g_string_append_printf(cap, " Note: %s.", cal->note);
-	rc = br_figure_write_single(out_dir, "fig8-flops-calibration", "FLOPs calibration: runs without preemptions, fitted line, the focus run",
+		g_string_append(cap, br_ftp(ft, "fig8-flops-calibration.caption_note", "{s:s}", "note", cal->note));
+	rc = br_figure_write_single(out_dir, "fig8-flops-calibration", br_ft(ft, "fig8-flops-calibration.title"),
 	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
