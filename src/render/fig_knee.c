@@ -3,6 +3,18 @@
  * percentiles vs the swept x (offered request rate, or max_concurrency for
  * closed-loop sweeps, never mixed), one curve per group, knee marked, SLO
  * line drawn. See include/benchreport/knee.h (br_fig_knee).
+ *
+ * Text: templates/knee.LANG.json "figtext.figK.*" (shared: x_rate,
+ * x_concurrency, knee {x}, curve {n}, curve_suffix {n, suffix}, achieved,
+ * goodput, mu_curve {n, mu}, mu_plateau {mu}, lambda_mu, lambda_mu_at {mu},
+ * list_sep, caption_curves, caption_repeats), "figtext.figK-throughput.*"
+ * (title_rate, title_concurrency, panel_requests, panel_output, y_requests,
+ * y_output, legend_ideal, caption_rate | caption_concurrency {title, slo,
+ * curves, repeats}) and "figtext.figK-latency.*" (title_rate,
+ * title_concurrency, y_axis {metric, p}, y2_axis, legend_waiting, ref_slo
+ * {limit}, note_no_queue, caption_no_panel {terms}, caption_rate |
+ * caption_concurrency {title, terms, curves, repeats, no_panel}). The x tick
+ * "inf", the SLO term text and the metric names are symbols, not words.
  */
 #include <math.h>
 #include <stdio.h>
@@ -55,10 +67,9 @@ xpos(double x, double infpos)
  * kind (so "inf" gets its label), titled by kind.
  */
 static void
-set_x_axis(br_chart *c, const br_knee_result *r, int kind, double infpos)
+set_x_axis(br_chart *c, br_ftx *ft, const br_knee_result *r, int kind, double infpos)
 {
-	br_axis_set(&c->x, BR_SCALE_LINEAR, kind == BR_KNEE_RATE ? "offered request rate (req/s, log scale)"
-	                                                          : "max_concurrency (closed loop, log scale)");
+	br_axis_set(&c->x, BR_SCALE_LINEAR, kind == BR_KNEE_RATE ? br_ft(ft, "figK.x_rate") : br_ft(ft, "figK.x_concurrency"));
 	br_dvec v = { 0 };
 	for (size_t g = 0; g < r->n_groups; g++) {
 		if (r->groups[g].kind != kind)
@@ -110,7 +121,7 @@ set_x_axis(br_chart *c, const br_knee_result *r, int kind, double infpos)
 
 /* mark_knee: a vertical line at each group's knee (group colour). */
 static void
-mark_knee(br_chart *c, const br_knee_result *r, int kind, double infpos, int with_label)
+mark_knee(br_chart *c, br_ftx *ft, const br_knee_result *r, int kind, double infpos, int with_label)
 {
 	size_t gi = 0;
 	for (size_t g = 0; g < r->n_groups; g++) {
@@ -118,15 +129,15 @@ mark_knee(br_chart *c, const br_knee_result *r, int kind, double infpos, int wit
 		if (G->kind != kind)
 			continue;
 		if (G->knee_idx >= 0) {
-			char buf[32], *lab = NULL;
+			char buf[32];
+			const char *lab = NULL;
 			fmt_x(G->pts[G->knee_idx].x, buf, sizeof buf);
 			if (with_label)
-				lab = br_xasprintf("knee %s", buf);
+				lab = br_ftp(ft, "figK.knee", "{s:s}", "x", buf);
 			br_refline *rl = br_chart_add_vline(c, xpos(G->pts[G->knee_idx].x, infpos), lab, (int)gi,
 			    BR_LABEL_TOP);
 			if (rl)
 				rl->dash = 1;
-			free(lab);
 		}
 		gi++;
 	}
@@ -181,11 +192,11 @@ add_curve(br_chart *ch, int gi, const char *label, const double *x, const double
 
 /* repeats_note: the caption sentence on repeats when a curve of `kind` has some, else "". */
 static const char *
-repeats_note(const br_knee_result *r, int kind)
+repeats_note(br_ftx *ft, const br_knee_result *r, int kind)
 {
 	for (size_t g = 0; g < r->n_groups; g++)
 		if (r->groups[g].kind == kind && r->groups[g].has_repeats)
-			return " Settings run more than once: one marker per repeat, the line through their mean.";
+			return br_ft(ft, "figK.caption_repeats");
 	return "";
 }
 
@@ -202,11 +213,12 @@ static double get_term(const br_knee_point *p, const void *a) { return p->slo_va
  * curve of the kind: the suffix alone, or NULL when there is none.
  */
 static char *
-curve_label(size_t g, size_t n_of_kind, const char *suffix)
+curve_label(br_ftx *ft, size_t g, size_t n_of_kind, const char *suffix)
 {
 	if (n_of_kind <= 1)
 		return suffix ? br_xstrdup(suffix) : NULL;
-	return suffix ? br_xasprintf("curve %zu %s", g + 1, suffix) : br_xasprintf("curve %zu", g + 1);
+	return br_xstrdup(suffix ? br_ftp(ft, "figK.curve_suffix", "{s:I,s:s}", "n", (json_int_t)(g + 1), "suffix", suffix) :
+	    br_ftp(ft, "figK.curve", "{s:I}", "n", (json_int_t)(g + 1)));
 }
 
 /* n_groups_of: number of groups of a kind. */
@@ -304,7 +316,7 @@ kind_word(int kind)
  * clipped at the top).
  */
 static void
-mu_lines(br_chart *c, const br_knee_result *r, double infpos)
+mu_lines(br_chart *c, br_ftx *ft, const br_knee_result *r, double infpos)
 {
 	size_t nk = n_groups_of(r, BR_KNEE_RATE), gi = 0;
 	double ymax = NAN;
@@ -324,24 +336,22 @@ mu_lines(br_chart *c, const br_knee_result *r, double infpos)
 			int col = nk > 1 ? (int)gi : 2;
 			char num[32];
 			br_fig_num(num, sizeof num, "%.2f", G->mu_rps);
-			char *lab = nk > 1 ? br_xasprintf("curve %zu μ ≈ %s req/s", g + 1, num)
-			                   : br_xasprintf("μ ≈ %s req/s (plateau)", num);
+			const char *lab = nk > 1 ? br_ftp(ft, "figK.mu_curve", "{s:I,s:s}", "n", (json_int_t)(g + 1), "mu", num)
+			                         : br_ftp(ft, "figK.mu_plateau", "{s:s}", "mu", num);
 			br_refline *h = br_chart_add_hline(c, BR_SIDE_LEFT, G->mu_rps, lab, col);
 			if (h)
 				h->dash = 0;
-			free(lab);
 			/* the crossing with offered = achieved, inside the x range */
 			double cx = xpos(G->mu_rps, infpos), cy = G->mu_rps;
 			if (isfinite(cx) && cx >= c->x.min && cx <= c->x.max) {
 				br_chart_series *m = br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_LEFT, 4,
-				    gi == 0 ? "λ = μ" : NULL, &cx, &cy, 1);
+				    gi == 0 ? br_ft(ft, "figK.lambda_mu") : NULL, &cx, &cy, 1);
 				m->uncounted = 1;
 				/* and down to the offered rate where it happens */
-				char *vl = br_xasprintf("λ = μ ≈ %s", num);
-				br_refline *v = br_chart_add_vline(c, cx, vl, 4, BR_LABEL_BOTTOM);
+				br_refline *v = br_chart_add_vline(c, cx, br_ftp(ft, "figK.lambda_mu_at", "{s:s}", "mu", num), 4,
+				    BR_LABEL_BOTTOM);
 				if (v)
 					v->dash = 2;
-				free(vl);
 			}
 		}
 		gi++;
@@ -361,12 +371,12 @@ fig_throughput(const br_knee_result *r, br_ftx *ft, int kind, const char *out_di
     br_figure *out, char **cause)
 {
 	double infpos = inf_position(r, kind);
-	br_chart *c1 = br_chart_new("Achieved and goodput");
-	br_chart *c2 = br_chart_new("Output throughput");
-	set_x_axis(c1, r, kind, infpos);
-	set_x_axis(c2, r, kind, infpos);
-	br_axis_set(&c1->y, BR_SCALE_LINEAR, "requests per second");
-	br_axis_set(&c2->y, BR_SCALE_LINEAR, "output tokens per second");
+	br_chart *c1 = br_chart_new(br_ft(ft, "figK-throughput.panel_requests"));
+	br_chart *c2 = br_chart_new(br_ft(ft, "figK-throughput.panel_output"));
+	set_x_axis(c1, ft, r, kind, infpos);
+	set_x_axis(c2, ft, r, kind, infpos);
+	br_axis_set(&c1->y, BR_SCALE_LINEAR, br_ft(ft, "figK-throughput.y_requests"));
+	br_axis_set(&c2->y, BR_SCALE_LINEAR, br_ft(ft, "figK-throughput.y_output"));
 	c1->y.include_zero = 1;
 	c2->y.include_zero = 1;
 	GString *csv = g_string_new("group,x,x_label,achieved_rps,goodput_rps,output_tps,total_tps,mu_rps\n");
@@ -378,9 +388,9 @@ fig_throughput(const br_knee_result *r, br_ftx *ft, int kind, const char *out_di
 			continue;
 		double *x = br_xmalloc((G->n ? G->n : 1) * sizeof *x), *y = br_xmalloc((G->n ? G->n : 1) * sizeof *y);
 		/* legend: achieved (solid) and goodput (dashed) of each curve */
-		char *lab_a = curve_label(g, nk, "achieved");
-		char *lab_g = curve_label(g, nk, "goodput");
-		char *lab = curve_label(g, nk, NULL);
+		char *lab_a = curve_label(ft, g, nk, br_ft(ft, "figK.achieved"));
+		char *lab_g = curve_label(ft, g, nk, br_ft(ft, "figK.goodput"));
+		char *lab = curve_label(ft, g, nk, NULL);
 		group_xy(G, infpos, get_achieved, NULL, x, y);
 		add_curve(c1, (int)gi, lab_a, x, y, G->n, 0, 1);
 		group_xy(G, infpos, get_goodput, NULL, x, y);
@@ -426,28 +436,24 @@ fig_throughput(const br_knee_result *r, br_ftx *ft, int kind, const char *out_di
 			ix[ni] = log2(v);
 			iy[ni] = v;
 		}
-		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, 5, "achieved = offered", ix, iy, ni);
+		br_chart_series *s = br_chart_add(c1, BR_SERIES_LINE, BR_SIDE_LEFT, 5, br_ft(ft, "figK-throughput.legend_ideal"), ix, iy, ni);
 		s->dash = 3;
 		s->line_width_pt = 0.7;
 	}
 	if (kind == BR_KNEE_RATE)
-		mu_lines(c1, r, infpos);
-	mark_knee(c1, r, kind, infpos, 1);
-	mark_knee(c2, r, kind, infpos, 0);
+		mu_lines(c1, ft, r, infpos);
+	mark_knee(c1, ft, r, kind, infpos, 1);
+	mark_knee(c2, ft, r, kind, infpos, 0);
 	c1->legend = 1;
 	c2->legend = gi > 1;
 	int rc = 0;
 	if (gi > 0 && br_chart_has_data(c1)) {
 		br_chart *charts[2] = { c1, c2 };
-		char *title = br_xasprintf("Throughput vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
-		char *caption = br_xasprintf(
-		    "%s. Left: achieved request rate (completed / duration, solid) and goodput for the SLO %s "
-		    "(dashed) per curve; right: output tokens per second. x: %s on a log scale%s. "
-		    "The vertical dashed lines in the curve's colour mark each curve's knee%s.%s",
-		    title, r->slo.text, kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency",
-		    kind == BR_KNEE_RATE ? ", \"inf\" (all requests at once) at the right end; the thin "
-		    "dash-dot line is achieved = offered" : "",
-		    nk > 1 ? "; curve numbers as in the Curves section" : "", repeats_note(r, kind));
+		int rate = kind == BR_KNEE_RATE;
+		const char *title = rate ? br_ft(ft, "figK-throughput.title_rate") : br_ft(ft, "figK-throughput.title_concurrency");
+		const char *caption = br_ftp(ft, rate ? BR_FT_KEY("figK-throughput.caption_rate") :
+		    BR_FT_KEY("figK-throughput.caption_concurrency"), "{s:s,s:s,s:s,s:s}", "title", title, "slo", r->slo.text,
+		    "curves", nk > 1 ? br_ft(ft, "figK.caption_curves") : "", "repeats", repeats_note(ft, r, kind));
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
@@ -455,8 +461,6 @@ fig_throughput(const br_knee_result *r, br_ftx *ft, int kind, const char *out_di
 			.csv = csv->str, .csv_len = csv->len,
 		};
 		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
-		free(title);
-		free(caption);
 	}
 	br_chart_free(c1);
 	br_chart_free(c2);
@@ -489,12 +493,13 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 		char *title = br_xasprintf("%s", t->text);
 		br_chart *c = br_chart_new(title);
 		free(title);
-		set_x_axis(c, r, kind, infpos);
-		char *yt = br_xasprintf("%s p%s (ms)", br_slo_metric_name(t->metric), pct);
-		for (char *q = yt; *q && *q != ' '; q++)
+		set_x_axis(c, ft, r, kind, infpos);
+		/* the metric's name upper-cased ("TTFT"): a symbol, the same in every language */
+		char *mn = br_xstrdup(br_slo_metric_name(t->metric));
+		for (char *q = mn; *q; q++)
 			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
-		br_axis_set(&c->y, BR_SCALE_LOG10, yt);
-		free(yt);
+		br_axis_set(&c->y, BR_SCALE_LOG10, br_ftp(ft, "figK-latency.y_axis", "{s:s,s:s}", "metric", mn, "p", pct));
+		free(mn);
 		size_t gi = 0, nk = n_groups_of(r, kind);
 		br_dvec all = { 0 };
 		for (size_t g = 0; g < r->n_groups; g++) {
@@ -506,7 +511,7 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 			for (size_t i = 0; i < G->n; i++)
 				if (isfinite(x[i]))
 					br_dvec_push(&all, y[i]);
-			char *lab = curve_label(g, nk, NULL);
+			char *lab = curve_label(ft, g, nk, NULL);
 			add_curve(c, (int)gi, nc == 0 ? lab : NULL, x, y, G->n, 0, 1);
 			free(lab);
 			for (size_t i = 0; i < G->n; i++) {
@@ -527,13 +532,12 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 				double *q = br_xmalloc((G->n ? G->n : 1) * sizeof *q);
 				for (size_t i = 0; i < G->n; i++)
 					q[i] = 100.0 * G->pts[i].waiting_share_frac;
-				char *ql = gi == 0 ? br_xstrdup("waiting > 0 (% of samples)") : NULL;   /* every panel: equal heights */
+				const char *ql = gi == 0 ? br_ft(ft, "figK-latency.legend_waiting") : NULL;   /* every panel: equal heights */
 				br_chart_series *qs = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 5, NULL, x, q, G->n);
 				qs->dash = 2;
 				qs->line_width_pt = 0.7;
 				qs->uncounted = 1;
 				br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 5, ql, x, q, G->n)->uncounted = 1;
-				free(ql);
 				free(q);
 			}
 			free(x);
@@ -542,47 +546,43 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 		}
 		char lim[32];
 		g_ascii_formatd(lim, sizeof lim, "%g", t->limit_ms);
-		char *sl = br_xasprintf("SLO %s ms", lim);
-		br_refline *h = br_chart_add_hline(c, BR_SIDE_LEFT, t->limit_ms, sl, 4);
+		br_refline *h = br_chart_add_hline(c, BR_SIDE_LEFT, t->limit_ms,
+		    br_ftp(ft, "figK-latency.ref_slo", "{s:s}", "limit", lim), 4);
 		if (h)
 			h->dash = 2;
-		free(sl);
-		mark_knee(c, r, kind, infpos, 1);
+		mark_knee(c, ft, r, kind, infpos, 1);
 		/* y range on 1-2-5 values around the data and the limit: labelled ticks
 		 * cover the points even when they span less than a decade */
 		log_range_125(all.v, all.n, t->limit_ms, &c->y.min, &c->y.max);
 		br_dvec_free(&all);
 		if (n_queue > 0) {
-			br_axis_set(&c->y2, BR_SCALE_LINEAR, "samples with waiting > 0 (%)");
+			br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ft(ft, "figK-latency.y2_axis"));
 			c->y2.min = 0;
 			c->y2.max = 100;
 		} else {
 			/* no series anywhere: the queue signal is unknown, never drawn as 0 */
-			br_chart_add_note(c, BR_SIDE_LEFT, c->x.min, c->y.min, "queue signal unknown (no metrics series)",
+			br_chart_add_note(c, BR_SIDE_LEFT, c->x.min, c->y.min, br_ft(ft, "figK-latency.note_no_queue"),
 			    5, 4, -4, 0, 1);
 		}
 		c->legend = (nc == 0 && gi > 1) || n_queue > 0;   /* the queue entry on every panel: equal heights */
 		if (gi > 0 && br_chart_has_data(c)) {
 			charts[nc++] = c;
-			g_string_append_printf(drawn, "%s%s", drawn->len ? ", " : "", t->text);
+			g_string_append_printf(drawn, "%s%s", drawn->len ? br_ft(ft, "figK.list_sep") : "", t->text);
 		} else {
 			br_chart_free(c);
-			g_string_append_printf(empty, "%s%s", empty->len ? ", " : "", t->text);
+			g_string_append_printf(empty, "%s%s", empty->len ? br_ft(ft, "figK.list_sep") : "", t->text);
 		}
 	}
 	int rc = 0;
 	if (nc > 0) {
-		char *title = br_xasprintf("SLO percentiles vs %s", kind == BR_KNEE_RATE ? "offered request rate" : "max_concurrency");
+		int rate = kind == BR_KNEE_RATE;
+		const char *title = rate ? br_ft(ft, "figK-latency.title_rate") : br_ft(ft, "figK-latency.title_concurrency");
 		size_t nk = n_groups_of(r, kind);
-		char *no_panel = empty->len ? br_xasprintf(" No run states a value for %s, so it has no panel.",
-		    empty->str) : br_xstrdup("");
-		char *caption = br_xasprintf(
-		    "%s. One panel per SLO term (%s): the run's percentile (ms, log scale; from the per-request "
-		    "arrays when present, else the file's own value) against %s; the horizontal dotted "
-		    "line is the SLO limit, the vertical dashed lines in the curve's colour each curve's knee%s.%s%s",
-		    title, drawn->str, kind == BR_KNEE_RATE ? "the offered request rate (\"inf\" at the right end)" : "max_concurrency",
-		    nk > 1 ? "; curve numbers as in the Curves section" : "", repeats_note(r, kind), no_panel);
-		free(no_panel);
+		const char *no_panel = empty->len ? br_ftp(ft, "figK-latency.caption_no_panel", "{s:s}", "terms", empty->str) : "";
+		const char *caption = br_ftp(ft, rate ? BR_FT_KEY("figK-latency.caption_rate") :
+		    BR_FT_KEY("figK-latency.caption_concurrency"), "{s:s,s:s,s:s,s:s,s:s}", "title", title, "terms", drawn->str,
+		    "curves", nk > 1 ? br_ft(ft, "figK.caption_curves") : "", "repeats", repeats_note(ft, r, kind),
+		    "no_panel", no_panel);
 		br_fig_spec spec = {
 			.id = id, .title = title, .caption = caption,
 			.width_pt = BR_FIG_W_PT,
@@ -591,8 +591,6 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 			.csv = csv->str, .csv_len = csv->len,
 		};
 		rc = br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
-		free(title);
-		free(caption);
 	}
 	for (size_t i = 0; i < nc; i++)
 		br_chart_free(charts[i]);
