@@ -11,6 +11,17 @@
  *                             per metric, p50 of each marked
  *   figC3-compare-ttft-split  queue, prefill, frontend of A vs B, bars
  *                             side by side on one log axis
+ *
+ * Text: templates/compare.LANG.json "figtext.figC.*" (a, b: the run letters;
+ * ab_label {run, name}), "figtext.figC1-compare-waveform.*" (title, x_axis,
+ * panel_running|waiting|kv, y_running|waiting|kv, caption, caption_missing
+ * {run}), "figtext.figC2-compare-latency-cdf.*" (title, ttft, itl, e2el,
+ * x_ttft, x_itl, x_e2el, panel_title {metric, n_a, n_b}, x_axis {name, unit},
+ * y_axis, ref_p50 {run, value, unit}, caption {name_a, name_b},
+ * caption_missing {run}) and "figtext.figC3-compare-ttft-split.*" (title,
+ * queue, prefill, frontend, y_axis, note_s {v}, note_us {v}, note_negative
+ * {run, v}, caption, caption_negative, caption_missing {run}). The CSVs keep
+ * "A"/"B" and their English names.
  */
 #include <math.h>
 #include <stdio.h>
@@ -118,11 +129,18 @@ wave_free(wave *w)
 		free(w->y[k]);
 }
 
-/* legend label "A: name" (malloc'd). */
-static char *
-ab_label(const char *which, const char *name)
+/* ab: the letter of run r (0 = A, 1 = B) as the template spells it. */
+static const char *
+ab(br_ftx *ft, int r)
 {
-	return br_xasprintf("%s: %s", which, name ? name : "?");
+	return r == 0 ? br_ft(ft, "figC.a") : br_ft(ft, "figC.b");
+}
+
+/* legend label "A: name" (owned by ft). */
+static const char *
+ab_label(br_ftx *ft, int r, const char *name)
+{
+	return br_ftp(ft, "figC.ab_label", "{s:s,s:s}", "run", ab(ft, r), "name", name ? name : "?");
 }
 
 /* fig_waveform: figC1. */
@@ -135,9 +153,10 @@ fig_waveform(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char 
 	int rc = 0;
 	if (!ok[0] && !ok[1])
 		goto done;
-	static const char *const title[3] = { "requests running (in the batch)", "requests waiting (queued)",
-		"KV-cache usage" };
-	static const char *const ytitle[3] = { "running (requests)", "waiting (requests)", "KV usage (%)" };
+	const char *const title[3] = { br_ft(ft, "figC1-compare-waveform.panel_running"),
+		br_ft(ft, "figC1-compare-waveform.panel_waiting"), br_ft(ft, "figC1-compare-waveform.panel_kv") };
+	const char *const ytitle[3] = { br_ft(ft, "figC1-compare-waveform.y_running"),
+		br_ft(ft, "figC1-compare-waveform.y_waiting"), br_ft(ft, "figC1-compare-waveform.y_kv") };
 	double xmax = 0;
 	for (int r = 0; r < 2; r++)
 		if (ok[r] && w[r].t_end > xmax)
@@ -149,7 +168,7 @@ fig_waveform(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char 
 		if (!(ok[0] && w[0].has[k]) && !(ok[1] && w[1].has[k]))
 			continue;
 		br_chart *c = br_chart_new(title[k]);
-		br_axis_set(&c->x, BR_SCALE_LINEAR, k == 2 ? "time since the run window's start (s)" : NULL);
+		br_axis_set(&c->x, BR_SCALE_LINEAR, k == 2 ? br_ft(ft, "figC1-compare-waveform.x_axis") : NULL);
 		c->x.min = 0;
 		c->x.max = xmax;
 		br_axis_set(&c->y, BR_SCALE_LINEAR, ytitle[k]);
@@ -162,11 +181,9 @@ fig_waveform(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char 
 		for (int r = 0; r < 2; r++) {
 			if (!ok[r] || !w[r].has[k])
 				continue;
-			char *lab = ab_label(r == 0 ? "A" : "B", labels[r]);
 			br_chart_series *s = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT,
-			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, w[r].t, w[r].y[k], w[r].n);
+			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, ab_label(ft, r, labels[r]), w[r].t, w[r].y[k], w[r].n);
 			s->line_width_pt = r == 0 ? 1.0 : 1.2;
-			free(lab);
 		}
 		charts[nc++] = c;
 	}
@@ -183,15 +200,13 @@ fig_waveform(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char 
 				}
 				g_string_append_c(csv, '\n');
 			}
-		GString *cap = g_string_new("A and B on shared axes, sampled from each server's /metrics, "
-		    "against time since each run's own window start (s): requests running, requests waiting, "
-		    "and KV-cache usage in % of each run's own pool. A solid, B dashed.");
+		GString *cap = g_string_new(br_ft(ft, "figC1-compare-waveform.caption"));
 		for (int r = 0; r < 2; r++)
 			if (!ok[r])
-				g_string_append_printf(cap, " %s has no metrics series and is not drawn.", r == 0 ? "A" : "B");
+				g_string_append(cap, br_ftp(ft, "figC1-compare-waveform.caption_missing", "{s:s}", "run", ab(ft, r)));
 		br_fig_spec spec = {
 			.id = "figC1-compare-waveform",
-			.title = "Waveform of A and B: running, waiting, KV-cache usage",
+			.title = br_ft(ft, "figC1-compare-waveform.title"),
 			.caption = cap->str,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT * 2.0,
 			.charts = charts, .n_charts = nc, .cols = 1,
@@ -269,8 +284,11 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
     const char *out_dir, br_figure *out, char **cause)
 {
 	static const int metric[3] = { BR_TTFT, BR_ITL, BR_E2EL };
-	static const char *const label[3] = { "TTFT", "ITL", "E2EL" };
-	static const char *const longname[3] = { "time to first token", "inter-token latency", "end-to-end latency" };
+	static const char *const label[3] = { "TTFT", "ITL", "E2EL" };   /* CSV: stable names */
+	const char *const shown[3] = { br_ft(ft, "figC2-compare-latency-cdf.ttft"), br_ft(ft, "figC2-compare-latency-cdf.itl"),
+		br_ft(ft, "figC2-compare-latency-cdf.e2el") };
+	const char *const longname[3] = { br_ft(ft, "figC2-compare-latency-cdf.x_ttft"),
+		br_ft(ft, "figC2-compare-latency-cdf.x_itl"), br_ft(ft, "figC2-compare-latency-cdf.x_e2el") };
 	const br_analysis *run[2] = { a, b };
 	const char *labels[2] = { la, lb };
 	br_chart *charts[3];
@@ -294,15 +312,13 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 		double div = in_s ? 1000 : 1;
 		const char *unit = in_s ? "s" : "ms";
 		char *n0 = fmt_count(n[0]), *n1 = fmt_count(n[1]);
-		char *title = br_xasprintf("%s (n = %s / %s)", label[k], n0, n1);
+		br_chart *c = br_chart_new(br_ftp(ft, "figC2-compare-latency-cdf.panel_title", "{s:s,s:s,s:s}", "metric", shown[k],
+		    "n_a", n0, "n_b", n1));
 		free(n0);
 		free(n1);
-		br_chart *c = br_chart_new(title);
-		free(title);
-		char *xt = br_xasprintf("%s (%s, log scale)", longname[k], unit);
-		br_axis_set(&c->x, BR_SCALE_LOG10, xt);
-		free(xt);
-		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? "fraction of samples ≤ x" : NULL);
+		br_axis_set(&c->x, BR_SCALE_LOG10, br_ftp(ft, "figC2-compare-latency-cdf.x_axis", "{s:s,s:s}", "name", longname[k],
+		    "unit", unit));
+		br_axis_set(&c->y, BR_SCALE_LINEAR, nc == 0 ? br_ft(ft, "figC2-compare-latency-cdf.y_axis") : NULL);
 		c->y.min = 0;
 		c->y.max = 1;
 		c->legend = 1;   /* short labels on every panel: equal plot heights */
@@ -322,21 +338,19 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 				br_csv_num(csv, y[i]);
 				g_string_append_c(csv, '\n');
 			}
-			char *lab = br_xstrdup(r == 0 ? "A" : "B");
 			br_chart_series *s = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT,
-			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, x, y, np);
+			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, ab(ft, r), x, y, np);
 			s->line_width_pt = 1.2;
-			free(lab);
 			const br_describe_t *d = &run[r]->latency.m[metric[k]];
 			if (d->count > 0 && isfinite(d->median)) {
 				char num[32];
 				fmt3(d->median / div, num, sizeof num);
-				char *rl = br_xasprintf("%s p50 %s %s", r == 0 ? "A" : "B", num, unit);
+				const char *rl = br_ftp(ft, "figC2-compare-latency-cdf.ref_p50", "{s:s,s:s,s:s}", "run", ab(ft, r),
+				    "value", num, "unit", unit);
 				br_refline *ref = br_chart_add_vline(c, d->median / div, rl,
 				    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, r == 0 ? BR_LABEL_BOTTOM : BR_LABEL_TOP);
 				if (ref)
 					ref->dash = 3;
-				free(rl);
 			}
 			free(x);
 			free(y);
@@ -348,17 +362,14 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 	int rc = 0;
 	if (nc > 0) {
 		GString *cap = g_string_new(NULL);
-		g_string_append_printf(cap, "Empirical cumulative distributions of TTFT, ITL and E2EL of A and B on "
-		    "shared axes: the y value is the fraction of samples at or below the x value (log scale; ms, or s "
-		    "where a median is 1 s or more). A (%s) solid, B (%s) dashed; thin dotted lines mark each run's median (p50). "
-		    "n = samples of A / B.", labels[0] ? labels[0] : "?", labels[1] ? labels[1] : "?");
+		g_string_append(cap, br_ftp(ft, "figC2-compare-latency-cdf.caption", "{s:s,s:s}", "name_a",
+		    labels[0] ? labels[0] : "?", "name_b", labels[1] ? labels[1] : "?"));
 		for (int r = 0; r < 2; r++)
 			if (missing[r])
-				g_string_append_printf(cap, " %s has no per-request arrays for some metric and is not drawn there.",
-				    r == 0 ? "A" : "B");
+				g_string_append(cap, br_ftp(ft, "figC2-compare-latency-cdf.caption_missing", "{s:s}", "run", ab(ft, r)));
 		br_fig_spec spec = {
 			.id = "figC2-compare-latency-cdf",
-			.title = "Latency distributions of A and B (TTFT, ITL, E2EL)",
+			.title = br_ft(ft, "figC2-compare-latency-cdf.title"),
 			.caption = cap->str,
 			.width_pt = BR_FIG_W_PT, .height_pt = BR_FIG_H_PT,
 			.charts = charts, .n_charts = nc, .cols = (int)nc,
@@ -402,19 +413,18 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const cha
 	}
 	if (isnan(minpos))
 		return 0;
-	static const char *const cat[3] = { "queue (waiting for admission)", "prefill", "frontend + IPC (residual)" };
-	static const char *const key[3] = { "queue", "prefill", "frontend" };
+	const char *const cat[3] = { br_ft(ft, "figC3-compare-ttft-split.queue"), br_ft(ft, "figC3-compare-ttft-split.prefill"),
+		br_ft(ft, "figC3-compare-ttft-split.frontend") };
+	static const char *const key[3] = { "queue", "prefill", "frontend" };   /* CSV: stable names */
 	br_chart *ch = br_chart_new(NULL);
 	br_axis_set_categories(&ch->x, xs, cat, 3);
-	br_axis_set(&ch->y, BR_SCALE_LOG10, "mean time per request (s, log scale)");
+	br_axis_set(&ch->y, BR_SCALE_LOG10, br_ft(ft, "figC3-compare-ttft-split.y_axis"));
 	const char *labels[2] = { la, lb };
 	for (int r = 0; r < 2; r++) {
-		char *lab = ab_label(r == 0 ? "A" : "B", labels[r]);
 		br_chart_series *s = br_chart_add(ch, BR_SERIES_BARS, BR_SIDE_LEFT,
-		    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, lab, xs, plot[r], 3);
+		    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, ab_label(ft, r, labels[r]), xs, plot[r], 3);
 		s->bar_width = 0.36;
 		s->bar_offset = r == 0 ? -0.19 : 0.19;
-		free(lab);
 	}
 	ch->y.min = minpos / 2.5;
 	ch->y.max = top * 3;
@@ -427,14 +437,13 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const cha
 			fmt3(v[r][k], num, sizeof num);
 			if (isfinite(plot[r][k])) {
 				/* below a millisecond in µs: "3.74 µs", not "3.7e-06 s" */
-				char *txt = fabs(v[r][k]) < 0.001 ? (fmt3(v[r][k] * 1e6, num, sizeof num), br_xasprintf("%s µs", num)) :
-				    br_xasprintf("%s s", num);
+				const char *txt = fabs(v[r][k]) < 0.001 ?
+				    (fmt3(v[r][k] * 1e6, num, sizeof num), br_ftp(ft, "figC3-compare-ttft-split.note_us", "{s:s}", "v", num)) :
+				    br_ftp(ft, "figC3-compare-ttft-split.note_s", "{s:s}", "v", num);
 				br_chart_add_note(ch, BR_SIDE_LEFT, xs[k] + off, plot[r][k], txt, -1, 0, -1.5, 0.5, 1);
-				free(txt);
 			} else if (isfinite(v[r][k])) {
-				char *txt = br_xasprintf("%s %s s", r == 0 ? "A" : "B", num);
+				const char *txt = br_ftp(ft, "figC3-compare-ttft-split.note_negative", "{s:s,s:s}", "run", ab(ft, r), "v", num);
 				br_chart_add_note(ch, BR_SIDE_LEFT, xs[k] + off, ch->y.min, txt, 4, 0, -2, 0.5, 1);
-				free(txt);
 			}
 		}
 	}
@@ -445,18 +454,13 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const cha
 			br_csv_num(csv, v[r][k]);
 			g_string_append_c(csv, '\n');
 		}
-	GString *cap = g_string_new("Mean time to first token of A and B split into the server's queue time "
-	    "(Δsum/Δcount of vllm:request_queue_time_seconds), its prefill time (likewise "
-	    "request_prefill_time_seconds) and the rest of the client's mean TTFT (frontend, tokenisation, IPC: a "
-	    "residual), in seconds on one log axis; A left, B right in each group, values written over the bars.");
+	GString *cap = g_string_new(br_ft(ft, "figC3-compare-ttft-split.caption"));
 	if (n_neg > 0)
-		g_string_append(cap, " A residual that is zero or negative cannot be drawn on a log axis: its value is "
-		    "written in red at the foot of its slot.");
+		g_string_append(cap, br_ft(ft, "figC3-compare-ttft-split.caption_negative"));
 	for (int r = 0; r < 2; r++)
 		if (!t[r]->available)
-			g_string_append_printf(cap, " %s has no TTFT split (it needs the queue and prefill histograms).",
-			    r == 0 ? "A" : "B");
-	int rc = br_figure_write_single(out_dir, "figC3-compare-ttft-split", "TTFT split of A and B: queue, prefill, frontend",
+			g_string_append(cap, br_ftp(ft, "figC3-compare-ttft-split.caption_missing", "{s:s}", "run", ab(ft, r)));
+	int rc = br_figure_write_single(out_dir, "figC3-compare-ttft-split", br_ft(ft, "figC3-compare-ttft-split.title"),
 	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);
 	g_string_free(csv, TRUE);
