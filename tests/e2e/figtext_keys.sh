@@ -50,6 +50,25 @@ for n, t in tmpl.items():
             print(f"FAIL - templates/{n}.en.json: {k}: unbalanced braces"); bad += 1
         if k[len("figtext."):] not in used[n]:
             print(f"note - templates/{n}.en.json: {k} is not named by the code")
+# another language (templates/NAME.LANG.json, when present): a missing figtext key is
+# only noted (it draws as "[figtext.KEY]"), a placeholder the English string does not
+# have is an error (the code never fills it: it would print "n/a")
+ph = re.compile(r"\{([^{}:]+)(?::[^{}]*)?\}")
+for n in tmpl:
+    for path in sorted(glob.glob(os.path.join(src, "templates", n + ".*.json"))):
+        if path.endswith(".en.json"):
+            continue
+        other = flat(json.load(open(path)))
+        name = os.path.basename(path)
+        for k, v in tmpl[n].items():
+            if not k.startswith("figtext.") or k.endswith("._comment"):
+                continue
+            if k not in other:
+                print(f"note - templates/{name}: {k} missing (drawn as [{k}])")
+                continue
+            extra = set(ph.findall(re.sub(r"\{\{|\}\}", "", other[k]))) - set(ph.findall(re.sub(r"\{\{|\}\}", "", v)))
+            if extra:
+                print(f"FAIL - templates/{name}: {k}: placeholders {sorted(extra)} not in the English string"); bad += 1
 sys.exit(1 if bad else 0)
 PYEOF
 rc=$?
