@@ -87,4 +87,14 @@ BENCHREPORT_TEMPLATES="$tmp/tpl" "$BIN" "$tmp/r1" > "$tmp/rep.out" 2>&1; rc=$?
 check "report without figtext keys: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "the waveform title says its missing key" \
   [ "$(jget "$tmp/r1/report/summary.json" figures.id=fig2-waveform.title)" = "[figtext.fig2-waveform.title]" ]
+
+# and the figures say what the template says: a changed figtext string reaches the figure
+"$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d['figtext']['fig2-waveform']['title']='整个运行的波形'; d['figtext']['fig3-residency']['caption']='服务器持有的请求。'; json.dump(d,open(sys.argv[2],'w'),ensure_ascii=False)" \
+  "$SRC/templates/report.en.json" "$tmp/tpl/report.en.json"
+BENCHREPORT_TEMPLATES="$tmp/tpl" "$BIN" "$tmp/r1" -o "$tmp/r1/out2" > "$tmp/rep2.out" 2>&1; rc=$?
+check "report with an edited figtext: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "the waveform title is the template's" \
+  [ "$(jget "$tmp/r1/out2/summary.json" figures.id=fig2-waveform.title)" = "整个运行的波形" ]
+check "the residency caption in the PDF is the template's" \
+  bash -c "pdftotext '$tmp/r1/out2/report.pdf' - | grep -q '服务器持有的请求。'"
 finish
