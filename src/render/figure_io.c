@@ -54,13 +54,50 @@ br_ft(br_ftx *ft, const char *key)
 	return br_ftj(ft, key, NULL);
 }
 
-/* br_ftp: see figure_io.h. A bad fmt (a bug) fills from no values. */
+/*
+ * pack_vars: the object of a br_ftp format ("{s:s,s:i,s:I}": key, then a
+ * string, int or json_int_t). Unlike json_pack, a string that is not valid
+ * UTF-8 (a folder name, say) is kept with U+FFFD for its bad bytes instead
+ * of failing the whole object; a NULL string is JSON null ("n/a").
+ */
+static json_t *
+pack_vars(const char *fmt, va_list ap)
+{
+	json_t *o = json_object();
+	for (const char *p = fmt; *p; p++) {
+		if (!(p[0] == 's' && p[1] == ':' && p[2] != '\0'))
+			continue;   /* '{', '}', ',' */
+		const char *k = va_arg(ap, const char *);
+		p += 2;
+		json_t *v;
+		if (*p == 's') {
+			const char *s = va_arg(ap, const char *);
+			if (s == NULL) {
+				v = json_null();
+			} else {
+				gchar *ok = g_utf8_make_valid(s, -1);
+				v = json_string(ok);
+				g_free(ok);
+			}
+		} else if (*p == 'i') {
+			v = json_integer(va_arg(ap, int));
+		} else if (*p == 'I') {
+			v = json_integer(va_arg(ap, json_int_t));
+		} else {
+			break;   /* not a br_ftp format (a bug): the rest stays unfilled */
+		}
+		json_object_set_new(o, k, v ? v : json_null());
+	}
+	return o;
+}
+
+/* br_ftp: see figure_io.h. */
 const char *
 br_ftp(br_ftx *ft, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	json_t *v = json_vpack_ex(NULL, 0, fmt, ap);
+	json_t *v = pack_vars(fmt, ap);
 	va_end(ap);
 	const char *s = br_ftj(ft, key, v);
 	json_decref(v);

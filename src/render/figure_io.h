@@ -39,11 +39,13 @@ typedef struct br_ftx {
 
 br_ftx *br_ftx_new(const br_template *t);
 void br_ftx_free(br_ftx *ft);
-/* br_ft: "figtext.KEY" without placeholders; owned by x. */
+/* br_ft: "figtext.KEY" without placeholders; owned by ft. */
 const char *br_ft(br_ftx *ft, const char *key);
-/* br_ftp: "figtext.KEY" filled from json_pack(fmt, ...); owned by x. */
+/* br_ftp: "figtext.KEY" filled from the object of fmt and its arguments,
+ * "{s:s,s:i,s:I}" as json_pack (key, then a UTF-8 string, an int or a
+ * json_int_t; only these; invalid UTF-8 bytes become U+FFFD); owned by ft. */
 const char *br_ftp(br_ftx *ft, const char *key, const char *fmt, ...);
-/* br_ftj: "figtext.KEY" filled from vars (borrowed; NULL = none); owned by x. */
+/* br_ftj: "figtext.KEY" filled from vars (borrowed; NULL = none); owned by ft. */
 const char *br_ftj(br_ftx *ft, const char *key, const json_t *vars);
 
 /* Default drawn size: 170 mm × 95 mm in points (72 pt per inch). */
