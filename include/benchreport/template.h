@@ -15,7 +15,9 @@
 typedef struct br_template br_template;
 
 /* br_template_load: read templates/report.LANG.json (an object of
- * key → string, nested objects allowed, keys joined with '.').
+ * key → string, nested objects allowed, keys joined with '.'). For a
+ * language other than en, a key the file lacks is taken from the
+ * NAME.en.json beside it (English text, never "[key]").
  * Returns NULL with *cause naming file:line:column on bad JSON. */
 br_template *br_template_load(const char *path, char **cause);
 

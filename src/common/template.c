@@ -105,6 +105,32 @@ br_template_load(const char *path, char **cause)
 		return NULL;
 	}
 	json_decref(root);
+	/* a translation (NAME.LANG.json) falls back to NAME.en.json beside it
+	 * for a key it lacks: English text rather than a "[key]" placeholder */
+	size_t pl = strlen(path);
+	const char *dot = pl > 5 ? path + pl - 5 : NULL;   /* ".json" */
+	const char *lang = NULL;
+	if (dot && strcmp(dot, ".json") == 0)
+		for (const char *q = dot - 1; q > path; q--)
+			if (*q == '.') {
+				lang = q;
+				break;
+			}
+	if (lang && dot - lang == 3 && strncmp(lang, ".en", 3) != 0) {
+		char *en = br_xasprintf("%.*s.en.json", (int)(lang - path), path);
+		json_t *eroot = br_is_file(en) ? br_json_load_file(en, JSON_REJECT_DUPLICATES, NULL) : NULL;
+		json_t *eflat = json_object();
+		if (eroot && json_is_object(eroot) && flatten(eflat, NULL, eroot, en, NULL) == 0) {
+			const char *k;
+			json_t *v;
+			json_object_foreach(eflat, k, v)
+				if (json_object_get(flat, k) == NULL)
+					json_object_set(flat, k, v);
+		}
+		json_decref(eflat);
+		json_decref(eroot);
+		free(en);
+	}
 	br_template *t = br_xcalloc(1, sizeof *t);
 	t->flat = flat;
 	t->path = br_xstrdup(path);
