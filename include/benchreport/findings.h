@@ -59,4 +59,11 @@ int br_findings_has(const br_findings *f, const char *id);
 /* br_findings_number: the derived number for key, NAN when absent. (Added by findings.) */
 double br_findings_number(const br_findings *f, const char *key);
 
+/* br_preemption_count: Δ num_preemptions_total over the run window: the
+ * preemption block's count when known, else the residency block's; NAN
+ * when neither. (Shared by the findings, the campaign story and figures.) */
+double br_preemption_count(const br_analysis *a);
+/* br_log_states_preemptions: 1 when a periodic stats line of the log states a
+ * preemption count (vLLM since 2025-11) or a V0 cumulative total. */
+int br_log_states_preemptions(const br_server_log *l);
 #endif

@@ -189,8 +189,8 @@ metric_p(const br_latency *l, int k)
  * preemption_count: Δ num_preemptions_total over the run: the preemption
  * block's count when known, else the residency block's; NAN when neither.
  */
-static double
-preemption_count(const br_analysis *a)
+double
+br_preemption_count(const br_analysis *a)
 {
 	if (a->preemptions.count_available && num(a->preemptions.n_preemptions))
 		return a->preemptions.n_preemptions;
@@ -221,8 +221,8 @@ has_flops_counter(const br_run *r)
  * log_has_preemption_numbers: 1 when any periodic stats line of the log
  * states a preemption count (vLLM since 2025-11) or a V0 cumulative total.
  */
-static int
-log_has_preemption_numbers(const br_server_log *l)
+int
+br_log_states_preemptions(const br_server_log *l)
 {
 	if (num(l->v0_cumulative_preemptions))
 		return 1;
@@ -268,7 +268,7 @@ gather(const br_analysis *a, facts *x)
 	x->tpot_p50 = tpot ? tpot->median : NAN;
 	x->ttft_p50_s = ttft && num(ttft->median) ? ttft->median / 1000.0 : NAN;
 	x->ttft_n = ttft && ttft->count > 0 ? (double)ttft->count : NAN;
-	x->preemptions = preemption_count(a);
+	x->preemptions = br_preemption_count(a);
 	x->prefill_s = a->ttft_split.available ? a->ttft_split.prefill_s : NAN;
 	x->queue_share = a->ttft_split.available ? a->ttft_split.queue_share : NAN;
 
@@ -653,7 +653,7 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	/* V1 writes no log line per preemption: preemptions > 0 counted by the
 	 * metrics while the log (present, not failed) states no preemption count. */
 	if (r && r->log && !r->log->did_not_start && num(x->preemptions) &&
-	    x->preemptions > 0 && !log_has_preemption_numbers(r->log))
+	    x->preemptions > 0 && !br_log_states_preemptions(r->log))
 		add(f, "log_silent_on_preemptions", BR_SEV_INFO, BR_CAVEAT);
 
 	/* A single run: no repeat to tell noise from effect. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "benchreport/story.h"
 #include "benchreport/compare.h"
+#include "benchreport/findings.h"
 
 const char *const br_verdict_name[4] = { "unknown", "holds", "partly", "does_not_hold" };
 
@@ -38,17 +39,6 @@ num(double x)
 	return isfinite(x);
 }
 
-/* preemptions: the count over the run window, NAN when unknown. */
-static double
-preemptions(const br_analysis *a)
-{
-	if (a->preemptions.count_available && num(a->preemptions.n_preemptions))
-		return a->preemptions.n_preemptions;
-	if (a->residency.available && num(a->residency.preemptions))
-		return a->residency.preemptions;
-	return NAN;
-}
-
 /* same_str: both known and equal (an unknown side cannot prove sameness). */
 static int
 same_str(const char *a, const char *b)
@@ -73,7 +63,7 @@ is_light(const br_campaign *c, size_t i, size_t f)
 	const br_bench *b = &c->runs[i].bench.runs[0], *fb = &c->runs[f].bench.runs[0];
 	if (i == f || !num(b->max_concurrency) || !(isinf(b->request_rate_rps) && isinf(fb->request_rate_rps)))
 		return 0;
-	if (!(preemptions(a) == 0) || !a->capacity.available || !(a->capacity.oversubscription <= 1.0))
+	if (!(br_preemption_count(a) == 0) || !a->capacity.available || !(a->capacity.oversubscription <= 1.0))
 		return 0;
 	if (!num(b->output_throughput_tps))
 		return 0;
@@ -140,23 +130,13 @@ add(br_story *s, const char *id)
 		s->ids[s->n_ids++] = id;
 }
 
-static int
-log_states_preemptions(const br_server_log *l)
-{
-	if (num(l->v0_cumulative_preemptions))
-		return 1;
-	for (size_t i = 0; i < l->n_stats; i++)
-		if (num(l->stats[i].preemptions))
-			return 1;
-	return 0;
-}
 
 /* br_expect_verdicts: see story.h. */
 void
 br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_EXPECT])
 {
 	const br_run *r = a->run;
-	double pre = preemptions(a);
+	double pre = br_preemption_count(a);
 	for (int k = 0; k < BR_N_EXPECT; k++)
 		verdict[k] = BR_VERDICT_UNKNOWN;
 	if (a->residency.available && num(a->residency.kv_peak_frac))
@@ -169,7 +149,7 @@ br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_
 	if (r && r->log && !r->log->did_not_start && r->log->n_preemption_lines > 0)
 		verdict[BR_EXPECT_LOG_LINES] = BR_VERDICT_HOLDS;   /* the lines are there (V0's format) */
 	else if (num(pre) && pre > 0 && r && r->log && !r->log->did_not_start && same_str(r->log->engine, "V1"))
-		verdict[BR_EXPECT_LOG_LINES] = log_states_preemptions(r->log) ? BR_VERDICT_PARTLY :
+		verdict[BR_EXPECT_LOG_LINES] = br_log_states_preemptions(r->log) ? BR_VERDICT_PARTLY :
 		    BR_VERDICT_FAILS;
 	if (num(itl_p99_ratio))
 		verdict[BR_EXPECT_ITL_P99_SPIKE] = itl_p99_ratio >= SPIKE_HOLDS ? BR_VERDICT_HOLDS :
@@ -202,7 +182,7 @@ br_story_build(const br_campaign *c, br_story *s)
 	size_t f = c->focus;
 	const br_analysis *fa = &c->analyses[f];
 	const br_bench *fb = &c->runs[f].bench.runs[0];
-	double fpre = preemptions(fa);
+	double fpre = br_preemption_count(fa);
 	int overloaded = (num(fpre) && fpre > 0) ||
 	    (fa->capacity.available && fa->capacity.oversubscription > 1.0);
 	s->overloaded = overloaded;
