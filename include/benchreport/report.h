@@ -29,6 +29,11 @@ typedef struct br_pdf_info {
 	const char *author;    /* "benchreport 0.1.0" */
 	const char *keywords;
 	const char *page_footer; /* "page {n} of {total}" with those two tokens (NULL = that English) */
+	/* the report's template: every text the document prints is passed
+	 * through br_template_phrase first (messages of the analyses in the
+	 * report's language); NULL = print as given. Borrowed: it must outlive
+	 * the br_pdf. */
+	const br_template *phrases;
 	/* creation date: SOURCE_DATE_EPOCH when set (reproducible bytes), else now */
 } br_pdf_info;
 

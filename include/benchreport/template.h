@@ -36,6 +36,19 @@ const char *br_template_get(const br_template *t, const char *key);
  */
 char *br_template_fill(const br_template *t, const char *key, const json_t *summary);
 
+/*
+ * br_template_phrase: the message `text` (English, as the ingest and
+ * analysis modules write it) in the template's language, from
+ * templates/phrases.LANG.json beside the template (loaded with it; absent
+ * for en). A phrase is the English text with "{}" for each variable part
+ * and its translation with as many "{}", filled in the same order. A phrase
+ * matching the whole text wins, and each hole's text is translated in turn
+ * (nested messages compose); otherwise phrases without holes are replaced
+ * where they occur inside the text. Returns a malloc'd string, or NULL when
+ * nothing applies (the caller keeps the English). NULL t or text: NULL.
+ */
+char *br_template_phrase(const br_template *t, const char *text);
+
 void br_template_free(br_template *t);
 
 #endif

@@ -17,9 +17,19 @@
 #include "benchreport/common.h"
 #include "benchreport/template.h"
 
+/* One entry of phrases.LANG.json: an English message with "{}" holes and
+ * its rendering in the template's language. */
+typedef struct phrase {
+	char *en, *tr;
+	size_t en_len;
+	int holes;
+} phrase;
+
 struct br_template {
 	json_t *flat;   /* object: "a.b.c" -> string */
 	char *path;
+	phrase *phrases;   /* longest English text first */
+	size_t n_phrases;
 };
 
 /* A growable byte buffer. */
@@ -81,6 +91,248 @@ flatten(json_t *flat, const char *prefix, json_t *obj, const char *file, char **
 	return 0;
 }
 
+/* count_holes: the number of "{}" in s. */
+static int
+count_holes(const char *s)
+{
+	int n = 0;
+	for (const char *q = strstr(s, "{}"); q; q = strstr(q + 2, "{}"))
+		n++;
+	return n;
+}
+
+/* by_length_desc: qsort order of phrases, longest English text first (so a
+ * longer message wins over a shorter one it contains), then by text. */
+static int
+by_length_desc(const void *a, const void *b)
+{
+	const phrase *x = a, *y = b;
+	if (x->en_len != y->en_len)
+		return x->en_len < y->en_len ? 1 : -1;
+	return strcmp(x->en, y->en);
+}
+
+/*
+ * load_phrases: read phrases.LANG.json (an object: English message with "{}"
+ * holes → its translation with as many "{}") into t. Returns 0, or -1 with
+ * *cause naming the file and the offending key (a value that is not a
+ * string, or a different number of holes).
+ */
+static int
+load_phrases(br_template *t, const char *file, char **cause)
+{
+	json_t *root = br_json_load_file(file, JSON_REJECT_DUPLICATES, cause);
+	if (root == NULL)
+		return -1;
+	if (!json_is_object(root)) {
+		if (cause)
+			*cause = br_xasprintf("%s:1:1: expected a JSON object of English message -> translation", file);
+		json_decref(root);
+		return -1;
+	}
+	t->phrases = br_xcalloc(json_object_size(root) + 1, sizeof *t->phrases);
+	const char *k;
+	json_t *v;
+	json_object_foreach(root, k, v) {
+		if (!json_is_string(v) || count_holes(k) != count_holes(json_string_value(v)) || *k == '\0' ||
+		    strcmp(k, "{}") == 0) {
+			if (cause)
+				*cause = br_xasprintf("%s: phrase \"%s\": expected a string with the same number of {} "
+				    "holes as the English text (and some text besides the holes)", file, k);
+			json_decref(root);
+			return -1;
+		}
+		phrase *ph = &t->phrases[t->n_phrases++];
+		ph->en = br_xstrdup(k);
+		ph->tr = br_xstrdup(json_string_value(v));
+		ph->en_len = strlen(k);
+		ph->holes = count_holes(k);
+	}
+	json_decref(root);
+	qsort(t->phrases, t->n_phrases, sizeof *t->phrases, by_length_desc);
+	return 0;
+}
+
+#define MAX_HOLES 8
+
+/* balanced: 1 when the n bytes at s close every '(' they open, in order. */
+static int
+balanced(const char *s, size_t n)
+{
+	int depth = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && --depth < 0)
+			return 0;
+	return depth == 0;
+}
+
+/*
+ * match: 1 when the whole of s matches pat, whose "{}" holes each match a
+ * non-empty run of bytes with balanced parentheses (shortest first; the
+ * last hole takes the rest), so a hole never swallows the end of one
+ * message and the start of the next.
+ * The holes' extents go to cap[2i] (start) and cap[2i+1] (length).
+ */
+static int
+match(const char *pat, const char *s, const char **cap, size_t *len, int i)
+{
+	for (;;) {
+		if (pat[0] == '{' && pat[1] == '}') {
+			if (i >= MAX_HOLES || *s == '\0')
+				return 0;
+			const char *rest = pat + 2;
+			size_t n = strlen(s);
+			if (*rest == '\0') {
+				cap[i] = s;
+				len[i] = n;
+				return balanced(s, n);
+			}
+			for (size_t k = 1; k <= n; k++) {
+				if ((unsigned char)s[k] >= 0x80 && (unsigned char)s[k] < 0xC0)
+					continue;   /* never end a hole inside a UTF-8 sequence */
+				if ((rest[0] == '{' && rest[1] == '}' ? 1 : s[k] == *rest) && balanced(s, k) &&
+				    match(rest, s + k, cap, len, i + 1)) {
+					cap[i] = s;
+					len[i] = k;
+					return 1;
+				}
+			}
+			return 0;
+		}
+		if (*pat == '\0')
+			return *s == '\0';
+		if (*pat != *s)
+			return 0;
+		pat++;
+		s++;
+	}
+}
+
+static char *translate(const br_template *t, const char *text, int depth);
+
+/*
+ * whole: the rendering of text when one phrase matches all of it (its
+ * holes' texts translated in turn, so nested messages compose), or NULL.
+ */
+static char *
+whole(const br_template *t, const char *text, int depth)
+{
+	size_t tl = strlen(text);
+	for (size_t i = 0; i < t->n_phrases; i++) {
+		const phrase *ph = &t->phrases[i];
+		if (ph->holes == 0 ? strcmp(ph->en, text) != 0 : ph->en_len - 2 * (size_t)ph->holes > tl)
+			continue;
+		const char *cap[MAX_HOLES];
+		size_t len[MAX_HOLES];
+		if (ph->holes > 0 && !match(ph->en, text, cap, len, 0))
+			continue;
+		sbuf b = {0};
+		sb_add(&b, "", 0);
+		const char *p = ph->tr;
+		for (int h = 0; h < ph->holes; h++) {
+			const char *q = strstr(p, "{}");
+			sb_add(&b, p, (size_t)(q - p));
+			char *hole = br_xstrndup(cap[h], len[h]);
+			char *ht = translate(t, hole, depth + 1);
+			sb_str(&b, ht ? ht : hole);
+			free(ht);
+			free(hole);
+			p = q + 2;
+		}
+		sb_str(&b, p);
+		return b.s;
+	}
+	return NULL;
+}
+
+/* join_sentence: a + "。" (unless a ends in a full stop already) + b;
+ * frees a and b. */
+static char *
+join_sentence(char *a, char *b)
+{
+	size_t al = strlen(a);
+	int stop = al >= 3 && strcmp(a + al - 3, "\xE3\x80\x82") == 0;
+	char *r = br_xasprintf("%s%s%s", a, stop ? "" : "\xE3\x80\x82", b);
+	free(a);
+	free(b);
+	return r;
+}
+
+/*
+ * sentences: the rendering of text as a run of messages each ending in
+ * ". " where every one of them matches a phrase whole (the split is taken
+ * only then, so a ". " inside a quoted log line does not cut a message),
+ * else as one message and its full stop, or one message. NULL otherwise.
+ */
+static char *
+sentences(const br_template *t, const char *text, int depth)
+{
+	/* a run of messages first: a phrase ending in a hole would otherwise
+	 * swallow the messages after its own */
+	for (const char *q = strstr(text, ". "); q; q = strstr(q + 1, ". ")) {
+		char *head = br_xstrndup(text, (size_t)(q - text));
+		char *a = whole(t, head, depth);
+		free(head);
+		if (a == NULL)
+			continue;
+		char *b = sentences(t, q + 2, depth);
+		if (b)
+			return join_sentence(a, b);
+		free(a);
+	}
+	/* the full stop is the message's, not its last hole's */
+	size_t tl = strlen(text);
+	if (tl > 1 && text[tl - 1] == '.') {
+		char *body = br_xstrndup(text, tl - 1);
+		char *r = whole(t, body, depth);
+		free(body);
+		if (r)
+			return join_sentence(r, br_xstrdup(""));
+	}
+	return whole(t, text, depth);
+}
+
+/*
+ * translate: the rendering of text, or NULL when nothing applies: the
+ * message(s) of `sentences`, else each hole-free phrase replaced where it
+ * occurs inside the text, longest phrase first. Depth caps the nesting.
+ */
+static char *
+translate(const br_template *t, const char *text, int depth)
+{
+	if (t == NULL || t->n_phrases == 0 || text == NULL || *text == '\0' || depth > 4)
+		return NULL;
+	char *r = sentences(t, text, depth);
+	if (r)
+		return r;
+	char *cur = NULL;
+	for (size_t i = 0; i < t->n_phrases; i++) {
+		const phrase *ph = &t->phrases[i];
+		const char *src = cur ? cur : text;
+		if (ph->holes > 0 || strstr(src, ph->en) == NULL)
+			continue;
+		sbuf b = {0};
+		sb_add(&b, "", 0);
+		for (const char *q; (q = strstr(src, ph->en)) != NULL; src = q + ph->en_len) {
+			sb_add(&b, src, (size_t)(q - src));
+			sb_str(&b, ph->tr);
+		}
+		sb_str(&b, src);
+		free(cur);
+		cur = b.s;
+	}
+	return cur;
+}
+
+/* br_template_phrase: see template.h. */
+char *
+br_template_phrase(const br_template *t, const char *text)
+{
+	return translate(t, text, 0);
+}
+
 /*
  * br_template_load: parse the file with jansson and flatten it. Bad JSON is
  * reported as "FILE:LINE:COL: message"; a root that is not an object or a
@@ -134,6 +386,17 @@ br_template_load(const char *path, char **cause)
 	br_template *t = br_xcalloc(1, sizeof *t);
 	t->flat = flat;
 	t->path = br_xstrdup(path);
+	if (lang && dot - lang == 3 && strncmp(lang, ".en", 3) != 0) {
+		const char *slash = strrchr(path, '/');
+		char *pp = br_xasprintf("%.*sphrases%.*s.json", slash ? (int)(slash - path + 1) : 0, path,
+		    (int)(dot - lang), lang);
+		if (br_is_file(pp) && load_phrases(t, pp, cause) != 0) {
+			free(pp);
+			br_template_free(t);
+			return NULL;
+		}
+		free(pp);
+	}
 	return t;
 }
 
@@ -358,7 +621,7 @@ format_number(double x, const char *spec)
  * unknown spec yields NULL (the caller then copies the placeholder as is).
  */
 static char *
-render_value(const json_t *v, const char *spec)
+render_value(const br_template *t, const json_t *v, const char *spec)
 {
 	if ((v == NULL || json_is_null(v)) && spec != NULL && strncmp(spec, "n:", 2) == 0) {
 		const char *w = spec + 2, *bar = strchr(w, '|');
@@ -366,8 +629,10 @@ render_value(const json_t *v, const char *spec)
 	}
 	if (v == NULL || json_is_null(v))
 		return br_xstrdup("n/a");
-	if (json_is_string(v))
-		return br_xstrdup(json_string_value(v));
+	if (json_is_string(v)) {
+		char *tr = br_template_phrase(t, json_string_value(v));
+		return tr ? tr : br_xstrdup(json_string_value(v));
+	}
 	if (json_is_boolean(v))
 		return br_xstrdup(json_is_true(v) ? "yes" : "no");
 	if (json_is_integer(v) && (spec == NULL || *spec == '\0'))
@@ -425,7 +690,7 @@ br_template_fill(const br_template *t, const char *key, const json_t *summary)
 			spec = colon + 1;
 		}
 		const json_t *v = lookup(summary, inner);
-		char *out = render_value(v, spec);
+		char *out = render_value(t, v, spec);
 		if (out == NULL)
 			sb_add(&b, p, (size_t)(close - p + 1));
 		else
@@ -445,5 +710,10 @@ br_template_free(br_template *t)
 		return;
 	json_decref(t->flat);
 	free(t->path);
+	for (size_t i = 0; i < t->n_phrases; i++) {
+		free(t->phrases[i].en);
+		free(t->phrases[i].tr);
+	}
+	free(t->phrases);
 	free(t);
 }

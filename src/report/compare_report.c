@@ -812,7 +812,7 @@ write_pdf(const br_compare_input *in, const json_t *summary, const br_figure *fi
 	char *subject = br_template_fill(t, "doc.subject", summary);
 	char *keywords = br_template_fill(t, "doc.keywords", summary);
 	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0", .keywords = keywords,
-		.page_footer = br_template_get(t, "doc.page_footer") };
+		.page_footer = br_template_get(t, "doc.page_footer"), .phrases = t };
 	ctx c = { .t = t, .s = summary, .in = in, .figs = figs, .n_figs = n_figs };
 	c.d = br_pdf_new(&info, cause);
 	int rc = -1;

@@ -71,6 +71,7 @@ struct br_pdf {
 	HPDF_Doc pdf;
 	HPDF_Font regular, bold, mono;
 	HPDF_Font alt;             /* CJK fallback, loaded on first use */
+	const br_template *phrases; /* borrowed, see br_pdf_info */
 	int alt_tried;
 	HPDF_Encoder enc;
 	HPDF_Page page;            /* current page, NULL before the first */
@@ -350,7 +351,9 @@ load_font(br_pdf *d, const char *file)
 static char *
 clean_text(br_pdf *d, const char *s)
 {
-	char *c = br_text_clean(s);
+	char *tr = br_template_phrase(d->phrases, s);
+	char *c = br_text_clean(tr ? tr : s);
+	free(tr);
 	if (!d->alt_tried && br_text_has_alt(c)) {
 		d->alt_tried = 1;
 		const char *doing = d->doing;
@@ -419,6 +422,7 @@ br_pdf_new(const br_pdf_info *info, char **cause)
 		set_info(d, HPDF_INFO_KEYWORDS, info->keywords);
 		d->title = clean_text(d, info->title);
 	}
+	d->phrases = info ? info->phrases : NULL;
 	d->page_footer = br_xstrdup(info && info->page_footer ? info->page_footer : "page {n} of {total}");
 	set_info(d, HPDF_INFO_CREATOR, "benchreport");
 	set_info(d, HPDF_INFO_PRODUCER, "benchreport (libharu)");

@@ -1107,7 +1107,7 @@ doc_open(ctx *c, const char *title_key, char **cause)
 	char *subject = br_template_fill(c->t, "doc.subject", c->s);
 	char *keywords = br_template_fill(c->t, "doc.keywords", c->s);
 	br_pdf_info info = { .title = title, .subject = subject, .author = "benchreport 0.1.0",
-		.keywords = keywords, .page_footer = br_template_get(c->t, "doc.page_footer") };
+		.keywords = keywords, .page_footer = br_template_get(c->t, "doc.page_footer"), .phrases = c->t };
 	c->d = br_pdf_new(&info, cause);
 	free(title);
 	free(subject);

@@ -203,6 +203,106 @@ test_bad_json_position(void **state)
 	free(cause);
 }
 
+/* write_file: dir/name with text. */
+static void
+write_file(const char *dir, const char *name, const char *text)
+{
+	char *p = br_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(p);
+}
+
+/*
+ * Phrases (templates/phrases.LANG.json): each row is an English message and
+ * the rendering worked out by hand from the phrase table below (NULL: no
+ * phrase applies, the caller keeps the English).
+ */
+static void
+test_phrases(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/br_phr_XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "report.en.json", "{\"k\": \"source: {src}\"}");
+	write_file(dir, "report.zh.json", "{\"k\": \"来源：{src}\"}");
+	write_file(dir, "phrases.zh.json",
+	    "{\"the server log\": \"服务端日志\",\n"
+	    " \"server log\": \"日志\",\n"
+	    " \"needs {} in the bench result\": \"需要 bench 结果里的 {}\",\n"
+	    " \"{} ({}) is not used: {}\": \"{}（{}）未被采用：{}\",\n"
+	    " \"it serves model {}, the bench ran against {}\": \"它服务 {}，bench 压测 {}\",\n"
+	    " \"it failed at start-up ({})\": \"它启动失败（{}）\",\n"
+	    " \"{} shows {} start-ups\": \"{} 有 {} 次启动\"}\n");
+	static const struct {
+		const char *en, *want;
+	} rows[] = {
+		/* a hole-free phrase, whole */
+		{ "the server log", "服务端日志" },
+		/* one hole, data kept verbatim */
+		{ "needs total_output_tokens in the bench result", "需要 bench 结果里的 total_output_tokens" },
+		/* nested: the outer phrase's holes are translated in turn */
+		{ "a.log (the server log) is not used: it serves model m/7B, the bench ran against q/8B",
+		  "a.log（服务端日志）未被采用：它服务 m/7B，bench 压测 q/8B" },
+		/* a trailing full stop becomes 。 */
+		{ "needs x in the bench result.", "需要 bench 结果里的 x。" },
+		/* two messages: the split is at the ". " after which both match,
+		 * not at the ". " inside the quoted log line */
+		{ "a.log (the server log) is not used: it failed at start-up (line 8: bad. Fix it). "
+		  "b.log (server log) is not used: it serves model m, the bench ran against q.",
+		  "a.log（服务端日志）未被采用：它启动失败（line 8: bad. Fix it）。"
+		  "b.log（日志）未被采用：它服务 m，bench 压测 q。" },
+		/* a hole holding UTF-8 text */
+		{ "日志.log shows 2 start-ups", "日志.log 有 2 次启动" },
+		/* hole-free phrases inside other text: the longer one first */
+		{ "墙钟 — see the server log and the server log", "墙钟 — see 服务端日志 and 服务端日志" },
+		/* nothing applies */
+		{ "needs in the bench result", NULL },
+		{ "Qwen/Qwen2.5-7B-Instruct", NULL },
+		{ "", NULL },
+	};
+	char *zh = br_xasprintf("%s/report.zh.json", dir), *en = br_xasprintf("%s/report.en.json", dir);
+	char *cause = NULL;
+	br_template *t = br_template_load(zh, &cause);
+	assert_non_null(t);
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		char *got = br_template_phrase(t, rows[i].en);
+		if (rows[i].want == NULL ? got != NULL : got == NULL || strcmp(got, rows[i].want) != 0)
+			fail_msg("row %zu: '%s' -> '%s', want '%s'", i, rows[i].en, got ? got : "(null)",
+			    rows[i].want ? rows[i].want : "(null)");
+		free(got);
+	}
+	/* a string value filled into a template is translated too */
+	json_t *s = json_pack("{s:s}", "src", "server log");
+	char *filled = br_template_fill(t, "k", s);
+	assert_string_equal(filled, "来源：日志");
+	free(filled);
+	br_template_free(t);
+	/* English loads no phrases */
+	t = br_template_load(en, &cause);
+	assert_non_null(t);
+	assert_null(br_template_phrase(t, "the server log"));
+	filled = br_template_fill(t, "k", s);
+	assert_string_equal(filled, "source: server log");
+	free(filled);
+	br_template_free(t);
+	json_decref(s);
+	/* a phrase whose translation lost a hole is an error naming it */
+	write_file(dir, "phrases.zh.json", "{\"needs {} and {}\": \"需要 {}\"}");
+	assert_null(br_template_load(zh, &cause));
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "phrases.zh.json"));
+	assert_non_null(strstr(cause, "needs {} and {}"));
+	free(cause);
+	char *rm = br_xasprintf("rm -rf '%s'", dir);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+	free(zh);
+	free(en);
+}
+
 int
 main(void)
 {
@@ -212,6 +312,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_null_missing_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_braces_utf8_arrays, setup, teardown),
 		cmocka_unit_test(test_bad_json_position),
+		cmocka_unit_test(test_phrases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
