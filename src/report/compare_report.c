@@ -544,8 +544,10 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		note(c, "elasticity.missing", po);
 	else if (e->available && e->pool_changed)
 		para(c, "elasticity.chain", po);
-	else
+	else if (e->available)
 		para(c, "elasticity.no_pool_change", po);
+	else
+		para(c, "elasticity.pool_unknown", po);
 	if (p->verdict == 0 && isfinite(e->resident_rel))
 		note(c, "elasticity.not_controlled", po);
 }

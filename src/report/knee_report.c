@@ -1046,7 +1046,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 	size_t ni = 0;
 	for (size_t g = 0; g < r->n_groups; g++)
 		ni += r->groups[g].n;
-	const char *ih[3] = { "curve", "run", "file:line" };
+	const char *ih[3] = { br_template_get(t, "inputs.col_curve"), br_template_get(t, "inputs.col_run"),
+		br_template_get(t, "inputs.col_file") };
 	char **ic = br_xcalloc(ni * 3 + 1, sizeof *ic);
 	size_t k = 0;
 	for (size_t g = 0; g < r->n_groups; g++)

@@ -660,20 +660,12 @@ column_widths(br_pdf *d, const struct br_pdf_table *t, char **clean, double fs, 
 				double w = br_text_width(f, d->alt, fs, p, len);
 				if (w > m)
 					m = w;
-				/* words of this hard line */
-				const char *q = p, *e = p + len;
-				while (q < e) {
-					while (q < e && *q == ' ')
-						q++;
-					const char *ws = q;
-					while (q < e && *q != ' ')
-						q++;
-					double ww = br_text_width(f, d->alt, fs, ws, (size_t)(q - ws));
-					if (ww > mw)
-						mw = ww;
-					if (r > 0 && ww > mc)
-						mc = ww;
-				}
+				/* the widest unbreakable piece of this hard line */
+				double ww = br_text_min_width(f, d->alt, fs, p, len);
+				if (ww > mw)
+					mw = ww;
+				if (r > 0 && ww > mc)
+					mc = ww;
 				p += len + (p[len] == '\n' ? 1 : 0);
 			}
 		}
@@ -822,8 +814,9 @@ free_lines(cell *cells, size_t n)
 }
 
 /* br_pdf_table_draw (br_pdf_table): column widths from col_weight (all
- * finite and > 0) or from the content (fit_widths; 8 pt when words do not
- * fit at 9 pt); the header repeats on every page the table spans. */
+ * finite and > 0; a column still gets its widest body number or word when
+ * the others have room) or from the content (fit_widths; 8 pt when words
+ * do not fit at 9 pt); the header repeats on every page the table spans. */
 void
 br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 {
@@ -853,6 +846,24 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 	if (weighted) {
 		for (size_t c = 0; c < nc; c++)
 			w[c] = TEXT_W * t->col_weight[c] / wsum;
+		/* the weights are a preference: a column narrower than its widest
+		 * body number or word takes the width from the columns with room */
+		double *minw = br_xcalloc(nc, sizeof *minw), *minc = br_xcalloc(nc, sizeof *minc);
+		column_widths(d, t, clean, fs, pad, nat, minw, minc);
+		double need_w = 0, room = 0, sminc = 0;
+		for (size_t c = 0; c < nc; c++) {
+			sminc += minc[c];
+			if (w[c] < minc[c])
+				need_w += minc[c] - w[c];
+			else
+				room += w[c] - minc[c];
+		}
+		if (need_w > 0 && sminc <= TEXT_W && room > 0) {
+			for (size_t c = 0; c < nc; c++)
+				w[c] = w[c] < minc[c] ? minc[c] : w[c] - (w[c] - minc[c]) * need_w / room;
+		}
+		free(minw);
+		free(minc);
 	} else {
 		double *minw = br_xcalloc(nc, sizeof *minw), *minc = br_xcalloc(nc, sizeof *minc);
 		column_widths(d, t, clean, fs, pad, nat, minw, minc);

@@ -303,7 +303,7 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 				    (c[j].cp == '-' && j > start && c[j - 1].cp != ' '));
 				if ((cjk_here || cjk_next || soft) && j + 1 < e && c[j + 1].cp != ' ' &&
 				    !no_line_start(c[j + 1].cp) && !no_line_end(c[j].cp))
-					brk = j + 1, brk_next = j + 1, brk_soft = 1, brk_w = w;
+					brk = j + 1, brk_next = j + 1, brk_soft = !(cjk_here || cjk_next), brk_w = w;
 			}
 			if (!overflow) {
 				push_line(&lines, &n_lines, &cap, c, start, e, c[start].off);
@@ -339,6 +339,34 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 	free(c);
 	*lines_out = lines;
 	return n_lines;
+}
+
+/* br_text_min_width: see pdf_text.h. The units are those br_text_break
+ * never cuts when it has a choice: runs between spaces, and between CJK
+ * characters except before closing / after opening punctuation. */
+double
+br_text_min_width(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t len)
+{
+	char *copy = br_xstrndup(s, len);
+	size_t n;
+	ch *c = measure_chars(font, alt, size, copy, &n);
+	double widest = 0, w = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (c[j].cp == ' ' || c[j].cp == '\n') {
+			w = 0;
+			continue;
+		}
+		w += c[j].w;
+		if (w > widest)
+			widest = w;
+		int cjk_break = (is_cjk(c[j].cp) || (j + 1 < n && is_cjk(c[j + 1].cp))) && j + 1 < n &&
+		    !no_line_start(c[j + 1].cp) && !no_line_end(c[j].cp);
+		if (cjk_break)
+			w = 0;
+	}
+	free(c);
+	free(copy);
+	return widest;
 }
 
 /* br_text_fit: see pdf_text.h. */

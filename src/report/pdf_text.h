@@ -55,6 +55,14 @@ double br_text_width(HPDF_Font font, HPDF_Font alt, double size, const char *s, 
 size_t br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, br_line **lines);
 
 /*
+ * br_text_min_width: width in points of the widest piece of s (len bytes,
+ * cleaned) that br_text_break keeps on one line when it can: a run between
+ * spaces, or one CJK character with the punctuation that may not be
+ * separated from it. A column this wide never breaks a number or a word.
+ */
+double br_text_min_width(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t len);
+
+/*
  * br_text_fit: the byte length of the longest prefix of s (cleaned) that,
  * followed by "…", fits in max_pt; returns strlen(s) when s fits whole.
  */
