@@ -44,7 +44,9 @@ char *br_template_fill(const br_template *t, const char *key, const json_t *summ
  * and its translation with as many "{}", filled in the same order. A phrase
  * matching the whole text wins, and each hole's text is translated in turn
  * (nested messages compose); otherwise phrases without holes are replaced
- * where they occur inside the text. Returns a malloc'd string, or NULL when
+ * where they occur inside the text, except those whose key is written
+ * "=text" (single words such as "default": whole texts only). Returns a
+ * malloc'd string, or NULL when
  * nothing applies (the caller keeps the English). NULL t or text: NULL.
  */
 char *br_template_phrase(const br_template *t, const char *text);

@@ -23,12 +23,13 @@ typedef struct phrase {
 	char *en, *tr;
 	size_t en_len;
 	int holes;
+	int whole_only;   /* key written "=text": never replaced inside other text */
 } phrase;
 
 struct br_template {
 	json_t *flat;   /* object: "a.b.c" -> string */
 	char *path;
-	phrase *phrases;   /* longest English text first */
+	phrase *phrases;   /* most literal English text first */
 	size_t n_phrases;
 };
 
@@ -101,14 +102,16 @@ count_holes(const char *s)
 	return n;
 }
 
-/* by_length_desc: qsort order of phrases, longest English text first (so a
- * longer message wins over a shorter one it contains), then by text. */
+/* by_length_desc: qsort order of phrases, most literal (non-hole) text
+ * first, so a specific message wins over a generic one ("{} tokens") and a
+ * longer phrase over a shorter one it contains; then by text. */
 static int
 by_length_desc(const void *a, const void *b)
 {
 	const phrase *x = a, *y = b;
-	if (x->en_len != y->en_len)
-		return x->en_len < y->en_len ? 1 : -1;
+	size_t lx = x->en_len - 2 * (size_t)x->holes, ly = y->en_len - 2 * (size_t)y->holes;
+	if (lx != ly)
+		return lx < ly ? 1 : -1;
 	return strcmp(x->en, y->en);
 }
 
@@ -143,7 +146,8 @@ load_phrases(br_template *t, const char *file, char **cause)
 			return -1;
 		}
 		phrase *ph = &t->phrases[t->n_phrases++];
-		ph->en = br_xstrdup(k);
+		ph->whole_only = k[0] == '=' && k[1] != '\0';
+		ph->en = br_xstrdup(k + ph->whole_only);
 		ph->tr = br_xstrdup(json_string_value(v));
 		ph->en_len = strlen(k);
 		ph->holes = count_holes(k);
@@ -173,10 +177,10 @@ balanced(const char *s, size_t n)
  * non-empty run of bytes with balanced parentheses (shortest first; the
  * last hole takes the rest), so a hole never swallows the end of one
  * message and the start of the next.
- * The holes' extents go to cap[2i] (start) and cap[2i+1] (length).
+ * (strict; see whole). Hole i's extent goes to cap[i] (start) and len[i].
  */
 static int
-match(const char *pat, const char *s, const char **cap, size_t *len, int i)
+match(const char *pat, const char *s, const char **cap, size_t *len, int i, int strict)
 {
 	for (;;) {
 		if (pat[0] == '{' && pat[1] == '}') {
@@ -187,13 +191,13 @@ match(const char *pat, const char *s, const char **cap, size_t *len, int i)
 			if (*rest == '\0') {
 				cap[i] = s;
 				len[i] = n;
-				return balanced(s, n);
+				return !strict || balanced(s, n);
 			}
 			for (size_t k = 1; k <= n; k++) {
 				if ((unsigned char)s[k] >= 0x80 && (unsigned char)s[k] < 0xC0)
 					continue;   /* never end a hole inside a UTF-8 sequence */
-				if ((rest[0] == '{' && rest[1] == '}' ? 1 : s[k] == *rest) && balanced(s, k) &&
-				    match(rest, s + k, cap, len, i + 1)) {
+				if ((rest[0] == '{' && rest[1] == '}' ? 1 : s[k] == *rest) && (!strict || balanced(s, k)) &&
+				    match(rest, s + k, cap, len, i + 1, strict)) {
 					cap[i] = s;
 					len[i] = k;
 					return 1;
@@ -215,9 +219,12 @@ static char *translate(const br_template *t, const char *text, int depth);
 /*
  * whole: the rendering of text when one phrase matches all of it (its
  * holes' texts translated in turn, so nested messages compose), or NULL.
+ * strict: the holes must have balanced parentheses; otherwise that is
+ * only preferred (a quoted log line may open a parenthesis it never
+ * closes).
  */
 static char *
-whole(const br_template *t, const char *text, int depth)
+whole(const br_template *t, const char *text, int depth, int strict)
 {
 	size_t tl = strlen(text);
 	for (size_t i = 0; i < t->n_phrases; i++) {
@@ -226,7 +233,7 @@ whole(const br_template *t, const char *text, int depth)
 			continue;
 		const char *cap[MAX_HOLES];
 		size_t len[MAX_HOLES];
-		if (ph->holes > 0 && !match(ph->en, text, cap, len, 0))
+		if (ph->holes > 0 && !match(ph->en, text, cap, len, 0, strict))
 			continue;
 		sbuf b = {0};
 		sb_add(&b, "", 0);
@@ -273,7 +280,7 @@ sentences(const br_template *t, const char *text, int depth)
 	 * swallow the messages after its own */
 	for (const char *q = strstr(text, ". "); q; q = strstr(q + 1, ". ")) {
 		char *head = br_xstrndup(text, (size_t)(q - text));
-		char *a = whole(t, head, depth);
+		char *a = whole(t, head, depth, 1);
 		free(head);
 		if (a == NULL)
 			continue;
@@ -282,16 +289,22 @@ sentences(const br_template *t, const char *text, int depth)
 			return join_sentence(a, b);
 		free(a);
 	}
-	/* the full stop is the message's, not its last hole's */
+	/* the full stop is the message's, not its last hole's; balanced holes
+	 * are preferred */
 	size_t tl = strlen(text);
-	if (tl > 1 && text[tl - 1] == '.') {
-		char *body = br_xstrndup(text, tl - 1);
-		char *r = whole(t, body, depth);
-		free(body);
+	for (int strict = 1; strict >= 0; strict--) {
+		if (tl > 1 && text[tl - 1] == '.') {
+			char *body = br_xstrndup(text, tl - 1);
+			char *r = whole(t, body, depth, strict);
+			free(body);
+			if (r)
+				return join_sentence(r, br_xstrdup(""));
+		}
+		char *r = whole(t, text, depth, strict);
 		if (r)
-			return join_sentence(r, br_xstrdup(""));
+			return r;
 	}
-	return whole(t, text, depth);
+	return NULL;
 }
 
 /*
@@ -311,7 +324,7 @@ translate(const br_template *t, const char *text, int depth)
 	for (size_t i = 0; i < t->n_phrases; i++) {
 		const phrase *ph = &t->phrases[i];
 		const char *src = cur ? cur : text;
-		if (ph->holes > 0 || strstr(src, ph->en) == NULL)
+		if (ph->holes > 0 || ph->whole_only || strstr(src, ph->en) == NULL)
 			continue;
 		sbuf b = {0};
 		sb_add(&b, "", 0);
@@ -633,8 +646,10 @@ render_value(const br_template *t, const json_t *v, const char *spec)
 		char *tr = br_template_phrase(t, json_string_value(v));
 		return tr ? tr : br_xstrdup(json_string_value(v));
 	}
-	if (json_is_boolean(v))
-		return br_xstrdup(json_is_true(v) ? "yes" : "no");
+	if (json_is_boolean(v)) {
+		char *tr = br_template_phrase(t, json_is_true(v) ? "yes" : "no");
+		return tr ? tr : br_xstrdup(json_is_true(v) ? "yes" : "no");
+	}
 	if (json_is_integer(v) && (spec == NULL || *spec == '\0'))
 		return br_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	if (json_is_number(v))

@@ -357,6 +357,15 @@ typedef struct ctx {
 	char *err;
 } ctx;
 
+/* value: a setting's value as the report prints it ("default" in the
+ * report's language); kept in p. */
+static const char *
+value(const ctx *c, pool *p, const char *v)
+{
+	char *tr = br_template_phrase(c->t, v);
+	return tr ? keep(p, tr) : v;
+}
+
 static const char *
 fill(ctx *c, pool *p, const char *key, const json_t *obj)
 {
@@ -521,11 +530,11 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		for (int s = 0; s < BR_SET_N; s++)
 			if (p->diffs[s].state == BR_DIFF_DIFFERS && s != BR_SET_KV_POOL)
 				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", label(c, "settings.names", br_cmp_setting_key[s]),
-				    p->diffs[s].a_text, p->diffs[s].b_text));
+				    value(c, &sp, p->diffs[s].a_text), value(c, &sp, p->diffs[s].b_text)));
 		for (size_t k = 0; k < p->n_extra; k++)
 			if (p->extra[k].state == BR_DIFF_DIFFERS)
-				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", p->extra[k].name, p->extra[k].a_text,
-				    p->extra[k].b_text));
+				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", p->extra[k].name,
+				    value(c, &sp, p->extra[k].a_text), value(c, &sp, p->extra[k].b_text)));
 		br_pdf_bullets(c->d, items, n);
 		free(items);
 		pool_free(&sp);

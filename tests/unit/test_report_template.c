@@ -254,6 +254,9 @@ test_phrases(void **state)
 		  "b.log (server log) is not used: it serves model m, the bench ran against q.",
 		  "a.log（服务端日志）未被采用：它启动失败（line 8: bad. Fix it）。"
 		  "b.log（日志）未被采用：它服务 m，bench 压测 q。" },
+		/* a quoted log line that opens a parenthesis it never closes: the
+		 * balanced reading is preferred, but not required */
+		{ "it failed at start-up (line 8: needs (16 GiB)", "它启动失败（line 8: needs (16 GiB）" },
 		/* a hole holding UTF-8 text */
 		{ "日志.log shows 2 start-ups", "日志.log 有 2 次启动" },
 		/* hole-free phrases inside other text: the longer one first */
