@@ -160,16 +160,20 @@ draw_text(br_pdf *d, HPDF_Font f, double size, double x, double y, const char *s
 		char *tmp = br_xstrndup(s, rl);
 		HPDF_Page_SetFontAndSize(d->page, rf, (HPDF_REAL)size);
 		/* the CJK face has no bold: inside bold text its glyphs are filled
-		 * and stroked (a 0.035 em outline), close to DejaVu Sans Bold */
+		 * and stroked (a 0.02 em outline with round joins: heavier, and the
+		 * gaps of dense glyphs such as 齉 stay open) */
 		int fake_bold = f == d->bold && rf == d->alt && rf != f;
 		if (fake_bold) {
 			HPDF_Page_SetTextRenderingMode(d->page, HPDF_FILL_THEN_STROKE);
 			HPDF_Page_SetRGBStroke(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
-			HPDF_Page_SetLineWidth(d->page, (HPDF_REAL)(size * 0.035));
+			HPDF_Page_SetLineWidth(d->page, (HPDF_REAL)(size * 0.02));
+			HPDF_Page_SetLineJoin(d->page, HPDF_ROUND_JOIN);
 		}
 		HPDF_Page_TextOut(d->page, fin(x), fin(y), tmp);
-		if (fake_bold)
+		if (fake_bold) {
 			HPDF_Page_SetTextRenderingMode(d->page, HPDF_FILL);
+			HPDF_Page_SetLineJoin(d->page, HPDF_MITER_JOIN);
+		}
 		free(tmp);
 		x += br_text_width(rf, NULL, size, s, rl);
 		s += rl;
