@@ -257,13 +257,16 @@ numbered_bullets(ctx *c, const char *prefix)
 /* ---------------------------------------------------------------- */
 
 /*
- * findings_section: the sentences of the rules that fired (summary.json
- * "findings", evaluated by src/analysis/findings.c), grouped as
- * conclusions, recommendations and caveats.
+ * findings_kinds: the sentences of the rules that fired (summary.json
+ * "findings", evaluated by src/analysis/findings.c) of the kinds in mask
+ * (1 conclusions, 2 recommendations, 4 caveats), each kind under its own
+ * heading of the given level (conclusions print "none" when no rule fired;
+ * the other kinds print nothing then). Returns the number of sentences.
  */
-static void
-findings_kinds(ctx *c, int mask)
+static size_t
+findings_kinds(ctx *c, int mask, int level)
 {
+	size_t shown = 0;
 	json_t *list = json_object_get(c->s, "findings");
 	static const char *kinds[3] = { "finding", "recommendation", "caveat" };
 	static const char *heads[3] = { "findings_text.conclusions_heading",
@@ -283,8 +286,9 @@ findings_kinds(ctx *c, int mask)
 			items = br_xrealloc(items, (n + 1) * sizeof *items);
 			items[n++] = fill(c, &p, key);
 		}
+		shown += n;
 		if (n > 0 || k == 0) {
-			heading(c, 2, heads[k]);
+			heading(c, level, heads[k]);
 			if (n > 0)
 				br_pdf_bullets(c->d, items, n);
 			else   /* without metrics and log most rules cannot look: no all-clear */
@@ -295,13 +299,9 @@ findings_kinds(ctx *c, int mask)
 		free(items);
 		strpool_free(&p);
 	}
+	return shown;
 }
 
-static void
-findings_section(ctx *c)
-{
-	findings_kinds(c, 7);
-}
 
 /*
  * error_group_bullets: one bullet per group of failed requests sharing an
@@ -482,7 +482,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	strpool_free(&p);
 }
 
-static void checks_table(ctx *c, const json_t *checks, const char *plan_intro_key);
+static void checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level);
 
 static void
 title_page(ctx *c)
@@ -580,8 +580,7 @@ title_page(ctx *c)
 	if (a->latency.from_arrays && a->latency.itl_stalls_known && a->latency.itl_stalls > 0)
 		para(c, "glance.stalls");
 
-	findings_section(c);
-	checks_table(c, json_object_get(json_object_get(c->s, "plan"), "checks"), "glance.plan_intro");
+	findings_kinds(c, 1, 2);
 	if (r->n_warnings > 0) {
 		heading(c, 2, "glance.missing_heading");
 		br_pdf_bullets(c->d, (const char *const *)r->warnings, r->n_warnings);
@@ -1040,28 +1039,37 @@ budget_section(ctx *c)
 }
 
 /* run_chapters: the detailed chapters of one run (single-run report or the
- * focus run of a campaign). */
+ * focus run of a campaign), in the order of the reference reports:
+ * capacity, waveform and KV cache, preemptions, queue (TTFT split and
+ * Little's law), recompute (FLOPs ledger), the wall-clock budget, then the
+ * counters and the full measured latency. */
 static void
 run_chapters(ctx *c)
 {
-	latency_section(c);
 	capacity_section(c);
-	ledger_section(c);
 	residency_section(c);
 	preemptions_section(c);
 	ttft_section(c);
 	flops_section(c);
 	budget_section(c);
-	if (c->n_removed > 0) {
-		heading(c, 1, "removed.heading");
-		para(c, "removed.intro");
-		br_pdf_bullets(c->d, (const char *const *)c->removed, c->n_removed);
-		for (size_t i = 0; i < c->n_removed; i++)
-			free(c->removed[i]);
-		free(c->removed);
-		c->removed = NULL;
-		c->n_removed = 0;
-	}
+	ledger_section(c);
+	latency_section(c);
+}
+
+/* removed_chapter: the sections the inputs could not give, with why. */
+static void
+removed_chapter(ctx *c)
+{
+	if (c->n_removed == 0)
+		return;
+	heading(c, 1, "removed.heading");
+	para(c, "removed.intro");
+	br_pdf_bullets(c->d, (const char *const *)c->removed, c->n_removed);
+	for (size_t i = 0; i < c->n_removed; i++)
+		free(c->removed[i]);
+	free(c->removed);
+	c->removed = NULL;
+	c->n_removed = 0;
 }
 
 static void
@@ -1140,6 +1148,11 @@ br_report_write_pdf(const br_analysis *a, const json_t *summary,
 		return -1;
 	title_page(&c);
 	run_chapters(&c);
+	/* after the chapters, as the reference reports close: the plan's
+	 * checks, the next steps, the caveats */
+	checks_table(&c, json_object_get(json_object_get(summary, "plan"), "checks"), "glance.plan_intro", 1);
+	findings_kinds(&c, 4, findings_kinds(&c, 2, 1) > 0 ? 2 : 1);
+	removed_chapter(&c);
 	appendix(&c);
 	return doc_close(&c, pdf_path, cause);
 }
@@ -1286,16 +1299,17 @@ story_bullets(ctx *c, const json_t *ids, int rec, const char ***items, size_t *n
  * with the verdict from the data and what was measured (plan_intro_key: the
  * intro of a plan's table; NULL = the standard expectations): rows from the JSON
  * list `checks` ([{check, plan, verdict}], src/report/story_summary.c); the
- * plan's own words replace the standard wording when given.
+ * plan's own words replace the standard wording when given; its heading at
+ * the given level.
  */
 static void
-checks_table(ctx *c, const json_t *checks, const char *plan_intro_key)
+checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level)
 {
 	int from_plan = plan_intro_key != NULL;
 	if (json_array_size(checks) == 0)
 		return;
 	strpool p = { 0 };
-	heading(c, 2, from_plan ? "campaign.plan_heading" : "campaign.expect_heading");
+	heading(c, level, from_plan ? "campaign.plan_heading" : "campaign.expect_heading");
 	para(c, from_plan ? plan_intro_key : "campaign.expect_intro");
 	const char *hdr[3] = { fill(c, &p, from_plan ? "campaign.col_plan" : "campaign.col_expect"),
 		fill(c, &p, "campaign.col_verdict"), fill(c, &p, "campaign.col_measured") };
@@ -1335,9 +1349,9 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key)
 
 /*
  * campaign_title: the focus run's headline cards (and the calibration), the
- * campaign's own findings (the story), the focus run's conclusions, the
- * expectations table, the next steps (the focus run's recommendations and
- * the story's) and the caveats.
+ * campaign's own findings (the story), the focus run's conclusions and the
+ * notes on the campaign itself (the rest closes the report:
+ * campaign_closing).
  */
 static void
 campaign_title(ctx *c, const br_campaign *camp)
@@ -1366,11 +1380,35 @@ campaign_title(ctx *c, const br_campaign *camp)
 		br_pdf_bullets(c->d, items, n);
 	}
 	free(items);
-	findings_kinds(c, 1);
+	findings_kinds(c, 1, 2);
+	c->s = saved;
+	json_decref(merged);
+	if (camp->n_warnings > 0) {
+		heading(c, 2, "campaign.warnings_heading");
+		br_pdf_bullets(c->d, (const char *const *)camp->warnings, camp->n_warnings);
+	}
+	strpool_free(&p);
+}
+
+/*
+ * campaign_closing: after the focus run's chapters, as the reference
+ * reports close: the expectations (or the plan's) table, the next steps
+ * (the focus run's recommendations, then the story's) and the caveats.
+ */
+static void
+campaign_closing(ctx *c, const br_campaign *camp)
+{
+	strpool p = { 0 };
+	const json_t *saved = c->s;
+	json_t *merged = story_json(c->focus_summary, saved);
+	const json_t *ids = json_object_get(json_object_get(saved, "story"), "findings");
+	const char **items = NULL;
+	size_t n = 0;
+	c->s = merged;
 	{
 		const json_t *st = json_object_get(saved, "story");
 		checks_table(c, json_object_get(st, "checks"),
-		    json_is_string(json_object_get(st, "plan_source")) ? "campaign.plan_intro" : NULL);
+		    json_is_string(json_object_get(st, "plan_source")) ? "campaign.plan_intro" : NULL, 1);
 	}
 	/* next steps: the focus run's recommendations, then the campaign's */
 	items = NULL;
@@ -1387,17 +1425,13 @@ campaign_title(ctx *c, const br_campaign *camp)
 	}
 	story_bullets(c, ids, 1, &items, &n, &p);
 	if (n > 0) {
-		heading(c, 2, "campaign.next_heading");
+		heading(c, 1, "campaign.next_heading");
 		br_pdf_bullets(c->d, items, n);
 	}
 	free(items);
-	findings_kinds(c, 4);
+	findings_kinds(c, 4, n > 0 ? 2 : 1);
 	c->s = saved;
 	json_decref(merged);
-	if (camp->n_warnings > 0) {
-		heading(c, 2, "campaign.warnings_heading");
-		br_pdf_bullets(c->d, (const char *const *)camp->warnings, camp->n_warnings);
-	}
 	strpool_free(&p);
 }
 
@@ -1700,6 +1734,8 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
 	c.s = run_summaries[camp->focus];
 	run_chapters(&c);
 	c.s = view;
+	campaign_closing(&c, camp);
+	removed_chapter(&c);
 	campaign_appendix(&c, camp);
 	int rc = doc_close(&c, pdf_path, cause);
 	json_decref(view);
