@@ -854,18 +854,46 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 		 * body number or word takes the width from the columns with room */
 		double *minw = br_xcalloc(nc, sizeof *minw), *minc = br_xcalloc(nc, sizeof *minc);
 		column_widths(d, t, clean, fs, pad, nat, minw, minc);
-		double need_w = 0, room = 0, sminc = 0;
-		for (size_t c = 0; c < nc; c++) {
-			sminc += minc[c];
-			if (w[c] < minc[c])
-				need_w += minc[c] - w[c];
-			else
-				room += w[c] - minc[c];
+		/* wanted: the widest body word, and a short cell whole (up to a
+		 * fifth of the text width: "= 11,670", a CJK phrase); when that
+		 * does not fit, the short cells give up the same share of what
+		 * they ask beyond their widest word */
+		double *want = br_xcalloc(nc, sizeof *want);
+		double swant0 = 0, smin = 0;
+		for (int again = 1; again; ) {
+			swant0 = smin = 0;
+			for (size_t c = 0; c < nc; c++) {
+				double short_cell = nat[c] < 0.2 * TEXT_W ? nat[c] : 0.2 * TEXT_W;
+				want[c] = short_cell > minc[c] ? short_cell : minc[c];
+				swant0 += want[c];
+				smin += minc[c];
+			}
+			/* does not fit at 9 pt: once more at 8 pt */
+			again = swant0 > TEXT_W && fs > 8.0;
+			if (again) {
+				fs = 8.0;
+				pad = 0.33 * fs;
+				column_widths(d, t, clean, fs, pad, nat, minw, minc);
+			}
 		}
-		if (need_w > 0 && sminc <= TEXT_W && room > 0) {
+		if (swant0 > TEXT_W) {
+			double k = smin < TEXT_W ? (TEXT_W - smin) / (swant0 - smin) : 0;
 			for (size_t c = 0; c < nc; c++)
-				w[c] = w[c] < minc[c] ? minc[c] : w[c] - (w[c] - minc[c]) * need_w / room;
+				want[c] = minc[c] + k * (want[c] - minc[c]);
 		}
+		double need_w = 0, room = 0, swant = 0;
+		for (size_t c = 0; c < nc; c++) {
+			swant += want[c];
+			if (w[c] < want[c])
+				need_w += want[c] - w[c];
+			else
+				room += w[c] - want[c];
+		}
+		if (need_w > 0 && swant <= TEXT_W && room > 0) {
+			for (size_t c = 0; c < nc; c++)
+				w[c] = w[c] < want[c] ? want[c] : w[c] - (w[c] - want[c]) * need_w / room;
+		}
+		free(want);
 		free(minw);
 		free(minc);
 	} else {

@@ -279,7 +279,7 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 		while (start < e) {
 			double w = 0, brk_w = 0, sp_w = 0;
 			size_t brk = start, brk_next = start; /* no break point yet */
-			size_t sp = start, sp_next = start;   /* last break at a space */
+			size_t sp = start, sp_next = start;   /* last break at a space or between CJK */
 			int brk_soft = 0;
 			size_t j = start;
 			int overflow = 0;
@@ -302,8 +302,11 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 				int soft = (c[j].cp == '/' || c[j].cp == '\\' || c[j].cp == '_' ||
 				    (c[j].cp == '-' && j > start && c[j - 1].cp != ' '));
 				if ((cjk_here || cjk_next || soft) && j + 1 < e && c[j + 1].cp != ' ' &&
-				    !no_line_start(c[j + 1].cp) && !no_line_end(c[j].cp))
+				    !no_line_start(c[j + 1].cp) && !no_line_end(c[j].cp)) {
 					brk = j + 1, brk_next = j + 1, brk_soft = !(cjk_here || cjk_next), brk_w = w;
+					if (!brk_soft)   /* between CJK characters: as good as a space */
+						sp = j + 1, sp_next = j + 1, sp_w = w;
+				}
 			}
 			if (!overflow) {
 				push_line(&lines, &n_lines, &cap, c, start, e, c[start].off);
