@@ -119,6 +119,13 @@ char *br_template_figure_caption(const br_template *t, const char *caption, cons
  * NAN values become JSON null. Returns a new reference. */
 json_t *br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs);
 
+/* br_summary_english_titles: set each entry's "title" of a summary's
+ * "figures" array (objects with "id") to the English template's title of
+ * that figure (figtext.ID.title; knee figures figtext.figK-WHAT.title_KIND),
+ * so that summary.json does not depend on --lang. An entry whose English
+ * title is unknown keeps its title. */
+void br_summary_english_titles(json_t *figures, const br_template *t);
+
 /* br_story_summary: the campaign story as summary.json's "story" object
  * (src/report/story_summary.c); the caller owns the result. */
 struct br_story;

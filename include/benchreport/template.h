@@ -24,6 +24,11 @@ br_template *br_template_load(const char *path, char **cause);
 /* br_template_get: the raw string for key, or NULL. */
 const char *br_template_get(const br_template *t, const char *key);
 
+/* br_template_english: the raw string for key in the English template
+ * (NAME.en.json beside a translation; the template itself when it is the
+ * English one), or NULL. For what must not depend on --lang (summary.json). */
+const char *br_template_english(const br_template *t, const char *key);
+
 /*
  * br_template_fill: the string for `key` with each placeholder replaced by a
  * value from `summary`:

@@ -514,6 +514,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	retarget_figures(figs, n_figs, os.staging, os.out_dir);
 	summary = br_summary_build(&a, figs, n_figs);
+	br_summary_english_titles(json_object_get(summary, "figures"), tmpl);
 	if (cal.available)
 		json_object_set_new(summary, "calibration", br_summary_calibration(&cal));
 	if (o->gate.n > 0) {
@@ -618,9 +619,11 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		goto out;
 	retarget_figures(figs, n_figs, os.staging, os.out_dir);
 	run_sums = br_xcalloc(camp.n_runs, sizeof *run_sums);
-	for (size_t i = 0; i < camp.n_runs; i++)
+	for (size_t i = 0; i < camp.n_runs; i++) {
 		run_sums[i] = br_summary_build(&camp.analyses[i], i == camp.focus ? figs : NULL,
 		    i == camp.focus ? n_figs : 0);
+		br_summary_english_titles(json_object_get(run_sums[i], "figures"), tmpl);
+	}
 	if (o->gate.n > 0) {
 		n_gates = 0;
 		for (size_t i = 0; i < camp.n_runs; i++)
@@ -631,6 +634,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 			gate_all(o, &camp.runs[i], &camp.analyses[i], gates + k, gate_names + k, run_sums[i]);
 	}
 	summary = br_campaign_summary_build(&camp, run_sums, figs, n_figs);
+	br_summary_english_titles(json_object_get(summary, "figures"), tmpl);
 	if (o->gate.n > 0) {
 		size_t n_failed = 0;
 		for (size_t i = 0, k = 0; i < camp.n_runs; k += camp.runs[i].bench.n, i++) {

@@ -28,6 +28,7 @@ typedef struct phrase {
 
 struct br_template {
 	json_t *flat;   /* object: "a.b.c" -> string */
+	json_t *en;     /* the English template's flat table (a translation only), or NULL */
 	char *path;
 	phrase *phrases;   /* most literal English text first */
 	size_t n_phrases;
@@ -381,6 +382,7 @@ br_template_load(const char *path, char **cause)
 				lang = q;
 				break;
 			}
+	json_t *en_flat = NULL;
 	if (lang && dot - lang == 3 && strncmp(lang, ".en", 3) != 0) {
 		char *en = br_xasprintf("%.*s.en.json", (int)(lang - path), path);
 		json_t *eroot = br_is_file(en) ? br_json_load_file(en, JSON_REJECT_DUPLICATES, NULL) : NULL;
@@ -391,6 +393,7 @@ br_template_load(const char *path, char **cause)
 			json_object_foreach(eflat, k, v)
 				if (json_object_get(flat, k) == NULL)
 					json_object_set(flat, k, v);
+			en_flat = json_incref(eflat);
 		}
 		json_decref(eflat);
 		json_decref(eroot);
@@ -398,6 +401,7 @@ br_template_load(const char *path, char **cause)
 	}
 	br_template *t = br_xcalloc(1, sizeof *t);
 	t->flat = flat;
+	t->en = en_flat;
 	t->path = br_xstrdup(path);
 	if (lang && dot - lang == 3 && strncmp(lang, ".en", 3) != 0) {
 		const char *slash = strrchr(path, '/');
@@ -420,6 +424,17 @@ br_template_get(const br_template *t, const char *key)
 	if (t == NULL || key == NULL)
 		return NULL;
 	return json_string_value(json_object_get(t->flat, key));
+}
+
+/* br_template_english: see template.h. */
+const char *
+br_template_english(const br_template *t, const char *key)
+{
+	if (t == NULL || key == NULL)
+		return NULL;
+	if (t->en == NULL)
+		return br_template_get(t, key);
+	return json_string_value(json_object_get(t->en, key));
 }
 
 /*
@@ -724,6 +739,7 @@ br_template_free(br_template *t)
 	if (t == NULL)
 		return;
 	json_decref(t->flat);
+	json_decref(t->en);
 	free(t->path);
 	for (size_t i = 0; i < t->n_phrases; i++) {
 		free(t->phrases[i].en);

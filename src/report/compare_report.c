@@ -856,10 +856,11 @@ out:
 /*
  * add_labels: per pair, the differences and unknown settings named with the
  * template's labels ("KV pool (tokens) 86864 → 120064") and the label of
- * the one differing setting, for the sentences of the PDF.
+ * the one differing setting, for the sentences of the PDF (english: with
+ * the English labels, for summary.json, which does not depend on --lang).
  */
 static void
-add_labels(json_t *summary, const br_compare_input *in, const br_template *t)
+add_labels(json_t *summary, const br_compare_input *in, const br_template *t, int english)
 {
 	json_t *pairs = json_object_get(summary, "pairs");
 	for (size_t i = 0; i < in->n_pairs; i++) {
@@ -870,7 +871,7 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t)
 		for (int s = 0; s < BR_SET_N; s++) {
 			char k[96];
 			snprintf(k, sizeof k, "settings.names.%s", br_cmp_setting_key[s]);
-			const char *lab = br_template_get(t, k);
+			const char *lab = english ? br_template_english(t, k) : br_template_get(t, k);
 			if (lab == NULL)
 				lab = br_cmp_setting_key[s];
 			if (p->diffs[s].state == BR_DIFF_DIFFERS && s == BR_SET_KV_POOL) {
@@ -907,7 +908,7 @@ br_compare_write_report(const br_compare_input *in, br_outdir *out,
 	int rc = -1;
 	br_figure *figs = NULL;
 	size_t n_figs = 0;
-	json_t *summary = NULL;
+	json_t *summary = NULL, *view = NULL;
 	char *fig_dir = NULL, *sum_path = NULL, *pdf_path = NULL;
 	if (summary_out)
 		*summary_out = NULL;
@@ -927,10 +928,15 @@ br_compare_write_report(const br_compare_input *in, br_outdir *out,
 			goto fail;
 	}
 	summary = br_compare_summary(in, figs, n_figs);
-	add_labels(summary, in, t);
+	view = json_deep_copy(summary);   /* the PDF's: labels in the report's language */
+	if (json_is_object(json_object_get(summary, "focus")))   /* one object, as in summary */
+		json_object_set(view, "focus", json_array_get(json_object_get(view, "pairs"), in->focus_pair));
+	add_labels(view, in, t, 0);
+	add_labels(summary, in, t, 1);
+	br_summary_english_titles(json_object_get(summary, "figures"), t);
 	if (br_summary_write(summary, sum_path, cause) != 0)
 		goto fail;
-	if (write_pdf(in, summary, figs, n_figs, t, pdf_path, cause) != 0)
+	if (write_pdf(in, view, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
 	if ((rc = br_outdir_commit(out, cause)) != 0)
 		goto out;
@@ -944,6 +950,7 @@ fail:
 	rc = -1;
 out:
 	json_decref(summary);
+	json_decref(view);
 	br_figures_free(figs, n_figs);
 	br_template_free(t);
 	free(fig_dir);

@@ -1102,6 +1102,7 @@ br_knee_write_report(const br_knee_result *r, br_outdir *out, const char *templa
 	if (br_fig_knee(r, t, fig_dir, &figs, &n_figs, cause) != 0)
 		goto fail;
 	summary = br_knee_summary(r, figs, n_figs);
+	br_summary_english_titles(json_object_get(summary, "figures"), t);
 	if (br_summary_write(summary, sum_path, cause) != 0)
 		goto fail;
 	if (write_pdf(r, summary, figs, n_figs, t, pdf_path, cause) != 0)

@@ -505,6 +505,36 @@ bench_json(const br_bench *b)
 	return o;
 }
 
+/* br_summary_english_titles: see report.h. */
+void
+br_summary_english_titles(json_t *figures, const br_template *t)
+{
+	size_t i;
+	json_t *f;
+	json_array_foreach(figures, i, f) {
+		const char *id = json_string_value(json_object_get(f, "id"));
+		if (id == NULL)
+			continue;
+		char key[160];
+		/* knee figures are numbered per curve: figK<n>-<kind>-<what>,
+		 * titled figtext.figK-<what>.title_<kind> */
+		const char *p = id + 4;
+		if (strncmp(id, "figK", 4) == 0 && *p >= '0' && *p <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			const char *kind = *p == '-' ? p + 1 : NULL, *what = kind ? strchr(kind, '-') : NULL;
+			if (what == NULL)
+				continue;
+			snprintf(key, sizeof key, "figtext.figK%s.title_%.*s", what, (int)(what - kind), kind);
+		} else {
+			snprintf(key, sizeof key, "figtext.%s.title", id);
+		}
+		const char *en = br_template_english(t, key);
+		if (en != NULL && strchr(en, '{') == NULL)
+			json_object_set_new(f, "title", json_string(en));
+	}
+}
+
 json_t *
 br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 {

@@ -46,15 +46,25 @@ check "--lang auto with LANG=zh_CN exit 0 (got $rc)" [ "$rc" -eq 0 ]
 "$BIN" "$tmp/r1" -o "$tmp/bad" --lang fr > /dev/null 2> "$tmp/fr.err"; rc=$?
 check "--lang fr exits 2 (got $rc)" [ "$rc" -eq 2 ]
 check "--lang fr: the message names the languages" grep -qF "expected en, zh or auto" "$tmp/fr.err"
-# summary.json is language-independent (the PDF's path aside, nothing differs)
-"$PY" - "$tmp/en/summary.json" "$tmp/zh/summary.json" > "$tmp/sum" <<'PYEOF'
+# summary.json is language-independent: apart from the output folder in
+# the figures' paths, nothing differs (figure titles are the English ones)
+cat > "$tmp/same.py" <<'PYEOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
-for s in (a, b):
-    s.pop("figures", None); s.pop("inputs", None)
+def strip(o, out_dir):
+    if isinstance(o, dict):
+        return {k: strip(v, out_dir) for k, v in o.items()}
+    if isinstance(o, list):
+        return [strip(v, out_dir) for v in o]
+    return o.replace(out_dir, "OUT") if isinstance(o, str) else o
+a, b = strip(a, sys.argv[3]), strip(b, sys.argv[4])
+diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+print("differs:", sorted(diff)[:10])
 print("SAME" if a == b else "DIFF")
 PYEOF
-check "summary.json the same in both languages" grep -qx SAME "$tmp/sum"
+"$PY" "$tmp/same.py" "$tmp/en/summary.json" "$tmp/zh/summary.json" "$tmp/en" "$tmp/zh" > "$tmp/sum"
+cat "$tmp/sum"
+check "run summary.json the same in both languages (figure titles included)" grep -qx SAME "$tmp/sum"
 for l in en zh auto; do pdftotext "$tmp/$l/report.pdf" "$tmp/$l.txt" 2> "$tmp/$l.pdftotext.err"; done
 check "zh PDF: Chinese headings (结论)" grep -qF "结论" "$tmp/zh.txt"
 check "auto PDF is the Chinese one" grep -qF "结论" "$tmp/auto.txt"
@@ -72,4 +82,17 @@ print("SAME" if e == z else "DIFF")
 PYEOF
 cat "$tmp/nums"
 check "the numbers of the en and zh texts are the same" grep -qx SAME "$tmp/nums"
+
+# compare and knee: the same summary.json in both languages
+"$BIN" simulate "$SRC/fixtures/configs/round1-max-num-seqs-10.json" -o "$tmp/r1b" > /dev/null 2>&1 || bad "simulate round1-max-num-seqs-10"
+for l in en zh; do
+	"$BIN" compare "$tmp/r1" "$tmp/r1b" -o "$tmp/cmp-$l" --lang $l > /dev/null 2>&1 || bad "compare --lang $l"
+	"$BIN" knee "$tmp/r1" "$tmp/r1b" --slo 'ttft_p99<=500ms' -o "$tmp/knee-$l" --lang $l > /dev/null 2>&1
+done
+"$PY" "$tmp/same.py" "$tmp/cmp-en/summary.json" "$tmp/cmp-zh/summary.json" "$tmp/cmp-en" "$tmp/cmp-zh" > "$tmp/sum"
+cat "$tmp/sum"
+check "compare summary.json the same in both languages" grep -qx SAME "$tmp/sum"
+"$PY" "$tmp/same.py" "$tmp/knee-en/summary.json" "$tmp/knee-zh/summary.json" "$tmp/knee-en" "$tmp/knee-zh" > "$tmp/sum"
+cat "$tmp/sum"
+check "knee summary.json the same in both languages" grep -qx SAME "$tmp/sum"
 finish
