@@ -95,4 +95,16 @@ check "compare summary.json the same in both languages" grep -qx SAME "$tmp/sum"
 "$PY" "$tmp/same.py" "$tmp/knee-en/summary.json" "$tmp/knee-zh/summary.json" "$tmp/knee-en" "$tmp/knee-zh" > "$tmp/sum"
 cat "$tmp/sum"
 check "knee summary.json the same in both languages" grep -qx SAME "$tmp/sum"
+
+# every Chinese PDF: qpdf finds no damage, pdftotext no warning, pdffonts
+# lists only embedded fonts (DejaVu and the CJK face)
+for f in zh/report.pdf cmp-zh/report.pdf knee-zh/report.pdf; do
+	[ -s "$tmp/$f" ] || { bad "$f missing"; continue; }
+	qpdf --check "$tmp/$f" > "$tmp/q" 2>&1
+	check "$f: qpdf --check clean (rc $?)" grep -q "No syntax or stream encoding errors" "$tmp/q"
+	pdftotext "$tmp/$f" /dev/null 2> "$tmp/w"
+	check "$f: pdftotext prints no warning" [ ! -s "$tmp/w" ]
+	pdffonts "$tmp/$f" | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit bad }'
+	check "$f: every font embedded" [ $? -eq 0 ]
+done
 finish
