@@ -140,8 +140,8 @@ int br_output_replaceable(const char *path, const char *signature, char **cause)
 /*
  * br_shortest_digits: the shortest decimal digits that read back as x
  * (|x| finite and non-zero; the sign is ignored), as Python's repr() and
- * JSON writers choose them: libdouble-conversion's SHORTEST mode
- * (src/common/shortest.cc). digits gets n <= 17 ASCII digits and a NUL;
+ * JSON writers choose them: C++17 std::to_chars, the shortest form
+ * closest to x (src/common/shortest.cc). digits gets n <= 17 ASCII digits and a NUL;
  * *point is the decimal point's position: |x| = 0.DIGITS × 10^point.
  * Returns n. For 0 or a non-finite x: "0", point 1.
  */

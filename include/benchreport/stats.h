@@ -19,6 +19,15 @@ void br_sort_doubles(double *x, size_t n);
 double br_percentile_sorted(const double *sorted, size_t n, double p);
 
 /*
+ * br_percentiles_select: out[i] = br_percentile_sorted of x's values at
+ * p[i] (0..100), bit for bit, for i < k, without sorting: x[0..n) (no NaN)
+ * is reordered in place by quickselect, O(n) per percentile (ascending p
+ * reuse the previous partition). For a few percentiles of millions of
+ * values (the simulator's ITLs). n == 0 or a NaN p → NAN.
+ */
+void br_percentiles_select(double *x, size_t n, const double *p, size_t k, double *out);
+
+/*
  * br_median_sorted: numpy.median of an ascending array: the middle element,
  * or (a + b) / 2 of the two middle ones (may differ from the 50th
  * percentile in the last bit). n == 0 → NAN. (Added by the analysis helper.)

@@ -97,8 +97,31 @@ static void
 put_f(FILE *fp, double x)
 {
 	char b[40];
-	br_sim_fmt_pyfloat(b, sizeof b, x);
-	fputs(b, fp);
+	int n = br_sim_fmt_pyfloat(b, sizeof b, x);
+	fwrite(b, 1, (size_t)n, fp);
+}
+
+/* put_f_list: "[x0, x1, ...]" of n doubles formatted as put_f does, built
+ * in a local buffer and written in large pieces (millions of ITLs). */
+static void
+put_f_list(FILE *fp, const double *x, size_t n)
+{
+	char buf[1 << 16];
+	size_t used = 0;
+	buf[used++] = '[';
+	for (size_t k = 0; k < n; k++) {
+		if (used > sizeof buf - 48) {
+			fwrite(buf, 1, used, fp);
+			used = 0;
+		}
+		if (k) {
+			buf[used++] = ',';
+			buf[used++] = ' ';
+		}
+		used += (size_t)br_sim_fmt_pyfloat(buf + used, 40, x[k]);
+	}
+	buf[used++] = ']';
+	fwrite(buf, 1, used, fp);
 }
 
 /* put_str: a JSON string literal, escaped by jansson with ensure_ascii as
@@ -146,9 +169,11 @@ stat4(FILE *fp, const char *metric, double *x, size_t n, int *first)
 	if (n > 0) {
 		mean = br_mean(x, n) * 1000;
 		sd = br_std_pop(x, n) * 1000;
-		br_sort_doubles(x, n);
-		med = br_percentile_sorted(x, n, 50) * 1000;
-		p99 = br_percentile_sorted(x, n, 99) * 1000;
+		static const double pct[2] = { 50, 99 };
+		double v[2];
+		br_percentiles_select(x, n, pct, 2, v);
+		med = v[0] * 1000;
+		p99 = v[1] * 1000;
 	}
 	snprintf(k, sizeof k, "mean_%s_ms", metric);
 	kv_f(fp, k, mean, first);
@@ -238,13 +263,9 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	fputc('[', fp);
 	for (size_t i = 0; i < n; i++) {
 		const br_sim_req *r = &run->req[i];
-		fputs(i ? ", [" : "[", fp);
-		for (int k = 0; k < r->out - 1; k++) {
-			if (k)
-				fputs(", ", fp);
-			put_f(fp, run->itls[r->itl_off + (size_t)k]);
-		}
-		fputc(']', fp);
+		if (i)
+			fputs(", ", fp);
+		put_f_list(fp, run->itls + r->itl_off, r->out > 1 ? (size_t)(r->out - 1) : 0);
 	}
 	fputc(']', fp);
 	key(fp, "latencies", &first);

@@ -169,26 +169,138 @@ br_std_pop(const double *x, size_t n)
  * b - (b-a)·(1-t) otherwise; reproduced here so results match bit for bit.
  * p outside [0, 100] is clamped. n == 0 (or p NaN) → NAN.
  */
-double
-br_percentile_sorted(const double *sorted, size_t n, double p)
+/* lerp7: numpy's linear interpolation between neighbours a <= b at
+ * fraction t, written as numpy writes it (bit-identical results). */
+static double
+lerp7(double a, double b, double t)
 {
-	if (n == 0 || sorted == NULL || isnan(p))
-		return NAN;
+	double diff = b - a;
+	if (t >= 0.5)
+		return b - diff * (1.0 - t);
+	return a + diff * t;
+}
+
+/* rank7: the position h = (n-1)·p/100 of percentile p (clamped to
+ * [0, 100]) as its floor *lo and fraction *t. */
+static void
+rank7(size_t n, double p, size_t *lo, double *t)
+{
 	if (p < 0)
 		p = 0;
 	if (p > 100)
 		p = 100;
 	double h = (p / 100.0) * (double)(n - 1);
 	double fl = floor(h);
-	size_t lo = (size_t)fl;
+	*lo = (size_t)fl;
+	*t = h - fl;
+}
+
+double
+br_percentile_sorted(const double *sorted, size_t n, double p)
+{
+	if (n == 0 || sorted == NULL || isnan(p))
+		return NAN;
+	size_t lo;
+	double t;
+	rank7(n, p, &lo, &t);
 	if (lo >= n - 1)
 		return sorted[n - 1];
-	double t = h - fl;
-	double a = sorted[lo], b = sorted[lo + 1];
-	double diff = b - a;
-	if (t >= 0.5)
-		return b - diff * (1.0 - t);
-	return a + diff * t;
+	return lerp7(sorted[lo], sorted[lo + 1], t);
+}
+
+/*
+ * select_kth: reorder x[a..b) so that x[k] holds the value a sort would put
+ * there, everything before it <= x[k] and everything after it >= x[k]
+ * (Hoare quickselect, median-of-three pivot; a range that keeps failing to
+ * shrink is sorted instead, so the worst case stays O(n log n)).
+ */
+static void
+select_kth(double *x, size_t a, size_t b, size_t k)
+{
+	int budget = 64;
+	while (b - a > 16) {
+		if (budget-- == 0) {
+			br_sort_doubles(x + a, b - a);
+			return;
+		}
+		/* median of three, ordered in place: x[a] <= x[m] <= x[b-1] */
+		size_t m = a + (b - a) / 2, last = b - 1;
+		double tmp;
+		if (x[m] < x[a])
+			tmp = x[m], x[m] = x[a], x[a] = tmp;
+		if (x[last] < x[m]) {
+			tmp = x[last], x[last] = x[m], x[m] = tmp;
+			if (x[m] < x[a])
+				tmp = x[m], x[m] = x[a], x[a] = tmp;
+		}
+		double pivot = x[m];
+		/* Hoare partition around a middle pivot: a <= j < b - 1 */
+		size_t i = a - 1, j = b;
+		for (;;) {
+			do
+				i++;
+			while (x[i] < pivot);
+			do
+				j--;
+			while (x[j] > pivot);
+			if (i >= j)
+				break;
+			tmp = x[i];
+			x[i] = x[j];
+			x[j] = tmp;
+		}
+		/* x[a..j] <= pivot <= x[j+1..b) */
+		if (k <= j)
+			b = j + 1;
+		else
+			a = j + 1;
+	}
+	/* insertion sort of the short rest */
+	for (size_t i = a + 1; i < b; i++) {
+		double v = x[i];
+		size_t j = i;
+		while (j > a && x[j - 1] > v) {
+			x[j] = x[j - 1];
+			j--;
+		}
+		x[j] = v;
+	}
+}
+
+/* br_percentiles_select: see stats.h. */
+void
+br_percentiles_select(double *x, size_t n, const double *p, size_t k, double *out)
+{
+	size_t from = 0;   /* x[from..n) holds the values not yet below a chosen rank */
+	double prev_p = -INFINITY;
+	for (size_t i = 0; i < k; i++) {
+		if (n == 0 || x == NULL || isnan(p[i])) {
+			out[i] = NAN;
+			continue;
+		}
+		if (p[i] < prev_p)
+			from = 0;   /* not ascending: search the whole array again */
+		prev_p = p[i];
+		size_t lo;
+		double t;
+		rank7(n, p[i], &lo, &t);
+		if (lo >= n - 1)
+			lo = n - 1;
+		if (lo < from)
+			from = 0;
+		select_kth(x, from, n, lo);
+		double a = x[lo];
+		if (lo == n - 1) {
+			out[i] = a;
+		} else {
+			double b = x[lo + 1];
+			for (size_t j = lo + 2; j < n; j++)
+				if (x[j] < b)
+					b = x[j];
+			out[i] = lerp7(a, b, t);
+		}
+		from = lo;
+	}
 }
 
 /*

@@ -225,11 +225,57 @@ test_large_sort(void **state)
 	free(z);
 }
 
+/*
+ * br_percentiles_select against sort + br_percentile_sorted (equal values),
+ * on arrays of each size below, filled like test_large_sort (ties, signed
+ * zeros, subnormals, huge values) or all equal, with ascending and
+ * unordered percentile lists.
+ */
+static void
+test_percentiles_select(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 1, 2, 3, 16, 17, 18, 1000, 100001 };
+	static const double asc[] = { 0, 25, 50, 90, 99, 99.9, 99.99, 100 };
+	static const double mixed[] = { 99, 50, 99.9, 0, 90, 100, 1 };
+	uint64_t r = 2463534242ull;
+	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+		for (int fill = 0; fill < 2; fill++) {
+			size_t n = sizes[si];
+			double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+			for (size_t i = 0; i < n; i++) {
+				r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+				double u = (double)(r >> 11) / 9007199254740992.0;
+				x[i] = fill ? 21.46 : i % 5 == 0 ? (double)(r % 10) : i % 5 == 1 ? -u * 1e6 :
+				    i % 5 == 2 ? u * 1e-310 : i % 5 == 3 ? (i % 2 ? 0.0 : -0.0) : u * 1e300;
+			}
+			memcpy(y, x, n * sizeof *x);
+			br_sort_doubles(y, n);
+			for (int list = 0; list < 2; list++) {
+				const double *p = list ? mixed : asc;
+				size_t k = list ? sizeof mixed / sizeof *mixed : sizeof asc / sizeof *asc;
+				double got[8];
+				br_percentiles_select(x, n, p, k, got);
+				for (size_t i = 0; i < k; i++) {
+					double want = br_percentile_sorted(y, n, p[i]);
+					if (!(got[i] == want))   /* -0.0 and 0.0 are ties: either may sit there */
+						fail_msg("n %zu fill %d p %g: %.17g, sorted gives %.17g", n, fill, p[i], got[i], want);
+				}
+			}
+			free(x);
+			free(y);
+		}
+	double nan_out[1];
+	br_percentiles_select(NULL, 0, (const double[]){ 50 }, 1, nan_out);
+	assert_true(isnan(nan_out[0]));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_large_sort),
+		cmocka_unit_test(test_percentiles_select),
 		cmocka_unit_test(test_percentiles_vs_numpy),
 		cmocka_unit_test(test_edge_sizes),
 		cmocka_unit_test(test_mean_std),
