@@ -6,7 +6,6 @@
 // (tests/unit/test_shortest*.c checks them against Python's repr).
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 
 extern "C" int
@@ -29,6 +28,14 @@ br_shortest_digits(double x, char digits[18], int *point)
 		if (*p != '.' && n < 17)
 			digits[n++] = *p;
 	digits[n] = '\0';
-	*point = (*p == 'e' ? std::atoi(p + 1) : 0) + 1;
+	int e = 0, neg = 0;
+	if (*p == 'e') {
+		p++;
+		if (*p == '-' || *p == '+')
+			neg = *p++ == '-';
+		while (*p >= '0' && *p <= '9')
+			e = e * 10 + (*p++ - '0');
+	}
+	*point = (neg ? -e : e) + 1;
 	return n;
 }
