@@ -47,11 +47,11 @@ char *br_template_fill(const br_template *t, const char *key, const json_t *summ
  * templates/phrases.LANG.json beside the template (loaded with it; absent
  * for en). A phrase is the English text with "{}" for each variable part
  * and its translation with as many "{}", filled in the same order. A phrase
- * matching the whole text wins, and each hole's text is translated in turn
- * (nested messages compose); otherwise phrases without holes are replaced
- * where they occur inside the text, except those whose key is written
- * "=text" (single words such as "default": whole texts only). Returns a
- * malloc'd string, or NULL when
+ * must match the whole text (or a run of whole sentences, "A. B."), and
+ * each hole's text is translated in turn (nested messages compose); a
+ * phrase is never replaced inside other text, so quoted log lines and the
+ * user's notes stay as written. A key may be written "=text" (same as
+ * "text"). Returns a malloc'd string, or NULL when
  * nothing applies (the caller keeps the English). NULL t or text: NULL.
  */
 char *br_template_phrase(const br_template *t, const char *text);

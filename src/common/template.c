@@ -23,7 +23,7 @@ typedef struct phrase {
 	char *en, *tr;
 	size_t en_len;
 	int holes;
-	int whole_only;   /* key written "=text": never replaced inside other text */
+	int letters;      /* ASCII letters in the key's literal text */
 } phrase;
 
 struct br_template {
@@ -93,6 +93,8 @@ flatten(json_t *flat, const char *prefix, json_t *obj, const char *file, char **
 	return 0;
 }
 
+#define MAX_HOLES 16   /* "{}" holes a phrase may have */
+
 /* count_holes: the number of "{}" in s. */
 static int
 count_holes(const char *s)
@@ -139,16 +141,19 @@ load_phrases(br_template *t, const char *file, char **cause)
 	json_t *v;
 	json_object_foreach(root, k, v) {
 		if (!json_is_string(v) || count_holes(k) != count_holes(json_string_value(v)) || *k == '\0' ||
-		    strcmp(k, "{}") == 0) {
+		    strcmp(k, "{}") == 0 || count_holes(k) > MAX_HOLES) {
 			if (cause)
 				*cause = br_xasprintf("%s: phrase \"%s\": expected a string with the same number of {} "
-				    "holes as the English text (and some text besides the holes)", file, k);
+				    "holes as the English text (at most %d, and some text besides the holes)", file, k,
+				    MAX_HOLES);
 			json_decref(root);
 			return -1;
 		}
 		phrase *ph = &t->phrases[t->n_phrases++];
-		ph->whole_only = k[0] == '=' && k[1] != '\0';
-		ph->en = br_xstrdup(k + ph->whole_only);
+		int eq = k[0] == '=' && k[1] != '\0';   /* "=default": the older spelling of a whole text */
+		ph->en = br_xstrdup(k + eq);
+		for (const char *q = ph->en; *q; q++)
+			ph->letters += (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z');
 		ph->tr = br_xstrdup(json_string_value(v));
 		ph->en_len = strlen(k);
 		ph->holes = count_holes(k);
@@ -158,7 +163,6 @@ load_phrases(br_template *t, const char *file, char **cause)
 	return 0;
 }
 
-#define MAX_HOLES 8
 
 /* balanced: 1 when the n bytes at s close every '(' they open, in order. */
 static int
@@ -222,7 +226,11 @@ static char *translate(const br_template *t, const char *text, int depth);
  * holes' texts translated in turn, so nested messages compose), or NULL.
  * strict: the holes must have balanced parentheses; otherwise that is
  * only preferred (a quoted log line may open a parenthesis it never
- * closes).
+ * closes). Two kinds of phrase are held back, so that quoted text and data
+ * are never half translated: one whose literal text has no letters
+ * ("{}; {}") applies only when every hole translates, and one with little
+ * text and one hole ("{} engine", fewer than 12 letters) only when the
+ * hole holds no space.
  */
 static char *
 whole(const br_template *t, const char *text, int depth, int strict)
@@ -236,18 +244,32 @@ whole(const br_template *t, const char *text, int depth, int strict)
 		size_t len[MAX_HOLES];
 		if (ph->holes > 0 && !match(ph->en, text, cap, len, 0, strict))
 			continue;
+		int weak = ph->holes == 1 && ph->letters < 12, generic = ph->holes > 0 && ph->letters == 0;
+		if (weak && !generic) {
+			int spaced = 0;
+			for (int h = 0; h < ph->holes && !spaced; h++)
+				spaced = memchr(cap[h], ' ', len[h]) != NULL;
+			if (spaced)
+				continue;
+		}
 		sbuf b = {0};
 		sb_add(&b, "", 0);
 		const char *p = ph->tr;
+		int untranslated = 0;
 		for (int h = 0; h < ph->holes; h++) {
 			const char *q = strstr(p, "{}");
 			sb_add(&b, p, (size_t)(q - p));
 			char *hole = br_xstrndup(cap[h], len[h]);
 			char *ht = translate(t, hole, depth + 1);
+			untranslated |= ht == NULL;
 			sb_str(&b, ht ? ht : hole);
 			free(ht);
 			free(hole);
 			p = q + 2;
+		}
+		if (generic && untranslated) {
+			free(b.s);
+			continue;
 		}
 		sb_str(&b, p);
 		return b.s;
@@ -309,35 +331,17 @@ sentences(const br_template *t, const char *text, int depth)
 }
 
 /*
- * translate: the rendering of text, or NULL when nothing applies: the
- * message(s) of `sentences`, else each hole-free phrase replaced where it
- * occurs inside the text, longest phrase first. Depth caps the nesting.
+ * translate: the rendering of text, or NULL when nothing applies (the
+ * message(s) of `sentences`; a phrase is never replaced inside other text,
+ * so a quoted log line or a user's note stays as written). Depth caps the
+ * nesting.
  */
 static char *
 translate(const br_template *t, const char *text, int depth)
 {
 	if (t == NULL || t->n_phrases == 0 || text == NULL || *text == '\0' || depth > 4)
 		return NULL;
-	char *r = sentences(t, text, depth);
-	if (r)
-		return r;
-	char *cur = NULL;
-	for (size_t i = 0; i < t->n_phrases; i++) {
-		const phrase *ph = &t->phrases[i];
-		const char *src = cur ? cur : text;
-		if (ph->holes > 0 || ph->whole_only || strstr(src, ph->en) == NULL)
-			continue;
-		sbuf b = {0};
-		sb_add(&b, "", 0);
-		for (const char *q; (q = strstr(src, ph->en)) != NULL; src = q + ph->en_len) {
-			sb_add(&b, src, (size_t)(q - src));
-			sb_str(&b, ph->tr);
-		}
-		sb_str(&b, src);
-		free(cur);
-		cur = b.s;
-	}
-	return cur;
+	return sentences(t, text, depth);
 }
 
 /* br_template_phrase: see template.h. */

@@ -672,8 +672,8 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		memmove(&r->bench.runs[1], &r->bench.runs[0], (r->bench.n - 1) * sizeof last);
 		r->bench.runs[0] = last;
 		br_run_add_warning(r, "%s holds %zu bench results; this report covers the last one "
-		    "(line %d: appended results, and a sweep's summary, list the newest last); `benchreport knee` and "
-		    "`benchreport compare` take several", br_basename(bench), r->bench.n,
+		    "(line %d: appended results, and a sweep's summary, list the newest last); benchreport knee and "
+		    "benchreport compare take several", br_basename(bench), r->bench.n,
 		    r->bench.runs[0].source_line);
 	}
 

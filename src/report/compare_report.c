@@ -523,7 +523,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	else if (p->verdict == 4)
 		para(c, "verdict.one_difference_unchecked", po);
 	else {
-		para(c, p->pool_moved_alone ? "verdict.pool_moved_alone" : "verdict.not_controlled", po);
+		para(c, !p->pool_moved_alone ? "verdict.not_controlled" : p->n_differ == 0 ? "verdict.pool_moved_alone_only" :
+		    "verdict.pool_moved_alone", po);
 		pool sp = { 0 };
 		const char **items = br_xcalloc(BR_SET_N + p->n_extra, sizeof *items);
 		size_t n = 0;
@@ -558,7 +559,7 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	else
 		para(c, "elasticity.pool_unknown", po);
 	if (p->verdict == 0 && isfinite(e->resident_rel))
-		note(c, "elasticity.not_controlled", po);
+		note(c, p->pool_moved_alone && p->n_differ == 0 ? "elasticity.pool_alone" : "elasticity.not_controlled", po);
 }
 
 /* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
@@ -660,7 +661,8 @@ campaign_overview(ctx *c)
 		}
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
 		row[5] = fill(c, &sp, p->verdict == 1 ? "pairs.verdict_controlled" : p->verdict == 2
-		    ? "pairs.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" : "pairs.verdict_not", po);
+		    ? "pairs.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" :
+		    p->pool_moved_alone && p->n_differ == 0 ? "pairs.verdict_pool_alone" : "pairs.verdict_not", po);
 		hl[i] = i == in->focus_pair ? 1 : 0;
 	}
 	static const double w[NC] = { 1.9, 2.0, 2.0, 1.6, 1.7, 2.2 };
@@ -702,7 +704,8 @@ title_page(ctx *c)
 		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
 		labels[n] = fill(c, &sp, "cards.verdict", NULL);
 		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? "cards.verdict_controlled"
-		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" : "cards.verdict_not", po);
+		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" :
+		    p->pool_moved_alone && p->n_differ == 0 ? "cards.verdict_pool_alone" : "cards.verdict_not", po);
 		static const int cm[5] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S,
 			BR_CMP_RUNNING_MEAN, BR_CMP_PREEMPTIONS };
 		for (int k = 0; k < 5; k++) {
@@ -877,8 +880,12 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 			if (p->diffs[s].state == BR_DIFF_DIFFERS && s == BR_SET_KV_POOL) {
 				continue;   /* an outcome, not a setting */
 			} else if (p->diffs[s].state == BR_DIFF_DIFFERS) {
-				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", lab, p->diffs[s].a_text,
-				    p->diffs[s].b_text);
+				char *ta = english ? NULL : br_template_phrase(t, p->diffs[s].a_text);
+				char *tb = english ? NULL : br_template_phrase(t, p->diffs[s].b_text);
+				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", lab, ta ? ta : p->diffs[s].a_text,
+				    tb ? tb : p->diffs[s].b_text);
+				free(ta);
+				free(tb);
 				one = lab;
 			} else if (p->diffs[s].state == BR_DIFF_UNKNOWN) {
 				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", lab);
@@ -887,7 +894,12 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 		for (size_t k = 0; k < p->n_extra; k++) {
 			const br_cmp_extra *x = &p->extra[k];
 			if (x->state == BR_DIFF_DIFFERS) {
-				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", x->name, x->a_text, x->b_text);
+				char *ta = english ? NULL : br_template_phrase(t, x->a_text);
+				char *tb = english ? NULL : br_template_phrase(t, x->b_text);
+				g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", x->name, ta ? ta : x->a_text,
+				    tb ? tb : x->b_text);
+				free(ta);
+				free(tb);
 				one = x->name;
 			} else if (x->state == BR_DIFF_UNKNOWN)
 				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", x->name);

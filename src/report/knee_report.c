@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib.h>
 
 #include "benchreport/common.h"
 #include "benchreport/outdir.h"
@@ -663,8 +664,12 @@ group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		/* below 95% of the offered rate: the share, and why it is not called
 		 * falling behind ("drain": TTFT flat, no queue; "?": cannot tell) */
 		if (G->kind == BR_KNEE_RATE && (p->cannot_keep_up || p->drain_tail || p->keep_up_unknown))
+		{
+			char *drain = p->drain_tail ? tword(t, "table.drain") : NULL;
 			c[1] = br_xasprintf("%.2f (%.0f%%%s)", p->achieved_rps, 100.0 * p->achieved_rps / p->offered_rps,
-			    p->drain_tail ? " drain" : p->keep_up_unknown ? "?" : "");
+			    drain ? drain : p->keep_up_unknown ? "?" : "");
+			free(drain);
+		}
 		else
 			c[1] = fmt1(p->achieved_rps, 2);
 		c[2] = fmt1(p->output_tps, 0);
@@ -673,18 +678,33 @@ group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		c[5] = fmt_pair(p->e2el_p50_ms / 1000, p->e2el_p99_ms / 1000, lat_dec(p->e2el_p50_ms / 1000));
 		c[6] = fmt1(p->goodput_rps, 2);
 		int first_of_level = i == 0 || G->pts[i - 1].x != p->x;
-		char rep[128] = "";
+		GString *rep = g_string_new(NULL);
 		if (first_of_level && G->level_n && G->level_n[i] > 1) {
+			/* the repeats of this setting: "; 1 of 2 meet; 1st warm-up?" in the report's words */
 			size_t ne = G->level_n[i] - G->level_evaluable[i];
-			char nev[48] = "";
-			if (ne > 0)
-				snprintf(nev, sizeof nev, "; %zu not evaluable", ne);
-			snprintf(rep, sizeof rep, "; %zu of %zu meet%s%s", G->level_pass[i], G->level_evaluable[i], nev,
-			    G->level_warmup[i] ? "; 1st warm-up?" : "");
+			json_t *o = json_pack("{s:I, s:I}", "pass", (json_int_t)G->level_pass[i], "n",
+			    (json_int_t)G->level_evaluable[i]);
+			char *m = br_template_fill(t, "table.repeats_meet", o);
+			g_string_append(rep, m);
+			free(m);
+			json_decref(o);
+			if (ne > 0) {
+				o = json_pack("{s:I}", "n", (json_int_t)ne);
+				m = br_template_fill(t, "table.repeats_not_evaluable", o);
+				g_string_append(rep, m);
+				free(m);
+				json_decref(o);
+			}
+			if (G->level_warmup[i]) {
+				m = tword(t, "table.repeats_warmup");
+				g_string_append(rep, m);
+				free(m);
+			}
 		}
 		char *vw = tword(t, verdict_key(p));
 		c[7] = br_xasprintf("%s%s%s%s%s", vw, p->steady_state == 0 && !p->verdict_withheld ? " " : "",
-		    p->steady_state == 0 && !p->verdict_withheld ? w_short : "", p->goodput_exact ? "" : " *", rep);
+		    p->steady_state == 0 && !p->verdict_withheld ? w_short : "", p->goodput_exact ? "" : " *", rep->str);
+		g_string_free(rep, TRUE);
 		free(vw);
 		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)
 		                                        : br_xstrdup("n/a");
@@ -851,12 +871,13 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 	if (G->n_queue_known == 0)
 		para(d, t, "queue.unknown", go);
 	else {
+		int conc = G->kind != BR_KNEE_RATE;   /* x is C, not a rate */
 		if (G->queue_first_idx >= 0 && G->queue_last_empty_idx >= 0)
-			para(d, t, "queue.onset", go);
+			para(d, t, conc ? "queue.onset_conc" : "queue.onset", go);
 		else if (G->queue_first_idx >= 0)
-			para(d, t, "queue.onset_first", go);
+			para(d, t, conc ? "queue.onset_first_conc" : "queue.onset_first", go);
 		else
-			para(d, t, "queue.never", go);
+			para(d, t, conc ? "queue.never_conc" : "queue.never", go);
 		if (G->n_queue_known < G->n)
 			para(d, t, "queue.partial", go);
 	}

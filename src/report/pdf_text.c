@@ -257,6 +257,33 @@ measure_chars(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t 
 	return c;
 }
 
+/* is_digit: ASCII 0-9. */
+static int
+is_digit(uint32_t cp)
+{
+	return cp >= '0' && cp <= '9';
+}
+
+/*
+ * glued: 1 when the space c[j] should not end a line, if another break
+ * will do: between a number and a short unit after it ("269.2 s",
+ * "15.7 秒一次" keeps "15.7 秒"), and on either side of '=' ("N = 128").
+ */
+static int
+glued(const ch *c, size_t j, size_t e)
+{
+	uint32_t before = c[j - 1].cp, after = j + 1 < e ? c[j + 1].cp : 0;
+	if (before == '=' || after == '=')
+		return 1;
+	if (!is_digit(before) || after == 0 || is_digit(after) || after == ' ')
+		return 0;
+	/* the unit: up to 6 characters before the next space or the end */
+	size_t k = j + 1;
+	while (k < e && c[k].cp != ' ' && k - j <= 7)
+		k++;
+	return k - (j + 1) <= 6 || is_cjk(after);
+}
+
 /* br_text_break: greedy breaking, see pdf_text.h. */
 size_t
 br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, br_line **lines_out)
@@ -285,7 +312,7 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 			int overflow = 0;
 			for (; j < e; j++) {
 				if (c[j].cp == ' ') {
-					if (j > start) {
+					if (j > start && !glued(c, j, e)) {
 						brk = j, brk_next = j + 1, brk_soft = 0, brk_w = w;
 						sp = j, sp_next = j + 1, sp_w = w;
 					}

@@ -464,6 +464,24 @@ test_line_breaker(void **state)
 	free(l);
 	free(s);
 
+	/* 4a. a number keeps its unit and '=' its operands: with room for
+	 * "TTFT p50 217.2" only, the line breaks before "217.2 s", not before
+	 * "s"; with room for "C = 64 · N" only, before "N = 128" */
+	static const struct { const char *text, *head, *w_of; } glue[] = {
+		{ "TTFT p50 217.2 s", "TTFT p50", "TTFT p50 217.2" },
+		{ "C = 64 · N = 128 条", "C = 64 ·", "C = 64 · N" },
+	};
+	for (size_t g = 0; g < sizeof glue / sizeof *glue; g++) {
+		s = br_text_clean(glue[g].text);
+		double wmax = br_text_width(f, NULL, 10, glue[g].w_of, strlen(glue[g].w_of)) + 1;
+		n = br_text_break(f, NULL, 10, s, wmax, &l);
+		assert_int_equal(n, 2);
+		if (l[0].len != strlen(glue[g].head) || memcmp(s + l[0].off, glue[g].head, l[0].len) != 0)
+			fail_msg("'%s': first line '%.*s', want '%s'", glue[g].text, (int)l[0].len, s + l[0].off, glue[g].head);
+		free(l);
+		free(s);
+	}
+
 	/* 4b. an identifier with '_' after a space that leaves the line >= 60%
 	 * full moves whole to the next line: with room for "settings are ok, "
 	 * plus "max_" only, the break is at the space, not after "max_" */

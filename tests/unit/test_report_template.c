@@ -235,7 +235,9 @@ test_phrases(void **state)
 	    " \"{} ({}) is not used: {}\": \"{}（{}）未被采用：{}\",\n"
 	    " \"it serves model {}, the bench ran against {}\": \"它服务 {}，bench 压测 {}\",\n"
 	    " \"it failed at start-up ({})\": \"它启动失败（{}）\",\n"
-	    " \"{} shows {} start-ups\": \"{} 有 {} 次启动\"}\n");
+	    " \"{} shows {} start-ups\": \"{} 有 {} 次启动\",\n"
+	    " \"{} engine\": \"{} 引擎\",\n"
+	    " \"{}; {}\": \"{}；{}\"}\n");
 	static const struct {
 		const char *en, *want;
 	} rows[] = {
@@ -259,8 +261,15 @@ test_phrases(void **state)
 		{ "it failed at start-up (line 8: needs (16 GiB)", "它启动失败（line 8: needs (16 GiB）" },
 		/* a hole holding UTF-8 text */
 		{ "日志.log shows 2 start-ups", "日志.log 有 2 次启动" },
-		/* hole-free phrases inside other text: the longer one first */
-		{ "墙钟 — see the server log and the server log", "墙钟 — see 服务端日志 and 服务端日志" },
+		/* a phrase is never replaced inside other text */
+		{ "墙钟 — see the server log and the server log", NULL },
+		/* a one-hole phrase with little text does not take a hole with a
+		 * space: a quoted log line keeps its words */
+		{ "V1 engine", "V1 引擎" },
+		{ "error when initializing the engine", NULL },
+		/* a phrase without letters applies only when every part translates */
+		{ "the server log; V1 engine", "服务端日志；V1 引擎" },
+		{ "the server log; drop it", NULL },
 		/* nothing applies */
 		{ "needs in the bench result", NULL },
 		{ "Qwen/Qwen2.5-7B-Instruct", NULL },
