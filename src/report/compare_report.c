@@ -865,6 +865,9 @@ out:
 static void
 add_labels(json_t *summary, const br_compare_input *in, const br_template *t, int english)
 {
+	const char *sep = english ? NULL : br_template_get(t, "settings.list_sep");
+	if (sep == NULL)
+		sep = ", ";
 	json_t *pairs = json_object_get(summary, "pairs");
 	for (size_t i = 0; i < in->n_pairs; i++) {
 		const br_cmp_pair_result *p = &in->pairs[i];
@@ -888,7 +891,7 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 				free(tb);
 				one = lab;
 			} else if (p->diffs[s].state == BR_DIFF_UNKNOWN) {
-				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", lab);
+				g_string_append_printf(ut, "%s%s", ut->len ? sep : "", lab);
 			}
 		}
 		for (size_t k = 0; k < p->n_extra; k++) {
@@ -901,8 +904,11 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 				free(ta);
 				free(tb);
 				one = x->name;
-			} else if (x->state == BR_DIFF_UNKNOWN)
-				g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", x->name);
+			} else if (x->state == BR_DIFF_UNKNOWN) {
+				char *tn = english ? NULL : br_template_phrase(t, x->name);
+				g_string_append_printf(ut, "%s%s", ut->len ? sep : "", tn ? tn : x->name);
+				free(tn);
+			}
 		}
 		json_object_set_new(po, "differences_label_text", json_string(dt->str));
 		json_object_set_new(po, "unknown_label_text", json_string(ut->str));
