@@ -548,6 +548,7 @@ shortest(double x)
  *   pctN          x·100 with N decimals and '%'
  *   dur_ms        a duration given in ms, printed with its unit by size:
  *                 "0.845 ms", "21.46 ms", "346.6 ms", "2.03 s", "219.7 s"
+ *                 (the seconds' word is the template's "format.seconds")
  *   dur_s         the same for a duration given in seconds (0.005 → "5.00 ms")
  *   n:WORD        a whole count, thousands grouped, and WORD, plural with 's'
  *                 unless the count is 1 ("n:request": "1 request", "12 requests");
@@ -557,7 +558,7 @@ shortest(double x)
  * Returns a malloc'd string, or NULL when the spec is not understood.
  */
 static char *
-format_number(double x, const char *spec)
+format_number(double x, const char *spec, const char *sec)
 {
 	char buf[128];
 	if (!isfinite(x))
@@ -574,7 +575,7 @@ format_number(double x, const char *spec)
 	if (strcmp(spec, "dur_ms") == 0) {
 		double ax = fabs(x);
 		if (ax >= 1000.0)
-			snprintf(buf, sizeof buf, "%.*f s", ax >= 100000.0 ? 1 : 2, x / 1000.0);
+			snprintf(buf, sizeof buf, "%.*f %s", ax >= 100000.0 ? 1 : 2, x / 1000.0, sec);
 		else
 			snprintf(buf, sizeof buf, "%.*f ms", ax >= 100.0 ? 1 : ax >= 1.0 ? 2 : 3, x);
 		char *g = group_thousands(buf);
@@ -671,8 +672,12 @@ render_value(const br_template *t, const json_t *v, const char *spec)
 	}
 	if (json_is_integer(v) && (spec == NULL || *spec == '\0'))
 		return br_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));
-	if (json_is_number(v))
-		return format_number(json_number_value(v), spec);
+	if (json_is_number(v)) {
+		/* the seconds' unit of dur_ms / dur_s in the report's language
+		 * ("format.seconds": "秒"), else "s" */
+		const char *sec = br_template_get(t, "format.seconds");
+		return format_number(json_number_value(v), spec, sec && *sec ? sec : "s");
+	}
 	return br_xstrdup("n/a"); /* objects and arrays have no text form */
 }
 
