@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdint.h>
 #include <cairo-svg.h>
+#include <png.h>
 
 #include "benchreport/common.h"
 
@@ -186,7 +188,57 @@ finish_tmp(const char *tmp, const char *path, const char *what, char **cause)
 	return -1;
 }
 
-/* write_png: replay rec at 300 dpi onto an opaque white RGB24 image. */
+/*
+ * png_rows: write the RGB24 pixels of img (cairo's 0x00RRGGBB words) to fp
+ * as an 8-bit RGB PNG with libpng: no row filter and zlib level 3. Measured
+ * on the round-1 waveform (2008 x 1122 px): 0.022 s and 251 KB, against
+ * 0.116 s and 204 KB for cairo's writer (every filter, level 6); the other
+ * settings tried (sub/up/all filters, levels 1-6, Z_RLE) were slower or
+ * larger. Returns NULL, or a static message on a libpng error.
+ */
+static const char *
+png_rows(cairo_surface_t *img, FILE *fp)
+{
+	int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
+	int stride = cairo_image_surface_get_stride(img);
+	cairo_surface_flush(img);
+	const unsigned char *data = cairo_image_surface_get_data(img);
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_infop info = png ? png_create_info_struct(png) : NULL;
+	unsigned char *row = br_xmalloc((size_t)w * 3 + 1);
+	if (png == NULL || info == NULL) {
+		png_destroy_write_struct(&png, &info);
+		free(row);
+		return "libpng: cannot create a writer";
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		free(row);
+		return "libpng: write error";
+	}
+	png_init_io(png, fp);
+	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+	    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+	png_set_compression_level(png, 3);
+	png_write_info(png, info);
+	for (int y = 0; y < h; y++) {
+		const uint32_t *px = (const uint32_t *)(data + (size_t)y * (size_t)stride);
+		for (int x = 0; x < w; x++) {
+			row[3 * x] = (unsigned char)(px[x] >> 16);
+			row[3 * x + 1] = (unsigned char)(px[x] >> 8);
+			row[3 * x + 2] = (unsigned char)px[x];
+		}
+		png_write_row(png, row);
+	}
+	png_write_end(png, info);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	return NULL;
+}
+
+/* write_png: replay rec at 300 dpi onto an opaque white RGB24 image and
+ * write it with png_rows. */
 static int
 write_png(cairo_surface_t *rec, double w, double h, const char *path, char **cause)
 {
@@ -201,10 +253,19 @@ write_png(cairo_surface_t *rec, double w, double h, const char *path, char **cau
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_write_to_png(img, tmp);
+	const char *err = st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st);
+	if (err == NULL) {
+		FILE *fp = fopen(tmp, "wb");
+		if (fp == NULL)
+			err = strerror(errno);
+		else {
+			err = png_rows(img, fp);
+			if (fclose(fp) != 0 && err == NULL)
+				err = strerror(errno);
+		}
+	}
 	cairo_surface_destroy(img);
-	int rc = finish_tmp(tmp, path, st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st), cause);
+	int rc = finish_tmp(tmp, path, err, cause);
 	free(tmp);
 	return rc;
 }
