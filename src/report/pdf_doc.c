@@ -966,6 +966,96 @@ br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause
 }
 
 /* br_pdf_figure_led: see report.h. */
+
+/* be32: the big-endian 32-bit number at p. */
+static uint32_t
+be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* flate_filter_key: HPDF_Dict_OnWriteFunc of a passthrough image: its
+ * /Filter entry (libharu writes one only for streams it compresses itself
+ * and removes any other before writing). */
+static HPDF_STATUS
+flate_filter_key(HPDF_Dict dict, HPDF_Stream stream)
+{
+	(void)dict;
+	return HPDF_Stream_WriteStr(stream, "/Filter /FlateDecode\012");
+}
+
+/*
+ * png_passthrough: the PNG file at path as a PDF image XObject whose
+ * stream is the file's own IDAT data (FlateDecode with the PNG predictor,
+ * PDF 1.2+), so the figure is neither decoded nor compressed again — the
+ * cost libharu's loader has (its PNG decode and its zlib level 6 ran for
+ * most of a report's CPU). Only 8-bit RGB, non-interlaced files qualify
+ * (what src/render writes); NULL for any other file, which the caller then
+ * hands to HPDF_LoadPngImageFromFile.
+ */
+static HPDF_Image
+png_passthrough(br_pdf *d, const char *path)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	if (br_read_file(path, &buf, &n, NULL) != 0)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	uint32_t w = 0, h = 0;
+	int ok = n >= 8 + 25 && memcmp(p, sig, 8) == 0;
+	GByteArray *idat = g_byte_array_new();
+	for (p += 8; ok && p + 12 <= end; ) {
+		uint32_t len = be32(p);
+		const unsigned char *type = p + 4, *data = p + 8;
+		if (len > (size_t)(end - data) || (size_t)(end - data) - len < 4) {
+			ok = 0;
+			break;
+		}
+		if (memcmp(type, "IHDR", 4) == 0) {
+			/* width, height, depth 8, colour type 2 (RGB), deflate, filter 0, no interlace */
+			ok = len == 13 && data[8] == 8 && data[9] == 2 && data[10] == 0 && data[11] == 0 && data[12] == 0;
+			w = be32(data);
+			h = be32(data + 4);
+		} else if (memcmp(type, "IDAT", 4) == 0) {
+			g_byte_array_append(idat, data, len);
+		} else if (memcmp(type, "IEND", 4) == 0) {
+			break;
+		} else if (!(type[0] & 0x20)) {
+			ok = 0;   /* a critical chunk we do not know (PLTE...) */
+		}
+		p = data + len + 4;
+	}
+	free(buf);
+	HPDF_Image img = NULL;
+	if (ok && w > 0 && h > 0 && w < 65536 && h < 65536 && idat->len > 0) {
+		HPDF_Doc pdf = d->pdf;
+		HPDF_Dict im = HPDF_DictStream_New(pdf->mmgr, pdf->xref);
+		HPDF_Dict parms = im ? HPDF_Dict_New(pdf->mmgr) : NULL;
+		if (im && parms) {
+			im->header.obj_class |= HPDF_OSUBCLASS_XOBJECT;
+			im->filter = HPDF_STREAM_FILTER_NONE;   /* the data is deflated already */
+			HPDF_STATUS st = HPDF_Dict_AddName(im, "Type", "XObject");
+			st += HPDF_Dict_AddName(im, "Subtype", "Image");
+			st += HPDF_Dict_AddName(im, "ColorSpace", "DeviceRGB");
+			st += HPDF_Dict_AddNumber(im, "Width", (HPDF_INT32)w);
+			st += HPDF_Dict_AddNumber(im, "Height", (HPDF_INT32)h);
+			st += HPDF_Dict_AddNumber(im, "BitsPerComponent", 8);
+			im->write_fn = flate_filter_key;
+			st += HPDF_Dict_AddNumber(parms, "Predictor", 15);
+			st += HPDF_Dict_AddNumber(parms, "Colors", 3);
+			st += HPDF_Dict_AddNumber(parms, "BitsPerComponent", 8);
+			st += HPDF_Dict_AddNumber(parms, "Columns", (HPDF_INT32)w);
+			st += HPDF_Dict_Add(im, "DecodeParms", parms);
+			st += HPDF_Stream_Write(im->stream, idat->data, idat->len);
+			if (st == HPDF_OK)
+				img = im;
+		}
+	}
+	g_byte_array_free(idat, TRUE);
+	return img;
+}
+
 int
 br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char *caption, char **cause)
 {
@@ -976,7 +1066,9 @@ br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char 
 	}
 	HPDF_STATUS before = d->err;
 	d->doing = png_path;
-	HPDF_Image img = HPDF_LoadPngImageFromFile(d->pdf, png_path);
+	HPDF_Image img = png_passthrough(d, png_path);
+	if (img == NULL && d->err == before)
+		img = HPDF_LoadPngImageFromFile(d->pdf, png_path);
 	if (img == NULL || (before == HPDF_OK && d->err != HPDF_OK)) {
 		if (cause)
 			*cause = br_xasprintf("%s: cannot load PNG (libharu error 0x%04X, detail %u)",
