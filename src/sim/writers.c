@@ -130,10 +130,12 @@ put_f_list(FILE *fp, const double *x, size_t n)
 typedef struct itl_job {
 	const struct br_sim_run *run;
 	size_t from, to;
-	GString *buf;
+	char *buf;      /* malloc'd */
+	size_t len;
 } itl_job;
 
-/* itl_job_run: GThreadFunc of an itl_job; the run is only read. */
+/* itl_job_run: GThreadFunc of an itl_job; the run is only read. The
+ * buffer is sized for the longest repr (24 characters) of every number. */
 static gpointer
 itl_job_run(gpointer data)
 {
@@ -141,19 +143,25 @@ itl_job_run(gpointer data)
 	size_t total = 0;
 	for (size_t i = j->from; i < j->to; i++)
 		total += (size_t)(j->run->req[i].out > 1 ? j->run->req[i].out - 1 : 0);
-	j->buf = g_string_sized_new(total * 22 + 64);
-	char num[48];
+	j->buf = br_xmalloc(total * 26 + (j->to - j->from) * 4 + 64);
+	char *o = j->buf;
 	for (size_t i = j->from; i < j->to; i++) {
 		const br_sim_req *r = &j->run->req[i];
-		g_string_append(j->buf, i ? ", [" : "[");
-		for (int k = 0; k < r->out - 1; k++) {
-			if (k)
-				g_string_append_len(j->buf, ", ", 2);
-			int len = br_sim_fmt_pyfloat(num, sizeof num, j->run->itls[r->itl_off + (size_t)k]);
-			g_string_append_len(j->buf, num, len);
+		if (i) {
+			*o++ = ',';
+			*o++ = ' ';
 		}
-		g_string_append_c(j->buf, ']');
+		*o++ = '[';
+		for (int k = 0; k < r->out - 1; k++) {
+			if (k) {
+				*o++ = ',';
+				*o++ = ' ';
+			}
+			o += br_sim_fmt_pyfloat(o, 40, j->run->itls[r->itl_off + (size_t)k]);
+		}
+		*o++ = ']';
 	}
+	j->len = (size_t)(o - j->buf);
 	return NULL;
 }
 
@@ -307,8 +315,8 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	}
 	if (th) {
 		g_thread_join(th);
-		fwrite(later.buf->str, 1, later.buf->len, fp);
-		g_string_free(later.buf, TRUE);
+		fwrite(later.buf, 1, later.len, fp);
+		free(later.buf);
 	}
 	fputc(']', fp);
 	key(fp, "latencies", &first);
