@@ -193,9 +193,13 @@ br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
 				*hi_out = hi;
 			return 1;
 		}
-		double d = lo == 0 ? 1 : fabs(lo) * 0.1;
-		lo -= d;
-		hi += d;
+		if (lo == 0) {   /* all zero (no preemption at all): 0..1, never a negative count */
+			hi = 1;
+		} else {
+			double d = fabs(lo) * 0.1;
+			lo -= d;
+			hi += d;
+		}
 	}
 	double span = hi - lo;
 	double mag = pow(10.0, floor(log10(span / target)));

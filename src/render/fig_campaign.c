@@ -855,7 +855,7 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 	char as[32], bs[32], r2[32];
 	br_fig_num(as, sizeof as, "%.4g", a);
 	br_fig_num(bs, sizeof bs, "%.3g", b);
-	br_fig_num(r2, sizeof r2, "%.3f", cal->fit.r2);
+	br_fig_num(r2, sizeof r2, "%.4f", cal->fit.r2);
 	const char *fl = br_ftp(ft, isfinite(cal->fit.r2) ? BR_FT_KEY("fig8-flops-calibration.legend_fit_r2") :
 	    BR_FT_KEY("fig8-flops-calibration.legend_fit"), "{s:s,s:s,s:s,s:I}", "a", as, "b", bs, "r2", r2,
 	    "runs", (json_int_t)nu);

@@ -624,7 +624,7 @@ latency_section(ctx *c)
 			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
 		const char **row = &cells[rows * 9];
 		row[0] = keep(&p, br_xstrdup(name));
-		row[1] = keep(&p, l->count_known[m] ? br_xasprintf("%zu", d->count) : br_xstrdup("n/a"));
+		row[1] = keep(&p, l->count_known[m] ? fmt_num((double)d->count, 0) : br_xstrdup("n/a"));
 		row[2] = keep(&p, fmt_ms(d->mean));
 		row[3] = keep(&p, fmt_ms(d->median));
 		row[4] = keep(&p, fmt_ms(d->p90));

@@ -320,6 +320,12 @@ test_nice_ticks_linear(void **state)
 	assert_double_abs(t[0], -0.4, 1e-12);
 	assert_double_abs(t[2], 0.0, 0);           /* snapped to exactly 0 */
 	assert_double_abs(t[5], 0.6, 1e-12);
+	/* all zero (a preemption panel without any): 0..1, no negative ticks */
+	n = br_nice_ticks(0, 0, BR_SCALE_LINEAR, 5, 0, t, 64, &lo, &hi);
+	assert_true(n >= 2);
+	assert_double_abs(lo, 0.0, 0);
+	assert_double_abs(t[0], 0.0, 0);
+	assert_double_abs(hi, 1.0, 1e-12);
 	/* bad input */
 	assert_int_equal(br_nice_ticks(NAN, 1, BR_SCALE_LINEAR, 5, 0, t, 64, NULL, NULL), 0);
 	assert_int_equal(br_nice_ticks(2, 1, BR_SCALE_LINEAR, 5, 0, t, 64, NULL, NULL), 0);
