@@ -26,7 +26,12 @@ typedef struct ctx {
 	const json_t *focus_summary;  /* campaign report: the focus run's summary */
 	char **removed;     /* "Heading: why" of sections the inputs do not allow */
 	size_t n_removed;
+	int events_in_appendix;   /* the preemption events table is longer than a page */
 } ctx;
+
+/* Preemption events listed in the body; more go to an appendix (a table
+ * of 40 rows at 8 pt fills about a page). */
+#define EVENTS_IN_BODY 40
 
 /* Strings produced while building a table, freed together. */
 typedef struct strpool {
@@ -483,6 +488,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 }
 
 static void checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level);
+static void events_table(ctx *c);
 
 static void
 title_page(ctx *c)
@@ -901,6 +907,22 @@ preemptions_section(ctx *c)
 	figure(c, "fig5-preemption-staircase", NULL);
 
 	heading(c, 2, "preemptions.events_heading");
+	if (pr->n_events > EVENTS_IN_BODY) {
+		para(c, "preemptions.events_in_appendix");
+		c->events_in_appendix = 1;
+	} else {
+		events_table(c);
+	}
+	strpool_free(&p);
+}
+
+/* events_table: every preemption event of the run (t, count, KV before and
+ * after, released tokens, running before and after) and the table's note. */
+static void
+events_table(ctx *c)
+{
+	const br_preemptions *pr = &c->a->preemptions;
+	strpool p = { 0 };
 	static const char *cols[7] = { "preemptions.col_t", "preemptions.col_count",
 		"preemptions.col_kv_before", "preemptions.col_kv_after", "preemptions.col_released",
 		"preemptions.col_run_before", "preemptions.col_run_after" };
@@ -925,6 +947,16 @@ preemptions_section(ctx *c)
 	free(cells);
 	note(c, "preemptions.events_note");
 	strpool_free(&p);
+}
+
+/* events_appendix: the long events table, as its own appendix chapter. */
+static void
+events_appendix(ctx *c)
+{
+	if (!c->events_in_appendix)
+		return;
+	heading(c, 1, "appendix.events_heading");
+	events_table(c);
 }
 
 static void
@@ -1077,6 +1109,7 @@ appendix(ctx *c)
 {
 	const br_run *r = c->a->run;
 	strpool p = { 0 };
+	events_appendix(c);
 	heading(c, 1, "definitions.heading");
 	numbered_bullets(c, "definitions.items");
 
@@ -1660,6 +1693,7 @@ static void
 campaign_appendix(ctx *c, const br_campaign *camp)
 {
 	strpool p = { 0 };
+	events_appendix(c);
 	heading(c, 1, "definitions.heading");
 	numbered_bullets(c, "definitions.items");
 	heading(c, 1, "appendix.heading");
