@@ -59,6 +59,9 @@ br_pdf *br_pdf_new(const br_pdf_info *info, char **cause);
 /* Start a titled section: level 1 starts a new page, level 2 continues.
  * Adds a bookmark (outline entry) at that place. */
 void br_pdf_heading(br_pdf *d, int level, const char *utf8);
+/* level for br_pdf_heading: a chapter of a few lines (a level-1 heading
+ * that continues the current page while a third of it is free) */
+#define BR_PDF_SHORT_CHAPTER 0
 /* A paragraph of body text, wrapped to the text width (own UTF-8 line
  * breaker measuring with HPDF_Page_TextWidth; words longer than a line are
  * broken by character). `**bold**` spans are not interpreted. */

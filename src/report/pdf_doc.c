@@ -460,8 +460,10 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 }
 
 /* br_pdf_heading: level 1 (16 pt, rule below) starts a new page unless the
- * current one is empty; level 2 (12 pt) continues. Kept with three body
- * lines. Adds a bookmark to the heading's position. */
+ * current one is empty; BR_PDF_SHORT_CHAPTER is a level-1 heading of a
+ * chapter of a few lines, which continues the page while a third of it is
+ * free; level 2 (12 pt) continues. Kept with three body lines. Adds a
+ * bookmark to the heading's position. */
 void
 br_pdf_heading(br_pdf *d, int level, const char *utf8)
 {
@@ -469,8 +471,13 @@ br_pdf_heading(br_pdf *d, int level, const char *utf8)
 		return;
 	d->doing = "heading";
 	char *t = clean_text(d, utf8);
+	int short_chapter = level == BR_PDF_SHORT_CHAPTER;
+	if (short_chapter)
+		level = 1;
 	double size = level <= 1 ? H1_PT : H2_PT;
-	if (level <= 1) {
+	if (short_chapter && d->page != NULL && d->page_used && d->y - BOTTOM_Y >= (TOP_Y - BOTTOM_Y) / 3) {
+		d->y -= 18;   /* a few lines: they continue this page */
+	} else if (level <= 1) {
 		if (d->page == NULL || d->page_used)
 			new_page(d);
 	} else if (d->page_used) {

@@ -1094,7 +1094,7 @@ removed_chapter(ctx *c)
 {
 	if (c->n_removed == 0)
 		return;
-	heading(c, 1, "removed.heading");
+	heading(c, BR_PDF_SHORT_CHAPTER, "removed.heading");
 	para(c, "removed.intro");
 	br_pdf_bullets(c->d, (const char *const *)c->removed, c->n_removed);
 	for (size_t i = 0; i < c->n_removed; i++)
