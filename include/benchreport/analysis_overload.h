@@ -68,9 +68,12 @@ typedef struct br_preemptions {
 	double mean_released_tokens;        /* per event (events with a number) */
 	double total_released_tokens;       /* Σ over events */
 	double mean_released_per_preemption_tokens; /* Σ released / Σ counts */
-	int released_unreadable;   /* (added) KV usage did not fall over the preemption samples (blocks
+	int released_unreadable;   /* (added) KV usage did not fall over the preemption samples, or rose
+	                              over 20% or more of them (blocks
 	                              refilled within the sample interval): the released tokens are
 	                              unknown, not negative */
+	size_t n_release_readings;  /* (added) events whose released tokens could be computed */
+	size_t n_release_negative;  /* (added) of those, how many show KV usage rising (<= 0 released) */
 } br_preemptions;
 
 /*

@@ -242,6 +242,7 @@ typedef struct facts {
 	double preemptions;
 	/* TTFT split */
 	double prefill_s, queue_share;
+	int max_num_seqs_by_workload;   /* the cap is P / (in + out), not the log's line */
 } facts;
 
 /*
@@ -285,14 +286,27 @@ gather(const br_analysis *a, facts *x)
 		x->d[D_WAITING_OVER_RUNNING] = ratio(a->residency.waiting_peak,
 		    a->residency.running_mean);
 
-	/* --max-num-seqs: the floor of the log's "Maximum concurrency" line,
-	 * else of P / M */
+	/* --max-num-seqs: how many of this run's requests the pool holds at
+	 * their full length (in + out). When that length is max_model_len
+	 * (within 5%: the reference rounds) it is the log's "Maximum
+	 * concurrency" line (else P / M); for shorter requests the log's line,
+	 * which assumes max_model_len, would cap far below what fits. */
 	const br_capacity *c = &a->capacity;
-	double basis = NAN;
-	if (num(c->log_max_concurrency_x) && c->log_max_concurrency_x >= 1)
-		basis = c->log_max_concurrency_x;
-	else if (num(c->predicted_max_concurrency) && c->predicted_max_concurrency >= 1)
-		basis = c->predicted_max_concurrency;
+	double basis = NAN, seq = NAN;
+	if (num(c->mean_input_tokens) && num(c->mean_output_tokens))
+		seq = c->mean_input_tokens + c->mean_output_tokens;
+	int at_model_len = num(seq) && num(c->max_model_len_tokens) && c->max_model_len_tokens > 0 &&
+	    fabs(seq - c->max_model_len_tokens) <= 0.05 * c->max_model_len_tokens;
+	x->max_num_seqs_by_workload = 0;
+	if (at_model_len || !num(seq)) {
+		if (num(c->log_max_concurrency_x) && c->log_max_concurrency_x >= 1)
+			basis = c->log_max_concurrency_x;
+		else if (num(c->predicted_max_concurrency) && c->predicted_max_concurrency >= 1)
+			basis = c->predicted_max_concurrency;
+	} else if (c->available && num(c->kv_pool_tokens) && seq > 0 && c->kv_pool_tokens / seq >= 1) {
+		basis = c->kv_pool_tokens / seq;
+		x->max_num_seqs_by_workload = 1;
+	}
 	x->d[D_MAX_NUM_SEQS_BASIS] = basis;
 	x->d[D_MAX_NUM_SEQS] = num(basis) ? floor(basis) : NAN;
 
@@ -464,7 +478,8 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_preemptions *p = &a->preemptions;
 	if (num(x->preemptions) && x->preemptions > 0 && p->available &&
 	    p->n_events >= 2 && num(p->trigger_kv_frac) && num(p->mean_interval_s))
-		add(f, num(p->mean_released_per_preemption_tokens) ? "preemption_loop" : "preemption_loop_no_release",
+		add(f, !p->released_unreadable && num(p->mean_released_per_preemption_tokens) ? "preemption_loop" :
+		    p->released_unreadable ? "preemption_loop_no_release" : "preemption_loop_no_pool",
 		    BR_SEV_NOTICE, BR_FINDING);
 
 	/* Preemptions invisible at p99: preemptions > 0, the longest ITL gap is
@@ -561,7 +576,8 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	double ceff = r && r->bench.n > 0 ? br_effective_concurrency(&r->bench.runs[0], NULL) : NAN;
 	if (oversub && num(x->preemptions) && x->preemptions > 0 && num(rec) &&
 	    num(ceff) && rec < ceff && !(num(cur) && cur <= rec))
-		add(f, "rec_max_num_seqs", BR_SEV_NOTICE, BR_RECOMMENDATION);
+		add(f, x->max_num_seqs_by_workload ? "rec_max_num_seqs_workload" : "rec_max_num_seqs", BR_SEV_NOTICE,
+		    BR_RECOMMENDATION);
 
 	/* Admission control: waiting peak >= 2 × mean running. */
 	if (num(x->d[D_WAITING_OVER_RUNNING]) &&

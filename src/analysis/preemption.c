@@ -69,20 +69,26 @@ summarize(br_preemptions *out)
 			rel_sum += e->released_tokens;
 			rel_cnt_sum += e->count;
 			rel_n++;
+			out->n_release_negative += e->released_tokens <= 0;
 		}
 	}
 	if (kv_n > 0)
 		out->trigger_kv_frac = kv_sum / (double)kv_n;
-	if (rel_n > 0 && rel_sum > 0) {
+	out->n_release_readings = rel_n;
+	/* one reading in five or more shows KV rising: admissions between two
+	 * samples hide what the victims freed, and the sum undercounts it */
+	int hidden = rel_n > 0 && 5 * out->n_release_negative >= rel_n;
+	if (rel_n > 0 && rel_sum > 0 && !hidden) {
 		out->total_released_tokens = rel_sum;
 		out->mean_released_tokens = rel_sum / (double)rel_n;
 		if (rel_cnt_sum > 0)
 			out->mean_released_per_preemption_tokens = rel_sum / rel_cnt_sum;
 	} else if (rel_n > 0) {
-		/* KV usage did not fall over the preemption samples: at 1 Hz the
-		 * blocks a victim frees are refilled by admissions within the same
-		 * second, so the series cannot show how much a preemption released
-		 * (a negative "release" is not a quantity of recompute) */
+		/* KV usage did not fall over the preemption samples (or rose over
+		 * a fifth of them): at 1 Hz the blocks a victim frees are refilled
+		 * by admissions within the same second, so the series cannot show
+		 * how much a preemption released (a negative "release" is not a
+		 * quantity of recompute) */
 		out->released_unreadable = 1;
 	}
 	if (out->n_events >= 2) {

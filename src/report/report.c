@@ -1109,9 +1109,9 @@ appendix(ctx *c)
 {
 	const br_run *r = c->a->run;
 	strpool p = { 0 };
-	events_appendix(c);
 	heading(c, 1, "definitions.heading");
 	numbered_bullets(c, "definitions.items");
+	events_appendix(c);   /* the appendices follow the definitions */
 
 	heading(c, 1, "appendix.heading");
 	heading(c, 2, "appendix.formulas_heading");
@@ -1693,9 +1693,9 @@ static void
 campaign_appendix(ctx *c, const br_campaign *camp)
 {
 	strpool p = { 0 };
-	events_appendix(c);
 	heading(c, 1, "definitions.heading");
 	numbered_bullets(c, "definitions.items");
+	events_appendix(c);   /* the appendices follow the definitions */
 	heading(c, 1, "appendix.heading");
 	heading(c, 2, "appendix.formulas_heading");
 	numbered_bullets(c, "appendix.formulas");
