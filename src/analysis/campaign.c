@@ -364,6 +364,11 @@ br_campaign_load(const char *dir, const char *focus_name,
 			    "last one (the newest of appended results, or of a sweep's summary.json); the repeats table counts all of them",
 			    c->runs[i].name, c->runs[i].bench.n);
 
+	if (c->n_runs == 1)
+		add_warning(c, "the campaign holds one run (%s): there is nothing to compare, so the comparison "
+		    "tables and figures show that run alone; its own report (benchreport RUN_DIR) gives the same "
+		    "chapters", c->runs[0].name);
+
 	/* focus: --focus by run name or folder name, else most preemptions */
 	if (focus_name != NULL) {
 		size_t i;

@@ -317,9 +317,9 @@ print_result(const report_opts *o, const out_session *os, const json_t *summary,
 		if (campaign) {
 			json_t *runs = json_object_get(summary, "runs");
 			json_t *camp = json_object_get(summary, "campaign");
-			printf("benchreport: campaign %s, %zu runs, focus %s\n",
+			printf("benchreport: campaign %s, %zu run%s, focus %s\n",
 			    json_string_value(json_object_get(camp, "name")), json_array_size(runs),
-			    json_string_value(json_object_get(camp, "focus_name")));
+			    json_array_size(runs) == 1 ? "" : "s", json_string_value(json_object_get(camp, "focus_name")));
 			size_t fi = (size_t)json_integer_value(json_object_get(camp, "focus_index"));
 			br_summary_print_text(json_array_get(runs, fi), stdout);
 		} else
