@@ -413,8 +413,8 @@ br_json_load_file(const char *path, size_t flags, char **cause)
 	json_t *root = json_loadb(text, len, flags, &err);
 	free(text);
 	if (root == NULL && cause) {
-		if (err.line > 0)
-			*cause = br_xasprintf("%s:%d:%d: %s", path, err.line, err.column, err.text);
+		if (err.line > 0)   /* jansson's column is 0 at a line's end (a value cut off there): 1-based */
+			*cause = br_xasprintf("%s:%d:%d: %s", path, err.line, err.column > 0 ? err.column : 1, err.text);
 		else
 			*cause = br_xasprintf("%s: %s", path, err.text);
 	}
