@@ -496,7 +496,8 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * model while Δ iteration_tokens_total_sum equals Σ(in+out) (within half
 	 * a token). */
 	if (token_counter_misses(x))
-		add(f, "token_counter_misses_recompute", BR_SEV_NOTICE, BR_FINDING);
+		add(f, num(x->d[D_RELEASED_TOKENS_TOTAL]) ? "token_counter_misses_recompute" :
+		    "token_counter_misses_recompute_no_release", BR_SEV_NOTICE, BR_FINDING);
 
 	/* Recompute share of the wall time: preemptions > 0 and a positive
 	 * recompute time (FLOPs ledger, else the budget). */

@@ -298,7 +298,8 @@ br_flops_cost_gflop(const br_flops_calibration *cal, double x_tokens)
 /*
  * br_flops_ledger_compute: see analysis_flops.h. The measurement is copied
  * into out->m. Recompute time and share need a positive p95 rate and a
- * duration; recomputed tokens need R > 0.
+ * duration; recomputed tokens are costed at context R/2, or at the run's
+ * mean context when R is unknown.
  */
 void
 br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *cal,
@@ -328,8 +329,12 @@ br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *c
 	out->excess_flops = m->flops - out->predicted_flops;
 	if (out->predicted_flops > 0)
 		out->excess_frac = out->excess_flops / out->predicted_flops;
-	if (br_isnum(R) && R > 0) {
-		out->recompute_gflop_per_token = br_flops_cost_gflop(cal, R / 2);
+	/* a recomputed token sits at context R/2 on average; when the series
+	 * cannot show R, at the run's mean context (the cost line's slope is
+	 * small: the position moves the cost by a few percent) */
+	double pos = br_isnum(R) && R > 0 ? R / 2 : m->mean_context_tokens;
+	if (br_isnum(pos) && pos >= 0) {
+		out->recompute_gflop_per_token = br_flops_cost_gflop(cal, pos);
 		if (out->recompute_gflop_per_token > 0)
 			out->recomputed_tokens = out->excess_flops / (out->recompute_gflop_per_token * 1e9);
 	}

@@ -1025,7 +1025,7 @@ flops_section(ctx *c)
 	para(c, "flops.intro");
 	para(c, "flops.model");
 	if (isfinite(f->recomputed_tokens))
-		para(c, "flops.recomputed");
+		para(c, isfinite(f->released_tokens_total) ? "flops.recomputed" : "flops.recomputed_no_release");
 	if (isfinite(f->recompute_s))
 		para(c, "flops.time");
 }

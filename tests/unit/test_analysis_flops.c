@@ -148,10 +148,14 @@ test_reference_ledger(void **state)
 	assert_double_rel(4.17e15 / (br_flops_cost_gflop(&cal, 3072) * 1e9), 286313.00259260886, 1e-9);
 	assert_double_rel(4.17e15 / 1.5e14, 27.8, 1e-12);
 
-	/* without R: no recomputed tokens, still predicted and time */
+	/* without R (the series cannot show what a preemption released): the
+	 * recomputed tokens are costed at the run's mean context, 13.52 +
+	 * 0.00034 * 4096 = 14.91264 GFLOP, so 4.16296359936e15 / 1.491264e10 =
+	 * 279156.715...; no release total, no ratio; time unchanged */
 	br_flops_ledger_compute(&m, &cal, NAN, 37, &l);
 	assert_true(l.available);
-	assert_nan(l.recomputed_tokens);
+	assert_double_rel(l.recompute_gflop_per_token, 14.91264, 1e-12);
+	assert_double_rel(l.recomputed_tokens, 279156.71533410583, 1e-9);
 	assert_nan(l.released_tokens_total);
 	assert_nan(l.flops_to_release_ratio);
 	assert_double_rel(l.recompute_s, 27.7530906624, 1e-9);
