@@ -50,8 +50,7 @@ char *br_template_fill(const br_template *t, const char *key, const json_t *summ
  * must match the whole text (or a run of whole sentences, "A. B."), and
  * each hole's text is translated in turn (nested messages compose); a
  * phrase is never replaced inside other text, so quoted log lines and the
- * user's notes stay as written. A key may be written "=text" (same as
- * "text"). Returns a malloc'd string, or NULL when
+ * user's notes stay as written. Returns a malloc'd string, or NULL when
  * nothing applies (the caller keeps the English). NULL t or text: NULL.
  */
 char *br_template_phrase(const br_template *t, const char *text);

@@ -150,8 +150,7 @@ load_phrases(br_template *t, const char *file, char **cause)
 			return -1;
 		}
 		phrase *ph = &t->phrases[t->n_phrases++];
-		int eq = k[0] == '=' && k[1] != '\0';   /* "=default": the older spelling of a whole text */
-		ph->en = br_xstrdup(k + eq);
+		ph->en = br_xstrdup(k);
 		for (const char *q = ph->en; *q; q++)
 			ph->letters += (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z');
 		ph->tr = br_xstrdup(json_string_value(v));
@@ -662,13 +661,11 @@ render_value(const br_template *t, const json_t *v, const char *spec)
 	}
 	if (v == NULL || json_is_null(v))
 		return br_xstrdup("n/a");
-	if (json_is_string(v)) {
-		char *tr = br_template_phrase(t, json_string_value(v));
-		return tr ? tr : br_xstrdup(json_string_value(v));
-	}
-	if (json_is_boolean(v)) {
-		char *tr = br_template_phrase(t, json_is_true(v) ? "yes" : "no");
-		return tr ? tr : br_xstrdup(json_is_true(v) ? "yes" : "no");
+	if (json_is_string(v) || json_is_boolean(v)) {
+		/* words in the report's language (phrases), data verbatim */
+		const char *s = json_is_string(v) ? json_string_value(v) : json_is_true(v) ? "yes" : "no";
+		char *tr = br_template_phrase(t, s);
+		return tr ? tr : br_xstrdup(s);
 	}
 	if (json_is_integer(v) && (spec == NULL || *spec == '\0'))
 		return br_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v));

@@ -102,31 +102,9 @@ put_f(FILE *fp, double x)
 	fwrite(b, 1, (size_t)n, fp);
 }
 
-/* put_f_list: "[x0, x1, ...]" of n doubles formatted as put_f does, built
- * in a local buffer and written in large pieces (millions of ITLs). */
-static void
-put_f_list(FILE *fp, const double *x, size_t n)
-{
-	char buf[1 << 16];
-	size_t used = 0;
-	buf[used++] = '[';
-	for (size_t k = 0; k < n; k++) {
-		if (used > sizeof buf - 48) {
-			fwrite(buf, 1, used, fp);
-			used = 0;
-		}
-		if (k) {
-			buf[used++] = ',';
-			buf[used++] = ' ';
-		}
-		used += (size_t)br_sim_fmt_pyfloat(buf + used, 40, x[k]);
-	}
-	buf[used++] = ']';
-	fwrite(buf, 1, used, fp);
-}
-
-/* One half of the "itls" lists, formatted into memory by a second thread:
- * ", [x, ...]" for requests [from, to) (from > 0). */
+/* The "itls" lists of requests [from, to), formatted into memory:
+ * "[x, ...]" each, ", " before all but request 0's (a second thread does
+ * one half; this one the other in batches). */
 typedef struct itl_job {
 	const struct br_sim_run *run;
 	size_t from, to;
@@ -307,11 +285,11 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	size_t mid = n / 2;
 	itl_job later = { .run = run, .from = mid, .to = n };
 	GThread *th = n > 64 ? g_thread_new("itls", itl_job_run, &later) : NULL;
-	for (size_t i = 0; i < (th ? mid : n); i++) {
-		const br_sim_req *r = &run->req[i];
-		if (i)
-			fputs(", ", fp);
-		put_f_list(fp, run->itls + r->itl_off, r->out > 1 ? (size_t)(r->out - 1) : 0);
+	for (size_t b = 0, end = th ? mid : n; b < end; b += 256) {
+		itl_job part = { .run = run, .from = b, .to = b + 256 < end ? b + 256 : end };
+		itl_job_run(&part);
+		fwrite(part.buf, 1, part.len, fp);
+		free(part.buf);
 	}
 	if (th) {
 		g_thread_join(th);

@@ -132,7 +132,7 @@ def main():
     texts = corpus()
     big = "\x00".join(texts)
     for k, _ in pairs:                                               # (2) fragments in the C sources
-        for frag in k[1:].split("{}") if k.startswith("=") else k.split("{}"):
+        for frag in k.split("{}"):
             if len(frag) >= 4 and frag not in big:
                 print("NOT IN SOURCES:", repr(frag), "  key:", k); ok = False
     print(f"{len(pairs)} keys; {'OK' if ok else 'FAILED'}")
