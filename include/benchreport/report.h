@@ -56,7 +56,8 @@ typedef br_pdf_table br_pdf_table_t;   /* alias (an earlier pdfdoc header had it
  * loaded. */
 br_pdf *br_pdf_new(const br_pdf_info *info, char **cause);
 
-/* Start a titled section: level 1 starts a new page, level 2 continues.
+/* Start a titled section: level 1 starts a new page (unless the current
+ * one holds only a few lines: two thirds still free), level 2 continues.
  * Adds a bookmark (outline entry) at that place. */
 void br_pdf_heading(br_pdf *d, int level, const char *utf8);
 /* level for br_pdf_heading: a chapter of a few lines (a level-1 heading

@@ -460,9 +460,10 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 }
 
 /* br_pdf_heading: level 1 (16 pt, rule below) starts a new page unless the
- * current one is empty; BR_PDF_SHORT_CHAPTER is a level-1 heading of a
- * chapter of a few lines, which continues the page while a third of it is
- * free; level 2 (12 pt) continues. Kept with three body lines. Adds a
+ * current one is empty or holds only a few lines (two thirds still free);
+ * BR_PDF_SHORT_CHAPTER is a level-1 heading of a chapter of a few lines,
+ * which continues the page while a third of it is free; level 2 (12 pt)
+ * continues. Kept with three body lines. Adds a
  * bookmark to the heading's position. */
 void
 br_pdf_heading(br_pdf *d, int level, const char *utf8)
@@ -475,8 +476,12 @@ br_pdf_heading(br_pdf *d, int level, const char *utf8)
 	if (short_chapter)
 		level = 1;
 	double size = level <= 1 ? H1_PT : H2_PT;
-	if (short_chapter && d->page != NULL && d->page_used && d->y - BOTTOM_Y >= (TOP_Y - BOTTOM_Y) / 3) {
-		d->y -= 18;   /* a few lines: they continue this page */
+	/* a chapter starts a new page, unless the page holds only the tail of
+	 * the one before (two thirds of it still free: no page of a few lines),
+	 * or it is a short chapter and a third is free */
+	double free_share = d->page != NULL ? (d->y - BOTTOM_Y) / (TOP_Y - BOTTOM_Y) : 0;
+	if (level <= 1 && d->page != NULL && d->page_used && free_share >= (short_chapter ? 1.0 / 3 : 2.0 / 3)) {
+		d->y -= 18;
 	} else if (level <= 1) {
 		if (d->page == NULL || d->page_used)
 			new_page(d);

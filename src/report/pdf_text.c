@@ -307,6 +307,7 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 			double w = 0, brk_w = 0, sp_w = 0;
 			size_t brk = start, brk_next = start; /* no break point yet */
 			size_t sp = start, sp_next = start;   /* last break at a space or between CJK */
+			size_t gl = start, gl_next = start;   /* last glued space ("269.2 s"): a last resort */
 			int brk_soft = 0;
 			size_t j = start;
 			int overflow = 0;
@@ -315,6 +316,8 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 					if (j > start && !glued(c, j, e)) {
 						brk = j, brk_next = j + 1, brk_soft = 0, brk_w = w;
 						sp = j, sp_next = j + 1, sp_w = w;
+					} else if (j > start) {
+						gl = j, gl_next = j + 1;
 					}
 					w += c[j].w;
 					continue;
@@ -350,6 +353,8 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 				end = sp, next = sp_next;
 			} else if (brk > start && (!brk_soft || brk_w >= 0.15 * max_pt)) {
 				end = brk, next = brk_next;
+			} else if (gl > start) {
+				end = gl, next = gl_next; /* rather than cut a word: the glued space */
 			} else if (j == start) {
 				end = next = start + 1; /* one char wider than the line */
 			} else {

@@ -466,10 +466,14 @@ test_line_breaker(void **state)
 
 	/* 4a. a number keeps its unit and '=' its operands: with room for
 	 * "TTFT p50 217.2" only, the line breaks before "217.2 s", not before
-	 * "s"; with room for "C = 64 · N" only, before "N = 128" */
+	 * "s"; with room for "C = 64 · N" only, before "N = 128"; with room for
+	 * "1,600,255 tok" only, after the number (not inside "tokens") */
 	static const struct { const char *text, *head, *w_of; } glue[] = {
 		{ "TTFT p50 217.2 s", "TTFT p50", "TTFT p50 217.2" },
 		{ "C = 64 · N = 128 条", "C = 64 ·", "C = 64 · N" },
+		/* too narrow for number and unit together: the glued space still
+		 * breaks before a word is cut by character */
+		{ "1,600,255 tokens", "1,600,255", "1,600,255 tok" },
 	};
 	for (size_t g = 0; g < sizeof glue / sizeof *glue; g++) {
 		s = br_text_clean(glue[g].text);
