@@ -1,9 +1,12 @@
 /*
- * Figures (DESIGN.md §4). Each figure is drawn once with cairo + pango into
- * a recording surface and replayed to a 300 dpi opaque RGB PNG and an SVG;
- * the data behind it is written as CSV. Files: OUT_DIR/figN-name.{png,svg,csv}.
+ * Figures (DESIGN.md §4). Each figure is drawn once into a display list
+ * (benchreport/drawing.h; text measured by pango) that is replayed to a
+ * 300 dpi opaque RGB PNG and an SVG with cairo, and kept for the PDF, which
+ * draws it as vectors; the data behind it is written as CSV. Files:
+ * OUT_DIR/figN-name.{png,svg,csv}.
  *
- * Ownership: br_figure strings are owned by the figure; br_figure_free.
+ * Ownership: br_figure strings and its drawing are owned by the figure;
+ * br_figure_free.
  */
 #ifndef BENCHREPORT_RENDER_H
 #define BENCHREPORT_RENDER_H
@@ -11,6 +14,7 @@
 #include <stddef.h>
 #include "benchreport/analysis.h"
 #include "benchreport/campaign.h"
+#include "benchreport/drawing.h"
 #include "benchreport/template.h"
 
 typedef struct br_figure {
@@ -19,6 +23,7 @@ typedef struct br_figure {
 	char *caption;         /* what to read in it, with units */
 	char *png_path, *svg_path, *csv_path;
 	double width_pt, height_pt;  /* drawn size in PostScript points (1/72 in) */
+	br_drawing *drawing;   /* (added) the figure's display list, for the PDF's vector copy */
 	size_t n_not_drawn;    /* (added) points of line, step, scatter and area series whose x or
 	                          y is missing or not finite, so not drawn (bars say "n/a"
 	                          themselves); the report counts them in the caption */

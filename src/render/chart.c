@@ -1,5 +1,5 @@
 /*
- * Chart layer on cairo + pango: see chart.h for the model. Drawing order:
+ * Chart layer on the recording canvas (canvas.h): see chart.h for the model. Drawing order:
  * title, legend (above the plot), bands, grid, stacked areas, bars, lines,
  * markers, reference lines and their labels, frame, ticks, axis titles.
  */
@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
-#include <pango/pangocairo.h>
 
 #include "benchreport/common.h"
 
-#define FONT_FAMILY "DejaVu Sans"
 #define MAX_TICKS 64
 
 /* ------------------------------------------------------------------ */
@@ -43,13 +41,13 @@ br_palette_rgb(int idx, double rgb[3])
 	rgb[2] = palette[i][2];
 }
 
-/* set_color: palette colour idx as the cairo source. */
+/* set_color: palette colour idx as the current colour. */
 static void
-set_color(cairo_t *cr, int idx)
+set_color(br_canvas *cv, int idx)
 {
 	double rgb[3];
 	br_palette_rgb(idx, rgb);
-	cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+	br_cv_rgb(cv, rgb[0], rgb[1], rgb[2]);
 }
 
 /*
@@ -57,7 +55,7 @@ set_color(cairo_t *cr, int idx)
  * long dash, short dash. Lengths in points, scaled with the line width.
  */
 static void
-set_dash(cairo_t *cr, int idx, double lw)
+set_dash(br_canvas *cv, int idx, double lw)
 {
 	static const double pat[6][4] = {
 		{ 0, 0, 0, 0 }, { 4, 2, 0, 0 }, { 1, 1.5, 0, 0 },
@@ -69,75 +67,7 @@ set_dash(cairo_t *cr, int idx, double lw)
 	double k = lw > 1 ? lw : 1;
 	for (int j = 0; j < npat[i]; j++)
 		d[j] = pat[i][j] * k;
-	cairo_set_dash(cr, d, npat[i], 0);
-}
-
-/* ------------------------------------------------------------------ */
-/* text                                                                 */
-
-/*
- * layout_new: a pango layout for `text` in DejaVu Sans at size_pt (absolute
- * size in user units, so 1 unit = 1 pt), metrics unhinted so the layout is
- * the same at every output resolution.
- */
-static PangoLayout *
-layout_new(cairo_t *cr, const char *text, double size_pt, int bold, int markup)
-{
-	PangoLayout *l = pango_cairo_create_layout(cr);
-	PangoContext *ctx = pango_layout_get_context(l);
-	cairo_font_options_t *fo = cairo_font_options_create();
-	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
-	pango_cairo_context_set_font_options(ctx, fo);
-	cairo_font_options_destroy(fo);
-	pango_layout_context_changed(l);
-	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
-	pango_font_description_set_absolute_size(fd, size_pt * PANGO_SCALE);
-	if (bold)
-		pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-	pango_layout_set_font_description(l, fd);
-	pango_font_description_free(fd);
-	if (markup)
-		pango_layout_set_markup(l, text, -1);
-	else
-		pango_layout_set_text(l, text, -1);
-	return l;
-}
-
-/* br_text_size: logical width and height of text in points. */
-void
-br_text_size(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
-    double *w, double *h)
-{
-	PangoLayout *l = layout_new(cr, text, size_pt, bold, markup);
-	PangoRectangle lr;
-	pango_layout_get_extents(l, NULL, &lr);
-	if (w)
-		*w = lr.width / (double)PANGO_SCALE;
-	if (h)
-		*h = lr.height / (double)PANGO_SCALE;
-	g_object_unref(l);
-}
-
-/* br_text_draw: draw text anchored at (x, y); see chart.h. */
-void
-br_text_draw(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
-    double x, double y, double ax, double ay, double angle_deg)
-{
-	if (!isfinite(x) || !isfinite(y))
-		return;
-	cairo_save(cr);
-	cairo_translate(cr, x, y);
-	cairo_rotate(cr, -angle_deg * M_PI / 180.0);
-	PangoLayout *l = layout_new(cr, text, size_pt, bold, markup);
-	PangoRectangle lr;
-	pango_layout_get_extents(l, NULL, &lr);
-	double w = lr.width / (double)PANGO_SCALE, h = lr.height / (double)PANGO_SCALE;
-	cairo_move_to(cr, -ax * w - lr.x / (double)PANGO_SCALE, -ay * h - lr.y / (double)PANGO_SCALE);
-	pango_cairo_update_layout(cr, l);
-	pango_cairo_show_layout(cr, l);
-	g_object_unref(l);
-	cairo_restore(cr);
+	br_cv_dash(cv, d, npat[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -489,7 +419,7 @@ typedef struct axrt {
 /*
  * ax_map: device coordinate of data value v on axis a. Returns 0 (and
  * leaves *p alone) when v is not finite or not positive on a log axis.
- * Positions far outside the axis are clamped so cairo never sees huge
+ * Positions far outside the axis are clamped so no backend sees huge
  * coordinates (they are clipped anyway).
  */
 static int
@@ -767,7 +697,7 @@ tick_text(const axrt *a, size_t i, char *buf, size_t len)
 
 /* tick_labels_extent: widest and tallest tick label of axis a. */
 static void
-tick_labels_extent(cairo_t *cr, const axrt *a, double fs, double *mw, double *mh)
+tick_labels_extent(br_canvas *cv, const axrt *a, double fs, double *mw, double *mh)
 {
 	*mw = 0;
 	*mh = 0;
@@ -775,14 +705,14 @@ tick_labels_extent(cairo_t *cr, const axrt *a, double fs, double *mw, double *mh
 		char buf[256];
 		int mk = tick_text(a, i, buf, sizeof buf);
 		double w, h;
-		br_text_size(cr, buf, fs, 0, mk, &w, &h);
+		br_text_size(cv, buf, fs, 0, mk, &w, &h);
 		if (w > *mw)
 			*mw = w;
 		if (h > *mh)
 			*mh = h;
 	}
 	if (*mh == 0)
-		br_text_size(cr, "0", fs, 0, 0, NULL, mh);
+		br_text_size(cv, "0", fs, 0, 0, NULL, mh);
 }
 
 /* ------------------------------------------------------------------ */
@@ -790,46 +720,46 @@ tick_labels_extent(cairo_t *cr, const axrt *a, double fs, double *mw, double *mh
 
 /* draw_marker: marker shape idx (mod 6) of radius r at (x, y), current source. */
 static void
-draw_marker(cairo_t *cr, int idx, double x, double y, double r)
+draw_marker(br_canvas *cv, int idx, double x, double y, double r)
 {
 	int i = ((idx % 6) + 6) % 6;
-	cairo_new_path(cr);
-	cairo_set_dash(cr, NULL, 0, 0);
-	cairo_set_line_width(cr, 0.7);
+	br_cv_new_path(cv);
+	br_cv_dash(cv, NULL, 0);
+	br_cv_line_width(cv, 0.7);
 	switch (i) {
 	case 0:
-		cairo_arc(cr, x, y, r, 0, 2 * M_PI);
-		cairo_fill(cr);
+		br_cv_circle(cv, x, y, r);
+		br_cv_fill(cv);
 		break;
 	case 1:
-		cairo_rectangle(cr, x - r * 0.85, y - r * 0.85, 1.7 * r, 1.7 * r);
-		cairo_fill(cr);
+		br_cv_rectangle(cv, x - r * 0.85, y - r * 0.85, 1.7 * r, 1.7 * r);
+		br_cv_fill(cv);
 		break;
 	case 2:
-		cairo_move_to(cr, x, y - r * 1.1);
-		cairo_line_to(cr, x + r, y + r * 0.8);
-		cairo_line_to(cr, x - r, y + r * 0.8);
-		cairo_close_path(cr);
-		cairo_fill(cr);
+		br_cv_move_to(cv, x, y - r * 1.1);
+		br_cv_line_to(cv, x + r, y + r * 0.8);
+		br_cv_line_to(cv, x - r, y + r * 0.8);
+		br_cv_close_path(cv);
+		br_cv_fill(cv);
 		break;
 	case 3:
-		cairo_move_to(cr, x, y - r * 1.2);
-		cairo_line_to(cr, x + r, y);
-		cairo_line_to(cr, x, y + r * 1.2);
-		cairo_line_to(cr, x - r, y);
-		cairo_close_path(cr);
-		cairo_fill(cr);
+		br_cv_move_to(cv, x, y - r * 1.2);
+		br_cv_line_to(cv, x + r, y);
+		br_cv_line_to(cv, x, y + r * 1.2);
+		br_cv_line_to(cv, x - r, y);
+		br_cv_close_path(cv);
+		br_cv_fill(cv);
 		break;
 	case 4:
-		cairo_arc(cr, x, y, r * 0.9, 0, 2 * M_PI);
-		cairo_stroke(cr);
+		br_cv_circle(cv, x, y, r * 0.9);
+		br_cv_stroke(cv);
 		break;
 	default:
-		cairo_move_to(cr, x - r, y - r);
-		cairo_line_to(cr, x + r, y + r);
-		cairo_move_to(cr, x + r, y - r);
-		cairo_line_to(cr, x - r, y + r);
-		cairo_stroke(cr);
+		br_cv_move_to(cv, x - r, y - r);
+		br_cv_line_to(cv, x + r, y + r);
+		br_cv_move_to(cv, x + r, y - r);
+		br_cv_line_to(cv, x - r, y + r);
+		br_cv_stroke(cv);
 		break;
 	}
 }
@@ -850,43 +780,43 @@ series_dash(const br_chart_series *s)
 
 /* draw_swatch: the legend symbol of entry e (series index, or band when >= n_series) in a 16 × fs box. */
 static void
-draw_swatch(cairo_t *cr, const br_chart *c, size_t e, double x, double ymid, double fs)
+draw_swatch(br_canvas *cv, const br_chart *c, size_t e, double x, double ymid, double fs)
 {
 	double sw = 16;
-	cairo_save(cr);
+	br_cv_save(cv);
 	if (e >= c->n_series) {
-		cairo_set_source_rgb(cr, 0.90, 0.90, 0.90);
-		cairo_rectangle(cr, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
-		cairo_fill(cr);
-		cairo_restore(cr);
+		br_cv_rgb(cv, 0.90, 0.90, 0.90);
+		br_cv_rectangle(cv, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
+		br_cv_fill(cv);
+		br_cv_restore(cv);
 		return;
 	}
 	const br_chart_series *s = &c->series[e];
 	switch (s->kind) {
 	case BR_SERIES_SCATTER:
-		set_color(cr, s->color);
-		draw_marker(cr, s->color, x + sw / 2, ymid, 2.2);
+		set_color(cv, s->color);
+		draw_marker(cv, s->color, x + sw / 2, ymid, 2.2);
 		break;
 	case BR_SERIES_BARS:
 	case BR_SERIES_AREA_STACKED:
 	case BR_SERIES_HBARS_STACKED:
-		set_color(cr, s->color);
-		cairo_rectangle(cr, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
-		cairo_fill_preserve(cr);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		cairo_set_line_width(cr, 0.4);
-		cairo_stroke(cr);
+		set_color(cv, s->color);
+		br_cv_rectangle(cv, x + 2, ymid - fs * 0.35, sw - 4, fs * 0.7);
+		br_cv_fill_preserve(cv);
+		br_cv_rgb(cv, 0.2, 0.2, 0.2);
+		br_cv_line_width(cv, 0.4);
+		br_cv_stroke(cv);
 		break;
 	default:
-		set_color(cr, s->color);
-		cairo_set_line_width(cr, series_lw(s));
-		set_dash(cr, series_dash(s), series_lw(s));
-		cairo_move_to(cr, x, ymid);
-		cairo_line_to(cr, x + sw, ymid);
-		cairo_stroke(cr);
+		set_color(cv, s->color);
+		br_cv_line_width(cv, series_lw(s));
+		set_dash(cv, series_dash(s), series_lw(s));
+		br_cv_move_to(cv, x, ymid);
+		br_cv_line_to(cv, x + sw, ymid);
+		br_cv_stroke(cv);
 		break;
 	}
-	cairo_restore(cr);
+	br_cv_restore(cv);
 }
 
 /*
@@ -895,7 +825,7 @@ draw_swatch(cairo_t *cr, const br_chart *c, size_t e, double x, double ymid, dou
  * when there is no entry).
  */
 static double
-legend(cairo_t *cr, const br_chart *c, double x, double y, double w, double fs, int draw)
+legend(br_canvas *cv, const br_chart *c, double x, double y, double w, double fs, int draw)
 {
 	double row_h = fs * 1.45, gap = fs * 1.3, sw = 16, sgap = 3;
 	double cx = 0, cy = 0;
@@ -905,16 +835,16 @@ legend(cairo_t *cr, const br_chart *c, double x, double y, double w, double fs, 
 		if (label == NULL || label[0] == '\0')
 			continue;
 		double tw, th;
-		br_text_size(cr, label, fs, 0, 0, &tw, &th);
+		br_text_size(cv, label, fs, 0, 0, &tw, &th);
 		double ew = sw + sgap + tw;
 		if (any && cx + ew > w) {
 			cx = 0;
 			cy += row_h;
 		}
 		if (draw) {
-			draw_swatch(cr, c, e, x + cx, y + cy + row_h / 2, fs);
-			cairo_set_source_rgb(cr, 0, 0, 0);
-			br_text_draw(cr, label, fs, 0, 0, x + cx + sw + sgap, y + cy + row_h / 2, 0, 0.5, 0);
+			draw_swatch(cv, c, e, x + cx, y + cy + row_h / 2, fs);
+			br_cv_rgb(cv, 0, 0, 0);
+			br_text_draw(cv, label, fs, 0, 0, x + cx + sw + sgap, y + cy + row_h / 2, 0, 0.5, 0);
 		}
 		cx += ew + gap;
 		any = 1;
@@ -927,11 +857,11 @@ legend(cairo_t *cr, const br_chart *c, double x, double y, double w, double fs, 
 
 /* draw_lines: a line or step series; the path breaks at unusable points. */
 static void
-draw_lines(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
+draw_lines(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *ya)
 {
 	int pen = 0;
 	double ly = 0;
-	cairo_new_path(cr);
+	br_cv_new_path(cv);
 	for (size_t j = 0; j < s->n; j++) {
 		double px, py;
 		if (!ax_map(xa, s->x[j], &px) || !ax_map(ya, s->y[j], &py)) {
@@ -939,40 +869,40 @@ draw_lines(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya
 			continue;
 		}
 		if (!pen) {
-			cairo_move_to(cr, px, py);
+			br_cv_move_to(cv, px, py);
 		} else if (s->kind == BR_SERIES_STEP) {
-			cairo_line_to(cr, px, ly);
-			cairo_line_to(cr, px, py);
+			br_cv_line_to(cv, px, ly);
+			br_cv_line_to(cv, px, py);
 		} else {
-			cairo_line_to(cr, px, py);
+			br_cv_line_to(cv, px, py);
 		}
 		ly = py;
 		pen = 1;
 	}
-	set_color(cr, s->color);
-	cairo_set_line_width(cr, series_lw(s));
-	set_dash(cr, series_dash(s), series_lw(s));
-	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-	cairo_stroke(cr);
-	cairo_set_dash(cr, NULL, 0, 0);
+	set_color(cv, s->color);
+	br_cv_line_width(cv, series_lw(s));
+	set_dash(cv, series_dash(s), series_lw(s));
+	br_cv_line_join(cv, 1);
+	br_cv_stroke(cv);
+	br_cv_dash(cv, NULL, 0);
 }
 
 /* draw_scatter: markers at usable points. */
 static void
-draw_scatter(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
+draw_scatter(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *ya)
 {
-	set_color(cr, s->color);
+	set_color(cv, s->color);
 	double r = s->line_width_pt > 0 ? s->line_width_pt * 2 : 2.2;
 	for (size_t j = 0; j < s->n; j++) {
 		double px, py;
 		if (ax_map(xa, s->x[j], &px) && ax_map(ya, s->y[j], &py))
-			draw_marker(cr, s->color, px, py, r);
+			draw_marker(cv, s->color, px, py, r);
 	}
 }
 
 /* draw_bars: one bar per usable point, from 0 (log: the axis bottom). */
 static void
-draw_bars(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
+draw_bars(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *ya)
 {
 	double bw = s->bar_width > 0 ? s->bar_width : 0.8;
 	double base_v = ya->scale == BR_SCALE_LOG10 ? ya->lo : 0, pb;
@@ -983,34 +913,34 @@ draw_bars(cairo_t *cr, const br_chart_series *s, const axrt *xa, const axrt *ya)
 		if (!isfinite(xc) || !ax_map(xa, xc - bw / 2, &p0) || !ax_map(xa, xc + bw / 2, &p1) ||
 		    !ax_map(ya, s->y[j], &py))
 			continue;
-		cairo_rectangle(cr, p0, py < pb ? py : pb, p1 - p0, fabs(pb - py));
-		set_color(cr, s->color);
-		cairo_fill_preserve(cr);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		cairo_set_line_width(cr, 0.4);
-		cairo_stroke(cr);
+		br_cv_rectangle(cv, p0, py < pb ? py : pb, p1 - p0, fabs(pb - py));
+		set_color(cv, s->color);
+		br_cv_fill_preserve(cv);
+		br_cv_rgb(cv, 0.2, 0.2, 0.2);
+		br_cv_line_width(cv, 0.4);
+		br_cv_stroke(cv);
 		double e = s->err ? s->err[j] : NAN, ya0, ya1, pc;
 		if (isfinite(e) && e > 0 && ax_map(xa, xc, &pc) && ax_map(ya, s->y[j] + e, &ya1)) {
 			/* the whisker: y ± err, clipped at the axis bottom on a log scale */
 			if (!ax_map(ya, s->y[j] - e, &ya0))
 				ya0 = pb;
 			double cap = (p1 - p0) * 0.2;
-			cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);
-			cairo_set_line_width(cr, 0.8);
-			cairo_move_to(cr, pc, ya0);
-			cairo_line_to(cr, pc, ya1);
-			cairo_move_to(cr, pc - cap, ya0);
-			cairo_line_to(cr, pc + cap, ya0);
-			cairo_move_to(cr, pc - cap, ya1);
-			cairo_line_to(cr, pc + cap, ya1);
-			cairo_stroke(cr);
+			br_cv_rgb(cv, 0.1, 0.1, 0.1);
+			br_cv_line_width(cv, 0.8);
+			br_cv_move_to(cv, pc, ya0);
+			br_cv_line_to(cv, pc, ya1);
+			br_cv_move_to(cv, pc - cap, ya0);
+			br_cv_line_to(cv, pc + cap, ya0);
+			br_cv_move_to(cv, pc - cap, ya1);
+			br_cv_line_to(cv, pc + cap, ya1);
+			br_cv_stroke(cv);
 		}
 	}
 }
 
 /* draw_hbars: horizontal stacked bar series si (see hstack_base). */
 static void
-draw_hbars(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
+draw_hbars(br_canvas *cv, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
 {
 	const br_chart_series *s = &c->series[si];
 	double hw = s->bar_width > 0 ? s->bar_width : 0.6;
@@ -1020,18 +950,18 @@ draw_hbars(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt
 		    !ax_map(xa, b + s->x[j], &p1) || !ax_map(ya, s->y[j] - hw / 2, &q0) ||
 		    !ax_map(ya, s->y[j] + hw / 2, &q1))
 			continue;
-		cairo_rectangle(cr, p0 < p1 ? p0 : p1, q0 < q1 ? q0 : q1, fabs(p1 - p0), fabs(q1 - q0));
-		set_color(cr, s->color);
-		cairo_fill_preserve(cr);
-		cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-		cairo_set_line_width(cr, 0.4);
-		cairo_stroke(cr);
+		br_cv_rectangle(cv, p0 < p1 ? p0 : p1, q0 < q1 ? q0 : q1, fabs(p1 - p0), fabs(q1 - q0));
+		set_color(cv, s->color);
+		br_cv_fill_preserve(cv);
+		br_cv_rgb(cv, 0.2, 0.2, 0.2);
+		br_cv_line_width(cv, 0.4);
+		br_cv_stroke(cv);
 	}
 }
 
 /* draw_area: stacked area series si, one polygon per run of usable points. */
 static void
-draw_area(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
+draw_area(br_canvas *cv, const br_chart *c, size_t si, const axrt *xa, const axrt *ya)
 {
 	const br_chart_series *s = &c->series[si];
 	size_t j = 0;
@@ -1045,25 +975,25 @@ draw_area(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt 
 			k++;
 		}
 		if (k > j + 1) {
-			cairo_new_path(cr);
+			br_cv_new_path(cv);
 			for (size_t m = j; m < k; m++) {
 				double px, pt;
 				ax_map(xa, s->x[m], &px);
 				ax_map(ya, stack_base(c, si, m) + s->y[m], &pt);
 				if (m == j)
-					cairo_move_to(cr, px, pt);
+					br_cv_move_to(cv, px, pt);
 				else
-					cairo_line_to(cr, px, pt);
+					br_cv_line_to(cv, px, pt);
 			}
 			for (size_t m = k; m-- > j;) {
 				double px, pb;
 				ax_map(xa, s->x[m], &px);
 				ax_map(ya, stack_base(c, si, m), &pb);
-				cairo_line_to(cr, px, pb);
+				br_cv_line_to(cv, px, pb);
 			}
-			cairo_close_path(cr);
-			set_color(cr, s->color);
-			cairo_fill(cr);
+			br_cv_close_path(cv);
+			set_color(cv, s->color);
+			br_cv_fill(cv);
 		}
 		j = k > j ? k : j + 1;
 	}
@@ -1074,13 +1004,13 @@ draw_area(cairo_t *cr, const br_chart *c, size_t si, const axrt *xa, const axrt 
 
 /* label_box: white, slightly transparent box behind a label. */
 static void
-label_box(cairo_t *cr, double x, double y, double w, double h)
+label_box(br_canvas *cv, double x, double y, double w, double h)
 {
-	cairo_save(cr);
-	cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-	cairo_rectangle(cr, x - 1, y, w + 2, h);
-	cairo_fill(cr);
-	cairo_restore(cr);
+	br_cv_save(cv);
+	br_cv_rgba(cv, 1, 1, 1, 0.85);
+	br_cv_rectangle(cv, x - 1, y, w + 2, h);
+	br_cv_fill(cv);
+	br_cv_restore(cv);
 }
 
 /*
@@ -1090,7 +1020,7 @@ label_box(cairo_t *cr, double x, double y, double w, double h)
  * it does not overlap an earlier one, so close lines never collide.
  */
 static void
-draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
+draw_refs(br_canvas *cv, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
     double px0, double py0, double px1, double py1, double fs, double (*boxes)[4], size_t *n_boxes)
 {
 	enum { MAXROWS = 16 };
@@ -1102,24 +1032,24 @@ draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const 
 	for (size_t i = 0; i < c->n_refs; i++) {
 		const br_refline *r = &c->refs[i];
 		double p;
-		cairo_new_path(cr);
+		br_cv_new_path(cv);
 		if (r->vertical) {
 			if (!ax_map(xa, r->value, &p) || p < px0 - 0.5 || p > px1 + 0.5)
 				continue;
-			cairo_move_to(cr, p, py0);
-			cairo_line_to(cr, p, py1);
+			br_cv_move_to(cv, p, py0);
+			br_cv_line_to(cv, p, py1);
 		} else {
 			const axrt *ya = r->side == BR_SIDE_RIGHT ? yr : yl;
 			if (!ax_map(ya, r->value, &p) || p < py0 - 0.5 || p > py1 + 0.5)
 				continue;
-			cairo_move_to(cr, px0, p);
-			cairo_line_to(cr, px1, p);
+			br_cv_move_to(cv, px0, p);
+			br_cv_line_to(cv, px1, p);
 		}
-		set_color(cr, r->color);
-		cairo_set_line_width(cr, 0.8);
-		set_dash(cr, r->dash >= 0 ? r->dash : 1, 0.8);
-		cairo_stroke(cr);
-		cairo_set_dash(cr, NULL, 0, 0);
+		set_color(cv, r->color);
+		br_cv_line_width(cv, 0.8);
+		set_dash(cv, r->dash >= 0 ? r->dash : 1, 0.8);
+		br_cv_stroke(cv);
+		br_cv_dash(cv, NULL, 0);
 	}
 	/* vertical labels in order of x */
 	size_t *ord = br_xmalloc((c->n_refs ? c->n_refs : 1) * sizeof *ord);
@@ -1138,7 +1068,7 @@ draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const 
 		double p, tw, th;
 		if (!ax_map(xa, r->value, &p) || p < px0 - 0.5 || p > px1 + 0.5)
 			continue;
-		br_text_size(cr, r->label, fs, 0, 0, &tw, &th);
+		br_text_size(cv, r->label, fs, 0, 0, &tw, &th);
 		double x0 = p + 2;
 		if (x0 + tw > px1 - 1)
 			x0 = p - 2 - tw;
@@ -1150,19 +1080,19 @@ draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const 
 			row++;
 		row_end[pos][row] = x0 + tw;
 		double ty = pos ? py1 - 2 - (row + 1) * (th + 1) : py0 + 2 + row * (th + 1);
-		label_box(cr, x0, ty, tw, th);
+		label_box(cv, x0, ty, tw, th);
 		boxes[*n_boxes][0] = x0;
 		boxes[*n_boxes][1] = ty;
 		boxes[*n_boxes][2] = tw;
 		boxes[*n_boxes][3] = th;
 		(*n_boxes)++;
-		set_color(cr, r->color);
+		set_color(cv, r->color);
 		double rgb[3];
 		br_palette_rgb(r->color, rgb);
 		/* light palette colours are too pale for text: darken them */
 		if (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 0.55)
-			cairo_set_source_rgb(cr, rgb[0] * 0.55, rgb[1] * 0.55, rgb[2] * 0.55);
-		br_text_draw(cr, r->label, fs, 0, 0, x0, ty, 0, 0, 0);
+			br_cv_rgb(cv, rgb[0] * 0.55, rgb[1] * 0.55, rgb[2] * 0.55);
+		br_text_draw(cv, r->label, fs, 0, 0, x0, ty, 0, 0, 0);
 	}
 	free(ord);
 	/* horizontal labels: right end, above the line */
@@ -1172,33 +1102,33 @@ draw_refs(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const 
 		double p, tw, th;
 		if (r->vertical || r->label == NULL || !ax_map(ya, r->value, &p) || p < py0 - 0.5 || p > py1 + 0.5)
 			continue;
-		br_text_size(cr, r->label, fs, 0, 0, &tw, &th);
+		br_text_size(cv, r->label, fs, 0, 0, &tw, &th);
 		double ty = p - 1 - th;
 		if (ty < py0 + 1)
 			ty = p + 1;
-		label_box(cr, px1 - 2 - tw, ty, tw, th);
+		label_box(cv, px1 - 2 - tw, ty, tw, th);
 		boxes[*n_boxes][0] = px1 - 2 - tw;
 		boxes[*n_boxes][1] = ty;
 		boxes[*n_boxes][2] = tw;
 		boxes[*n_boxes][3] = th;
 		(*n_boxes)++;
-		set_color(cr, r->color);
-		br_text_draw(cr, r->label, fs, 0, 0, px1 - 2, ty, 1, 0, 0);
+		set_color(cv, r->color);
+		br_text_draw(cv, r->label, fs, 0, 0, px1 - 2, ty, 1, 0, 0);
 	}
 }
 
 /* text_color: palette colour idx as the source for text (light colours darkened; -1 = black). */
 static void
-text_color(cairo_t *cr, int idx)
+text_color(br_canvas *cv, int idx)
 {
 	if (idx < 0) {
-		cairo_set_source_rgb(cr, 0, 0, 0);
+		br_cv_rgb(cv, 0, 0, 0);
 		return;
 	}
 	double rgb[3];
 	br_palette_rgb(idx, rgb);
 	double k = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] > 0.55 ? 0.55 : 1;
-	cairo_set_source_rgb(cr, rgb[0] * k, rgb[1] * k, rgb[2] * k);
+	br_cv_rgb(cv, rgb[0] * k, rgb[1] * k, rgb[2] * k);
 }
 
 /* boxes_overlap: the rectangles (x, y, w, h) a and b intersect (1 pt gap counts as touching). */
@@ -1217,7 +1147,7 @@ boxes_overlap(const double *a, const double *b)
  * away from the thing it names.
  */
 static void
-draw_notes(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
+draw_notes(br_canvas *cv, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
     double px0, double py0, double px1, double py1, double fs, double (*box)[4], size_t nb)
 {
 	for (size_t i = 0; i < c->n_notes; i++) {
@@ -1225,7 +1155,7 @@ draw_notes(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const
 		double px, py, tw, th;
 		if (!ax_map(xa, n->x, &px) || !ax_map(n->side == BR_SIDE_RIGHT ? yr : yl, n->y, &py))
 			continue;
-		br_text_size(cr, n->text, fs, 0, 0, &tw, &th);
+		br_text_size(cv, n->text, fs, 0, 0, &tw, &th);
 		double bx = px + n->dx_pt - n->ax * tw, by0 = py + n->dy_pt - n->ay * th;
 		if (bx + tw > px1 - 1)
 			bx = px1 - 1 - tw;
@@ -1244,9 +1174,9 @@ draw_notes(cairo_t *cr, const br_chart *c, const axrt *xa, const axrt *yl, const
 		if (!placed)
 			continue;
 		memcpy(box[nb++], cand, sizeof cand);
-		label_box(cr, cand[0], cand[1], tw, th);
-		text_color(cr, n->color);
-		br_text_draw(cr, n->text, fs, 0, 0, cand[0], cand[1], 0, 0, 0);
+		label_box(cv, cand[0], cand[1], tw, th);
+		text_color(cv, n->color);
+		br_text_draw(cv, n->text, fs, 0, 0, cand[0], cand[1], 0, 0, 0);
 	}
 }
 
@@ -1265,10 +1195,10 @@ clampi(int v, int lo, int hi)
  * 5 pt).
  */
 static double
-fit_size(cairo_t *cr, const char *text, double fs, double avail)
+fit_size(br_canvas *cv, const char *text, double fs, double avail)
 {
 	double w;
-	br_text_size(cr, text, fs, 0, 0, &w, NULL);
+	br_text_size(cv, text, fs, 0, 0, &w, NULL);
 	if (w <= avail || w <= 0)
 		return fs;
 	double s = fs * avail / w;
@@ -1293,7 +1223,7 @@ label_every(double ext, double sp)
  * powers of ten if they fit; else greedily from the left.
  */
 static void
-x_label_select(cairo_t *cr, const axrt *a, double fs, int *keep)
+x_label_select(br_canvas *cv, const axrt *a, double fs, int *keep)
 {
 	double l[MAX_TICKS], r[MAX_TICKS];
 	int ok[MAX_TICKS];
@@ -1304,7 +1234,7 @@ x_label_select(cairo_t *cr, const axrt *a, double fs, int *keep)
 		if (!ok[i])
 			continue;
 		int mk = tick_text(a, i, buf, sizeof buf);
-		br_text_size(cr, buf, fs, 0, mk, &w, NULL);
+		br_text_size(cv, buf, fs, 0, mk, &w, NULL);
 		l[i] = p - w / 2;
 		r[i] = p + w / 2;
 	}
@@ -1353,22 +1283,22 @@ x_label_select(cairo_t *cr, const axrt *a, double fs, int *keep)
 
 /* br_chart_draw: see chart.h. */
 void
-br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, double h)
+br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, double h)
 {
 	double fs = c->font_pt > 0 ? c->font_pt : 7.5;
 	double tfs = fs * 1.05;               /* axis titles */
 	double pad = 3, tick_len = 3;
 	double top = y + pad, bottom = y + h - pad, left = x + pad, right = x + w - pad;
-	cairo_save(cr);
-	cairo_set_source_rgb(cr, 0, 0, 0);
+	br_cv_save(cv);
+	br_cv_rgb(cv, 0, 0, 0);
 	if (c->title && c->title[0]) {
 		double th;
-		br_text_size(cr, c->title, fs * 1.15, 1, 0, NULL, &th);
-		br_text_draw(cr, c->title, fs * 1.15, 1, 0, x + w / 2, top, 0.5, 0, 0);
+		br_text_size(cv, c->title, fs * 1.15, 1, 0, NULL, &th);
+		br_text_draw(cv, c->title, fs * 1.15, 1, 0, x + w / 2, top, 0.5, 0, 0);
 		top += th + 2;
 	}
 	if (c->legend) {
-		double lh = legend(cr, c, left, top, right - left, fs, 1);
+		double lh = legend(cv, c, left, top, right - left, fs, 1);
 		if (lh > 0)
 			top += lh + 3;
 	}
@@ -1382,7 +1312,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	int has_y3 = c->has_y3 && c->has_y2;
 	axis_setup(c, &c->y3, 3, clampi((int)(est_h / 26), 3, 8), &y3r);
 	double xlw, xlh, ylw, ylh, rlw = 0, rlh = 0, r3w = 0, r3h = 0, th_h;
-	tick_labels_extent(cr, &xa, fs, &xlw, &xlh);
+	tick_labels_extent(cv, &xa, fs, &xlw, &xlh);
 	/*
 	 * x category labels: rotated by 90° when the widest does not fit in the
 	 * narrowest category spacing (estimated on the plot width before margins).
@@ -1402,12 +1332,12 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 			xlh = t;
 		}
 	}
-	tick_labels_extent(cr, &yl, fs, &ylw, &ylh);
+	tick_labels_extent(cv, &yl, fs, &ylw, &ylh);
 	if (c->has_y2)
-		tick_labels_extent(cr, &yr, fs, &rlw, &rlh);
+		tick_labels_extent(cv, &yr, fs, &rlw, &rlh);
 	if (has_y3)
-		tick_labels_extent(cr, &y3r, fs, &r3w, &r3h);
-	br_text_size(cr, "Ag", tfs, 0, 0, NULL, &th_h);
+		tick_labels_extent(cv, &y3r, fs, &r3w, &r3h);
+	br_text_size(cv, "Ag", tfs, 0, 0, NULL, &th_h);
 	/* margins */
 	double px0 = left + tick_len + 2 + ylw;
 	if (c->y.title && c->y.title[0])
@@ -1430,7 +1360,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		if (xa.n_ticks > 0 && !xrot) {
 			char buf[256];
 			int mk = tick_text(&xa, xa.n_ticks - 1, buf, sizeof buf);
-			br_text_size(cr, buf, fs, 0, mk, &lastw, NULL);
+			br_text_size(cv, buf, fs, 0, mk, &lastw, NULL);
 		}
 		px1 -= lastw / 2 > 2 ? lastw / 2 : 2;
 	}
@@ -1439,7 +1369,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	if (c->x.title && c->x.title[0])
 		py1 -= th_h + 1;
 	if (px1 - px0 < 20 || py1 - py0 < 20) {
-		cairo_restore(cr);
+		br_cv_restore(cv);
 		return;                       /* no room: draw nothing rather than garbage */
 	}
 	xa.p0 = px0;
@@ -1448,62 +1378,62 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	yl.p1 = yr.p1 = y3r.p1 = py0;
 
 	/* plot contents, clipped */
-	cairo_save(cr);
-	cairo_rectangle(cr, px0, py0, px1 - px0, py1 - py0);
-	cairo_clip(cr);
+	br_cv_save(cv);
+	br_cv_rectangle(cv, px0, py0, px1 - px0, py1 - py0);
+	br_cv_clip(cv);
 	for (size_t i = 0; i < c->n_bands; i++) {
 		double b0, b1;
 		if (!ax_map(&xa, c->bands[i].x0, &b0) || !ax_map(&xa, c->bands[i].x1, &b1))
 			continue;
-		cairo_set_source_rgb(cr, 0.94, 0.94, 0.94);
-		cairo_rectangle(cr, b0, py0, b1 - b0, py1 - py0);
-		cairo_fill(cr);
+		br_cv_rgb(cv, 0.94, 0.94, 0.94);
+		br_cv_rectangle(cv, b0, py0, b1 - b0, py1 - py0);
+		br_cv_fill(cv);
 	}
-	cairo_set_line_width(cr, 0.35);
-	cairo_set_source_rgb(cr, 0.80, 0.80, 0.80);
+	br_cv_line_width(cv, 0.35);
+	br_cv_rgb(cv, 0.80, 0.80, 0.80);
 	for (size_t i = 0; i < yl.n_ticks && c->y.n_cat == 0; i++) {
 		double p;
 		if (ax_map(&yl, yl.ticks[i], &p)) {
-			cairo_move_to(cr, px0, p);
-			cairo_line_to(cr, px1, p);
+			br_cv_move_to(cv, px0, p);
+			br_cv_line_to(cv, px1, p);
 		}
 	}
 	for (size_t i = 0; i < xa.n_ticks && c->x.n_cat == 0; i++) {
 		double p;
 		if (ax_map(&xa, xa.ticks[i], &p)) {
-			cairo_move_to(cr, p, py0);
-			cairo_line_to(cr, p, py1);
+			br_cv_move_to(cv, p, py0);
+			br_cv_line_to(cv, p, py1);
 		}
 	}
-	cairo_stroke(cr);
+	br_cv_stroke(cv);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_AREA_STACKED)
-			draw_area(cr, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+			draw_area(cv, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_BARS)
-			draw_bars(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+			draw_bars(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_HBARS_STACKED)
-			draw_hbars(cr, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+			draw_hbars(cv, c, i, &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_LINE || c->series[i].kind == BR_SERIES_STEP)
-			draw_lines(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT2 ?
+			draw_lines(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT2 ?
 			    (has_y3 ? &y3r : &yr) : c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_SCATTER)
-			draw_scatter(cr, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+			draw_scatter(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
 	double (*boxes)[4] = br_xmalloc((c->n_refs + c->n_notes + 1) * sizeof *boxes);
 	size_t n_boxes = 0;
-	draw_refs(cr, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, &n_boxes);
-	draw_notes(cr, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, n_boxes);
+	draw_refs(cv, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, &n_boxes);
+	draw_notes(cv, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, n_boxes);
 	free(boxes);
-	cairo_restore(cr);
+	br_cv_restore(cv);
 
 	/* frame */
-	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-	cairo_set_line_width(cr, 0.6);
-	cairo_rectangle(cr, px0, py0, px1 - px0, py1 - py0);
-	cairo_stroke(cr);
+	br_cv_rgb(cv, 0.15, 0.15, 0.15);
+	br_cv_line_width(cv, 0.6);
+	br_cv_rectangle(cv, px0, py0, px1 - px0, py1 - py0);
+	br_cv_stroke(cv);
 
 	/* ticks and tick labels */
 	char buf[256];
@@ -1511,7 +1441,7 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 	size_t every;
 	/* x */
 	int keep[MAX_TICKS];
-	x_label_select(cr, &xa, fs, keep);
+	x_label_select(cv, &xa, fs, keep);
 	if (xrot)
 		for (size_t i = 0; i < xa.n_ticks; i++)
 			keep[i] = 1;
@@ -1519,29 +1449,29 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 		double p;
 		if (!ax_map(&xa, xa.ticks[i], &p) || p < px0 - 0.5 || p > px1 + 0.5)
 			continue;
-		cairo_move_to(cr, p, py1);
-		cairo_line_to(cr, p, py1 + tick_len);
-		cairo_stroke(cr);
+		br_cv_move_to(cv, p, py1);
+		br_cv_line_to(cv, p, py1 + tick_len);
+		br_cv_stroke(cv);
 		if (!keep[i])
 			continue;
 		int mk = tick_text(&xa, i, buf, sizeof buf);
 		if (xrot)
-			br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 1, 0.5, 90);
+			br_text_draw(cv, buf, fs, 0, mk, p, py1 + tick_len + 1, 1, 0.5, 90);
 		else
-			br_text_draw(cr, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);
+			br_text_draw(cv, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);
 	}
 	if (xa.scale == BR_SCALE_LOG10 && xa.decade_ticks && xa.n_ticks <= 8) {
-		cairo_set_line_width(cr, 0.4);
+		br_cv_line_width(cv, 0.4);
 		for (double d = floor(log10(xa.lo)); d <= ceil(log10(xa.hi)); d += 1)
 			for (int m = 2; m <= 9; m++) {
 				double v = m * pow(10.0, d), p;
 				if (v < xa.lo || v > xa.hi || !ax_map(&xa, v, &p))
 					continue;
-				cairo_move_to(cr, p, py1);
-				cairo_line_to(cr, p, py1 + tick_len * 0.6);
+				br_cv_move_to(cv, p, py1);
+				br_cv_line_to(cv, p, py1 + tick_len * 0.6);
 			}
-		cairo_stroke(cr);
-		cairo_set_line_width(cr, 0.6);
+		br_cv_stroke(cv);
+		br_cv_line_width(cv, 0.6);
 	}
 	/* y left, right and outer right */
 	for (int side = 0; side < 3; side++) {
@@ -1550,9 +1480,9 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 			continue;
 		double lh = side == 2 ? r3h : side ? rlh : ylh;
 		if (side == 2) {
-			cairo_move_to(cr, px1 + y3_off, py0);
-			cairo_line_to(cr, px1 + y3_off, py1);
-			cairo_stroke(cr);
+			br_cv_move_to(cv, px1 + y3_off, py0);
+			br_cv_line_to(cv, px1 + y3_off, py1);
+			br_cv_stroke(cv);
 		}
 		sp = 1e9;
 		if (ya->n_ticks >= 2) {
@@ -1566,34 +1496,34 @@ br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, doub
 			double p;
 			if (!ax_map(ya, ya->ticks[i], &p) || p < py0 - 0.5 || p > py1 + 0.5)
 				continue;
-			cairo_move_to(cr, ex, p);
-			cairo_line_to(cr, ex + dir * tick_len, p);
-			cairo_stroke(cr);
+			br_cv_move_to(cv, ex, p);
+			br_cv_line_to(cv, ex + dir * tick_len, p);
+			br_cv_stroke(cv);
 			if (i % every)
 				continue;
 			int mk = tick_text(ya, i, buf, sizeof buf);
-			br_text_draw(cr, buf, fs, 0, mk, ex + dir * (tick_len + 1.5), p, side ? 0 : 1, 0.5, 0);
+			br_text_draw(cv, buf, fs, 0, mk, ex + dir * (tick_len + 1.5), p, side ? 0 : 1, 0.5, 0);
 		}
 	}
 	/* axis titles */
-	cairo_set_source_rgb(cr, 0, 0, 0);
+	br_cv_rgb(cv, 0, 0, 0);
 	if (c->x.title && c->x.title[0]) {
-		double s = fit_size(cr, c->x.title, tfs, px1 - px0);
-		br_text_draw(cr, c->x.title, s, 0, 0, (px0 + px1) / 2, bottom, 0.5, 1, 0);
+		double s = fit_size(cv, c->x.title, tfs, px1 - px0);
+		br_text_draw(cv, c->x.title, s, 0, 0, (px0 + px1) / 2, bottom, 0.5, 1, 0);
 	}
 	if (c->y.title && c->y.title[0]) {
-		double s = fit_size(cr, c->y.title, tfs, py1 - py0 + 10);
-		br_text_draw(cr, c->y.title, s, 0, 0, left, (py0 + py1) / 2, 0.5, 0, 90);
+		double s = fit_size(cv, c->y.title, tfs, py1 - py0 + 10);
+		br_text_draw(cv, c->y.title, s, 0, 0, left, (py0 + py1) / 2, 0.5, 0, 90);
 	}
 	if (c->has_y2 && c->y2.title && c->y2.title[0]) {
-		double s = fit_size(cr, c->y2.title, tfs, py1 - py0 + 10);
-		br_text_draw(cr, c->y2.title, s, 0, 0, right - y3_block, (py0 + py1) / 2, 0.5, 1, 90);
+		double s = fit_size(cv, c->y2.title, tfs, py1 - py0 + 10);
+		br_text_draw(cv, c->y2.title, s, 0, 0, right - y3_block, (py0 + py1) / 2, 0.5, 1, 90);
 	}
 	if (has_y3 && c->y3.title && c->y3.title[0]) {
-		double s = fit_size(cr, c->y3.title, tfs, py1 - py0 + 10);
-		br_text_draw(cr, c->y3.title, s, 0, 0, right, (py0 + py1) / 2, 0.5, 1, 90);
+		double s = fit_size(cv, c->y3.title, tfs, py1 - py0 + 10);
+		br_text_draw(cv, c->y3.title, s, 0, 0, right, (py0 + py1) / 2, 0.5, 1, 90);
 	}
-	cairo_restore(cr);
+	br_cv_restore(cv);
 }
 
 /* br_chart_has_data: see chart.h. */

@@ -1,7 +1,8 @@
 /*
- * A small chart layer on cairo + pango, private to src/render/.
+ * A small chart layer, private to src/render/.
  *
- * A chart is drawn into a rectangle of a cairo context (units: PostScript
+ * A chart is drawn into a rectangle of a canvas (src/render/canvas.h, which
+ * records the drawing for the cairo and libharu backends; units: PostScript
  * points). It has a title, a legend placed above the plot area (outside it,
  * so it never hides data), an x axis, a left y axis and an optional right y
  * axis (dual axes), each linear or log10 with "nice" ticks (1-2-5 steps,
@@ -9,10 +10,10 @@
  * step lines, scatter markers, bars, stacked areas) plus vertical or
  * horizontal reference lines with labels and shaded x bands.
  *
- * All text goes through pango (font "DejaVu Sans", fontconfig falls back to
+ * Text is measured by pango (font "DejaVu Sans", fontconfig falls back to
  * a CJK font for glyphs DejaVu lacks), so labels may hold any UTF-8.
  * Non-finite coordinates (NaN, ±Inf) and non-positive values on log axes
- * are skipped (lines break there); nothing non-finite reaches cairo.
+ * are skipped (lines break there); nothing non-finite reaches a backend.
  *
  * Colours: a fixed palette whose entries differ in lightness as well as hue,
  * and each colour index has its own dash pattern and marker shape, so the
@@ -24,7 +25,7 @@
 #define BR_RENDER_CHART_H
 
 #include <stddef.h>
-#include <cairo.h>
+#include "render/canvas.h"
 
 enum br_scale { BR_SCALE_LINEAR = 0, BR_SCALE_LOG10 };
 
@@ -161,10 +162,10 @@ void br_chart_add_band(br_chart *c, double x0, double x1, const char *label);
 int br_chart_has_data(const br_chart *c);
 
 /*
- * br_chart_draw: draw the chart into the rectangle (x, y, w, h) of cr
- * (points). The cairo state is saved and restored.
+ * br_chart_draw: draw the chart into the rectangle (x, y, w, h) of cv
+ * (points). The graphics state is saved and restored.
  */
-void br_chart_draw(const br_chart *c, cairo_t *cr, double x, double y, double w, double h);
+void br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, double h);
 
 /*
  * br_nice_ticks: tick values for the data range [lo, hi].
@@ -190,16 +191,5 @@ int br_tick_label(double v, double step, char *buf, size_t len);
 
 /* br_palette_rgb: colour `idx` (mod BR_PALETTE_N) as r, g, b in 0..1. */
 void br_palette_rgb(int idx, double rgb[3]);
-
-/*
- * Text helpers (pango, "DejaVu Sans"): br_text_size measures, br_text_draw
- * draws with its anchor point at (x, y): ax, ay are fractions of the
- * extent (0 = left/top, 0.5 = centre, 1 = right/bottom); angle_deg rotates
- * counter-clockwise about the anchor (90 = bottom-to-top).
- */
-void br_text_size(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
-    double *w, double *h);
-void br_text_draw(cairo_t *cr, const char *text, double size_pt, int bold, int markup,
-    double x, double y, double ax, double ay, double angle_deg);
 
 #endif

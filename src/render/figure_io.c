@@ -1,7 +1,7 @@
 /*
- * Figure output: recording surface → PNG (300 dpi, CAIRO_FORMAT_RGB24 on
- * white, so the PNG has no alpha channel); the same drawing on an SVG
- * surface (see write_svg); CSV through br_write_atomic. See figure_io.h.
+ * Figure output: display list → PNG (300 dpi, CAIRO_FORMAT_RGB24 on white,
+ * so the PNG has no alpha channel) and SVG, both replayed with cairo; CSV
+ * through br_write_atomic. See figure_io.h.
  */
 #include "render/figure_io.h"
 
@@ -156,24 +156,24 @@ br_csv_str(GString *s, const char *text)
 }
 
 /*
- * draw_all: white background, then the panels in a grid of spec->cols
- * columns filling w × h.
+ * record_all: white background, then the panels in a grid of spec->cols
+ * columns filling the figure, recorded as one drawing (freed by the caller).
  */
-static void
-draw_all(cairo_t *cr, const br_fig_spec *spec)
+static br_drawing *
+record_all(const br_fig_spec *spec)
 {
 	double w = spec->width_pt, h = spec->height_pt;
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
+	br_canvas *cv = br_canvas_new(w, h);
+	br_cv_rgb(cv, 1, 1, 1);
+	br_cv_paint(cv);
 	int cols = spec->cols > 0 ? spec->cols : 1;
 	size_t rows = (spec->n_charts + (size_t)cols - 1) / (size_t)cols;
-	if (rows == 0)
-		return;
-	double cw = w / cols, ch = h / (double)rows;
+	double cw = w / cols, ch = rows ? h / (double)rows : h;
 	for (size_t i = 0; i < spec->n_charts; i++) {
 		size_t r = i / (size_t)cols, c = i % (size_t)cols;
-		br_chart_draw(spec->charts[i], cr, (double)c * cw, (double)r * ch, cw, ch);
+		br_chart_draw(spec->charts[i], cv, (double)c * cw, (double)r * ch, cw, ch);
 	}
+	return br_canvas_finish(cv);
 }
 
 /* finish_tmp: rename tmp to path, or remove tmp and set *cause. */
@@ -237,19 +237,19 @@ png_rows(cairo_surface_t *img, FILE *fp)
 	return NULL;
 }
 
-/* write_png: replay rec at 300 dpi onto an opaque white RGB24 image and
- * write it with png_rows. */
+/* write_png: replay the drawing at 300 dpi onto an opaque white RGB24
+ * image and write it with png_rows. */
 static int
-write_png(cairo_surface_t *rec, double w, double h, const char *path, char **cause)
+write_png(const br_drawing *dr, const char *path, char **cause)
 {
+	double w = dr->width_pt, h = dr->height_pt;
 	int pw = br_fig_png_px(w), ph = br_fig_png_px(h);
 	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
 	cairo_t *cr = cairo_create(img);
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
 	cairo_scale(cr, BR_FIG_DPI / 72.0, BR_FIG_DPI / 72.0);
-	cairo_set_source_surface(cr, rec, 0, 0);
-	cairo_paint(cr);
+	br_drawing_cairo(dr, cr);
 	cairo_status_t st = cairo_status(cr);
 	cairo_destroy(cr);
 	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -270,22 +270,17 @@ write_png(cairo_surface_t *rec, double w, double h, const char *path, char **cau
 	return rc;
 }
 
-/*
- * write_svg: the same drawing onto a cairo SVG surface of w × h points.
- * The drawing code runs again here instead of replaying the recording
- * surface: cairo 1.16's SVG backend keeps a reference to a recording-surface
- * source that is never released (a leak of the whole recording per figure).
- * The drawing is deterministic, so PNG and SVG show the same figure.
- */
+/* write_svg: the same drawing replayed onto a cairo SVG surface of
+ * w × h points. */
 static int
-write_svg(const br_fig_spec *spec, const char *path, char **cause)
+write_svg(const br_drawing *dr, const char *path, char **cause)
 {
 	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	cairo_surface_t *svg = cairo_svg_surface_create(tmp, spec->width_pt, spec->height_pt);
+	cairo_surface_t *svg = cairo_svg_surface_create(tmp, dr->width_pt, dr->height_pt);
 	cairo_status_t st = cairo_surface_status(svg);
 	if (st == CAIRO_STATUS_SUCCESS) {
 		cairo_t *cr = cairo_create(svg);
-		draw_all(cr, spec);
+		br_drawing_cairo(dr, cr);
 		st = cairo_status(cr);
 		cairo_destroy(cr);
 		cairo_surface_finish(svg);
@@ -323,24 +318,12 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 {
 	double w = spec->width_pt, h = spec->height_pt;
 	memset(out, 0, sizeof *out);
-	cairo_rectangle_t ext = { 0, 0, w, h };
-	cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &ext);
-	cairo_t *cr = cairo_create(rec);
-	draw_all(cr, spec);
-	cairo_status_t st = cairo_status(cr);
-	cairo_destroy(cr);
+	br_drawing *dr = record_all(spec);
 	char *stem = br_path_join(out_dir, spec->id);
 	char *png = br_xasprintf("%s.png", stem), *svg = br_xasprintf("%s.svg", stem),
 	     *csv = br_xasprintf("%s.csv", stem);
 	free(stem);
-	int rc = 0;
-	if (st != CAIRO_STATUS_SUCCESS) {
-		if (cause)
-			*cause = br_xasprintf("%s: drawing failed: %s", png, cairo_status_to_string(st));
-		rc = -1;
-	}
-	if (rc == 0)
-		rc = write_png(rec, w, h, png, cause);
+	int rc = write_png(dr, png, cause);
 	size_t not_drawn = 0;
 	for (size_t i = 0; i < spec->n_charts; i++) {
 		const br_chart *ch = spec->charts[i];
@@ -354,14 +337,14 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 				not_drawn += !(isfinite(se->x[j]) && isfinite(se->y[j]));
 		}
 	}
-	if (rc == 0 && (rc = write_svg(spec, svg, cause)) != 0)
+	if (rc == 0 && (rc = write_svg(dr, svg, cause)) != 0)
 		unlink(png);
 	if (rc == 0 && (rc = br_write_atomic(csv, spec->csv ? spec->csv : "", spec->csv ? spec->csv_len : 0, cause)) != 0) {
 		unlink(png);
 		unlink(svg);
 	}
-	cairo_surface_destroy(rec);
 	if (rc != 0) {
+		br_drawing_free(dr);
 		free(png);
 		free(svg);
 		free(csv);
@@ -376,6 +359,7 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 	out->csv_path = csv;
 	out->width_pt = w;
 	out->height_pt = h;
+	out->drawing = dr;
 	return 0;
 }
 

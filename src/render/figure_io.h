@@ -1,8 +1,9 @@
 /*
- * Figure output, private to src/render/: one drawing into a cairo recording
- * surface, replayed to a 300 dpi opaque RGB PNG, and the same drawing code
- * run on an SVG surface (cairo 1.16 leaks a recording surface used as an
- * SVG source), plus the CSV of the data behind it. Each file is written to "PATH.tmp.PID" and renamed.
+ * Figure output, private to src/render/: the panels recorded once as a
+ * display list (canvas.h), replayed with cairo to a 300 dpi opaque RGB PNG
+ * and to an SVG, kept in the br_figure for the PDF's vector copy, plus the
+ * CSV of the data behind it. Each file is written to "PATH.tmp.PID" and
+ * renamed.
  */
 #ifndef BR_RENDER_FIGURE_IO_H
 #define BR_RENDER_FIGURE_IO_H

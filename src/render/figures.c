@@ -64,6 +64,7 @@ br_figure_free(br_figure *f)
 	free(f->png_path);
 	free(f->svg_path);
 	free(f->csv_path);
+	br_drawing_free(f->drawing);
 	memset(f, 0, sizeof *f);
 }
 

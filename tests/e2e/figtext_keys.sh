@@ -10,7 +10,7 @@
 import glob, json, os, re, sys
 src = sys.argv[1]
 # which template each render source's figures are drawn with
-use = {"fig_knee.c": ["knee"], "fig_compare.c": ["compare"], "chart.c": []}
+use = {"fig_knee.c": ["knee"], "fig_compare.c": ["compare"], "chart.c": [], "canvas.c": []}
 run_files = ["figures.c", "figure_io.c", "fig_waveform.c", "fig_gpu.c", "fig_residency.c",
              "fig_preemption.c", "fig_budget.c", "fig_latency.c", "fig_campaign.c"]
 for f in run_files:

@@ -390,22 +390,30 @@ test_tick_labels(void **state)
 	assert_string_equal(b, "10<sup>6</sup>");
 }
 
-/* CJK text is measured and drawn (font fallback through fontconfig). */
+/* CJK text is measured and drawn (font fallback through fontconfig): recorded
+ * on a canvas, then replayed onto a cairo image. */
 static void
 test_text_cjk(void **state)
 {
 	(void)state;
+	br_canvas *cv = br_canvas_new(200, 40);
+	double w, h;
+	br_text_size(cv, "延迟分布", 12, 0, 0, &w, &h);
+	/* four full-width glyphs at 12 pt: about 48 pt wide */
+	assert_true(w > 40 && w < 60);
+	assert_true(h > 10);
+	br_cv_rgb(cv, 0, 0, 0);
+	br_text_draw(cv, "延迟分布", 12, 0, 0, 5, 5, 0, 0, 0);
+	br_drawing *dr = br_canvas_finish(cv);
+	/* the recorded text keeps pango's extent and a baseline inside it */
+	assert_int_equal(dr->n_texts, 1);
+	assert_double_rel(dr->texts[0].w_pt, w, 1e-12);
+	assert_true(dr->texts[0].baseline_pt > 0.5 * 12 && dr->texts[0].baseline_pt < h);
 	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 200, 40);
 	cairo_t *cr = cairo_create(img);
 	cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_paint(cr);
-	double w, h;
-	br_text_size(cr, "延迟分布", 12, 0, 0, &w, &h);
-	/* four full-width glyphs at 12 pt: about 48 pt wide */
-	assert_true(w > 40 && w < 60);
-	assert_true(h > 10);
-	cairo_set_source_rgb(cr, 0, 0, 0);
-	br_text_draw(cr, "延迟分布", 12, 0, 0, 5, 5, 0, 0, 0);
+	br_drawing_cairo(dr, cr);
 	cairo_surface_flush(img);
 	unsigned char *d = cairo_image_surface_get_data(img);
 	int st = cairo_image_surface_get_stride(img);
@@ -416,6 +424,7 @@ test_text_cjk(void **state)
 	assert_true(dark > 50);
 	cairo_destroy(cr);
 	cairo_surface_destroy(img);
+	br_drawing_free(dr);
 }
 
 static void
