@@ -81,13 +81,14 @@ void br_pdf_table_draw(br_pdf *d, const br_pdf_table *t);
 #define br_pdf_table(d, t) br_pdf_table_draw((d), (t))
 /* Headline cards: a grid of (label, value) boxes, e.g. on the title page. */
 void br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, size_t n);
-/* A PNG figure scaled to the text width keeping its aspect ratio, with a
- * caption below; moves to a new page when it does not fit. Returns 0 or -1
- * with *cause if the PNG cannot be loaded. */
-int br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause);
+/* A figure (its display list f->drawing, borrowed) drawn as vector graphics
+ * and PDF text, scaled to the text width keeping its aspect ratio (down to
+ * one page when taller), with a caption below; moves to a new page when it
+ * does not fit. Returns 0, or -1 with *cause when f has no drawing. */
+int br_pdf_figure(br_pdf *d, const br_figure *f, const char *caption, char **cause);
 /* br_pdf_figure_led: br_pdf_figure preceded by `lead` (NULL = none), a body
- * paragraph naming the figure, kept on the same page as the image. */
-int br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char *caption, char **cause);
+ * paragraph naming the figure, kept on the same page as the figure. */
+int br_pdf_figure_led(br_pdf *d, const br_figure *f, const char *lead, const char *caption, char **cause);
 /* The title block at the top of the first page (large title, subtitle). */
 void br_pdf_title(br_pdf *d, const char *title, const char *subtitle);
 void br_pdf_page_break(br_pdf *d);

@@ -419,7 +419,7 @@ figure(ctx *c, const char *id)
 			    c->figs[i].caption ? c->figs[i].caption : "");
 			char *cap = br_template_figure_caption(c->t, own, &c->figs[i]);
 			free(own);
-			int frc = br_pdf_figure(c->d, c->figs[i].png_path, cap, &err);
+			int frc = br_pdf_figure(c->d, &c->figs[i], cap, &err);
 			free(cap);
 			if (frc != 0) {
 				if (c->err == NULL)

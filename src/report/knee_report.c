@@ -1038,7 +1038,7 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		char *cap = br_template_figure_caption(t, full ? full : figs[i].caption, &figs[i]);
 		free(extra);
 		free(full);
-		int frc = br_pdf_figure(d, figs[i].png_path, cap, cause);
+		int frc = br_pdf_figure(d, &figs[i], cap, cause);
 		free(cap);
 		if (frc != 0)
 			goto out;

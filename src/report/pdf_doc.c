@@ -28,6 +28,7 @@
 #include "benchreport/common.h"
 #include "benchreport/report.h"
 #include "report/pdf_text.h"
+#include "report/pdf_vector.h"
 
 #define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
 
@@ -86,6 +87,7 @@ struct br_pdf {
 	HPDF_STATUS err, err_detail;
 	const char *err_what;      /* operation during which err happened */
 	const char *doing;         /* current operation, for error messages */
+	br_vec_alpha alphas;       /* ExtGStates of the vector figures */
 };
 
 /* on_error: libharu error callback; keeps the first error, then resets the
@@ -152,33 +154,7 @@ draw_text(br_pdf *d, HPDF_Font f, double size, double x, double y, const char *s
 	if (len == 0 || d->page == NULL || !isfinite(x) || !isfinite(y))
 		return;
 	HPDF_Page_BeginText(d->page);
-	HPDF_Page_SetRGBFill(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
-	/* one TextOut per run of characters in the same font */
-	while (len > 0) {
-		size_t rl;
-		HPDF_Font rf = br_text_run(f, d->alt, s, len, &rl);
-		char *tmp = br_xstrndup(s, rl);
-		HPDF_Page_SetFontAndSize(d->page, rf, (HPDF_REAL)size);
-		/* the CJK face has no bold: inside bold text its glyphs are filled
-		 * and stroked (a 0.02 em outline with round joins: heavier, and the
-		 * gaps of dense glyphs such as 齉 stay open) */
-		int fake_bold = f == d->bold && rf == d->alt && rf != f;
-		if (fake_bold) {
-			HPDF_Page_SetTextRenderingMode(d->page, HPDF_FILL_THEN_STROKE);
-			HPDF_Page_SetRGBStroke(d->page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)b);
-			HPDF_Page_SetLineWidth(d->page, (HPDF_REAL)(size * 0.02));
-			HPDF_Page_SetLineJoin(d->page, HPDF_ROUND_JOIN);
-		}
-		HPDF_Page_TextOut(d->page, fin(x), fin(y), tmp);
-		if (fake_bold) {
-			HPDF_Page_SetTextRenderingMode(d->page, HPDF_FILL);
-			HPDF_Page_SetLineJoin(d->page, HPDF_MITER_JOIN);
-		}
-		free(tmp);
-		x += br_text_width(rf, NULL, size, s, rl);
-		s += rl;
-		len -= rl;
-	}
+	br_text_show(d->page, f, d->alt, f == d->bold, size, 1, 0, 0, 1, x, y, s, len, r, g, b);
 	HPDF_Page_EndText(d->page);
 	d->page_used = 1;
 }
@@ -348,16 +324,13 @@ load_font(br_pdf *d, const char *file)
 }
 
 /*
- * clean_text: br_text_clean, and on the first text with CJK characters
- * load the fallback font (it stays NULL, and DejaVu's missing-glyph boxes
- * show, when no such font is installed). Returns a malloc'd string.
+ * need_alt: on the first text with CJK characters (c, cleaned), load the
+ * fallback font (it stays NULL, and DejaVu's missing-glyph boxes show, when
+ * no such font is installed).
  */
-static char *
-clean_text(br_pdf *d, const char *s)
+static void
+need_alt(br_pdf *d, const char *c)
 {
-	char *tr = br_template_phrase(d->phrases, s);
-	char *c = br_text_clean(tr ? tr : s);
-	free(tr);
 	if (!d->alt_tried && br_text_has_alt(c)) {
 		d->alt_tried = 1;
 		const char *doing = d->doing;
@@ -384,6 +357,18 @@ clean_text(br_pdf *d, const char *s)
 		}
 		d->doing = doing;
 	}
+}
+
+/* clean_text: the text translated by the document's phrases (br_pdf_info)
+ * and cleaned by br_text_clean, the CJK font loaded when it needs one.
+ * Returns a malloc'd string. */
+static char *
+clean_text(br_pdf *d, const char *s)
+{
+	char *tr = br_template_phrase(d->phrases, s);
+	char *c = br_text_clean(tr ? tr : s);
+	free(tr);
+	need_alt(d, c);
 	return c;
 }
 
@@ -969,136 +954,31 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 /* figures                                                             */
 /* ------------------------------------------------------------------ */
 
-/* br_pdf_figure: see report.h. A PNG that does not load is reported in
- * *cause and leaves the document usable. */
+/* br_pdf_figure: see report.h. */
 int
-br_pdf_figure(br_pdf *d, const char *png_path, const char *caption, char **cause)
+br_pdf_figure(br_pdf *d, const br_figure *f, const char *caption, char **cause)
 {
-	return br_pdf_figure_led(d, png_path, NULL, caption, cause);
+	return br_pdf_figure_led(d, f, NULL, caption, cause);
 }
 
-/* br_pdf_figure_led: see report.h. */
-
-/* be32: the big-endian 32-bit number at p. */
-static uint32_t
-be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* flate_filter_key: HPDF_Dict_OnWriteFunc of a passthrough image: its
- * /Filter entry (libharu writes one only for streams it compresses itself
- * and removes any other before writing). */
-static HPDF_STATUS
-flate_filter_key(HPDF_Dict dict, HPDF_Stream stream)
-{
-	(void)dict;
-	return HPDF_Stream_WriteStr(stream, "/Filter /FlateDecode\012");
-}
-
-/*
- * png_passthrough: the PNG file at path as a PDF image XObject whose
- * stream is the file's own IDAT data (FlateDecode with the PNG predictor,
- * PDF 1.2+), so the figure is neither decoded nor compressed again — the
- * cost libharu's loader has (its PNG decode and its zlib level 6 ran for
- * most of a report's CPU). Only 8-bit RGB, non-interlaced files qualify
- * (what src/render writes); NULL for any other file, which the caller then
- * hands to HPDF_LoadPngImageFromFile.
- */
-static HPDF_Image
-png_passthrough(br_pdf *d, const char *path)
-{
-	char *buf = NULL;
-	size_t n = 0;
-	if (br_read_file(path, &buf, &n, NULL) != 0)
-		return NULL;
-	const unsigned char *p = (const unsigned char *)buf, *end = p + n;
-	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-	uint32_t w = 0, h = 0;
-	int ok = n >= 8 + 25 && memcmp(p, sig, 8) == 0;
-	GByteArray *idat = g_byte_array_new();
-	for (p += 8; ok && p + 12 <= end; ) {
-		uint32_t len = be32(p);
-		const unsigned char *type = p + 4, *data = p + 8;
-		if (len > (size_t)(end - data) || (size_t)(end - data) - len < 4) {
-			ok = 0;
-			break;
-		}
-		if (memcmp(type, "IHDR", 4) == 0) {
-			/* width, height, depth 8, colour type 2 (RGB), deflate, filter 0, no interlace */
-			ok = len == 13 && data[8] == 8 && data[9] == 2 && data[10] == 0 && data[11] == 0 && data[12] == 0;
-			w = be32(data);
-			h = be32(data + 4);
-		} else if (memcmp(type, "IDAT", 4) == 0) {
-			g_byte_array_append(idat, data, len);
-		} else if (memcmp(type, "IEND", 4) == 0) {
-			break;
-		} else if (!(type[0] & 0x20)) {
-			ok = 0;   /* a critical chunk we do not know (PLTE...) */
-		}
-		p = data + len + 4;
-	}
-	free(buf);
-	HPDF_Image img = NULL;
-	if (ok && w > 0 && h > 0 && w < 65536 && h < 65536 && idat->len > 0) {
-		HPDF_Doc pdf = d->pdf;
-		HPDF_Dict im = HPDF_DictStream_New(pdf->mmgr, pdf->xref);
-		HPDF_Dict parms = im ? HPDF_Dict_New(pdf->mmgr) : NULL;
-		if (im && parms) {
-			im->header.obj_class |= HPDF_OSUBCLASS_XOBJECT;
-			im->filter = HPDF_STREAM_FILTER_NONE;   /* the data is deflated already */
-			HPDF_STATUS st = HPDF_Dict_AddName(im, "Type", "XObject");
-			st += HPDF_Dict_AddName(im, "Subtype", "Image");
-			st += HPDF_Dict_AddName(im, "ColorSpace", "DeviceRGB");
-			st += HPDF_Dict_AddNumber(im, "Width", (HPDF_INT32)w);
-			st += HPDF_Dict_AddNumber(im, "Height", (HPDF_INT32)h);
-			st += HPDF_Dict_AddNumber(im, "BitsPerComponent", 8);
-			im->write_fn = flate_filter_key;
-			st += HPDF_Dict_AddNumber(parms, "Predictor", 15);
-			st += HPDF_Dict_AddNumber(parms, "Colors", 3);
-			st += HPDF_Dict_AddNumber(parms, "BitsPerComponent", 8);
-			st += HPDF_Dict_AddNumber(parms, "Columns", (HPDF_INT32)w);
-			st += HPDF_Dict_Add(im, "DecodeParms", parms);
-			st += HPDF_Stream_Write(im->stream, idat->data, idat->len);
-			if (st == HPDF_OK)
-				img = im;
-		}
-	}
-	g_byte_array_free(idat, TRUE);
-	return img;
-}
-
+/* br_pdf_figure_led: see report.h. The figure's display list is drawn as
+ * vectors (pdf_vector.c) scaled to the text width, or down to a page. */
 int
-br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char *caption, char **cause)
+br_pdf_figure_led(br_pdf *d, const br_figure *f, const char *lead, const char *caption, char **cause)
 {
-	if (d == NULL || png_path == NULL) {
+	const br_drawing *dr = f ? f->drawing : NULL;
+	if (d == NULL || dr == NULL || !(dr->width_pt > 0 && dr->height_pt > 0) ||
+	    !isfinite(dr->width_pt) || !isfinite(dr->height_pt)) {
 		if (cause)
-			*cause = br_xstrdup("br_pdf_figure: no document or no PNG path");
+			*cause = br_xasprintf("%s: figure has no drawing", f && f->id ? f->id : "br_pdf_figure");
 		return -1;
 	}
-	HPDF_STATUS before = d->err;
-	d->doing = png_path;
-	HPDF_Image img = png_passthrough(d, png_path);
-	if (img == NULL && d->err == before)
-		img = HPDF_LoadPngImageFromFile(d->pdf, png_path);
-	if (img == NULL || (before == HPDF_OK && d->err != HPDF_OK)) {
-		if (cause)
-			*cause = br_xasprintf("%s: cannot load PNG (libharu error 0x%04X, detail %u)",
-			    png_path, (unsigned)d->err, (unsigned)d->err_detail);
-		if (before == HPDF_OK) { /* not a document error: forget it */
-			d->err = HPDF_OK;
-			d->err_detail = 0;
-			d->err_what = NULL;
-		}
-		HPDF_ResetError(d->pdf);
-		return -1;
+	for (size_t i = 0; i < dr->n_texts; i++) {
+		char *c = br_text_clean(dr->texts[i].text);
+		need_alt(d, c);
+		free(c);
 	}
-	double iw = HPDF_Image_GetWidth(img), ih = HPDF_Image_GetHeight(img);
-	if (!(iw > 0 && ih > 0)) {
-		if (cause)
-			*cause = br_xasprintf("%s: PNG has no pixels", png_path);
-		return -1;
-	}
+	double iw = dr->width_pt, ih = dr->height_pt;
 	char *cap = clean_text(d, caption);
 	br_line *lines = NULL;
 	size_t nl = *cap ? br_text_break(d->regular, d->alt, NOTE_PT, cap, TEXT_W, &lines) : 0;
@@ -1123,8 +1003,12 @@ br_pdf_figure_led(br_pdf *d, const char *png_path, const char *lead, const char 
 	need(d, h + 6 + cap_h + 4);
 	double x = MARGIN + (TEXT_W - w) / 2;
 	d->y -= 2;
-	if (isfinite(x) && isfinite(w) && isfinite(h) && w > 0 && h > 0)
-		HPDF_Page_DrawImage(d->page, img, fin(x), fin(d->y - h), fin(w), fin(h));
+	if (isfinite(x) && isfinite(w) && isfinite(h) && w > 0 && h > 0) {
+		br_vec_target vt = { .pdf = d->pdf, .page = d->page, .regular = d->regular,
+			.bold = d->bold, .alt = d->alt, .alpha = &d->alphas };
+		d->doing = f->id;
+		br_pdf_draw_vector(&vt, dr, x, d->y, w / iw);
+	}
 	d->y -= h + 5;
 	d->page_used = 1;
 	for (size_t i = 0; i < nl; i++) {

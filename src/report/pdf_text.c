@@ -427,3 +427,41 @@ br_text_fit(HPDF_Font font, HPDF_Font alt, double size, const char *s, double ma
 	free(c);
 	return bytes;
 }
+
+/* br_text_show: see pdf_text.h. */
+double
+br_text_show(HPDF_Page page, HPDF_Font font, HPDF_Font alt, int fake_bold, double size,
+    double a, double b, double c, double d, double x, double y, const char *s, size_t len,
+    double r, double g, double bl)
+{
+	double total = 0;
+	HPDF_Page_SetRGBFill(page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)bl);
+	while (len > 0) {
+		size_t rl;
+		HPDF_Font rf = br_text_run(font, alt, s, len, &rl);
+		char *tmp = br_xstrndup(s, rl);
+		HPDF_Page_SetFontAndSize(page, rf, (HPDF_REAL)size);
+		int fb = fake_bold && rf == alt && rf != font;
+		if (fb) {
+			HPDF_Page_SetTextRenderingMode(page, HPDF_FILL_THEN_STROKE);
+			HPDF_Page_SetRGBStroke(page, (HPDF_REAL)r, (HPDF_REAL)g, (HPDF_REAL)bl);
+			HPDF_Page_SetLineWidth(page, (HPDF_REAL)(size * 0.02));
+			HPDF_Page_SetLineJoin(page, HPDF_ROUND_JOIN);
+		}
+		HPDF_Page_SetTextMatrix(page, (HPDF_REAL)a, (HPDF_REAL)b, (HPDF_REAL)c, (HPDF_REAL)d,
+		    (HPDF_REAL)x, (HPDF_REAL)y);
+		HPDF_Page_ShowText(page, tmp);
+		if (fb) {
+			HPDF_Page_SetTextRenderingMode(page, HPDF_FILL);
+			HPDF_Page_SetLineJoin(page, HPDF_MITER_JOIN);
+		}
+		free(tmp);
+		double w = br_text_width(rf, NULL, size, s, rl);
+		x += a * w;
+		y += b * w;
+		total += w;
+		s += rl;
+		len -= rl;
+	}
+	return total;
+}

@@ -68,4 +68,18 @@ double br_text_min_width(HPDF_Font font, HPDF_Font alt, double size, const char 
  */
 size_t br_text_fit(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, int *truncated);
 
+/*
+ * br_text_show: show cleaned UTF-8 s (len bytes) inside a text object
+ * (between HPDF_Page_BeginText and EndText), one ShowText per run of
+ * characters in the same font (alt for br_text_is_alt characters), at
+ * `size`, in colour (r, g, b). The text matrix of each run is
+ * [a b c d e f] with (e, f) the pen, which starts at (x, y) and advances by
+ * (a, b) per point of run width, so [1 0 0 1 x y] is plain horizontal text.
+ * fake_bold: alt runs are filled and stroked (0.02 em, round joins), since
+ * the CJK face has no bold. Returns the width in points.
+ */
+double br_text_show(HPDF_Page page, HPDF_Font font, HPDF_Font alt, int fake_bold, double size,
+    double a, double b, double c, double d, double x, double y, const char *s, size_t len,
+    double r, double g, double bl);
+
 #endif

@@ -218,7 +218,7 @@ figure(ctx *c, const char *id, const char *caption_key)
 	char *cap = br_template_figure_caption(c->t, own ? own : f->caption, f);
 	free(own);
 	char *err = NULL;
-	int frc = br_pdf_figure_led(c->d, f->png_path, lead, cap, &err);
+	int frc = br_pdf_figure_led(c->d, f, lead, cap, &err);
 	free(lead);
 	if (frc != 0) {
 		if (c->err == NULL)

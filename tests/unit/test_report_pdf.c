@@ -10,6 +10,7 @@
 #include "benchreport/common.h"
 #include "benchreport/report.h"
 #include "report/pdf_text.h"
+#include "render/canvas.h"
 
 static char tmpdir[64];
 
@@ -32,29 +33,41 @@ teardown_dir(void **state)
 	return 0;
 }
 
-/* make_png: a 480×300 opaque RGB PNG with a few shapes (cairo RGB24). */
-static char *
-make_png(void)
+/*
+ * make_figure: a 480 × 300 pt figure recorded on the render canvas (bars,
+ * a dashed line, a white label box at alpha 0.85, a rotated axis title, a
+ * 10^3 tick in markup, Chinese text), as src/render hands figures over.
+ * Free with br_figure_free.
+ */
+static br_figure
+make_figure(void)
 {
-	char *path = br_path_join(tmpdir, "fig.png");
-	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 480, 300);
-	cairo_t *cr = cairo_create(s);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
-	cairo_set_source_rgb(cr, 0.2, 0.4, 0.8);
-	cairo_rectangle(cr, 40, 150, 60, 120);
-	cairo_rectangle(cr, 140, 80, 60, 190);
-	cairo_rectangle(cr, 240, 40, 60, 230);
-	cairo_fill(cr);
-	cairo_set_source_rgb(cr, 0.8, 0.2, 0.2);
-	cairo_set_line_width(cr, 4);
-	cairo_move_to(cr, 20, 280);
-	cairo_line_to(cr, 460, 30);
-	cairo_stroke(cr);
-	cairo_destroy(cr);
-	assert_int_equal(cairo_surface_write_to_png(s, path), CAIRO_STATUS_SUCCESS);
-	cairo_surface_destroy(s);
-	return path;
+	br_canvas *cv = br_canvas_new(480, 300);
+	br_cv_rgb(cv, 1, 1, 1);
+	br_cv_paint(cv);
+	br_cv_rgb(cv, 0.2, 0.4, 0.8);
+	br_cv_rectangle(cv, 40, 150, 60, 120);
+	br_cv_rectangle(cv, 140, 80, 60, 190);
+	br_cv_rectangle(cv, 240, 40, 60, 230);
+	br_cv_fill(cv);
+	br_cv_rgb(cv, 0.8, 0.2, 0.2);
+	br_cv_line_width(cv, 1.5);
+	const double dash[2] = { 4.4, 2.2 };
+	br_cv_dash(cv, dash, 2);
+	br_cv_move_to(cv, 20, 280);
+	br_cv_line_to(cv, 460, 30);
+	br_cv_line_to(cv, NAN, 30);   /* dropped by the canvas, never written */
+	br_cv_stroke(cv);
+	br_cv_rgba(cv, 1, 1, 1, 0.85);
+	br_cv_rectangle(cv, 330, 20, 100, 20);
+	br_cv_fill(cv);
+	br_cv_rgb(cv, 0, 0, 0);
+	br_text_draw(cv, "waiting requests", 9, 0, 0, 12, 150, 0.5, 0, 90);
+	br_text_draw(cv, "10<sup>3</sup>", 9, 0, 1, 40, 290, 0.5, 1, 0);
+	br_text_draw(cv, "排队时间 (s)", 9, 1, 0, 380, 30, 0.5, 0.5, 0);
+	br_figure f = { .id = br_xstrdup("figT-test"), .width_pt = 480, .height_pt = 300 };
+	f.drawing = br_canvas_finish(cv);
+	return f;
 }
 
 /* read_all: whole file into a malloc'd buffer. */
@@ -80,7 +93,7 @@ count(const char *hay, size_t n, const char *needle)
 
 /* build_sample: the sample document of the brief; returns its page count. */
 static size_t
-build_sample(const char *out, const char *png)
+build_sample(const char *out, const br_figure *fig)
 {
 	char *cause = NULL;
 	br_pdf_info info = {
@@ -186,18 +199,17 @@ build_sample(const char *out, const char *png)
 
 	br_pdf_heading(d, 1, "Figures");
 	for (int i = 0; i < 3; i++) {
-		if (br_pdf_figure(d, png, "Figure 2: KV demand vs resident requests per configuration; "
+		if (br_pdf_figure(d, fig, "Figure 2: KV demand vs resident requests per configuration; "
 		    "bars are requested concurrency and peak running requests (résumé).", &cause) != 0)
 			fail_msg("figure: %s", cause);
 	}
-	/* a missing PNG fails cleanly and does not poison the document */
-	char *bad = br_path_join(tmpdir, "missing.png");
-	assert_int_equal(br_pdf_figure(d, bad, "x", &cause), -1);
+	/* a figure without a drawing fails cleanly and does not poison the document */
+	br_figure bad = { .id = "figX-missing" };
+	assert_int_equal(br_pdf_figure(d, &bad, "x", &cause), -1);
 	assert_non_null(cause);
-	assert_non_null(strstr(cause, "missing.png"));
+	assert_non_null(strstr(cause, "figX-missing"));
 	free(cause);
 	cause = NULL;
-	free(bad);
 
 	size_t pages = br_pdf_page_count(d);
 	if (br_pdf_save(d, out, &cause) != 0)
@@ -211,13 +223,13 @@ test_sample_document(void **state)
 {
 	(void)state;
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
-	char *png = make_png();
+	br_figure fig = make_figure();
 	char *a = br_path_join(tmpdir, "a.pdf"), *b = br_path_join(tmpdir, "b.pdf");
-	size_t pages = build_sample(a, png);
+	size_t pages = build_sample(a, &fig);
 	/* title page, conclusions, table (60 rows of 12 columns cannot fit
 	 * on one page), figures: at least 5 */
 	assert_true(pages >= 5);
-	build_sample(b, png);
+	build_sample(b, &fig);
 
 	size_t na, nb;
 	char *da = read_all(a, &na), *db = read_all(b, &nb);
@@ -273,6 +285,9 @@ test_sample_document(void **state)
 		assert_non_null(strstr(dt, "Qwen2.5-7B on 1× L4"));
 		/* the long path survives, broken into pieces: its tail is there */
 		assert_non_null(strstr(dt, "uvwxyzabcdefghijklmnopqrstuvwxyzabcd"));
+		/* figure text is PDF text: the rotated axis title of each of the
+		 * three figures extracts */
+		assert_int_equal(count(dt, nt, "waiting requests"), 3);
 		free(last);
 		free(dt);
 		free(cmd);
@@ -291,8 +306,10 @@ test_sample_document(void **state)
 		assert_int_equal(ne, 0);
 		dt = read_all(txt, &nt);
 		assert_non_null(strstr(dt, "Qwen2.5-7B on 1× L4"));
-		if (br_is_file("/usr/share/fonts/truetype/arphic/uming.ttc"))
+		if (br_is_file("/usr/share/fonts/truetype/arphic/uming.ttc")) {
 			assert_non_null(strstr(dt, "吞吐量为每秒"));
+			assert_int_equal(count(dt, nt, "排队时间"), 3);   /* bold CJK in a figure */
+		}
 		free(de);
 		free(err);
 		free(dt);
@@ -331,7 +348,7 @@ test_sample_document(void **state)
 	free(db);
 	free(a);
 	free(b);
-	free(png);
+	br_figure_free(&fig);
 }
 
 /* valid_utf8_cut: a line boundary never falls inside a UTF-8 sequence. */
