@@ -16,11 +16,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 echo "deps: all ${#pkgs[@]} packages installed"
-# The CJK sans face for the PDF: WenQuanYi Micro Hei with its composite
-# glyphs flattened (libharu 2.3 drops their strokes otherwise; see the script).
-cjk=/usr/local/share/benchreport/fonts/wqy-microhei-flat.ttf
-src=/usr/share/fonts/truetype/wqy/wqy-microhei.ttc
-if [ ! -s "$cjk" ] || [ "$src" -nt "$cjk" ]; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO /usr/bin/python3 "$(dirname "$0")/flatten_cjk_font.py" "$src" "$cjk"
-fi
+# The faces the PDF embeds, written by scripts/pdf_font.py into
+# /usr/local/share/benchreport/fonts: DejaVu Sans, Sans Bold and Sans Mono
+# without hinting, glyph names or layout tables (about 40% smaller in every
+# PDF), and WenQuanYi Micro Hei likewise with its composite glyphs
+# flattened (libharu 2.3 drops their strokes otherwise; see the script).
+# The PDF writer falls back to the system files when these are missing.
+fonts=/usr/local/share/benchreport/fonts
+script="$(dirname "$0")/pdf_font.py"
+for spec in "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf DejaVuSans-pdf.ttf" \
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf DejaVuSans-Bold-pdf.ttf" \
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf DejaVuSansMono-pdf.ttf" \
+            "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc wqy-microhei-pdf.ttf --flatten"; do
+  set -- $spec
+  src=$1 dst="$fonts/$2"
+  if [ ! -s "$dst" ] || [ "$src" -nt "$dst" ] || [ "$script" -nt "$dst" ]; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO /usr/bin/python3 "$script" ${3:-} "$src" "$dst"
+  fi
+done

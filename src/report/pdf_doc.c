@@ -30,7 +30,11 @@
 #include "report/pdf_text.h"
 #include "report/pdf_vector.h"
 
-#define FONT_DIR "/usr/share/fonts/truetype/dejavu/"
+/* Where scripts/deps.sh writes the faces made for embedding (pdf_font.py),
+ * tried before the system's own files. */
+#define OWN_FONTS_LOCAL "/usr/local/share/benchreport/fonts/"
+#define OWN_FONTS_PREFIX BR_INSTALL_PREFIX "/share/benchreport/fonts/"
+#define DEJAVU_DIR "/usr/share/fonts/truetype/dejavu/"
 
 /*
  * TrueType (not CFF) fonts with CJK glyphs for the characters DejaVu lacks,
@@ -39,17 +43,17 @@
  * above 32767, which the sans CJK faces Debian ships as TrueType have
  * (WenQuanYi Micro Hei, ~49,500 glyphs), so the first choice is that face
  * with its composites flattened, written by scripts/deps.sh
- * (scripts/flatten_cjk_font.py) under /usr/local/share/benchreport/fonts or
- * the install prefix; then AR PL UMing (Debian fonts-arphic-uming, 27,123
- * glyphs, no composites above 32767; a Ming face, face 0 = "AR PL UMing CN").
- * BR_CJK_FONT names another TrueType file to try first.
+ * (scripts/pdf_font.py --flatten); then AR PL UMing (Debian
+ * fonts-arphic-uming, 27,123 glyphs, no composites above 32767; a Ming
+ * face, face 0 = "AR PL UMing CN"). BR_CJK_FONT names another TrueType
+ * file to try first.
  */
 static const struct {
 	const char *path;
 	int index;
 } cjk_fonts[] = {
-	{"/usr/local/share/benchreport/fonts/wqy-microhei-flat.ttf", 0},
-	{BR_INSTALL_PREFIX "/share/benchreport/fonts/wqy-microhei-flat.ttf", 0},
+	{OWN_FONTS_LOCAL "wqy-microhei-pdf.ttf", 0},
+	{OWN_FONTS_PREFIX "wqy-microhei-pdf.ttf", 0},
 	{"/usr/share/fonts/truetype/arphic/uming.ttc", 0},
 };
 
@@ -309,11 +313,24 @@ fix_to_unicode(HPDF_Font font)
 	HPDF_Dict_RemoveElement(cmap, "WMode");
 }
 
-/* load_font: embed a TrueType file and return it in UTF-8 encoding, with a
- * correct ToUnicode map (fix_to_unicode). */
+/*
+ * load_font: embed the first existing file of `files` (the slimmed copy
+ * scripts/deps.sh writes, FACE-pdf.ttf with the same outlines and widths,
+ * then the system's FACE.ttf; string literals, since an error message may
+ * name them later) and return it in UTF-8 encoding, with a correct
+ * ToUnicode map (fix_to_unicode).
+ */
+#define FACE_FILES(face) \
+	{ OWN_FONTS_LOCAL face "-pdf.ttf", OWN_FONTS_PREFIX face "-pdf.ttf", DEJAVU_DIR face ".ttf" }
 static HPDF_Font
-load_font(br_pdf *d, const char *file)
+load_font(br_pdf *d, const char *const files[3])
 {
+	const char *file = files[2];
+	for (int i = 0; i < 2; i++)
+		if (br_is_file(files[i])) {
+			file = files[i];
+			break;
+		}
 	d->doing = file;
 	const char *name = HPDF_LoadTTFontFromFile(d->pdf, file, HPDF_TRUE);
 	if (name == NULL)
@@ -391,13 +408,16 @@ br_pdf_new(const br_pdf_info *info, char **cause)
 	HPDF_UseUTFEncodings(d->pdf);
 	HPDF_SetCurrentEncoder(d->pdf, "UTF-8");
 	d->enc = HPDF_GetEncoder(d->pdf, "UTF-8");
-	d->regular = load_font(d, FONT_DIR "DejaVuSans.ttf");
-	d->bold = load_font(d, FONT_DIR "DejaVuSans-Bold.ttf");
-	d->mono = load_font(d, FONT_DIR "DejaVuSansMono.ttf");
+	static const char *const regular[3] = FACE_FILES("DejaVuSans");
+	static const char *const bold[3] = FACE_FILES("DejaVuSans-Bold");
+	static const char *const mono[3] = FACE_FILES("DejaVuSansMono");
+	d->regular = load_font(d, regular);
+	d->bold = load_font(d, bold);
+	d->mono = load_font(d, mono);
 	if (d->regular == NULL || d->bold == NULL || d->mono == NULL || d->err != HPDF_OK) {
 		if (cause)
 			*cause = br_xasprintf("%s: cannot load font (libharu error 0x%04X, detail %u); "
-			    "install fonts-dejavu-core", d->err_what ? d->err_what : FONT_DIR,
+			    "install fonts-dejavu-core", d->err_what ? d->err_what : DEJAVU_DIR,
 			    (unsigned)d->err, (unsigned)d->err_detail);
 		br_pdf_free(d);
 		return NULL;
