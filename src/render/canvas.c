@@ -152,8 +152,11 @@ br_cv_circle(br_canvas *cv, double x, double y, double r)
 
 /*
  * layout_new: a pango layout for `text` in DejaVu Sans at size_pt (absolute
- * size in user units, so 1 unit = 1 pt), metrics unhinted so the layout is
- * the same at every output resolution.
+ * size in user units, so 1 unit = 1 pt), metrics unhinted and glyph
+ * positions not rounded to whole units (pango >= 1.44 rounds them by
+ * default, which at 7.5 pt widens "100" from 14.3 to 15 pt), so the layout
+ * is the same at every output resolution and matches the PDF's text,
+ * measured with the same font's advance widths.
  */
 static PangoLayout *
 layout_new(cairo_t *cr, const char *text, double size_pt, int bold, int markup)
@@ -165,6 +168,7 @@ layout_new(cairo_t *cr, const char *text, double size_pt, int bold, int markup)
 	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
 	pango_cairo_context_set_font_options(ctx, fo);
 	cairo_font_options_destroy(fo);
+	pango_context_set_round_glyph_positions(ctx, FALSE);
 	pango_layout_context_changed(l);
 	PangoFontDescription *fd = pango_font_description_from_string(FONT_FAMILY);
 	pango_font_description_set_absolute_size(fd, size_pt * PANGO_SCALE);
