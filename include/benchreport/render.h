@@ -31,7 +31,8 @@ typedef struct br_figure {
 
 /*
  * br_render_figures: draw every figure the analysis has data for into
- * out_dir (created if needed). The latency CDFs need per-request arrays; the
+ * out_dir (created if needed; the PNG and SVG files are finished in the
+ * background: br_render_wait). The latency CDFs need per-request arrays; the
  * waveform (figure 2) and residency (figure 3) need a metrics series; the
  * preemption loop and staircase (figures 4, 5) need preemption events; the
  * wall-clock budget (figure 9) needs the budget's decode part. Out: *figs (array, caller frees
@@ -58,6 +59,21 @@ void br_figure_free(br_figure *f);
  */
 int br_render_campaign_figures(const br_campaign *c, const br_template *t, const char *out_dir,
     br_figure **figs, size_t *n_figs, char **cause);
+
+/*
+ * br_render_begin: start the figure writer threads now (optional; they
+ * start on the first figure otherwise), so they load their fonts while the
+ * caller reads and analyses the run.
+ *
+ * br_render_wait: the PNG and SVG files of the figures drawn so far are
+ * written by those threads; wait until they are on disk. Returns 0, or -1
+ * with *cause (when *cause is NULL) naming the first file that could not be
+ * written (the caller then discards its staging folder). Call it before
+ * the figure files are used or the output folder is committed.
+ * br_figure_free also waits, so a drawing is never freed under a writer.
+ */
+void br_render_begin(void);
+int br_render_wait(char **cause);
 
 /*
  * br_render_shutdown: release the process-wide font caches of pango,

@@ -226,6 +226,13 @@ progress(const report_opts *o, const char *step)
 		started = 1;
 	}
 	double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
+	static int timing = -1;
+	if (timing < 0)
+		timing = getenv("BR_TIMING") != NULL && *getenv("BR_TIMING") != '\0';
+	if (timing) {   /* for bench/: every step, with milliseconds, on stderr */
+		fprintf(stderr, "benchreport: timing %.3f s: %s\n", el, step);
+		return;
+	}
 	if (o->quiet || o->json || !isatty(2) || el < 1.0)
 		return;
 	fprintf(stderr, "benchreport: [%.1f s] %s\n", el, step);
@@ -474,6 +481,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
 		return exit_rc;
+	br_render_begin();   /* the figure writers load their fonts while the run is read */
 	exit_rc = BR_EXIT_ANALYSIS;
 	progress(o, "reading the run folder");
 	if (br_run_load(o->run_dir, &o->in, &run, &cause) != 0) {
@@ -510,6 +518,7 @@ run_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "drawing figures");
 	if (br_render_figures(&a, tmpl, os.fig_dir, &figs, &n_figs, &cause) != 0)
 		goto out;
+	progress(o, "writing tables and summary.json");
 	if (br_write_tables(&a, os.staging, &cause) != 0)
 		goto out;
 	retarget_figures(figs, n_figs, os.staging, os.out_dir);
@@ -530,8 +539,13 @@ run_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing the PDF");
 	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
+	progress(o, "finishing the figure files");
+	if (br_render_wait(&cause) != 0)
+		goto out;
+	progress(o, "moving the report into place");
 	if ((exit_rc = out_commit(&os, &cause)) != 0)
 		goto out;
+	progress(o, "done");
 	failed = 0;
 	print_result(o, &os, summary, 0);
 	if (o->gate.n > 0)
@@ -577,6 +591,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
 		return exit_rc;
+	br_render_begin();   /* the figure writers load their fonts while the run is read */
 	exit_rc = BR_EXIT_ANALYSIS;
 	progress(o, "reading and analysing the campaign's runs");
 	if (br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause) != 0) {
@@ -657,7 +672,7 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing the PDF");
 	if (br_report_write_campaign_pdf(&camp, summary, run_sums, figs, n_figs, tmpl, pdf_path, &cause) != 0)
 		goto out;
-	if ((exit_rc = out_commit(&os, &cause)) != 0)
+	if (br_render_wait(&cause) != 0 || (exit_rc = out_commit(&os, &cause)) != 0)
 		goto out;
 	failed = 0;
 	print_result(o, &os, summary, 1);

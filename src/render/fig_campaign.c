@@ -964,6 +964,7 @@ br_render_campaign_figures(const br_campaign *c, const br_template *t, const cha
 		int rc = fns[i](c, ft, out_dir, &v[n], cause);
 		if (rc < 0) {
 			br_ftx_free(ft);
+			br_fig_wait(NULL);
 			br_figures_free(v, n);
 			return -1;
 		}

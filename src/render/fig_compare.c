@@ -491,6 +491,7 @@ br_fig_compare(const br_analysis *a, const br_analysis *b, const br_template *t,
 		int rc = fns[i](a, b, ft, label_a, label_b, out_dir, &v[k], cause);
 		if (rc < 0) {
 			br_ftx_free(ft);
+			br_fig_wait(NULL);
 			br_figures_free(v, k);
 			return -1;
 		}

@@ -630,6 +630,7 @@ br_fig_knee(const br_knee_result *r, const br_template *t, const char *out_dir, 
 	return 0;
 fail:
 	br_ftx_free(ft);
+	br_fig_wait(NULL);
 	br_figures_free(*figs, *n);
 	*figs = NULL;
 	*n = 0;

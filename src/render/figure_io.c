@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cairo-svg.h>
 #include <png.h>
+#include <pango/pangocairo.h>
 
 #include "benchreport/common.h"
 
@@ -183,7 +184,7 @@ finish_tmp(const char *tmp, const char *path, const char *what, char **cause)
 	if (what == NULL && rename(tmp, path) == 0)
 		return 0;
 	if (cause)
-		*cause = br_xasprintf("%s: cannot write: %s", path, what ? what : strerror(errno));
+		*cause = br_xasprintf("%s: cannot write: %s", path, what ? what : g_strerror(errno));
 	unlink(tmp);
 	return -1;
 }
@@ -199,6 +200,7 @@ finish_tmp(const char *tmp, const char *path, const char *what, char **cause)
 static const char *
 png_rows(cairo_surface_t *img, FILE *fp)
 {
+	/* libpng's error handler longjmps; `row` is freed on both paths */
 	int w = cairo_image_surface_get_width(img), h = cairo_image_surface_get_height(img);
 	int stride = cairo_image_surface_get_stride(img);
 	cairo_surface_flush(img);
@@ -237,17 +239,43 @@ png_rows(cairo_surface_t *img, FILE *fp)
 	return NULL;
 }
 
-/* write_png: replay the drawing at 300 dpi onto an opaque white RGB24
- * image and write it with png_rows. */
+/*
+ * Figure files are written on worker threads: each job replays one
+ * drawing to a 300 dpi PNG (rasterised by cairo, encoded by libpng: zlib
+ * is most of a figure's cost) and to an SVG, and the figures are
+ * independent. The workers are our own GThreads, because pango keeps one
+ * font map per thread: at shutdown each worker releases its own before it
+ * exits, so nothing is left for LeakSanitizer. A job borrows its drawing
+ * (owned by the br_figure, which callers free only after br_fig_wait).
+ */
+#define FIG_WORKERS 2
+
+typedef struct fig_job {
+	const br_drawing *dr;   /* borrowed; NULL = stop the worker */
+	char *png, *svg;
+} fig_job;
+
+static GMutex fig_mu;
+static GCond fig_cv;
+static GAsyncQueue *fig_queue;
+static GThread *fig_threads[FIG_WORKERS];
+static int fig_n_threads;
+static unsigned fig_pending;
+static char *fig_failure;   /* the first failure since the last br_fig_wait */
+
+/* write_png: replay the drawing at 300 dpi onto an RGB24 image (the
+ * drawing paints its own white background first, see record_all) and
+ * write it with png_rows through PATH.tmp.PID. 0 or -1 + *cause. */
 static int
 write_png(const br_drawing *dr, const char *path, char **cause)
 {
-	double w = dr->width_pt, h = dr->height_pt;
-	int pw = br_fig_png_px(w), ph = br_fig_png_px(h);
-	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, pw, ph);
+	int pw = br_fig_png_px(dr->width_pt), ph = br_fig_png_px(dr->height_pt);
+	/* pixels not zeroed first (cairo_image_surface_create would): the
+	 * drawing's background paint covers every one */
+	int stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, pw);
+	unsigned char *px = br_xmalloc((size_t)stride * (size_t)(ph > 0 ? ph : 1));
+	cairo_surface_t *img = cairo_image_surface_create_for_data(px, CAIRO_FORMAT_RGB24, pw, ph, stride);
 	cairo_t *cr = cairo_create(img);
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
 	cairo_scale(cr, BR_FIG_DPI / 72.0, BR_FIG_DPI / 72.0);
 	br_drawing_cairo(dr, cr);
 	cairo_status_t st = cairo_status(cr);
@@ -257,14 +285,15 @@ write_png(const br_drawing *dr, const char *path, char **cause)
 	if (err == NULL) {
 		FILE *fp = fopen(tmp, "wb");
 		if (fp == NULL)
-			err = strerror(errno);
+			err = g_strerror(errno);
 		else {
 			err = png_rows(img, fp);
 			if (fclose(fp) != 0 && err == NULL)
-				err = strerror(errno);
+				err = g_strerror(errno);
 		}
 	}
 	cairo_surface_destroy(img);
+	free(px);
 	int rc = finish_tmp(tmp, path, err, cause);
 	free(tmp);
 	return rc;
@@ -291,6 +320,131 @@ write_svg(const br_drawing *dr, const char *path, char **cause)
 	int rc = finish_tmp(tmp, path, st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st), cause);
 	free(tmp);
 	return rc;
+}
+
+/* run_job: the PNG, then the SVG (the PNG is removed when the SVG fails). */
+static void
+run_job(fig_job *j)
+{
+	char *cause = NULL;
+	if (write_png(j->dr, j->png, &cause) == 0 && write_svg(j->dr, j->svg, &cause) != 0)
+		unlink(j->png);
+	free(j->png);
+	free(j->svg);
+	free(j);
+	g_mutex_lock(&fig_mu);
+	if (cause != NULL && fig_failure == NULL)
+		fig_failure = cause;
+	else
+		free(cause);
+	fig_pending--;
+	g_cond_broadcast(&fig_cv);
+	g_mutex_unlock(&fig_mu);
+}
+
+/* warm_fonts: lay out one line with this thread's pango font map, so its
+ * fonts are loaded before the first figure arrives. */
+static void
+warm_fonts(void)
+{
+	cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+	cairo_t *cr = cairo_create(s);
+	PangoLayout *l = pango_cairo_create_layout(cr);
+	PangoFontDescription *fd = pango_font_description_from_string("DejaVu Sans 8");
+	pango_layout_set_font_description(l, fd);
+	pango_layout_set_text(l, "0.5 requests (s)", -1);
+	pango_cairo_show_layout(cr, l);
+	pango_font_description_free(fd);
+	g_object_unref(l);
+	cairo_destroy(cr);
+	cairo_surface_destroy(s);
+}
+
+static gpointer
+fig_worker(gpointer data)
+{
+	(void)data;
+	warm_fonts();
+	for (;;) {
+		fig_job *j = g_async_queue_pop(fig_queue);
+		if (j->dr == NULL) {
+			free(j);
+			break;
+		}
+		run_job(j);
+	}
+	pango_cairo_font_map_set_default(NULL);   /* this thread's font map */
+	return NULL;
+}
+
+/* br_fig_start: see figure_io.h. */
+void
+br_fig_start(void)
+{
+	g_mutex_lock(&fig_mu);
+	if (fig_queue == NULL && g_get_num_processors() > 1) {
+		fig_queue = g_async_queue_new();
+		for (int i = 0; i < FIG_WORKERS; i++) {
+			fig_threads[fig_n_threads] = g_thread_try_new("br-figures", fig_worker, NULL, NULL);
+			if (fig_threads[fig_n_threads] != NULL)
+				fig_n_threads++;
+		}
+	}
+	g_mutex_unlock(&fig_mu);
+}
+
+/* queue_job: hand the files of dr to a worker (with one processor, or
+ * when no thread starts, the job runs here). */
+static void
+queue_job(const br_drawing *dr, const char *png, const char *svg)
+{
+	fig_job *j = br_xmalloc(sizeof *j);
+	j->dr = dr;
+	j->png = br_xstrdup(png);
+	j->svg = br_xstrdup(svg);
+	br_fig_start();
+	g_mutex_lock(&fig_mu);
+	fig_pending++;
+	int threaded = fig_n_threads > 0;
+	g_mutex_unlock(&fig_mu);
+	if (threaded)
+		g_async_queue_push(fig_queue, j);
+	else
+		run_job(j);
+}
+
+/* br_fig_wait: see figure_io.h. */
+int
+br_fig_wait(char **cause)
+{
+	g_mutex_lock(&fig_mu);
+	while (fig_pending > 0)
+		g_cond_wait(&fig_cv, &fig_mu);
+	char *err = fig_failure;
+	fig_failure = NULL;
+	g_mutex_unlock(&fig_mu);
+	if (err == NULL)
+		return 0;
+	if (cause && *cause == NULL)
+		*cause = err;
+	else
+		free(err);
+	return -1;
+}
+
+/* br_fig_shutdown: see figure_io.h. */
+void
+br_fig_shutdown(void)
+{
+	br_fig_wait(NULL);
+	for (int i = 0; i < fig_n_threads; i++)
+		g_async_queue_push(fig_queue, br_xcalloc(1, sizeof(fig_job)));
+	for (int i = 0; i < fig_n_threads; i++)
+		g_thread_join(fig_threads[i]);
+	fig_n_threads = 0;
+	if (fig_queue != NULL)
+		g_async_queue_unref(fig_queue);
+	fig_queue = NULL;
 }
 
 /*
@@ -323,7 +477,6 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 	char *png = br_xasprintf("%s.png", stem), *svg = br_xasprintf("%s.svg", stem),
 	     *csv = br_xasprintf("%s.csv", stem);
 	free(stem);
-	int rc = write_png(dr, png, cause);
 	size_t not_drawn = 0;
 	for (size_t i = 0; i < spec->n_charts; i++) {
 		const br_chart *ch = spec->charts[i];
@@ -337,13 +490,10 @@ br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, ch
 				not_drawn += !(isfinite(se->x[j]) && isfinite(se->y[j]));
 		}
 	}
-	if (rc == 0 && (rc = write_svg(dr, svg, cause)) != 0)
-		unlink(png);
-	if (rc == 0 && (rc = br_write_atomic(csv, spec->csv ? spec->csv : "", spec->csv ? spec->csv_len : 0, cause)) != 0) {
-		unlink(png);
-		unlink(svg);
-	}
-	if (rc != 0) {
+	int rc = br_write_atomic(csv, spec->csv ? spec->csv : "", spec->csv ? spec->csv_len : 0, cause);
+	if (rc == 0)
+		queue_job(dr, png, svg);
+	else {
 		br_drawing_free(dr);
 		free(png);
 		free(svg);

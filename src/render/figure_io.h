@@ -70,12 +70,30 @@ typedef struct br_fig_spec {
 int br_fig_png_px(double pt);
 
 /*
- * br_figure_write: draw spec's charts and write OUT_DIR/ID.{png,svg,csv}.
- * Fills *out (strings malloc'd; br_figure_free). Returns 0, or -1 with
- * *cause naming the file that could not be written (no file is left behind
- * under its final name in that case, and *out is left empty).
+ * br_figure_write: record spec's charts and write OUT_DIR/ID.csv; the PNG
+ * and SVG are written by a worker thread from the drawing (see
+ * br_fig_wait). Fills *out (strings and drawing owned; br_figure_free, only
+ * after br_fig_wait). Returns 0, or -1 with *cause naming the CSV that
+ * could not be written (*out is then left empty).
  */
 int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out, char **cause);
+
+/*
+ * br_fig_wait: wait until every PNG and SVG queued by br_figure_write is on
+ * disk.
+ * Returns 0, or -1 with *cause (when *cause is still NULL) naming the first
+ * file that could not be written since the last call; the files of that
+ * figure may then remain, so callers write into a staging folder that is
+ * discarded on error. The public entry points leave the files in flight;
+ * callers wait with br_render_wait (render.h) before using them.
+ */
+int br_fig_wait(char **cause);
+/* br_fig_start: start the worker threads now (idempotent), so they load
+ * their fonts while the caller still reads and analyses. */
+void br_fig_start(void);
+/* br_fig_shutdown: br_fig_wait, then stop the worker threads (each frees
+ * its pango font map). */
+void br_fig_shutdown(void);
 
 /*
  * br_figure_write_single: br_figure_write for the common case of one chart

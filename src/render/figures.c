@@ -36,6 +36,7 @@ br_render_figures(const br_analysis *a, const br_template *t, const char *out_di
 		int rc = fns[i](a, ft, out_dir, &v[n], cause);
 		if (rc < 0) {
 			br_ftx_free(ft);
+			br_fig_wait(NULL);
 			br_figures_free(v, n);
 			return -1;
 		}
@@ -58,6 +59,7 @@ br_figure_free(br_figure *f)
 {
 	if (f == NULL)
 		return;
+	br_fig_wait(NULL);   /* no worker may still read the drawing */
 	free(f->id);
 	free(f->title);
 	free(f->caption);
@@ -79,10 +81,25 @@ br_figures_free(br_figure *figs, size_t n)
 	free(figs);
 }
 
+/* br_render_begin: see render.h. */
+void
+br_render_begin(void)
+{
+	br_fig_start();
+}
+
+/* br_render_wait: see render.h. */
+int
+br_render_wait(char **cause)
+{
+	return br_fig_wait(cause);
+}
+
 /* br_render_shutdown: see render.h. */
 void
 br_render_shutdown(void)
 {
+	br_fig_shutdown();
 	pango_cairo_font_map_set_default(NULL);
 	FcFini();
 }

@@ -956,7 +956,7 @@ br_compare_write_report(const br_compare_input *in, br_outdir *out,
 		goto fail;
 	if (write_pdf(in, view, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
-	if ((rc = br_outdir_commit(out, cause)) != 0)
+	if ((rc = br_render_wait(cause)) != 0 || (rc = br_outdir_commit(out, cause)) != 0)
 		goto out;
 	rc = 0;
 	if (summary_out) {

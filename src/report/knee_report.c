@@ -1128,7 +1128,7 @@ br_knee_write_report(const br_knee_result *r, br_outdir *out, const char *templa
 		goto fail;
 	if (write_pdf(r, summary, figs, n_figs, t, pdf_path, cause) != 0)
 		goto fail;
-	if ((rc = br_outdir_commit(out, cause)) != 0)
+	if ((rc = br_render_wait(cause)) != 0 || (rc = br_outdir_commit(out, cause)) != 0)
 		goto out;
 	rc = 0;
 	if (summary_out) {

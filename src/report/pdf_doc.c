@@ -396,6 +396,7 @@ br_pdf *
 br_pdf_new(const br_pdf_info *info, char **cause)
 {
 	br_pdf *d = br_xcalloc(1, sizeof *d);
+	br_text_cache_reset();
 	d->pdf = HPDF_New(on_error, d);
 	if (d->pdf == NULL) {
 		if (cause)
@@ -1164,6 +1165,7 @@ br_pdf_free(br_pdf *d)
 {
 	if (d == NULL)
 		return;
+	br_text_cache_reset();   /* the widths are keyed by this document's font handles */
 	if (d->pdf)
 		HPDF_Free(d->pdf);
 	free(d->pages);

@@ -92,14 +92,79 @@ br_text_clean(const char *s)
 	return out;
 }
 
-/* one_width: width of bytes s[0, len) in a single font. */
+/*
+ * Advance widths by code point, per font, in 1/1000 em as libharu counts
+ * them: HPDF_Font_TextWidth searches the font's cmap for every character
+ * (a linear scan in libharu 2.3), and line breaking measures the same text
+ * many times. The cache holds what HPDF_Font_TextWidth returns for each
+ * character alone; a string's width is their sum, as libharu's own (no
+ * kerning). Fonts are told apart by handle, so the cache is emptied with
+ * every document (br_text_cache_reset). Text is cleaned to the BMP.
+ */
+#define WCACHE_FONTS 8
+#define WCACHE_UNKNOWN 0xFFFFu
+static struct {
+	HPDF_Font font;
+	uint16_t *w;            /* 65,536 entries, WCACHE_UNKNOWN until measured */
+} wcache[WCACHE_FONTS];
+
+/* br_text_cache_reset: see pdf_text.h. */
+void
+br_text_cache_reset(void)
+{
+	for (int i = 0; i < WCACHE_FONTS; i++) {
+		free(wcache[i].w);
+		wcache[i].w = NULL;
+		wcache[i].font = NULL;
+	}
+}
+
+static uint16_t *
+widths_of(HPDF_Font font)
+{
+	for (int i = 0; i < WCACHE_FONTS; i++) {
+		if (wcache[i].font == font)
+			return wcache[i].w;
+		if (wcache[i].font == NULL) {
+			wcache[i].font = font;
+			wcache[i].w = br_xmalloc(65536 * sizeof *wcache[i].w);
+			memset(wcache[i].w, 0xFF, 65536 * sizeof *wcache[i].w);
+			return wcache[i].w;
+		}
+	}
+	return NULL;
+}
+
+/* one_width: width of bytes s[0, len) in a single font, points at size. */
 static double
 one_width(HPDF_Font font, double size, const char *s, size_t len)
 {
 	if (font == NULL || len == 0)
 		return 0.0;
-	HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s, (HPDF_UINT)len);
-	double w = tw.width * size / 1000.0;
+	uint16_t *cache = widths_of(font);
+	double units = 0;
+	if (cache == NULL) {
+		HPDF_TextWidth tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)s, (HPDF_UINT)len);
+		units = tw.width;
+	} else {
+		const unsigned char *p = (const unsigned char *)s, *end = p + len;
+		while (p < end) {
+			size_t k;
+			uint32_t cp = decode(p, &k);
+			if (k == 0 || (size_t)(end - p) < k)
+				break;
+			if (cp > 0xFFFF || cache[cp] == WCACHE_UNKNOWN) {
+				HPDF_TextWidth tw = HPDF_Font_TextWidth(font, p, (HPDF_UINT)k);
+				if (cp <= 0xFFFF && tw.width < WCACHE_UNKNOWN)
+					cache[cp] = (uint16_t)tw.width;
+				units += tw.width;
+			} else {
+				units += cache[cp];
+			}
+			p += k;
+		}
+	}
+	double w = units * size / 1000.0;
 	return isfinite(w) ? w : 0.0;
 }
 

@@ -36,6 +36,10 @@ int br_text_has_alt(const char *s);
  */
 HPDF_Font br_text_run(HPDF_Font font, HPDF_Font alt, const char *s, size_t len, size_t *run_len);
 
+/* br_text_cache_reset: forget the measured widths (call when a document,
+ * whose font handles the cache is keyed by, is created or freed). */
+void br_text_cache_reset(void);
+
 /*
  * br_text_width: width in points of the cleaned UTF-8 string s (len bytes)
  * at size, each run measured in its font with HPDF_Font_TextWidth (what

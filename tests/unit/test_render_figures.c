@@ -438,6 +438,7 @@ test_render_all(void **state)
 	size_t n = 0;
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_null(cause);
 	/* fig2 waveform, fig3 residency (running + waiting columns), figL; no preemption
 	 * events and no budget in this fixture, so no fig4/5/9 */
@@ -532,6 +533,7 @@ test_render_nothing(void **state)
 	size_t n = 99;
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 0);
 	assert_null(figs);
 	assert_int_equal(dir_entries(dir), 0);
@@ -540,12 +542,14 @@ test_render_nothing(void **state)
 	size_t keep = f.ser.n_rows;
 	f.ser.n_rows = 2;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 0);
 	f.ser.n_rows = keep;
 	for (size_t c = 0; c < f.ser.n_cols; c++)
 		for (size_t i = 0; i < f.ser.n_rows; i++)
 			f.ser.cols[c][i] = i % 2 ? NAN : INFINITY;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 0);
 	assert_int_equal(dir_entries(dir), 0);
 	/* a bare snapshot pair is not a series */
@@ -554,6 +558,7 @@ test_render_nothing(void **state)
 	f.run.metrics_kind = BR_METRICS_PAIR;
 	f.a.latency.from_arrays = 0;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 0);
 	rm_tree(dir);
 	char *parent = strdup(dir);
@@ -591,6 +596,7 @@ test_render_gaps(void **state)
 	size_t n = 0;
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 3);   /* fig2, fig3, figL */
 	for (size_t i = 0; i < n; i++)
 		check_svg(&figs[i]);

@@ -281,6 +281,7 @@ test_run_figs(void **state)
 	size_t n = 0;
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	/* fig2, fig3, fig4, fig5, fig9 (no latency arrays → no figL), in that order */
 	assert_int_equal(n, 5);
 	static const char *ids[5] = { "fig2-waveform", "fig3-residency", "fig4-preemption-loop",
@@ -394,6 +395,7 @@ test_run_figs(void **state)
 	f.a.budget.rest_negative = 0;
 	f.a.preemptions.n_events = 0;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 3);
 	assert_null(find_fig(figs, n, "fig4-preemption-loop"));
 	assert_null(find_fig(figs, n, "fig5-preemption-staircase"));
@@ -426,6 +428,7 @@ test_run_figs_missing(void **state)
 	size_t n = 0;
 	char *cause = NULL;
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	/* fig2 (running + preemptions) and fig5 (events only) remain */
 	assert_int_equal(n, 2);
 	assert_string_equal(figs[0].id, "fig2-waveform");
@@ -552,6 +555,7 @@ test_campaign_figs(void **state)
 	size_t n = 0;
 	char *cause = NULL;
 	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_null(cause);
 	assert_int_equal(n, 4);
 	static const char *ids[4] = { "fig1-kv-demand", "fig6-configs", "fig7-ttft-split", "fig8-flops-calibration" };
@@ -626,6 +630,7 @@ test_campaign_figs(void **state)
 	f.an[0].flops.available = 1;
 	f.an[0].flops.excess_frac = 0.266;
 	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_non_null(strstr(find_fig(figs, n, "fig8-flops-calibration")->caption, "+26.6 %"));
 	br_figures_free(figs, n);
 	rm_tmp(dir);
@@ -644,6 +649,7 @@ test_campaign_empty(void **state)
 	char *cause = NULL;
 	f.c.has_calibration = 0;
 	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 3);
 	assert_null(find_fig(figs, n, "fig8-flops-calibration"));
 	br_figures_free(figs, n);
@@ -657,6 +663,7 @@ test_campaign_empty(void **state)
 		f.runs[i].bench.n = 0;
 	}
 	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 0);
 	assert_null(figs);
 	assert_int_equal(dir_entries(dir), 0);
@@ -698,6 +705,7 @@ test_simulated_round1(void **state)
 	br_figure *figs = NULL;
 	size_t n = 0;
 	assert_int_equal(br_render_figures(&a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	static const char *ids[6] = { "fig2-waveform", "fig3-residency", "fig4-preemption-loop",
 		"fig5-preemption-staircase", "fig9-budget", "figL-latency-cdf" };
 	assert_int_equal(n, 6);
