@@ -61,10 +61,6 @@ int br_render_campaign_figures(const br_campaign *c, const br_template *t, const
     br_figure **figs, size_t *n_figs, char **cause);
 
 /*
- * br_render_begin: start the figure writer threads now (optional; they
- * start on the first figure otherwise), so they load their fonts while the
- * caller reads and analyses the run.
- *
  * br_render_wait: the PNG and SVG files of the figures drawn so far are
  * written by those threads; wait until they are on disk. Returns 0, or -1
  * with *cause (when *cause is NULL) naming the first file that could not be
@@ -72,7 +68,6 @@ int br_render_campaign_figures(const br_campaign *c, const br_template *t, const
  * the figure files are used or the output folder is committed.
  * br_figure_free also waits, so a drawing is never freed under a writer.
  */
-void br_render_begin(void);
 int br_render_wait(char **cause);
 
 /*

@@ -481,7 +481,6 @@ run_report(const report_opts *o, const br_template *tmpl)
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
 		return exit_rc;
-	br_render_begin();   /* the figure writers load their fonts while the run is read */
 	exit_rc = BR_EXIT_ANALYSIS;
 	progress(o, "reading the run folder");
 	if (br_run_load(o->run_dir, &o->in, &run, &cause) != 0) {
@@ -591,7 +590,6 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	int exit_rc = out_prepare(&os, o);
 	if (exit_rc != 0)
 		return exit_rc;
-	br_render_begin();   /* the figure writers load their fonts while the run is read */
 	exit_rc = BR_EXIT_ANALYSIS;
 	progress(o, "reading and analysing the campaign's runs");
 	if (br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause) != 0) {

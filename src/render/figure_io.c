@@ -377,9 +377,11 @@ fig_worker(gpointer data)
 	return NULL;
 }
 
-/* br_fig_start: see figure_io.h. */
-void
-br_fig_start(void)
+/* fig_start: start the worker threads on the first job (idempotent). They
+ * are not started earlier: pango finishes font sorting on threads of its
+ * own, which must be done before br_render_shutdown's FcFini. */
+static void
+fig_start(void)
 {
 	g_mutex_lock(&fig_mu);
 	if (fig_queue == NULL && g_get_num_processors() > 1) {
@@ -402,7 +404,7 @@ queue_job(const br_drawing *dr, const char *png, const char *svg)
 	j->dr = dr;
 	j->png = br_xstrdup(png);
 	j->svg = br_xstrdup(svg);
-	br_fig_start();
+	fig_start();
 	g_mutex_lock(&fig_mu);
 	fig_pending++;
 	int threaded = fig_n_threads > 0;

@@ -88,9 +88,6 @@ int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out
  * callers wait with br_render_wait (render.h) before using them.
  */
 int br_fig_wait(char **cause);
-/* br_fig_start: start the worker threads now (idempotent), so they load
- * their fonts while the caller still reads and analyses. */
-void br_fig_start(void);
 /* br_fig_shutdown: br_fig_wait, then stop the worker threads (each frees
  * its pango font map). */
 void br_fig_shutdown(void);

@@ -81,13 +81,6 @@ br_figures_free(br_figure *figs, size_t n)
 	free(figs);
 }
 
-/* br_render_begin: see render.h. */
-void
-br_render_begin(void)
-{
-	br_fig_start();
-}
-
 /* br_render_wait: see render.h. */
 int
 br_render_wait(char **cause)
