@@ -577,5 +577,7 @@ main(void)
 		cmocka_unit_test(test_sample_document),
 		cmocka_unit_test(test_bad_inputs),
 	};
-	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	int rc = cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+	br_render_shutdown();   /* pango/fontconfig caches of make_figure's canvas */
+	return rc;
 }
