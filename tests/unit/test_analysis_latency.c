@@ -64,6 +64,64 @@ set_stat(br_file_stat *s, const char *metric, const char *stat, double p, double
  * ITL {20,25,30,50,500}: median 30, mean 125, stall threshold 300 → 1 stall (500).
  * TPOT {25,275}: mean 150; E2EL {175,300,750}: median 300.
  */
+/*
+ * The stall event (stall_event in latency.c), by hand (s):
+ *  r0 start 0, ttft 1.0, 10 gaps of 0.1 (tokens to 2.0), a 5.0 gap (token at
+ *     7.0), 5 more of 0.1;
+ *  r1 start 0, ttft 1.05, 9 of 0.1 (to 1.95), a 4.9 gap (to 6.85), 5 of 0.1;
+ *  r2 start 20, ttft 0.5, an 8.0 gap (20.5 → 28.5): a victim, since
+ *  r3 start 19, ttft 1.0, 100 of 0.1 (tokens 20.0 … 30.0, plus a −0.05 gap at
+ *     the end, which sends r3 down the token-by-token path) streams through it;
+ *  r4 start 3, ttft 4.1: first token at 7.1, after a TTFT above the threshold.
+ * ITL median 100 ms (fewer than 1,000 gaps) → threshold 10 × 100 = 1,000 ms;
+ * the gaps above it, longest first: r2 8.0 (window (21.3, 27.7) holds r3's
+ * tokens), r0 5.0 (window (2.5, 6.5): no token of anyone) → the event: gap
+ * 5,000 ms ending at 7.0 s after the first start, tol = max(0.05, 0.5) =
+ * 0.5 s; streams stalled in it: r0 and r1 (ends 7.0 and 6.85) = 2; first
+ * tokens waiting on it: r4 (7.1) = 1.
+ */
+static void
+test_stall_event(void **state)
+{
+	(void)state;
+	double it0[16], it1[15], it2[1] = { 8.0 }, it3[101], it4[3] = { 0.1, 0.1, 0.1 };
+	for (int i = 0; i < 16; i++)
+		it0[i] = i == 10 ? 5.0 : 0.1;
+	for (int i = 0; i < 15; i++)
+		it1[i] = i == 9 ? 4.9 : 0.1;
+	for (int i = 0; i < 101; i++)
+		it3[i] = i == 100 ? -0.05 : 0.1;
+	br_request req[5];
+	set_req(&req[0], 10, 17, 1.0, it0, 16, 0);
+	set_req(&req[1], 10, 16, 1.05, it1, 15, 0);
+	set_req(&req[2], 10, 2, 0.5, it2, 1, 0);
+	set_req(&req[3], 10, 102, 1.0, it3, 101, 0);
+	set_req(&req[4], 10, 4, 4.1, it4, 3, 0);
+	const double starts[5] = { 0, 0, 20, 19, 3 };
+	for (int i = 0; i < 5; i++)
+		req[i].start_time_s = starts[i];
+	br_bench b;
+	bench_blank(&b);
+	b.requests = req;
+	b.n_requests = 5;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	const br_latency *L = &a.latency;
+	assert_double_rel(L->itl_stall_threshold_ms, 1000, 1e-9);
+	assert_int_equal(L->itl_stalls, 3);
+	assert_true(L->stall_event_known);
+	assert_double_rel(L->stall_event_ms, 5000, 1e-9);
+	assert_double_rel(L->stall_event_at_s, 7.0, 1e-9);
+	assert_int_equal(L->stall_event_streams, 2);
+	assert_int_equal(L->stall_event_first_tokens, 1);
+	br_analysis_free(&a);
+}
+
 static void
 test_hand_built_with_failure(void **state)
 {
@@ -414,6 +472,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_built_with_failure),
+		cmocka_unit_test(test_stall_event),
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_error_groups),
 		cmocka_unit_test(test_real_glm52_detailed),
