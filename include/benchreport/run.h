@@ -53,6 +53,8 @@ typedef struct br_run {
 	                             written by `benchreport record` (epoch s); NAN otherwise */
 	br_input_file *inputs;
 	size_t n_inputs;
+	struct br_hash_job *hashing;   /* (internal) SHA-256 of large inputs in flight while
+	                                  br_run_load reads on; NULL when it returns */
 	int preemptions_suspect;  /* vllm:num_preemptions_total falls while the other counters
 	                             rise (check_counter_resets): its count is not used */
 	br_set_aside *set_aside;  /* inputs not used because they are not this run's */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <glib.h>
 #include <jansson.h>
 #include "benchreport/common.h"
 #include "benchreport/run.h"
@@ -88,18 +89,87 @@ br_run_add_warning(br_run *r, const char *fmt, ...)
 	r->warnings[r->n_warnings++] = msg;
 }
 
-/* add_input: record an input file with its size and SHA-256. */
+/*
+ * SHA-256 of inputs of 4 MiB or more run on their own thread while the
+ * run goes on loading (a 108 MB bench result takes 0.1 s to hash, as long
+ * as parsing its metrics and log); join_hashes collects them before
+ * br_run_load returns. Each job writes only its own record.
+ */
+#define HASH_ASYNC_BYTES (4LL << 20)
+
+typedef struct br_hash_job {
+	struct br_hash_job *next;
+	GThread *thread;
+	size_t input;             /* index in r->inputs */
+	char *path;
+	char sha256[65];
+	long long size_bytes;
+	char *cause;
+	int rc;
+} br_hash_job;
+
+static gpointer
+hash_run(gpointer data)
+{
+	br_hash_job *j = data;
+	j->rc = br_sha256_file(j->path, j->sha256, &j->size_bytes, &j->cause);
+	return NULL;
+}
+
+/* join_hashes: wait for every hashing thread and copy its result into
+ * r->inputs. Returns 0, or -1 with *cause (when not NULL and still NULL)
+ * from the first input that could not be read. */
+static int
+join_hashes(br_run *r, char **cause)
+{
+	int rc = 0;
+	while (r->hashing != NULL) {
+		br_hash_job *j = r->hashing;
+		r->hashing = j->next;
+		if (j->thread)
+			g_thread_join(j->thread);
+		else
+			hash_run(j);
+		if (j->rc == 0) {
+			memcpy(r->inputs[j->input].sha256, j->sha256, sizeof j->sha256);
+			r->inputs[j->input].size_bytes = j->size_bytes;
+		} else if (rc == 0 && cause != NULL && *cause == NULL) {
+			*cause = j->cause;
+			j->cause = NULL;
+			rc = -1;
+		} else {
+			rc = -1;
+		}
+		free(j->cause);
+		free(j->path);
+		free(j);
+	}
+	return rc;
+}
+
+/* add_input: record an input file with its size and SHA-256 (hashed on a
+ * thread when large; see join_hashes). */
 static int
 add_input(br_run *r, const char *path, const char *role, char **cause)
 {
 	br_input_file f;
 	memset(&f, 0, sizeof f);
-	if (br_sha256_file(path, f.sha256, &f.size_bytes, cause) != 0)
+	struct stat st;
+	int async = stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= HASH_ASYNC_BYTES;
+	if (!async && br_sha256_file(path, f.sha256, &f.size_bytes, cause) != 0)
 		return -1;
 	f.path = br_xstrdup(path);
 	f.role = br_xstrdup(role);
 	r->inputs = br_xrealloc(r->inputs, (r->n_inputs + 1) * sizeof *r->inputs);
 	r->inputs[r->n_inputs++] = f;
+	if (async) {
+		br_hash_job *j = br_xcalloc(1, sizeof *j);
+		j->input = r->n_inputs - 1;
+		j->path = br_xstrdup(path);
+		j->next = r->hashing;
+		r->hashing = j;
+		j->thread = g_thread_try_new("br-sha256", hash_run, j, NULL);   /* NULL: hashed at the join */
+	}
 	return 0;
 }
 
@@ -756,11 +826,14 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	    isfinite(r->log->kv_pool_tokens) && r->log->kv_pool_tokens != r->kv_pool_tokens_override)
 		br_run_add_warning(r, "run.json kv_pool_tokens %.0f overrides the server log's "
 		    "GPU KV cache size %.0f tokens", r->kv_pool_tokens_override, r->log->kv_pool_tokens);
+	if (join_hashes(r, cause) != 0)
+		goto fail;
 	free(bench);
 	free(log);
 	name_list_free(&files);
 	return 0;
 fail:
+	join_hashes(r, NULL);
 	free(bench);
 	free(log);
 	name_list_free(&files);
