@@ -147,6 +147,16 @@ int br_output_replaceable(const char *path, const char *signature, char **cause)
  */
 int br_shortest_digits(double x, char digits[18], int *point);
 
+/*
+ * br_decimal_to_double: the decimal number text [first, last) (digits, an
+ * optional '-', '.', exponent; the caller has checked the grammar, e.g.
+ * JSON's) as the correctly rounded double, bit-identical to strtod in the
+ * "C" locale: ±inf beyond the largest double, ±0 or a subnormal below the
+ * smallest (src/common/numbers.cc, fast_float). Returns 1 with *out, or 0
+ * when the text is not one whole number.
+ */
+int br_decimal_to_double(const char *first, const char *last, double *out);
+
 /* br_clock_mono_s / br_clock_wall_s: CLOCK_MONOTONIC / CLOCK_REALTIME in
  * seconds (wall: Unix epoch). */
 double br_clock_mono_s(void);

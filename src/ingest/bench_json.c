@@ -20,10 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <float.h>
-#include <locale.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1347,42 +1344,6 @@ json_err(pctx *p, size_t base, const json_error_t *e, char **cause)
  * compare both paths).
  * ------------------------------------------------------------------------ */
 
-/* Exact powers of ten: 10^0..10^22 are exact doubles; 10^0..10^27 are exact
- * in the x87 80-bit format (5^27 < 2^64). */
-static const double pow10_d[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-#if defined(__x86_64__) && LDBL_MANT_DIG == 64
-#define HAVE_X87 1
-static const long double pow10_ld[28] = {
-	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L,
-	1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L,
-	1e23L, 1e24L, 1e25L, 1e26L, 1e27L,
-};
-#else
-#define HAVE_X87 0
-#endif
-
-/* The "C" locale for strtod_l (jansson converts '.' to the locale's decimal
- * point before strtod, so its numbers are read as in "C"). */
-static locale_t c_locale;
-static int x87_ok;       /* long double arithmetic really rounds to 64 bits */
-static pthread_once_t fast_once = PTHREAD_ONCE_INIT;
-
-/* fast_init: once per process: the C locale and the x87 precision check. */
-static void
-fast_init(void)
-{
-	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-#if HAVE_X87
-	/* 1 + 2^-63 is exact with a 64-bit significand, 1 with a 53-bit one */
-	volatile long double one = 1.0L, tiny = 0x1p-63L;
-	volatile long double sum = one + tiny;
-	x87_ok = sum != one;
-#endif
-}
-
 /* is_delim: a byte that may follow a value inside an array. */
 static inline int
 is_delim(int c)
@@ -1402,16 +1363,11 @@ skip_ws_z(const char *t, size_t i)
 /*
  * fast_number: the JSON number at t + *pi (t is NUL-terminated), read exactly
  * as jansson reads it: without fraction and exponent an int64 (strtoll)
- * converted to double, else the correctly rounded double (strtod). The
- * number must be followed by a delimiter (is_delim). Exactly representable
- * cases are computed directly: up to 2^53 times or over 10^0..10^22 in
- * double (one rounding), up to 19 digits times or over 10^0..10^27 in 80-bit
- * long double (exact operands, one rounding to 64 bits, then to 53 bits,
- * which is the correct rounding unless the 64-bit result lies exactly on a
- * 53-bit halfway point: then strtod decides). Everything else goes to
- * strtod_l. Returns 1 with *out and *pi past the number, or 0 when jansson
- * would not accept it as a number here (bad syntax, int64 or double
- * overflow).
+ * converted to double, else the correctly rounded double (strtod; here
+ * br_decimal_to_double, bit-identical). The number must be followed by a
+ * delimiter (is_delim). Returns 1 with *out and *pi past the number, or 0
+ * when jansson would not accept it as a number here (bad syntax, int64 or
+ * double overflow).
  */
 static inline int
 fast_number(const char *t, size_t *pi, double *out)
@@ -1422,22 +1378,17 @@ fast_number(const char *t, size_t *pi, double *out)
 		neg = 1;
 		i++;
 	}
-	uint64_t w = 0;
-	int nd = 0, many = 0, is_int = 1;
-	long e10 = 0;
+	uint64_t w = 0;             /* the integer part, while it has <= 19 digits */
+	int nd = 0, is_int = 1;
 	if (t[i] == '0') {
 		i++;
 		if (t[i] >= '0' && t[i] <= '9')
 			return 0;           /* leading zero */
 	} else if (t[i] >= '1' && t[i] <= '9') {
 		do {
-			if (nd < 19) {
+			if (nd < 19)
 				w = w * 10 + (uint64_t)(t[i] - '0');
-				nd++;
-			} else {
-				many = 1;
-				e10++;
-			}
+			nd++;
 			i++;
 		} while (t[i] >= '0' && t[i] <= '9');
 	} else
@@ -1447,84 +1398,31 @@ fast_number(const char *t, size_t *pi, double *out)
 		i++;
 		if (!(t[i] >= '0' && t[i] <= '9'))
 			return 0;
-		do {
-			int d = t[i] - '0';
-			if (w == 0 && d == 0)
-				e10--;          /* leading zero of the fraction */
-			else if (nd < 19) {
-				w = w * 10 + (uint64_t)d;
-				nd++;
-				e10--;
-			} else
-				many = 1;
+		while (t[i] >= '0' && t[i] <= '9')
 			i++;
-		} while (t[i] >= '0' && t[i] <= '9');
 	}
 	if (t[i] == 'e' || t[i] == 'E') {
 		is_int = 0;
 		i++;
-		int eneg = 0;
-		if (t[i] == '+' || t[i] == '-') {
-			eneg = t[i] == '-';
+		if (t[i] == '+' || t[i] == '-')
 			i++;
-		}
 		if (!(t[i] >= '0' && t[i] <= '9'))
 			return 0;
-		long x = 0;
-		do {
-			if (x < 100000000)
-				x = x * 10 + (t[i] - '0');
+		while (t[i] >= '0' && t[i] <= '9')
 			i++;
-		} while (t[i] >= '0' && t[i] <= '9');
-		e10 += eneg ? -x : x;
 	}
 	if (!is_delim((unsigned char)t[i]))
 		return 0;
 	double v;
 	if (is_int) {
 		/* jansson: strtoll, ERANGE is an error ("too big integer") */
-		if (many || w > (uint64_t)INT64_MAX + (uint64_t)neg)
+		if (nd > 19 || w > (uint64_t)INT64_MAX + (uint64_t)neg)
 			return 0;
 		v = (double)w;     /* round to nearest, as (double)(json_int_t) */
 		if (neg && w != 0)
 			v = -v;
-		*out = v;
-		*pi = i;
-		return 1;
-	}
-	if (w == 0 && !many) {
-		v = neg ? -0.0 : 0.0;
-	} else if (FLT_EVAL_METHOD == 0 && !many && w <= (1ULL << 53) && e10 >= -22 && e10 <= 22) {
-		/* (FLT_EVAL_METHOD 0: double operations round to double, no x87 excess) */
-		v = (double)w;
-		v = e10 < 0 ? v / pow10_d[-e10] : v * pow10_d[e10];
-		if (neg)
-			v = -v;
-	} else {
-#if HAVE_X87
-		if (!many && x87_ok && e10 >= -27 && e10 <= 27) {
-			long double r = (long double)w;
-			r = e10 < 0 ? r / pow10_ld[-e10] : r * pow10_ld[e10];
-			uint64_t m;
-			memcpy(&m, &r, sizeof m);   /* the 64-bit significand */
-			if ((m & 0x7ff) != 0x400) {
-				v = (double)r;
-				if (neg)
-					v = -v;
-				goto done;
-			}
-		}
-#endif
-		char *end;
-		v = strtod_l(t + s0, &end, c_locale);
-		if (end != t + i)
-			return 0;
-		if (isinf(v))
-			return 0;           /* jansson: "real number overflow" */
-	}
-#if HAVE_X87
-done:
-#endif
+	} else if (!br_decimal_to_double(t + s0, t + i, &v) || isinf(v))
+		return 0;           /* jansson: "real number overflow" */
 	*out = v;
 	*pi = i;
 	return 1;
@@ -2004,10 +1902,8 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 	}
 
 	if ((t[off] == '{' || t[off] == '[') && fast_enabled()) {
-		pthread_once(&fast_once, fast_init);
 		fastset fs = { 0 };
-		if (c_locale != (locale_t)0)
-			fast_scan(&p, off, &fs);
+		fast_scan(&p, off, &fs);
 		if (fs.n > 0) {
 			fast_compact(&p, &fs);
 			p.fs = &fs;
