@@ -24,32 +24,39 @@ run() {
 	read -r wall u s rss_kb < "$out/t"
 	cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
 }
-# median5 CMD...: median wall and CPU of 5 runs (each of wall and CPU sorted alone)
+# median5 CMD...: median wall and CPU of 5 runs (each of wall and CPU sorted
+# alone); "@K" in an argument becomes the run number, so each run can write
+# a new folder (replacing an earlier report costs its deletion too)
 median5() {
 	: > "$out/w"; : > "$out/c"
-	for _ in 1 2 3 4 5; do run "$@"; echo "$wall" >> "$out/w"; echo "$cpu" >> "$out/c"; done
+	for k in 1 2 3 4 5; do
+		run "${@//@K/$k}"
+		echo "$wall" >> "$out/w"; echo "$cpu" >> "$out/c"
+	done
 	wall=$(sort -n "$out/w" | sed -n 3p); cpu=$(sort -n "$out/c" | sed -n 3p)
 }
 verdict() { awk -v v="$1" -v lim="$2" 'BEGIN { print (v <= lim ? "met" : "NOT met") }'; }
 
 echo "== P1: round-1 run report"
 "$bin" simulate "$src/fixtures/configs/round1.json" -o "$out/r1" > /dev/null
-median5 "$bin" "$out/r1" -o "$out/r1-report" -q
+median5 "$bin" "$out/r1" -o "$out/r1-report-@K" -q
 printf "  CPU   %5.2f s (target <= 0.30 s): %s\n" "$cpu" "$(verdict "$cpu" 0.30)"
 printf "  wall  %5.2f s (target <= 0.20 s): %s\n" "$wall" "$(verdict "$wall" 0.20)"
-kb=$(( $(stat -c %s "$out/r1-report/report.pdf") / 1024 ))
+kb=$(( $(stat -c %s "$out/r1-report-1/report.pdf") / 1024 ))
 printf "  PDF   %5d KB (target <= 250 KB): %s\n" "$kb" "$(verdict "$kb" 250)"
-echo "  files: $(ls "$out/r1-report/figures" | wc -l) in figures/ ($(ls "$out/r1-report/figures" | sed 's/.*\.//' | sort | uniq -c | tr -s ' ' | tr '\n' ' '))"
+echo "  files: $(ls "$out/r1-report-1/figures" | wc -l) in figures/ ($(ls "$out/r1-report-1/figures" | sed 's/.*\.//' | sort | uniq -c | tr -s ' ' | tr '\n' ' '))"
 echo "== P1: campaign of 9 runs (round 1)"
 bash "$src/scripts/simulate_campaign.sh" "$src/fixtures/configs/campaign-round1" "$out/camp" "$bin" > /dev/null 2>&1
-median5 "$bin" "$out/camp" -o "$out/camp-report" -q
+median5 "$bin" "$out/camp" -o "$out/camp-report-@K" -q
 printf "  CPU   %5.2f s (target <= 1.50 s): %s   (wall %.2f s)\n" "$cpu" "$(verdict "$cpu" 1.50)" "$wall"
 
 echo "== P3: simulate 5,000 x 1,000"
-median5 "$bin" simulate "$src/fixtures/configs/big-5000x1000.json" -o "$out/big"
+median5 "$bin" simulate "$src/fixtures/configs/big-5000x1000.json" -o "$out/big-@K"
 printf "  wall  %5.2f s (target < 1 s): %s   (CPU %.2f s)\n" "$wall" "$(verdict "$wall" 0.999)" "$cpu"
 
 echo "== P2: the 5,000 x 1,000 detailed result"
+for k in 2 3 4 5; do rm -rf "$out/big-$k"; done
+mv "$out/big-1" "$out/big"
 size=$(stat -c %s "$out/big/stress.json")
 cat > "$out/peer.py" <<'PY'
 import json, sys
