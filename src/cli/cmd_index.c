@@ -55,12 +55,16 @@ br_cmd_index(int argc, char **argv)
 		return BR_EXIT_USAGE;
 	}
 	int rc = br_archive_index(inputs, n, out, jsonl, skip_bad, stderr, &rows, &cause);
-	free(inputs);
 	if (rc != 0) {
 		fprintf(stderr, "benchreport index: %s\n", cause);
 		free(cause);
+		free(inputs);
 		return rc == -2 ? BR_EXIT_ANALYSIS : BR_EXIT_INPUT;
 	}
+	if (rows == 0 && !quiet)   /* an empty index is valid, but say why it is empty */
+		fprintf(stderr, "benchreport index: no summary.json of a benchreport report under %s%s: the "
+		    "index holds its header only\n", inputs[0], n > 1 ? " and the other folders named" : "");
+	free(inputs);
 	if (!quiet && out != NULL)
 		fprintf(stderr, "benchreport index: %zu run%s written to %s\n", rows, rows == 1 ? "" : "s", out);
 	return BR_EXIT_OK;

@@ -882,9 +882,14 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 			swant0 = smin = 0;
 			for (size_t c = 0; c < nc; c++) {
 				double short_cell = nat[c] < 0.2 * TEXT_W ? nat[c] : 0.2 * TEXT_W;
-				want[c] = short_cell > minc[c] ? short_cell : minc[c];
+				/* a word wider than a quarter of the text (a SHA-256, a
+				 * long path) is cut by character in any case: it asks no
+				 * more than that, so it cannot starve a column of numbers
+				 * ("108,166,3 / 92" beside a hash) */
+				double mc = minc[c] < 0.25 * TEXT_W ? minc[c] : 0.25 * TEXT_W;
+				want[c] = short_cell > mc ? short_cell : mc;
 				swant0 += want[c];
-				smin += minc[c];
+				smin += mc;
 			}
 			/* does not fit at 9 pt: once more at 8 pt */
 			again = swant0 > TEXT_W && fs > 8.0;
@@ -896,8 +901,10 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 		}
 		if (swant0 > TEXT_W) {
 			double k = smin < TEXT_W ? (TEXT_W - smin) / (swant0 - smin) : 0;
-			for (size_t c = 0; c < nc; c++)
-				want[c] = minc[c] + k * (want[c] - minc[c]);
+			for (size_t c = 0; c < nc; c++) {
+				double mc = minc[c] < 0.25 * TEXT_W ? minc[c] : 0.25 * TEXT_W;
+				want[c] = mc + k * (want[c] - mc);
+			}
 		}
 		double need_w = 0, room = 0, swant = 0;
 		for (size_t c = 0; c < nc; c++) {

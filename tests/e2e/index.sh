@@ -81,4 +81,8 @@ if [ -c /dev/full ]; then
 fi
 "$BIN" index 2>/dev/null; rc=$?
 check "no folder: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+mkdir -p "$tmp/empty"
+"$BIN" index "$tmp/empty" > "$tmp/empty.csv" 2> "$tmp/empty.err"; rc=$?
+check "empty folder: exit 0 (got $rc), the header only" bash -c "[ $rc -eq 0 ] && [ \$(wc -l < '$tmp/empty.csv') -eq 1 ]"
+check "empty folder: says it found no summary.json" grep -q "no summary.json of a benchreport report under" "$tmp/empty.err"
 finish
