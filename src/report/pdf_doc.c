@@ -23,6 +23,8 @@
 #include <glib.h>
 #include <hpdf.h>
 #include <hpdf_objects.h>
+#include <hpdf_fontdef.h>
+#include <hpdf_font.h>
 #include <hpdf_streams.h>
 
 #include "benchreport/common.h"
@@ -340,10 +342,92 @@ load_font(br_pdf *d, const char *const files[3])
 	return f;
 }
 
+/* be16, be32 of a font file. */
+static unsigned
+be16f(const unsigned char *p)
+{
+	return (unsigned)p[0] << 8 | p[1];
+}
+
+static uint32_t
+be32f(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/*
+ * font_problem: why the TrueType file at path (face `index` of a .ttc)
+ * cannot be handed to libharu, or NULL when its table directory is sound:
+ * an sfnt with TrueType outlines (not CFF, which libharu 2.3 cannot embed),
+ * every table inside the file, and the tables libharu reads (head, hhea,
+ * hmtx, maxp, cmap, loca, glyf, name) present. libharu's loader trusts the
+ * directory and crashes on a file that is not a font. Returns a static
+ * string.
+ */
+static const char *
+font_problem(const char *path, int index)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	if (br_read_file(path, &buf, &n, NULL) != 0)
+		return "cannot be read";
+	const unsigned char *b = (const unsigned char *)buf;
+	const char *why = NULL;
+	size_t off = 0;
+	if (n >= 12 && memcmp(b, "ttcf", 4) == 0) {
+		uint32_t nf = be32f(b + 8);
+		if (index < 0 || (uint32_t)index >= nf || n < 12 + 4 * ((size_t)index + 1))
+			why = "a font collection without that face";
+		else
+			off = be32f(b + 12 + 4 * (size_t)index);
+	}
+	if (why == NULL && (off > n || n - off < 12))
+		why = "not a TrueType font (too short)";
+	if (why == NULL) {
+		const unsigned char *h = b + off;
+		uint32_t version = be32f(h);
+		unsigned nt = be16f(h + 4);
+		static const char *const need[] = { "head", "hhea", "hmtx", "maxp", "cmap", "loca", "glyf", "name" };
+		int have = 0;
+		if (memcmp(h, "OTTO", 4) == 0)
+			why = "an OpenType font with CFF outlines (libharu 2.3 embeds TrueType outlines only)";
+		else if (version != 0x00010000u && memcmp(h, "true", 4) != 0)
+			why = "not a TrueType font (no sfnt header)";
+		else if (nt == 0 || nt > 256 || n - off - 12 < (size_t)nt * 16)
+			why = "not a TrueType font (table directory out of the file)";
+		for (unsigned t = 0; why == NULL && t < nt; t++) {
+			const unsigned char *rec = h + 12 + 16 * (size_t)t;
+			uint64_t to = be32f(rec + 8), tl = be32f(rec + 12);
+			if (to + tl > n)
+				why = "a damaged TrueType font (a table lies outside the file)";
+			for (size_t k = 0; k < sizeof need / sizeof *need; k++)
+				if (memcmp(rec, need[k], 4) == 0)
+					have |= 1 << k;
+		}
+		if (why == NULL && have != (1 << (sizeof need / sizeof *need)) - 1)
+			why = "a TrueType font without the tables libharu needs (head, hhea, hmtx, maxp, cmap, loca, glyf, name)";
+	}
+	free(buf);
+	return why;
+}
+
+/* has_cjk_glyphs: 1 when the face maps U+7684 and U+4E00 ("的", "一") to glyphs. */
+static int
+has_cjk_glyphs(HPDF_Font f)
+{
+	HPDF_FontAttr attr = f ? (HPDF_FontAttr)f->attr : NULL;
+	if (attr == NULL || attr->fontdef == NULL)
+		return 0;
+	return HPDF_TTFontDef_GetGlyphid(attr->fontdef, 0x7684) != 0 &&
+	    HPDF_TTFontDef_GetGlyphid(attr->fontdef, 0x4E00) != 0;
+}
+
 /*
  * need_alt: on the first text with CJK characters (c, cleaned), load the
  * fallback font (it stays NULL, and DejaVu's missing-glyph boxes show, when
- * no such font is installed).
+ * no such font is installed). A file that is not a usable TrueType face,
+ * or one without Chinese glyphs, is passed over for the next candidate;
+ * when it is the user's BR_CJK_FONT, a note on stderr says why.
  */
 static void
 need_alt(br_pdf *d, const char *c)
@@ -356,8 +440,15 @@ need_alt(br_pdf *d, const char *c)
 		for (size_t i = 0; i < n_try && d->alt == NULL; i++) {
 			const char *path = i == 0 ? env : cjk_fonts[i - 1].path;
 			int index = i == 0 ? 0 : cjk_fonts[i - 1].index;
-			if (path == NULL || !br_is_file(path))
+			if (path == NULL)
 				continue;
+			const char *why = br_is_file(path) ? font_problem(path, index) : "no such file";
+			if (why != NULL) {
+				if (i == 0)
+					fprintf(stderr, "benchreport: note: BR_CJK_FONT=%s: %s; using the next CJK font\n",
+					    path, why);
+				continue;
+			}
 			HPDF_STATUS before = d->err;
 			d->doing = path;
 			size_t pl = strlen(path);
@@ -370,6 +461,12 @@ need_alt(br_pdf *d, const char *c)
 				d->err = HPDF_OK;
 				d->alt = NULL;
 				HPDF_ResetError(d->pdf);
+			}
+			if (d->alt != NULL && !has_cjk_glyphs(d->alt)) {
+				if (i == 0)
+					fprintf(stderr, "benchreport: note: BR_CJK_FONT=%s has no Chinese glyphs "
+					    "(U+7684, U+4E00); using the next CJK font\n", path);
+				d->alt = NULL;   /* embedded only if text uses it: it is not */
 			}
 		}
 		d->doing = doing;
