@@ -3,6 +3,7 @@
  * and the commands later issues add. Thin: each command lives in its own
  * file (cmd_*.c).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "benchreport/common.h"
@@ -49,6 +50,10 @@ static int cli_dispatch(int argc, char **argv);
 int
 br_cli_main(int argc, char **argv)
 {
+	/* past a file-size limit (ulimit -f) a write fails with EFBIG instead of
+	 * the process dying silently: the usual error path names the file and
+	 * removes the staging folder */
+	signal(SIGXFSZ, SIG_IGN);
 	return stdout_checked(cli_dispatch(argc, argv));
 }
 

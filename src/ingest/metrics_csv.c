@@ -38,10 +38,16 @@ typedef struct csv_col {
 	int gauge;             /* running/waiting/swapped/usage: never < 0, finite */
 	int all_nan;           /* no cell sampled: contributes nothing */
 	/* cells dropped to NAN, per reason: count, first value and file offset */
-	size_t n_neg, n_nonfinite, n_range;
-	double first_neg, first_nonfinite, first_range;
-	size_t off_neg, off_nonfinite, off_range;
+	size_t n_neg, n_nonfinite, n_range, n_huge;
+	double first_neg, first_nonfinite, first_range, first_huge;
+	size_t off_neg, off_nonfinite, off_range, off_huge;
 } csv_col;
+
+/* A request-count gauge (running, waiting, swapped) above this is not a
+ * count of requests any server holds (vLLM's max_num_seqs is in the
+ * hundreds to thousands; a flooded open-loop queue, in the tens of
+ * thousands): a corrupted or mislabelled cell, set to NaN like a negative. */
+#define GAUGE_MAX_REQUESTS 1e7
 
 /* Unix epoch seconds of 2000-01-01 and 2100-01-01 (UTC): the accepted range
  * of sample times. */
@@ -576,6 +582,12 @@ warn_dropped(const char *path, const char *d, size_t len, const csv_col *c, br_s
 		    "set to NaN (not sampled)", path, c->header, c->n_nonfinite,
 		    c->n_nonfinite == 1 ? "" : "s", c->first_nonfinite, line);
 	}
+	if (c->n_huge) {
+		br_line_col(d, len, c->off_huge, &line, &col);
+		br_series_add_warning(out, "%s: column '%s': %zu value%s above 10,000,000 requests (first %g "
+		    "at line %d) set to NaN; no server holds that many, the cell is corrupted or the column "
+		    "mislabelled", path, c->header, c->n_huge, c->n_huge == 1 ? "" : "s", c->first_huge, line);
+	}
 	if (c->n_range) {
 		br_line_col(d, len, c->off_range, &line, &col);
 		br_series_add_warning(out, "%s: column '%s': %zu value%s outside %s (first %g at line %d) "
@@ -835,6 +847,12 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 				if (cols[i].n_neg++ == 0) {
 					cols[i].first_neg = v;
 					cols[i].off_neg = rec.cell[i].src;
+				}
+				v = NAN;
+			} else if (cols[i].gauge && !cols[i].usage && v > GAUGE_MAX_REQUESTS) {
+				if (cols[i].n_huge++ == 0) {
+					cols[i].first_huge = v;
+					cols[i].off_huge = rec.cell[i].src;
 				}
 				v = NAN;
 			}

@@ -189,6 +189,11 @@ br_tick_label(double v, double step, char *buf, size_t len)
 			exp_label(v, tmp, sizeof tmp);
 			markup = 1;
 		}
+	} else if (isfinite(step) && step >= 1e5 && fabs(v) >= step * 1e-6) {
+		/* a linear axis into the millions: 5×10⁵, 10⁶, 1.5×10⁶ instead of
+		 * seven digits and more (a 1e300 gauge printed 300 digits) */
+		exp_label(v, tmp, sizeof tmp);
+		markup = 1;
 	} else {
 		int dec = 0;
 		if (step > 0 && isfinite(step)) {

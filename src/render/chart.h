@@ -185,7 +185,8 @@ size_t br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
  * br_tick_label: text of a tick value into buf (locale independent, '.'
  * decimal point). `step` is the linear tick spacing (decides the decimals;
  * NAN for log ticks, which print as plain numbers from 0.001 to 99999 and
- * as 10^k in pango markup beyond). Returns 1 when buf is pango markup.
+ * as 10^k in pango markup beyond; linear ticks of a step of 10^5 or more
+ * print as m×10^k too). Returns 1 when buf is pango markup.
  */
 int br_tick_label(double v, double step, char *buf, size_t len);
 

@@ -197,6 +197,23 @@ finish_tmp(const char *tmp, const char *path, const char *what, char **cause)
  * settings tried (sub/up/all filters, levels 1-6, Z_RLE) were slower or
  * larger. Returns NULL, or a static message on a libpng error.
  */
+/* png_quiet_error / png_quiet_warning: libpng's handlers without its own
+ * "libpng error: ..." lines on stderr (a full disk printed five before the
+ * real message); the error still ends in png_rows's setjmp. */
+static void
+png_quiet_error(png_structp png, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(png, 1);
+}
+
+static void
+png_quiet_warning(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
 static const char *
 png_rows(cairo_surface_t *img, FILE *fp)
 {
@@ -205,7 +222,8 @@ png_rows(cairo_surface_t *img, FILE *fp)
 	int stride = cairo_image_surface_get_stride(img);
 	cairo_surface_flush(img);
 	const unsigned char *data = cairo_image_surface_get_data(img);
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_quiet_error,
+	    png_quiet_warning);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
 	unsigned char *row = br_xmalloc((size_t)w * 3 + 1);
 	if (png == NULL || info == NULL) {
@@ -216,7 +234,7 @@ png_rows(cairo_surface_t *img, FILE *fp)
 	if (setjmp(png_jmpbuf(png))) {
 		png_destroy_write_struct(&png, &info);
 		free(row);
-		return "libpng: write error";
+		return "libpng: write error";   /* the caller names the file; errno says why */
 	}
 	png_init_io(png, fp);
 	png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,

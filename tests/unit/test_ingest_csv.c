@@ -230,6 +230,20 @@ test_gauge_repairs(void **state)
 	assert_true(has_warning(&s, "kv-bad-samples.csv: ", NULL));
 	br_series_free(&s);
 
+	/* running-huge.csv: running 3, 1e300, 10,000,000, 10,000,001 → the two
+	 * above ten million requests are NaN (the bound itself is kept); a
+	 * waiting queue of 50,000 is a real flood and stays */
+	load_ok("fixtures/metrics/running-huge.csv", &s);
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 0), 3, 0);
+	assert_nan(colv(&s, "vllm:num_requests_running", 1));
+	assert_double_abs(colv(&s, "vllm:num_requests_running", 2), 1e7, 0);
+	assert_nan(colv(&s, "vllm:num_requests_running", 3));
+	assert_double_abs(colv(&s, "vllm:num_requests_waiting", 3), 50000, 0);
+	assert_int_equal(s.n_warnings, 1);
+	assert_true(has_warning(&s, "'vllm:num_requests_running': 2 values above 10,000,000 requests",
+	    "first 1e+300 at line 3"));
+	br_series_free(&s);
+
 	/* a fraction series with one 57: median of positives 0.7 (numpy) → fraction;
 	 * the 57 → NaN, the others NOT divided by 100 */
 	load_ok("fixtures/metrics/kv-fraction-outlier.csv", &s);

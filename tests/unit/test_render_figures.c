@@ -388,6 +388,17 @@ test_tick_labels(void **state)
 	assert_string_equal(b, "0.01");
 	assert_int_equal(br_tick_label(1e6, NAN, b, sizeof b), 1);
 	assert_string_equal(b, "10<sup>6</sup>");
+	/* linear axes into the millions: the same notation, 0 stays 0 */
+	assert_int_equal(br_tick_label(1.5e6, 5e5, b, sizeof b), 1);
+	assert_string_equal(b, "1.5×10<sup>6</sup>");
+	assert_int_equal(br_tick_label(5e5, 5e5, b, sizeof b), 1);
+	assert_string_equal(b, "5×10<sup>5</sup>");
+	assert_int_equal(br_tick_label(0, 5e5, b, sizeof b), 0);
+	assert_string_equal(b, "0");
+	assert_int_equal(br_tick_label(-2e299, 1e299, b, sizeof b), 1);
+	assert_string_equal(b, "\xe2\x88\x92" "2×10<sup>299</sup>");
+	assert_int_equal(br_tick_label(90000, 10000, b, sizeof b), 0);
+	assert_string_equal(b, "90000");
 }
 
 /* CJK text is measured and drawn (font fallback through fontconfig): recorded
