@@ -159,8 +159,11 @@ draw_text(br_pdf *d, HPDF_Font f, double size, double x, double y, const char *s
 {
 	if (len == 0 || d->page == NULL || !isfinite(x) || !isfinite(y))
 		return;
+	char *vis = br_text_visual(s, len, 0);
 	HPDF_Page_BeginText(d->page);
-	br_text_show(d->page, f, d->alt, f == d->bold, size, 1, 0, 0, 1, x, y, s, len, r, g, b);
+	br_text_show(d->page, f, d->alt, f == d->bold, size, 1, 0, 0, 1, x, y, vis ? vis : s,
+	    vis ? strlen(vis) : len, r, g, b);
+	free(vis);
 	HPDF_Page_EndText(d->page);
 	d->page_used = 1;
 }

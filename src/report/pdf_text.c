@@ -11,6 +11,8 @@
 #include "benchreport/common.h"
 #include "report/pdf_text.h"
 
+#include <fribidi.h>
+
 /* decode: one code point from a valid (cleaned) UTF-8 string; *n = bytes. */
 static uint32_t
 decode(const unsigned char *p, size_t *n)
@@ -529,4 +531,69 @@ br_text_show(HPDF_Page page, HPDF_Font font, HPDF_Font alt, int fake_bold, doubl
 		len -= rl;
 	}
 	return total;
+}
+
+/* is_rtl_or_control: a code point that makes a line need reordering:
+ * Hebrew, Arabic, Syriac, Thaana, NKo, their presentation forms, and the
+ * bidi embedding / override / isolate controls. */
+static int
+is_rtl_or_control(uint32_t cp)
+{
+	return (cp >= 0x0590 && cp <= 0x08FF) || (cp >= 0xFB1D && cp <= 0xFDFF) ||
+	    (cp >= 0xFE70 && cp <= 0xFEFF) || (cp >= 0x202A && cp <= 0x202E) ||
+	    (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200F;
+}
+
+/* br_text_visual: see pdf_text.h. */
+char *
+br_text_visual(const char *s, size_t len, int auto_dir)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	int need = 0;
+	size_t n = 0;
+	while (p < end) {
+		size_t k;
+		uint32_t cp = decode(p, &k);
+		need |= is_rtl_or_control(cp);
+		p += k;
+		n++;
+	}
+	if (!need || n == 0 || n > 100000)
+		return NULL;
+	FriBidiChar *logical = br_xmalloc(n * sizeof *logical), *visual = br_xmalloc(n * sizeof *visual);
+	p = (const unsigned char *)s;
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+		logical[i] = decode(p, &k);
+		p += k;
+	}
+	FriBidiParType dir = auto_dir ? FRIBIDI_PAR_ON : FRIBIDI_PAR_LTR;
+	char *out = NULL;
+	if (fribidi_log2vis(logical, (FriBidiStrIndex)n, &dir, visual, NULL, NULL, NULL) != 0) {
+		out = br_xmalloc(n * 3 + 1);
+		size_t o = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t cp = visual[i];
+			if (cp >= 0x202A && cp <= 0x202E)
+				continue;   /* controls have done their work */
+			if (cp == 0xFEFF || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F)
+				continue;
+			if (cp > 0xFFFF)
+				cp = 0xFFFD;
+			if (cp < 0x80)
+				out[o++] = (char)cp;
+			else if (cp < 0x800) {
+				out[o++] = (char)(0xC0 | (cp >> 6));
+				out[o++] = (char)(0x80 | (cp & 0x3F));
+			} else {
+				out[o++] = (char)(0xE0 | (cp >> 12));
+				out[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+				out[o++] = (char)(0x80 | (cp & 0x3F));
+			}
+		}
+		out[o] = '\0';
+	}
+	free(logical);
+	free(visual);
+	return out;
 }

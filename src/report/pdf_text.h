@@ -73,6 +73,18 @@ double br_text_min_width(HPDF_Font font, HPDF_Font alt, double size, const char 
 size_t br_text_fit(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, int *truncated);
 
 /*
+ * br_text_visual: the cleaned UTF-8 line s (len bytes) in visual order for
+ * drawing left to right, by the Unicode Bidirectional Algorithm (fribidi),
+ * Arabic letters in their joined presentation forms: a run name in Hebrew
+ * or Arabic reads as it does in the PNG figures (pango). Paragraph
+ * direction left-to-right (auto_dir 0: report text) or from the first
+ * strong character (auto_dir 1: a figure label, as pango lays it out).
+ * Returns a malloc'd string, or NULL when s has no right-to-left character
+ * or bidi control (then s is drawn as it is).
+ */
+char *br_text_visual(const char *s, size_t len, int auto_dir);
+
+/*
  * br_text_show: show cleaned UTF-8 s (len bytes) inside a text object
  * (between HPDF_Page_BeginText and EndText), one ShowText per run of
  * characters in the same font (alt for br_text_is_alt characters), at

@@ -211,7 +211,12 @@ static void
 push_seg(GArray *segs, GString *buf, double size, double rise)
 {
 	if (buf->len > 0) {
-		seg sg = { br_text_clean(buf->str), size, rise };
+		char *clean = br_text_clean(buf->str);
+		/* in visual order, base direction from the text as pango lays it out */
+		char *vis = br_text_visual(clean, strlen(clean), 1);
+		seg sg = { vis ? vis : clean, size, rise };
+		if (vis)
+			free(clean);
 		g_array_append_val(segs, sg);
 	}
 	g_string_truncate(buf, 0);
