@@ -569,11 +569,46 @@ test_bad_inputs(void **state)
 	free(p);
 }
 
+/*
+ * br_text_visual, by the Unicode bidi algorithm worked by hand (UAX #9):
+ * "שלום-c64" in a left-to-right line: the Hebrew run is reversed, the
+ * hyphen between R and L takes the paragraph's L: "םולש-c64". As a figure
+ * label (direction from the first strong character, R): the hyphen takes
+ * R, the L run "c64" stays in order and goes left: "c64-םולש", as pango
+ * draws it in the PNG. Text without right-to-left characters is left
+ * alone (NULL); a right-to-left override (U+202E) reverses Latin letters
+ * and is dropped from the output.
+ */
+static void
+test_bidi_visual(void **state)
+{
+	(void)state;
+	static const struct { const char *in; int auto_dir; const char *out; } cases[] = {
+		{ "round1-6144-2048", 0, NULL },
+		{ "延迟 p99 (ms)", 1, NULL },
+		{ "\u05e9\u05dc\u05d5\u05dd-c64", 0, "\u05dd\u05d5\u05dc\u05e9-c64" },
+		{ "\u05e9\u05dc\u05d5\u05dd-c64", 1, "c64-\u05dd\u05d5\u05dc\u05e9" },
+		{ "run \u05d0\u05d1 ok", 0, "run \u05d1\u05d0 ok" },
+		{ "\u202e" "abc", 0, "cba" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *v = br_text_visual(cases[i].in, strlen(cases[i].in), cases[i].auto_dir);
+		if (cases[i].out == NULL)
+			assert_null(v);
+		else {
+			assert_non_null(v);
+			assert_string_equal(v, cases[i].out);
+		}
+		free(v);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_breaker),
+		cmocka_unit_test(test_bidi_visual),
 		cmocka_unit_test(test_sample_document),
 		cmocka_unit_test(test_bad_inputs),
 	};
