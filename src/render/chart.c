@@ -1323,6 +1323,7 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 	 * narrowest category spacing (estimated on the plot width before margins).
 	 */
 	int xrot = 0;
+	double xfs = fs;   /* x tick label size (smaller for long rotated labels) */
 	if (c->x.n_cat > 0 && xa.hi > xa.lo) {
 		double mingap = xa.hi - xa.lo;
 		for (size_t i = 1; i < c->x.n_cat; i++) {
@@ -1335,6 +1336,15 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 			double t = xlw;
 			xlw = xlh;
 			xlh = t;
+			/* rotated labels take at most 35% of the panel's height: longer
+			 * names (a sweep folder, a 90-character run name) are set in a
+			 * smaller type, down to 5 pt, instead of squeezing the plot */
+			if (xlh > 0.35 * h && xlh > 0) {
+				xfs = fs * 0.35 * h / xlh;
+				if (xfs < 5)
+					xfs = 5;
+				tick_labels_extent(cv, &xa, xfs, &xlh, &xlw);
+			}
 		}
 	}
 	tick_labels_extent(cv, &yl, fs, &ylw, &ylh);
@@ -1461,7 +1471,7 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 			continue;
 		int mk = tick_text(&xa, i, buf, sizeof buf);
 		if (xrot)
-			br_text_draw(cv, buf, fs, 0, mk, p, py1 + tick_len + 1, 1, 0.5, 90);
+			br_text_draw(cv, buf, xfs, 0, mk, p, py1 + tick_len + 1, 1, 0.5, 90);
 		else
 			br_text_draw(cv, buf, fs, 0, mk, p, py1 + tick_len + 1, 0.5, 0, 0);
 	}
