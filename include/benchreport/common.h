@@ -126,6 +126,9 @@ typedef struct br_dvec {
 	size_t n, cap;
 } br_dvec;
 void br_dvec_push(br_dvec *d, double x);
+/* br_dvec_reserve: room for at least n values in all (one allocation
+ * instead of doubling: no copy of a 40 MB array at 5 M ITLs). */
+void br_dvec_reserve(br_dvec *d, size_t n);
 void br_dvec_free(br_dvec *d);
 
 /*

@@ -422,6 +422,10 @@ br_analyze_latency(const br_run *run, br_latency *out)
 	out->n_requests = b->n_requests;
 	br_dvec v[BR_N_LATENCY];
 	memset(v, 0, sizeof v);
+	size_t n_itl_max = 0;
+	for (size_t i = 0; i < b->n_requests; i++)
+		n_itl_max += b->requests[i].failed ? 0 : b->requests[i].n_itls;
+	br_dvec_reserve(&v[BR_ITL], n_itl_max);
 	int rebuilt = 0;
 	out->failed_index = br_xcalloc(b->n_requests, sizeof *out->failed_index);
 	for (size_t i = 0; i < b->n_requests; i++) {

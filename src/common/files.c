@@ -254,13 +254,17 @@ br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cau
 		fprintf(stderr, "benchreport: OpenSSL SHA-256 is unavailable\n");
 		abort();
 	}
-	static unsigned char buf[1 << 20];
+	/* per call, not static: inputs are hashed on several threads at once
+	 * (src/ingest/run.c), and a shared buffer mixed their bytes */
+	enum { HASH_BUF = 1 << 20 };
+	unsigned char *buf = br_xmalloc(HASH_BUF);
 	size_t got;
 	long long total = 0;
-	while ((got = fread(buf, 1, sizeof buf, fp)) > 0) {
+	while ((got = fread(buf, 1, HASH_BUF, fp)) > 0) {
 		EVP_DigestUpdate(ck, buf, got);
 		total += (long long)got;
 	}
+	free(buf);
 	int bad = ferror(fp);
 	fclose(fp);
 	unsigned char md[EVP_MAX_MD_SIZE];

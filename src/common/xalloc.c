@@ -92,6 +92,15 @@ br_dvec_push(br_dvec *d, double x)
 }
 
 void
+br_dvec_reserve(br_dvec *d, size_t n)
+{
+	if (n > d->cap) {
+		d->cap = n;
+		d->v = br_xrealloc(d->v, d->cap * sizeof *d->v);
+	}
+}
+
+void
 br_dvec_free(br_dvec *d)
 {
 	free(d->v);

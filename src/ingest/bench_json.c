@@ -20,6 +20,10 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1852,17 +1856,22 @@ done:
  * br_bench_parse_text.
  */
 static int
-parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cause)
+parse_owned(const char *name, char *t, size_t len, farr *pre, size_t n_pre, br_bench_set *out,
+    char **cause)
 {
 	pctx p = { .name = name, .text = t, .len = len, .line_no = 1 };
 	br_bench_set set = { 0 };
 	int rc = -1;
+	/* a streamed text (pre != NULL) is not the file: whatever goes wrong on
+	 * it, the caller parses the whole file again, and that run reports */
+	char *quiet = NULL;
+	char **why = pre ? &quiet : cause;
 
 	out->runs = NULL;
 	out->n = 0;
 	const char *nul = memchr(t, '\0', len);
 	if (nul != NULL) {
-		err_at(&p, (size_t)(nul - t), cause,
+		err_at(&p, (size_t)(nul - t), why,
 		    "NUL byte: this is a binary file, expected a vLLM bench result JSON (text)");
 		goto done;
 	}
@@ -1870,7 +1879,7 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 	if (bad != (size_t)-1) {
 		int bl, bc;
 		line_col(&p, bad, &bl, &bc);
-		err_at(&p, bad, cause,
+		err_at(&p, bad, why,
 		    "not UTF-8 text (byte 0x%02X at %d:%d); expected a UTF-8 JSON file "
 		    "(a vLLM bench result; re-save it as UTF-8, e.g. iconv -f latin1 -t utf-8)",
 		    (unsigned char)t[bad], bl, bc);
@@ -1881,8 +1890,8 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 		off = 3;  /* byte order mark */
 	off = skip_ws(t, len, off);
 	if (off >= len) {
-		if (cause)
-			*cause = br_xasprintf("%s: empty file, expected a vLLM bench result JSON", name);
+		if (why)
+			*why = br_xasprintf("%s: empty file, expected a vLLM bench result JSON", name);
 		goto done;
 	}
 	/* the sentinels of step 2 start with a DEL byte: a DEL the file itself
@@ -1895,7 +1904,7 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 		del = memmem(t, len, "\\u007F", 6);
 	p.replaced = sanitize(t, len);
 	if (p.replaced > 0 && del != NULL) {
-		err_at(&p, (size_t)(del - t), cause, "a DEL character (U+007F) in a file that also holds "
+		err_at(&p, (size_t)(del - t), why, "a DEL character (U+007F) in a file that also holds "
 		    "bare NaN/Infinity: expected one or the other (benchreport reads bare NaN/Infinity "
 		    "through a DEL-marked stand-in)");
 		goto done;
@@ -1904,7 +1913,25 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 	if ((t[off] == '{' || t[off] == '[') && fast_enabled()) {
 		fastset fs = { 0 };
 		fast_scan(&p, off, &fs);
-		if (fs.n > 0) {
+		if (pre != NULL) {
+			/* the streamed text holds each region as an empty array, in the
+			 * same order: hand them their values */
+			int same = fs.n == n_pre;
+			for (size_t k = 0; same && k < fs.n; k++)
+				same = fs.arr[k].a == pre[k].a && fs.arr[k].n == 0;
+			for (size_t k = 0; same && k < fs.n; k++) {
+				free(fs.arr[k].v);
+				free(fs.arr[k].ofs);
+				fs.arr[k].v = pre[k].v;
+				fs.arr[k].ofs = pre[k].ofs;
+				fs.arr[k].n = pre[k].n;
+				pre[k].v = NULL;
+				pre[k].ofs = NULL;
+			}
+			if (!same)
+				rc = -2;
+		}
+		if (fs.n > 0 && rc != -2) {
 			fast_compact(&p, &fs);
 			p.fs = &fs;
 			int frc = parse_runs(&p, &fs, off, &set, NULL);
@@ -1920,6 +1947,10 @@ parse_owned(const char *name, char *t, size_t len, br_bench_set *out, char **cau
 		p.line_off = 0;
 		p.line_no = 1;
 	}
+	if (pre != NULL) {
+		rc = -2;
+		goto done;
+	}
 	if (parse_runs(&p, NULL, off, &set, cause) != 0)
 		goto done;
 ok:
@@ -1930,6 +1961,9 @@ ok:
 done:
 	br_bench_set_free(&set);
 	free(t);
+	free(quiet);
+	if (pre != NULL && rc != 0)
+		rc = -2;
 	return rc;
 }
 
@@ -1944,7 +1978,319 @@ br_bench_parse_text(const char *name, const char *text, size_t len, br_bench_set
 	char *t = br_xmalloc(len + 1);
 	memcpy(t, text, len);
 	t[len] = '\0';
-	return parse_owned(name, t, len, out, cause);
+	return parse_owned(name, t, len, NULL, 0, out, cause);
+}
+
+/* ------------------------------------------------------------------------
+ * Streaming a large result (issue 14: the 108 MB detailed result was held
+ * whole, 1.8 × its size in peak memory). The file is read in 1 MiB chunks
+ * and copied into a compact text in which every per-request array the fast
+ * path would read (same keys, same run objects, as fast_scan decides) is
+ * parsed on the fly and left as "[" + its newlines + "]": so the compact
+ * text has the file's line numbers, and everything else byte for byte.
+ * parse_owned then parses the compact text and hands the regions their
+ * values. Anything unusual (a NUL byte, an array the fast path would leave
+ * to jansson, bare NaN in an array, a read error, any parse failure) makes
+ * br_bench_load read and parse the whole file as before, which gives the
+ * same result and every error message exactly.
+ * ------------------------------------------------------------------------ */
+
+#define STREAM_CHUNK (1u << 20)
+#define STREAM_LOOKAHEAD 4096   /* a value longer than this: not streamed */
+#define STREAM_MIN_BYTES (16LL << 20)
+
+typedef struct sreader {
+	int fd;
+	char *buf;              /* buf[end] == '\0' */
+	size_t cap, pos, end;
+	int eof;
+} sreader;
+
+/* sr_fill: make at least `need` bytes readable at pos unless the file ends. */
+static void
+sr_fill(sreader *r, size_t need)
+{
+	if (r->end - r->pos >= need || r->eof)
+		return;
+	memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+	r->end -= r->pos;
+	r->pos = 0;
+	while (r->end < need && !r->eof) {
+		ssize_t k = read(r->fd, r->buf + r->end, r->cap - 1 - r->end);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			r->eof = k < 0 ? -1 : 1;
+			break;
+		}
+		r->end += (size_t)k;
+	}
+	r->buf[r->end] = '\0';
+}
+
+/* The compact text being built. */
+typedef struct sbuf {
+	char *s;
+	size_t n, cap;
+} sbuf;
+
+static void
+sb_put(sbuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		while (b->n + n + 1 > b->cap)
+			b->cap = b->cap ? b->cap * 2 : 65536;
+		b->s = br_xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+/* sr_skip_ws: skip JSON whitespace, counting newlines into *nl. */
+static void
+sr_skip_ws(sreader *r, size_t *nl)
+{
+	for (;;) {
+		sr_fill(r, 1);
+		if (r->pos >= r->end)
+			return;
+		char c = r->buf[r->pos];
+		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+			return;
+		*nl += c == '\n';
+		r->pos++;
+	}
+}
+
+/* sr_copy_ws: skip JSON whitespace, copying it to out. */
+static void
+sr_copy_ws(sreader *r, sbuf *out)
+{
+	for (;;) {
+		sr_fill(r, 1);
+		if (r->pos >= r->end)
+			return;
+		char c = r->buf[r->pos];
+		if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+			return;
+		sb_put(out, &c, 1);
+		r->pos++;
+	}
+}
+
+/* sr_list: one flat list at '[' (fast_list's grammar), values appended to
+ * (*v, *n, *cap). Returns 1, or 0 when the fast path would not read it. */
+static int
+sr_list(sreader *r, const pctx *p, double **v, size_t *n, size_t *cap, size_t *nl)
+{
+	r->pos++;
+	sr_skip_ws(r, nl);
+	if (r->pos < r->end && r->buf[r->pos] == ']') {
+		r->pos++;
+		return 1;
+	}
+	for (;;) {
+		sr_fill(r, STREAM_LOOKAHEAD);
+		double x;
+		size_t i = r->pos;
+		if (!fast_value(p, r->buf, &i, &x))
+			return 0;
+		r->pos = i;
+		dvec_push(v, n, cap, x);
+		sr_skip_ws(r, nl);
+		if (r->pos >= r->end)
+			return 0;
+		char c = r->buf[r->pos++];
+		if (c == ']')
+			return 1;
+		if (c != ',')
+			return 0;
+		sr_skip_ws(r, nl);
+	}
+}
+
+/* sr_array: region f (key f->a) at '[', as fast_array reads it. */
+static int
+sr_array(sreader *r, const pctx *p, farr *f, size_t *nl)
+{
+	size_t cap = 0;
+	if (f->a != A_ITLS)
+		return sr_list(r, p, &f->v, &f->n, &cap, nl);
+	size_t nv = 0, ocap = 1024;
+	f->ofs = br_xmalloc(ocap * sizeof *f->ofs);
+	f->ofs[0] = 0;
+	r->pos++;
+	sr_skip_ws(r, nl);
+	if (r->pos < r->end && r->buf[r->pos] == ']') {
+		r->pos++;
+		return 1;
+	}
+	for (;;) {
+		sr_fill(r, STREAM_LOOKAHEAD);
+		const char *t = r->buf + r->pos;
+		if (t[0] == '[') {
+			if (!sr_list(r, p, &f->v, &nv, &cap, nl))
+				return 0;
+		} else if (t[0] == 'n' && t[1] == 'u' && t[2] == 'l' && t[3] == 'l' && is_delim((unsigned char)t[4]))
+			r->pos += 4;
+		else
+			return 0;
+		if (f->n + 2 > ocap)
+			f->ofs = br_xrealloc(f->ofs, (ocap *= 2) * sizeof *f->ofs);
+		f->ofs[++f->n] = nv;
+		sr_skip_ws(r, nl);
+		if (r->pos >= r->end)
+			return 0;
+		char c = r->buf[r->pos++];
+		if (c == ']')
+			return 1;
+		if (c != ',')
+			return 0;
+		sr_skip_ws(r, nl);
+	}
+}
+
+/*
+ * stream_compact: the compact text of the file at fd (see above) and its
+ * regions in text order. Returns 1 with *ct (malloc'd, NUL-terminated),
+ * *clen, *regions and *n_regions (each region's v / ofs owned), or 0 when
+ * the file should be parsed whole (nothing is left allocated then).
+ */
+static int
+stream_compact(int fd, char **ct, size_t *clen, farr **regions, size_t *n_regions)
+{
+	static const int fast_keys[] = { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE };
+	pctx p = { .name = "", .line_no = 1 };   /* replaced = 0: sentinels are not streamed */
+	sreader r = { .fd = fd, .cap = STREAM_CHUNK + STREAM_LOOKAHEAD + 1 };
+	r.buf = br_xmalloc(r.cap);
+	r.buf[0] = '\0';
+	sbuf out = { 0 };
+	farr *reg = NULL;
+	size_t nreg = 0, rcap = 0;
+	int ok = 1, depth = 0, in_run = 0, run_depth = 0;
+	for (;;) {
+		sr_fill(&r, 16);
+		if (r.pos >= r.end)
+			break;
+		char c = r.buf[r.pos];
+		if (c == '\0') {
+			ok = 0;   /* a NUL byte (or the end of a damaged read): the whole-file path says */
+			break;
+		}
+		if (out.n == 0 && r.end - r.pos >= 3 && memcmp(r.buf + r.pos, "\xef\xbb\xbf", 3) == 0) {
+			sb_put(&out, r.buf + r.pos, 3);   /* byte order mark */
+			r.pos += 3;
+			continue;
+		}
+		if (run_depth == 0 && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+			if (c != '{' && c != '[') {
+				ok = 0;
+				break;
+			}
+			run_depth = c == '[' ? 2 : 1;
+		}
+		if (c == '"') {
+			size_t k0 = out.n;
+			sb_put(&out, &c, 1);
+			r.pos++;
+			for (;;) {
+				sr_fill(&r, 2);
+				if (r.pos >= r.end || r.buf[r.pos] == '\0') {
+					ok = 0;
+					break;
+				}
+				char d = r.buf[r.pos];
+				size_t take = d == '\\' && r.pos + 1 < r.end ? 2 : 1;
+				sb_put(&out, r.buf + r.pos, take);
+				r.pos += take;
+				if (d == '"')
+					break;
+			}
+			if (!ok)
+				break;
+			if (!(in_run && depth == run_depth))
+				continue;
+			int a = -1;
+			size_t klen = out.n - k0;
+			for (size_t k = 0; k < sizeof fast_keys / sizeof fast_keys[0] && a < 0; k++) {
+				const char *key = array_keys[fast_keys[k]];
+				size_t kl = strlen(key);
+				if (klen == kl + 2 && memcmp(out.s + k0 + 1, key, kl) == 0)
+					a = fast_keys[k];
+			}
+			if (a < 0)
+				continue;
+			/* the whitespace and ':' before the value are kept as written */
+			sr_copy_ws(&r, &out);
+			if (r.pos >= r.end || r.buf[r.pos] != ':')
+				continue;
+			sb_put(&out, ":", 1);
+			r.pos++;
+			sr_copy_ws(&r, &out);
+			if (r.pos >= r.end || r.buf[r.pos] != '[')
+				continue;
+			if (nreg == rcap) {
+				rcap = rcap ? rcap * 2 : 16;
+				reg = br_xrealloc(reg, rcap * sizeof *reg);
+			}
+			farr *f = &reg[nreg++];
+			memset(f, 0, sizeof *f);
+			f->a = a;
+			size_t nl = 0;
+			if (!sr_array(&r, &p, f, &nl)) {
+				ok = 0;
+				break;
+			}
+			sb_put(&out, "[", 1);
+			for (size_t q = 0; q < nl; q++)
+				sb_put(&out, "\n", 1);
+			sb_put(&out, "]", 1);
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			depth++;
+			if (depth == run_depth)
+				in_run = c == '{';
+		} else if (c == '}' || c == ']') {
+			if (depth == run_depth)
+				in_run = 0;
+			if (depth > 0)
+				depth--;
+		}
+		sb_put(&out, &c, 1);
+		r.pos++;
+	}
+	if (r.eof < 0)
+		ok = 0;
+	free(r.buf);
+	if (!ok || nreg == 0) {
+		for (size_t k = 0; k < nreg; k++) {
+			free(reg[k].v);
+			free(reg[k].ofs);
+		}
+		free(reg);
+		free(out.s);
+		return 0;
+	}
+	*ct = out.s;
+	*clen = out.n;
+	*regions = reg;
+	*n_regions = nreg;
+	return 1;
+}
+
+/* stream_wanted: stream files of 16 MiB and more (BR_BENCH_STREAM=1: every
+ * file, for the tests; =0: none); never without the fast path. */
+static int
+stream_wanted(long long size)
+{
+	const char *e = getenv("BR_BENCH_STREAM");
+	if (!fast_enabled() || (e && strcmp(e, "0") == 0))
+		return 0;
+	if (e && strcmp(e, "1") == 0)
+		return 1;
+	return size >= STREAM_MIN_BYTES;
 }
 
 /*
@@ -1959,8 +2305,32 @@ br_bench_load(const char *path, br_bench_set *out, char **cause)
 	out->runs = NULL;
 	out->n = 0;
 	/* the head first: a binary or non-JSON file is refused before it is read whole */
-	if (br_check_head(path, 1, "a vLLM bench result JSON", cause) != 0 ||
-	    br_read_file(path, &t, &len, cause) != 0)
+	if (br_check_head(path, 1, "a vLLM bench result JSON", cause) != 0)
 		return -1;
-	return parse_owned(path, t, len, out, cause);
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && stream_wanted(st.st_size)) {
+		farr *reg = NULL;
+		size_t nreg = 0;
+		if (stream_compact(fd, &t, &len, &reg, &nreg)) {
+			close(fd);
+			fd = -1;
+			int rc = parse_owned(path, t, len, reg, nreg, out, NULL);
+			for (size_t k = 0; k < nreg; k++) {
+				free(reg[k].v);
+				free(reg[k].ofs);
+			}
+			free(reg);
+			if (rc == 0)
+				return 0;
+			br_bench_set_free(out);
+			out->runs = NULL;
+			out->n = 0;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (br_read_file(path, &t, &len, cause) != 0)
+		return -1;
+	return parse_owned(path, t, len, NULL, 0, out, cause);
 }

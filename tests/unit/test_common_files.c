@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <glib.h>
 #include "benchreport/common.h"
 
 static char tmpdir[64];
@@ -143,11 +144,64 @@ t_sha256_vectors(void **state)
 	}
 }
 
+/*
+ * br_sha256_file on two threads at once (src/ingest/run.c hashes large
+ * inputs in parallel): 8 MiB of 'a' and 8 MiB of 'b', each hashed while the
+ * other is, give the digests of hashing them alone (a shared read buffer
+ * once mixed the two files' bytes).
+ */
+typedef struct hash_arg {
+	const char *path;
+	char hex[65];
+	int rc;
+} hash_arg;
+
+static gpointer
+hash_thread(gpointer p)
+{
+	hash_arg *h = p;
+	h->rc = br_sha256_file(h->path, h->hex, NULL, NULL);
+	return NULL;
+}
+
+static void
+t_sha256_threads(void **state)
+{
+	(void)state;
+	char pa[] = "/tmp/br_sha_a_XXXXXX", pb[] = "/tmp/br_sha_b_XXXXXX";
+	char *paths[2] = { pa, pb };
+	char alone[2][65];
+	for (int k = 0; k < 2; k++) {
+		int fd = mkstemp(paths[k]);
+		assert_true(fd >= 0);
+		FILE *fp = fdopen(fd, "wb");
+		for (int i = 0; i < (8 << 20); i++)
+			fputc(k ? 'b' : 'a', fp);
+		fclose(fp);
+		assert_int_equal(br_sha256_file(paths[k], alone[k], NULL, NULL), 0);
+	}
+	assert_string_not_equal(alone[0], alone[1]);
+	for (int round = 0; round < 4; round++) {
+		hash_arg h[2] = { { .path = pa }, { .path = pb } };
+		GThread *t0 = g_thread_new("h0", hash_thread, &h[0]);
+		GThread *t1 = g_thread_new("h1", hash_thread, &h[1]);
+		g_thread_join(t0);
+		g_thread_join(t1);
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(h[k].rc, 0);
+			assert_string_equal(h[k].hex, alone[k]);
+		}
+	}
+	unlink(pa);
+	unlink(pb);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(t_sha256_vectors),
+		cmocka_unit_test(t_sha256_threads),
 		cmocka_unit_test(t_regular),
 		cmocka_unit_test(t_not_regular),
 		cmocka_unit_test(t_too_big),

@@ -856,48 +856,64 @@ assert_same_bench(const char *ctx, const br_bench *x, const br_bench *y)
 static int
 parse_mode(const char *path, const char *text, int fast, br_bench_set *s, char **cause)
 {
+	/* fast: 0 = jansson only, 1 = the fast path on the whole text, 2 = the
+	 * fast path on the streamed compact text (files only) */
 	if (fast)
 		unsetenv("BR_BENCH_NO_FAST");
 	else
 		setenv("BR_BENCH_NO_FAST", "1", 1);
+	setenv("BR_BENCH_STREAM", fast == 2 ? "1" : "0", 1);
 	int rc = text ? br_bench_parse_text(path, text, strlen(text), s, cause)
 	    : br_bench_load(path, s, cause);
 	unsetenv("BR_BENCH_NO_FAST");
+	unsetenv("BR_BENCH_STREAM");
 	return rc;
 }
 
 /*
- * compare_paths: parse a file (text NULL) or a text both ways: the same
- * return code, then the same message or the same values bitwise. Returns
- * the number of runs whose ITLs came from the fast path (itls_block set),
- * or -1 when both failed.
+ * compare_paths: parse a file (text NULL) or a text both ways — and a file
+ * a third way, streamed — : the same return code, then the same message or
+ * the same values bitwise. Returns the number of runs whose ITLs came from
+ * the fast path (itls_block set), or -1 when both failed.
  */
 static int
 compare_paths(const char *path, const char *text)
 {
 	br_bench_set a, b;
 	char *ca = NULL, *cb = NULL;
-	int ra = parse_mode(path, text, 1, &a, &ca);
 	int rb = parse_mode(path, text, 0, &b, &cb);
-	if (ra != rb)
-		fail_msg("%s: fast path rc %d (%s), jansson path rc %d (%s)", path, ra,
-		    ca ? ca : "", rb, cb ? cb : "");
-	if (ra != 0) {
-		assert_non_null(ca);
-		assert_non_null(cb);
-		if (strcmp(ca, cb) != 0)
-			fail_msg("%s: messages differ:\n fast:    %s\n jansson: %s", path, ca, cb);
-		free(ca);
+	int fast_runs = 0;
+	for (int mode = 1; mode <= (text ? 1 : 2); mode++) {
+		int ra = parse_mode(path, text, mode, &a, &ca);
+		if (ra != rb)
+			fail_msg("%s: fast path (%s) rc %d (%s), jansson path rc %d (%s)", path,
+			    mode == 2 ? "streamed" : "whole text", ra, ca ? ca : "", rb, cb ? cb : "");
+		if (ra != 0) {
+			assert_non_null(ca);
+			assert_non_null(cb);
+			if (strcmp(ca, cb) != 0)
+				fail_msg("%s: messages differ:\n fast (%s): %s\n jansson: %s", path,
+				    mode == 2 ? "streamed" : "whole text", ca, cb);
+			free(ca);
+			ca = NULL;
+			continue;
+		}
+		assert_int_equal(a.n, b.n);
+		int fr = 0;
+		for (size_t i = 0; i < a.n; i++) {
+			assert_same_bench(path, &a.runs[i], &b.runs[i]);
+			fr += a.runs[i].itls_block != NULL;
+		}
+		if (mode == 1)
+			fast_runs = fr;
+		else if (fr != fast_runs)
+			fail_msg("%s: streamed %d runs through the fast path, whole text %d", path, fr, fast_runs);
+		br_bench_set_free(&a);
+	}
+	if (rb != 0) {
 		free(cb);
 		return -1;
 	}
-	assert_int_equal(a.n, b.n);
-	int fast_runs = 0;
-	for (size_t i = 0; i < a.n; i++) {
-		assert_same_bench(path, &a.runs[i], &b.runs[i]);
-		fast_runs += a.runs[i].itls_block != NULL;
-	}
-	br_bench_set_free(&a);
 	br_bench_set_free(&b);
 	return fast_runs;
 }
