@@ -13,7 +13,9 @@ cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")
 cmake -S . -B build-asan -DBR_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-asan -j"$jobs"
+supp="$(pwd)/tests/lsan.supp"   # fontconfig's process-long caches (see the file)
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  LSAN_OPTIONS=suppressions="$supp":print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs")
 real=$(sed -n 's/^BR_REAL_DIR:PATH=//p' build/CMakeCache.txt)
 if [ ! -d "$real" ]; then

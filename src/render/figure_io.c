@@ -395,9 +395,7 @@ fig_worker(gpointer data)
 	return NULL;
 }
 
-/* fig_start: start the worker threads on the first job (idempotent). They
- * are not started earlier: pango finishes font sorting on threads of its
- * own, which must be done before br_render_shutdown's FcFini. */
+/* fig_start: start the worker threads on the first job (idempotent). */
 static void
 fig_start(void)
 {

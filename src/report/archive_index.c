@@ -377,7 +377,8 @@ br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_pat
 			st.paths[st.n_paths++] = br_xstrdup(inputs[i]);
 		}
 	}
-	qsort(st.paths, st.n_paths, sizeof *st.paths, cmp_str);
+	if (st.n_paths > 1)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
+		qsort(st.paths, st.n_paths, sizeof *st.paths, cmp_str);
 	for (size_t i = 0; i < st.n_paths; i++) {
 		if (i > 0 && strcmp(st.paths[i], st.paths[i - 1]) == 0)
 			continue;   /* named twice (a folder and a file inside it) */
