@@ -115,12 +115,14 @@ typedef struct br_capacity {
 
 /* ---- §3.1 window / §3.8 ledger: server counters against client numbers ---- */
 typedef struct br_ledger_row {
-	const char *series;        /* canonical counter name */
+	const char *series;        /* the counter as the engine names it (canonical, metrics.h) */
+	int role;                  /* (added) its br_role (model.h) */
 	const char *label;         /* short human label, e.g. "prompt tokens" */
 	double server_delta;       /* reset-aware delta over the window */
 	double client_value;       /* NAN when the client has no counterpart */
 	const char *client_label;  /* e.g. "total_input_tokens" */
-	const char *relation;      /* "=" (must equal) or ">=" (server at least the client) */
+	const char *relation;      /* "=" (must equal), ">=" (server at least the client) or "<="
+	                              (server at most the client: llama.cpp's prompt tokens) */
 	int agrees;                /* -1 no counterpart, 0 disagrees, 1 agrees */
 } br_ledger_row;
 

@@ -46,6 +46,8 @@ typedef struct br_series {
 	 * server (src/ingest/provenance.c). */
 	char *model_names[8];
 	size_t n_model_names;
+	int engine;            /* (added) br_engine (model.h) of the server that wrote it, set by
+	                          the readers; 0 = not set (br_series_engine then detects it) */
 } br_series;
 
 /*
@@ -153,6 +155,11 @@ typedef struct br_cache_config {
 	double kv_cache_max_concurrency, gpu_memory_utilization;
 } br_cache_config;
 int br_series_cache_config(const br_series *s, br_cache_config *out);
+
+/* br_series_push_col: append a NAN-filled column named `name` (copied)
+ * WITHOUT checking whether it exists (readers that checked already);
+ * returns its index. */
+size_t br_series_push_col(br_series *s, const char *name);
 
 /* br_series_free: free everything the series owns and zero it (NULL ok). */
 void br_series_free(br_series *s);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "benchreport/findings.h"
 
 /* ---- thresholds (each used by exactly the rule that documents it) ---- */
@@ -163,12 +164,12 @@ add(br_findings *f, const char *id, int severity, int kind)
  * unavailable or has no such row.
  */
 static const br_ledger_row *
-ledger_row(const br_ledger *l, const char *series)
+ledger_row(const br_ledger *l, br_role role)
 {
 	if (!l->available || l->rows == NULL)
 		return NULL;
 	for (size_t i = 0; i < l->n_rows; i++)
-		if (l->rows[i].series && strcmp(l->rows[i].series, series) == 0)
+		if (l->rows[i].series && l->rows[i].role == (int)role)
 			return &l->rows[i];
 	return NULL;
 }
@@ -208,7 +209,7 @@ has_flops_counter(const br_run *r)
 {
 	if (r == NULL || r->metrics == NULL)
 		return 0;
-	const double *c = br_series_col(r->metrics, "vllm:estimated_flops_per_gpu_total");
+	const double *c = br_role_col(r->metrics, BR_ROLE_FLOPS);
 	if (c == NULL)
 		return 0;
 	for (size_t i = 0; i < r->metrics->n_rows; i++)
@@ -319,7 +320,7 @@ gather(const br_analysis *a, facts *x)
 		x->d[D_ITL_BEYOND_P9999] = x->itl_n * 0.0001;
 	}
 
-	const br_ledger_row *it = ledger_row(&a->ledger, "vllm:iteration_tokens_total_sum");
+	const br_ledger_row *it = ledger_row(&a->ledger, BR_ROLE_SCHEDULED_TOKENS);
 	if (it && num(it->server_delta) && num(it->client_value)) {
 		x->d[D_SCHEDULED_TOKENS] = it->server_delta;
 		x->d[D_SCHEDULED_TOKENS_MIN] = it->client_value;

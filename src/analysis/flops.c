@@ -22,10 +22,8 @@
 #include <strings.h>
 #include "benchreport/analysis_flops.h"
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 
-#define FLOPS_COL "vllm:estimated_flops_per_gpu_total"
-#define ITER_COL "vllm:iteration_tokens_total_sum"
-#define PREEMPT_COL "vllm:num_preemptions_total"
 
 static const char MISSING_FLOPS[] =
     "needs vllm:estimated_flops_per_gpu_total (vllm serve --enable-mfu-metrics)";
@@ -93,10 +91,14 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 	if (s == NULL || s->n_rows < 2 || run->metrics_kind == BR_METRICS_NONE ||
 	    run->metrics_kind == BR_METRICS_SNAPSHOT)
 		return;
-	const double *f = br_series_col(s, FLOPS_COL);
-	if (f == NULL)
+	const double *f = br_role_col(s, BR_ROLE_FLOPS);
+	if (f == NULL) {
+		const char *why = br_role_absent(br_series_engine(s), BR_ROLE_FLOPS);
+		if (why != NULL)
+			out->missing = why;
 		return;
-	const double *it = br_series_col(s, ITER_COL);
+	}
+	const double *it = br_role_col(s, BR_ROLE_SCHEDULED_TOKENS);
 	if (it == NULL) {
 		out->missing = "needs vllm:iteration_tokens_total_sum in the metrics";
 		return;
@@ -109,7 +111,7 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 	}
 	out->flops = br_counter_delta(f, i0, i1, NULL);
 	out->tokens = br_counter_delta(it, i0, i1, NULL);
-	const double *pc = br_series_col(s, PREEMPT_COL);
+	const double *pc = br_role_col(s, BR_ROLE_PREEMPTIONS);
 	if (pc != NULL)
 		out->preemptions = br_counter_delta(pc, i0, i1, NULL);
 	if (series)

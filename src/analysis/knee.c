@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "benchreport/knee.h"
 #include "analysis/term_parse.h"
 #include "benchreport/stats.h"
@@ -281,8 +282,8 @@ br_knee_waiting_share(const br_series *s, size_t *n_samples)
 		*n_samples = 0;
 	if (s == NULL || s->n_rows == 0)
 		return NAN;
-	const double *w = br_series_col(s, "vllm:num_requests_waiting");
-	const double *run = br_series_col(s, "vllm:num_requests_running");
+	const double *w = br_role_col(s, BR_ROLE_WAITING);
+	const double *run = br_role_col(s, BR_ROLE_RUNNING);
 	if (w == NULL)
 		return NAN;
 	size_t lo, hi;   /* window [lo, hi) */
@@ -308,8 +309,8 @@ br_knee_in_system_mean(const br_series *s, size_t *n_samples)
 		*n_samples = 0;
 	if (s == NULL || s->n_rows == 0)
 		return NAN;
-	const double *w = br_series_col(s, "vllm:num_requests_waiting");
-	const double *run = br_series_col(s, "vllm:num_requests_running");
+	const double *w = br_role_col(s, BR_ROLE_WAITING);
+	const double *run = br_role_col(s, BR_ROLE_RUNNING);
 	if (w == NULL || run == NULL)
 		return NAN;
 	size_t lo, hi;

@@ -8,32 +8,52 @@
 #include <string.h>
 #include "benchreport/analysis.h"
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 
 enum client_field {
 	CF_NONE, CF_INPUT, CF_OUTPUT, CF_COMPLETED, CF_IN_PLUS_OUT,
 	CF_DRAFTS, CF_DRAFT_TOKENS, CF_ACCEPTED
 };
 
-/* One ledger line: counter, label, the client number it is set against. */
+/* One ledger line: the counter's role, label, the client number it is set against. */
 static const struct ledger_def {
-	const char *series, *label;
+	br_role role;
+	const char *label;
 	enum client_field cf;
 	const char *client_label, *relation;
 } LEDGER[] = {
-	{ "vllm:prompt_tokens_total", "prompt tokens", CF_INPUT, "total_input_tokens", "=" },
-	{ "vllm:generation_tokens_total", "generation tokens", CF_OUTPUT, "total_output_tokens", "=" },
-	{ "vllm:request_success_total", "successful requests", CF_COMPLETED, "completed", "=" },
-	{ "vllm:iteration_tokens_total_sum", "scheduled tokens", CF_IN_PLUS_OUT,
+	{ BR_ROLE_PROMPT_TOKENS, "prompt tokens", CF_INPUT, "total_input_tokens", "=" },
+	{ BR_ROLE_GENERATION_TOKENS, "generation tokens", CF_OUTPUT, "total_output_tokens", "=" },
+	{ BR_ROLE_REQUEST_SUCCESS, "successful requests", CF_COMPLETED, "completed", "=" },
+	{ BR_ROLE_SCHEDULED_TOKENS, "scheduled tokens", CF_IN_PLUS_OUT,
 	  "total_input_tokens + total_output_tokens", ">=" },
-	{ "vllm:num_preemptions_total", "preemptions", CF_NONE, NULL, NULL },
-	{ "vllm:spec_decode_num_drafts_total", "spec-decode drafts", CF_DRAFTS,
-	  "spec_decode_num_drafts", "=" },
-	{ "vllm:spec_decode_num_draft_tokens_total", "spec-decode draft tokens",
-	  CF_DRAFT_TOKENS, "spec_decode_draft_tokens", "=" },
-	{ "vllm:spec_decode_num_accepted_tokens_total", "spec-decode accepted tokens",
-	  CF_ACCEPTED, "spec_decode_accepted_tokens", "=" },
-	{ "vllm:estimated_flops_per_gpu_total", "estimated FLOPs per GPU", CF_NONE, NULL, NULL },
+	{ BR_ROLE_PREEMPTIONS, "preemptions", CF_NONE, NULL, NULL },
+	{ BR_ROLE_SPEC_DRAFTS, "spec-decode drafts", CF_DRAFTS, "spec_decode_num_drafts", "=" },
+	{ BR_ROLE_SPEC_DRAFT_TOKENS, "spec-decode draft tokens", CF_DRAFT_TOKENS,
+	  "spec_decode_draft_tokens", "=" },
+	{ BR_ROLE_SPEC_ACCEPTED, "spec-decode accepted tokens", CF_ACCEPTED,
+	  "spec_decode_accepted_tokens", "=" },
+	{ BR_ROLE_FLOPS, "estimated FLOPs per GPU", CF_NONE, NULL, NULL },
 };
+
+/*
+ * relation_for: the relation a counter of engine e must keep with the
+ * client's number: the table's, except where the engine counts differently
+ * (model.h br_role_caveat): llama.cpp leaves a prompt prefix reused from
+ * its cache out of prompt_tokens_total ("<="); SGLang's num_requests_total
+ * counts aborted requests too (">=").
+ */
+static const char *
+relation_for(br_engine e, const struct ledger_def *d)
+{
+	if (e == BR_ENGINE_LLAMACPP && d->role == BR_ROLE_PROMPT_TOKENS)
+		return "<=";
+	if (e == BR_ENGINE_SGLANG && d->role == BR_ROLE_REQUEST_SUCCESS)
+		return ">=";
+	if (e == BR_ENGINE_SGLANG && d->role == BR_ROLE_PREEMPTIONS)
+		return NULL;
+	return d->relation;
+}
 
 /* client_value: the client's number for field cf, NAN when absent. */
 static double
@@ -57,7 +77,8 @@ client_value(const br_bench *b, enum client_field cf)
  * br_analyze_ledger: see analysis.h. A pair (or any set of bare snapshots)
  * uses row 0 → last row; a time series uses br_run_window, or all rows when
  * no busy window is found. Counters are compared exactly (they are
- * integers): "=" agrees when |Δ − client| < 0.5, ">=" when Δ > client − 0.5.
+ * integers): "=" agrees when |Δ − client| < 0.5, ">=" when Δ > client − 0.5,
+ * "<=" when Δ < client + 0.5.
  */
 void
 br_analyze_ledger(const br_run *run, br_ledger *out)
@@ -84,10 +105,11 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 		out->window_end_t_s = s->t_s[i1];
 	}
 	const br_bench *b = run->bench.n > 0 ? &run->bench.runs[0] : NULL;
+	br_engine engine = br_series_engine(s);
 	size_t nd = sizeof LEDGER / sizeof LEDGER[0];
 	out->rows = br_xcalloc(nd, sizeof *out->rows);
 	for (size_t k = 0; k < nd; k++) {
-		const double *col = br_series_col(s, LEDGER[k].series);
+		const double *col = br_role_col(s, LEDGER[k].role);
 		if (col == NULL)
 			continue;
 		int resets = 0;
@@ -97,16 +119,19 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 		if (resets > out->counter_resets)
 			out->counter_resets = resets;
 		br_ledger_row *r = &out->rows[out->n_rows++];
-		r->series = LEDGER[k].series;
+		r->role = LEDGER[k].role;
+		r->series = br_role_name(s, LEDGER[k].role);
 		r->label = LEDGER[k].label;
 		r->server_delta = d;
 		r->client_value = LEDGER[k].cf == CF_NONE ? NAN : client_value(b, LEDGER[k].cf);
 		r->client_label = LEDGER[k].client_label;
-		r->relation = LEDGER[k].relation;
+		r->relation = relation_for(engine, &LEDGER[k]);
 		if (!br_isnum(r->client_value) || r->relation == NULL)
 			r->agrees = -1;
 		else if (strcmp(r->relation, "=") == 0)
 			r->agrees = fabs(d - r->client_value) < 0.5;
+		else if (strcmp(r->relation, "<=") == 0)
+			r->agrees = d < r->client_value + 0.5;
 		else
 			r->agrees = d > r->client_value - 0.5;
 	}

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 #include "benchreport/analysis_overload.h"
+#include "benchreport/model.h"
 #include "benchreport/common.h"
 
 /* ratio: a / b, NAN unless both are numbers and b > 0. */
@@ -69,18 +70,18 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 	const char *source;
 	if (br_counter_span(run, &i0, &i1, &source) == 0) {
 		const br_series *s = run->metrics;
-		double pf = br_hist_delta_mean(s, "vllm:request_prefill_time_seconds", i0, i1, NULL);
-		double dc = br_hist_delta_mean(s, "vllm:request_decode_time_seconds", i0, i1, NULL);
+		double pf = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_PREFILL_HIST), i0, i1, NULL);
+		double dc = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_DECODE_HIST), i0, i1, NULL);
 		if (br_isnum(pf) && br_isnum(dc)) {
 			out->measured_resident_s = pf + dc;
 			out->measured_resident_source = "prefill + decode time";
 		} else {
 			out->measured_resident_s = br_hist_delta_mean(s,
-			    "vllm:request_inference_time_seconds", i0, i1, NULL);
+			    br_role_name(s, BR_ROLE_INFERENCE_HIST), i0, i1, NULL);
 			if (br_isnum(out->measured_resident_s))
 				out->measured_resident_source = "inference time";
 		}
-		out->measured_queue_s = br_hist_delta_mean(s, "vllm:request_queue_time_seconds",
+		out->measured_queue_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST),
 		    i0, i1, NULL);
 	}
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/analysis_overload.h"
+#include "benchreport/model.h"
 #include "benchreport/common.h"
 
 static const char NEED_SERIES[] =
@@ -115,7 +116,7 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	if (run == NULL || run->metrics == NULL)
 		return;
 	const br_series *s = run->metrics;
-	const double *pre = br_series_col(s, "vllm:num_preemptions_total");
+	const double *pre = br_role_col(s, BR_ROLE_PREEMPTIONS);
 	if (pre == NULL)
 		return;
 	if (run->preemptions_suspect) {
@@ -149,8 +150,8 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	out->window_s = out->window_end_t_s - out->window_start_t_s;
 
 	double P = cap != NULL ? cap->kv_pool_tokens : NAN;
-	const double *kv = br_series_col(s, "vllm:kv_cache_usage_perc");
-	const double *running = br_series_col(s, "vllm:num_requests_running");
+	const double *kv = br_role_col(s, BR_ROLE_KV_USAGE_FRAC);
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
 	size_t cap_ev = 0;
 	double prev = NAN;
 	for (size_t r = i0; r <= i1; r++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/analysis.h"
+#include "benchreport/model.h"
 #include "benchreport/common.h"
 
 /*
@@ -51,7 +52,7 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	    run->metrics->n_rows < 3)
 		return;
 	const br_series *s = run->metrics;
-	const double *running = br_series_col(s, "vllm:num_requests_running");
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
 	if (running == NULL) {
 		out->missing = "needs vllm:num_requests_running in the metrics series";
 		return;
@@ -70,7 +71,7 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	}
 	window_stats(running, i0, i1, &out->running_mean, &out->running_median,
 	    &out->running_peak);
-	window_stats(br_series_col(s, "vllm:num_requests_waiting"), i0, i1,
+	window_stats(br_role_col(s, BR_ROLE_WAITING), i0, i1,
 	    &out->waiting_mean, &out->waiting_median, &out->waiting_peak);
 	if (run->bench.n > 0) {
 		/* C_eff = min(max_concurrency, num_prompts): one prompt under
@@ -79,7 +80,7 @@ br_analyze_residency(const br_run *run, br_residency *out)
 		if (br_isnum(C) && C > 0)
 			out->resident_share = out->running_mean / C;
 	}
-	const double *kv = br_series_col(s, "vllm:kv_cache_usage_perc");
+	const double *kv = br_role_col(s, BR_ROLE_KV_USAGE_FRAC);
 	if (kv != NULL) {
 		double mean;
 		window_stats(kv, i0, i1, &mean, &out->kv_median_frac, &out->kv_peak_frac);
@@ -97,5 +98,5 @@ br_analyze_residency(const br_run *run, br_residency *out)
 		}
 	}
 	out->preemptions = run->preemptions_suspect ? NAN :
-	    br_counter_delta(br_series_col(s, "vllm:num_preemptions_total"), i0, i1, NULL);
+	    br_counter_delta(br_role_col(s, BR_ROLE_PREEMPTIONS), i0, i1, NULL);
 }

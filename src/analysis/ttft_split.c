@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "benchreport/analysis_overload.h"
+#include "benchreport/model.h"
 #include "benchreport/common.h"
 
 /*
@@ -125,11 +126,11 @@ br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *o
 		return;
 	}
 	const br_series *s = run->metrics;
-	out->queue_s = br_hist_delta_mean(s, "vllm:request_queue_time_seconds", i0, i1,
+	out->queue_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST), i0, i1,
 	    &out->server_requests);
-	out->prefill_s = br_hist_delta_mean(s, "vllm:request_prefill_time_seconds", i0, i1,
+	out->prefill_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_PREFILL_HIST), i0, i1,
 	    NULL);
-	out->server_ttft_mean_s = br_hist_delta_mean(s, "vllm:time_to_first_token_seconds",
+	out->server_ttft_mean_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_TTFT_HIST),
 	    i0, i1, &out->server_ttft_count);
 	if (br_isnum(out->server_ttft_mean_s) && br_isnum(out->client_ttft_mean_s) &&
 	    out->client_ttft_mean_s > 0)

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include "benchreport/analysis.h"
+#include "benchreport/model.h"
 #include "benchreport/common.h"
 
 /*
@@ -32,8 +33,8 @@ br_run_window(const br_series *s, size_t *i0, size_t *i1)
 {
 	if (s == NULL || s->n_rows < 2)
 		return -1;
-	const double *running = br_series_col(s, "vllm:num_requests_running");
-	const double *waiting = br_series_col(s, "vllm:num_requests_waiting");
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
+	const double *waiting = br_role_col(s, BR_ROLE_WAITING);
 	if (running == NULL)
 		return -1;
 	size_t first = s->n_rows, last = 0;

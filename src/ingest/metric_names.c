@@ -310,8 +310,9 @@ br_metric_column_names(const char *raw_name, const br_label *labels,
 int
 br_metric_is_usage_frac(const char *canon)
 {
-	static const char *const names[] = { "vllm:kv_cache_usage_perc", "vllm:cpu_cache_usage_perc" };
-	for (size_t k = 0; k < 2; k++) {
+	static const char *const names[] = { "vllm:kv_cache_usage_perc", "vllm:cpu_cache_usage_perc",
+		"sglang:token_usage", "llamacpp:kv_cache_usage_ratio" };
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
 		size_t l = strlen(names[k]);
 		if (strncmp(canon, names[k], l) == 0 && (canon[l] == '\0' || canon[l] == '{'))
 			return 1;

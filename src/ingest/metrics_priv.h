@@ -55,8 +55,4 @@ int br_metric_is_usage_frac(const char *canon);
  * decimal / exponent forms, +Inf, -Inf, Inf, NaN (any case). 0 or -1. */
 int br_parse_double(const char *s, size_t n, double *out);
 
-/* br_series_push_col: append a NAN-filled column named `name` (copied)
- * WITHOUT checking whether it exists; returns its index. */
-size_t br_series_push_col(br_series *s, const char *name);
-
 #endif

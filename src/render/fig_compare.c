@@ -29,22 +29,13 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "benchreport/compare.h"
 #include "render/figure_io.h"
 
 #define CDF_MAX_POINTS 2000   /* per metric and run, in the plot and the CSV */
 #define CMP_COLOR_A 0
 #define CMP_COLOR_B 1
-
-/* col: column `name` of s, or NULL. */
-static const double *
-col(const br_series *s, const char *name)
-{
-	for (size_t i = 0; i < s->n_cols; i++)
-		if (s->names[i] && strcmp(s->names[i], name) == 0)
-			return s->cols[i];
-	return NULL;
-}
 
 /* One run's waveform over its window: t since window start, running, waiting, KV %. */
 typedef struct wave {
@@ -70,12 +61,11 @@ wave_get(const br_analysis *a, wave *w)
 	const br_series *s = run->metrics;
 	if (s->n_rows < 3)
 		return 0;
-	static const char *const names[3] = { "vllm:num_requests_running", "vllm:num_requests_waiting",
-		"vllm:kv_cache_usage_perc" };
+	static const br_role roles[3] = { BR_ROLE_RUNNING, BR_ROLE_WAITING, BR_ROLE_KV_USAGE_FRAC };
 	const double *c[3];
 	int any = 0;
 	for (int k = 0; k < 3; k++) {
-		c[k] = col(s, names[k]);
+		c[k] = br_role_col(s, roles[k]);
 		any |= c[k] != NULL;
 	}
 	if (!any)

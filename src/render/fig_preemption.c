@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "render/figure_io.h"
 
 #define LOOP_ZOOM_S 140.0
@@ -63,8 +64,8 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 	if (!isfinite(ws))
 		return 0;
 	const br_series *s = a->run->metrics;
-	const double *kv = br_series_col(s, "vllm:kv_cache_usage_perc");
-	const double *running = br_series_col(s, "vllm:num_requests_running");
+	const double *kv = br_role_col(s, BR_ROLE_KV_USAGE_FRAC);
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
 	if (kv == NULL)
 		return 0;
 

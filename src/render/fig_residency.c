@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "render/figure_io.h"
 
 /* finite_count: number of finite values in v[0..n) (0 for NULL). */
@@ -41,8 +42,8 @@ br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figur
 	size_t n = s->n_rows;
 	if (n < 3 || s->t_s == NULL || finite_count(s->t_s, n) < 3)
 		return 0;
-	const double *running = br_series_col(s, "vllm:num_requests_running");
-	const double *waiting = br_series_col(s, "vllm:num_requests_waiting");
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
+	const double *waiting = br_role_col(s, BR_ROLE_WAITING);
 	if (finite_count(running, n) < 2 || finite_count(waiting, n) < 2)
 		return 0;
 

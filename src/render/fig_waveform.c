@@ -19,17 +19,8 @@
 #include <string.h>
 
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "render/figure_io.h"
-
-/* col: column `name` of s, or NULL (own lookup: only names, no allocation). */
-static const double *
-col(const br_series *s, const char *name)
-{
-	for (size_t i = 0; i < s->n_cols; i++)
-		if (s->names[i] && strcmp(s->names[i], name) == 0)
-			return s->cols[i];
-	return NULL;
-}
 
 /* n_finite: number of finite values in v[0..n) (0 for NULL). */
 static size_t
@@ -74,10 +65,10 @@ br_fig_waveform(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure
 	size_t n = s->n_rows;
 	if (n < 3 || s->t_s == NULL || n_finite(s->t_s, n) < 3)
 		return 0;
-	const double *running = col(s, "vllm:num_requests_running");
-	const double *waiting = col(s, "vllm:num_requests_waiting");
-	const double *kv = col(s, "vllm:kv_cache_usage_perc");
-	const double *pre = col(s, "vllm:num_preemptions_total");
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
+	const double *waiting = br_role_col(s, BR_ROLE_WAITING);
+	const double *kv = br_role_col(s, BR_ROLE_KV_USAGE_FRAC);
+	const double *pre = br_role_col(s, BR_ROLE_PREEMPTIONS);
 	if (n_finite(running, n) < 2) running = NULL;
 	if (n_finite(waiting, n) < 2) waiting = NULL;
 	if (n_finite(kv, n) < 2) kv = NULL;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/report.h"
+#include "benchreport/model.h"
 #include "benchreport/story.h"
 
 /* A context bundling what every section needs. */
@@ -466,7 +467,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 		    "cards.preemptions_value_loop" : "cards.preemptions_value"));
 	else if (a->ledger.available) {
 		for (size_t i = 0; i < a->ledger.n_rows; i++)
-			if (strcmp(a->ledger.rows[i].series, "vllm:num_preemptions_total") == 0) {
+			if (a->ledger.rows[i].role == BR_ROLE_PREEMPTIONS) {
 				labels[n] = fill(c, &p, "cards.preemptions");
 				values[n] = keep(&p, fmt_num(a->ledger.rows[i].server_delta, 0));
 				n++;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "benchreport/findings.h"
+#include "benchreport/model.h"
 #include "benchreport/common.h"
 
 /* Everything a hand-built analysis points to. */
@@ -243,6 +244,7 @@ fx_round1(fx *f)
 	ll->ttft_p50_s = 219;
 
 	f->rows[0].series = "vllm:iteration_tokens_total_sum";
+	f->rows[0].role = BR_ROLE_SCHEDULED_TOKENS;
 	f->rows[0].server_delta = 1048576;
 	f->rows[0].client_value = 1048576;
 	f->rows[0].relation = ">=";

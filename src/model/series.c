@@ -11,7 +11,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
-#include "ingest/metrics_priv.h"
+
 
 /*
  * rows_allocated: rows held by t_s and each column (row_cap when it is the
@@ -89,7 +89,7 @@ br_series_has_prefix(const br_series *s, const char *prefix)
 }
 
 /*
- * br_series_push_col: see metrics_priv.h.
+ * br_series_push_col: see metrics.h.
  */
 size_t
 br_series_push_col(br_series *s, const char *name)
@@ -168,6 +168,8 @@ br_series_append_rows(br_series *dst, const br_series *src)
 	g_hash_table_destroy(idx);
 	for (size_t i = 0; i < src->n_model_names; i++)
 		br_series_note_model(dst, src->model_names[i]);
+	if (dst->engine == 0)
+		dst->engine = src->engine;
 	size_t r0 = dst->n_rows;
 	reserve_rows(dst, r0 + src->n_rows);
 	for (size_t r = 0; r < src->n_rows; r++)
