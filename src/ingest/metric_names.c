@@ -259,6 +259,38 @@ label_cmp(const void *a, const void *b)
 }
 
 /*
+ * SGLang's scheduler series carry the parallel ranks as labels (collector.py:
+ * engine_type, tp_rank, pp_rank, dp_rank, moe_ep_rank; ENGINES.md §4.3).
+ * Tensor- and pipeline-parallel ranks of one data-parallel rank report the
+ * same batch, so only rank 0 of each is read (summing them would count a
+ * request once per GPU); data-parallel ranks are separate schedulers and
+ * are summed like vLLM's `engine` (KV usage averaged, prom.c).
+ */
+static int
+is_sglang_rank_label(const char *name)
+{
+	static const char *const rank[] = { "engine_type", "tp_rank", "pp_rank", "dp_rank",
+		"moe_ep_rank", "attn_tp_rank" };
+	for (size_t k = 0; k < sizeof rank / sizeof rank[0]; k++)
+		if (strcmp(name, rank[k]) == 0)
+			return 1;
+	return 0;
+}
+
+/* sglang_duplicate_rank: 1 when a tensor/pipeline/expert-parallel rank
+ * label other than "0" marks the sample as another GPU's copy. */
+static int
+sglang_duplicate_rank(const br_label *labels, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((strcmp(labels[i].name, "tp_rank") == 0 || strcmp(labels[i].name, "pp_rank") == 0 ||
+		    strcmp(labels[i].name, "moe_ep_rank") == 0 ||
+		    strcmp(labels[i].name, "attn_tp_rank") == 0) && strcmp(labels[i].value, "0") != 0)
+			return 1;
+	return 0;
+}
+
+/*
  * br_metric_column_names: see metrics_priv.h.
  */
 int
@@ -270,11 +302,18 @@ br_metric_column_names(const char *raw_name, const br_label *labels,
 		free(canon);
 		return -1;
 	}
+	int sglang = strncmp(canon, "sglang:", 7) == 0;
+	if (sglang && sglang_duplicate_rank(labels, n)) {
+		free(canon);
+		return -1;
+	}
 	const br_label **kept = br_xcalloc(n ? n : 1, sizeof *kept);
 	size_t nk = 0;
 	int has_le = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(labels[i].name, "engine") == 0 || strcmp(labels[i].name, "model_name") == 0)
+			continue;
+		if (sglang && is_sglang_rank_label(labels[i].name))
 			continue;
 		if (strcmp(labels[i].name, "le") == 0)
 			has_le = 1;

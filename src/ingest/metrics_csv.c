@@ -13,6 +13,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
+#include "benchreport/model.h"
 #include "ingest/metrics_priv.h"
 
 /* One cell of a record: bytes [off, off+len) of the record's scratch
@@ -927,6 +928,7 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 	free(cnt);
 	free(order);
 	out->source_path = br_xstrdup(path);
+	out->engine = br_series_detect_engine(out);
 	rc = 0;
 done:
 	if (rc != 0)

@@ -34,7 +34,10 @@ void br_labels_free(br_label *labels, size_t n);
  *   *full = "canon{a=\"x\",b=\"y\"}" or just "canon" when no label is kept;
  *   *bare = "canon" when labels were kept and the series is not a _bucket
  *           (the caller adds the value there too), else NULL.
- * Returns 0, or -1 (nothing allocated) for a series to ignore (_created).
+ * SGLang's parallel-rank labels are dropped like `engine`, and a sample of a
+ * tensor/pipeline rank other than 0 is ignored (a duplicate, metric_names.c).
+ * Returns 0, or -1 (nothing allocated) for a series to ignore (_created, a
+ * duplicate rank).
  */
 int br_metric_column_names(const char *raw_name, const br_label *labels,
     size_t n, char **full, char **bare);

@@ -10,6 +10,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
+#include "benchreport/model.h"
 #include "ingest/metrics_priv.h"
 
 /* Parse state for one text. */
@@ -305,9 +306,105 @@ prom_run(prom_state *st, double t_s, char **cause)
 		br_series_free(st->out);
 		return -1;
 	}
-	if (st->out != NULL)
+	if (st->out != NULL) {
 		st->out->source_path = br_xstrdup(name);
+		st->out->engine = br_series_detect_engine(st->out);
+	}
 	return 0;
+}
+
+/*
+ * json_quoted_body: llama.cpp builds b7010 to ~b7200 (Nov 2025, issue
+ * #17384, fixed by PR #17386) served /metrics as ONE JSON string: the body
+ * starts and ends with '"' and its newlines are "\n". When text[0..len)
+ * is such a string (blanks around it allowed), returns the unescaped text
+ * (malloc'd, *out_len set); else NULL. Escapes \" \\ \/ \n \r \t and
+ * \uXXXX below U+0080 are undone; any other escape means it is not one
+ * (NULL), and the text is then parsed, and refused, as it is.
+ */
+static char *
+json_quoted_body(const char *text, size_t len, size_t *out_len)
+{
+	size_t a = 0, b = len;
+	while (a < b && (text[a] == ' ' || text[a] == '\t' || text[a] == '\n' || text[a] == '\r'))
+		a++;
+	if (len >= 3 && a == 0 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		a = 3;
+	while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\n' ||
+	    text[b - 1] == '\r'))
+		b--;
+	if (b - a < 2 || text[a] != '"' || text[b - 1] != '"')
+		return NULL;
+	char *o = br_xmalloc(b - a);
+	size_t n = 0;
+	for (size_t i = a + 1; i < b - 1; i++) {
+		char c = text[i];
+		if (c == '"') {
+			free(o);
+			return NULL;
+		}
+		if (c != '\\') {
+			o[n++] = c;
+			continue;
+		}
+		if (++i >= b - 1) {
+			free(o);
+			return NULL;
+		}
+		switch (text[i]) {
+		case '"': o[n++] = '"'; break;
+		case '\\': o[n++] = '\\'; break;
+		case '/': o[n++] = '/'; break;
+		case 'n': o[n++] = '\n'; break;
+		case 'r': o[n++] = '\r'; break;
+		case 't': o[n++] = '\t'; break;
+		case 'u': {
+			unsigned v = 0;
+			int ok = i + 4 < b - 1;
+			for (int k = 1; ok && k <= 4; k++) {
+				char h = text[i + k];
+				v = v * 16 + (unsigned)(h >= '0' && h <= '9' ? h - '0' :
+				    h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : 99);
+				ok = v < 0x10000;
+			}
+			if (!ok || v >= 0x80 || v == 0) {
+				free(o);
+				return NULL;
+			}
+			o[n++] = (char)v;
+			i += 4;
+			break;
+		}
+		default:
+			free(o);
+			return NULL;
+		}
+	}
+	*out_len = n;
+	return o;
+}
+
+/*
+ * prom_run_text: prom_run on the text, or on its unescaped form when it is
+ * a JSON-quoted body (json_quoted_body), then noted as a series warning.
+ */
+static int
+prom_run_text(prom_state *st, double t_s, char **cause)
+{
+	size_t ulen = 0;
+	char *unq = st->len ? json_quoted_body(st->text, st->len, &ulen) : NULL;
+	if (unq == NULL)
+		return prom_run(st, t_s, cause);
+	st->text = unq;
+	st->len = ulen;
+	int r = prom_run(st, t_s, cause);
+	if (r == 0 && st->out != NULL)
+		br_series_add_warning(st->out, "%s: the metrics page was served as one JSON-quoted "
+		    "string (llama.cpp builds b7010 to about b7200, issue #17384); it was unescaped "
+		    "and read", st->name);
+	free(unq);
+	st->text = NULL;
+	return r;
 }
 
 /*
@@ -326,7 +423,7 @@ br_prom_parse_text(const char *name, const char *text, size_t len,
 	memset(out, 0, sizeof *out);
 	prom_state st = { .name = name ? name : "<metrics text>", .text = text,
 	    .len = text ? len : 0, .out = out };
-	return prom_run(&st, t_s, cause);
+	return prom_run_text(&st, t_s, cause);
 }
 
 /* br_prom_scan_text: see metrics.h. */
@@ -336,7 +433,7 @@ br_prom_scan_text(const char *name, const char *text, size_t len,
 {
 	prom_state st = { .name = name ? name : "<metrics text>", .text = text,
 	    .len = text ? len : 0, .fn = fn, .user = user };
-	return prom_run(&st, NAN, cause);
+	return prom_run_text(&st, NAN, cause);
 }
 
 /*
