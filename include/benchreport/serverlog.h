@@ -8,6 +8,7 @@
 #define BENCHREPORT_SERVERLOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One periodic `Engine NNN: Avg prompt throughput: ...` line (V1, every ~10 s). */
 typedef struct br_log_stat {
@@ -24,6 +25,15 @@ typedef struct br_log_stat {
 	double prefix_hit_frac;        /* Prefix cache hit rate / 100; NAN if absent */
 } br_log_stat;
 
+/* One finished request's timing lines in a llama-server log (`prompt eval
+ * time` + `eval time`), in log order. */
+typedef struct br_log_request {
+	int line;                      /* 1-based line of its `prompt eval time` */
+	int slot, task;                /* from the `slot print_timing: id N | task M` header; -1 unknown */
+	double prompt_ms, prompt_tokens;  /* prompt processing: ms, tokens evaluated (cached prefix excluded) */
+	double eval_ms, eval_tokens;   /* generation: ms, tokens ("runs" in 2024 builds) */
+} br_log_request;
+
 /* One entry of the log's `non-default args: {...}` line, as printed. */
 typedef struct br_log_arg {
 	char *name;                    /* "max_num_seqs" */
@@ -32,6 +42,24 @@ typedef struct br_log_arg {
 
 typedef struct br_server_log {
 	char *source_path;
+	int engine_kind;               /* (added) br_engine (model.h) that wrote the log: vLLM, SGLang,
+	                                  llama.cpp. SGLang and llama.cpp logs fill the capacity
+	                                  fields below in the same units (see server_log_engines.c):
+	                                  kv_pool_tokens (SGLang max_total_num_tokens, llama.cpp KV
+	                                  cells), kv_pool_gib, max_num_seqs (SGLang
+	                                  max_running_requests, llama.cpp n_slots),
+	                                  max_model_len_tokens (SGLang context_len, llama.cpp context
+	                                  per slot), max_num_batched_tokens (SGLang
+	                                  chunked_prefill_size), tensor_parallel_size (SGLang TP rank
+	                                  tags), and stats (SGLang batch lines) */
+	char *engine_version;          /* (added) SGLang / llama.cpp build as printed ("b5489 (2d38b6e4)"),
+	                                  NULL; vLLM's is vllm_version */
+	double n_ctx_tokens;           /* (added) llama.cpp `llama_context: n_ctx` (all slots), NAN */
+	double ctx_per_slot_tokens;    /* (added) llama.cpp context per slot (n_ctx_slot, n_ctx_seq, or
+	                                  n_ctx / n_slots when the KV cache is split), NAN */
+	int kv_unified;                /* (added) llama.cpp `kv_unified`: 1, 0, -1 not printed */
+	br_log_request *requests;      /* (added) llama.cpp per-request timing lines; NULL, 0 */
+	size_t n_requests;
 	char *vllm_version;            /* "0.23.1rc1.dev1219+gffae5a399.d20260729" */
 	char *engine;                  /* "V1" or "V0" or NULL */
 	char *model;                   /* served model / model path from the config line, or NULL */
@@ -94,7 +122,28 @@ typedef struct br_server_log {
  */
 int br_server_log_load(const char *path, br_server_log *out, char **cause);
 
-/* br_server_log_looks_like: 1 when the file holds at least one vLLM line. */
+/*
+ * br_server_log_sniff_engine: the br_engine (model.h) whose lines appear
+ * first in the file's first 4,000 lines; 0 (unknown) when none or the file
+ * cannot be read.
+ */
+int br_server_log_sniff_engine(const char *path);
+
+/*
+ * br_server_log_load_engine (server_log_engines.c): read an SGLang or
+ * llama.cpp log (engine = BR_ENGINE_SGLANG / _LLAMACPP) from the open
+ * file fp into out, which log_init has prepared (br_server_log_load does
+ * both). Returns 0, or -1 with *cause "PATH: expected a ... server log"
+ * when no line of that engine is recognised.
+ */
+int br_server_log_load_engine(const char *path, int engine, FILE *fp,
+    br_server_log *out, char **cause);
+
+/* br_server_log_add_request: append a zeroed request (fields NAN, slot/task -1). */
+br_log_request *br_server_log_add_request(br_server_log *l);
+
+/* br_server_log_looks_like: 1 when the file holds at least one vLLM line,
+ * or is an SGLang / llama.cpp log (br_server_log_sniff_engine). */
 int br_server_log_looks_like(const char *path);
 
 void br_server_log_free(br_server_log *l);

@@ -33,6 +33,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/serverlog.h"
+#include "benchreport/model.h"
 
 #define LOOKS_LIKE_BYTES (256 * 1024)
 #define LOG_MAX_BYTES (8ULL << 30)   /* as br_read_file */
@@ -1361,6 +1362,23 @@ log_init(br_server_log *o)
 	o->decode_context_parallel_size = NAN;
 	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
 	o->v0_cumulative_preemptions = NAN;
+	o->engine_kind = BR_ENGINE_VLLM;
+	o->n_ctx_tokens = o->ctx_per_slot_tokens = NAN;
+	o->kv_unified = -1;
+}
+
+/* br_server_log_add_request: see serverlog.h. */
+br_log_request *
+br_server_log_add_request(br_server_log *l)
+{
+	if ((l->n_requests & (l->n_requests - 1)) == 0)   /* 0, 1, 2, 4, ...: grow to the next power */
+		l->requests = br_xrealloc(l->requests, (l->n_requests ? 2 * l->n_requests : 1) *
+		    sizeof *l->requests);
+	br_log_request *r = &l->requests[l->n_requests++];
+	r->line = 0;
+	r->slot = r->task = -1;
+	r->prompt_ms = r->prompt_tokens = r->eval_ms = r->eval_tokens = NAN;
+	return r;
 }
 
 /* scanner_free: release the scanner's buffers and unclaimed strings. */
@@ -1542,6 +1560,18 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 	FILE *fp;
 	if (br_open_input(path, LOG_MAX_BYTES, &fp, NULL, cause) != 0)
 		return -1;
+	int other = br_server_log_sniff_engine(path);
+	if (other == BR_ENGINE_SGLANG || other == BR_ENGINE_LLAMACPP) {
+		int r = br_server_log_load_engine(path, other, fp, out, cause);
+		fclose(fp);
+		if (r != 0) {
+			br_server_log_free(out);
+			log_init(out);
+			return -1;
+		}
+		out->source_path = br_xstrdup(path);
+		return 0;
+	}
 	scanner s;
 	memset(&s, 0, sizeof s);
 	s.out = out;
@@ -1627,6 +1657,9 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 int
 br_server_log_looks_like(const char *path)
 {
+	int other = br_server_log_sniff_engine(path);
+	if (other == BR_ENGINE_SGLANG || other == BR_ENGINE_LLAMACPP)
+		return 1;
 	FILE *fp;
 	if (br_open_input(path, LOG_MAX_BYTES, &fp, NULL, NULL) != 0)
 		return 0;
@@ -1661,6 +1694,8 @@ br_server_log_free(br_server_log *l)
 	free(l->served_model_name);
 	free(l->failure_message);
 	free(l->stats);
+	free(l->engine_version);
+	free(l->requests);
 	for (size_t i = 0; i < l->n_args; i++) {
 		free(l->args[i].name);
 		free(l->args[i].value);

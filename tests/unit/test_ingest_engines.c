@@ -10,6 +10,7 @@
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
 #include "benchreport/model.h"
+#include "benchreport/serverlog.h"
 
 #include <glib.h>
 
@@ -216,6 +217,108 @@ test_sglang_ranks(void **state)
 	br_series_free(&s);
 }
 
+/*
+ * Server logs of SGLang and llama.cpp: capacity and what each request or
+ * batch line says. Expected values read off the files, e.g.
+ *   grep -n 'max_total_num_tokens' fixtures/engines/sglang-tp4.log   (line 11: 46611, 2049, 131072, 2048)
+ *   grep -n 'KV Cache is allocated' …  (K 1.42 GB + V 1.42 GB = 2.84; tags TP0..TP3 → TP 4)
+ *   grep -n 'size =' fixtures/engines/llama-server-b5489.log  (line 134: 448.00 MiB / 1024 = 0.4375 GiB, 4096 cells)
+ *   llamacpp-2024-vulkan.log: no cell count, so the pool is n_ctx = 4096 (line 1); 192 MiB = 0.1875 GiB
+ *   llamacpp-b9265-slots.log: no n_slots line; four "new slot, n_ctx = 1024" lines → 4 slots of 1024
+ */
+static const struct log_case {
+	const char *file;
+	br_engine engine;
+	double pool_tokens, pool_gib, max_seqs, ctx_tokens, batched_tokens, tp;
+	int pool_line, n_stats, n_requests;
+	const char *version;
+} log_cases[] = {
+	{ "fixtures/engines/sglang-tp4.log", BR_ENGINE_SGLANG, 46611, 2.84, 2049, 131072, 2048, 4,
+	  11, 7, 0, NULL },
+	{ "fixtures/engines/llama-server-b5489.log", BR_ENGINE_LLAMACPP, 4096, 0.4375, 1, 4096, NAN,
+	  NAN, 134, 0, 1, "b5489 (2d38b6e4)" },
+	{ "fixtures/engines/llamacpp-2024-vulkan.log", BR_ENGINE_LLAMACPP, 4096, 0.1875, 1, 4096, NAN,
+	  NAN, 1, 0, 0, NULL },
+	{ "fixtures/engines/llamacpp-2025-hexagon.log", BR_ENGINE_LLAMACPP, 8192, 0.53125, NAN, NAN,
+	  NAN, NAN, 3, 0, 0, NULL },
+	{ "fixtures/engines/llamacpp-b9265-slots.log", BR_ENGINE_LLAMACPP, NAN, NAN, 4, 1024, NAN,
+	  NAN, 0, 0, 0, NULL },
+};
+
+/* eq_or_nan: a == b to 1e-12 relative, or both NaN. */
+static void
+eq_or_nan(const char *file, const char *what, double a, double b)
+{
+	if (isnan(b) ? !isnan(a) : !(fabs(a - b) <= 1e-12 * fabs(b)))
+		fail_msg("%s: %s = %.17g, expected %.17g", file, what, a, b);
+}
+
+static void
+test_engine_logs(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof log_cases / sizeof log_cases[0]; k++) {
+		const struct log_case *c = &log_cases[k];
+		char *path = br_test_src(c->file), *cause = NULL;
+		assert_int_equal(br_server_log_sniff_engine(path), c->engine);
+		assert_int_equal(br_server_log_looks_like(path), 1);
+		br_server_log l;
+		if (br_server_log_load(path, &l, &cause) != 0)
+			fail_msg("%s: %s", path, cause);
+		assert_int_equal(l.engine_kind, c->engine);
+		eq_or_nan(c->file, "kv_pool_tokens", l.kv_pool_tokens, c->pool_tokens);
+		eq_or_nan(c->file, "kv_pool_gib", l.kv_pool_gib, c->pool_gib);
+		eq_or_nan(c->file, "max_num_seqs", l.max_num_seqs, c->max_seqs);
+		eq_or_nan(c->file, "max_model_len_tokens", l.max_model_len_tokens, c->ctx_tokens);
+		eq_or_nan(c->file, "max_num_batched_tokens", l.max_num_batched_tokens, c->batched_tokens);
+		eq_or_nan(c->file, "tensor_parallel_size", l.tensor_parallel_size, c->tp);
+		assert_int_equal(l.kv_pool_line, c->pool_line);
+		assert_int_equal(l.n_stats, c->n_stats);
+		assert_int_equal(l.n_requests, c->n_requests);
+		if (c->version != NULL)
+			assert_string_equal(l.engine_version, c->version);
+		br_server_log_free(&l);
+		free(path);
+	}
+}
+
+/* The batch lines of SGLang and the timing lines of llama.cpp, value by value. */
+static void
+test_engine_log_lines(void **state)
+{
+	(void)state;
+	char *path = br_test_src("fixtures/engines/sglang-tp4.log"), *cause = NULL;
+	br_server_log l;
+	assert_int_equal(br_server_log_load(path, &l, &cause), 0);
+	/* line 20: [2025-03-08 12:29:30 TP0] Prefill batch. ... #running-req: 0, #queue-req: 0,
+	 * 17 s after the first stamp 12:29:13; line 25: Decode batch. #running-req: 1, ...
+	 * gen throughput (token/s): 84.20 */
+	assert_int_equal(l.stats[0].line, 20);
+	assert_double_rel(l.stats[0].t_s, 17, 0);
+	assert_double_rel(l.stats[0].running, 0, 0);
+	assert_nan(l.stats[0].gen_tput_tps);
+	assert_int_equal(l.stats[3].line, 25);
+	assert_double_rel(l.stats[3].running, 1, 0);
+	assert_double_rel(l.stats[3].gen_tput_tps, 84.20, 1e-15);
+	assert_double_rel(l.stats[3].kv_usage_frac, 0, 0);
+	br_server_log_free(&l);
+	free(path);
+
+	path = br_test_src("fixtures/engines/llama-server-b5489.log");
+	assert_int_equal(br_server_log_load(path, &l, &cause), 0);
+	/* lines 246-248: slot print_timing: id  0 | task 0 | / prompt eval time = 410.44 ms / 4 tokens
+	 * / eval time = 25055.10 ms / 128 tokens */
+	assert_int_equal(l.requests[0].line, 247);
+	assert_int_equal(l.requests[0].slot, 0);
+	assert_int_equal(l.requests[0].task, 0);
+	assert_double_rel(l.requests[0].prompt_ms, 410.44, 1e-15);
+	assert_double_rel(l.requests[0].prompt_tokens, 4, 0);
+	assert_double_rel(l.requests[0].eval_ms, 25055.10, 1e-15);
+	assert_double_rel(l.requests[0].eval_tokens, 128, 0);
+	br_server_log_free(&l);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -225,6 +328,8 @@ main(void)
 		cmocka_unit_test(test_llamacpp_msvc_nan),
 		cmocka_unit_test(test_llamacpp_json_quoted_body),
 		cmocka_unit_test(test_sglang_ranks),
+		cmocka_unit_test(test_engine_logs),
+		cmocka_unit_test(test_engine_log_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
