@@ -103,4 +103,12 @@ const char *br_role_caveat(br_engine e, br_role role);
  */
 const char *br_role_absent(br_engine e, br_role role);
 
+/*
+ * br_run_engine (run_engine.c): the engine that served run r: its metrics'
+ * engine, else its server log's, else SGLang when the bench result is
+ * sglang.bench_serving's; UNKNOWN otherwise (also for NULL).
+ */
+struct br_run;
+br_engine br_run_engine(const struct br_run *r);
+
 #endif

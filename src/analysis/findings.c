@@ -594,9 +594,8 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * FLOPs counters would bury the one thing to fix (the failures). */
 	int measured = !(a->latency.n_succeeded == 0 && a->latency.n_failed > 0);
 
-	/* An SGLang bench_serving result: the vLLM flags below do not apply, and
-	 * SGLang's own /metrics and log are not read yet; one recommendation
-	 * says what to keep instead. */
+	/* An SGLang bench_serving result: the vLLM flags below do not apply; one
+	 * recommendation says what to keep and pass instead. */
 	if (b->backend && strncmp(b->backend, "sglang", 6) == 0) {
 		add(f, "rec_sglang_inputs", BR_SEV_NOTICE, BR_RECOMMENDATION);
 		return;

@@ -113,6 +113,14 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
     const br_capacity *cap, br_preemptions *out)
 {
 	reset_out(out);
+	/* the wording of what is missing, for the engine that served the run */
+	br_engine engine = br_run_engine(run);
+	const char *absent = br_role_absent(engine, BR_ROLE_PREEMPTIONS);
+	if (absent != NULL)
+		out->missing = absent;
+	else if (engine == BR_ENGINE_SGLANG)
+		out->missing = "needs a 1 Hz metrics series with sglang:num_retracted_requests_total "
+		    "(SGLang's retractions, its preemptions)";
 	if (run == NULL || run->metrics == NULL)
 		return;
 	const br_series *s = run->metrics;
@@ -132,7 +140,8 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	out->count_available = br_isnum(out->n_preemptions);
 	out->count_source = out->count_available ? source : NULL;
 	if (run->metrics_kind == BR_METRICS_PAIR) {
-		out->missing = NEED_SERIES_PAIR;
+		out->missing = engine == BR_ENGINE_SGLANG ? "retraction times need a 1 Hz metrics "
+		    "series; a before/after pair gives the count only" : NEED_SERIES_PAIR;
 		return;
 	}
 	if (!out->count_available)

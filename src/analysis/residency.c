@@ -54,7 +54,11 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	const br_series *s = run->metrics;
 	const double *running = br_role_col(s, BR_ROLE_RUNNING);
 	if (running == NULL) {
-		out->missing = "needs vllm:num_requests_running in the metrics series";
+		out->missing = br_series_engine(s) == BR_ENGINE_SGLANG ?
+		    "needs sglang:num_running_reqs in the metrics series" :
+		    br_series_engine(s) == BR_ENGINE_LLAMACPP ?
+		    "needs llamacpp:requests_processing in the metrics series" :
+		    "needs vllm:num_requests_running in the metrics series";
 		return;
 	}
 	size_t i0, i1;

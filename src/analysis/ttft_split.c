@@ -137,7 +137,12 @@ br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *o
 		out->server_over_client = out->server_ttft_mean_s / out->client_ttft_mean_s;
 
 	if (!br_isnum(out->queue_s) || !br_isnum(out->prefill_s)) {
-		out->missing = "needs vllm:request_queue_time_seconds and "
+		br_engine e = br_series_engine(s);
+		const char *why = br_role_absent(e, !br_isnum(out->prefill_s) ? BR_ROLE_PREFILL_HIST :
+		    BR_ROLE_QUEUE_HIST);
+		out->missing = why != NULL ? why : e == BR_ENGINE_SGLANG ?
+		    "needs sglang:queue_time_seconds (_sum, _count) rising over the run" :
+		    "needs vllm:request_queue_time_seconds and "
 		    "vllm:request_prefill_time_seconds (_sum, _count) rising over the run";
 		return;
 	}

@@ -35,6 +35,7 @@
 #include "benchreport/common.h"
 #include <glib.h>
 #include "benchreport/run.h"
+#include "benchreport/model.h"
 #include "benchreport/metrics.h"
 
 /* A small set of model names (normalised), at most 8 kept. */
@@ -430,8 +431,9 @@ br_run_check_provenance(br_run *r)
 		drop_log(r);
 	}
 
-	/* 2. the log's model */
-	if (r->log != NULL && bench.n > 0) {
+	/* 2. the log's model (not for llama-server: it names a model file and
+	 * answers whatever model name a client sends, so names prove nothing) */
+	if (r->log != NULL && bench.n > 0 && r->log->engine_kind != BR_ENGINE_LLAMACPP) {
 		names log = { 0 };
 		names_add(&log, r->log->model);
 		names_add(&log, r->log->served_model_name);

@@ -238,6 +238,35 @@ add_stat(engine_scan *e, int lineno, double t_abs, const char *stamp)
 	return st;
 }
 
+/*
+ * quoted_after: a copy of the text between `key` (ending in a quote) and
+ * the next `q` in line, NULL when absent or empty (malloc'd).
+ */
+static char *
+quoted_after(const char *line, const char *key, char q)
+{
+	const char *p = strstr(line, key);
+	if (p == NULL)
+		return NULL;
+	p += strlen(key);
+	const char *e = strchr(p, q);
+	if (e == NULL || e == p || e - p > 1000)
+		return NULL;
+	return br_xstrndup(p, (size_t)(e - p));
+}
+
+/* set_once: *dst = v unless already set (then v is freed). */
+static void
+set_once(char **dst, char *v)
+{
+	if (v == NULL)
+		return;
+	if (*dst == NULL)
+		*dst = v;
+	else
+		free(v);
+}
+
 /* sglang_line: one line of an SGLang log. */
 static void
 sglang_line(engine_scan *e, const char *line, int lineno)
@@ -248,6 +277,12 @@ sglang_line(engine_scan *e, const char *line, int lineno)
 	double t_abs = stamp_s(&e->rx, line, stamp);
 	if (br_isnum(t_abs) && !br_isnum(e->t0_s))
 		e->t0_s = t_abs;
+	if (strstr(line, "ServerArgs(") != NULL) {
+		/* server_args=ServerArgs(model_path='...', ..., served_model_name='...', ...) */
+		set_once(&o->model, quoted_after(line, "model_path='", '\''));
+		set_once(&o->served_model_name, quoted_after(line, "served_model_name='", '\''));
+		return;
+	}
 	if (regexec(&e->rx.rx[RX_SG_KV], line, 4, m, 0) == 0) {
 		e->any = 1;
 		new_startup_if_after_batches(e, lineno, stamp);
@@ -303,6 +338,12 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 		o->engine_version = br_xasprintf("b%.0f (%.*s)", grp(line, m, 1),
 		    (int)(m[2].rm_eo - m[2].rm_so), line + m[2].rm_so);
 		o->version_line = lineno;
+		return;
+	}
+	if (strstr(line, "load_model: loading model '") != NULL) {
+		/* the model file (the client's "model" field is not checked against it) */
+		free(o->model);
+		o->model = quoted_after(line, "loading model '", '\'');
 		return;
 	}
 	if (regexec(&e->rx.rx[RX_LC_CTX], line, 4, m, 0) == 0) {

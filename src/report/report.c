@@ -692,13 +692,70 @@ latency_section(ctx *c)
 	strpool_free(&p);
 }
 
+/*
+ * ekey: `key` + "_" + the run's engine key ("capacity.intro_sglang") when
+ * the run was served by SGLang or llama.cpp and the template has that
+ * variant, else `key`. buf holds the composed key (128 bytes).
+ */
+static const char *
+ekey(ctx *c, const char *key, char buf[128])
+{
+	br_engine e = br_run_engine(c->a->run);
+	if (e != BR_ENGINE_SGLANG && e != BR_ENGINE_LLAMACPP)
+		return key;
+	snprintf(buf, 128, "%s_%s", key, br_engine_key(e));
+	return br_template_get(c->t, buf) != NULL ? buf : key;
+}
+
+/*
+ * engine_settings_table: for an SGLang or llama.cpp log, what it states
+ * about capacity, one row per finite setting, named as the log prints it.
+ */
+static void
+engine_settings_table(ctx *c, strpool *p, const br_server_log *log)
+{
+	const char *cells[2 * 8];
+	size_t n = 0;
+#define SET(name, v, digits) do { if (isfinite(v)) { cells[n * 2] = name; \
+	cells[n * 2 + 1] = keep(p, fmt_num(v, digits)); n++; } } while (0)
+	if (log->engine_kind == BR_ENGINE_SGLANG) {
+		SET("max_total_num_tokens (KV pool, tokens)", log->kv_pool_tokens, 0);
+		SET("max_running_requests", log->max_num_seqs, 0);
+		SET("context_len (tokens)", log->max_model_len_tokens, 0);
+		SET("chunked_prefill_size (tokens)", log->max_num_batched_tokens, 0);
+		SET("tensor-parallel ranks (TPn tags of the KV lines)", log->tensor_parallel_size, 0);
+		SET("KV cache K + V size (GiB per GPU)", log->kv_pool_gib, 2);
+	} else {
+		SET("n_ctx (tokens, all slots)", log->n_ctx_tokens, 0);
+		SET("n_slots (--parallel)", log->max_num_seqs, 0);
+		SET("context per slot (tokens)", log->ctx_per_slot_tokens, 0);
+		SET("KV cache cells (tokens)", log->kv_pool_tokens, 0);
+		SET("KV cache size (GiB)", log->kv_pool_gib, 3);
+		if (log->kv_unified >= 0) {
+			cells[n * 2] = "kv_unified";
+			cells[n * 2 + 1] = log->kv_unified ? "true" : "false";
+			n++;
+		}
+	}
+#undef SET
+	if (n == 0)
+		return;
+	const char *hdr[2] = { fill(c, p, "capacity.col_quantity"), fill(c, p, "capacity.col_value") };
+	const double w[2] = { 3, 2 };
+	const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
+	br_pdf_table t = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
+	br_pdf_table(c->d, &t);
+}
+
 static void
 capacity_section(ctx *c)
 {
+	char kb[128];
 	const br_capacity *cap = &c->a->capacity;
 	const br_server_log *log = c->a->run->log;
 	strpool p = { 0 };
-	if (!cap->available && (log == NULL || log->vllm_version == NULL)) {
+	int other_engine = log != NULL && log->engine_kind != BR_ENGINE_VLLM;
+	if (!cap->available && (log == NULL || (log->vllm_version == NULL && !other_engine))) {
 		removed(c, "capacity.heading", "capacity.removed");
 		strpool_free(&p);
 		return;
@@ -709,11 +766,15 @@ capacity_section(ctx *c)
 	if (!cap->available) {
 		note(c, "capacity.removed");
 	} else {
-		para(c, "capacity.intro");
+		para(c, ekey(c, "capacity.intro", kb));
 		const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
 		const char *cells[2 * 11];
 		size_t n = 0;
-#define ROW(key, val) do { cells[n * 2] = fill(c, &p, key); cells[n * 2 + 1] = keep(&p, val); n++; } while (0)
+#define ROW(key, val) do { cells[n * 2] = fill(c, &p, ekey(c, key, kb)); cells[n * 2 + 1] = keep(&p, val); \
+	n++; } while (0)
+		br_engine eng = br_run_engine(c->a->run);
+		const char *cap_name = eng == BR_ENGINE_SGLANG ? "max_running_requests" :
+		    eng == BR_ENGINE_LLAMACPP ? "n_slots" : "max_num_seqs";
 		ROW("capacity.row_pool", br_xasprintf("%s tokens (%s)", keep(&p, fmt_num(cap->kv_pool_tokens, 0)),
 		    cap->kv_pool_source ? cap->kv_pool_source : "?"));
 		if (isfinite(cap->kv_pool_gib))
@@ -754,8 +815,9 @@ capacity_section(ctx *c)
 			ROW("capacity.row_oversub", br_xasprintf("%.3g×", cap->oversubscription));
 		if (isfinite(cap->resident_estimate))
 			ROW("capacity.row_resident", cap->resident_capped_by_max_num_seqs ?
-			    br_xasprintf("%s requests (max_num_seqs; the KV cache alone: %s)",
-			    keep(&p, fmt_num(cap->resident_estimate, 0)), keep(&p, fmt_num(cap->resident_kv_bound, 2))) :
+			    br_xasprintf("%s requests (%s; the KV cache alone: %s)",
+			    keep(&p, fmt_num(cap->resident_estimate, 0)), cap_name,
+			    keep(&p, fmt_num(cap->resident_kv_bound, 2))) :
 			    br_xasprintf("%s requests", keep(&p, fmt_num(cap->resident_estimate, 2))));
 #undef ROW
 		const double w[2] = { 3, 2 };
@@ -791,6 +853,14 @@ capacity_section(ctx *c)
 		}
 		if (log->n_stats > 0)
 			para(c, "capacity.stats_lines");
+	} else if (other_engine) {
+		heading(c, 2, "capacity.server_heading");
+		para(c, ekey(c, log->engine_version ? "capacity.server_build" : "capacity.server_nobuild", kb));
+		engine_settings_table(c, &p, log);
+		if (log->n_stats > 0)
+			para(c, ekey(c, "capacity.stats_lines", kb));
+		if (log->n_requests > 0)
+			para(c, ekey(c, "capacity.timed_requests", kb));
 	}
 	strpool_free(&p);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/report.h"
+#include "benchreport/model.h"
 #include "benchreport/story.h"
 #include "benchreport/findings.h"
 
@@ -373,6 +374,32 @@ br_summary_calibration(const br_flops_calibration *c)
 	return o;
 }
 
+/*
+ * engine_json: the engine that served the run (br_run_engine) and, for its
+ * metrics, where each role came from: roles.KEY = the series read (null
+ * when absent), absent.KEY = why the engine has none (only for roles the
+ * engine does not expose).
+ */
+static json_t *
+engine_json(const br_run *r)
+{
+	br_engine e = br_run_engine(r);
+	json_t *o = json_object();
+	set(o, "key", json_string(br_engine_key(e)));
+	set(o, "name", json_string(br_engine_name(e)));
+	json_t *roles = json_object(), *absent = json_object();
+	for (int k = 0; k < BR_N_ROLES; k++) {
+		const char *name = br_role_name(r->metrics, (br_role)k);
+		set(roles, br_role_key((br_role)k), jstr(name));
+		const char *why = name ? NULL : br_role_absent(e, (br_role)k);
+		if (why != NULL)
+			set(absent, br_role_key((br_role)k), json_string(why));
+	}
+	set(o, "roles", r->metrics ? roles : (json_decref(roles), json_null()));
+	set(o, "absent", absent);
+	return o;
+}
+
 static json_t *
 log_json(const br_server_log *l)
 {
@@ -381,6 +408,14 @@ log_json(const br_server_log *l)
 	if (l == NULL)
 		return o;
 	set(o, "path", jstr(l->source_path));
+	set(o, "server", json_string(br_engine_key((br_engine)l->engine_kind)));
+	if (l->engine_kind != BR_ENGINE_VLLM) {
+		set(o, "engine_version", jstr(l->engine_version));
+		set(o, "n_ctx_tokens", jint(l->n_ctx_tokens));
+		set(o, "ctx_per_slot_tokens", jint(l->ctx_per_slot_tokens));
+		set(o, "kv_unified", l->kv_unified < 0 ? json_null() : json_boolean(l->kv_unified));
+		set(o, "n_timed_requests", json_integer((json_int_t)l->n_requests));
+	}
 	set(o, "vllm_version", jstr(l->vllm_version));
 	set(o, "engine", jstr(l->engine));
 	/* for sentences: "V1 engine", or what is known when the log does not say */
@@ -575,6 +610,7 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	g_string_free(aside_text, TRUE);
 	set(s, "run", run);
 
+	set(s, "engine", engine_json(r));
 	set(s, "bench", bench_json(&r->bench.runs[0]));
 	set(s, "server_log", log_json(r->log));
 	set(s, "latency", latency_json(&a->latency));

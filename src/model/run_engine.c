@@ -1,0 +1,31 @@
+/*
+ * Which engine served a run (model.h br_run_engine).
+ */
+#include <string.h>
+
+#include "benchreport/model.h"
+#include "benchreport/run.h"
+
+/*
+ * br_run_engine: see model.h. The metrics decide when they name an engine
+ * (their prefixes), then the server log (its lines), then the bench
+ * result's backend ("sglang…" is SGLang's own client); a vLLM bench file
+ * alone cannot tell which server answered it (`--backend openai` talks to
+ * any of them): UNKNOWN.
+ */
+br_engine
+br_run_engine(const br_run *r)
+{
+	if (r == NULL)
+		return BR_ENGINE_UNKNOWN;
+	br_engine e = br_series_engine(r->metrics);
+	if (e != BR_ENGINE_UNKNOWN)
+		return e;
+	if (r->log != NULL && r->log->engine_kind > BR_ENGINE_UNKNOWN &&
+	    r->log->engine_kind < BR_N_ENGINES)
+		return (br_engine)r->log->engine_kind;
+	if (r->bench.n > 0 && r->bench.runs[0].backend != NULL &&
+	    strncmp(r->bench.runs[0].backend, "sglang", 6) == 0)
+		return BR_ENGINE_SGLANG;
+	return BR_ENGINE_UNKNOWN;
+}
