@@ -192,10 +192,33 @@ typedef struct br_cmp_pair_result {
 	                                      3 none differs among those both state but some
 	                                      (server arguments, model, lengths, ...) are unknown,
 	                                      4 one differs among those both state but some are
-	                                      unknown (not proven controlled), 0 otherwise */
+	                                      unknown (not proven controlled), 5 different
+	                                      engines (different_engines), 0 otherwise */
 	size_t n_unknown;                  /* (added) settings neither side (or one side) states,
 	                                      GPU, driver and CUDA not counted */
+	int engine_a, engine_b;            /* (added) br_engine (model.h) that served each side */
+	int different_engines;             /* (added) both known and not the same: verdict 5,
+	                                      "different engines", never a controlled A/B */
+	const char *diagnosis_a, *diagnosis_b; /* (added) between different engines, what kind of
+	                                      problem each side shows against the other:
+	                                      "capacity" (TTFT p50 >= 3x the other's while ITL p50
+	                                      <= 1.25x: requests wait for admission) or "decode"
+	                                      (ITL p50 >= 1.5x the other's); NULL neither, unknown,
+	                                      or not the same workload */
+	int same_workload;                 /* (added) different engines with equal mean input and
+	                                      output lengths and concurrency, and no rate known to
+	                                      differ: only then are the diagnoses made */
 } br_cmp_pair_result;
+
+/*
+ * br_cmp_engine_diagnosis: between two engines on the same workload, the
+ * kind of problem side x shows against side y (round-2 reference: "ITL
+ * normal + TTFT exploding -> capacity, requests queue; ITL slow too ->
+ * decoding itself"): "decode" when x's ITL p50 >= 1.5 × y's; else
+ * "capacity" when x's TTFT p50 >= 3 × y's and its ITL p50 <= 1.25 × y's;
+ * NULL otherwise or when a number is missing (static strings).
+ */
+const char *br_cmp_engine_diagnosis(const br_cmp_values *x, const br_cmp_values *y);
 
 /* br_cmp_rows: rows[i] for values a and b (pure; exposed for tests). */
 void br_cmp_rows(const br_cmp_values *a, const br_cmp_values *b, br_cmp_row rows[BR_CMP_N_METRICS]);

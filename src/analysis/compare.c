@@ -11,6 +11,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/compare.h"
+#include "benchreport/model.h"
 
 /* Keys, units, display decimals, reference-table membership. */
 const br_cmp_metric_info br_cmp_metrics[BR_CMP_N_METRICS] = {
@@ -451,6 +452,28 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 	}
 }
 
+/*
+ * br_cmp_engine_diagnosis: see compare.h. What side x shows against side y when two engines
+ * serve the same workload (the round-2 reference: vLLM's capacity problem,
+ * TTFT exploding while ITL stays normal, against llama.cpp's decode
+ * problem, ITL slow). "capacity" when x's TTFT p50 is at least 3 times y's
+ * while its ITL p50 is at most 1.25 times y's; "decode" when x's ITL p50 is
+ * at least 1.5 times y's; NULL otherwise or when a number is missing.
+ */
+const char *
+br_cmp_engine_diagnosis(const br_cmp_values *x, const br_cmp_values *y)
+{
+	double tx = x->v[BR_CMP_TTFT_P50_S], ty = y->v[BR_CMP_TTFT_P50_S];
+	double ix = x->v[BR_CMP_ITL_P50_MS], iy = y->v[BR_CMP_ITL_P50_MS];
+	if (!(isfinite(ix) && isfinite(iy) && iy > 0))
+		return NULL;
+	if (ix >= 1.5 * iy)
+		return "decode";
+	if (isfinite(tx) && isfinite(ty) && ty > 0 && tx >= 3 * ty && ix <= 1.25 * iy)
+		return "capacity";
+	return NULL;
+}
+
 /* br_cmp_pair: see compare.h. */
 void
 br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
@@ -513,6 +536,24 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	out->n_unknown = n_unknown;
 	out->verdict = out->pool_moved_alone ? 0 : out->n_differ == 1 ? (n_unknown > 0 ? 4 : 1) :
 	    out->n_differ == 0 ? (n_unknown > 0 ? 3 : 2) : 0;
+	/* two engines: each has its own scheduler, batching and defaults, so no
+	 * setting can be credited with a change, whatever else matches */
+	out->engine_a = br_run_engine(a->run);
+	out->engine_b = br_run_engine(b->run);
+	out->different_engines = out->engine_a != BR_ENGINE_UNKNOWN && out->engine_b != BR_ENGINE_UNKNOWN &&
+	    out->engine_a != out->engine_b;
+	if (out->different_engines) {
+		out->verdict = 5;
+		/* latencies are set against each other only for the same workload */
+		out->same_workload = out->diffs[BR_SET_INPUT_LEN].state == BR_DIFF_SAME &&
+		    out->diffs[BR_SET_OUTPUT_LEN].state == BR_DIFF_SAME &&
+		    out->diffs[BR_SET_CONCURRENCY].state == BR_DIFF_SAME &&
+		    out->diffs[BR_SET_REQUEST_RATE].state != BR_DIFF_DIFFERS;
+		if (out->same_workload) {
+			out->diagnosis_a = br_cmp_engine_diagnosis(&out->va, &out->vb);
+			out->diagnosis_b = br_cmp_engine_diagnosis(&out->vb, &out->va);
+		}
+	}
 }
 
 /* br_cmp_pair_free: see compare.h. */

@@ -16,6 +16,7 @@
 #include "benchreport/common.h"
 #include "benchreport/outdir.h"
 #include "benchreport/compare.h"
+#include "benchreport/model.h"
 #include "benchreport/report.h"
 
 #define MINUS "\xe2\x88\x92"   /* U+2212 */
@@ -125,7 +126,7 @@ static const char *
 verdict_name(int v)
 {
 	return v == 1 ? "controlled" : v == 2 ? "same_settings" : v == 3 ? "no_difference_found" :
-	    v == 4 ? "one_difference_unchecked" : "not_controlled";
+	    v == 4 ? "one_difference_unchecked" : v == 5 ? "different_engines" : "not_controlled";
 }
 
 /* pair_json: one matched pair. */
@@ -138,6 +139,37 @@ pair_json(const br_cmp_pair_result *p)
 	json_object_set_new(o, "verdict", json_string(verdict_name(p->verdict)));
 	json_object_set_new(o, "controlled", json_boolean(p->verdict == 1));
 	json_object_set_new(o, "n_differences", json_integer((json_int_t)p->n_differ));
+	if (p->engine_a != BR_ENGINE_UNKNOWN || p->engine_b != BR_ENGINE_UNKNOWN) {
+		/* (added) the engines, and between two engines what only one exposes */
+		json_object_set_new(o, "engine_a", json_string(br_engine_name((br_engine)p->engine_a)));
+		json_object_set_new(o, "engine_b", json_string(br_engine_name((br_engine)p->engine_b)));
+		json_object_set_new(o, "different_engines", json_boolean(p->different_engines));
+	}
+	if (p->different_engines) {
+		json_object_set_new(o, "diagnosis_a", jstr(p->diagnosis_a));
+		json_object_set_new(o, "diagnosis_b", jstr(p->diagnosis_b));
+		json_object_set_new(o, "same_workload", json_boolean(p->same_workload));
+		const br_series *ma = p->a->run ? p->a->run->metrics : NULL;
+		const br_series *mb = p->b->run ? p->b->run->metrics : NULL;
+		for (int side = 0; side < 2; side++) {
+			json_t *only = json_array();
+			GString *t = g_string_new(NULL);
+			for (int k = 0; k < BR_N_ROLES; k++) {
+				/* a series this side holds that the other engine never exposes
+				 * (a series merely missing from the other side's files is not listed) */
+				const char *x = br_role_name(side ? mb : ma, (br_role)k);
+				br_engine other = (br_engine)(side ? p->engine_a : p->engine_b);
+				if (x != NULL && br_role_absent(other, (br_role)k) != NULL) {
+					json_array_append_new(only, json_string(x));
+					g_string_append_printf(t, "%s%s", t->len ? ", " : "", x);
+				}
+			}
+			json_object_set_new(o, side ? "only_b_series" : "only_a_series", only);
+			json_object_set_new(o, side ? "only_b_series_text" : "only_a_series_text",
+			    t->len ? json_string(t->str) : json_null());
+			g_string_free(t, TRUE);
+		}
+	}
 	json_t *settings = json_object(), *diffs = json_array(), *unknown = json_array();
 	GString *dt = g_string_new(NULL), *ut = g_string_new(NULL);
 	size_t n_same = 0;
@@ -523,8 +555,9 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	else if (p->verdict == 4)
 		para(c, "verdict.one_difference_unchecked", po);
 	else {
-		para(c, !p->pool_moved_alone ? "verdict.not_controlled" : p->n_differ == 0 ? "verdict.pool_moved_alone_only" :
-		    "verdict.pool_moved_alone", po);
+		para(c, p->verdict == 5 ? (p->n_differ > 0 ? "verdict.different_engines" :
+		    "verdict.different_engines_only") : !p->pool_moved_alone ? "verdict.not_controlled" :
+		    p->n_differ == 0 ? "verdict.pool_moved_alone_only" : "verdict.pool_moved_alone", po);
 		pool sp = { 0 };
 		const char **items = br_xcalloc(BR_SET_N + p->n_extra, sizeof *items);
 		size_t n = 0;
@@ -543,6 +576,25 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	/* verdicts 3 and 4 name the unknown settings in their own sentence */
 	if (p->verdict != 3 && p->verdict != 4 && json_array_size(json_object_get(po, "unknown_settings")) > 0)
 		note(c, "verdict.unknown", po);
+	if (p->verdict == 5) {
+		/* the diagnosis of each side, then what only one engine exposes */
+		static const char *const keys[2][2] = {
+			{ "verdict.diagnosis_capacity_a", "verdict.diagnosis_decode_a" },
+			{ "verdict.diagnosis_capacity_b", "verdict.diagnosis_decode_b" } };
+		for (int side = 0; side < 2; side++) {
+			const char *d = side ? p->diagnosis_b : p->diagnosis_a;
+			if (d != NULL)
+				para(c, keys[side][strcmp(d, "decode") == 0], po);
+		}
+		if (!p->same_workload)
+			para(c, "verdict.diagnosis_other_workload", po);
+		else if (p->diagnosis_a == NULL && p->diagnosis_b == NULL)
+			para(c, "verdict.diagnosis_none", po);
+		if (json_is_string(json_object_get(po, "only_a_series_text")))
+			para(c, "verdict.only_a_series", po);
+		if (json_is_string(json_object_get(po, "only_b_series_text")))
+			para(c, "verdict.only_b_series", po);
+	}
 }
 
 /* elasticity_paragraph: the chain sentence. */
@@ -662,6 +714,7 @@ campaign_overview(ctx *c)
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
 		row[5] = fill(c, &sp, p->verdict == 1 ? "pairs.verdict_controlled" : p->verdict == 2
 		    ? "pairs.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" :
+		    p->verdict == 5 ? "pairs.verdict_engines" :
 		    p->pool_moved_alone && p->n_differ == 0 ? "pairs.verdict_pool_alone" : "pairs.verdict_not", po);
 		hl[i] = i == in->focus_pair ? 1 : 0;
 	}
@@ -705,6 +758,7 @@ title_page(ctx *c)
 		labels[n] = fill(c, &sp, "cards.verdict", NULL);
 		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? "cards.verdict_controlled"
 		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" :
+		    p->verdict == 5 ? "cards.verdict_engines" :
 		    p->pool_moved_alone && p->n_differ == 0 ? "cards.verdict_pool_alone" : "cards.verdict_not", po);
 		static const int cm[5] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S,
 			BR_CMP_RUNNING_MEAN, BR_CMP_PREEMPTIONS };

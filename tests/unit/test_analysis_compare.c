@@ -249,10 +249,50 @@ test_match_names(void **state)
 	br_cmp_match_free(&m);
 }
 
+/*
+ * The cross-engine diagnosis, worked by hand from its thresholds. Case 1 is
+ * the round-2 reference's vLLM side (ITL p50 23.39 ms, TTFT p50 169 s)
+ * against a made-up other engine at ITL 22 ms, TTFT 2 s: 169 >= 3·2 and
+ * 23.39 <= 1.25·22 = 27.5 → capacity; seen from the other side, nothing.
+ */
+static void
+test_engine_diagnosis(void **state)
+{
+	(void)state;
+	static const struct {
+		double ttft_x_s, itl_x_ms, ttft_y_s, itl_y_ms;
+		const char *want;
+	} cases[] = {
+		{ 169, 23.39, 2, 22, "capacity" },
+		{ 2, 22, 169, 23.39, NULL },
+		{ 1, 35.09, 1, 23.39, "decode" },         /* 1.5 × 23.39 = 35.085 */
+		{ 1, 35.0, 1, 23.39, NULL },              /* 1.496× : below 1.5, TTFT not 3× */
+		{ 30, 27.5, 10, 22, "capacity" },         /* 3× TTFT, 1.25× ITL: both bounds met */
+		{ 29.9, 27.5, 10, 22, NULL },             /* 2.99× TTFT */
+		{ 30, 27.6, 10, 22, NULL },               /* 1.2545× ITL: above 1.25, below 1.5 */
+		{ 169, NAN, 2, 22, NULL },                /* a number missing */
+		{ NAN, 40, 2, 22, "decode" },             /* ITL alone decides "decode" */
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		br_cmp_values x, y;
+		for (int i = 0; i < BR_CMP_N_METRICS; i++)
+			x.v[i] = y.v[i] = NAN;
+		x.v[BR_CMP_TTFT_P50_S] = cases[k].ttft_x_s;
+		x.v[BR_CMP_ITL_P50_MS] = cases[k].itl_x_ms;
+		y.v[BR_CMP_TTFT_P50_S] = cases[k].ttft_y_s;
+		y.v[BR_CMP_ITL_P50_MS] = cases[k].itl_y_ms;
+		const char *got = br_cmp_engine_diagnosis(&x, &y);
+		if (cases[k].want == NULL ? got != NULL : got == NULL || strcmp(got, cases[k].want) != 0)
+			fail_msg("case %zu: %s, expected %s", k, got ? got : "NULL",
+			    cases[k].want ? cases[k].want : "NULL");
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_engine_diagnosis),
 		cmocka_unit_test(test_reference_table),
 		cmocka_unit_test(test_elasticities),
 		cmocka_unit_test(test_change_edges),
