@@ -614,7 +614,11 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* --enable-mfu-metrics: metrics without the FLOPs counter. Without any
 	 * metrics the flag's state is unknown: rec_collect_metrics names it. */
-	if (measured && r->metrics != NULL && !has_flops_counter(r))
+	br_engine engine = br_run_engine(r);
+	int vllm = engine == BR_ENGINE_VLLM || engine == BR_ENGINE_UNKNOWN;
+	if (!vllm)
+		;   /* the flag is vLLM's; SGLang and llama.cpp have no FLOPs counter at all */
+	else if (measured && r->metrics != NULL && !has_flops_counter(r))
 		add(f, "rec_enable_mfu_metrics", BR_SEV_INFO, BR_RECOMMENDATION);
 	else if (measured && a->flops.m.counter_zero)
 		add(f, "rec_enable_mfu_metrics_zero", BR_SEV_INFO, BR_RECOMMENDATION);
@@ -669,7 +673,9 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* V1 writes no log line per preemption: preemptions > 0 counted by the
 	 * metrics while the log (present, not failed) states no preemption count. */
-	if (r && r->log && !r->log->did_not_start && num(x->preemptions) &&
+	if (r && r->log && r->log->engine_kind != BR_ENGINE_SGLANG &&
+	    r->log->engine_kind != BR_ENGINE_LLAMACPP && !r->log->did_not_start &&
+	    num(x->preemptions) &&
 	    x->preemptions > 0 && !br_log_states_preemptions(r->log))
 		add(f, "log_silent_on_preemptions", BR_SEV_INFO, BR_CAVEAT);
 

@@ -73,17 +73,38 @@ card_version(strpool *p, const char *v)
 	return keep(p, br_xasprintf("%.*s (dev build)", (int)n, v));
 }
 
-/* fill: template string for key, owned by the pool. */
+/*
+ * ekey: `key` + "_" + the run's engine key ("capacity.intro_sglang") when
+ * the run was served by SGLang or llama.cpp and the template has that
+ * variant, else `key`. buf holds the composed key (128 bytes). Every
+ * template lookup of this file goes through it (fill, para, note), so an
+ * engine's wording is added in the templates alone.
+ */
+static const char *
+ekey(ctx *c, const char *key, char buf[128])
+{
+	br_engine e = c->a != NULL ? br_run_engine(c->a->run) : BR_ENGINE_UNKNOWN;
+	if (e != BR_ENGINE_SGLANG && e != BR_ENGINE_LLAMACPP)
+		return key;
+	int n = snprintf(buf, 128, "%s_%s", key, br_engine_key(e));
+	if (n < 0 || n >= 128)
+		return key;
+	return br_template_get(c->t, buf) != NULL ? buf : key;
+}
+
+/* fill: template string for key (ekey), owned by the pool. */
 static const char *
 fill(ctx *c, strpool *p, const char *key)
 {
-	return keep(p, br_template_fill(c->t, key, c->s));
+	char kb[128];
+	return keep(p, br_template_fill(c->t, ekey(c, key, kb), c->s));
 }
 
 static void
 para(ctx *c, const char *key)
 {
-	char *s = br_template_fill(c->t, key, c->s);
+	char kb[128];
+	char *s = br_template_fill(c->t, ekey(c, key, kb), c->s);
 	br_pdf_paragraph(c->d, s);
 	free(s);
 }
@@ -95,7 +116,8 @@ para_joined(ctx *c, const char *const *keys, size_t n)
 {
 	GString *g = g_string_new(NULL);
 	for (size_t i = 0; i < n; i++) {
-		char *s = br_template_fill(c->t, keys[i], c->s);
+		char kb[128];
+		char *s = br_template_fill(c->t, ekey(c, keys[i], kb), c->s);
 		g_string_append(g, s);
 		free(s);
 	}
@@ -106,7 +128,8 @@ para_joined(ctx *c, const char *const *keys, size_t n)
 static void
 note(ctx *c, const char *key)
 {
-	char *s = br_template_fill(c->t, key, c->s);
+	char kb[128];
+	char *s = br_template_fill(c->t, ekey(c, key, kb), c->s);
 	br_pdf_note(c->d, s);
 	free(s);
 }
@@ -214,7 +237,8 @@ figure(ctx *c, const char *id, const char *caption_key)
 	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
 	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
 		caption_key = fig_key;
-	char *own = caption_key ? br_template_fill(c->t, caption_key, c->s) : NULL;
+	char kb[128];
+	char *own = caption_key ? br_template_fill(c->t, ekey(c, caption_key, kb), c->s) : NULL;
 	/* a point left out of a figure is said, never dropped silently */
 	char *cap = br_template_figure_caption(c->t, own ? own : f->caption, f);
 	free(own);
@@ -439,8 +463,9 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	int log_set_aside = 0;
 	for (size_t i = 0; i < r->n_set_aside; i++)
 		log_set_aside |= strcmp(r->set_aside[i].what, "the server log") == 0;
-	CARD(sglang ? "cards.sglang" : "cards.vllm",
-	    r->log && r->log->vllm_version ? card_version(&p, r->log->vllm_version) :
+	const char *version = r->log == NULL ? NULL : r->log->engine_kind == BR_ENGINE_VLLM ?
+	    r->log->vllm_version : r->log->engine_version;
+	CARD(sglang ? "cards.sglang" : "cards.vllm", version ? card_version(&p, version) :
 	    fill(c, &p, log_set_aside ? "cards.unknown_set_aside" : "cards.unknown"));
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
@@ -692,20 +717,6 @@ latency_section(ctx *c)
 	strpool_free(&p);
 }
 
-/*
- * ekey: `key` + "_" + the run's engine key ("capacity.intro_sglang") when
- * the run was served by SGLang or llama.cpp and the template has that
- * variant, else `key`. buf holds the composed key (128 bytes).
- */
-static const char *
-ekey(ctx *c, const char *key, char buf[128])
-{
-	br_engine e = br_run_engine(c->a->run);
-	if (e != BR_ENGINE_SGLANG && e != BR_ENGINE_LLAMACPP)
-		return key;
-	snprintf(buf, 128, "%s_%s", key, br_engine_key(e));
-	return br_template_get(c->t, buf) != NULL ? buf : key;
-}
 
 /*
  * engine_settings_table: for an SGLang or llama.cpp log, what it states

@@ -86,7 +86,11 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	line_ms(fp, s, "ITL p99", "latency.itl.p99_ms");
 	line(fp, s, "KV pool", "capacity.kv_pool_tokens", 0, "tokens");
 	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", 3, "x");
-	line(fp, s, "preemptions during the run", "preemptions.n_preemptions", 0, "");
+	if (strcmp(ek, "llamacpp") == 0)
+		fprintf(fp, "  %-34s none (llama.cpp does not preempt)\n", "preemptions during the run");
+	else
+		line(fp, s, strcmp(ek, "sglang") == 0 ? "retractions during the run" :
+		    "preemptions during the run", "preemptions.n_preemptions", 0, "");
 	json_t *ag = get(s, "ledger.n_agree"), *dis = get(s, "ledger.n_disagree");
 	if (json_is_true(get(s, "ledger.available")))
 		fprintf(fp, "  %-34s %lld agree, %lld disagree\n", "server counters vs client",

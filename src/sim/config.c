@@ -287,8 +287,9 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		fail(cause, path, "(top level)", NULL, "expected a JSON object");
 		goto out;
 	}
-	static const char *const top[] = { "name", "role", "model", "gpu", "scheduler", "workload", "seed",
-		"server", "start_epoch_s", "server_startup_s", "sample_interval_s", "log_interval_s", NULL };
+	static const char *const top[] = { "name", "role", "engine", "model", "gpu", "scheduler", "workload",
+		"seed", "server", "start_epoch_s", "server_startup_s", "sample_interval_s", "log_interval_s",
+		NULL };
 	if (check_keys(root, top, path, NULL, cause) < 0 ||
 	    get_obj(root, "model", 1, &model, path, cause) < 0 ||
 	    get_obj(root, "gpu", 1, &gpu, path, cause) < 0 ||
@@ -477,7 +478,8 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (get_num(root, "seed", 0, 0, 0, 9007199254740992.0, 1, &x, path, "(top level)", cause) < 0)
 		goto out;
 	cfg->seed = (uint64_t)x;
-	static const char *const k_server[] = { "vllm_version", "model_name", "gpu_name", NULL };
+	static const char *const k_server[] = { "vllm_version", "engine_version", "model_name", "gpu_name",
+		NULL };
 	if (server && check_keys(server, k_server, path, "server", cause) < 0)
 		goto out;
 	if (get_str(root, "name", "simulated", &cfg->name, path, "(top level)", cause) < 0 ||
@@ -486,6 +488,38 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	    get_str(server, "model_name", "Qwen/Qwen2.5-7B-Instruct", &cfg->model_name, path, "server", cause) < 0 ||
 	    get_str(server, "gpu_name", "NVIDIA GeForce RTX 4090", &cfg->gpu_name, path, "server", cause) < 0)
 		goto out;
+	/* the engine whose formats are written */
+	char *engine = NULL;
+	if (get_str(root, "engine", "vllm", &engine, path, "(top level)", cause) < 0)
+		goto out;
+	cfg->engine = strcmp(engine, "vllm") == 0 ? BR_ENGINE_VLLM : strcmp(engine, "sglang") == 0 ?
+	    BR_ENGINE_SGLANG : strcmp(engine, "llamacpp") == 0 ? BR_ENGINE_LLAMACPP : BR_ENGINE_UNKNOWN;
+	if (cfg->engine == BR_ENGINE_UNKNOWN) {
+		fail(cause, path, "(top level)", "engine", "expected \"vllm\", \"sglang\" or \"llamacpp\", "
+		    "found \"%s\"", engine);
+		free(engine);
+		goto out;
+	}
+	free(engine);
+	if (get_str(server, "engine_version", cfg->engine == BR_ENGINE_SGLANG ? "0.5.4" : "5489",
+	    &cfg->engine_version, path, "server", cause) < 0)
+		goto out;
+	if (cfg->engine == BR_ENGINE_LLAMACPP) {
+		/* a slot server: each of the max_num_seqs slots owns its share of the cache
+		 * and a request holds its slot, and its whole context, until it finishes */
+		double slot_ctx = floor(cfg->kv_pool_tokens / cfg->max_num_seqs);
+		if (cfg->input_len.max + cfg->output_len.max > slot_ctx) {
+			fail(cause, path, "scheduler", "max_num_seqs", "%d llama.cpp slots share gpu.kv_pool_tokens "
+			    "%.0f as %.0f tokens each, fewer than the longest request (input %.0f + output %.0f "
+			    "tokens): llama-server would cut it short; give fewer slots or a larger pool",
+			    cfg->max_num_seqs, cfg->kv_pool_tokens, slot_ctx, cfg->input_len.max,
+			    cfg->output_len.max);
+			goto out;
+		}
+		cfg->reserve_full_isl = 1;
+		cfg->watermark_frac = 0;
+		cfg->max_model_len = (int)slot_ctx;
+	}
 	if (get_num(root, "start_epoch_s", BR_SIM_DEFAULT_EPOCH, 0, 0, 4e9, 0, &cfg->start_epoch_s, path, "(top level)", cause) < 0 ||
 	    get_num(root, "server_startup_s", 60, 0, 0, 86400, 0, &cfg->server_startup_s, path, "(top level)", cause) < 0 ||
 	    get_num(root, "sample_interval_s", 1.0, 0.01, 0, 3600, 0, &cfg->sample_interval_s, path, "(top level)", cause) < 0 ||
@@ -527,7 +561,9 @@ br_sim_config_free(br_sim_config *cfg)
 	free(cfg->name);
 	free(cfg->role);
 	free(cfg->vllm_version);
+	free(cfg->engine_version);
 	free(cfg->model_name);
 	free(cfg->gpu_name);
 	cfg->path = cfg->name = cfg->vllm_version = cfg->model_name = cfg->gpu_name = NULL;
+	cfg->engine_version = NULL;
 }

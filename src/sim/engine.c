@@ -74,6 +74,9 @@ typedef struct eng {
 	double now;
 	/* counters since server start */
 	double preemptions, prompt_tokens, gen_tokens, success, flops;
+	/* the same token counters added only when a request finishes, as SGLang
+	 * (TokenizerMetricsCollector) and llama.cpp (tokens_predicted_total) count */
+	double prompt_tokens_done, gen_tokens_done;
 	/* client */
 	int next_send, done;
 	double *slots;                 /* FIFO of times a concurrency slot frees */
@@ -161,8 +164,9 @@ take_sample(eng *e, double t)
 	row[C_WAIT] = e->wq_n;
 	row[C_KV] = kv_frac(e);
 	row[C_PRE] = e->preemptions;
-	row[C_PROMPT] = e->prompt_tokens;
-	row[C_GEN] = e->gen_tokens;
+	int at_finish = e->c->engine != BR_ENGINE_VLLM;
+	row[C_PROMPT] = at_finish ? e->prompt_tokens_done : e->prompt_tokens;
+	row[C_GEN] = at_finish ? e->gen_tokens_done : e->gen_tokens;
 	row[C_SUCC] = e->success;
 	row[C_FLOPS] = e->flops;
 	size_t k = C_FIXED;
@@ -467,6 +471,8 @@ finish(eng *e, int idx, double t)
 	e->free_blocks += r->n_blocks;
 	r->n_blocks = 0;
 	e->success += 1;
+	e->prompt_tokens_done += r->in;
+	e->gen_tokens_done += r->n_gen;
 	e->done++;
 	hist_observe(&run->hist[H_PREFILL], r->t_first_tok - r->t_first_sched);
 	hist_observe(&run->hist[H_DECODE], t - r->t_first_tok);

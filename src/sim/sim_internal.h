@@ -7,7 +7,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "benchreport/sim.h"
+#include "benchreport/model.h"
 
 /* ---- configuration (config.c) ---- */
 
@@ -55,8 +57,15 @@ typedef struct br_sim_config {
 	double frontend_cv;
 	double frontend_inbound_share;
 	uint64_t seed;
+	/* the engine whose files are written (br_engine, model.h): vLLM (default), SGLang or
+	 * llama.cpp. All three run the same scheduler model; for llama.cpp it becomes a
+	 * fixed-slot server (config.c: max_num_seqs = n_slots, each slot owning
+	 * kv_pool_tokens / n_slots of context, the whole request reserved at admission,
+	 * so a request never loses its KV and waits for a slot instead) */
+	int engine;
 	/* labels */
 	char *name, *vllm_version, *model_name, *gpu_name;
+	char *engine_version;        /* server.engine_version: SGLang version / llama.cpp build number */
 	char *role;                  /* run.json "role" (e.g. "calibration"), NULL = none */
 	double start_epoch_s;        /* epoch of the client's t = 0 */
 	double server_startup_s;     /* server launched this long before t = 0 */
@@ -167,6 +176,18 @@ int br_sim_engine_run(struct br_sim_run *run, char **cause);
 void br_sim_run_free(struct br_sim_run *run);
 
 /* ---- writers (writers.c) ---- */
+
+/* ---- the other engines' formats (writers_engines.c) ---- */
+
+/* br_sim_engine_col_name: the name engine (br_engine) gives the simulator's
+ * metrics.csv column vllm_name (malloc'd), NULL when it exposes none. */
+char *br_sim_engine_col_name(int engine, const char *vllm_name);
+/* server.log of an SGLang server: ServerArgs, the KV allocation and capacity
+ * lines, then one `Decode batch` line per log interval. 0. */
+int br_sim_write_log_sglang(const struct br_sim_run *run, FILE *fp);
+/* server.log of llama-server: build, context, unified KV cache, slots,
+ * then each request's release and timing lines at its finish. 0. */
+int br_sim_write_log_llamacpp(const struct br_sim_run *run, FILE *fp);
 
 /* Python repr() of a float (shortest round-trip), written into buf (>= 32). */
 int br_sim_fmt_pyfloat(char *buf, size_t cap, double x);

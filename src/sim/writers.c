@@ -232,7 +232,8 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	key(fp, "endpoint_type", &first);
 	put_str(fp, "openai");
 	key(fp, "backend", &first);
-	put_str(fp, "vllm");
+	put_str(fp, c->engine == BR_ENGINE_VLLM ? "vllm" : "openai");   /* vllm bench serve --backend
+	                                                                   openai against another server */
 	key(fp, "label", &first);
 	fputs("null", fp);
 	key(fp, "model_id", &first);
@@ -396,25 +397,35 @@ put_csv_name(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-/* write_metrics: metrics.csv, timestamp with millisecond precision. */
+/* write_metrics: metrics.csv, timestamp with millisecond precision; for
+ * SGLang and llama.cpp the columns under their names, the others left out. */
 static int
 write_metrics(const struct br_sim_run *run, FILE *fp)
 {
+	char *keep = br_xmalloc(run->n_cols ? run->n_cols : 1);
 	for (size_t k = 0; k < run->n_cols; k++) {
+		char *name = br_sim_engine_col_name(run->cfg.engine, run->col_names[k]);
+		keep[k] = name != NULL;
+		if (name == NULL)
+			continue;
 		if (k)
 			fputc(',', fp);
-		put_csv_name(fp, run->col_names[k]);
+		put_csv_name(fp, name);
+		free(name);
 	}
 	fputc('\n', fp);
 	for (size_t i = 0; i < run->n_rows; i++) {
 		const double *row = run->rows + i * run->n_cols;
 		fprintf(fp, "%.3f", row[0]);
 		for (size_t k = 1; k < run->n_cols; k++) {
+			if (!keep[k])
+				continue;
 			fputc(',', fp);
 			put_f(fp, row[k]);
 		}
 		fputc('\n', fp);
 	}
+	free(keep);
 	return 0;
 }
 
@@ -450,6 +461,10 @@ static int
 write_log(const struct br_sim_run *run, FILE *fp)
 {
 	const br_sim_config *c = &run->cfg;
+	if (c->engine == BR_ENGINE_SGLANG)
+		return br_sim_write_log_sglang(run, fp);
+	if (c->engine == BR_ENGINE_LLAMACPP)
+		return br_sim_write_log_llamacpp(run, fp);
 	char ts[32];
 	double t0 = -c->server_startup_s;
 	const char *api = "(APIServer pid=1) INFO";
