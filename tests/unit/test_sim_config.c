@@ -86,6 +86,53 @@ test_good_base(void **state)
 	free(p);
 }
 
+/* with_engine: the config file at path rewritten with a top-level "engine". */
+static char *
+with_engine(const char *path, const char *engine)
+{
+	char *text = NULL, *cause = NULL;
+	size_t len = 0;
+	assert_int_equal(br_read_file(path, &text, &len, &cause), 0);
+	char *to = br_xasprintf("{\"engine\": \"%s\", \"seed\": 1,", engine);
+	char *t2 = subst(text, "{\"seed\": 1,", to);
+	char *out = br_xasprintf("%s.%s.json", path, engine);
+	FILE *fp = fopen(out, "w");
+	assert_non_null(fp);
+	fputs(t2, fp);
+	fclose(fp);
+	free(text);
+	free(to);
+	free(t2);
+	return out;
+}
+
+/* "engine": an unknown one is refused; llama.cpp's slots must each hold the
+ * longest request (86,864 / 128 slots = 678 tokens < 6,144 + 16); a valid
+ * llama.cpp config never preempts. */
+static void
+test_engine_key(void **state)
+{
+	(void)state;
+	char *p = make_cfg("eng", "86864", "", "8192", "100", "2");
+	char *bad = with_engine(p, "tgi");
+	expect_bad(bad, "engine", "\"tgi\"");
+	char *q = make_cfg("englong", "86864", "", "8192", "6144", "2");
+	char *slots = with_engine(q, "llamacpp");
+	expect_bad(slots, "scheduler.max_num_seqs", "678 tokens each");
+	char *good = with_engine(p, "llamacpp");
+	br_sim_result r;
+	char *cause = NULL;
+	assert_int_equal(br_sim_run(good, &r, &cause), 0);
+	assert_double_abs(r.completed, 4, 0);
+	assert_int_equal(r.n_preemptions, 0);
+	br_sim_result_free(&r);
+	free(p);
+	free(q);
+	free(bad);
+	free(slots);
+	free(good);
+}
+
 static void
 test_negative_pool(void **state)
 {
@@ -494,6 +541,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_base),
+		cmocka_unit_test(test_engine_key),
 		cmocka_unit_test(test_negative_pool),
 		cmocka_unit_test(test_pool_smaller_than_max_model_len),
 		cmocka_unit_test(test_max_model_len_too_small),

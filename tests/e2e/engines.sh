@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SGLang and llama.cpp (issue 13): simulated runs of both engines in their own
+# formats read back through the engine-neutral model, and the real SGLang
+# files. Expected values:
+# - SGLang: the same config and seed as round1.json, so the same simulated
+#   schedule: running mean, preemptions (retractions) and TTFT p50 equal the
+#   vLLM run's exactly; only names and counting points differ.
+# - llama.cpp: 4 slots under C = 16 (fixtures/configs/engines/llamacpp-slots4.json):
+#   at most 4 running, 16 − 4 = 12 deferred at the peak, no preemption role.
+. "$(dirname "$0")/lib.bash"
+for e in vllm sglang llamacpp; do
+	case $e in
+	vllm) cfg="$SRC/fixtures/configs/round1.json" ;;
+	sglang) cfg="$SRC/fixtures/configs/engines/sglang-round1.json" ;;
+	llamacpp) cfg="$SRC/fixtures/configs/engines/llamacpp-slots4.json" ;;
+	esac
+	"$BIN" simulate "$cfg" -o "$tmp/$e" > /dev/null 2>&1
+	"$BIN" "$tmp/$e" > "$tmp/$e.out" 2> "$tmp/$e.err"; rc=$?
+	check "$e: simulate + report exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "$e: report prints no warning" [ ! -s "$tmp/$e.err" ]
+	check "$e: qpdf --check clean" qpdf --check "$tmp/$e/report/report.pdf" > /dev/null
+done
+v="$tmp/vllm/report/summary.json"; s="$tmp/sglang/report/summary.json"; l="$tmp/llamacpp/report/summary.json"
+
+check "sglang: engine detected" [ "$(jget "$s" engine.key)" = sglang ]
+check "sglang: metrics are SGLang's" grep -q '^timestamp,sglang:num_running_reqs,' "$tmp/sglang/metrics.csv"
+check "sglang: running role from sglang:num_running_reqs" [ "$(jget "$s" engine.roles.running)" = sglang:num_running_reqs ]
+check "sglang: retractions as the preemption role" \
+	[ "$(jget "$s" engine.roles.preemptions)" = sglang:num_retracted_requests_total ]
+for k in residency.running_mean preemptions.n_preemptions latency.ttft.median_ms capacity.kv_pool_tokens \
+    capacity.max_model_len_tokens; do
+	check "sglang: $k equals the vLLM run's ($(jget "$v" $k))" [ "$(jget "$s" $k)" = "$(jget "$v" $k)" ]
+done
+check "sglang: ledger agrees (finish-time counters over the whole window)" [ "$(jget "$s" ledger.n_disagree)" = 0 ]
+check "sglang: no prefill histogram, said so" [ "$(jget "$s" engine.absent.prefill_hist)" != null ]
+check "sglang: no --enable-mfu-metrics advice" bash -c "! grep -q rec_enable_mfu_metrics '$s'"
+pdftotext "$tmp/sglang/report/report.pdf" - 2>/dev/null | tr '\n' ' ' > "$tmp/s.txt"
+check "sglang PDF: capacity from max_total_num_tokens" grep -qF "KV pool P (max_total_num_tokens)" "$tmp/s.txt"
+check "sglang PDF: retraction counter named" grep -qF "sglang:num_retracted_requests_total" "$tmp/s.txt"
+check "sglang PDF: no vLLM log line claimed" bash -c "! grep -qF 'GPU KV cache size' '$tmp/s.txt'"
+
+check "llamacpp: engine detected" [ "$(jget "$l" engine.key)" = llamacpp ]
+check "llamacpp: slots from the log (n_slots = 4)" [ "$(jget "$l" server_log.max_num_seqs)" = 4 ]
+check "llamacpp: context per slot 32768 / 4 = 8192" [ "$(jget "$l" server_log.ctx_per_slot_tokens)" = 8192 ]
+check "llamacpp: 64 requests timed in the log" [ "$(jget "$l" server_log.n_timed_requests)" = 64 ]
+check "llamacpp: running peak 4 (the slots)" near "$(jget "$l" residency.running_peak)" 4 0
+check "llamacpp: deferred peak 12 (C 16 − 4 slots)" near "$(jget "$l" residency.waiting_peak)" 12 0
+check "llamacpp: no preemption role, reason given" grep -q "does not preempt" <<< "$(jget "$l" engine.absent.preemptions)"
+check "llamacpp: prompt tokens compared as <=" \
+	[ "$(jget "$l" ledger.rows.series=llamacpp:prompt_tokens_total.relation)" = "<=" ]
+check "llamacpp: terminal says it does not preempt" grep -q "none (llama.cpp does not preempt)" "$tmp/llamacpp.out"
+
+# compare across engines: never a controlled A/B; same workload, same schedule → no diagnosis
+"$BIN" compare "$tmp/vllm" "$tmp/sglang" -o "$tmp/cmp" > /dev/null 2>&1; rc=$?
+check "compare vLLM vs SGLang exit 0 (got $rc)" [ "$rc" -eq 0 ]
+c="$tmp/cmp/summary.json"
+check "compare: verdict different_engines" [ "$(jget "$c" pairs.0.verdict)" = different_engines ]
+check "compare: not controlled" [ "$(jget "$c" pairs.0.controlled)" = False ]
+check "compare: same workload" [ "$(jget "$c" pairs.0.same_workload)" = True ]
+only_a=$(jget "$c" pairs.0.only_a_series_text)
+check "compare: vLLM's FLOPs counter listed as only A's" grep -q 'vllm:estimated_flops_per_gpu_total' <<< "$only_a"
+check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_series_text)" = null ]
+
+# the real SGLang files: bench_serving JSONL with the capacity lines of a real SGLang log
+mkdir -p "$tmp/sgreal"
+if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then
+	cp "$REAL/engines/sglang/llama_405b_online_output.jsonl" "$tmp/sgreal/"
+	cp "$SRC/fixtures/engines/sglang-tp4.log" "$tmp/sgreal/server.log"
+	"$BIN" "$tmp/sgreal" > /dev/null 2>&1; rc=$?
+	check "real SGLang JSONL + log: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	r="$tmp/sgreal/report/summary.json"
+	check "real SGLang log: KV pool 46611 (max_total_num_tokens)" [ "$(jget "$r" capacity.kv_pool_tokens)" = 46611 ]
+	check "real SGLang log: TP 4 from the rank tags" [ "$(jget "$r" server_log.tensor_parallel_size)" = 4 ]
+	check "real SGLang JSONL: 2400 completed (its last result)" [ "$(jget "$r" bench.completed)" = 2400 ]
+else
+	echo "note: $REAL/engines not found; real SGLang files skipped"
+fi
+finish
