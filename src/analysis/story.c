@@ -83,6 +83,7 @@ is_light(const br_campaign *c, size_t i, size_t f)
 		ok = strcmp(n, "num_prompts") == 0 || p.extra[k].state == BR_DIFF_SAME ||
 		    (p.extra[k].state == BR_DIFF_UNKNOWN && (strcmp(n, "driver") == 0 || strcmp(n, "CUDA") == 0));
 	}
+	ok = ok && !p.different_engines;   /* two engines are not one server at two lengths */
 	br_cmp_pair_free(&p);
 	/* the lengths must differ, or it is a repeat, not a contrast */
 	return ok && lengths_differ;

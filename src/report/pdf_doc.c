@@ -786,7 +786,8 @@ column_widths(br_pdf *d, const struct br_pdf_table *t, char **clean, double fs, 
 				double ww = br_text_min_width(f, d->alt, fs, p, len);
 				if (ww > mw)
 					mw = ww;
-				if (r > 0 && ww > mc)
+				/* a header word counts too: split mid-word ("preemp / t.") it reads as two */
+				if (ww > mc)
 					mc = ww;
 				p += len + (p[len] == '\n' ? 1 : 0);
 			}

@@ -1671,14 +1671,25 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	heading(c, 1, "campaign.configs_heading");
 	para(c, "campaign.configs_intro");
 	/* two tables (capacity, then performance) so 13 columns never crowd A4 */
-	enum { NA = 8, NB = 7 };
-	static const char *cols_a[NA] = { "campaign.col_run", "campaign.col_inout", "campaign.col_demand",
-		"campaign.col_kvpeak", "campaign.col_resident", "campaign.col_waiting", "campaign.col_preempt",
-		"campaign.col_role" };
+	/* an engine column (after the run name) when any run was served by SGLang or llama.cpp */
+	int show_engine = 0;
+	for (size_t i = 0; i < camp->n_runs; i++) {
+		br_engine e = br_run_engine(&camp->runs[i]);
+		show_engine |= e == BR_ENGINE_SGLANG || e == BR_ENGINE_LLAMACPP;
+	}
+	enum { NA_MAX = 9, NB = 7 };
+	const size_t NA = show_engine ? 9 : 8;
+	static const char *cols_all[NA_MAX] = { "campaign.col_run", "campaign.col_engine", "campaign.col_inout",
+		"campaign.col_demand", "campaign.col_kvpeak", "campaign.col_resident", "campaign.col_waiting",
+		"campaign.col_preempt", "campaign.col_role" };
+	const char *cols_a[NA_MAX];
+	for (size_t i = 0, k = 0; i < NA_MAX; i++)
+		if (i != 1 || show_engine)
+			cols_a[k++] = cols_all[i];
 	static const char *cols_b[NB] = { "campaign.col_run", "campaign.col_out_tps", "campaign.col_total_tps",
 		"campaign.col_ttft", "campaign.col_itl", "campaign.col_e2el", "campaign.col_preempt" };
-	const char *hdr_a[NA], *hdr_b[NB];
-	for (int i = 0; i < NA; i++)
+	const char *hdr_a[NA_MAX], *hdr_b[NB];
+	for (size_t i = 0; i < NA; i++)
 		hdr_a[i] = fill(c, &p, cols_a[i]);
 	for (int i = 0; i < NB; i++)
 		hdr_b[i] = fill(c, &p, cols_b[i]);
@@ -1688,15 +1699,20 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	for (size_t i = 0; i < camp->n_runs; i++) {
 		const br_analysis *a = &camp->analyses[i];
 		const br_bench *b = &camp->runs[i].bench.runs[0];
-		const char **ra = &ca[i * NA], **rb = &cb[i * NB];
+		const char **rb = &cb[i * NB];
+		const char *row_a[NA_MAX];
+		const char **ra = row_a;
 		double in = a->capacity.mean_input_tokens, out = a->capacity.mean_output_tokens;
 		if (!isfinite(in) && b->completed > 0) {
 			in = b->total_input_tokens / b->completed;
 			out = b->total_output_tokens / b->completed;
 		}
-		const char *preempt = keep(&p, fmt_num(a->preemptions.count_available ? a->preemptions.n_preemptions : NAN, 0));
+		const char *preempt = br_run_engine(&camp->runs[i]) == BR_ENGINE_LLAMACPP ?
+		    fill(c, &p, "campaign.preempt_none_llamacpp") :   /* a slot server has none */
+		    keep(&p, fmt_num(a->preemptions.count_available ? a->preemptions.n_preemptions : NAN, 0));
 		ra[0] = rb[0] = camp->runs[i].name;
-		ra[1] = keep(&p, br_xasprintf("%s / %s", keep(&p, fmt_num(in, 0)), keep(&p, fmt_num(out, 0))));
+		/* no-break spaces: "6,144 / 2,048" is one value, not three words to wrap */
+		ra[1] = keep(&p, br_xasprintf("%s\u00a0/\u00a0%s", keep(&p, fmt_num(in, 0)), keep(&p, fmt_num(out, 0))));
 		ra[2] = keep(&p, isfinite(a->capacity.oversubscription) ?
 		    br_xasprintf("%.2f×", a->capacity.oversubscription) : br_xstrdup("n/a"));
 		ra[3] = keep(&p, isfinite(a->residency.kv_peak_frac) ?
@@ -1708,6 +1724,10 @@ campaign_configs(ctx *c, const br_campaign *camp)
 		ra[6] = rb[6] = preempt;
 		ra[7] = i == camp->focus ? fill(c, &p, "campaign.role_focus") :
 		    is_calibration_run(camp, i) ? fill(c, &p, "campaign.role_cal") : "";
+		/* the row as shown: the engine after the run name when the column is on */
+		for (size_t k = 0, j = 0; k < NA; k++)
+			ca[i * NA + k] = show_engine && k == 1 ?
+			    br_engine_name(br_run_engine(&camp->runs[i])) : row_a[j++];
 		rb[1] = keep(&p, fmt_num(b->output_throughput_tps, 1));
 		rb[2] = keep(&p, fmt_num(b->total_token_throughput_tps, 1));
 		rb[3] = keep(&p, fmt_lat(a->latency.m[BR_TTFT].median));
@@ -1718,9 +1738,16 @@ campaign_configs(ctx *c, const br_campaign *camp)
 		rb[5] = keep(&p, fmt_lat(a->latency.m[BR_E2EL].median));
 		hl[i] = i == camp->focus ? 2 : 0;
 	}
-	const double wa[NA] = { 2.4, 1.6, 1.3, 1.1, 1.3, 1.1, 1.2, 1.3 };
-	const enum br_align ala[NA] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT,
-		BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	static const double wa_all[NA_MAX] = { 2.4, 1.1, 1.6, 1.3, 1.1, 1.3, 1.1, 1.2, 1.3 };
+	static const enum br_align ala_all[NA_MAX] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_RIGHT,
+		BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
+	double wa[NA_MAX];
+	enum br_align ala[NA_MAX];
+	for (size_t i = 0, k = 0; i < NA_MAX; i++)
+		if (i != 1 || show_engine) {
+			wa[k] = wa_all[i];
+			ala[k++] = ala_all[i];
+		}
 	br_pdf_table ta = { .n_cols = NA, .n_rows = camp->n_runs, .header = hdr_a, .cells = ca,
 		.col_weight = wa, .align = ala, .row_highlight = hl, .font_size_small = 1 };
 	br_pdf_table(c->d, &ta);

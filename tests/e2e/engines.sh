@@ -61,6 +61,19 @@ only_a=$(jget "$c" pairs.0.only_a_series_text)
 check "compare: vLLM's FLOPs counter listed as only A's" grep -q 'vllm:estimated_flops_per_gpu_total' <<< "$only_a"
 check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_series_text)" = null ]
 
+# a campaign mixing the three engines: an engine column, llama.cpp's preemptions "none"
+mkdir -p "$tmp/mix"
+for e in vllm sglang llamacpp; do cp "$tmp/$e/stress.json" "$tmp/$e/metrics.csv" "$tmp/$e/server.log" \
+	"$tmp/$e/run.json" -t "$(mkdir -p "$tmp/mix/$e" && echo "$tmp/mix/$e")"; done
+"$BIN" "$tmp/mix" -o "$tmp/mixrep" > /dev/null 2>&1; rc=$?
+check "mixed campaign: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+pdftotext -layout "$tmp/mixrep/report.pdf" - 2>/dev/null > "$tmp/mix.txt"
+check "mixed campaign: engine column" grep -qE '^run +engine ' "$tmp/mix.txt"
+check "mixed campaign: llama.cpp row names its engine, no preemption" \
+	grep -qE '^llamacpp-slots4-c16 +llama\.cpp .* none *$' "$tmp/mix.txt"
+check "mixed campaign: no same-C length contrast across engines" \
+	bash -c "! grep -q 'only the request length changed' '$tmp/mix.txt'"
+
 # the real SGLang files: bench_serving JSONL with the capacity lines of a real SGLang log
 mkdir -p "$tmp/sgreal"
 if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then
