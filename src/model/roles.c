@@ -66,9 +66,6 @@ static const role_map vllm_map[BR_N_ROLES] = {
 	[BR_ROLE_ITL_HIST] = { { "vllm:inter_token_latency_seconds" }, NULL, NULL },
 };
 
-#define SG_NO_HIST(what) \
-	{ { NULL }, NULL, "SGLang exports no " what " histogram (its request latency " \
-	  "histograms are TTFT, queue time, inter-token latency and end-to-end)" }
 
 static const role_map sglang_map[BR_N_ROLES] = {
 	[BR_ROLE_RUNNING] = { { "sglang:num_running_reqs" },
@@ -99,17 +96,24 @@ static const role_map sglang_map[BR_N_ROLES] = {
 	    "SGLang reports speculative decoding only as gauges (accept length and rate)" },
 	[BR_ROLE_TTFT_HIST] = { { "sglang:time_to_first_token_seconds" }, NULL, NULL },
 	[BR_ROLE_QUEUE_HIST] = { { "sglang:queue_time_seconds" }, NULL, NULL },
-	[BR_ROLE_PREFILL_HIST] = SG_NO_HIST("prefill-time"),
-	[BR_ROLE_DECODE_HIST] = SG_NO_HIST("decode-time"),
-	[BR_ROLE_INFERENCE_HIST] = SG_NO_HIST("inference-time"),
+	[BR_ROLE_PREFILL_HIST] = { { NULL }, NULL,
+	    "SGLang exports no prefill-time histogram (its request latency histograms are TTFT, "
+	    "queue time, inter-token latency and end-to-end)" },
+	[BR_ROLE_DECODE_HIST] = { { NULL }, NULL,
+	    "SGLang exports no decode-time histogram (its request latency histograms are TTFT, "
+	    "queue time, inter-token latency and end-to-end)" },
+	[BR_ROLE_INFERENCE_HIST] = { { NULL }, NULL,
+	    "SGLang exports no inference-time histogram (its request latency histograms are TTFT, "
+	    "queue time, inter-token latency and end-to-end)" },
 	[BR_ROLE_E2E_HIST] = { { "sglang:e2e_request_latency_seconds" }, NULL, NULL },
 	[BR_ROLE_ITL_HIST] = { { "sglang:inter_token_latency_seconds",
 	    "sglang:time_per_output_token_seconds" }, NULL, NULL },
 };
 
-#define LC_NO_HIST \
-	{ { NULL }, NULL, "llama.cpp's /metrics has no latency histograms (only summed " \
-	  "prompt and generation seconds)" }
+/* the same sentence for every latency histogram llama.cpp lacks */
+#define LC_NO_HIST { { NULL }, NULL, LC_NO_HIST_TEXT }
+#define LC_NO_HIST_TEXT \
+	"llama.cpp's /metrics has no latency histograms (only summed prompt and generation seconds)"
 
 static const role_map llamacpp_map[BR_N_ROLES] = {
 	[BR_ROLE_RUNNING] = { { "llamacpp:requests_processing" },
