@@ -23,6 +23,7 @@ typedef struct br_analysis {
 	br_littles_law littles_law;   /* §3.7 */
 	br_flops_ledger flops;        /* §3.8 FLOPs part: needs a calibration (br_analysis_calibrate) */
 	br_budget budget;             /* §3.9 (prefill/recompute parts need the calibration) */
+	br_log_timings log_timings;   /* (added) llama-server's per-request timing lines */
 } br_analysis;
 
 /* br_analyze: all of the above. Caller frees with br_analysis_free. */

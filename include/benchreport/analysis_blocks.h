@@ -185,4 +185,34 @@ void br_analyze_capacity(const br_run *run, br_capacity *out);
 void br_analyze_ledger(const br_run *run, br_ledger *out);
 void br_analyze_residency(const br_run *run, br_residency *out);
 
+/* ---- server-side request timings (llama-server's timing lines) ---- */
+
+/*
+ * What llama-server's log says each finished request took (serverlog.h
+ * br_log_request: `prompt eval time` and `eval time` lines), over the
+ * whole log. Percentiles are numpy-linear over the requests. Times in ms.
+ */
+typedef struct br_log_timings {
+	int available;
+	const char *missing;           /* why not, when !available */
+	size_t n;                      /* requests with both lines */
+	double bench_completed;        /* the bench's completed requests (NAN): equal to n when the
+	                                  log holds exactly this run's requests, as far as counts tell */
+	double prompt_tokens_mean;     /* tokens evaluated (a cached prefix excluded) */
+	double prompt_ms_p50, prompt_ms_p99;
+	double prompt_tps_p50;         /* per request: tokens / prompt time, tokens/s */
+	double eval_tokens_mean;
+	double eval_ms_per_token_p50, eval_ms_per_token_p99;  /* generation time / tokens */
+	double eval_tps_p50;           /* per request: tokens / generation time, tokens/s */
+	double client_tpot_p50_ms;     /* the client's TPOT p50 beside it (latency block), NAN */
+} br_log_timings;
+
+/*
+ * br_analyze_log_timings (log_timings.c): the block above from run->log
+ * (NULL or no timing lines: unavailable, with the reason) and the client's
+ * TPOT p50 from lat (may be NULL). A request with a zero time or token
+ * count is left out of the per-token and per-second statistics.
+ */
+void br_analyze_log_timings(const br_run *run, const br_latency *lat, br_log_timings *out);
+
 #endif

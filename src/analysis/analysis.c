@@ -24,6 +24,7 @@ br_analyze(const br_run *run, br_analysis *out)
 	br_analyze_preemptions(run, &out->residency, &out->capacity, &out->preemptions);
 	br_analyze_ttft_split(run, &out->latency, &out->ttft_split);
 	br_analyze_littles_law(run, &out->residency, &out->latency, &out->littles_law);
+	br_analyze_log_timings(run, &out->latency, &out->log_timings);
 	br_analysis_calibrate(out, NULL);
 }
 

@@ -1157,6 +1157,44 @@ budget_section(ctx *c)
  * capacity, waveform and KV cache, preemptions, queue (TTFT split and
  * Little's law), recompute (FLOPs ledger), the wall-clock budget, then the
  * counters and the full measured latency. */
+/*
+ * log_timings_section: what llama-server's own timing lines say each request
+ * took, beside the client's TPOT (only with such a log; nothing to remove
+ * otherwise, as other engines print no such lines).
+ */
+static void
+log_timings_section(ctx *c)
+{
+	const br_log_timings *t = &c->a->log_timings;
+	if (!t->available)
+		return;
+	strpool p = { 0 };
+	heading(c, 2, "log_timings.heading");
+	para(c, br_isnum(t->bench_completed) && t->bench_completed == (double)t->n ?
+	    "log_timings.intro_same_n" : "log_timings.intro_other_n");
+	const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
+	const char *cells[2 * 6];
+	size_t n = 0;
+#define ROW(key, val) do { cells[n * 2] = fill(c, &p, key); cells[n * 2 + 1] = keep(&p, val); n++; } while (0)
+	ROW("log_timings.row_prompt_tokens", fmt_num(t->prompt_tokens_mean, 1));
+	ROW("log_timings.row_prompt_ms", br_xasprintf("%s / %s", keep(&p, fmt_num(t->prompt_ms_p50, 1)),
+	    keep(&p, fmt_num(t->prompt_ms_p99, 1))));
+	ROW("log_timings.row_prompt_tps", fmt_num(t->prompt_tps_p50, 1));
+	ROW("log_timings.row_eval_tokens", fmt_num(t->eval_tokens_mean, 1));
+	ROW("log_timings.row_eval_ms", br_xasprintf("%s / %s", keep(&p, fmt_num(t->eval_ms_per_token_p50, 2)),
+	    keep(&p, fmt_num(t->eval_ms_per_token_p99, 2))));
+	ROW("log_timings.row_eval_tps", fmt_num(t->eval_tps_p50, 1));
+#undef ROW
+	const double w[2] = { 3, 2 };
+	const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
+	br_pdf_table bt = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
+	br_pdf_table(c->d, &bt);
+	if (br_isnum(t->client_tpot_p50_ms) && br_isnum(t->eval_ms_per_token_p50) &&
+	    br_isnum(t->bench_completed) && t->bench_completed == (double)t->n)
+		para(c, "log_timings.vs_client");
+	strpool_free(&p);
+}
+
 static void
 run_chapters(ctx *c)
 {
@@ -1168,6 +1206,7 @@ run_chapters(ctx *c)
 	budget_section(c);
 	ledger_section(c);
 	latency_section(c);
+	log_timings_section(c);
 }
 
 /* removed_chapter: the sections the inputs could not give, with why. */

@@ -269,6 +269,28 @@ ttft_split_json(const br_ttft_split *t)
 	return o;
 }
 
+/* log_timings_json: the br_log_timings block (llama-server's timing lines). */
+static json_t *
+log_timings_json(const br_log_timings *t)
+{
+	json_t *o = json_object();
+	set(o, "available", json_boolean(t->available));
+	set(o, "missing", jstr(t->missing));
+	set(o, "n_requests", json_integer((json_int_t)t->n));
+	set(o, "bench_completed", jint(t->bench_completed));
+	set(o, "prompt_tokens_mean", jnum(t->prompt_tokens_mean));
+	set(o, "prompt_ms_p50", jnum(t->prompt_ms_p50));
+	set(o, "prompt_ms_p99", jnum(t->prompt_ms_p99));
+	set(o, "prompt_tps_p50", jnum(t->prompt_tps_p50));
+	set(o, "eval_tokens_mean", jnum(t->eval_tokens_mean));
+	set(o, "eval_ms_per_token_p50", jnum(t->eval_ms_per_token_p50));
+	set(o, "eval_ms_per_token_p99", jnum(t->eval_ms_per_token_p99));
+	set(o, "eval_tps_p50", jnum(t->eval_tps_p50));
+	set(o, "client_tpot_p50_ms", jnum(t->client_tpot_p50_ms));
+	set(o, "client_minus_server_ms", jnum(t->client_tpot_p50_ms - t->eval_ms_per_token_p50));
+	return o;
+}
+
 static json_t *
 littles_law_json(const br_littles_law *l)
 {
@@ -620,6 +642,8 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(s, "preemptions", preemptions_json(&a->preemptions));
 	set(s, "ttft_split", ttft_split_json(&a->ttft_split));
 	set(s, "littles_law", littles_law_json(&a->littles_law));
+	if (a->log_timings.available)   /* (added) only llama-server logs have these lines */
+		set(s, "log_timings", log_timings_json(&a->log_timings));
 	{
 		/* §3.10: which rules fired (the sentences live in the template) and
 		 * the derived numbers they cite */

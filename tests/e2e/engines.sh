@@ -48,6 +48,9 @@ check "llamacpp: deferred peak 12 (C 16 − 4 slots)" near "$(jget "$l" residenc
 check "llamacpp: no preemption role, reason given" grep -q "does not preempt" <<< "$(jget "$l" engine.absent.preemptions)"
 check "llamacpp: prompt tokens compared as <=" \
 	[ "$(jget "$l" ledger.rows.series=llamacpp:prompt_tokens_total.relation)" = "<=" ]
+check "llamacpp: the log's timing lines summarised (64 requests of 1024 prompt tokens)" \
+	[ "$(jget "$l" log_timings.n_requests)/$(jget "$l" log_timings.prompt_tokens_mean)" = 64/1024.0 ]
+check "vllm: no log_timings block" [ "$(jget "$v" log_timings)" = null ]
 check "llamacpp: terminal says it does not preempt" grep -q "none (llama.cpp does not preempt)" "$tmp/llamacpp.out"
 
 # compare across engines: never a controlled A/B; same workload, same schedule → no diagnosis
