@@ -95,6 +95,24 @@ int br_campaign_looks_like(const char *dir);
 int br_campaign_load(const char *dir, const char *focus_name,
     const char *const *calib_dirs, size_t n_calib, br_campaign *out, char **cause);
 
+/*
+ * br_campaign_read (src/ingest/campaign_read.c): the disk half of
+ * br_campaign_load: dir, name, campaign.json's plan, every run sub-folder
+ * (br_run_load), the --calibration folders, and the warnings about them.
+ * No analysis. Returns 0, or -1 with *cause (out zeroed).
+ */
+int br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
+    br_campaign *out, char **cause);
+
+/*
+ * br_campaign_analyze (src/analysis/campaign.c): the analysis half: every
+ * run analysed, repeats grouped, the focus picked (focus_name, else the
+ * most preemptions), the FLOPs calibration fitted on the zero-preemption
+ * runs plus the calibration runs. Returns 0, or -1 with *cause (an unknown
+ * --focus); the caller frees c with br_campaign_free either way.
+ */
+int br_campaign_analyze(br_campaign *c, const char *focus_name, char **cause);
+
 void br_campaign_free(br_campaign *c);
 
 /*
