@@ -124,6 +124,8 @@ typedef struct br_ledger_row {
 	const char *relation;      /* "=" (must equal), ">=" (server at least the client) or "<="
 	                              (server at most the client: llama.cpp's prompt tokens) */
 	int agrees;                /* -1 no counterpart, 0 disagrees, 1 agrees */
+	double tolerance;          /* (added) how far Δ may be off because the server prints its counters
+	                              rounded (llama.cpp: 6 significant digits), tokens; 0 = exact */
 } br_ledger_row;
 
 typedef struct br_ledger {

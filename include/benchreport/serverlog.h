@@ -58,6 +58,10 @@ typedef struct br_server_log {
 	double ctx_per_slot_tokens;    /* (added) llama.cpp context per slot (n_ctx_slot, n_ctx_seq, or
 	                                  n_ctx / n_slots when the KV cache is split), NAN */
 	int kv_unified;                /* (added) llama.cpp `kv_unified`: 1, 0, -1 not printed */
+	int cut_last_line;             /* (added) SGLang / llama.cpp: the last line had no newline (a log
+	                                  cut while written) and was not read: its number, else 0 */
+	double data_parallel_size;     /* (added) SGLang: DPn rank tags of the KV lines (kv_pool_tokens
+	                                  and kv_pool_gib are then the sum over them), NAN */
 	br_log_request *requests;      /* (added) llama.cpp per-request timing lines; NULL, 0 */
 	size_t n_requests;
 	char *vllm_version;            /* "0.23.1rc1.dev1219+gffae5a399.d20260729" */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "benchreport/analysis.h"
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 
 /*
  * pool_from_cache_config: P from vllm:cache_config_info (kv_cache_size_tokens,
@@ -118,6 +119,12 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 		}
 	}
 	if (!br_isnum(P)) {
+		if (log != NULL && log->engine_kind == BR_ENGINE_SGLANG)
+			out->missing = "needs the SGLang log's max_total_num_tokens line (or kv_pool_tokens in "
+			    "run.json)";
+		else if (log != NULL && log->engine_kind == BR_ENGINE_LLAMACPP)
+			out->missing = "needs the llama-server log's KV cache size line or n_ctx (or kv_pool_tokens "
+			    "in run.json)";
 		if (log != NULL && log->did_not_start)
 			out->missing = "the server never started (its log ends in an error before the KV cache lines)";
 		return;

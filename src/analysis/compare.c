@@ -214,7 +214,9 @@ br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_setting
 	out->text[BR_SET_MODEL] = b && b->model_id && b->model_id[0] ? b->model_id
 	    : l && l->model ? l->model : NULL;
 	out->text[BR_SET_GPU] = run ? run->gpu : NULL;
-	out->text[BR_SET_VLLM] = l ? l->vllm_version : NULL;
+	/* the server's version: vLLM's, or the SGLang version / llama.cpp build */
+	out->text[BR_SET_VLLM] = l == NULL ? NULL : l->engine_kind == BR_ENGINE_SGLANG ||
+	    l->engine_kind == BR_ENGINE_LLAMACPP ? l->engine_version : l->vllm_version;
 	if (b && b->completed > 0) {
 		out->num[BR_SET_INPUT_LEN] = b->total_input_tokens / b->completed;
 		out->num[BR_SET_OUTPUT_LEN] = b->total_output_tokens / b->completed;

@@ -464,6 +464,13 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (slow == 1)
 		add(f, "decode_bound", BR_SEV_NOTICE, BR_FINDING);
 
+	/* A slot server with more requests in flight than slots (llama.cpp:
+	 * requests beyond n_slots wait, deferred; there is no preemption). */
+	if (r && r->log && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(r->log->max_num_seqs) &&
+	    num(a->capacity.effective_concurrency) &&
+	    a->capacity.effective_concurrency > r->log->max_num_seqs)
+		add(f, res->available ? "slots_bound" : "slots_bound_no_series", BR_SEV_PROBLEM, BR_FINDING);
+
 	/* Oversubscription: demand C_eff·(in+out) > pool P, C_eff =
 	 * min(max_concurrency, num_prompts) (capacity block). */
 	if (oversub)

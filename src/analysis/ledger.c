@@ -55,6 +55,20 @@ relation_for(br_engine e, const struct ledger_def *d)
 	return d->relation;
 }
 
+/*
+ * print_resolution: the uncertainty of a counter value as llama.cpp prints
+ * it: its /metrics stream keeps 6 significant digits (ENGINES.md §1.2:
+ * 1.90511e+06), so a value of 10^6 or more is known to half a unit of its
+ * 6th digit; exact below that (and for other engines: 0).
+ */
+static double
+print_resolution(br_engine e, double v)
+{
+	if (e != BR_ENGINE_LLAMACPP || !br_isnum(v) || fabs(v) < 1e6)
+		return 0;
+	return 0.5 * pow(10, floor(log10(fabs(v))) - 5);
+}
+
 /* client_value: the client's number for field cf, NAN when absent. */
 static double
 client_value(const br_bench *b, enum client_field cf)
@@ -78,7 +92,8 @@ client_value(const br_bench *b, enum client_field cf)
  * uses row 0 → last row; a time series uses br_run_window, or all rows when
  * no busy window is found. Counters are compared exactly (they are
  * integers): "=" agrees when |Δ − client| < 0.5, ">=" when Δ > client − 0.5,
- * "<=" when Δ < client + 0.5.
+ * "<=" when Δ < client + 0.5; each widened by the tolerance of printed
+ * values (print_resolution: llama.cpp's 6 significant digits).
  */
 void
 br_analyze_ledger(const br_run *run, br_ledger *out)
@@ -126,14 +141,17 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 		r->client_value = LEDGER[k].cf == CF_NONE ? NAN : client_value(b, LEDGER[k].cf);
 		r->client_label = LEDGER[k].client_label;
 		r->relation = relation_for(engine, &LEDGER[k]);
+		/* the delta of two printed values is known to their two resolutions */
+		r->tolerance = print_resolution(engine, col[i0]) + print_resolution(engine, col[i1]);
+		double tol = 0.5 + r->tolerance;
 		if (!br_isnum(r->client_value) || r->relation == NULL)
 			r->agrees = -1;
 		else if (strcmp(r->relation, "=") == 0)
-			r->agrees = fabs(d - r->client_value) < 0.5;
+			r->agrees = fabs(d - r->client_value) < tol;
 		else if (strcmp(r->relation, "<=") == 0)
-			r->agrees = d < r->client_value + 0.5;
+			r->agrees = d < r->client_value + tol;
 		else
-			r->agrees = d > r->client_value - 0.5;
+			r->agrees = d > r->client_value - tol;
 	}
 	out->available = 1;
 	out->missing = NULL;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "benchreport/campaign.h"
 #include "benchreport/stats.h"
 
@@ -77,6 +78,11 @@ fingerprint(const br_run *r, const br_bench *b)
 		g_string_append(g, "server_args=unknown;");
 	else {
 		add_str(g, "vllm_version", r->log->vllm_version);
+		if (r->log->engine_kind == BR_ENGINE_SGLANG || r->log->engine_kind == BR_ENGINE_LLAMACPP) {
+			/* another engine: its name and build are settings too */
+			add_str(g, "engine", br_engine_key((br_engine)r->log->engine_kind));
+			add_str(g, "engine_version", r->log->engine_version);
+		}
 		/* arguments in name order: the log's order is not a setting */
 		const br_log_arg **sorted = br_xcalloc(r->log->n_args + 1, sizeof *sorted);
 		for (size_t i = 0; i < r->log->n_args; i++)

@@ -398,6 +398,13 @@ prom_run_text(prom_state *st, double t_s, char **cause)
 	st->text = unq;
 	st->len = ulen;
 	int r = prom_run(st, t_s, cause);
+	if (r != 0 && cause != NULL && *cause != NULL) {
+		/* the position is in the unescaped text, not in the one-line file */
+		char *c = br_xasprintf("%s (in the JSON-quoted body, at that line of its unescaped text; "
+		    "the file itself is one string)", *cause);
+		free(*cause);
+		*cause = c;
+	}
 	if (r == 0 && st->out != NULL)
 		br_series_add_warning(st->out, "%s: the metrics page was served as one JSON-quoted "
 		    "string (llama.cpp builds b7010 to about b7200, issue #17384); it was unescaped "

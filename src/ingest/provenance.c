@@ -431,6 +431,31 @@ br_run_check_provenance(br_run *r)
 		drop_log(r);
 	}
 
+	/* 1c'. metrics holding series of two engines: read as one, said so */
+	if (r->metrics != NULL) {
+		static const char *const pre[] = { NULL, "vllm:", "sglang:", "llamacpp:" };
+		br_engine me = br_series_engine(r->metrics);
+		for (int e = BR_ENGINE_VLLM; e < BR_N_ENGINES && me != BR_ENGINE_UNKNOWN; e++)
+			if (e != (int)me && br_series_has_prefix(r->metrics, pre[e]))
+				br_run_add_warning(r, "the metrics hold series of both %s and %s; they are read as "
+				    "%s's (most of the series the analyses use), the %s series are not used",
+				    br_engine_name(me), br_engine_name((br_engine)e), br_engine_name(me),
+				    br_engine_name((br_engine)e));
+	}
+
+	/* 1c. the log of another engine than the metrics' (a vLLM log beside
+	 * llama.cpp series): its capacity lines describe another server */
+	if (r->log != NULL && r->metrics != NULL) {
+		br_engine me = br_series_engine(r->metrics);
+		br_engine le = (br_engine)r->log->engine_kind;
+		if (me != BR_ENGINE_UNKNOWN && le != BR_ENGINE_UNKNOWN && me != le) {
+			set_aside(r, "server log", "the server log", br_xasprintf("it was written by %s while "
+			    "the metrics are %s's: its capacity lines belong to another server",
+			    br_engine_name(le), br_engine_name(me)));
+			drop_log(r);
+		}
+	}
+
 	/* 2. the log's model (not for llama-server: it names a model file and
 	 * answers whatever model name a client sends, so names prove nothing) */
 	if (r->log != NULL && bench.n > 0 && r->log->engine_kind != BR_ENGINE_LLAMACPP) {

@@ -775,10 +775,16 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 			goto fail;
 		if (add_input(r, log, "server log", cause) != 0)
 			goto fail;
+		if (r->log->cut_last_line > 0)
+			br_run_add_warning(r, "%s: its last line (line %d) ends without a newline, as a log cut "
+			    "off while being written; it was not read", br_basename(log), r->log->cut_last_line);
 		if (r->log->binary_bytes > 0)
-			br_run_add_warning(r, "%s: %.1f MiB of binary data (lines holding NUL bytes, from line %d "
-			    "on) was skipped: a crash's zero padding, or another file appended",
-			    br_basename(log), (double)r->log->binary_bytes / (1 << 20), r->log->first_binary_line);
+			br_run_add_warning(r, r->log->binary_bytes >= 104858 ? "%s: %.1f MiB of binary data (lines "
+			    "holding NUL bytes, from line %d on) was skipped: a crash's zero padding, or another file "
+			    "appended" : "%s: %.0f bytes of binary data (lines holding NUL bytes, from line %d on) "
+			    "were skipped: a crash's zero padding, or another file appended", br_basename(log),
+			    r->log->binary_bytes >= 104858 ? (double)r->log->binary_bytes / (1 << 20) :
+			    (double)r->log->binary_bytes, r->log->first_binary_line);
 		if (r->log->n_startups > 1)
 			br_run_add_warning(r, "%s shows %d server start-ups; the capacity lines of the last "
 			    "one are used", br_basename(log), r->log->n_startups);

@@ -40,7 +40,7 @@ enum {
 enum rx_id {
 	RX_SG_CAP, RX_SG_KV, RX_SG_BATCH, RX_SG_STAMP, RX_SG_TP,
 	RX_LC_BUILD, RX_LC_CTX, RX_LC_SLOTS, RX_LC_SLOT_CTX, RX_LC_KV, RX_LC_KV_OLD,
-	RX_LC_PROMPT_EVAL, RX_LC_EVAL, RX_LC_TIMING_HDR, N_RX
+	RX_LC_PROMPT_EVAL, RX_LC_EVAL, RX_LC_TIMING_HDR, RX_LC_SLOT_2024, RX_LC_BUILD_KV, N_RX
 };
 static const char *const rx_src[N_RX] = {
 	[RX_SG_CAP] = "max_total_num_tokens=([0-9]+)",
@@ -59,6 +59,8 @@ static const char *const rx_src[N_RX] = {
 	[RX_LC_PROMPT_EVAL] = "(^|\\| |print_timings[]:] *)prompt eval time += +([0-9.]+) ms / +([0-9]+) tokens",
 	[RX_LC_EVAL] = "(^|\\| |print_timings[]:] *) +(generation )?eval time += +([0-9.]+) ms / +([0-9]+) (tokens|runs)",
 	[RX_LC_TIMING_HDR] = "slot +print_timing: id +([0-9]+) \\| task ([0-9-]+) \\|",
+	[RX_LC_SLOT_2024] = "-> Slot ([0-9]+) - max context: ([0-9]+)",
+	[RX_LC_BUILD_KV] = "build=([0-9]+) commit=\"([0-9a-f]+)\"",
 };
 
 typedef struct rx_set {
@@ -148,7 +150,8 @@ br_server_log_sniff_engine(const char *path)
 		}
 		if (strncmp(line, "llama_context:", 14) == 0 || strstr(line, "llama_kv_cache") ||
 		    strstr(line, "initializing slots, n_slots") || strstr(line, "slot print_timing") ||
-		    strstr(line, "| task -1 | new slot") ||
+		    strstr(line, "| task -1 | new slot") || strstr(line, "] build info |") ||
+		    strstr(line, " -> Slot 0 - max context:") ||
 		    strncmp(line, "llama_model_loader:", 19) == 0 ||
 		    strncmp(line, "llama_new_context_with_model:", 29) == 0) {
 			engine = BR_ENGINE_LLAMACPP;
@@ -189,7 +192,10 @@ typedef struct engine_scan {
 	rx_set rx;
 	double t0_s;               /* first stamp, NAN */
 	int saw_batch;             /* batch lines since the last capacity line */
-	unsigned tp_ranks;         /* bit k: a "TPk" tag on a KV allocation line */
+	unsigned tp_ranks;         /* bit k: a "TPk" tag on a KV allocation line (this start-up) */
+	unsigned dp_ranks;         /* bit k: a "DPk" tag on a KV allocation line */
+	unsigned tp_by_dp[32];     /* bit t of [d]: rank DPd TPt allocated in this start-up */
+	int saw_serverargs;        /* this start-up printed its ServerArgs line */
 	int n_ctx_line;            /* line of llama.cpp's `n_ctx =` */
 	unsigned long long slot_ids; /* bit k: llama.cpp printed "id k | task -1 | new slot" */
 	size_t stats_cap;
@@ -199,23 +205,40 @@ typedef struct engine_scan {
 	int pending_line;
 } engine_scan;
 
-/* sg_new_startup: a capacity line after batch lines: a restart; forget the
- * capacity of the earlier start-up, keep the batch lines. */
+/*
+ * start_over: a new server start-up begins at lineno: forget the capacity,
+ * model and rank tags of the earlier one (the run came after the last
+ * start-up), keep the batch and timing lines. The first start-up only
+ * counts itself.
+ */
+static void
+start_over(engine_scan *e, int lineno, const char *stamp)
+{
+	br_server_log *o = e->out;
+	o->n_startups++;
+	o->last_startup_line = lineno;
+	snprintf(o->last_startup_stamp, sizeof o->last_startup_stamp, "%s", stamp);
+	o->n_capacity_lines = 0;
+	o->kv_pool_tokens = o->kv_pool_gib = o->max_num_seqs = NAN;
+	o->max_model_len_tokens = o->max_num_batched_tokens = NAN;
+	o->n_ctx_tokens = o->ctx_per_slot_tokens = NAN;
+	o->kv_unified = -1;
+	o->kv_pool_line = o->kv_mem_line = 0;
+	e->tp_ranks = 0;
+	e->dp_ranks = 0;
+	memset(e->tp_by_dp, 0, sizeof e->tp_by_dp);
+	e->slot_ids = 0;
+	e->saw_batch = 0;
+	e->saw_serverargs = 0;
+}
+
+/* new_startup_if_after_batches: a capacity line before any start-up, or
+ * after batch or timing lines (a restart without another banner), starts one. */
 static void
 new_startup_if_after_batches(engine_scan *e, int lineno, const char *stamp)
 {
-	br_server_log *o = e->out;
-	if (o->n_startups == 0 || e->saw_batch) {
-		o->n_startups++;
-		o->last_startup_line = lineno;
-		snprintf(o->last_startup_stamp, sizeof o->last_startup_stamp, "%s", stamp);
-		o->n_capacity_lines = 0;
-		o->kv_pool_tokens = o->kv_pool_gib = o->max_num_seqs = NAN;
-		o->max_model_len_tokens = o->max_num_batched_tokens = NAN;
-		o->kv_pool_line = o->kv_mem_line = 0;
-		e->tp_ranks = 0;
-		e->saw_batch = 0;
-	}
+	if (e->out->n_startups == 0 || e->saw_batch)
+		start_over(e, lineno, stamp);
 }
 
 static br_log_stat *
@@ -255,18 +278,6 @@ quoted_after(const char *line, const char *key, char q)
 	return br_xstrndup(p, (size_t)(e - p));
 }
 
-/* set_once: *dst = v unless already set (then v is freed). */
-static void
-set_once(char **dst, char *v)
-{
-	if (v == NULL)
-		return;
-	if (*dst == NULL)
-		*dst = v;
-	else
-		free(v);
-}
-
 /* sglang_line: one line of an SGLang log. */
 static void
 sglang_line(engine_scan *e, const char *line, int lineno)
@@ -278,19 +289,41 @@ sglang_line(engine_scan *e, const char *line, int lineno)
 	if (br_isnum(t_abs) && !br_isnum(e->t0_s))
 		e->t0_s = t_abs;
 	if (strstr(line, "ServerArgs(") != NULL) {
-		/* server_args=ServerArgs(model_path='...', ..., served_model_name='...', ...) */
-		set_once(&o->model, quoted_after(line, "model_path='", '\''));
-		set_once(&o->served_model_name, quoted_after(line, "served_model_name='", '\''));
+		/* server_args=ServerArgs(model_path='...', ..., served_model_name='...', ...): each
+		 * start-up prints it once (per rank: a second one before any capacity line is
+		 * the same start-up) */
+		e->any = 1;
+		if (o->n_startups == 0 || o->n_capacity_lines > 0 || o->kv_mem_line > 0 || e->saw_batch)
+			start_over(e, lineno, stamp);
+		if (!e->saw_serverargs) {
+			free(o->model);
+			free(o->served_model_name);
+			o->model = quoted_after(line, "model_path='", '\'');
+			o->served_model_name = quoted_after(line, "served_model_name='", '\'');
+			e->saw_serverargs = 1;
+		}
 		return;
 	}
 	if (regexec(&e->rx.rx[RX_SG_KV], line, 4, m, 0) == 0) {
 		e->any = 1;
 		new_startup_if_after_batches(e, lineno, stamp);
+		int tp = -1, dp = 0;
 		if (regexec(&e->rx.rx[RX_SG_TP], line, 2, m + 4, 0) == 0) {
-			double tp = grp(line, m + 4, 1);
-			if (tp >= 0 && tp < 32)
-				e->tp_ranks |= 1u << (int)tp;
+			double x = grp(line, m + 4, 1);
+			tp = x >= 0 && x < 32 ? (int)x : -1;
 		}
+		const char *dpt = strstr(line, " DP"), *close = strchr(line, ']');
+		if (dpt != NULL && close != NULL && dpt < close && isdigit((unsigned char)dpt[3]))
+			dp = atoi(dpt + 3) < 32 ? atoi(dpt + 3) : 0;
+		/* the same rank allocating again: the server started over (a restart whose
+		 * ServerArgs line, if any, was not in the log) */
+		if (tp >= 0 && (e->tp_by_dp[dp] & (1u << tp)) && !e->saw_batch)
+			start_over(e, lineno, stamp);
+		if (tp >= 0) {
+			e->tp_ranks |= 1u << tp;
+			e->tp_by_dp[dp] |= 1u << tp;
+		}
+		e->dp_ranks |= 1u << dp;
 		if (o->kv_mem_line == 0) {
 			o->kv_pool_gib = grp(line, m, 2) + grp(line, m, 3);
 			o->kv_mem_line = lineno;
@@ -332,7 +365,8 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 {
 	br_server_log *o = e->out;
 	regmatch_t m[8];
-	if (regexec(&e->rx.rx[RX_LC_BUILD], line, 3, m, 0) == 0) {
+	if (regexec(&e->rx.rx[RX_LC_BUILD], line, 3, m, 0) == 0 ||
+	    regexec(&e->rx.rx[RX_LC_BUILD_KV], line, 3, m, 0) == 0) {
 		e->any = 1;
 		free(o->engine_version);
 		o->engine_version = br_xasprintf("b%.0f (%.*s)", grp(line, m, 1),
@@ -351,9 +385,8 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 		const char *key = line + m[2].rm_so;
 		size_t kl = (size_t)(m[2].rm_eo - m[2].rm_so);
 		double v = grp(line, m, 3);
+		new_startup_if_after_batches(e, lineno, "");
 		if (kl == 5 && strncmp(key, "n_ctx", 5) == 0) {
-			if (e->saw_batch)
-				new_startup_if_after_batches(e, lineno, "");
 			o->n_ctx_tokens = v;
 			e->n_ctx_line = lineno;
 		} else if ((kl == 13 && strncmp(key, "n_ctx_per_seq", 13) == 0) ||
@@ -365,11 +398,23 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 	}
 	if (regexec(&e->rx.rx[RX_LC_SLOTS], line, 2, m, 0) == 0) {
 		e->any = 1;
+		new_startup_if_after_batches(e, lineno, "");
 		o->max_num_seqs = grp(line, m, 1);
+		return;
+	}
+	if (regexec(&e->rx.rx[RX_LC_SLOT_2024], line, 3, m, 0) == 0) {
+		/* early 2024: "Available slots:" then " -> Slot N - max context: M" per slot */
+		e->any = 1;
+		new_startup_if_after_batches(e, lineno, "");
+		o->ctx_per_slot_tokens = grp(line, m, 2);
+		double id = grp(line, m, 1);
+		if (id >= 0 && id < 64)
+			e->slot_ids |= 1ull << (int)id;
 		return;
 	}
 	if (regexec(&e->rx.rx[RX_LC_SLOT_CTX], line, 4, m, 0) == 0) {
 		e->any = 1;
+		new_startup_if_after_batches(e, lineno, "");
 		o->ctx_per_slot_tokens = grp(line, m, 3);
 		double id = grp(line, m, 1);
 		if (id >= 0 && id < 64)
@@ -378,8 +423,7 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 	}
 	if (regexec(&e->rx.rx[RX_LC_KV], line, 8, m, 0) == 0) {
 		e->any = 1;
-		if (e->saw_batch || o->n_startups == 0)
-			new_startup_if_after_batches(e, lineno, "");
+		new_startup_if_after_batches(e, lineno, "");
 		o->n_capacity_lines++;
 		o->kv_pool_tokens = grp(line, m, 3);
 		o->kv_pool_gib = grp(line, m, 2) / 1024.0;
@@ -388,8 +432,7 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 	}
 	if (regexec(&e->rx.rx[RX_LC_KV_OLD], line, 2, m, 0) == 0) {
 		e->any = 1;
-		if (e->saw_batch || o->n_startups == 0)
-			new_startup_if_after_batches(e, lineno, "");
+		new_startup_if_after_batches(e, lineno, "");
 		o->n_capacity_lines++;
 		o->kv_pool_gib = grp(line, m, 1) / 1024.0;
 		o->kv_mem_line = lineno;
@@ -447,6 +490,12 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 				out->first_binary_line = lineno;
 			continue;
 		}
+		if (line[n - 1] != '\n') {
+			/* a last line without its newline: cut off while written ("…=868" of
+			 * "86864"), so its numbers cannot be trusted */
+			out->cut_last_line = lineno;
+			break;
+		}
 		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		if (n > MAX_LINE)
@@ -469,6 +518,18 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 		for (unsigned b = e.tp_ranks; b; b >>= 1)
 			k += b & 1;
 		out->tensor_parallel_size = k;
+	}
+	if (engine == BR_ENGINE_SGLANG && e.dp_ranks != 0) {
+		/* each data-parallel rank is a scheduler with its own pool of
+		 * max_total_num_tokens: the server holds their sum */
+		int k = 0;
+		for (unsigned b = e.dp_ranks; b; b >>= 1)
+			k += b & 1;
+		out->data_parallel_size = k;
+		if (k > 1 && br_isnum(out->kv_pool_tokens))
+			out->kv_pool_tokens *= k;
+		if (k > 1 && br_isnum(out->kv_pool_gib))
+			out->kv_pool_gib *= k;
 	}
 	if (engine == BR_ENGINE_LLAMACPP) {
 		/* the per-slot context: the slot line, else n_ctx_seq, else n_ctx split over the

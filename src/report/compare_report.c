@@ -438,6 +438,21 @@ label(const ctx *c, const char *prefix, const char *key)
 	return v ? v : key;
 }
 
+/*
+ * setting_label: label() of a fixed setting, the server version named for
+ * what it is when a side was served by SGLang or llama.cpp ("server
+ * version (vLLM; SGLang / llama.cpp build)").
+ */
+static const char *
+setting_label(const ctx *c, const br_cmp_pair_result *p, int s)
+{
+	int other = p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
+	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP;
+	if (s == BR_SET_VLLM && other)
+		return label(c, "settings.names", "server_version");
+	return label(c, "settings.names", br_cmp_setting_key[s]);
+}
+
 /* figure: embed a figure by id with its own caption. */
 static void
 figure(ctx *c, const char *id)
@@ -516,7 +531,7 @@ settings_table(ctx *c, const br_cmp_pair_result *p)
 	int *hl = br_xcalloc(nr, sizeof *hl);
 	for (int s = 0; s < BR_SET_N; s++) {
 		const br_cmp_diff *d = &p->diffs[s];
-		cells[s * 4 + 0] = label(c, "settings.names", br_cmp_setting_key[s]);
+		cells[s * 4 + 0] = setting_label(c, p, s);
 		cells[s * 4 + 1] = d->a_text;
 		cells[s * 4 + 2] = d->b_text;
 		cells[s * 4 + 3] = label(c, "settings.state", diff_state_name(d->state));
@@ -563,7 +578,7 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		size_t n = 0;
 		for (int s = 0; s < BR_SET_N; s++)
 			if (p->diffs[s].state == BR_DIFF_DIFFERS && s != BR_SET_KV_POOL)
-				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", label(c, "settings.names", br_cmp_setting_key[s]),
+				items[n++] = keep(&sp, br_xasprintf("%s: %s → %s", setting_label(c, p, s),
 				    value(c, &sp, p->diffs[s].a_text), value(c, &sp, p->diffs[s].b_text)));
 		for (size_t k = 0; k < p->n_extra; k++)
 			if (p->extra[k].state == BR_DIFF_DIFFERS)

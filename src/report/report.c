@@ -725,7 +725,7 @@ latency_section(ctx *c)
 static void
 engine_settings_table(ctx *c, strpool *p, const br_server_log *log)
 {
-	const char *cells[2 * 8];
+	const char *cells[2 * 9];
 	size_t n = 0;
 #define SET(name, v, digits) do { if (isfinite(v)) { cells[n * 2] = name; \
 	cells[n * 2 + 1] = keep(p, fmt_num(v, digits)); n++; } } while (0)
@@ -735,6 +735,7 @@ engine_settings_table(ctx *c, strpool *p, const br_server_log *log)
 		SET("context_len (tokens)", log->max_model_len_tokens, 0);
 		SET("chunked_prefill_size (tokens)", log->max_num_batched_tokens, 0);
 		SET("tensor-parallel ranks (TPn tags of the KV lines)", log->tensor_parallel_size, 0);
+		SET("data-parallel ranks (DPn tags; the pool is their sum)", log->data_parallel_size, 0);
 		SET("KV cache K + V size (GiB per GPU)", log->kv_pool_gib, 2);
 	} else {
 		SET("n_ctx (tokens, all slots)", log->n_ctx_tokens, 0);
@@ -876,6 +877,30 @@ capacity_section(ctx *c)
 	strpool_free(&p);
 }
 
+/*
+ * engine_caveats: for a run of SGLang or llama.cpp, a note per role of
+ * roles[0..n) the metrics hold whose series means something other than
+ * vLLM's (br_role_caveat: counted at request finish, refreshed every 40
+ * decode steps, busy slots, ...). Nothing for vLLM.
+ */
+static void
+engine_caveats(ctx *c, const br_role *roles, size_t n)
+{
+	const br_series *s = c->a->run ? c->a->run->metrics : NULL;
+	br_engine e = br_series_engine(s);
+	if (e != BR_ENGINE_SGLANG && e != BR_ENGINE_LLAMACPP)
+		return;
+	const char *items[BR_N_ROLES];
+	size_t k = 0;
+	for (size_t i = 0; i < n && k < BR_N_ROLES; i++) {
+		const char *cv = br_role_name(s, roles[i]) ? br_role_caveat(e, roles[i]) : NULL;
+		if (cv != NULL)
+			items[k++] = cv;
+	}
+	if (k > 0)
+		br_pdf_bullets(c->d, items, k);
+}
+
 static void
 ledger_section(ctx *c)
 {
@@ -888,6 +913,11 @@ ledger_section(ctx *c)
 	}
 	heading(c, 1, "ledger.heading");
 	para(c, "ledger.intro");
+	{
+		static const br_role counters[] = { BR_ROLE_PROMPT_TOKENS, BR_ROLE_GENERATION_TOKENS,
+			BR_ROLE_REQUEST_SUCCESS, BR_ROLE_PREEMPTIONS };
+		engine_caveats(c, counters, sizeof counters / sizeof counters[0]);
+	}
 	const char *hdr[5] = { fill(c, &p, "ledger.col_counter"), fill(c, &p, "ledger.col_delta"),
 		fill(c, &p, "ledger.col_client"), fill(c, &p, "ledger.col_client_key"),
 		fill(c, &p, "ledger.col_verdict") };
@@ -912,6 +942,11 @@ ledger_section(ctx *c)
 	br_pdf_table t = { .n_cols = 5, .n_rows = l->n_rows, .header = hdr, .cells = cells,
 		.col_weight = w, .align = al, .row_highlight = hl };
 	br_pdf_table(c->d, &t);
+	int rounded = 0;
+	for (size_t i = 0; i < l->n_rows; i++)
+		rounded |= l->rows[i].tolerance > 0;
+	if (rounded)
+		note(c, "ledger.print_precision");
 	note(c, "ledger.prefix_note");
 	free(cells);
 	free(hl);
@@ -930,6 +965,10 @@ residency_section(ctx *c)
 	}
 	heading(c, 1, "residency.heading");
 	para(c, "residency.intro");
+	{
+		static const br_role gauges[] = { BR_ROLE_RUNNING, BR_ROLE_WAITING, BR_ROLE_KV_USAGE_FRAC };
+		engine_caveats(c, gauges, sizeof gauges / sizeof gauges[0]);
+	}
 	const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
 	const char *cells[2 * 6];
 	size_t n = 0;

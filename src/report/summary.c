@@ -170,6 +170,8 @@ ledger_json(const br_ledger *l)
 		set(ro, "client_key", jstr(r->client_label));
 		set(ro, "relation", jstr(r->relation));
 		set(ro, "agrees", r->agrees < 0 ? json_null() : json_boolean(r->agrees));
+		if (r->tolerance > 0)   /* (added) only for counters printed rounded */
+			set(ro, "print_tolerance", jnum(r->tolerance));
 		json_array_append_new(rows, ro);
 		if (r->agrees == 1)
 			agree++;
@@ -400,7 +402,8 @@ br_summary_calibration(const br_flops_calibration *c)
  * engine_json: the engine that served the run (br_run_engine) and, for its
  * metrics, where each role came from: roles.KEY = the series read (null
  * when absent), absent.KEY = why the engine has none (only for roles the
- * engine does not expose).
+ * engine does not expose), caveats.KEY = how a series read means something
+ * other than vLLM's (model.h br_role_caveat).
  */
 static json_t *
 engine_json(const br_run *r)
@@ -409,16 +412,20 @@ engine_json(const br_run *r)
 	json_t *o = json_object();
 	set(o, "key", json_string(br_engine_key(e)));
 	set(o, "name", json_string(br_engine_name(e)));
-	json_t *roles = json_object(), *absent = json_object();
+	json_t *roles = json_object(), *absent = json_object(), *caveats = json_object();
 	for (int k = 0; k < BR_N_ROLES; k++) {
 		const char *name = br_role_name(r->metrics, (br_role)k);
 		set(roles, br_role_key((br_role)k), jstr(name));
+		const char *cv = name ? br_role_caveat(e, (br_role)k) : NULL;
+		if (cv != NULL)
+			set(caveats, br_role_key((br_role)k), json_string(cv));
 		const char *why = name ? NULL : br_role_absent(e, (br_role)k);
 		if (why != NULL)
 			set(absent, br_role_key((br_role)k), json_string(why));
 	}
 	set(o, "roles", r->metrics ? roles : (json_decref(roles), json_null()));
 	set(o, "absent", absent);
+	set(o, "caveats", caveats);
 	return o;
 }
 

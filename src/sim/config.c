@@ -507,7 +507,9 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (cfg->engine == BR_ENGINE_LLAMACPP) {
 		/* a slot server: each of the max_num_seqs slots owns its share of the cache
 		 * and a request holds its slot, and its whole context, until it finishes */
-		double slot_ctx = floor(cfg->kv_pool_tokens / cfg->max_num_seqs);
+		/* whole blocks per slot, so that the cache the log states is the pool simulated */
+		double slot_ctx = floor(cfg->kv_pool_tokens / cfg->max_num_seqs / cfg->block_size) *
+		    cfg->block_size;
 		if (cfg->input_len.max + cfg->output_len.max > slot_ctx) {
 			fail(cause, path, "scheduler", "max_num_seqs", "%d llama.cpp slots share gpu.kv_pool_tokens "
 			    "%.0f as %.0f tokens each, fewer than the longest request (input %.0f + output %.0f "
@@ -519,6 +521,9 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		cfg->reserve_full_isl = 1;
 		cfg->watermark_frac = 0;
 		cfg->max_model_len = (int)slot_ctx;
+		/* the cache is the slots' contexts (n_ctx = n_slots × n_ctx_slot, as the log says) */
+		cfg->kv_pool_tokens = slot_ctx * cfg->max_num_seqs;
+		cfg->kv_pool_gib = cfg->kv_pool_tokens * cfg->kv_bytes_per_token / 1073741824.0;
 	}
 	if (get_num(root, "start_epoch_s", BR_SIM_DEFAULT_EPOCH, 0, 0, 4e9, 0, &cfg->start_epoch_s, path, "(top level)", cause) < 0 ||
 	    get_num(root, "server_startup_s", 60, 0, 0, 86400, 0, &cfg->server_startup_s, path, "(top level)", cause) < 0 ||

@@ -64,6 +64,15 @@ only_a=$(jget "$c" pairs.0.only_a_series_text)
 check "compare: vLLM's FLOPs counter listed as only A's" grep -q 'vllm:estimated_flops_per_gpu_total' <<< "$only_a"
 check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_series_text)" = null ]
 
+# a log of another engine than the metrics' is set aside (llama.cpp series, SGLang log)
+mkdir -p "$tmp/mism"
+cp "$tmp/llamacpp/stress.json" "$tmp/llamacpp/metrics.csv" "$tmp/mism/"
+cp "$tmp/sglang/server.log" "$tmp/mism/"
+"$BIN" "$tmp/mism" > /dev/null 2> "$tmp/mism.err"; rc=$?
+check "engine mismatch: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "engine mismatch: the SGLang log is set aside" grep -q "written by SGLang while the metrics are llama.cpp's" "$tmp/mism.err"
+check "engine mismatch: no KV pool from the other server" [ "$(jget "$tmp/mism/report/summary.json" capacity.available)" = False ]
+
 # a campaign mixing the three engines: an engine column, llama.cpp's preemptions "none"
 mkdir -p "$tmp/mix"
 for e in vllm sglang llamacpp; do cp "$tmp/$e/stress.json" "$tmp/$e/metrics.csv" "$tmp/$e/server.log" \

@@ -261,6 +261,54 @@ test_window_edges(void **state)
 	assert_int_equal(br_run_window(&s, &i0, &i1), -1);   /* no running column */
 }
 
+/*
+ * llama.cpp prints counters >= 1e6 with 6 significant digits: a pair
+ * 1.90511e+06 → 1.97065e+06 is a delta of 65,540 known to ±(5 + 5) tokens
+ * (half a unit of the 6th digit at each end). "<=" (a cached prefix is not
+ * counted) agrees when 65,540 < client + 0.5 + 10: 65,536, 65,551 and
+ * 65,530 (65,540.5) agree, 65,529 (65,539.5) does not. Below 1e6 the values
+ * are exact: 420,506 → 436,890 = 16,384 must equal the client's exactly.
+ */
+static void
+test_llamacpp_print_precision(void **state)
+{
+	(void)state;
+	static const struct { double client_in; int agrees; } cases[] = {
+		{ 65536, 1 }, { 65551, 1 }, { 65530, 1 }, { 65529, 0 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		double prompt[2] = { 1.90511e6, 1.97065e6 }, gen[2] = { 420506, 436890 };
+		char *names[2] = { "llamacpp:prompt_tokens_total", "llamacpp:tokens_predicted_total" };
+		double *cols[2] = { prompt, gen };
+		br_series s = { .n_rows = 2, .n_cols = 2, .names = names, .cols = cols };
+		br_bench b;
+		memset(&b, 0, sizeof b);
+		b.total_input_tokens = cases[k].client_in;
+		b.total_output_tokens = 16384;
+		b.completed = 64;
+		b.spec_decode_num_drafts = b.spec_decode_draft_tokens = b.spec_decode_accepted_tokens = NAN;
+		br_run run;
+		memset(&run, 0, sizeof run);
+		run.bench.runs = &b;
+		run.bench.n = 1;
+		run.metrics = &s;
+		run.metrics_kind = BR_METRICS_PAIR;
+		br_ledger L;
+		br_analyze_ledger(&run, &L);
+		assert_int_equal(L.n_rows, 2);
+		assert_string_equal(L.rows[0].series, "llamacpp:prompt_tokens_total");
+		assert_string_equal(L.rows[0].relation, "<=");
+		assert_double_abs(L.rows[0].server_delta, 65540, 0);
+		assert_double_abs(L.rows[0].tolerance, 10, 1e-9);
+		if (L.rows[0].agrees != cases[k].agrees)
+			fail_msg("client %.0f: agrees %d, expected %d", cases[k].client_in, L.rows[0].agrees,
+			    cases[k].agrees);
+		assert_double_abs(L.rows[1].tolerance, 0, 0);
+		assert_int_equal(L.rows[1].agrees, 1);
+		free(L.rows);
+	}
+}
+
 int
 main(void)
 {
@@ -268,6 +316,7 @@ main(void)
 		cmocka_unit_test(test_real_glm52_pair),
 		cmocka_unit_test(test_hand_reset_window),
 		cmocka_unit_test(test_window_edges),
+		cmocka_unit_test(test_llamacpp_print_precision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

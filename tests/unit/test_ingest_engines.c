@@ -13,6 +13,8 @@
 #include "benchreport/serverlog.h"
 
 #include <glib.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static void
 load_ok(const char *rel, br_series *s)
@@ -243,6 +245,12 @@ static const struct log_case {
 	  NAN, NAN, 3, 0, 0, NULL },
 	{ "fixtures/engines/llamacpp-b9265-slots.log", BR_ENGINE_LLAMACPP, NAN, NAN, 4, 1024, NAN,
 	  NAN, 0, 0, 0, NULL },
+	/* era A: "-> Slot 0 - max context: 512" → one slot of 512; pool n_ctx 512 (line 1), 160 MiB */
+	{ "fixtures/engines/llamacpp-2024-eraA.log", BR_ENGINE_LLAMACPP, 512, 0.15625, 1, 512, NAN,
+	  NAN, 1, 0, 0, NULL },
+	/* era B': the key=value build line alone */
+	{ "fixtures/engines/llamacpp-2024-build3579.log", BR_ENGINE_LLAMACPP, NAN, NAN, NAN, NAN, NAN,
+	  NAN, 0, 0, 0, "b3579 (fc4ca27b)" },
 };
 
 /* eq_or_nan: a == b to 1e-12 relative, or both NaN. */
@@ -279,6 +287,75 @@ test_engine_logs(void **state)
 			assert_string_equal(l.engine_version, c->version);
 		br_server_log_free(&l);
 		free(path);
+	}
+}
+
+/*
+ * SGLang start-ups, ranks and a cut log, on lines in SGLang's format
+ * (fixtures/engines/sglang-tp4.log) with numbers chosen by hand:
+ *   restart: a start-up serving 'old' with a 200,000-token pool, then one
+ *     serving 'new' with 86,864: the last one counts, 2 start-ups;
+ *   restart without a second ServerArgs: TP0 allocates twice;
+ *   data parallel: DP0/DP1 × TP0/TP1 each 1,000 tokens → the server holds
+ *     2 × 1,000 = 2,000, TP 2, DP 2, one start-up;
+ *   a cut last line ("max_total_num_tokens=868" of 86864, no newline) is
+ *     not read: no pool, cut_last_line 2.
+ */
+static const struct sg_case {
+	const char *text;
+	double pool, tp, dp;
+	int startups, cut;
+	const char *model;
+} sg_cases[] = {
+	{ "[2026-01-14 08:59:00 TP0] server_args=ServerArgs(model_path='old', tp_size=1)\n"
+	  "[2026-01-14 08:59:36 TP0] KV Cache is allocated. #tokens: 200000, K size: 5.34 GB, V size: 5.34 GB\n"
+	  "[2026-01-14 08:59:48 TP0] max_total_num_tokens=200000, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n"
+	  "[2026-01-15 08:59:00 TP0] server_args=ServerArgs(model_path='new', tp_size=1)\n"
+	  "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n"
+	  "[2026-01-15 08:59:48 TP0] max_total_num_tokens=86864, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n",
+	  86864, 1, 1, 2, 0, "new" },
+	{ "[2026-01-14 08:59:36 TP0] KV Cache is allocated. #tokens: 200000, K size: 5.34 GB, V size: 5.34 GB\n"
+	  "[2026-01-14 08:59:48 TP0] max_total_num_tokens=200000, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n"
+	  "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n"
+	  "[2026-01-15 08:59:48 TP0] max_total_num_tokens=86864, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n",
+	  86864, 1, 1, 2, 0, NULL },
+	{ "[2026-01-15 08:59:36 DP0 TP0] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
+	  "[2026-01-15 08:59:36 DP0 TP1] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
+	  "[2026-01-15 08:59:36 DP1 TP0] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
+	  "[2026-01-15 08:59:36 DP1 TP1] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
+	  "[2026-01-15 08:59:48 DP0 TP0] max_total_num_tokens=1000, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=8, context_len=4096\n",
+	  2000, 2, 2, 1, 0, NULL },
+	{ "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n"
+	  "[2026-01-15 08:59:48 TP0] max_total_num_tokens=868",
+	  NAN, 1, 1, 1, 2, NULL },
+};
+
+static void
+test_sglang_log_cases(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof sg_cases / sizeof sg_cases[0]; k++) {
+		char path[] = "/tmp/br-sglang-logXXXXXX";
+		int fd = mkstemp(path);
+		assert_true(fd >= 0);
+		FILE *fp = fdopen(fd, "w");
+		fputs(sg_cases[k].text, fp);
+		fclose(fp);
+		br_server_log l;
+		char *cause = NULL;
+		if (br_server_log_load(path, &l, &cause) != 0)
+			fail_msg("case %zu: %s", k, cause);
+		char what[32];
+		snprintf(what, sizeof what, "case %zu", k);
+		eq_or_nan(what, "kv_pool_tokens", l.kv_pool_tokens, sg_cases[k].pool);
+		eq_or_nan(what, "tensor_parallel_size", l.tensor_parallel_size, sg_cases[k].tp);
+		eq_or_nan(what, "data_parallel_size", l.data_parallel_size, sg_cases[k].dp);
+		assert_int_equal(l.n_startups, sg_cases[k].startups);
+		assert_int_equal(l.cut_last_line, sg_cases[k].cut);
+		if (sg_cases[k].model != NULL)
+			assert_string_equal(l.model, sg_cases[k].model);
+		br_server_log_free(&l);
+		unlink(path);
 	}
 }
 
@@ -330,6 +407,7 @@ main(void)
 		cmocka_unit_test(test_sglang_ranks),
 		cmocka_unit_test(test_engine_logs),
 		cmocka_unit_test(test_engine_log_lines),
+		cmocka_unit_test(test_sglang_log_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,7 +107,7 @@ with_engine(const char *path, const char *engine)
 }
 
 /* "engine": an unknown one is refused; llama.cpp's slots must each hold the
- * longest request (86,864 / 128 slots = 678 tokens < 6,144 + 16); a valid
+ * longest request (86,864 / 128 slots = 678.6, rounded down to whole 16-token blocks: 672 tokens < 6,144 + 16); a valid
  * llama.cpp config never preempts. */
 static void
 test_engine_key(void **state)
@@ -118,7 +118,7 @@ test_engine_key(void **state)
 	expect_bad(bad, "engine", "\"tgi\"");
 	char *q = make_cfg("englong", "86864", "", "8192", "6144", "2");
 	char *slots = with_engine(q, "llamacpp");
-	expect_bad(slots, "scheduler.max_num_seqs", "678 tokens each");
+	expect_bad(slots, "scheduler.max_num_seqs", "672 tokens each");
 	char *good = with_engine(p, "llamacpp");
 	br_sim_result r;
 	char *cause = NULL;
