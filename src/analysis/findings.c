@@ -100,6 +100,8 @@ enum {
 	D_RUNNING_OVER_LOG_X,
 	D_HELD_TOKENS_PER_RUNNING,
 	D_RELEASED_OVER_HELD,
+	D_REQUEST_TOKENS_MEAN,
+	D_IN_FLIGHT,
 	D_N
 };
 
@@ -132,6 +134,8 @@ static const char *const D_KEY[D_N] = {
 	"running_mean_over_log_max_concurrency",
 	"held_tokens_per_running_request",
 	"released_over_held",
+	"request_tokens_mean",
+	"requests_in_flight",
 };
 
 /* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
@@ -320,6 +324,19 @@ gather(const br_analysis *a, facts *x)
 		x->d[D_ITL_BEYOND_P9999] = x->itl_n * 0.0001;
 	}
 
+	/* tokens per request (input + output), for the llama.cpp slot-context check */
+	if (a->run && a->run->bench.n > 0 && a->run->bench.runs[0].completed > 0 &&
+	    br_run_engine(a->run) == BR_ENGINE_LLAMACPP) {
+		const br_bench *bb = &a->run->bench.runs[0];
+		x->d[D_REQUEST_TOKENS_MEAN] = (bb->total_input_tokens + bb->total_output_tokens) / bb->completed;
+		/* requests the client kept in flight: the capacity block's, else min(C, prompts) */
+		double ceff = a->capacity.effective_concurrency;
+		if (!num(ceff) && num(bb->max_concurrency))
+			ceff = num(bb->num_prompts) && bb->num_prompts < bb->max_concurrency ? bb->num_prompts :
+			    bb->max_concurrency;
+		x->d[D_IN_FLIGHT] = ceff;
+	}
+
 	const br_ledger_row *it = ledger_row(&a->ledger, BR_ROLE_SCHEDULED_TOKENS);
 	if (it && num(it->server_delta) && num(it->client_value)) {
 		x->d[D_SCHEDULED_TOKENS] = it->server_delta;
@@ -464,11 +481,16 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (slow == 1)
 		add(f, "decode_bound", BR_SEV_NOTICE, BR_FINDING);
 
+	/* llama.cpp: requests longer than a slot's context (mean input + output
+	 * of the bench against the log's per-slot context) */
+	if (r && r->log && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(r->log->ctx_per_slot_tokens) &&
+	    num(x->d[D_REQUEST_TOKENS_MEAN]) && x->d[D_REQUEST_TOKENS_MEAN] > r->log->ctx_per_slot_tokens)
+		add(f, "slot_context_short", BR_SEV_PROBLEM, BR_FINDING);
+
 	/* A slot server with more requests in flight than slots (llama.cpp:
 	 * requests beyond n_slots wait, deferred; there is no preemption). */
 	if (r && r->log && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(r->log->max_num_seqs) &&
-	    num(a->capacity.effective_concurrency) &&
-	    a->capacity.effective_concurrency > r->log->max_num_seqs)
+	    num(x->d[D_IN_FLIGHT]) && x->d[D_IN_FLIGHT] > r->log->max_num_seqs)
 		add(f, res->available ? "slots_bound" : "slots_bound_no_series", BR_SEV_PROBLEM, BR_FINDING);
 
 	/* Oversubscription: demand C_eff·(in+out) > pool P, C_eff =

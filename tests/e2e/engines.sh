@@ -73,6 +73,17 @@ check "engine mismatch: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "engine mismatch: the SGLang log is set aside" grep -q "written by SGLang while the metrics are llama.cpp's" "$tmp/mism.err"
 check "engine mismatch: no KV pool from the other server" [ "$(jget "$tmp/mism/report/summary.json" capacity.available)" = False ]
 
+# the real 2026 slot lines (4 slots of 1,024 tokens) beside 1,024 + 256-token requests at C 16:
+# the requests do not fit a slot (1,280 > 1,024) and 12 of 16 wait for a slot
+mkdir -p "$tmp/b9"
+cp "$tmp/llamacpp/stress.json" "$tmp/b9/"
+cp "$SRC/fixtures/engines/llamacpp-b9265-slots.log" "$tmp/b9/server.log"
+"$BIN" "$tmp/b9" > /dev/null 2>&1
+b9="$tmp/b9/report/summary.json"
+check "b9265 slots: 'requests do not fit a slot' (1280 > 1024)" grep -q '"slot_context_short"' "$b9"
+check "b9265 slots: slot-bound without a series" grep -q '"slots_bound_no_series"' "$b9"
+check "b9265 slots: 1280 tokens per request" [ "$(jget "$b9" derived.request_tokens_mean)" = 1280.0 ]
+
 # a campaign mixing the three engines: an engine column, llama.cpp's preemptions "none"
 mkdir -p "$tmp/mix"
 for e in vllm sglang llamacpp; do cp "$tmp/$e/stress.json" "$tmp/$e/metrics.csv" "$tmp/$e/server.log" \
