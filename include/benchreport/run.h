@@ -17,7 +17,10 @@ typedef enum br_metrics_kind {
 	BR_METRICS_CSV,           /* metrics.csv, 1 Hz series */
 	BR_METRICS_SNAPSHOT,      /* one .prom snapshot */
 	BR_METRICS_PAIR,          /* two snapshots: before (row 0), after (row 1) */
-	BR_METRICS_SNAPSHOTS      /* metrics/ folder of timestamped snapshots */
+	BR_METRICS_SNAPSHOTS,     /* metrics/ folder of timestamped snapshots */
+	BR_METRICS_LOG            /* (added) no /metrics: SGLang's Prefill/Decode batch lines of the
+	                             server log as a coarse series (running, queue, token usage;
+	                             one row per line, times read as UTC); no counters */
 } br_metrics_kind;
 
 typedef struct br_input_file {

@@ -58,6 +58,9 @@ typedef struct br_server_log {
 	double ctx_per_slot_tokens;    /* (added) llama.cpp context per slot (n_ctx_slot, n_ctx_seq, or
 	                                  n_ctx / n_slots when the KV cache is split), NAN */
 	int kv_unified;                /* (added) llama.cpp `kv_unified`: 1, 0, -1 not printed */
+	double stats_epoch0_s;         /* (added) SGLang: the first stamped line as Unix epoch s, its
+	                                  stamp read as UTC (logs print local time, zone unknown), NAN;
+	                                  stats[i].t_s counts from it */
 	int cut_last_line;             /* (added) SGLang / llama.cpp: the last line had no newline (a log
 	                                  cut while written) and was not read: its number, else 0 */
 	double data_parallel_size;     /* (added) SGLang: DPn rank tags of the KV lines (kv_pool_tokens

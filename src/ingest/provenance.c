@@ -256,8 +256,8 @@ pick_busy_period(br_run *r, const br_bench *b)
 	if (m == NULL || m->n_rows < 4 || m->t_s == NULL || !isfinite(b->duration_s) ||
 	    (r->metrics_kind != BR_METRICS_CSV && r->metrics_kind != BR_METRICS_SNAPSHOTS))
 		return;
-	const double *run = br_series_col(m, "vllm:num_requests_running");
-	const double *wait = br_series_col(m, "vllm:num_requests_waiting");
+	const double *run = br_role_col(m, BR_ROLE_RUNNING);
+	const double *wait = br_role_col(m, BR_ROLE_WAITING);
 	if (run == NULL)
 		return;
 	enum { MAXP = 64 };
@@ -505,8 +505,8 @@ br_run_check_provenance(br_run *r)
 		double c_eff = b->max_concurrency;
 		if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
 			c_eff = b->num_prompts;
-		const double *run = br_series_col(r->metrics, "vllm:num_requests_running");
-		const double *wait = br_series_col(r->metrics, "vllm:num_requests_waiting");
+		const double *run = br_role_col(r->metrics, BR_ROLE_RUNNING);
+		const double *wait = br_role_col(r->metrics, BR_ROLE_WAITING);
 		for (size_t i = 0; run != NULL && i < r->metrics->n_rows; i++) {
 			double nr = isfinite(run[i]) ? run[i] : 0, nw = wait && isfinite(wait[i]) ? wait[i] : 0;
 			if (nr + nw > c_eff) {

@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include "benchreport/common.h"
 #include "benchreport/run.h"
+#include "benchreport/model.h"
 
 /* A sorted list of the regular files in dir (names only). */
 typedef struct name_list {
@@ -458,6 +459,40 @@ is_counter(const char *name)
 }
 
 /*
+ * log_series: with no metrics, an SGLang log's Prefill/Decode batch lines
+ * (br_log_stat: #running-req, #queue-req, token usage) become the run's
+ * series (BR_METRICS_LOG): one row per line at its stamp (epoch s, read as
+ * UTC), columns under SGLang's gauge names so the roles find them. Needs 3
+ * stamped lines in time order. Returns 1 when the series was built.
+ */
+static int
+log_series(br_run *r)
+{
+	const br_server_log *l = r->log;
+	if (r->metrics != NULL || l == NULL || l->engine_kind != BR_ENGINE_SGLANG || l->n_stats < 3 ||
+	    !isfinite(l->stats_epoch0_s))
+		return 0;
+	for (size_t i = 0; i < l->n_stats; i++)
+		if (!isfinite(l->stats[i].t_s) || (i > 0 && l->stats[i].t_s < l->stats[i - 1].t_s))
+			return 0;
+	br_series *s = br_xcalloc(1, sizeof *s);
+	size_t c_run = br_series_add_col(s, "sglang:num_running_reqs");
+	size_t c_wait = br_series_add_col(s, "sglang:num_queue_reqs");
+	size_t c_kv = br_series_add_col(s, "sglang:token_usage");
+	for (size_t i = 0; i < l->n_stats; i++) {
+		size_t row = br_series_add_row(s, l->stats_epoch0_s + l->stats[i].t_s);
+		s->cols[c_run][row] = l->stats[i].running;
+		s->cols[c_wait][row] = l->stats[i].waiting;
+		s->cols[c_kv][row] = l->stats[i].kv_usage_frac;
+	}
+	s->source_path = br_xstrdup(l->source_path);
+	s->engine = BR_ENGINE_SGLANG;
+	r->metrics = s;
+	r->metrics_kind = BR_METRICS_LOG;
+	return 1;
+}
+
+/*
  * check_counter_resets: a counter that falls between two samples is read
  * as a restart from 0 by the deltas (window.c). When most counters fall at
  * that sample the server did restart: say when. When one falls while the
@@ -501,13 +536,14 @@ check_counter_resets(br_run *r)
 	for (size_t c = 0; c < s->n_cols; c++)
 		if (lone[c] > 0) {
 			size_t i = first[c];
-			if (strcmp(s->names[c], "vllm:num_preemptions_total") == 0)
+			const char *pre_name = br_role_name(s, BR_ROLE_PREEMPTIONS);
+			if (pre_name != NULL && strcmp(s->names[c], pre_name) == 0)
 				r->preemptions_suspect = 1;
 			br_run_add_warning(r, "%s falls %zu time%s while the other counters keep rising (first "
 			    "%.0f s after the first sample, %g → %g): not a server restart, so this counter's "
 			    "values are suspect; %s", s->names[c],
 			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, s->cols[c][i - 1], s->cols[c][i],
-			    r->preemptions_suspect && strcmp(s->names[c], "vllm:num_preemptions_total") == 0 ?
+			    r->preemptions_suspect && pre_name != NULL && strcmp(s->names[c], pre_name) == 0 ?
 			    "the preemption count and events are left out of the report" :
 			    "its deltas count each fall as a restart from 0");
 		}
@@ -759,6 +795,9 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;
 	}
+	/* without metrics the note waits for the log: an SGLang log's batch lines
+	 * may stand in (log_series); it keeps its place among the notes */
+	size_t no_metrics_note_at = r->metrics_kind == BR_METRICS_NONE ? r->n_warnings : (size_t)-1;
 	if (r->metrics_kind == BR_METRICS_NONE)
 		br_run_add_warning(r, "no server metrics (metrics.csv or *.prom snapshots): "
 		    "counter ledgers, residency and KV sections removed");
@@ -814,6 +853,14 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		}
 	}
 	br_run_check_provenance(r);
+	if (no_metrics_note_at != (size_t)-1 && log_series(r)) {
+		/* the series stands in: say what it is instead of "removed" */
+		free(r->warnings[no_metrics_note_at]);
+		r->warnings[no_metrics_note_at] = br_xasprintf("no server metrics (metrics.csv or *.prom "
+		    "snapshots): running, queue and token usage come from the SGLang log's %zu batch lines "
+		    "instead, a coarse series (SGLang logs each prefill batch and every 40 decode steps; "
+		    "its stamps read as UTC); the counter ledgers stay removed", r->log->n_stats);
+	}
 	if (r->log == NULL && !had_log_set_aside(r)) {
 		/* said after provenance: a set-aside metrics page no longer gives the pool */
 		br_cache_config cc;

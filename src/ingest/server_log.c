@@ -1363,7 +1363,7 @@ log_init(br_server_log *o)
 	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
 	o->v0_cumulative_preemptions = NAN;
 	o->engine_kind = BR_ENGINE_VLLM;
-	o->n_ctx_tokens = o->ctx_per_slot_tokens = o->data_parallel_size = NAN;
+	o->n_ctx_tokens = o->ctx_per_slot_tokens = o->data_parallel_size = o->stats_epoch0_s = NAN;
 	o->kv_unified = -1;
 }
 

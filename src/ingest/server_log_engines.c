@@ -286,8 +286,10 @@ sglang_line(engine_scan *e, const char *line, int lineno)
 	regmatch_t m[8];
 	char stamp[32];
 	double t_abs = stamp_s(&e->rx, line, stamp);
-	if (br_isnum(t_abs) && !br_isnum(e->t0_s))
+	if (br_isnum(t_abs) && !br_isnum(e->t0_s)) {
 		e->t0_s = t_abs;
+		o->stats_epoch0_s = t_abs + 946684800.0;   /* stamp_s counts from 2000-01-01 00:00 */
+	}
 	if (strstr(line, "ServerArgs(") != NULL) {
 		/* server_args=ServerArgs(model_path='...', ..., served_model_name='...', ...): each
 		 * start-up prints it once (per rank: a second one before any capacity line is

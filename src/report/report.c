@@ -893,6 +893,9 @@ engine_caveats(ctx *c, const br_role *roles, size_t n)
 	const char *items[BR_N_ROLES];
 	size_t k = 0;
 	for (size_t i = 0; i < n && k < BR_N_ROLES; i++) {
+		/* a series from the log's batch lines: its refresh is the intro's subject */
+		if (c->a->run->metrics_kind == BR_METRICS_LOG && roles[i] == BR_ROLE_RUNNING)
+			continue;
 		const char *cv = br_role_name(s, roles[i]) ? br_role_caveat(e, roles[i]) : NULL;
 		if (cv != NULL)
 			items[k++] = cv;
@@ -964,7 +967,7 @@ residency_section(ctx *c)
 		return;
 	}
 	heading(c, 1, "residency.heading");
-	para(c, "residency.intro");
+	para(c, c->a->run->metrics_kind == BR_METRICS_LOG ? "residency.intro_log" : "residency.intro");
 	{
 		static const br_role gauges[] = { BR_ROLE_RUNNING, BR_ROLE_WAITING, BR_ROLE_KV_USAGE_FRAC };
 		engine_caveats(c, gauges, sizeof gauges / sizeof gauges[0]);

@@ -64,6 +64,20 @@ only_a=$(jget "$c" pairs.0.only_a_series_text)
 check "compare: vLLM's FLOPs counter listed as only A's" grep -q 'vllm:estimated_flops_per_gpu_total' <<< "$only_a"
 check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_series_text)" = null ]
 
+# no /metrics: the SGLang log's Decode batch lines stand in as a coarse series
+mkdir -p "$tmp/sglog"
+cp "$tmp/sglang/stress.json" "$tmp/sglang/server.log" "$tmp/sglog/"
+"$BIN" "$tmp/sglog" > /dev/null 2> "$tmp/sglog.err"; rc=$?
+check "SGLang log series: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+g="$tmp/sglog/report/summary.json"
+check "SGLang log series: residency from the batch lines" [ "$(jget "$g" residency.available)" = True ]
+# the peak of '#running-req: N' over the log's lines, by awk (independent of the parser)
+peak=$(grep -o '#running-req: [0-9]*' "$tmp/sglog/server.log" | awk '{ if ($2 > m) m = $2 } END { print m }')
+check "SGLang log series: running peak = the log's largest #running-req ($peak)" \
+	near "$(jget "$g" residency.running_peak)" "$peak" 0
+check "SGLang log series: the note says where the series comes from" grep -q "SGLang log's .* batch lines instead" "$tmp/sglog.err"
+check "SGLang log series: no counter ledger claimed" [ "$(jget "$g" ledger.available)" = False ]
+
 # a log of another engine than the metrics' is set aside (llama.cpp series, SGLang log)
 mkdir -p "$tmp/mism"
 cp "$tmp/llamacpp/stress.json" "$tmp/llamacpp/metrics.csv" "$tmp/mism/"
