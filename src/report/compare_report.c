@@ -637,7 +637,9 @@ pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	para(c, "ab_table.intro", po);
 	rows_table(c, p, 1);
 	elasticity_paragraph(c, p, po);
-	note(c, "ab_table.note", po);
+	note(c, p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
+	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP ?
+	    "ab_table.note_engines" : "ab_table.note", po);
 	heading(c, 2, "sec.settings", po);
 	verdict_paragraphs(c, p, po);
 	settings_table(c, p);
