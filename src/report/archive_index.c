@@ -91,6 +91,9 @@ static const struct {
 	{ "findings", "@findings" },              /* finding ids joined by ";" */
 	{ "gate_passed", "gate.passed" },
 	{ "gate_spec", "gate.spec" },
+	/* (added, kept last so earlier columns keep their places) the server's engine */
+	{ "engine", "engine.key" },               /* "vllm", "sglang", "llamacpp", "unknown" */
+	{ "engine_version", "server_log.engine_version" },   /* SGLang version / llama.cpp build */
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
