@@ -104,6 +104,11 @@ int br_campaign_load(const char *dir, const char *focus_name,
 int br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
     br_campaign *out, char **cause);
 
+/* br_campaign_inputs_free (src/ingest/campaign_read.c): free what
+ * br_campaign_read filled (runs, calibration runs, plan, warnings, dir,
+ * name) and zero c; br_campaign_free calls it after the analysis half. */
+void br_campaign_inputs_free(br_campaign *c);
+
 /*
  * br_campaign_analyze (src/analysis/campaign.c): the analysis half: every
  * run analysed, repeats grouped, the focus picked (focus_name, else the

@@ -93,20 +93,8 @@ br_campaign_free(br_campaign *c)
 	for (size_t i = 0; c->analyses && i < c->n_runs; i++)
 		br_analysis_free(&c->analyses[i]);
 	free(c->analyses);
-	for (size_t i = 0; i < c->n_runs; i++)
-		br_run_free(&c->runs[i]);
-	free(c->runs);
-	for (size_t i = 0; i < c->n_calibration_runs; i++)
-		br_run_free(&c->calibration_runs[i]);
-	free(c->calibration_runs);
 	br_flops_calibration_free(&c->calibration);
 	br_campaign_repeats_free(c);
 	free(c->calibration_missing);
-	for (size_t i = 0; i < c->n_warnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
-	br_plan_free(c->plan, c->n_plan);
-	free(c->dir);
-	free(c->name);
-	memset(c, 0, sizeof *c);
+	br_campaign_inputs_free(c);   /* runs, calibration runs, plan, warnings, names; zeroes c */
 }

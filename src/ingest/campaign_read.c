@@ -18,10 +18,9 @@
 #include "benchreport/campaign.h"
 #include "benchreport/outdir.h"
 
-/* read_free: what br_campaign_read filled (runs, calibration runs, plan,
- * warnings, names), on its error paths; analysis-side fields are unset. */
-static void
-read_free(br_campaign *c)
+/* br_campaign_inputs_free: see campaign.h. */
+void
+br_campaign_inputs_free(br_campaign *c)
 {
 	for (size_t i = 0; i < c->n_runs; i++)
 		br_run_free(&c->runs[i]);
@@ -325,7 +324,7 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 		free(tmp);
 	}
 	if (load_plan(c, dir, cause) != 0) {
-		read_free(c);
+		br_campaign_inputs_free(c);
 		return -1;
 	}
 	size_t n_subs;
@@ -342,7 +341,7 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 		free(p);
 		if (rc != 0) {
 			free_names(subs, n_subs);
-			read_free(c);
+			br_campaign_inputs_free(c);
 			return -1;
 		}
 		c->n_runs++;
@@ -350,7 +349,7 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 	free_names(subs, n_subs);
 	if (c->n_runs == 0) {
 		*cause = br_xasprintf("%s: no run folders (sub-folders holding stress.json) found", dir);
-		read_free(c);
+		br_campaign_inputs_free(c);
 		return -1;
 	}
 	/* two runs named alike (run.json "name"): each gets its folder's name in
@@ -388,7 +387,7 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 	/* the folders given for the FLOPs calibration only */
 	for (size_t i = 0; i < n_calib; i++)
 		if (load_calibration_dir(c, calib_dirs[i], cause) != 0) {
-			read_free(c);
+			br_campaign_inputs_free(c);
 			return -1;
 		}
 	return 0;

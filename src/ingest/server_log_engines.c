@@ -361,6 +361,24 @@ sglang_line(engine_scan *e, const char *line, int lineno)
 	}
 }
 
+/* slot_line: one slot announced at start-up (any era): its id and context. */
+static void
+slot_line(engine_scan *e, double id, double ctx_tokens, int lineno)
+{
+	e->any = 1;
+	new_startup_if_after_batches(e, lineno, "");
+	e->out->ctx_per_slot_tokens = ctx_tokens;
+	if (id >= 0 && id < 64)
+		e->slot_ids |= 1ull << (int)id;
+}
+
+/* bits_set: how many ranks or slots a bit mask names. */
+static int
+bits_set(unsigned long long b)
+{
+	return __builtin_popcountll(b);
+}
+
 /* llamacpp_line: one line of a llama-server log. */
 static void
 llamacpp_line(engine_scan *e, const char *line, int lineno)
@@ -406,21 +424,11 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 	}
 	if (regexec(&e->rx.rx[RX_LC_SLOT_2024], line, 3, m, 0) == 0) {
 		/* early 2024: "Available slots:" then " -> Slot N - max context: M" per slot */
-		e->any = 1;
-		new_startup_if_after_batches(e, lineno, "");
-		o->ctx_per_slot_tokens = grp(line, m, 2);
-		double id = grp(line, m, 1);
-		if (id >= 0 && id < 64)
-			e->slot_ids |= 1ull << (int)id;
+		slot_line(e, grp(line, m, 1), grp(line, m, 2), lineno);
 		return;
 	}
 	if (regexec(&e->rx.rx[RX_LC_SLOT_CTX], line, 4, m, 0) == 0) {
-		e->any = 1;
-		new_startup_if_after_batches(e, lineno, "");
-		o->ctx_per_slot_tokens = grp(line, m, 3);
-		double id = grp(line, m, 1);
-		if (id >= 0 && id < 64)
-			e->slot_ids |= 1ull << (int)id;
+		slot_line(e, grp(line, m, 1), grp(line, m, 3), lineno);
 		return;
 	}
 	if (regexec(&e->rx.rx[RX_LC_KV], line, 8, m, 0) == 0) {
@@ -516,17 +524,12 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 		return -1;
 	}
 	if (engine == BR_ENGINE_SGLANG && e.tp_ranks != 0) {
-		int k = 0;
-		for (unsigned b = e.tp_ranks; b; b >>= 1)
-			k += b & 1;
-		out->tensor_parallel_size = k;
+		out->tensor_parallel_size = bits_set(e.tp_ranks);
 	}
 	if (engine == BR_ENGINE_SGLANG && e.dp_ranks != 0) {
 		/* each data-parallel rank is a scheduler with its own pool of
 		 * max_total_num_tokens: the server holds their sum */
-		int k = 0;
-		for (unsigned b = e.dp_ranks; b; b >>= 1)
-			k += b & 1;
+		int k = bits_set(e.dp_ranks);
 		out->data_parallel_size = k;
 		if (k > 1 && br_isnum(out->kv_pool_tokens))
 			out->kv_pool_tokens *= k;
@@ -541,10 +544,7 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 			out->ctx_per_slot_tokens = floor(out->n_ctx_tokens / out->max_num_seqs);
 		if (!br_isnum(out->max_num_seqs) && e.slot_ids != 0) {
 			/* no `n_slots =` line (2026 builds print the slot lines only): count them */
-			int k = 0;
-			for (unsigned long long b = e.slot_ids; b; b >>= 1)
-				k += (int)(b & 1);
-			out->max_num_seqs = k;
+			out->max_num_seqs = bits_set(e.slot_ids);
 		}
 		out->max_model_len_tokens = out->ctx_per_slot_tokens;
 		if (!br_isnum(out->kv_pool_tokens) && br_isnum(out->n_ctx_tokens)) {

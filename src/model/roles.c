@@ -67,6 +67,10 @@ static const role_map vllm_map[BR_N_ROLES] = {
 };
 
 
+/* the same sentence for the three spec-decode counters SGLang lacks */
+#define SG_SPEC_GAUGES { { NULL }, NULL, \
+	"SGLang reports speculative decoding only as gauges (accept length and rate)" }
+
 static const role_map sglang_map[BR_N_ROLES] = {
 	[BR_ROLE_RUNNING] = { { "sglang:num_running_reqs" },
 	    "SGLang refreshes its scheduler gauges only when the scheduler logs (each prefill "
@@ -88,12 +92,9 @@ static const role_map sglang_map[BR_N_ROLES] = {
 	[BR_ROLE_SCHEDULED_TOKENS] = { { NULL }, NULL,
 	    "SGLang has no counter of the tokens scheduled per engine step" },
 	[BR_ROLE_FLOPS] = { { NULL }, NULL, "SGLang has no FLOPs counter" },
-	[BR_ROLE_SPEC_DRAFTS] = { { NULL }, NULL,
-	    "SGLang reports speculative decoding only as gauges (accept length and rate)" },
-	[BR_ROLE_SPEC_DRAFT_TOKENS] = { { NULL }, NULL,
-	    "SGLang reports speculative decoding only as gauges (accept length and rate)" },
-	[BR_ROLE_SPEC_ACCEPTED] = { { NULL }, NULL,
-	    "SGLang reports speculative decoding only as gauges (accept length and rate)" },
+	[BR_ROLE_SPEC_DRAFTS] = SG_SPEC_GAUGES,
+	[BR_ROLE_SPEC_DRAFT_TOKENS] = SG_SPEC_GAUGES,
+	[BR_ROLE_SPEC_ACCEPTED] = SG_SPEC_GAUGES,
 	[BR_ROLE_TTFT_HIST] = { { "sglang:time_to_first_token_seconds" }, NULL, NULL },
 	[BR_ROLE_QUEUE_HIST] = { { "sglang:queue_time_seconds" }, NULL, NULL },
 	[BR_ROLE_PREFILL_HIST] = { { NULL }, NULL,

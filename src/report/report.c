@@ -762,7 +762,6 @@ engine_settings_table(ctx *c, strpool *p, const br_server_log *log)
 static void
 capacity_section(ctx *c)
 {
-	char kb[128];
 	const br_capacity *cap = &c->a->capacity;
 	const br_server_log *log = c->a->run->log;
 	strpool p = { 0 };
@@ -778,12 +777,11 @@ capacity_section(ctx *c)
 	if (!cap->available) {
 		note(c, "capacity.removed");
 	} else {
-		para(c, ekey(c, "capacity.intro", kb));
+		para(c, "capacity.intro");
 		const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
 		const char *cells[2 * 11];
 		size_t n = 0;
-#define ROW(key, val) do { cells[n * 2] = fill(c, &p, ekey(c, key, kb)); cells[n * 2 + 1] = keep(&p, val); \
-	n++; } while (0)
+#define ROW(key, val) do { cells[n * 2] = fill(c, &p, key); cells[n * 2 + 1] = keep(&p, val); n++; } while (0)
 		br_engine eng = br_run_engine(c->a->run);
 		const char *cap_name = eng == BR_ENGINE_SGLANG ? "max_running_requests" :
 		    eng == BR_ENGINE_LLAMACPP ? "n_slots" : "max_num_seqs";
@@ -867,12 +865,12 @@ capacity_section(ctx *c)
 			para(c, "capacity.stats_lines");
 	} else if (other_engine) {
 		heading(c, 2, "capacity.server_heading");
-		para(c, ekey(c, log->engine_version ? "capacity.server_build" : "capacity.server_nobuild", kb));
+		para(c, log->engine_version ? "capacity.server_build" : "capacity.server_nobuild");
 		engine_settings_table(c, &p, log);
 		if (log->n_stats > 0)
-			para(c, ekey(c, "capacity.stats_lines", kb));
+			para(c, "capacity.stats_lines");
 		if (log->n_requests > 0)
-			para(c, ekey(c, "capacity.timed_requests", kb));
+			para(c, "capacity.timed_requests");
 	}
 	strpool_free(&p);
 }

@@ -28,6 +28,16 @@ subst(const char *s, const char *from, const char *to)
 
 static char tmpdir[64];
 
+/* write_text: text into the file at path (created or replaced). */
+static void
+write_text(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
 /* make_cfg: write BASE with the given values to a temp file; returns its path. */
 static char *
 make_cfg(const char *name, const char *pool, const char *schedx, const char *mml,
@@ -39,10 +49,7 @@ make_cfg(const char *name, const char *pool, const char *schedx, const char *mml
 	char *d = subst(c, "INLEN", inlen);
 	char *e = subst(d, "CONC", conc);
 	char *path = br_xasprintf("%s/%s.json", tmpdir, name);
-	FILE *fp = fopen(path, "w");
-	assert_non_null(fp);
-	fputs(e, fp);
-	fclose(fp);
+	write_text(path, e);
 	free(a);
 	free(b);
 	free(c);
@@ -96,10 +103,7 @@ with_engine(const char *path, const char *engine)
 	char *to = br_xasprintf("{\"engine\": \"%s\", \"seed\": 1,", engine);
 	char *t2 = subst(text, "{\"seed\": 1,", to);
 	char *out = br_xasprintf("%s.%s.json", path, engine);
-	FILE *fp = fopen(out, "w");
-	assert_non_null(fp);
-	fputs(t2, fp);
-	fclose(fp);
+	write_text(out, t2);
 	free(text);
 	free(to);
 	free(t2);
