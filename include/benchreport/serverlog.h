@@ -80,6 +80,10 @@ typedef struct br_server_log {
 	size_t n_args;
 	int args_line;
 	int args_complete;
+	int args_all;                  /* (added) 1: the line lists EVERY argument, defaults included
+	                                  (SGLang's `server_args=ServerArgs(...)`); an argument one
+	                                  log lists and another does not is then unknown (another
+	                                  version), not a default. 0: vLLM's non-default list */
 	double max_model_len_tokens;
 	double max_num_seqs;
 	double max_num_batched_tokens;
@@ -119,6 +123,16 @@ typedef struct br_server_log {
 	long long binary_bytes;        /* bytes of the lines skipped for holding a NUL byte */
 	int first_binary_line;         /* 1-based line of the first of them, 0 when none */
 } br_server_log;
+
+/*
+ * br_log_arg_incidental: 1 when argument `name` of a log of engine
+ * `engine_kind` (br_engine) names no setting of the server's behaviour that
+ * a comparison should credit: where it listens (host, port), the model's
+ * path (compared as the model), and for SGLang the random_seed that
+ * ServerArgs draws anew at each start when none is given
+ * (python/sglang/srt/server_args.py: random.randint(0, 1 << 30)). 0 otherwise.
+ */
+int br_log_arg_incidental(int engine_kind, const char *name);
 
 /*
  * br_server_log_load: scan a server log. Prefixes (timestamps, process tags,

@@ -342,7 +342,13 @@ sets_pool(const char *name)
 		"arg max_cpu_loras", "arg compilation_config", "arg cudagraph_capture_sizes",
 		"arg max_seq_len_to_capture", "arg cuda_graph_sizes", "arg limit_mm_per_prompt",
 		"arg data_parallel_size", "arg enable_expert_parallel", "arg kv_transfer_config",
-		"arg load_format", "arg mm_processor_cache_gb", "driver", "CUDA", "speculative decoding" };
+		"arg load_format", "arg mm_processor_cache_gb", "driver", "CUDA", "speculative decoding",
+		/* SGLang's ServerArgs names (python/sglang/srt/server_args.py) */
+		"arg mem_fraction_static", "arg max_total_tokens", "arg tp_size", "arg pp_size", "arg dp_size",
+		"arg ep_size", "arg context_length", "arg page_size", "arg chunked_prefill_size",
+		"arg max_prefill_tokens", "arg cuda_graph_max_bs", "arg cuda_graph_bs", "arg disable_cuda_graph",
+		"arg enable_dp_attention", "arg speculative_algorithm", "arg speculative_num_draft_tokens",
+		"arg lora_paths", "arg max_loras_per_batch", "arg max_running_requests" };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(name, keys[i]) == 0)
 			return 1;
@@ -386,25 +392,35 @@ log_arg(const br_server_log *l, const char *name)
 	return NULL;
 }
 
-/* skip_arg: arguments the fixed settings already cover, or that name no
- * setting of the server's behaviour (host, port). */
+/* skip_arg: arguments the fixed settings already cover (the running cap:
+ * vLLM's max_num_seqs, SGLang's max_running_requests, whose value the
+ * capacity line states), or that name no setting of the server's
+ * behaviour (br_log_arg_incidental: host, port, SGLang's random_seed). */
 static int
-skip_arg(const char *name)
+skip_arg(const br_server_log *l, const char *name)
 {
-	static const char *const keys[] = { "host", "port", "model", "model_tag", "served_model_name",
-		"max_num_seqs" };
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-		if (strcmp(name, keys[i]) == 0)
-			return 1;
-	return 0;
+	return strcmp(name, "max_num_seqs") == 0 ||
+	    (l->engine_kind == BR_ENGINE_SGLANG && strcmp(name, "max_running_requests") == 0) ||
+	    br_log_arg_incidental(l->engine_kind, name);
+}
+
+/* args_state: what one side's log says of its arguments when they cannot be compared. */
+static const char *
+args_state(const br_server_log *l, int listed)
+{
+	return listed ? "listed" : l == NULL ? "no server log" :
+	    l->engine_kind == BR_ENGINE_LLAMACPP ? "not printed by llama-server" : "args line missing or cut off";
 }
 
 /*
  * add_extras: every setting beyond the fixed table: bench backend,
  * tokenizer, num_prompts, burstiness; run.json driver and CUDA; the union
  * of both logs' non-default arguments (an argument one side lists and the
- * other does not was at its default there: "default"). A side without a
- * server log (or whose args line was cut off) makes the arguments unknown.
+ * other does not was at its default there: "default"); for two SGLang logs
+ * the union of both ServerArgs lines, which list every argument (one the
+ * other does not print comes from another SGLang version: "not printed",
+ * unknown). A side without a server log (or whose args line was cut off),
+ * or logs of two engines, make the arguments unknown.
  */
 static void
 add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
@@ -434,21 +450,29 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 	const br_server_log *la = ra ? ra->log : NULL, *lb = rb ? rb->log : NULL;
 	int ka = la && la->args_line && la->args_complete, kb = lb && lb->args_line && lb->args_complete;
 	if (!ka || !kb) {
-		push_extra(out, "server arguments", ka ? "listed" : la ? "args line missing or cut off" : "no server log",
-		    kb ? "listed" : lb ? "args line missing or cut off" : "no server log", BR_DIFF_UNKNOWN);
+		push_extra(out, "server arguments", args_state(la, ka), args_state(lb, kb), BR_DIFF_UNKNOWN);
 		return;
 	}
+	if (la->engine_kind != lb->engine_kind || la->args_all != lb->args_all) {
+		push_extra(out, "server arguments", la->args_all ? "every argument (ServerArgs)" : "non-default list",
+		    lb->args_all ? "every argument (ServerArgs)" : "non-default list", BR_DIFF_UNKNOWN);
+		return;
+	}
+	/* an argument missing from one side: at its default (vLLM's list) or
+	 * not printed by that side's version (SGLang's full list) */
+	const char *missing = la->args_all ? "not printed" : "default";
 	for (int side = 0; side < 2; side++) {
 		const br_server_log *l = side ? lb : la, *o = side ? la : lb;
 		for (size_t i = 0; i < l->n_args; i++) {
 			const char *n = l->args[i].name;
-			if (skip_arg(n) || (side == 1 && log_arg(o, n) != NULL))
+			if (skip_arg(l, n) || (side == 1 && log_arg(o, n) != NULL))
 				continue;   /* B's args that A also lists were compared from A's side */
 			const char *va = side ? log_arg(la, n) : l->args[i].value;
 			const char *vb = side ? l->args[i].value : log_arg(lb, n);
 			char *name = br_xasprintf("arg %s", n);
-			push_extra(out, name, va ? va : "default", vb ? vb : "default",
-			    va && vb && strcmp(va, vb) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS);
+			int st = va && vb ? (strcmp(va, vb) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS) :
+			    la->args_all ? BR_DIFF_UNKNOWN : BR_DIFF_DIFFERS;
+			push_extra(out, name, va ? va : missing, vb ? vb : missing, st);
 			free(name);
 		}
 	}
@@ -498,7 +522,7 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	const br_server_log *la = a->run ? a->run->log : NULL, *lb = b->run ? b->run->log : NULL;
 	br_cmp_diff *mns = &out->diffs[BR_SET_MAX_NUM_SEQS];
 	if (mns->state == BR_DIFF_UNKNOWN && la && lb && la->args_line && la->args_complete &&
-	    lb->args_line && lb->args_complete) {
+	    lb->args_line && lb->args_complete && !la->args_all && !lb->args_all) {
 		int ha = isfinite(la->max_num_seqs), hb = isfinite(lb->max_num_seqs);
 		if (!ha) {
 			free(mns->a_text);

@@ -349,11 +349,11 @@ stall_event(const br_bench *b, br_latency *out)
 		w[k] = (window){ gaps[k].end_s - gaps[k].gap_s + tl, gaps[k].end_s - tl, k, 0 };
 	}
 	tokens_inside(b, w, nw);   /* sorts w by g0 */
-	int *hit = br_xcalloc(nw ? nw : 1, sizeof *hit);
+	int *gap_hit = br_xcalloc(nw ? nw : 1, sizeof *gap_hit);
 	for (size_t m = 0; m < nw; m++)
-		hit[w[m].gap] = w[m].hit;
+		gap_hit[w[m].gap] = w[m].hit;
 	for (size_t k = 0; k < nw; k++) {
-		if (!hit[k]) {
+		if (!gap_hit[k]) {
 			best_end = gaps[k].end_s;
 			best_gap = gaps[k].gap_s;
 			best_req = gaps[k].req;
@@ -361,7 +361,7 @@ stall_event(const br_bench *b, br_latency *out)
 			break;
 		}
 	}
-	free(hit);
+	free(gap_hit);
 	free(w);
 	free(gaps);
 	if (!isfinite(best_end))

@@ -11,7 +11,8 @@
  *     significant digits, so a random dataset's per-seed wobble of a token
  *     does not split a configuration);
  *   - the vLLM version and every argument of the server log's non-default
- *     args line except host and port, in name order (no log: "unknown",
+ *     args line except host and port (SGLang: every ServerArgs argument
+ *     but the incidental ones, br_log_arg_incidental), in name order (no log: "unknown",
  *     which only matches another unknown);
  *   - run.json's gpu, driver and cuda.
  * Not part of it: names, dates, run_number, label, notes and every result.
@@ -90,7 +91,8 @@ fingerprint(const br_run *r, const br_bench *b)
 		qsort(sorted, r->log->n_args, sizeof *sorted, arg_cmp);
 		for (size_t i = 0; i < r->log->n_args; i++) {
 			const br_log_arg *a = sorted[i];
-			if (strcmp(a->name, "host") == 0 || strcmp(a->name, "port") == 0)
+			if (strcmp(a->name, "host") == 0 || strcmp(a->name, "port") == 0 ||
+			    (r->log->engine_kind == BR_ENGINE_SGLANG && br_log_arg_incidental(BR_ENGINE_SGLANG, a->name)))
 				continue;
 			g_string_append_printf(g, "arg:%s=%s;", a->name, a->value);
 		}

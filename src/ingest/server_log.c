@@ -33,6 +33,7 @@
 #include <string.h>
 #include "benchreport/common.h"
 #include "benchreport/serverlog.h"
+#include "pyrepr.h"
 #include "benchreport/model.h"
 
 #define LOOKS_LIKE_BYTES (256 * 1024)
@@ -289,47 +290,6 @@ find(search_memo *m, const char *p, const char *end, int anchored, const char *k
 }
 
 /*
- * skip_value: from the start of one value of a Python repr, the ',' or
- * closing bracket that ends it at depth 0 (*closed = 1), or `end` when the
- * text stops first (*closed = 0). Quoted strings (with backslash escapes),
- * (), [], {} and <Enum: 3> reprs are skipped whole.
- */
-static const char *
-skip_value(const char *p, const char *end, int *closed)
-{
-	int depth = 0;
-	*closed = 0;
-	while (p < end) {
-		char c = *p;
-		if (c == '\'' || c == '"') {
-			p++;
-			while (p < end && *p != c) {
-				if (*p == '\\' && p + 1 < end)
-					p++;
-				p++;
-			}
-			if (p < end)
-				p++;
-			continue;
-		}
-		if (c == '{' || c == '[' || c == '(' || c == '<')
-			depth++;
-		else if (c == '}' || c == ']' || c == ')' || c == '>') {
-			if (depth == 0) {
-				*closed = 1;
-				return p;
-			}
-			depth--;
-		} else if (c == ',' && depth == 0) {
-			*closed = 1;
-			return p;
-		}
-		p++;
-	}
-	return p;
-}
-
-/*
  * dict_end: given p at '{' of a Python repr, the matching '}', or NULL when
  * the text ends first (a wrapped line whose rest has not been joined yet).
  */
@@ -337,10 +297,10 @@ static const char *
 dict_end(const char *p, const char *end)
 {
 	int closed;
-	const char *q = skip_value(p + 1, end, &closed);
+	const char *q = br_py_skip_value(p + 1, end, &closed);
 	/* skip_value stops at a depth-0 ',' too: walk value by value */
 	while (closed && q < end && *q == ',')
-		q = skip_value(q + 1, end, &closed);
+		q = br_py_skip_value(q + 1, end, &closed);
 	return (closed && q < end && *q == '}') ? q : NULL;
 }
 
@@ -818,8 +778,6 @@ py_num(const char *v, const char *end)
  * unparsed. A value that is not what the key needs (None, a string where a
  * number belongs) leaves the field NAN/NULL.
  */
-static char *clip(const char *p, size_t n, size_t max);
-
 /* clear_args: forget the args of an earlier `non-default args` line. */
 static void
 clear_args(scanner *s)
@@ -880,13 +838,13 @@ apply_args(scanner *s, const char *p, const char *end, int line)
 		while (p < end && *p == ' ')
 			p++;
 		int closed;
-		const char *v = p, *ve = skip_value(p, end, &closed);
+		const char *v = p, *ve = br_py_skip_value(p, end, &closed);
 		const char *vt = ve;
 		while (vt > v && vt[-1] == ' ')
 			vt--;
 		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
 		o->args[o->n_args].name = br_xstrndup(key, kl);
-		o->args[o->n_args].value = clip(v, (size_t)(vt - v), 200);
+		o->args[o->n_args].value = br_clip_utf8(v, (size_t)(vt - v), 200);
 		o->n_args++;
 #define KEY(name) (kl == strlen(name) && memcmp(key, name, kl) == 0)
 		if (KEY("max_model_len"))
@@ -1135,22 +1093,6 @@ exception_like(const char *p, const char *end)
 	return p == end || *p == ':';
 }
 
-/* clip: copy of [p, p+n) cut to at most `max` bytes at a UTF-8 boundary,
- * with "..." appended when cut. */
-static char *
-clip(const char *p, size_t n, size_t max)
-{
-	if (n <= max)
-		return br_xstrndup(p, n);
-	size_t k = max;
-	while (k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
-		k--;
-	char *o = br_xmalloc(k + 4);
-	memcpy(o, p, k);
-	memcpy(o + k, "...", 4);
-	return o;
-}
-
 /* set_exception: b..end (line lineno) is the newest exception; the one
  * before it is kept as prev_exc (the root cause behind "See root cause above"). */
 static void
@@ -1159,7 +1101,7 @@ set_exception(scanner *s, const char *b, const char *end, int lineno)
 	free(s->prev_exc);
 	s->prev_exc = s->exc;
 	s->prev_exc_line = s->exc_line;
-	s->exc = clip(b, (size_t)(end - b), FAILURE_MAX);
+	s->exc = br_clip_utf8(b, (size_t)(end - b), FAILURE_MAX);
 	s->exc_line = lineno;
 }
 
@@ -1237,7 +1179,7 @@ traceback(scanner *s, const pline *l, int lineno)
 		return;
 	char *joined = br_xasprintf("%s: %.*s", s->exc, (int)(end - b), b);
 	free(s->exc);
-	s->exc = clip(joined, strlen(joined), FAILURE_MAX);
+	s->exc = br_clip_utf8(joined, strlen(joined), FAILURE_MAX);
 	free(joined);
 }
 

@@ -30,6 +30,7 @@
 #include "benchreport/common.h"
 #include "benchreport/model.h"
 #include "benchreport/serverlog.h"
+#include "pyrepr.h"
 
 enum {
 	ENGINE_SNIFF_LINES = 4000,  /* lines read to tell the engine */
@@ -205,6 +206,20 @@ typedef struct engine_scan {
 	int pending_line;
 } engine_scan;
 
+/* args_clear: forget the argument list of an earlier start-up. */
+static void
+args_clear(br_server_log *o)
+{
+	for (size_t i = 0; i < o->n_args; i++) {
+		free(o->args[i].name);
+		free(o->args[i].value);
+	}
+	free(o->args);
+	o->args = NULL;
+	o->n_args = 0;
+	o->args_line = o->args_complete = o->args_all = 0;
+}
+
 /*
  * start_over: a new server start-up begins at lineno: forget the capacity,
  * model and rank tags of the earlier one (the run came after the last
@@ -230,6 +245,56 @@ start_over(engine_scan *e, int lineno, const char *stamp)
 	e->slot_ids = 0;
 	e->saw_batch = 0;
 	e->saw_serverargs = 0;
+	args_clear(o);
+}
+
+/*
+ * sglang_server_args: every `name=value` of `ServerArgs(...)` in line
+ * (lineno) into o->args (values as printed, clipped at 200 bytes), with
+ * args_all = 1 (SGLang prints all of them, defaults included) and
+ * args_complete = 1 when the closing ')' was reached (a line cut short
+ * leaves the rest unknown). Values are Python reprs: quoted strings (commas
+ * inside), None, True, lists, dicts and nested reprs are skipped whole by
+ * br_py_skip_value.
+ */
+static void
+sglang_server_args(br_server_log *o, const char *line, int lineno)
+{
+	const char *p = strstr(line, "ServerArgs(");
+	if (p == NULL)
+		return;
+	args_clear(o);
+	o->args_line = lineno;
+	o->args_all = 1;
+	p += strlen("ServerArgs(");
+	const char *end = line + strlen(line);
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *key = p;
+		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		if (p == key || p >= end || *p != '=') {
+			o->args_complete = p == key && p < end && *p == ')';
+			return;
+		}
+		size_t kl = (size_t)(p - key);
+		int closed;
+		const char *v = p + 1, *ve = br_py_skip_value(v, end, &closed);
+		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
+		o->args[o->n_args].name = br_xstrndup(key, kl);
+		o->args[o->n_args].value = br_clip_utf8(v, (size_t)(ve - v), 200);
+		o->n_args++;
+		if (!closed)
+			return;   /* cut before its ')' */
+		if (*ve == ')') {
+			o->args_complete = 1;
+			return;
+		}
+		p = ve + 1;
+	}
 }
 
 /* new_startup_if_after_batches: a capacity line before any start-up, or
@@ -302,6 +367,7 @@ sglang_line(engine_scan *e, const char *line, int lineno)
 			free(o->served_model_name);
 			o->model = quoted_after(line, "model_path='", '\'');
 			o->served_model_name = quoted_after(line, "served_model_name='", '\'');
+			sglang_server_args(o, line, lineno);
 			e->saw_serverargs = 1;
 		}
 		return;
@@ -553,5 +619,22 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 			out->kv_pool_line = e.n_ctx_line;
 		}
 	}
+	return 0;
+}
+
+/* br_log_arg_incidental: see serverlog.h. */
+int
+br_log_arg_incidental(int engine_kind, const char *name)
+{
+	static const char *const any[] = { "host", "port", "model", "model_tag", "served_model_name" };
+	static const char *const sglang[] = { "model_path", "tokenizer_path", "random_seed", "nccl_port",
+		"dist_init_addr" };
+	for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
+		if (strcmp(name, any[i]) == 0)
+			return 1;
+	if (engine_kind == BR_ENGINE_SGLANG)
+		for (size_t i = 0; i < sizeof sglang / sizeof sglang[0]; i++)
+			if (strcmp(name, sglang[i]) == 0)
+				return 1;
 	return 0;
 }

@@ -759,6 +759,48 @@ engine_settings_table(ctx *c, strpool *p, const br_server_log *log)
 	br_pdf_table(c->d, &t);
 }
 
+/*
+ * args_table: a table of the log's arguments as printed (values cut at 90
+ * bytes): every one when `only` is NULL, else those named in the
+ * NULL-terminated list `only`, in its order. Nothing when none is there.
+ */
+static void
+args_table(ctx *c, strpool *p, const br_server_log *log, const char *const *only)
+{
+	const char **cells = br_xcalloc(log->n_args * 2 + 1, sizeof *cells);
+	size_t n = 0;
+	for (size_t k = 0; only ? only[k] != NULL : k < log->n_args; k++) {
+		const br_log_arg *a = NULL;
+		if (only == NULL)
+			a = &log->args[k];
+		else
+			for (size_t i = 0; i < log->n_args && a == NULL; i++)
+				if (strcmp(log->args[i].name, only[k]) == 0)
+					a = &log->args[i];
+		if (a == NULL)
+			continue;
+		cells[n * 2] = a->name;
+		const char *v = a->value;
+		if (strlen(v) > 90) {
+			size_t m = 87;
+			while (m > 0 && ((unsigned char)v[m] & 0xC0) == 0x80)
+				m--;
+			cells[n * 2 + 1] = keep(p, br_xasprintf("%.*s…", (int)m, v));
+		} else
+			cells[n * 2 + 1] = v;
+		n++;
+	}
+	if (n > 0) {
+		const char *hdr[2] = { fill(c, p, "capacity.col_arg"), fill(c, p, "capacity.col_arg_value") };
+		const double w[2] = { 2, 3 };
+		const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT };
+		br_pdf_table t = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells,
+			.col_weight = w, .align = al };
+		br_pdf_table(c->d, &t);
+	}
+	free(cells);
+}
+
 static void
 capacity_section(ctx *c)
 {
@@ -839,34 +881,25 @@ capacity_section(ctx *c)
 		heading(c, 2, "capacity.server_heading");
 		para(c, log->args_line == 0 ? "capacity.server_no_args" :
 		    log->args_complete ? "capacity.server" : "capacity.server_args_cut");
-		if (log->n_args > 0) {
-			/* every argument the line states, values as printed (cut at 90 bytes) */
-			const char *hdr[2] = { fill(c, &p, "capacity.col_arg"), fill(c, &p, "capacity.col_arg_value") };
-			const char **cells = br_xcalloc(log->n_args * 2, sizeof *cells);
-			for (size_t i = 0; i < log->n_args; i++) {
-				cells[i * 2] = log->args[i].name;
-				const char *v = log->args[i].value;
-				if (strlen(v) > 90) {
-					size_t k = 87;
-					while (k > 0 && ((unsigned char)v[k] & 0xC0) == 0x80)
-						k--;
-					cells[i * 2 + 1] = keep(&p, br_xasprintf("%.*s…", (int)k, v));
-				} else
-					cells[i * 2 + 1] = v;
-			}
-			const double w[2] = { 2, 3 };
-			const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT };
-			br_pdf_table t = { .n_cols = 2, .n_rows = log->n_args, .header = hdr, .cells = cells,
-				.col_weight = w, .align = al };
-			br_pdf_table(c->d, &t);
-			free(cells);
-		}
+		args_table(c, &p, log, NULL);
 		if (log->n_stats > 0)
 			para(c, "capacity.stats_lines");
 	} else if (other_engine) {
 		heading(c, 2, "capacity.server_heading");
 		para(c, log->engine_version ? "capacity.server_build" : "capacity.server_nobuild");
 		engine_settings_table(c, &p, log);
+		if (log->engine_kind == BR_ENGINE_SGLANG) {
+			/* ServerArgs lists ~200 arguments: the ones that shape scheduling and the pool */
+			static const char *const sched[] = { "mem_fraction_static", "max_total_tokens",
+				"max_running_requests", "max_queued_requests", "chunked_prefill_size",
+				"max_prefill_tokens", "schedule_policy", "schedule_conservativeness", "page_size",
+				"context_length", "kv_cache_dtype", "tp_size", "dp_size", "pp_size", "ep_size",
+				"enable_dp_attention", "cuda_graph_max_bs", "disable_cuda_graph", "disable_radix_cache",
+				"enable_mixed_chunk", "attention_backend", "speculative_algorithm", NULL };
+			para(c, log->args_line == 0 ? "capacity.server_no_args_sglang" :
+			    log->args_complete ? "capacity.server_args_sglang" : "capacity.server_args_sglang_cut");
+			args_table(c, &p, log, sched);
+		}
 		if (log->n_stats > 0)
 			para(c, "capacity.stats_lines");
 		if (log->n_requests > 0)

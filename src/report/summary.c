@@ -472,11 +472,19 @@ log_json(const br_server_log *l)
 			set(args, l->args[i].name, v ? v : json_string("(not UTF-8)"));
 			g_string_append_printf(txt, "%s%s %s", i ? ", " : "", l->args[i].name, l->args[i].value);
 		}
-		set(o, "non_default_args", l->args_line ? args : (json_decref(args), json_null()));
-		set(o, "n_non_default_args", json_integer((json_int_t)l->n_args));
-		set(o, "non_default_args_line", l->args_line ? json_integer(l->args_line) : json_null());
-		set(o, "non_default_args_complete", json_boolean(l->args_line && l->args_complete));
-		set(o, "non_default_args_text", l->n_args ? json_string(txt->str) : json_null());
+		/* vLLM's line lists the non-default arguments; SGLang's ServerArgs
+		 * every argument (server_args*, added) */
+		int nd = !l->args_all;
+		set(o, "non_default_args", l->args_line && nd ? json_incref(args) : json_null());
+		set(o, "n_non_default_args", json_integer(nd ? (json_int_t)l->n_args : 0));
+		set(o, "non_default_args_line", l->args_line && nd ? json_integer(l->args_line) : json_null());
+		set(o, "non_default_args_complete", json_boolean(nd && l->args_line && l->args_complete));
+		set(o, "non_default_args_text", nd && l->n_args ? json_string(txt->str) : json_null());
+		set(o, "server_args", l->args_line && !nd ? json_incref(args) : json_null());
+		set(o, "n_server_args", json_integer(nd ? 0 : (json_int_t)l->n_args));
+		set(o, "server_args_line", l->args_line && !nd ? json_integer(l->args_line) : json_null());
+		set(o, "server_args_complete", json_boolean(!nd && l->args_line && l->args_complete));
+		json_decref(args);
 		g_string_free(txt, TRUE);
 	}
 	set(o, "did_not_start", json_boolean(l->did_not_start));

@@ -64,6 +64,29 @@ only_a=$(jget "$c" pairs.0.only_a_series_text)
 check "compare: vLLM's FLOPs counter listed as only A's" grep -q 'vllm:estimated_flops_per_gpu_total' <<< "$only_a"
 check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_series_text)" = null ]
 
+# two SGLang runs compared through their ServerArgs lines: B doubles the chunked
+# prefill (2048 -> 4096) and draws another seed; random_seed (drawn at each start)
+# is not a setting; an argument only B's line prints (another SGLang version) is
+# "not printed" on A's side, unknown, never "default"
+"$PY" - "$SRC/fixtures/configs/engines/sglang-round1.json" "$tmp/sgB.json" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1])); c["scheduler"]["max_num_batched_tokens"] = 4096; c["seed"] = 2
+json.dump(c, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" simulate "$tmp/sgB.json" -o "$tmp/sgB" > /dev/null 2>&1
+"$BIN" compare "$tmp/sglang" "$tmp/sgB" -o "$tmp/cmpsg" > /dev/null 2>&1; rc=$?
+check "compare SGLang vs SGLang exit 0 (got $rc)" [ "$rc" -eq 0 ]
+c="$tmp/cmpsg/summary.json"
+check "SGLang args: the one difference is chunked_prefill_size 2048 → 4096" \
+	[ "$(jget "$c" pairs.0.differences_text)" = "arg chunked_prefill_size 2048 → 4096" ]
+check "SGLang args: schedule_policy compared, the same" [ "$(jget "$c" "pairs.0.other_settings.arg schedule_policy.state")" = same ]
+check "SGLang args: random_seed not a setting" [ "$(jget "$c" "pairs.0.other_settings.arg random_seed")" = null ]
+check "SGLang args: the ServerArgs count in summary.json (22)" [ "$(jget "$tmp/sglang/report/summary.json" server_log.n_server_args)" = 22 ]
+sed -i '1s/disable_radix_cache=False)/disable_radix_cache=False, enable_new_thing=True)/' "$tmp/sgB/server.log"
+"$BIN" compare "$tmp/sglang" "$tmp/sgB" -o "$tmp/cmpsg2" > /dev/null 2>&1
+check "SGLang args: an argument A's version does not print is unknown" \
+	[ "$(jget "$tmp/cmpsg2/summary.json" "pairs.0.other_settings.arg enable_new_thing.a")/$(jget "$tmp/cmpsg2/summary.json" "pairs.0.other_settings.arg enable_new_thing.state")" = "not printed/unknown" ]
+
 # no /metrics: the SGLang log's Decode batch lines stand in as a coarse series
 mkdir -p "$tmp/sglog"
 cp "$tmp/sglang/stress.json" "$tmp/sglang/server.log" "$tmp/sglog/"

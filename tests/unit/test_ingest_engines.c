@@ -299,13 +299,21 @@ test_engine_logs(void **state)
  *   data parallel: DP0/DP1 × TP0/TP1 each 1,000 tokens → the server holds
  *     2 × 1,000 = 2,000, TP 2, DP 2, one start-up;
  *   a cut last line ("max_total_num_tokens=868" of 86864, no newline) is
- *     not read: no pool, cut_last_line 2.
+ *     not read: no pool, cut_last_line 2;
+ *   ServerArgs arguments (counted by hand): the restart keeps the second
+ *     line's 2; values that hold commas, brackets and quotes ('a,b(c)',
+ *     [1, 2, 4], '{"x": 1}', {'k': (1, 2)}) are one argument each, 7 in
+ *     all; a line cut inside its list keeps the 2 whole ones before it and
+ *     is not complete.
  */
 static const struct sg_case {
 	const char *text;
 	double pool, tp, dp;
 	int startups, cut;
 	const char *model;
+	size_t n_args;
+	int args_complete;
+	const char *arg, *arg_value;   /* one argument as printed, or NULL */
 } sg_cases[] = {
 	{ "[2026-01-14 08:59:00 TP0] server_args=ServerArgs(model_path='old', tp_size=1)\n"
 	  "[2026-01-14 08:59:36 TP0] KV Cache is allocated. #tokens: 200000, K size: 5.34 GB, V size: 5.34 GB\n"
@@ -313,21 +321,29 @@ static const struct sg_case {
 	  "[2026-01-15 08:59:00 TP0] server_args=ServerArgs(model_path='new', tp_size=1)\n"
 	  "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n"
 	  "[2026-01-15 08:59:48 TP0] max_total_num_tokens=86864, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n",
-	  86864, 1, 1, 2, 0, "new" },
+	  86864, 1, 1, 2, 0, "new", 2, 1, "model_path", "'new'" },
 	{ "[2026-01-14 08:59:36 TP0] KV Cache is allocated. #tokens: 200000, K size: 5.34 GB, V size: 5.34 GB\n"
 	  "[2026-01-14 08:59:48 TP0] max_total_num_tokens=200000, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n"
 	  "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n"
 	  "[2026-01-15 08:59:48 TP0] max_total_num_tokens=86864, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=128, context_len=8192\n",
-	  86864, 1, 1, 2, 0, NULL },
+	  86864, 1, 1, 2, 0, NULL, 0, 0, NULL, NULL },
 	{ "[2026-01-15 08:59:36 DP0 TP0] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
 	  "[2026-01-15 08:59:36 DP0 TP1] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
 	  "[2026-01-15 08:59:36 DP1 TP0] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
 	  "[2026-01-15 08:59:36 DP1 TP1] KV Cache is allocated. #tokens: 1000, K size: 0.01 GB, V size: 0.01 GB\n"
 	  "[2026-01-15 08:59:48 DP0 TP0] max_total_num_tokens=1000, chunked_prefill_size=2048, max_prefill_tokens=16384, max_running_requests=8, context_len=4096\n",
-	  2000, 2, 2, 1, 0, NULL },
+	  2000, 2, 2, 1, 0, NULL, 0, 0, NULL, NULL },
 	{ "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n"
 	  "[2026-01-15 08:59:48 TP0] max_total_num_tokens=868",
-	  NAN, 1, 1, 1, 2, NULL },
+	  NAN, 1, 1, 1, 2, NULL, 0, 0, NULL, NULL },
+	{ "[2026-01-15 08:59:00] server_args=ServerArgs(model_path='a,b(c)', lora_paths=None, "
+	  "cuda_graph_bs=[1, 2, 4], json_model_override_args='{\"x\": 1}', speculative_config={'k': (1, 2)}, "
+	  "schedule_conservativeness=1.0, disable_radix_cache=False)\n"
+	  "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n",
+	  NAN, 1, 1, 1, 0, "a,b(c)", 7, 1, "cuda_graph_bs", "[1, 2, 4]" },
+	{ "[2026-01-15 08:59:00] server_args=ServerArgs(model_path='m', tp_size=4, lora_paths=['a', 'b\n"
+	  "[2026-01-15 08:59:36 TP0] KV Cache is allocated. #tokens: 86864, K size: 2.32 GB, V size: 2.32 GB\n",
+	  NAN, 1, 1, 1, 0, "m", 3, 0, "tp_size", "4" },
 };
 
 static void
@@ -354,6 +370,17 @@ test_sglang_log_cases(void **state)
 		assert_int_equal(l.cut_last_line, sg_cases[k].cut);
 		if (sg_cases[k].model != NULL)
 			assert_string_equal(l.model, sg_cases[k].model);
+		assert_int_equal(l.n_args, sg_cases[k].n_args);
+		assert_int_equal(l.args_complete, sg_cases[k].args_complete);
+		assert_int_equal(l.args_all, sg_cases[k].n_args > 0);
+		if (sg_cases[k].arg != NULL) {
+			const char *v = NULL;
+			for (size_t i = 0; i < l.n_args; i++)
+				if (strcmp(l.args[i].name, sg_cases[k].arg) == 0)
+					v = l.args[i].value;
+			assert_non_null(v);
+			assert_string_equal(v, sg_cases[k].arg_value);
+		}
 		br_server_log_free(&l);
 		unlink(path);
 	}

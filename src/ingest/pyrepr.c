@@ -1,0 +1,68 @@
+/*
+ * Python repr scanning and UTF-8-safe clipping shared by the server-log
+ * readers (server_log.c for vLLM's `non-default args: {...}`,
+ * server_log_engines.c for SGLang's `ServerArgs(...)`). See pyrepr.h.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "benchreport/common.h"
+#include "pyrepr.h"
+
+/*
+ * br_py_skip_value: from the start of one value of a Python repr, the ',' or
+ * closing bracket that ends it at depth 0 (*closed = 1), or `end` when the
+ * text stops first (*closed = 0). Quoted strings (with backslash escapes),
+ * (), [], {} and <Enum: 3> reprs are skipped whole.
+ */
+const char *
+br_py_skip_value(const char *p, const char *end, int *closed)
+{
+	int depth = 0;
+	*closed = 0;
+	while (p < end) {
+		char c = *p;
+		if (c == '\'' || c == '"') {
+			p++;
+			while (p < end && *p != c) {
+				if (*p == '\\' && p + 1 < end)
+					p++;
+				p++;
+			}
+			if (p < end)
+				p++;
+			continue;
+		}
+		if (c == '{' || c == '[' || c == '(' || c == '<')
+			depth++;
+		else if (c == '}' || c == ']' || c == ')' || c == '>') {
+			if (depth == 0) {
+				*closed = 1;
+				return p;
+			}
+			depth--;
+		} else if (c == ',' && depth == 0) {
+			*closed = 1;
+			return p;
+		}
+		p++;
+	}
+	return p;
+}
+
+/* br_clip_utf8: copy of [p, p+n) cut to at most `max` bytes at a UTF-8 boundary,
+ * with "..." appended when cut. */
+char *
+br_clip_utf8(const char *p, size_t n, size_t max)
+{
+	if (n <= max)
+		return br_xstrndup(p, n);
+	size_t k = max;
+	while (k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
+		k--;
+	char *o = br_xmalloc(k + 4);
+	memcpy(o, p, k);
+	memcpy(o + k, "...", 4);
+	return o;
+}
+
