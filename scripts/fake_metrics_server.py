@@ -13,14 +13,18 @@ Faults, switched on over HTTP while it runs (each answers 200 "ok"):
   GET /control/drop?n=N      the next N /metrics close the connection without an answer
   GET /control/restart       counters restart from 0 and process_start_time_seconds changes
   GET /control/quit          exit 0
+  GET /slots                 with --slots FILE (a llama-server run's slots.jsonl): the "slots"
+                             array of the line for the current row; without it HTTP 501, as a
+                             llama-server started with --no-slots answers
 Options:
   --port P (0: any free port), --port-file F (the port is written there once listening),
-  --pad-series N (N extra gauge series, to size the page), --model NAME.
+  --pad-series N (N extra gauge series, to size the page), --model NAME, --slots FILE.
 Only the Python standard library (Debian's python3) is used.
 """
 import argparse
 import csv
 import http.server
+import json
 import os
 import socketserver
 import sys
@@ -40,7 +44,11 @@ def split_column(col):
 
 
 class Replay:
-    def __init__(self, path, row_s, model, pad):
+    def __init__(self, path, row_s, model, pad, slots_path=None):
+        self.slots = None
+        if slots_path:
+            with open(slots_path) as f:
+                self.slots = [json.loads(line)["slots"] for line in f if line.strip()]
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
         self.header = rows[0][1:]
@@ -69,6 +77,13 @@ class Replay:
                 if base.endswith(MONOTONE) and row[c] is not None:
                     self.baseline[c] = row[c]
             self.start_time = time.time()
+
+    def slots_page(self):
+        """The /slots answer of the current row, or None without --slots."""
+        if self.slots is None:
+            return None
+        with self.lock:
+            return json.dumps(self.slots[min(self.row_index(), len(self.slots) - 1)]).encode()
 
     def page(self):
         with self.lock:
@@ -124,6 +139,13 @@ def make_handler(rp):
                     self.reply(500, b"internal error\n")
                     return
                 self.reply(200, rp.page())
+            elif u.path == "/slots":
+                body = rp.slots_page()
+                if body is None:
+                    self.reply(501, b'{"error": {"code": 501, "message": "This server does not support slots endpoint."}}',
+                               "application/json; charset=utf-8")
+                else:
+                    self.reply(200, body, "application/json; charset=utf-8")
             elif u.path == "/control/stall":
                 rp.stall_s = float(q.get("s", ["2"])[0])
                 self.reply(200, b"ok\n")
@@ -162,8 +184,9 @@ def main():
     ap.add_argument("--row-s", type=float, default=1.0, help="wall seconds per CSV row")
     ap.add_argument("--model", default="Qwen/Qwen2.5-7B-Instruct")
     ap.add_argument("--pad-series", type=int, default=0)
+    ap.add_argument("--slots", help="slots.jsonl of a llama-server run: /slots answers its rows")
     a = ap.parse_args()
-    rp = Replay(a.metrics_csv, a.row_s, a.model, a.pad_series)
+    rp = Replay(a.metrics_csv, a.row_s, a.model, a.pad_series, a.slots)
     srv = Server(("127.0.0.1", a.port), make_handler(rp))
     if a.port_file:
         tmp = a.port_file + ".tmp"

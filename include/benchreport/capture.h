@@ -49,7 +49,46 @@ typedef struct br_sample_opts {
 	int gpu;                      /* 1: add GPU telemetry columns when nvidia-smi is on PATH
 	                                 (br_gpu_monitor_start); 0: never */
 	FILE *log;                    /* notes (errors, restarts, new series); NULL = silent */
+	int slots;                    /* (added) llama-server /slots snapshots beside the CSV
+	                                 (br_slots_path_for): 1 always, 0 never, -1 (auto) when the
+	                                 first answered page holds llamacpp: series */
 } br_sample_opts;
+
+/*
+ * llama-server /slots polling beside the sampler (slots_poll.c). One line
+ * per answered tick: {"t_unix_s": epoch s of the answer, "slots": [...]}.
+ */
+typedef struct br_slots_poll br_slots_poll;
+
+/* br_slots_url: the /slots URL of a /metrics URL ("http://h:8080/metrics" →
+ * "http://h:8080/slots"; a query string is kept; a URL not ending in
+ * /metrics gets /slots appended). malloc'd. */
+char *br_slots_url(const char *metrics_url);
+
+/* br_slots_path_for: where the snapshots of a sampler writing csv_path go:
+ * "DIR/metrics.csv" → "DIR/slots.jsonl" (what a run folder reader finds),
+ * "DIR/x.csv" → "DIR/x.slots.jsonl". malloc'd. */
+char *br_slots_path_for(const char *csv_path);
+
+/* br_slots_poll_open: create the snapshot file (not replacing one unless
+ * force) and a curl handle for the /slots URL with a timeout of timeout_s.
+ * NULL with *cause when the file cannot be created. Free with
+ * br_slots_poll_close. */
+br_slots_poll *br_slots_poll_open(const char *metrics_url, const char *csv_path, int force,
+    double timeout_s, char **cause);
+
+/* br_slots_poll_tick: GET /slots once and append its line, stamped with
+ * wall_s() at arrival. Returns 1 written, 0 not polled (p NULL or stopped),
+ * -1 a failed poll (err: a short reason; after HTTP 501/404 polling stops
+ * for good), -2 the file cannot be written (*cause). */
+int br_slots_poll_tick(br_slots_poll *p, double (*wall_s)(void), char *err, size_t errsz, char **cause);
+
+/* br_slots_poll_path: the snapshot file's path (owned by p), NULL for NULL. */
+const char *br_slots_poll_path(const br_slots_poll *p);
+
+/* br_slots_poll_close: close the file (removed when no snapshot was written)
+ * and free p; NULL is a no-op. */
+void br_slots_poll_close(br_slots_poll *p);
 
 typedef struct br_sample_stats {
 	size_t n_rows;                /* rows written (ticks) */
@@ -58,6 +97,7 @@ typedef struct br_sample_stats {
 	size_t n_columns;             /* series columns in the header */
 	size_t n_new_series;          /* series written to the side file */
 	size_t n_missed_ticks;        /* ticks the process was too late for (written empty) */
+	size_t n_slots_ok, n_slots_failed; /* (added) /slots snapshots written / polls that failed */
 	double jitter_p50_ms, jitter_p99_ms, jitter_max_ms;   /* request start − tick, monotonic */
 	double scrape_p50_ms, scrape_p99_ms;                  /* request duration of answered scrapes */
 	double cpu_s;                 /* CPU time of this process during the capture (user + sys) */

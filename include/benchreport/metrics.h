@@ -100,6 +100,30 @@ int br_prom_load(const char *path, br_series *out, char **cause);
 int br_metrics_csv_load(const char *path, br_series *out, char **cause);
 
 /*
+ * br_slots_load (slots.c): read llama-server /slots snapshots, one JSON
+ * object per line {"t_unix_s": epoch s, "slots": [the /slots array]} (what
+ * `benchreport sample` writes beside its CSV), into a series (engine
+ * llama.cpp) with one row per snapshot and the columns
+ * llamacpp_slots:total (slots), llamacpp_slots:busy (is_processing, or
+ * state != 0 in 2024 builds), llamacpp_slots:n_decoded (tokens, summed over
+ * busy slots' next_token.n_decoded) and llamacpp_slots:n_ctx_tokens (summed
+ * n_ctx); a field a slot lacks makes its column NAN in that row.
+ * Errors: -1 with *cause "PATH:LINE:COL: expected ..." for a line that is
+ * not JSON, a bare array (no time), a missing or out-of-range t_unix_s
+ * (2000-2100), times that fall, a slot with neither is_processing nor state,
+ * an empty file. *out is then empty.
+ */
+int br_slots_load(const char *path, br_series *out, char **cause);
+
+/*
+ * br_slots_merge: add the columns of `slots` (from br_slots_load) to dst:
+ * each row of dst takes the snapshot nearest its time when it lies within
+ * half of dst's median sampling step (0.5 s when dst has no step); other
+ * rows stay NAN. Returns the number of rows of dst that got a snapshot.
+ */
+size_t br_slots_merge(br_series *dst, const br_series *slots);
+
+/*
  * br_series_append_rows: append the rows of `src` to `dst` (columns matched
  * by name; a column missing on one side is NAN there). Used to build a
  * before/after pair or a series out of snapshots. Rows are kept in the order

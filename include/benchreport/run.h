@@ -18,10 +18,28 @@ typedef enum br_metrics_kind {
 	BR_METRICS_SNAPSHOT,      /* one .prom snapshot */
 	BR_METRICS_PAIR,          /* two snapshots: before (row 0), after (row 1) */
 	BR_METRICS_SNAPSHOTS,     /* metrics/ folder of timestamped snapshots */
-	BR_METRICS_LOG            /* (added) no /metrics: SGLang's Prefill/Decode batch lines of the
+	BR_METRICS_LOG,           /* (added) no /metrics: SGLang's Prefill/Decode batch lines of the
 	                             server log as a coarse series (running, queue, token usage;
 	                             one row per line, times read as UTC); no counters */
+	BR_METRICS_SLOTS          /* (added) no /metrics: llama-server /slots snapshots (slots.jsonl):
+	                             busy slots per snapshot; no counters, no deferred requests */
 } br_metrics_kind;
+
+/* br_metrics_is_series: 1 when metrics of this kind are a time series
+ * (metrics.csv, a snapshot folder, or a stand-in from the log or /slots). */
+static inline int
+br_metrics_is_series(br_metrics_kind k)
+{
+	return k == BR_METRICS_CSV || k == BR_METRICS_SNAPSHOTS || k == BR_METRICS_LOG || k == BR_METRICS_SLOTS;
+}
+
+/* br_metrics_is_standin: 1 for a series that is not /metrics (the SGLang
+ * log's batch lines, llama-server's /slots): gauges only, no counters. */
+static inline int
+br_metrics_is_standin(br_metrics_kind k)
+{
+	return k == BR_METRICS_LOG || k == BR_METRICS_SLOTS;
+}
 
 typedef struct br_input_file {
 	char *path;

@@ -491,7 +491,8 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * requests beyond n_slots wait, deferred; there is no preemption). */
 	if (r && r->log && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(r->log->max_num_seqs) &&
 	    num(x->d[D_IN_FLIGHT]) && x->d[D_IN_FLIGHT] > r->log->max_num_seqs)
-		add(f, res->available ? "slots_bound" : "slots_bound_no_series", BR_SEV_PROBLEM, BR_FINDING);
+		add(f, !res->available ? "slots_bound_no_series" :
+		    num(res->waiting_peak) ? "slots_bound" : "slots_bound_no_queue", BR_SEV_PROBLEM, BR_FINDING);
 
 	/* Oversubscription: demand C_eff·(in+out) > pool P, C_eff =
 	 * min(max_concurrency, num_prompts) (capacity block). */

@@ -103,9 +103,11 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 	out->missing = "needs two metrics snapshots (before/after) or a metrics series";
 	if (run != NULL && run->metrics_kind == BR_METRICS_LOG)
 		out->missing = "needs /metrics: the series from the SGLang log's batch lines holds no counters";
+	if (run != NULL && run->metrics_kind == BR_METRICS_SLOTS)
+		out->missing = "needs /metrics: llama-server's /slots snapshots hold no counters";
 	if (run == NULL || run->metrics == NULL || run->metrics->n_rows < 2 ||
 	    run->metrics_kind == BR_METRICS_NONE || run->metrics_kind == BR_METRICS_SNAPSHOT ||
-	    run->metrics_kind == BR_METRICS_LOG)
+	    br_metrics_is_standin(run->metrics_kind))
 		return;
 	const br_series *s = run->metrics;
 	size_t i0 = 0, i1 = s->n_rows - 1;

@@ -48,8 +48,7 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	out->preemptions = NAN;
 	out->missing = "needs a 1 Hz metrics series (metrics.csv)";
 	if (run == NULL || run->metrics == NULL ||
-	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS &&
-	    run->metrics_kind != BR_METRICS_LOG) ||
+	    !br_metrics_is_series(run->metrics_kind) ||
 	    run->metrics->n_rows < 3)
 		return;
 	const br_series *s = run->metrics;

@@ -390,6 +390,17 @@ take_page(sampler *s, const page *pg, double t_wall, char **cause)
 	return restart;
 }
 
+/* page_has_prefix: 1 when a series of the page starts with prefix. */
+static int
+page_has_prefix(const page *pg, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (size_t i = 0; i < pg->n; i++)
+		if (strncmp(pg->series[i], prefix, n) == 0)
+			return 1;
+	return 0;
+}
+
 /* load_now: running + waiting over the engines in this page; NAN when the page has neither. */
 static double
 load_now(const page *pg)
@@ -477,6 +488,10 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 		} else
 			note(o, "GPU telemetry from nvidia-smi at the same ticks");
 	}
+	/* /slots beside the CSV: decided at the first answered page (auto: a llama-server's) */
+	br_slots_poll *slots = NULL;
+	int slots_undecided = o->slots != 0;
+	char slots_err[200] = "";
 	double *jitter = NULL, *dur = NULL;
 	size_t n_jit = 0, n_dur = 0, cap_jit = 0, cap_dur = 0;
 	double cpu0 = cpu_s(), t0 = br_clock_mono_s(), idle_since = NAN;
@@ -543,6 +558,33 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			}
 			if (write_row(&s, t_wall, 1, restart, &tmp_cause) != 0)
 				goto io_fail;
+			if (slots_undecided) {
+				slots_undecided = 0;
+				if (o->slots == 1 || page_has_prefix(&pg, "llamacpp:")) {
+					char *why = NULL;
+					slots = br_slots_poll_open(o->url, o->out_path, o->force, total_ms / 2000.0, &why);
+					if (slots == NULL) {
+						note(o, "no /slots snapshots: %s", why);
+						free(why);
+					} else
+						note(o, "llama-server: polling /slots at the same ticks into %s",
+						    br_slots_poll_path(slots));
+				}
+			}
+			if (slots != NULL) {
+				char e2[200];
+				int sr = br_slots_poll_tick(slots, br_clock_wall_s, e2, sizeof e2, &tmp_cause);
+				if (sr == -2)
+					goto io_fail;
+				if (sr == 1)
+					st->n_slots_ok++;
+				else if (sr == -1) {
+					st->n_slots_failed++;
+					if (strcmp(e2, slots_err) != 0)
+						note(o, "/slots poll failed: %s", e2);
+					snprintf(slots_err, sizeof slots_err, "%s", e2);
+				}
+			}
 			double load = load_now(&pg);
 			if (load > 0)
 				seen_load = 1;
@@ -598,6 +640,7 @@ done:
 		    st->last_error[0] ? "; last error: " : "", st->last_error);
 	}
 	br_gpu_monitor_stop(gpu);
+	br_slots_poll_close(slots);
 	free(jitter);
 	free(dur);
 	if (s.csv != NULL)

@@ -283,7 +283,7 @@ br_cmd_record(int argc, char **argv)
 		br_sample_global_init();
 		job.o = (br_sample_opts){ .url = url, .out_path = metrics_path, .interval_s = interval,
 		    .duration_s = NAN, .until_idle_s = 2 * interval, .stop = &sampler_stop,
-		    .load_done = &load_done, .log = stderr, .gpu = !no_gpu };
+		    .load_done = &load_done, .log = stderr, .gpu = !no_gpu, .slots = -1 };
 		if (pthread_create(&th, NULL, sampler_main, &job) == 0) {
 			sampling = 1;
 			/* one row before the load starts */

@@ -16,7 +16,9 @@
 
 static const char usage_text[] =
     "usage: benchreport sample URL [-o metrics.csv] [--interval 1s] [--duration S] [--until-idle S]\n"
-    "                          [--force] [--no-gpu] [--quiet]\n";
+    "                          [--force] [--no-gpu] [--slots | --no-slots] [--quiet]\n"
+    "  --slots / --no-slots: poll a llama-server's /slots at the same ticks into slots.jsonl beside\n"
+    "  the CSV (default: when the first /metrics page is llama.cpp's)\n";
 
 /* duration_opt: "--x VALUE" as seconds, > 0 unless zero_ok. */
 static int
@@ -34,7 +36,7 @@ int
 br_cmd_sample(int argc, char **argv)
 {
 	br_sample_opts o = { .out_path = "metrics.csv", .interval_s = 1.0, .duration_s = NAN,
-	    .until_idle_s = NAN, .log = stderr, .gpu = 1 };
+	    .until_idle_s = NAN, .log = stderr, .gpu = 1, .slots = -1 };
 	int quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -59,6 +61,10 @@ br_cmd_sample(int argc, char **argv)
 			quiet = 1;
 		else if (strcmp(a, "--no-gpu") == 0)
 			o.gpu = 0;
+		else if (strcmp(a, "--slots") == 0)
+			o.slots = 1;
+		else if (strcmp(a, "--no-slots") == 0)
+			o.slots = 0;
 		else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "benchreport sample: unknown option '%s'\n%s", a, usage_text);
 			return BR_EXIT_USAGE;
@@ -112,5 +118,12 @@ br_cmd_sample(int argc, char **argv)
 		    st.n_missed_ticks, st.n_missed_ticks == 1 ? "" : "s", st.n_restarts,
 		    st.n_restarts == 1 ? "" : "s", st.n_columns, st.jitter_p50_ms, st.jitter_p99_ms,
 		    st.cpu_s, st.wall_s, st.n_new_series ? "; later series in the .new-series.csv file" : "");
+	if (!quiet && (st.n_slots_ok || st.n_slots_failed)) {
+		char *sp = br_slots_path_for(o.out_path);
+		fprintf(stderr, "benchreport sample: %zu /slots snapshot%s in %s (%zu failed poll%s)\n", st.n_slots_ok,
+		    st.n_slots_ok == 1 ? "" : "s", st.n_slots_ok ? sp : "no file", st.n_slots_failed,
+		    st.n_slots_failed == 1 ? "" : "s");
+		free(sp);
+	}
 	return BR_EXIT_OK;
 }

@@ -459,6 +459,58 @@ is_counter(const char *name)
 }
 
 /*
+ * load_slots: llama-server /slots snapshots in dir/slots.jsonl, if any
+ * (br_slots_load; a malformed file fails the run). Without metrics they
+ * become the run's series (BR_METRICS_SLOTS: busy slots as the running
+ * role); beside a llama.cpp metrics series their columns are merged at the
+ * nearest samples; beside another engine's metrics or a snapshot pair they
+ * are set aside, said so. Returns 0 or -1 with *cause.
+ */
+static int
+load_slots(br_run *r, const char *dir, char **cause)
+{
+	char *path = br_path_join(dir, "slots.jsonl");
+	if (!br_path_exists(path)) {
+		free(path);
+		return 0;
+	}
+	br_series *sl = br_xcalloc(1, sizeof *sl);
+	if (br_slots_load(path, sl, cause) != 0 || add_input(r, path, "llama-server /slots snapshots", cause) != 0) {
+		br_series_free(sl);
+		free(sl);
+		free(path);
+		return -1;
+	}
+	int metrics_engine = r->metrics ? br_series_engine(r->metrics) : BR_ENGINE_UNKNOWN;
+	if (r->metrics == NULL || r->metrics_kind == BR_METRICS_NONE) {
+		br_series_free(r->metrics);
+		free(r->metrics);
+		r->metrics = sl;
+		sl = NULL;
+		r->metrics_kind = BR_METRICS_SLOTS;
+		br_run_add_warning(r, "no /metrics: busy slots come from the %zu /slots snapshots of slots.jsonl "
+		    "instead (llama-server's slots in use, as the running role); /slots holds no counters and "
+		    "does not show requests waiting for a slot, so the ledgers stay removed and the queue is "
+		    "unknown", r->metrics->n_rows);
+	} else if (metrics_engine != BR_ENGINE_LLAMACPP && metrics_engine != BR_ENGINE_UNKNOWN) {
+		br_run_add_warning(r, "slots.jsonl holds llama-server /slots snapshots while the metrics are %s's: "
+		    "set aside", br_engine_name((br_engine)metrics_engine));
+	} else if (!br_metrics_is_series(r->metrics_kind)) {
+		br_run_add_warning(r, "slots.jsonl: /slots snapshots are not merged with a metrics snapshot or "
+		    "before/after pair (a 1 Hz metrics.csv takes them); set aside");
+	} else {
+		size_t n = br_slots_merge(r->metrics, sl);
+		if (n == 0)
+			br_run_add_warning(r, "slots.jsonl: none of its %zu /slots snapshots lies within half a sampling "
+			    "step of a metrics sample (another run's file?); its columns stay empty", sl->n_rows);
+	}
+	br_series_free(sl);
+	free(sl);
+	free(path);
+	return 0;
+}
+
+/*
  * log_series: with no metrics, an SGLang log's Prefill/Decode batch lines
  * (br_log_stat: #running-req, #queue-req, token usage) become the run's
  * series (BR_METRICS_LOG): one row per line at its stamp (epoch s, read as
@@ -795,6 +847,8 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;
 	}
+	if (load_slots(r, dir, cause) != 0)
+		goto fail;
 	/* without metrics the note waits for the log: an SGLang log's batch lines
 	 * may stand in (log_series); it keeps its place among the notes */
 	size_t no_metrics_note_at = r->metrics_kind == BR_METRICS_NONE ? r->n_warnings : (size_t)-1;

@@ -117,13 +117,13 @@ static const role_map sglang_map[BR_N_ROLES] = {
 	"llama.cpp's /metrics has no latency histograms (only summed prompt and generation seconds)"
 
 static const role_map llamacpp_map[BR_N_ROLES] = {
-	[BR_ROLE_RUNNING] = { { "llamacpp:requests_processing" },
+	[BR_ROLE_RUNNING] = { { "llamacpp:requests_processing", "llamacpp_slots:busy" },
 	    "llama.cpp counts busy slots: at most n_slots (--parallel) requests run at once", NULL },
 	[BR_ROLE_WAITING] = { { "llamacpp:requests_deferred" },
 	    "llama.cpp defers a request until a slot is free", NULL },
 	[BR_ROLE_KV_USAGE_FRAC] = { { "llamacpp:kv_cache_usage_ratio" }, NULL,
-	    "llama.cpp removed its KV cache metrics in May 2025 (PR #13660); builds since "
-	    "then show KV occupancy only through /slots" },
+	    "llama.cpp removed its KV cache metrics in May 2025 (PR #13660); since then its "
+	    "/slots endpoint shows which slots are busy, not the KV cells they hold" },
 	[BR_ROLE_PREEMPTIONS] = { { NULL }, NULL,
 	    "llama.cpp does not preempt: a request keeps its slot and its context until it "
 	    "finishes, and requests beyond the slots wait (requests_deferred)" },

@@ -56,8 +56,7 @@ wave_get(const br_analysis *a, wave *w)
 	memset(w, 0, sizeof *w);
 	const br_run *run = a->run;
 	if (run == NULL || run->metrics == NULL || run->metrics->t_s == NULL ||
-	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS &&
-	    run->metrics_kind != BR_METRICS_LOG))
+	    !br_metrics_is_series(run->metrics_kind))
 		return 0;
 	const br_series *s = run->metrics;
 	if (s->n_rows < 3)

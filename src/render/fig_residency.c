@@ -36,8 +36,7 @@ br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figur
 {
 	const br_run *run = a->run;
 	if (run == NULL || run->metrics == NULL ||
-	    (run->metrics_kind != BR_METRICS_CSV && run->metrics_kind != BR_METRICS_SNAPSHOTS &&
-	    run->metrics_kind != BR_METRICS_LOG))
+	    !br_metrics_is_series(run->metrics_kind))
 		return 0;
 	const br_series *s = run->metrics;
 	size_t n = s->n_rows;

@@ -628,7 +628,7 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(run, "cuda", jstr(r->cuda));
 	set(run, "notes", jstr(r->notes));
 	static const char *const kinds[] = { "none", "csv series", "single snapshot",
-		"before/after snapshots", "snapshot series", "server log batch lines" };
+		"before/after snapshots", "snapshot series", "server log batch lines", "llama-server /slots snapshots" };
 	set(run, "metrics_kind", json_string((size_t)r->metrics_kind < sizeof kinds / sizeof kinds[0] ?
 	    kinds[r->metrics_kind] : "unknown"));
 	set(run, "metrics_rows", json_integer(r->metrics ? (json_int_t)r->metrics->n_rows : 0));

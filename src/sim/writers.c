@@ -634,7 +634,9 @@ br_sim_write_to(const br_sim_result *r, br_outdir *od, char **cause)
 	const char *tmp = br_outdir_staging(od);
 	if (write_file(tmp, "stress.json", write_stress, r->run, &c) < 0 ||
 	    write_file(tmp, "metrics.csv", write_metrics, r->run, &c) < 0 ||
-	    write_file(tmp, "server.log", write_log, r->run, &c) < 0)
+	    write_file(tmp, "server.log", write_log, r->run, &c) < 0 ||
+	    (r->run->cfg.engine == BR_ENGINE_LLAMACPP &&
+	    write_file(tmp, "slots.jsonl", br_sim_write_slots_llamacpp, r->run, &c) < 0))
 		goto fail;
 	char *rj = br_path_join(tmp, "run.json");
 	int rjrc = write_runjson(r, rj, &c);

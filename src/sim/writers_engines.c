@@ -132,6 +132,47 @@ event_cmp(const void *a, const void *b)
 }
 
 /*
+ * assign_slots: each request's slot, as llama-server gives it: the lowest
+ * free one at its admission (a stack of free slots, walked in time order of
+ * admissions and finishes). Returns slot_of[n_req] (-1: never admitted;
+ * malloc'd) and the sorted events in *ev_out / *n_ev (malloc'd).
+ */
+static int *
+assign_slots(const struct br_sim_run *run, slot_event **ev_out, size_t *n_ev)
+{
+	int n = run->n_req, slots = run->cfg.max_num_seqs;
+	slot_event *ev = br_xcalloc((size_t)n * 2 + 1, sizeof *ev);
+	size_t ne = 0;
+	for (int i = 0; i < n; i++) {
+		const br_sim_req *r = &run->req[i];
+		if (!isfinite(r->t_first_sched) || !isfinite(r->t_fin))
+			continue;
+		ev[ne++] = (slot_event){ r->t_first_sched, i, 0 };
+		ev[ne++] = (slot_event){ r->t_fin, i, 1 };
+	}
+	qsort(ev, ne, sizeof *ev, event_cmp);
+	int *slot_of = br_xmalloc((size_t)(n ? n : 1) * sizeof *slot_of);
+	for (int i = 0; i < n; i++)
+		slot_of[i] = -1;
+	int *free_stack = br_xmalloc((size_t)(slots > 0 ? slots : 1) * sizeof *free_stack);
+	int n_free = slots;
+	for (int s = 0; s < slots; s++)
+		free_stack[s] = slots - 1 - s;   /* top = slot 0 */
+	for (size_t k = 0; k < ne; k++) {
+		int q = ev[k].req;
+		if (!ev[k].finish) {
+			/* config.c guarantees at most `slots` requests run at once */
+			slot_of[q] = n_free > 0 ? free_stack[--n_free] : -1;
+		} else if (slot_of[q] >= 0)
+			free_stack[n_free++] = slot_of[q];
+	}
+	free(free_stack);
+	*ev_out = ev;
+	*n_ev = ne;
+	return slot_of;
+}
+
+/*
  * br_sim_write_log_llamacpp: see sim_internal.h. Each request is given the
  * slot llama-server would: the lowest free one at its admission (a stack of
  * free slots, in time order of admissions and finishes); its timing lines
@@ -158,32 +199,14 @@ br_sim_write_log_llamacpp(const struct br_sim_run *run, FILE *fp)
 	fprintf(fp, "main: server is listening on http://0.0.0.0:8080 - starting the main loop\n");
 	fprintf(fp, "srv  update_slots: all slots are idle\n");
 
-	int n = run->n_req;
-	slot_event *ev = br_xcalloc((size_t)n * 2 + 1, sizeof *ev);
 	size_t ne = 0;
-	for (int i = 0; i < n; i++) {
-		const br_sim_req *r = &run->req[i];
-		if (!isfinite(r->t_first_sched) || !isfinite(r->t_fin))
-			continue;
-		ev[ne++] = (slot_event){ r->t_first_sched, i, 0 };
-		ev[ne++] = (slot_event){ r->t_fin, i, 1 };
-	}
-	qsort(ev, ne, sizeof *ev, event_cmp);
-	int *slot_of = br_xmalloc((size_t)(n ? n : 1) * sizeof *slot_of);
-	int *free_stack = br_xmalloc((size_t)slots * sizeof *free_stack);
-	int n_free = slots;
-	for (int s = 0; s < slots; s++)
-		free_stack[s] = slots - 1 - s;   /* top = slot 0 */
+	slot_event *ev = NULL;
+	int *slot_of = assign_slots(run, &ev, &ne);
 	for (size_t k = 0; k < ne; k++) {
 		const br_sim_req *r = &run->req[ev[k].req];
-		if (!ev[k].finish) {
-			/* config.c guarantees at most `slots` requests run at once */
-			slot_of[ev[k].req] = n_free > 0 ? free_stack[--n_free] : -1;
+		if (!ev[k].finish)
 			continue;
-		}
 		int s = slot_of[ev[k].req];
-		if (s >= 0)
-			free_stack[n_free++] = s;
 		double prompt_ms = (r->t_first_tok - r->t_first_sched) * 1000.0;
 		double eval_ms = (r->t_fin - r->t_first_tok) * 1000.0;
 		fprintf(fp, "slot      release: id %2d | task %d | stop processing: n_past = %d, truncated = 0\n",
@@ -198,7 +221,54 @@ br_sim_write_log_llamacpp(const struct br_sim_run *run, FILE *fp)
 	}
 	fprintf(fp, "srv  update_slots: all slots are idle\n");
 	free(slot_of);
-	free(free_stack);
 	free(ev);
+	return 0;
+}
+
+/* br_sim_write_slots_llamacpp: see sim_internal.h. */
+int
+br_sim_write_slots_llamacpp(const struct br_sim_run *run, FILE *fp)
+{
+	const br_sim_config *c = &run->cfg;
+	int slots = c->max_num_seqs;
+	size_t ne = 0;
+	slot_event *ev = NULL;
+	int *slot_of = assign_slots(run, &ev, &ne);
+	free(ev);
+	int *task = br_xmalloc((size_t)slots * sizeof *task);
+	for (size_t i = 0; i < run->n_rows; i++) {
+		double t_epoch = run->rows[i * run->n_cols], t = t_epoch - c->start_epoch_s;
+		for (int s = 0; s < slots; s++)
+			task[s] = -1;
+		for (int q = 0; q < run->n_req; q++) {
+			const br_sim_req *r = &run->req[q];
+			if (slot_of[q] >= 0 && r->t_first_sched <= t && t < r->t_fin)
+				task[slot_of[q]] = q;
+		}
+		fprintf(fp, "{\"t_unix_s\": %.3f, \"slots\": [", t_epoch);
+		for (int s = 0; s < slots; s++) {
+			int q = task[s], decoded = 0;
+			if (q >= 0) {
+				const br_sim_req *r = &run->req[q];
+				double tt = r->t_first_tok;
+				if (isfinite(tt) && tt <= t) {
+					decoded = 1;
+					for (int k = 0; k + 1 < r->n_gen; k++) {
+						tt += run->itls[r->itl_off + (size_t)k];
+						if (tt > t)
+							break;
+						decoded++;
+					}
+				}
+			}
+			fprintf(fp, "%s{\"id\": %d, \"id_task\": %d, \"n_ctx\": %d, \"speculative\": false, "
+			    "\"is_processing\": %s, \"next_token\": {\"has_next_token\": %s, \"has_new_line\": false, "
+			    "\"n_remain\": -1, \"n_decoded\": %d}}", s ? ", " : "", s, q, c->max_model_len,
+			    q >= 0 ? "true" : "false", q >= 0 ? "true" : "false", decoded);
+		}
+		fputs("]}\n", fp);
+	}
+	free(task);
+	free(slot_of);
 	return 0;
 }

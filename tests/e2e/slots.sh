@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# llama-server /slots (issue 13): `benchreport sample` polls /slots beside
+# /metrics when the server is llama.cpp's, and the run reader uses the
+# snapshots. Expected values:
+# - simulate writes slots.jsonl at every metrics sample of a llama.cpp run;
+#   its busy slots equal llamacpp:requests_processing row by row (python
+#   over both files, independent of the reader);
+# - without metrics.csv the snapshots are the series: running peak 4 (the
+#   four slots), running mean equal to the run read with its metrics, the
+#   queue unknown, no ledger; beside vLLM metrics they are set aside;
+# - a bare /slots array (no time) fails the run naming line 2, writing nothing;
+# - sample against the fake server replaying that run: one slots line per
+#   answered tick, each the slots array of a row of the replayed file; a
+#   server without /slots (HTTP 501) is polled once, said so, and leaves no
+#   empty file (a run folder's reader refuses one); vLLM pages never trigger
+#   the poll.
+. "$(dirname "$0")/lib.bash"
+FAKE="$SRC/scripts/fake_metrics_server.py"
+"$BIN" simulate "$SRC/fixtures/configs/engines/llamacpp-slots4.json" -o "$tmp/lc" > /dev/null 2>&1
+check "simulate llama.cpp: slots.jsonl written" [ -s "$tmp/lc/slots.jsonl" ]
+check "simulated /slots: busy slots = requests_processing at every sample" "$PY" - "$tmp/lc" <<'PYEOF'
+import csv, json, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/metrics.csv")))
+snaps = [json.loads(l) for l in open(d + "/slots.jsonl")]
+assert len(rows) == len(snaps), (len(rows), len(snaps))
+for r, s in zip(rows, snaps):
+    assert abs(float(r["timestamp"]) - s["t_unix_s"]) < 1e-3
+    busy = sum(1 for x in s["slots"] if x["is_processing"])
+    assert busy == float(r["llamacpp:requests_processing"]), (r["timestamp"], busy)
+    assert len(s["slots"]) == 4
+PYEOF
+
+"$BIN" "$tmp/lc" > /dev/null 2>&1
+full="$tmp/lc/report/summary.json"
+mkdir -p "$tmp/only"
+cp "$tmp/lc/stress.json" "$tmp/lc/server.log" "$tmp/lc/slots.jsonl" "$tmp/lc/run.json" "$tmp/only/"
+"$BIN" "$tmp/only" > /dev/null 2> "$tmp/only.err"; rc=$?
+check "slots only: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+o="$tmp/only/report/summary.json"
+check "slots only: metrics kind" [ "$(jget "$o" run.metrics_kind)" = "llama-server /slots snapshots" ]
+check "slots only: running role from busy slots" [ "$(jget "$o" engine.roles.running)" = llamacpp_slots:busy ]
+check "slots only: running peak 4 (the slots)" [ "$(jget "$o" residency.running_peak)" = 4.0 ]
+check "slots only: running mean = the metrics run's ($(jget "$full" residency.running_mean))" \
+	[ "$(jget "$o" residency.running_mean)" = "$(jget "$full" residency.running_mean)" ]
+check "slots only: queue unknown, not 0" [ "$(jget "$o" residency.waiting_peak)" = null ]
+check "slots only: no counter ledger" [ "$(jget "$o" ledger.available)" = False ]
+check "slots only: the note says where running comes from" grep -q "busy slots come from the .* /slots snapshots" "$tmp/only.err"
+check "slots only: slot-bound finding without a measured queue" grep -q '"slots_bound_no_queue"' "$o"
+check "slots only: the snapshots are an input file" grep -q "llama-server /slots snapshots" "$o"
+
+mkdir -p "$tmp/mism"
+"$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$tmp/v" > /dev/null 2>&1
+cp "$tmp/v/stress.json" "$tmp/v/metrics.csv" "$tmp/lc/slots.jsonl" "$tmp/mism/"
+"$BIN" "$tmp/mism" > /dev/null 2> "$tmp/mism.err"; rc=$?
+check "vLLM metrics + slots.jsonl: exit 0, set aside (got $rc)" \
+	bash -c "[ $rc -eq 0 ] && grep -q 'slots.jsonl holds llama-server /slots snapshots while the metrics are vLLM' '$tmp/mism.err'"
+
+mkdir -p "$tmp/bad"
+cp "$tmp/lc/stress.json" "$tmp/bad/"
+{ head -1 "$tmp/lc/slots.jsonl"; echo '[{"id": 0, "is_processing": true}]'; } > "$tmp/bad/slots.jsonl"
+"$BIN" "$tmp/bad" > /dev/null 2> "$tmp/bad.err"; rc=$?
+check "bare /slots array: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "bare /slots array: line 2 named" grep -q "slots.jsonl:2:1: expected an object" "$tmp/bad.err"
+check "bare /slots array: no report written" [ ! -e "$tmp/bad/report" ]
+
+# sample against the fake llama-server
+start_fake() {   # start_fake CSV [--slots FILE]: sets FAKE_PID and PORT
+	rm -f "$tmp/port"
+	"$PY" "$FAKE" "$@" --row-s 0.1 --port 0 --port-file "$tmp/port" &
+	FAKE_PID=$!
+	for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+	PORT=$(cat "$tmp/port")
+}
+stop_fake() { kill "$FAKE_PID" 2>/dev/null; wait "$FAKE_PID" 2>/dev/null; }
+trap 'stop_fake; rm -rf "$tmp"' EXIT
+start_fake "$tmp/lc/metrics.csv" --slots "$tmp/lc/slots.jsonl"
+mkdir -p "$tmp/cap"
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/cap/metrics.csv" --interval 100ms --duration 2s \
+	--no-gpu 2> "$tmp/cap.err"; rc=$?
+stop_fake
+check "sample llama-server: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "sample llama-server: says it polls /slots" grep -q "polling /slots at the same ticks into $tmp/cap/slots.jsonl" "$tmp/cap.err"
+check "sample llama-server: one snapshot per answered tick, each a row of the replayed file" \
+	"$PY" - "$tmp/cap" "$tmp/lc/slots.jsonl" <<'PYEOF'
+import csv, json, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1] + "/metrics.csv")) if r["benchreport:scrape_ok"] == "1"]
+got = [json.loads(l) for l in open(sys.argv[1] + "/slots.jsonl")]
+src = [json.loads(l)["slots"] for l in open(sys.argv[2])]
+assert len(got) == len(rows) >= 15, (len(got), len(rows))
+for g in got:
+    assert g["slots"] in src
+    assert 1.7e9 < g["t_unix_s"] < 4.1e9
+assert all(a["t_unix_s"] < b["t_unix_s"] for a, b in zip(got, got[1:]))
+PYEOF
+check "sample llama-server: the summary counts the snapshots" grep -q "/slots snapshots in $tmp/cap/slots.jsonl (0 failed polls)" "$tmp/cap.err"
+
+start_fake "$tmp/lc/metrics.csv"
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/no.csv" --interval 100ms --duration 1s --no-gpu 2> "$tmp/no.err"
+stop_fake
+check "--no-slots server (HTTP 501): polled once, said so" \
+	bash -c "[ \$(grep -c '/slots poll failed: HTTP 501' '$tmp/no.err') -eq 1 ] && grep -q '0 /slots snapshots in no file (1 failed poll)' '$tmp/no.err'"
+check "--no-slots server: no empty snapshot file left behind" [ ! -e "$tmp/no.slots.jsonl" ]
+
+start_fake "$SRC/fixtures/runs/tiny/metrics.csv"
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/vllm.csv" --interval 100ms --duration 1s --no-gpu 2> "$tmp/v.err"
+stop_fake
+check "vLLM server: /slots not polled" bash -c "[ ! -e '$tmp/vllm.slots.jsonl' ] && ! grep -q '/slots' '$tmp/v.err'"
+finish
