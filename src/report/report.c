@@ -1873,8 +1873,9 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	free(hl);
 	campaign_repeats(c, camp);
 	figure(c, "fig1-kv-demand", NULL);   /* its own caption: it says whether the pool markers are drawn */
-	figure(c, "fig6-configs", NULL);
-	figure(c, "fig7-ttft-split", NULL);
+	/* runs of several engines: captions that name each engine's series */
+	figure(c, "fig6-configs", show_engine ? "figures.fig6-configs_engines" : NULL);
+	figure(c, "fig7-ttft-split", show_engine ? "figures.fig7-ttft-split_engines" : NULL);
 	strpool_free(&p);
 }
 
