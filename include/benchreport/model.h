@@ -111,4 +111,11 @@ const char *br_role_absent(br_engine e, br_role role);
 struct br_run;
 br_engine br_run_engine(const struct br_run *r);
 
+/*
+ * br_run_server_version (run_engine.c): the server's version as stated:
+ * the log's (vLLM's version line, SGLang's / llama.cpp's engine_version),
+ * else run.json's "server_version"; NULL when neither says. Owned by r.
+ */
+const char *br_run_server_version(const struct br_run *r);
+
 #endif

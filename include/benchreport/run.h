@@ -65,6 +65,8 @@ typedef struct br_run {
 	br_server_log *log;       /* NULL when none */
 	/* run.json labels (NULL when absent) and overrides (NAN when absent) */
 	char *gpu, *driver, *cuda, *notes;
+	char *server_version;     /* (added) run.json "server_version": the engine's version as the user
+	                             states it (SGLang's log prints none); br_run_server_version */
 	struct br_plan_item *plan;  /* run.json "expect": the experiment plan's checks (NULL, 0 = none) */
 	size_t n_plan;
 	char *role;              /* run.json "role": "calibration" = a run for the FLOPs calibration

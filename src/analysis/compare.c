@@ -215,8 +215,7 @@ br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_setting
 	    : l && l->model ? l->model : NULL;
 	out->text[BR_SET_GPU] = run ? run->gpu : NULL;
 	/* the server's version: vLLM's, or the SGLang version / llama.cpp build */
-	out->text[BR_SET_VLLM] = l == NULL ? NULL : l->engine_kind == BR_ENGINE_SGLANG ||
-	    l->engine_kind == BR_ENGINE_LLAMACPP ? l->engine_version : l->vllm_version;
+	out->text[BR_SET_VLLM] = br_run_server_version(run);
 	if (b && b->completed > 0) {
 		out->num[BR_SET_INPUT_LEN] = b->total_input_tokens / b->completed;
 		out->num[BR_SET_OUTPUT_LEN] = b->total_output_tokens / b->completed;

@@ -98,6 +98,8 @@ fingerprint(const br_run *r, const br_bench *b)
 		}
 		free(sorted);
 	}
+	if (r->server_version != NULL)
+		add_str(g, "run_json_server_version", r->server_version);
 	add_str(g, "gpu", r->gpu);
 	add_str(g, "driver", r->driver);
 	add_str(g, "cuda", r->cuda);

@@ -753,6 +753,7 @@ load_meta(br_run *r, const char *path, char **cause)
 	    meta_str(root, "driver", &r->driver, path, text, len, cause) != 0 ||
 	    meta_str(root, "cuda", &r->cuda, path, text, len, cause) != 0 ||
 	    meta_str(root, "notes", &r->notes, path, text, len, cause) != 0 ||
+	    meta_str(root, "server_version", &r->server_version, path, text, len, cause) != 0 ||
 	    meta_str(root, "role", &r->role, path, text, len, cause) != 0 ||
 	    br_plan_parse(root, path, text, len, &r->plan, &r->n_plan, cause) != 0)
 		goto out;
@@ -968,6 +969,7 @@ br_run_free(br_run *r)
 	free(r->driver);
 	free(r->cuda);
 	free(r->notes);
+	free(r->server_version);
 	free(r->role);
 	br_plan_free(r->plan, r->n_plan);
 	for (size_t i = 0; i < r->n_inputs; i++) {

@@ -29,3 +29,20 @@ br_run_engine(const br_run *r)
 		return BR_ENGINE_SGLANG;
 	return BR_ENGINE_UNKNOWN;
 }
+
+/*
+ * br_run_server_version: see model.h. The log's own words first (vLLM's
+ * version line, llama.cpp's build line); SGLang logs print no version, so
+ * run.json's "server_version" (the user's statement) stands in, for every
+ * engine whose log is silent.
+ */
+const char *
+br_run_server_version(const br_run *r)
+{
+	if (r == NULL)
+		return NULL;
+	const br_server_log *l = r->log;
+	const char *v = l == NULL ? NULL : l->engine_kind == BR_ENGINE_SGLANG ||
+	    l->engine_kind == BR_ENGINE_LLAMACPP ? l->engine_version : l->vllm_version;
+	return v != NULL ? v : r->server_version;
+}

@@ -463,8 +463,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	int log_set_aside = 0;
 	for (size_t i = 0; i < r->n_set_aside; i++)
 		log_set_aside |= strcmp(r->set_aside[i].what, "the server log") == 0;
-	const char *version = r->log == NULL ? NULL : r->log->engine_kind == BR_ENGINE_VLLM ?
-	    r->log->vllm_version : r->log->engine_version;
+	const char *version = br_run_server_version(r);
 	CARD(sglang ? "cards.sglang" : "cards.vllm", version ? card_version(&p, version) :
 	    fill(c, &p, log_set_aside ? "cards.unknown_set_aside" : "cards.unknown"));
 	if (r->driver || r->cuda)

@@ -627,6 +627,7 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(run, "driver", jstr(r->driver));
 	set(run, "cuda", jstr(r->cuda));
 	set(run, "notes", jstr(r->notes));
+	set(run, "server_version", jstr(r->server_version));
 	static const char *const kinds[] = { "none", "csv series", "single snapshot",
 		"before/after snapshots", "snapshot series", "server log batch lines", "llama-server /slots snapshots" };
 	set(run, "metrics_kind", json_string((size_t)r->metrics_kind < sizeof kinds / sizeof kinds[0] ?

@@ -541,6 +541,9 @@ write_runjson(const br_sim_result *r, const char *path, char **cause)
 	json_object_set_new(o, "gpu", json_string(c->gpu_name));
 	if (c->role)
 		json_object_set_new(o, "role", json_string(c->role));
+	/* an SGLang log prints no version: the run.json label states it, as a user would */
+	if (c->engine == BR_ENGINE_SGLANG)
+		json_object_set_new(o, "server_version", json_string(c->engine_version));
 	char *notes = br_xasprintf("simulated by benchreport simulate from %s (seed %llu); "
 	    "times are UTC; no real GPU ran", br_basename(c->path), (unsigned long long)c->seed);
 	json_object_set_new(o, "notes", json_string(notes));

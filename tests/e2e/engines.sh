@@ -134,6 +134,27 @@ check "mixed campaign: llama.cpp row names its engine, no preemption" \
 check "mixed campaign: no same-C length contrast across engines" \
 	bash -c "! grep -q 'only the request length changed' '$tmp/mix.txt'"
 
+# an SGLang campaign at C = 64, two request lengths (the round-1 configs served by SGLang; the
+# version from run.json, as SGLang's log prints none): the same-C length contrast holds, in
+# SGLang's terms (1,024/256 → 6,144/2,048, 384 vs 128 prompts: the "_n" variant)
+mkdir -p "$tmp/sgc"
+for n in c64-1024-256 c64-6144-2048; do
+	"$PY" - "$SRC/fixtures/configs/campaign-round1/$n.json" "$tmp/sgc-$n.json" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1])); c["engine"] = "sglang"
+json.dump(c, open(sys.argv[2], "w"))
+PYEOF
+	"$BIN" simulate "$tmp/sgc-$n.json" -o "$tmp/sgc/$n" > /dev/null 2>&1
+done
+"$BIN" "$tmp/sgc" -o "$tmp/sgcrep" > /dev/null 2>&1; rc=$?
+check "SGLang campaign: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "SGLang campaign: run.json states the SGLang version" [ "$(jget "$tmp/sgc/c64-1024-256/run.json" server_version)" = 0.5.4 ]
+check "SGLang campaign: the same-C length contrast" grep -q '"length_contrast_n"' "$tmp/sgcrep/summary.json"
+pdftotext "$tmp/sgcrep/report.pdf" - 2>/dev/null | tr '\n' ' ' > "$tmp/sgc.txt"
+check "SGLang campaign: 'Same model, GPU, SGLang version', not vLLM's" \
+	bash -c "grep -q 'Same model, GPU, SGLang version' '$tmp/sgc.txt' && ! grep -q 'GPU, vLLM version' '$tmp/sgc.txt'"
+check "SGLang campaign: no vLLM --enable-mfu-metrics advice" bash -c "! grep -q 'enable-mfu-metrics' '$tmp/sgc.txt'"
+
 # the real SGLang files: bench_serving JSONL with the capacity lines of a real SGLang log
 mkdir -p "$tmp/sgreal"
 if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then
