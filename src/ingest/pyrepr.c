@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "benchreport/common.h"
+#include "benchreport/serverlog.h"
 #include "pyrepr.h"
 
 /*
@@ -66,3 +69,17 @@ br_clip_utf8(const char *p, size_t n, size_t max)
 	return o;
 }
 
+
+/* br_log_args_clear: see pyrepr.h. */
+void
+br_log_args_clear(br_server_log *o)
+{
+	for (size_t i = 0; i < o->n_args; i++) {
+		free(o->args[i].name);
+		free(o->args[i].value);
+	}
+	free(o->args);
+	o->args = NULL;
+	o->n_args = 0;
+	o->args_line = o->args_complete = o->args_all = 0;
+}

@@ -18,4 +18,10 @@ const char *br_py_skip_value(const char *p, const char *end, int *closed);
  * UTF-8 boundary, with "..." appended when cut. Aborts on allocation failure. */
 char *br_clip_utf8(const char *p, size_t n, size_t max);
 
+struct br_server_log;
+
+/* br_log_args_clear: free the log's argument list (an earlier start-up's)
+ * and zero n_args, args_line, args_complete and args_all. */
+void br_log_args_clear(struct br_server_log *o);
+
 #endif

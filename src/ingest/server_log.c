@@ -783,14 +783,7 @@ static void
 clear_args(scanner *s)
 {
 	br_server_log *o = s->out;
-	for (size_t i = 0; i < o->n_args; i++) {
-		free(o->args[i].name);
-		free(o->args[i].value);
-	}
-	free(o->args);
-	o->args = NULL;
-	o->n_args = 0;
-	o->args_complete = 0;
+	br_log_args_clear(o);
 	o->max_model_len_tokens = o->max_num_seqs = o->max_num_batched_tokens = NAN;
 	o->tensor_parallel_size = o->gpu_memory_utilization = o->block_size_tokens = NAN;
 	o->decode_context_parallel_size = NAN;

@@ -206,20 +206,6 @@ typedef struct engine_scan {
 	int pending_line;
 } engine_scan;
 
-/* args_clear: forget the argument list of an earlier start-up. */
-static void
-args_clear(br_server_log *o)
-{
-	for (size_t i = 0; i < o->n_args; i++) {
-		free(o->args[i].name);
-		free(o->args[i].value);
-	}
-	free(o->args);
-	o->args = NULL;
-	o->n_args = 0;
-	o->args_line = o->args_complete = o->args_all = 0;
-}
-
 /*
  * start_over: a new server start-up begins at lineno: forget the capacity,
  * model and rank tags of the earlier one (the run came after the last
@@ -245,7 +231,7 @@ start_over(engine_scan *e, int lineno, const char *stamp)
 	e->slot_ids = 0;
 	e->saw_batch = 0;
 	e->saw_serverargs = 0;
-	args_clear(o);
+	br_log_args_clear(o);
 }
 
 /*
@@ -263,7 +249,7 @@ sglang_server_args(br_server_log *o, const char *line, int lineno)
 	const char *p = strstr(line, "ServerArgs(");
 	if (p == NULL)
 		return;
-	args_clear(o);
+	br_log_args_clear(o);
 	o->args_line = lineno;
 	o->args_all = 1;
 	p += strlen("ServerArgs(");
