@@ -630,6 +630,16 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 }
 
 /* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
+
+/* has_other_engine: a side of the pair served by SGLang or llama.cpp (its
+ * notes then name each engine's series and settings). */
+static int
+has_other_engine(const br_cmp_pair_result *p)
+{
+	return p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
+	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP;
+}
+
 static void
 pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 {
@@ -637,13 +647,11 @@ pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	para(c, "ab_table.intro", po);
 	rows_table(c, p, 1);
 	elasticity_paragraph(c, p, po);
-	note(c, p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
-	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP ?
-	    "ab_table.note_engines" : "ab_table.note", po);
+	note(c, has_other_engine(p) ? "ab_table.note_engines" : "ab_table.note", po);
 	heading(c, 2, "sec.settings", po);
 	verdict_paragraphs(c, p, po);
 	settings_table(c, p);
-	note(c, "settings.note", po);
+	note(c, has_other_engine(p) ? "settings.note_engines" : "settings.note", po);
 	heading(c, 1, "sec.figures", po);
 	if (c->n_figs == 0)
 		note(c, "figures.none", po);
