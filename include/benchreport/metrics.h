@@ -119,9 +119,12 @@ int br_slots_load(const char *path, br_series *out, char **cause);
  * br_slots_merge: add the columns of `slots` (from br_slots_load) to dst:
  * each row of dst takes the snapshot nearest its time when it lies within
  * half of dst's median sampling step (0.5 s when dst has no step); other
- * rows stay NAN. Returns the number of rows of dst that got a snapshot.
+ * rows stay NAN. With dry = 1 nothing is added (a check first). Returns the
+ * number of rows of dst that got (would get) a snapshot; *n_cmp / *n_busy_differ
+ * (may be NULL): of those, the rows where dst's llamacpp:requests_processing
+ * and the snapshot's busy slots are both known, and where they differ.
  */
-size_t br_slots_merge(br_series *dst, const br_series *slots);
+size_t br_slots_merge(br_series *dst, const br_series *slots, int dry, size_t *n_cmp, size_t *n_busy_differ);
 
 /*
  * br_series_append_rows: append the rows of `src` to `dst` (columns matched

@@ -112,6 +112,18 @@ int br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **ca
  */
 void br_run_check_provenance(br_run *r);
 
+/*
+ * br_run_attach_slots (provenance.c): llama-server /slots snapshots
+ * (br_slots_load; ownership passes to r) after the provenance checks: set
+ * aside, said so, when the log or metrics are another engine's, their times
+ * miss the bench run, their slot count differs from the log's n_slots, or
+ * their busy slots disagree with llamacpp:requests_processing at more than
+ * 10% of the shared samples; else the run's series when it has no metrics
+ * (BR_METRICS_SLOTS; the warning at index no_metrics_note_at, "no server
+ * metrics", is replaced), or merged into a llama.cpp metrics series.
+ */
+void br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at);
+
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void br_run_free(br_run *r);
 

@@ -37,7 +37,11 @@ typedef struct br_log_request {
 /* One entry of the log's `non-default args: {...}` line, as printed. */
 typedef struct br_log_arg {
 	char *name;                    /* "max_num_seqs" */
-	char *value;                   /* Python repr as printed, at most 200 bytes ("…" when cut) */
+	char *value;                   /* Python repr as printed, at most 200 bytes ("…" when cut); for
+	                                  a secret (br_log_arg_secret: api_key, hf_token, ...)
+	                                  "(redacted)". For display and summary.json */
+	char *raw;                     /* (added) the whole value as printed, never shown: what
+	                                  comparisons use */
 } br_log_arg;
 
 typedef struct br_server_log {
@@ -133,6 +137,20 @@ typedef struct br_server_log {
  * (python/sglang/srt/server_args.py: random.randint(0, 1 << 30)). 0 otherwise.
  */
 int br_log_arg_incidental(int engine_kind, const char *name);
+
+/*
+ * br_log_arg_secret: 1 when argument `name` holds a credential whose value
+ * no report may print (api_key, admin_api_key, hf_token, token, names with
+ * "password" or "secret", or ending in "_api_key"); 0 otherwise.
+ */
+int br_log_arg_secret(const char *name);
+
+/*
+ * br_log_arg_set: fill *a with name [key, key + key_len) and the printed
+ * value [v, v + v_len): raw whole, value clipped at 200 bytes or
+ * "(redacted)" for a secret. Aborts on allocation failure.
+ */
+void br_log_arg_set(br_log_arg *a, const char *key, size_t key_len, const char *v, size_t v_len);
 
 /*
  * br_server_log_load: scan a server log. Prefixes (timestamps, process tags,

@@ -381,14 +381,29 @@ extra_num(br_cmp_pair_result *out, const char *name, double a, double b)
 	free(tb);
 }
 
-/* log_arg: the printed value of argument name in the log's non-default list, or NULL. */
-static const char *
+/* log_arg: argument `name` of the log's argument list, or NULL. */
+static const br_log_arg *
 log_arg(const br_server_log *l, const char *name)
 {
 	for (size_t i = 0; l && i < l->n_args; i++)
 		if (strcmp(l->args[i].name, name) == 0)
-			return l->args[i].value;
+			return &l->args[i];
 	return NULL;
+}
+
+/*
+ * arg_same: two printed values of one argument mean the same setting: the
+ * same text (whole, not the clipped display), or two numbers of equal
+ * value (1.0 and 1, 0.9 and 0.90).
+ */
+static int
+arg_same(const char *a, const char *b)
+{
+	if (strcmp(a, b) == 0)
+		return 1;
+	char *ea, *eb;
+	double x = strtod(a, &ea), y = strtod(b, &eb);
+	return ea != a && eb != b && *ea == '\0' && *eb == '\0' && isfinite(x) && x == y;
 }
 
 /* skip_arg: arguments the fixed settings already cover (the running cap:
@@ -408,7 +423,7 @@ static const char *
 args_state(const br_server_log *l, int listed)
 {
 	return listed ? "listed" : l == NULL ? "no server log" :
-	    l->engine_kind == BR_ENGINE_LLAMACPP ? "not printed by llama-server" : "args line missing or cut off";
+	    l->engine_kind == BR_ENGINE_LLAMACPP ? "not printed by llama-server" : "no args line";
 }
 
 /*
@@ -447,7 +462,7 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 	extra_text(out, "driver", ra ? ra->driver : NULL, rb ? rb->driver : NULL);
 	extra_text(out, "CUDA", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
 	const br_server_log *la = ra ? ra->log : NULL, *lb = rb ? rb->log : NULL;
-	int ka = la && la->args_line && la->args_complete, kb = lb && lb->args_line && lb->args_complete;
+	int ka = la && la->args_line, kb = lb && lb->args_line;
 	if (!ka || !kb) {
 		push_extra(out, "server arguments", args_state(la, ka), args_state(lb, kb), BR_DIFF_UNKNOWN);
 		return;
@@ -457,21 +472,27 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 		    lb->args_all ? "every argument (ServerArgs)" : "non-default list", BR_DIFF_UNKNOWN);
 		return;
 	}
-	/* an argument missing from one side: at its default (vLLM's list) or
-	 * not printed by that side's version (SGLang's full list) */
-	const char *missing = la->args_all ? "not printed" : "default";
+	/* a line cut off: the arguments it shows are compared, the rest are unknown */
+	if (!la->args_complete || !lb->args_complete)
+		push_extra(out, "server arguments", la->args_complete ? "listed" : "line cut off",
+		    lb->args_complete ? "listed" : "line cut off", BR_DIFF_UNKNOWN);
 	for (int side = 0; side < 2; side++) {
 		const br_server_log *l = side ? lb : la, *o = side ? la : lb;
 		for (size_t i = 0; i < l->n_args; i++) {
 			const char *n = l->args[i].name;
 			if (skip_arg(l, n) || (side == 1 && log_arg(o, n) != NULL))
 				continue;   /* B's args that A also lists were compared from A's side */
-			const char *va = side ? log_arg(la, n) : l->args[i].value;
-			const char *vb = side ? l->args[i].value : log_arg(lb, n);
+			const br_log_arg *aa = side ? log_arg(la, n) : &l->args[i];
+			const br_log_arg *ab = side ? &l->args[i] : log_arg(lb, n);
+			/* missing from one side: not read (its line is cut), not printed by
+			 * that version (SGLang lists every argument), or at its default (vLLM) */
+			const br_server_log *ml = aa == NULL ? la : lb;
+			const char *missing = !ml->args_complete ? "not read (line cut off)" :
+			    ml->args_all ? "not printed" : "default";
+			int st = aa && ab ? (arg_same(aa->raw, ab->raw) ? BR_DIFF_SAME : BR_DIFF_DIFFERS) :
+			    !ml->args_complete || ml->args_all ? BR_DIFF_UNKNOWN : BR_DIFF_DIFFERS;
 			char *name = br_xasprintf("arg %s", n);
-			int st = va && vb ? (strcmp(va, vb) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS) :
-			    la->args_all ? BR_DIFF_UNKNOWN : BR_DIFF_DIFFERS;
-			push_extra(out, name, va ? va : missing, vb ? vb : missing, st);
+			push_extra(out, name, aa ? aa->value : missing, ab ? ab->value : missing, st);
 			free(name);
 		}
 	}

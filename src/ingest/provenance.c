@@ -402,6 +402,33 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
 }
 
 /*
+ * misses_bench: when the times of series m (epoch s) cannot overlap the
+ * bench run (its end date in client local time, any zone from −14 h to
+ * +12 h, minus its duration), the reason (malloc'd); else NULL.
+ */
+static char *
+misses_bench(const br_series *m, const br_bench *b)
+{
+	if (m == NULL || m->n_rows < 2 || m->t_s == NULL)
+		return NULL;
+	double t0 = m->t_s[0], t1 = m->t_s[m->n_rows - 1];
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (b->date == NULL || strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL || !isfinite(t0) || !isfinite(t1))
+		return NULL;
+	double end_local = (double)timegm(&tm);
+	double dur = isfinite(b->duration_s) ? b->duration_s : 0;
+	double lo = end_local - 14 * 3600.0 - dur, hi = end_local + 12 * 3600.0;
+	if (!(t1 < lo || t0 > hi))
+		return NULL;
+	char a[32], c[32];
+	return br_xasprintf("its samples cover %s to %s UTC but the bench result ended "
+	    "%.4s-%.2s-%.2s %.2s:%.2s:%.2s (client local time, any time zone): they do not overlap, so it "
+	    "describes another run", utc(t0, a), utc(t1, c), b->date, b->date + 4, b->date + 6,
+	    b->date + 9, b->date + 11, b->date + 13);
+}
+
+/*
  * br_run_check_provenance: see run.h.
  */
 void
@@ -523,26 +550,11 @@ br_run_check_provenance(br_run *r)
 	}
 
 	/* 4. the metrics' time span against the bench's end (client local time) */
-	const br_series *m = r->metrics;
-	if (m != NULL && m->n_rows >= 2 && m->t_s != NULL &&
-	    (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS)) {
-		double t0 = m->t_s[0], t1 = m->t_s[m->n_rows - 1];
-		struct tm tm;
-		memset(&tm, 0, sizeof tm);
-		if (b->date && strptime(b->date, "%Y%m%d-%H%M%S", &tm) != NULL && isfinite(t0) && isfinite(t1)) {
-			double end_local = (double)timegm(&tm);
-			double dur = isfinite(b->duration_s) ? b->duration_s : 0;
-			double lo = end_local - 14 * 3600.0 - dur, hi = end_local + 12 * 3600.0;
-			if (t1 < lo || t0 > hi) {
-				char a[32], c[32];
-				set_aside(r, "metrics", "the server metrics", br_xasprintf("its samples cover %s "
-				    "to %s UTC but the bench result ended %.4s-%.2s-%.2s %.2s:%.2s:%.2s (client "
-				    "local time, any time zone): they do not overlap, so it describes another run",
-				    utc(t0, a), utc(t1, c), b->date, b->date + 4, b->date + 6, b->date + 9,
-				    b->date + 11, b->date + 13));
-				drop_metrics(r);
-			}
-		}
+	char *off_time = NULL;
+	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS) &&
+	    (off_time = misses_bench(r->metrics, b)) != NULL) {
+		set_aside(r, "metrics", "the server metrics", off_time);
+		drop_metrics(r);
 	}
 	/* 4b. a recorded run: the bench result cannot have run longer than the
 	 * load client that `benchreport record` ran */
@@ -570,4 +582,69 @@ br_run_check_provenance(br_run *r)
 	if (r->metrics != NULL)
 		pick_busy_period(r, b);
 	names_free(&bench);
+}
+
+/*
+ * br_run_attach_slots: see run.h. The snapshots are this run's only when
+ * nothing says otherwise: the log (if any) is llama-server's, the metrics
+ * (if any) are llama.cpp's, their times overlap the bench run, the slot
+ * count matches the log's n_slots, and beside /metrics their busy slots
+ * agree with llamacpp:requests_processing at the samples they share.
+ */
+void
+br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at)
+{
+	const char *what = "the /slots snapshots", *role = "llama-server /slots";
+	const br_bench *b = r->bench.n > 0 ? &r->bench.runs[0] : NULL;
+	br_engine le = r->log ? (br_engine)r->log->engine_kind : BR_ENGINE_UNKNOWN;
+	br_engine me = r->metrics ? br_series_engine(r->metrics) : BR_ENGINE_UNKNOWN;
+	const double *total = br_series_col(sl, "llamacpp_slots:total");
+	double n_slots = 0;
+	for (size_t i = 0; total != NULL && i < sl->n_rows; i++)
+		n_slots = isfinite(total[i]) && total[i] > n_slots ? total[i] : n_slots;
+	char *why = NULL;
+	size_t n_cmp = 0, n_diff = 0;
+	if (le != BR_ENGINE_UNKNOWN && le != BR_ENGINE_LLAMACPP)
+		why = br_xasprintf("they are llama-server's, while the server log is %s's", br_engine_name(le));
+	else if (me != BR_ENGINE_UNKNOWN && me != BR_ENGINE_LLAMACPP)
+		why = br_xasprintf("they are llama-server's, while the metrics are %s's", br_engine_name(me));
+	else if (b != NULL && (why = misses_bench(sl, b)) != NULL)
+		;
+	else if (r->log != NULL && br_isnum(r->log->max_num_seqs) && n_slots != r->log->max_num_seqs)
+		why = br_xasprintf("they list %.0f slots, while the log's llama-server has n_slots = %.0f: "
+		    "another server's", n_slots, r->log->max_num_seqs);
+	else if (r->metrics != NULL && !br_metrics_is_series(r->metrics_kind))
+		why = br_xstrdup("they are not merged with a metrics snapshot or before/after pair (a 1 Hz "
+		    "metrics.csv takes them)");
+	else if (r->metrics != NULL && br_slots_merge(r->metrics, sl, 1, &n_cmp, &n_diff) > 0 &&
+	    n_diff > n_cmp / 10)
+		why = br_xasprintf("their busy slots differ from llamacpp:requests_processing at %zu of the %zu "
+		    "samples both have: another server's", n_diff, n_cmp);
+	if (why != NULL) {
+		set_aside(r, role, what, why);
+		br_series_free(sl);
+		free(sl);
+		return;
+	}
+	if (r->metrics == NULL) {
+		r->metrics = sl;
+		r->metrics_kind = BR_METRICS_SLOTS;
+		char *note = br_xasprintf("no /metrics: busy slots come from the %zu /slots snapshots of "
+		    "slots.jsonl instead (llama-server's slots in use, as the running role); /slots holds no "
+		    "counters and does not show requests waiting for a slot, so the ledgers stay removed and "
+		    "the queue is unknown", sl->n_rows);
+		if (no_metrics_note_at < r->n_warnings) {
+			free(r->warnings[no_metrics_note_at]);
+			r->warnings[no_metrics_note_at] = note;   /* in place of "no server metrics" */
+		} else {
+			br_run_add_warning(r, "%s", note);
+			free(note);
+		}
+		return;
+	}
+	if (br_slots_merge(r->metrics, sl, 0, NULL, NULL) == 0)
+		br_run_add_warning(r, "slots.jsonl: none of its %zu /slots snapshots lies within half a sampling "
+		    "step of a metrics sample; its columns stay empty", sl->n_rows);
+	br_series_free(sl);
+	free(sl);
 }

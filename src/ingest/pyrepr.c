@@ -77,9 +77,32 @@ br_log_args_clear(br_server_log *o)
 	for (size_t i = 0; i < o->n_args; i++) {
 		free(o->args[i].name);
 		free(o->args[i].value);
+		free(o->args[i].raw);
 	}
 	free(o->args);
 	o->args = NULL;
 	o->n_args = 0;
 	o->args_line = o->args_complete = o->args_all = 0;
+}
+
+/* br_log_arg_secret: see serverlog.h. */
+int
+br_log_arg_secret(const char *name)
+{
+	static const char *const exact[] = { "api_key", "admin_api_key", "hf_token", "token" };
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (strcmp(name, exact[i]) == 0)
+			return 1;
+	size_t n = strlen(name);
+	return strstr(name, "password") != NULL || strstr(name, "secret") != NULL ||
+	    (n > 8 && strcmp(name + n - 8, "_api_key") == 0);
+}
+
+/* br_log_arg_set: see serverlog.h. */
+void
+br_log_arg_set(br_log_arg *a, const char *key, size_t key_len, const char *v, size_t v_len)
+{
+	a->name = br_xstrndup(key, key_len);
+	a->raw = br_xstrndup(v, v_len);
+	a->value = br_log_arg_secret(a->name) ? br_xstrdup("(redacted)") : br_clip_utf8(v, v_len, 200);
 }

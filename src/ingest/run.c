@@ -459,18 +459,18 @@ is_counter(const char *name)
 }
 
 /*
- * load_slots: llama-server /slots snapshots in dir/slots.jsonl, if any
- * (br_slots_load; a malformed file fails the run). Without metrics they
- * become the run's series (BR_METRICS_SLOTS: busy slots as the running
- * role); beside a llama.cpp metrics series their columns are merged at the
- * nearest samples; beside another engine's metrics or a snapshot pair they
- * are set aside, said so. Returns 0 or -1 with *cause.
+ * read_slots: dir/slots.jsonl (llama-server /slots snapshots), if any, into
+ * *out (br_slots_load; NULL when there is none) and the input table; a
+ * malformed file fails the run. Where they go is decided after the other
+ * inputs (br_run_attach_slots). Returns 0 or -1 with *cause.
  */
 static int
-load_slots(br_run *r, const char *dir, char **cause)
+read_slots(br_run *r, const char *dir, br_series **out, char **cause)
 {
+	*out = NULL;
 	char *path = br_path_join(dir, "slots.jsonl");
-	if (!br_path_exists(path)) {
+	struct stat st;
+	if (lstat(path, &st) != 0) {
 		free(path);
 		return 0;
 	}
@@ -481,32 +481,8 @@ load_slots(br_run *r, const char *dir, char **cause)
 		free(path);
 		return -1;
 	}
-	int metrics_engine = r->metrics ? br_series_engine(r->metrics) : BR_ENGINE_UNKNOWN;
-	if (r->metrics == NULL || r->metrics_kind == BR_METRICS_NONE) {
-		br_series_free(r->metrics);
-		free(r->metrics);
-		r->metrics = sl;
-		sl = NULL;
-		r->metrics_kind = BR_METRICS_SLOTS;
-		br_run_add_warning(r, "no /metrics: busy slots come from the %zu /slots snapshots of slots.jsonl "
-		    "instead (llama-server's slots in use, as the running role); /slots holds no counters and "
-		    "does not show requests waiting for a slot, so the ledgers stay removed and the queue is "
-		    "unknown", r->metrics->n_rows);
-	} else if (metrics_engine != BR_ENGINE_LLAMACPP && metrics_engine != BR_ENGINE_UNKNOWN) {
-		br_run_add_warning(r, "slots.jsonl holds llama-server /slots snapshots while the metrics are %s's: "
-		    "set aside", br_engine_name((br_engine)metrics_engine));
-	} else if (!br_metrics_is_series(r->metrics_kind)) {
-		br_run_add_warning(r, "slots.jsonl: /slots snapshots are not merged with a metrics snapshot or "
-		    "before/after pair (a 1 Hz metrics.csv takes them); set aside");
-	} else {
-		size_t n = br_slots_merge(r->metrics, sl);
-		if (n == 0)
-			br_run_add_warning(r, "slots.jsonl: none of its %zu /slots snapshots lies within half a sampling "
-			    "step of a metrics sample (another run's file?); its columns stay empty", sl->n_rows);
-	}
-	br_series_free(sl);
-	free(sl);
 	free(path);
+	*out = sl;
 	return 0;
 }
 
@@ -789,6 +765,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	br_run *r = out;
 	name_list files;
 	char *bench = NULL, *log = NULL;
+	br_series *slots = NULL;     /* slots.jsonl until br_run_attach_slots takes it */
 
 	if (opts == NULL)
 		opts = &none;
@@ -848,7 +825,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;
 	}
-	if (load_slots(r, dir, cause) != 0)
+	if (read_slots(r, dir, &slots, cause) != 0)
 		goto fail;
 	/* without metrics the note waits for the log: an SGLang log's batch lines
 	 * may stand in (log_series); it keeps its place among the notes */
@@ -908,6 +885,12 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		}
 	}
 	br_run_check_provenance(r);
+	if (slots != NULL) {
+		br_run_attach_slots(r, slots, no_metrics_note_at);   /* owns them now */
+		slots = NULL;
+		if (r->metrics_kind == BR_METRICS_SLOTS)
+			no_metrics_note_at = (size_t)-1;   /* replaced by the slots' note */
+	}
 	if (no_metrics_note_at != (size_t)-1 && log_series(r)) {
 		/* the series stands in: say what it is instead of "removed" */
 		free(r->warnings[no_metrics_note_at]);
@@ -942,6 +925,8 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	return 0;
 fail:
 	join_hashes(r, NULL);
+	br_series_free(slots);
+	free(slots);
 	free(bench);
 	free(log);
 	name_list_free(&files);

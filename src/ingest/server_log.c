@@ -836,8 +836,7 @@ apply_args(scanner *s, const char *p, const char *end, int line)
 		while (vt > v && vt[-1] == ' ')
 			vt--;
 		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
-		o->args[o->n_args].name = br_xstrndup(key, kl);
-		o->args[o->n_args].value = br_clip_utf8(v, (size_t)(vt - v), 200);
+		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(vt - v));
 		o->n_args++;
 #define KEY(name) (kl == strlen(name) && memcmp(key, name, kl) == 0)
 		if (KEY("max_model_len"))
@@ -1634,6 +1633,7 @@ br_server_log_free(br_server_log *l)
 	for (size_t i = 0; i < l->n_args; i++) {
 		free(l->args[i].name);
 		free(l->args[i].value);
+		free(l->args[i].raw);
 	}
 	free(l->args);
 	memset(l, 0, sizeof *l);

@@ -270,8 +270,7 @@ sglang_server_args(br_server_log *o, const char *line, int lineno)
 		int closed;
 		const char *v = p + 1, *ve = br_py_skip_value(v, end, &closed);
 		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
-		o->args[o->n_args].name = br_xstrndup(key, kl);
-		o->args[o->n_args].value = br_clip_utf8(v, (size_t)(ve - v), 200);
+		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(ve - v));
 		o->n_args++;
 		if (!closed)
 			return;   /* cut before its ')' */

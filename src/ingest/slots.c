@@ -95,11 +95,10 @@ br_slots_load(const char *path, br_series *out, char **cause)
 	static const char *const names[4] = { "llamacpp_slots:total", "llamacpp_slots:busy",
 		"llamacpp_slots:n_decoded", "llamacpp_slots:n_ctx_tokens" };
 	memset(out, 0, sizeof *out);
-	FILE *fp = fopen(path, "rb");
-	if (fp == NULL) {
-		*cause = br_xasprintf("%s: cannot open: %s", path, strerror(errno));
+	FILE *fp = NULL;
+	/* a FIFO, a device or a folder is refused before a byte is read */
+	if (br_open_input(path, 8ULL << 30, &fp, NULL, cause) != 0)
 		return -1;
-	}
 	size_t col[4];
 	for (int k = 0; k < 4; k++)
 		col[k] = br_series_add_col(out, names[k]);
@@ -153,8 +152,13 @@ br_slots_load(const char *path, br_series *out, char **cause)
 	free(line);
 	fclose(fp);
 	if (rc == 0 && out->n_rows == 0) {
-		*cause = br_xasprintf("%s:1:1: expected /slots snapshots, one JSON object per line (the file is empty)",
-		    path);
+		*cause = br_xasprintf("%s:1:1: expected /slots snapshots, one JSON object per line (the file %s)",
+		    path, lineno == 0 ? "is empty" : "holds only blank lines");
+		rc = -1;
+	} else if (rc == 0 && out->n_rows > 1 && out->t_s[out->n_rows - 1] == out->t_s[0]) {
+		/* many snapshots of one instant are no series over the run */
+		*cause = br_xasprintf("%s:%d:1: expected snapshots taken over time; all %zu carry the same "
+		    "t_unix_s %.3f", path, lineno, out->n_rows, out->t_s[0]);
 		rc = -1;
 	}
 	if (rc != 0) {
@@ -197,13 +201,15 @@ median_step_s(const br_series *s)
 
 /* br_slots_merge: see metrics.h. */
 size_t
-br_slots_merge(br_series *dst, const br_series *slots)
+br_slots_merge(br_series *dst, const br_series *slots, int dry, size_t *n_cmp, size_t *n_busy_differ)
 {
 	double step = median_step_s(dst);
 	double tol = isfinite(step) ? 0.5 * step : 0.5;
-	size_t cols[4], matched = 0;
-	for (size_t k = 0; k < slots->n_cols && k < 4; k++)
+	size_t cols[4], matched = 0, cmp = 0, differ = 0;
+	for (size_t k = 0; !dry && k < slots->n_cols && k < 4; k++)
 		cols[k] = br_series_add_col(dst, slots->names[k]);
+	const double *proc = br_series_col(dst, "llamacpp:requests_processing");
+	const double *busy = br_series_col(slots, "llamacpp_slots:busy");
 	size_t j = 0;
 	for (size_t i = 0; i < dst->n_rows; i++) {
 		double t = dst->t_s[i];
@@ -214,9 +220,17 @@ br_slots_merge(br_series *dst, const br_series *slots)
 			j++;
 		if (slots->n_rows == 0 || fabs(slots->t_s[j] - t) > tol)
 			continue;
-		for (size_t k = 0; k < slots->n_cols && k < 4; k++)
+		if (proc != NULL && busy != NULL && isfinite(proc[i]) && isfinite(busy[j])) {
+			cmp++;
+			differ += proc[i] != busy[j];
+		}
+		for (size_t k = 0; !dry && k < slots->n_cols && k < 4; k++)
 			dst->cols[cols[k]][i] = slots->cols[k][j];
 		matched++;
 	}
+	if (n_cmp != NULL)
+		*n_cmp = cmp;
+	if (n_busy_differ != NULL)
+		*n_busy_differ = differ;
 	return matched;
 }

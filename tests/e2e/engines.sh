@@ -87,6 +87,43 @@ sed -i '1s/disable_radix_cache=False)/disable_radix_cache=False, enable_new_thin
 check "SGLang args: an argument A's version does not print is unknown" \
 	[ "$(jget "$tmp/cmpsg2/summary.json" "pairs.0.other_settings.arg enable_new_thing.a")/$(jget "$tmp/cmpsg2/summary.json" "pairs.0.other_settings.arg enable_new_thing.state")" = "not printed/unknown" ]
 
+# the whole value decides, the display is clipped: a 300-character value that differs
+# only at its end differs; 1.0 and 1 are the same number; a line cut off compares what
+# it shows and leaves the rest unknown; an api_key is never printed
+"$PY" - "$tmp/sglang/server.log" "$tmp/sgB/server.log" <<'PYEOF'
+import sys
+a, b = sys.argv[1], sys.argv[2]
+def edit(path, fn):
+    lines = open(path).read().split("\n")
+    lines[0] = fn(lines[0])
+    open(path, "w").write("\n".join(lines))
+long_a = "'" + "a" * 300 + "x'"
+long_b = "'" + "a" * 300 + "y'"
+edit(a, lambda l: l.replace("enable_metrics=True", "enable_metrics=True, hf_overrides=%s, api_key='sk-AAAA'" % long_a))
+edit(b, lambda l: l.replace("enable_metrics=True", "enable_metrics=True, hf_overrides=%s, api_key='sk-BBBB'" % long_b)
+     .replace("schedule_conservativeness=1.0", "schedule_conservativeness=1"))
+PYEOF
+"$BIN" compare "$tmp/sglang" "$tmp/sgB" -o "$tmp/cmpsg3" > /dev/null 2>&1
+c3="$tmp/cmpsg3/summary.json"
+check "SGLang args: a difference after character 300 is found" [ "$(jget "$c3" "pairs.0.other_settings.arg hf_overrides.state")" = differs ]
+check "SGLang args: 1.0 and 1 are the same setting" [ "$(jget "$c3" "pairs.0.other_settings.arg schedule_conservativeness.state")" = same ]
+check "SGLang args: api_key compared, never printed" bash -c "[ \"\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"a\"])' '$c3')\" = '(redacted)' ] && ! grep -rq 'sk-AAAA' '$tmp/cmpsg3' && ! grep -q 'sk-AAAA' '$tmp/sglang/report/summary.json' 2>/dev/null"
+"$PY" - "$tmp/sgB/server.log" <<'PYEOF'
+import sys
+p = sys.argv[1]
+lines = open(p).read().split("\n")
+i = lines[0].index("schedule_policy")
+lines[0] = lines[0][:i].replace("tokenizer_mode='auto'", "tokenizer_mode='slow'")   # cut after it
+open(p, "w").write("\n".join(lines))
+PYEOF
+"$BIN" compare "$tmp/sglang" "$tmp/sgB" -o "$tmp/cmpsg4" > /dev/null 2>&1
+c4="$tmp/cmpsg4/summary.json"
+check "SGLang args: a cut line still shows its difference (tokenizer_mode)" \
+	[ "$(jget "$c4" "pairs.0.other_settings.arg tokenizer_mode.state")" = differs ]
+check "SGLang args: what the cut line does not show is unknown" \
+	[ "$(jget "$c4" "pairs.0.other_settings.arg page_size.b")/$(jget "$c4" "pairs.0.other_settings.arg page_size.state")" = "not read (line cut off)/unknown" ]
+check "SGLang args: a cut line is never a controlled A/B" [ "$(jget "$c4" pairs.0.controlled)" = False ]
+
 # no /metrics: the SGLang log's Decode batch lines stand in as a coarse series
 mkdir -p "$tmp/sglog"
 cp "$tmp/sglang/stress.json" "$tmp/sglang/server.log" "$tmp/sglog/"

@@ -54,7 +54,58 @@ mkdir -p "$tmp/mism"
 cp "$tmp/v/stress.json" "$tmp/v/metrics.csv" "$tmp/lc/slots.jsonl" "$tmp/mism/"
 "$BIN" "$tmp/mism" > /dev/null 2> "$tmp/mism.err"; rc=$?
 check "vLLM metrics + slots.jsonl: exit 0, set aside (got $rc)" \
-	bash -c "[ $rc -eq 0 ] && grep -q 'slots.jsonl holds llama-server /slots snapshots while the metrics are vLLM' '$tmp/mism.err'"
+	bash -c "[ $rc -eq 0 ] && grep -q \"slots.jsonl (the /slots snapshots) is not used: they are llama-server's, while the metrics are vLLM's\" '$tmp/mism.err'"
+
+# a stray slots.jsonl beside an SGLang run without metrics: set aside; the SGLang log's series stands
+"$BIN" simulate "$SRC/fixtures/configs/engines/sglang-round1.json" -o "$tmp/sg" > /dev/null 2>&1
+mkdir -p "$tmp/sgs"
+cp "$tmp/sg/stress.json" "$tmp/sg/server.log" "$tmp/lc/slots.jsonl" "$tmp/sgs/"
+"$BIN" "$tmp/sgs" > /dev/null 2> "$tmp/sgs.err"
+check "SGLang log + stray slots.jsonl: set aside, the log's batch lines used" \
+	bash -c "grep -q \"while the server log is SGLang's\" '$tmp/sgs.err' && [ \"\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"run\"][\"metrics_kind\"])' '$tmp/sgs/report/summary.json')\" = 'server log batch lines' ]"
+
+# snapshots of another day (every t_unix_s 100,000 s earlier): their times miss the bench run
+mkdir -p "$tmp/day"
+cp "$tmp/lc/stress.json" "$tmp/lc/server.log" "$tmp/day/"
+"$PY" -c "
+import json, sys
+with open(sys.argv[2], 'w') as o:
+    for l in open(sys.argv[1]):
+        d = json.loads(l); d['t_unix_s'] -= 100000; o.write(json.dumps(d) + '\n')" "$tmp/lc/slots.jsonl" "$tmp/day/slots.jsonl"
+"$BIN" "$tmp/day" > /dev/null 2> "$tmp/day.err"
+check "slots of another day: set aside (times do not overlap)" grep -q "they do not overlap, so it describes another run" "$tmp/day.err"
+check "slots of another day: no residency from them" [ "$(jget "$tmp/day/report/summary.json" residency.available)" = False ]
+
+# eight slots against the log's n_slots = 4: another server's snapshots
+mkdir -p "$tmp/eight"
+cp "$tmp/lc/stress.json" "$tmp/lc/server.log" "$tmp/eight/"
+"$PY" -c "
+import json, sys
+with open(sys.argv[2], 'w') as o:
+    for l in open(sys.argv[1]):
+        d = json.loads(l); d['slots'] = d['slots'] + d['slots']; o.write(json.dumps(d) + '\n')" "$tmp/lc/slots.jsonl" "$tmp/eight/slots.jsonl"
+"$BIN" "$tmp/eight" > /dev/null 2> "$tmp/eight.err"
+check "8 slots against n_slots = 4: set aside" grep -q "they list 8 slots, while the log's llama-server has n_slots = 4" "$tmp/eight.err"
+
+# busy slots that disagree with requests_processing beside /metrics: set aside
+mkdir -p "$tmp/dis"
+cp "$tmp/lc/stress.json" "$tmp/lc/server.log" "$tmp/lc/metrics.csv" "$tmp/dis/"
+"$PY" -c "
+import json, sys
+with open(sys.argv[2], 'w') as o:
+    for l in open(sys.argv[1]):
+        d = json.loads(l)
+        for x in d['slots']: x['is_processing'] = False
+        o.write(json.dumps(d) + '\n')" "$tmp/lc/slots.jsonl" "$tmp/dis/slots.jsonl"
+"$BIN" "$tmp/dis" > /dev/null 2> "$tmp/dis.err"
+check "busy slots against requests_processing: set aside" grep -q "their busy slots differ from llamacpp:requests_processing" "$tmp/dis.err"
+
+# a FIFO named slots.jsonl: refused at once (exit 3), never read
+mkdir -p "$tmp/fifo"
+cp "$tmp/lc/stress.json" "$tmp/fifo/"
+mkfifo "$tmp/fifo/slots.jsonl"
+timeout 20 "$BIN" "$tmp/fifo" > /dev/null 2> "$tmp/fifo.err"; rc=$?
+check "FIFO slots.jsonl: exit 3 at once (got $rc)" bash -c "[ $rc -eq 3 ] && grep -q 'not a regular file' '$tmp/fifo.err'"
 
 mkdir -p "$tmp/bad"
 cp "$tmp/lc/stress.json" "$tmp/bad/"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "benchreport/metrics.h"
@@ -124,7 +125,10 @@ static const struct bad_case {
 	{ "{\"t_unix_s\": 1767225600, \"slots\": [{\"id\": 0}]}\n",
 	  ":1:1: expected each slot with \"is_processing\" (true/false) or \"state\" (an integer)" },
 	{ "{\"t_unix_s\": 1767225600, \"slots\": {}}\n", ":1:1: expected \"slots\": the array /slots answers" },
-	{ "\n\n", ":1:1: expected /slots snapshots, one JSON object per line (the file is empty)" },
+	{ "\n\n", ":1:1: expected /slots snapshots, one JSON object per line (the file holds only blank lines)" },
+	{ "", ":1:1: expected /slots snapshots, one JSON object per line (the file is empty)" },
+	{ "{\"t_unix_s\": 1767225600, \"slots\": []}\n{\"t_unix_s\": 1767225600, \"slots\": []}\n",
+	  ":2:1: expected snapshots taken over time; all 2 carry the same t_unix_s 1767225600.000" },
 };
 
 static void
@@ -167,7 +171,14 @@ test_merge(void **state)
 		size_t r = br_series_add_row(&m, 1767225600.0 + i);
 		m.cols[c][r] = i;
 	}
-	assert_int_equal(br_slots_merge(&m, &sl), 2);
+	/* a dry run adds nothing; rows 100 and 102 carry requests_processing 0 and 2
+	 * against 1 and 2 busy slots: 2 compared, 1 differs */
+	size_t n_cmp = 0, n_diff = 0;
+	assert_int_equal(br_slots_merge(&m, &sl, 1, &n_cmp, &n_diff), 2);
+	assert_null(br_series_col(&m, "llamacpp_slots:busy"));
+	assert_int_equal(n_cmp, 2);
+	assert_int_equal(n_diff, 1);
+	assert_int_equal(br_slots_merge(&m, &sl, 0, NULL, NULL), 2);
 	const double *busy = br_series_col(&m, "llamacpp_slots:busy");
 	assert_non_null(busy);
 	assert_double_rel(busy[0], 1, 0);
@@ -181,6 +192,25 @@ test_merge(void **state)
 	unlink(p);
 }
 
+/* A FIFO named slots.jsonl is refused at once, not read (it would block). */
+static void
+test_fifo(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/br-slots-fifoXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	br_series s;
+	char *cause = NULL;
+	assert_int_equal(br_slots_load(path, &s, &cause), -1);
+	assert_non_null(strstr(cause, "not a regular file"));
+	free(cause);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -189,6 +219,7 @@ main(void)
 		cmocka_unit_test(test_readme_examples),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_fifo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
