@@ -77,11 +77,18 @@ char *br_slots_path_for(const char *csv_path);
 br_slots_poll *br_slots_poll_open(const char *metrics_url, const char *csv_path, int force,
     double timeout_s, char **cause);
 
-/* br_slots_poll_tick: GET /slots once and append its line, stamped with
- * wall_s() at arrival. Returns 1 written, 0 not polled (p NULL or stopped),
- * -1 a failed poll (err: a short reason; after HTTP 501/404 polling stops
- * for good), -2 the file cannot be written (*cause). */
-int br_slots_poll_tick(br_slots_poll *p, double (*wall_s)(void), char *err, size_t errsz, char **cause);
+/* br_slots_poll_tick: GET /slots once within timeout_s (what is left of
+ * the tick; at least 50 ms) and append its line, stamped with wall_s() at
+ * arrival. Returns 1 written, 0 not polled (p NULL or stopped), -1 a failed
+ * poll (err: a short reason; after HTTP 501/404 polling stops for good),
+ * -2 the file cannot be written (*cause). */
+int br_slots_poll_tick(br_slots_poll *p, double timeout_s, double (*wall_s)(void), char *err, size_t errsz,
+    char **cause);
+
+/* br_slots_drop_stale: with --force, the snapshots an earlier capture wrote
+ * beside csv_path belong to the CSV being replaced: removed (a file that is
+ * not benchreport's is left, noted on log). */
+void br_slots_drop_stale(const char *csv_path, FILE *log);
 
 /* br_slots_poll_path: the snapshot file's path (owned by p), NULL for NULL. */
 const char *br_slots_poll_path(const br_slots_poll *p);

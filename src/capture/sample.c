@@ -450,6 +450,8 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 		return -1;
 	}
 	br_sample_global_init();
+	if (o->force)
+		br_slots_drop_stale(o->out_path, o->log);
 	sampler s = { .o = o, .st = st, .prev_start_time = NAN };
 	s.col = g_hash_table_new(g_str_hash, g_str_equal);
 	s.new_series = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
@@ -560,20 +562,23 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 				goto io_fail;
 			if (slots_undecided) {
 				slots_undecided = 0;
-				if (o->slots == 1 || page_has_prefix(&pg, "llamacpp:")) {
+				int llama = page_has_prefix(&pg, "llamacpp:");
+				if (o->slots == 1 || llama) {
 					char *why = NULL;
 					slots = br_slots_poll_open(o->url, o->out_path, o->force, total_ms / 2000.0, &why);
 					if (slots == NULL) {
 						note(o, "no /slots snapshots: %s", why);
 						free(why);
 					} else
-						note(o, "llama-server: polling /slots at the same ticks into %s",
-						    br_slots_poll_path(slots));
+						note(o, "%spolling /slots at the same ticks into %s", llama ? "llama-server: " :
+						    "--slots: ", br_slots_poll_path(slots));
 				}
 			}
 			if (slots != NULL) {
 				char e2[200];
-				int sr = br_slots_poll_tick(slots, br_clock_wall_s, e2, sizeof e2, &tmp_cause);
+				/* what is left of this tick's 0.8 × interval after /metrics */
+				double left = 0.8 * interval - (br_clock_mono_s() - start);
+				int sr = br_slots_poll_tick(slots, left, br_clock_wall_s, e2, sizeof e2, &tmp_cause);
 				if (sr == -2)
 					goto io_fail;
 				if (sr == 1)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <curl/curl.h>
 #include <glib.h>
 #include <jansson.h>
@@ -19,6 +20,7 @@
 #include "benchreport/capture.h"
 
 #define SLOTS_MAX_BODY (16u << 20)
+#define SLOTS_SIGNATURE "{\"t_unix_s\""   /* how every line benchreport writes begins */
 
 struct br_slots_poll {
 	CURL *h;
@@ -78,15 +80,15 @@ br_slots_poll_open(const char *metrics_url, const char *csv_path, int force, dou
 {
 	char *path = br_slots_path_for(csv_path);
 	char *why = NULL;
-	if (force && br_output_replaceable(path, "{\"t_unix_s\"", &why) != 0) {
+	if (br_output_replaceable(path, SLOTS_SIGNATURE, &why) != 0) {
 		*cause = why;   /* a file of the user's under that name is never replaced */
 		free(path);
 		return NULL;
 	}
 	FILE *fp = fopen(path, force ? "w" : "wx");
 	if (fp == NULL) {
-		*cause = br_xasprintf("%s: %s", path, errno == EEXIST ? "exists; /slots not polled (pass --force "
-		    "to replace it)" : strerror(errno));
+		*cause = br_xasprintf("%s: %s", path, errno == EEXIST ? "exists (an earlier capture's snapshots); "
+		    "/slots not polled (pass --force to replace it)" : strerror(errno));
 		free(path);
 		return NULL;
 	}
@@ -108,12 +110,31 @@ br_slots_poll_open(const char *metrics_url, const char *csv_path, int force, dou
 	return p;
 }
 
+/* br_slots_drop_stale: see capture.h. */
+void
+br_slots_drop_stale(const char *csv_path, FILE *log)
+{
+	char *path = br_slots_path_for(csv_path), *why = NULL;
+	struct stat st;
+	if (lstat(path, &st) == 0) {
+		if (br_output_replaceable(path, SLOTS_SIGNATURE, &why) == 0)
+			unlink(path);
+		else if (log != NULL)
+			fprintf(log, "benchreport sample: %s is not a benchreport /slots file; left as it is\n", path);
+		free(why);
+	}
+	free(path);
+}
+
 /* br_slots_poll_tick: see capture.h. */
 int
-br_slots_poll_tick(br_slots_poll *p, double (*wall_s)(void), char *err, size_t errsz, char **cause)
+br_slots_poll_tick(br_slots_poll *p, double timeout_s, double (*wall_s)(void), char *err, size_t errsz,
+    char **cause)
 {
 	if (p == NULL || p->stopped)
 		return 0;
+	long ms = (long)(timeout_s * 1000);
+	curl_easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
 	g_string_truncate(p->body, 0);
 	p->too_big = 0;
 	CURLcode rc = curl_easy_perform(p->h);

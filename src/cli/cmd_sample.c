@@ -61,10 +61,15 @@ br_cmd_sample(int argc, char **argv)
 			quiet = 1;
 		else if (strcmp(a, "--no-gpu") == 0)
 			o.gpu = 0;
-		else if (strcmp(a, "--slots") == 0)
-			o.slots = 1;
-		else if (strcmp(a, "--no-slots") == 0)
-			o.slots = 0;
+		else if (strcmp(a, "--slots") == 0 || strcmp(a, "--no-slots") == 0) {
+			int want = strcmp(a, "--slots") == 0;
+			if (o.slots != -1 && o.slots != want) {
+				fprintf(stderr, "benchreport sample: --slots and --no-slots contradict each other\n%s",
+				    usage_text);
+				return BR_EXIT_USAGE;
+			}
+			o.slots = want;
+		}
 		else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "benchreport sample: unknown option '%s'\n%s", a, usage_text);
 			return BR_EXIT_USAGE;

@@ -687,6 +687,12 @@ meta_str(json_t *root, const char *key, char **dst, const char *path,
 		free(where);
 		return -1;
 	}
+	/* an empty label states nothing: it stays unknown ("n/a"), not blank */
+	const char *t = json_string_value(v);
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (*t == '\0')
+		return 0;
 	free(*dst);
 	*dst = br_xstrdup(json_string_value(v));
 	return 0;

@@ -93,7 +93,7 @@ static const struct {
 	{ "gate_spec", "gate.spec" },
 	/* (added, kept last so earlier columns keep their places) the server's engine */
 	{ "engine", "engine.key" },               /* "vllm", "sglang", "llamacpp", "unknown" */
-	{ "engine_version", "server_log.engine_version" },   /* SGLang version / llama.cpp build */
+	{ "engine_version", "@engine_version" },   /* SGLang version / llama.cpp build (log, else run.json) */
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
@@ -138,6 +138,18 @@ row_value(const index_src *r, size_t c)
 	}
 	if (strcmp(p, "@summary_path") == 0)
 		return json_string(r->summary_path);
+	if (strcmp(p, "@engine_version") == 0) {
+		/* another engine's version as the summary states it (summaries before
+		 * engine.server_version: the log's own) */
+		json_t *key = path_get(r->run, "engine.key");
+		const char *k = json_is_string(key) ? json_string_value(key) : "";
+		if (strcmp(k, "sglang") != 0 && strcmp(k, "llamacpp") != 0)
+			return json_null();
+		json_t *v = path_get(r->run, "engine.server_version");
+		if (!json_is_string(v))
+			v = path_get(r->run, "server_log.engine_version");
+		return json_is_string(v) ? json_incref(v) : json_null();
+	}
 	if (strcmp(p, "@report_kind") == 0)
 		return json_string(r->kind);
 	if (strcmp(p, "@campaign_name") == 0)

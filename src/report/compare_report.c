@@ -428,6 +428,49 @@ heading(ctx *c, int level, const char *key, const json_t *obj)
 	free(s);
 }
 
+/* has_other_engine: a side of the pair served by SGLang or llama.cpp (its
+ * notes and verdicts then name each engine's series and settings). */
+static int
+has_other_engine(const br_cmp_pair_result *p)
+{
+	return p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
+	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP;
+}
+
+/*
+ * setting_name_key: the settings.names key of fixed setting s for pair p:
+ * the server version is "sglang_version" / "llamacpp_build" when both sides
+ * ran that engine, "server_version" for a pair with another engine on a
+ * side, else the setting's own key ("vllm_version").
+ */
+static const char *
+setting_name_key(const br_cmp_pair_result *p, int s)
+{
+	if (s == BR_SET_VLLM && has_other_engine(p))
+		return p->engine_a == p->engine_b ? (p->engine_a == BR_ENGINE_SGLANG ? "sglang_version" :
+		    "llamacpp_build") : "server_version";
+	return br_cmp_setting_key[s];
+}
+
+/*
+ * vkey: the verdict template key for pair p: "<key>_sglang" when both sides
+ * are SGLang and the template has it, "<key>_engines" when a side is
+ * SGLang or llama.cpp and it has that, else key. buf holds 128 bytes.
+ */
+static const char *
+vkey(const ctx *c, const br_cmp_pair_result *p, const char *key, char buf[128])
+{
+	if (!has_other_engine(p))
+		return key;
+	if (p->engine_a == BR_ENGINE_SGLANG && p->engine_b == BR_ENGINE_SGLANG) {
+		snprintf(buf, 128, "%s_sglang", key);
+		if (br_template_get(c->t, buf) != NULL)
+			return buf;
+	}
+	snprintf(buf, 128, "%s_engines", key);
+	return br_template_get(c->t, buf) != NULL ? buf : key;
+}
+
 /* label: the template's label for "prefix.key", else key itself. */
 static const char *
 label(const ctx *c, const char *prefix, const char *key)
@@ -446,11 +489,7 @@ label(const ctx *c, const char *prefix, const char *key)
 static const char *
 setting_label(const ctx *c, const br_cmp_pair_result *p, int s)
 {
-	int other = p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
-	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP;
-	if (s == BR_SET_VLLM && other)
-		return label(c, "settings.names", "server_version");
-	return label(c, "settings.names", br_cmp_setting_key[s]);
+	return label(c, "settings.names", setting_name_key(p, s));
 }
 
 /* figure: embed a figure by id with its own caption. */
@@ -559,10 +598,11 @@ settings_table(ctx *c, const br_cmp_pair_result *p)
 static void
 verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 {
+	char kb[128];
 	if (c->in->same_path)
 		para(c, c->in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
 	else if (p->verdict == 1)
-		para(c, "verdict.controlled", po);
+		para(c, vkey(c, p, "verdict.controlled", kb), po);
 	else if (p->verdict == 2)
 		para(c, "verdict.same_settings", po);
 	else if (p->verdict == 3)
@@ -570,9 +610,9 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	else if (p->verdict == 4)
 		para(c, "verdict.one_difference_unchecked", po);
 	else {
-		para(c, p->verdict == 5 ? (p->n_differ > 0 ? "verdict.different_engines" :
+		para(c, vkey(c, p, p->verdict == 5 ? (p->n_differ > 0 ? "verdict.different_engines" :
 		    "verdict.different_engines_only") : !p->pool_moved_alone ? "verdict.not_controlled" :
-		    p->n_differ == 0 ? "verdict.pool_moved_alone_only" : "verdict.pool_moved_alone", po);
+		    p->n_differ == 0 ? "verdict.pool_moved_alone_only" : "verdict.pool_moved_alone", kb), po);
 		pool sp = { 0 };
 		const char **items = br_xcalloc(BR_SET_N + p->n_extra, sizeof *items);
 		size_t n = 0;
@@ -630,15 +670,6 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 }
 
 /* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
-
-/* has_other_engine: a side of the pair served by SGLang or llama.cpp (its
- * notes then name each engine's series and settings). */
-static int
-has_other_engine(const br_cmp_pair_result *p)
-{
-	return p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP ||
-	    p->engine_b == BR_ENGINE_SGLANG || p->engine_b == BR_ENGINE_LLAMACPP;
-}
 
 static void
 pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
@@ -955,7 +986,7 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 		const char *one = NULL;
 		for (int s = 0; s < BR_SET_N; s++) {
 			char k[96];
-			snprintf(k, sizeof k, "settings.names.%s", br_cmp_setting_key[s]);
+			snprintf(k, sizeof k, "settings.names.%s", setting_name_key(p, s));
 			const char *lab = english ? br_template_english(t, k) : br_template_get(t, k);
 			if (lab == NULL)
 				lab = br_cmp_setting_key[s];

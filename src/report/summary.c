@@ -424,6 +424,11 @@ engine_json(const br_run *r)
 			set(absent, br_role_key((br_role)k), json_string(why));
 	}
 	set(o, "roles", r->metrics ? roles : (json_decref(roles), json_null()));
+	/* (added) the server's version as stated, and by whom: the log, or run.json */
+	const char *v = br_run_server_version(r);
+	set(o, "server_version", jstr(v));
+	set(o, "server_version_source", v == NULL ? json_null() :
+	    json_string(v == r->server_version ? "run.json" : "server log"));
 	set(o, "absent", absent);
 	set(o, "caveats", caveats);
 	return o;

@@ -70,9 +70,9 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	json_t *eng = get(s, "engine.key");
 	const char *ek = json_is_string(eng) ? json_string_value(eng) : "";
 	if (strcmp(ek, "sglang") == 0)
-		line(fp, s, "SGLang version", "server_log.engine_version", 0, "");
+		line(fp, s, "SGLang version", "engine.server_version", 0, "");
 	else if (strcmp(ek, "llamacpp") == 0)
-		line(fp, s, "llama.cpp build", "server_log.engine_version", 0, "");
+		line(fp, s, "llama.cpp build", "engine.server_version", 0, "");
 	else
 		line(fp, s, "vLLM version", "server_log.vllm_version", 0, "");
 	line(fp, s, "model", "bench.model_id", 0, "");

@@ -155,6 +155,12 @@ check "--no-slots server: no empty snapshot file left behind" [ ! -e "$tmp/no.sl
 
 start_fake "$SRC/fixtures/runs/tiny/metrics.csv"
 "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/vllm.csv" --interval 100ms --duration 1s --no-gpu 2> "$tmp/v.err"
+# --force over the llama-server capture: the CSV is replaced, so its snapshots go too
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/cap/metrics.csv" --force --interval 100ms --duration 1s \
+	--no-gpu 2> "$tmp/v2.err"
 stop_fake
 check "vLLM server: /slots not polled" bash -c "[ ! -e '$tmp/vllm.slots.jsonl' ] && ! grep -q '/slots' '$tmp/v.err'"
+check "--force: the replaced capture's slots.jsonl is removed with it" [ ! -e "$tmp/cap/slots.jsonl" ]
+"$BIN" sample "http://127.0.0.1:1/metrics" -o "$tmp/x.csv" --slots --no-slots 2> "$tmp/both.err"; rc=$?
+check "--slots with --no-slots: usage error (exit 2, got $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'contradict' '$tmp/both.err'"
 finish
