@@ -151,6 +151,16 @@ int br_output_replaceable(const char *path, const char *signature, char **cause)
 int br_shortest_digits(double x, char digits[18], int *point);
 
 /*
+ * br_shortest_fixed (numbers.cc): for 1e-4 <= |x| < 1e16, the shortest
+ * decimal that reads back as x in fixed notation ("0.0213", "-5", "1234.5"),
+ * NUL-terminated in buf, through std::to_chars(..., chars_format::fixed);
+ * its length. -1 (buf untouched) outside that range and for 0, NaN, inf.
+ * Python's repr writes exactly these digits there (plus ".0" for a whole
+ * number): the simulator's fast path for it.
+ */
+int br_shortest_fixed(double x, char buf[32]);
+
+/*
  * br_decimal_to_double: the decimal number text [first, last) (digits, an
  * optional '-', '.', exponent; the caller has checked the grammar, e.g.
  * JSON's) as the correctly rounded double, bit-identical to strtod in the

@@ -55,3 +55,17 @@ br_shortest_digits(double x, char digits[18], int *point)
 	*point = (neg ? -e : e) + 1;
 	return n;
 }
+
+// br_shortest_fixed: see common.h.
+extern "C" int
+br_shortest_fixed(double x, char buf[32])
+{
+	double ax = std::fabs(x);
+	if (!(ax >= 1e-4 && ax < 1e16))
+		return -1;
+	std::to_chars_result res = std::to_chars(buf, buf + 31, x, std::chars_format::fixed);
+	if (res.ec != std::errc())
+		return -1;
+	*res.ptr = '\0';
+	return (int)(res.ptr - buf);
+}

@@ -26,6 +26,22 @@ usage(FILE *fp)
  * outdir.h), 3 bad config or an
  * output that cannot be written.
  */
+
+/* timing: with BR_TIMING set (bench/), the seconds since the first call
+ * and the step that starts, on stderr (as the report command prints them). */
+static void
+timing(const char *step)
+{
+	static double t0 = -1;
+	const char *e = getenv("BR_TIMING");
+	if (e == NULL || *e == '\0')
+		return;
+	double now = br_clock_mono_s();
+	if (t0 < 0)
+		t0 = now;
+	fprintf(stderr, "benchreport simulate: timing %.3f s: %s\n", now - t0, step);
+}
+
 int
 br_sim_main(int argc, char **argv)
 {
@@ -74,14 +90,17 @@ br_sim_main(int argc, char **argv)
 		return BR_EXIT_USAGE;
 	}
 	br_sim_result r;
+	timing("simulating");
 	if (br_sim_run(config, &r, &cause) < 0) {
 		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : config);
 		free(cause);
 		br_outdir_free(od);
 		return BR_EXIT_INPUT;
 	}
+	timing("writing the run folder");
 	rc = br_sim_write_to(&r, od, &cause);
 	br_outdir_free(od);
+	timing("done");
 	if (rc != 0) {
 		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : out_dir);
 		free(cause);

@@ -46,6 +46,19 @@ br_sim_fmt_pyfloat(char *buf, size_t cap, double x)
 		return snprintf(buf, cap, x > 0 ? "Infinity" : "-Infinity");
 	if (x == 0)
 		return snprintf(buf, cap, signbit(x) ? "-0.0" : "0.0");
+	/* 1e-4 <= |x| < 1e16 (nearly every number the simulator writes): repr is
+	 * the shortest fixed notation, ".0" added to a whole number */
+	if (cap >= 34) {
+		int n = br_shortest_fixed(x, buf);
+		if (n >= 0) {
+			if (memchr(buf, '.', (size_t)n) == NULL) {
+				buf[n++] = '.';
+				buf[n++] = '0';
+				buf[n] = '\0';
+			}
+			return n;
+		}
+	}
 	char dig[24];
 	int point;
 	int nd = br_shortest_digits(x, dig, &point);

@@ -47,7 +47,9 @@ cmpd(const void *a, const void *b)
 }
 
 /* Whole file into a malloc'd string. */
-static char *
+/* noinline: inlined, gcc 12 takes the returned buffer for a pointer to the
+ * local `d` whose address br_read_file receives (-Wdangling-pointer) */
+static __attribute__((noinline)) char *
 slurp(const char *path, size_t *len)
 {
 	char *d = NULL, *cause = NULL;

@@ -21,7 +21,9 @@
 /* the English report template: the figures take their text from it */
 static br_template *g_tmpl;
 
-static char *
+/* noinline: inlined, gcc 12 takes the returned buffer for a pointer to the
+ * local `d` whose address br_read_file receives (-Wdangling-pointer) */
+static __attribute__((noinline)) char *
 slurp(const char *path)
 {
 	char *d = NULL, *cause = NULL;
