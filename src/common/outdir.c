@@ -27,7 +27,20 @@
 #define WALK_MAX_ENTRIES 200000
 #define UNEXPECTED_SHOWN 10
 
+/* A staged file hashed on a worker thread (br_outdir_prehash). */
+typedef struct prehash {
+	char *rel;          /* path inside the staging folder */
+	char *path;         /* staging/rel */
+	GThread *th;        /* joined by files_json (or br_outdir_free) */
+	char hex[65];
+	long long size;
+	int rc;
+	char *cause;
+} prehash;
+
 struct br_outdir {
+	prehash *pre;       /* files hashed ahead, n_pre of them */
+	size_t n_pre;
 	char *out;          /* OUT without trailing slashes */
 	char *parent;       /* its parent folder ("." when none) */
 	char *base;         /* its last component */
@@ -943,9 +956,54 @@ cmp_tagged(const void *a, const void *b)
 	return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
 }
 
+static gpointer
+prehash_run(gpointer data)
+{
+	prehash *h = data;
+	h->rc = br_sha256_file(h->path, h->hex, &h->size, &h->cause);
+	return NULL;
+}
+
+/* br_outdir_prehash: see outdir.h. */
+void
+br_outdir_prehash(br_outdir *o, const char *rel)
+{
+	if (o == NULL || !o->staged || o->n_pre >= 8)
+		return;
+	/* the array is never reallocated while threads run: 8 slots, made once */
+	if (o->pre == NULL)
+		o->pre = br_xcalloc(8, sizeof *o->pre);
+	prehash *h = &o->pre[o->n_pre++];
+	h->rel = br_xstrdup(rel);
+	h->path = br_path_join(o->staging, rel);
+	h->th = g_thread_new("br-sha256", prehash_run, h);
+}
+
+/* prehash_join: wait for every prehash thread (idempotent). */
+static void
+prehash_join(br_outdir *o)
+{
+	for (size_t i = 0; i < o->n_pre; i++)
+		if (o->pre[i].th != NULL) {
+			g_thread_join(o->pre[i].th);
+			o->pre[i].th = NULL;
+		}
+}
+
+/* prehash_find: the finished hash of staged file rel, or NULL. */
+static prehash *
+prehash_find(br_outdir *o, const char *rel)
+{
+	prehash_join(o);
+	for (size_t i = 0; i < o->n_pre; i++)
+		if (strcmp(o->pre[i].rel, rel) == 0)
+			return &o->pre[i];
+	return NULL;
+}
+
 /* files_json: the marker's file list for the staging folder. */
 static json_t *
-files_json(const br_outdir *o, char **cause)
+files_json(br_outdir *o, char **cause)
 {
 	GPtrArray *names = g_ptr_array_new_with_free_func(free);
 	json_t *files = NULL;
@@ -963,9 +1021,20 @@ files_json(const br_outdir *o, char **cause)
 		else {
 			char hex[65];
 			long long size = 0;
-			char *p = br_path_join(o->staging, t + 1);
-			int hrc = br_sha256_file(p, hex, &size, cause);
-			free(p);
+			int hrc;
+			const prehash *h = prehash_find(o, t + 1);
+			if (h != NULL) {
+				/* hashed on its own thread once it was complete */
+				hrc = h->rc;
+				memcpy(hex, h->hex, sizeof hex);
+				size = h->size;
+				if (hrc != 0 && cause)
+					*cause = br_xstrdup(h->cause ? h->cause : "hash failed");
+			} else {
+				char *p = br_path_join(o->staging, t + 1);
+				hrc = br_sha256_file(p, hex, &size, cause);
+				free(p);
+			}
 			if (hrc != 0) {
 				json_decref(f);
 				json_decref(files);
@@ -1042,6 +1111,13 @@ br_outdir_free(br_outdir *o)
 {
 	if (o == NULL)
 		return;
+	prehash_join(o);
+	for (size_t i = 0; i < o->n_pre; i++) {
+		free(o->pre[i].rel);
+		free(o->pre[i].path);
+		free(o->pre[i].cause);
+	}
+	free(o->pre);
 	if (o->staged && !o->committed) {
 		sigset_t old;
 		block_signals(&old);

@@ -51,7 +51,7 @@ br_sim_fmt_pyfloat(char *buf, size_t cap, double x)
 	if (cap >= 34) {
 		int n = br_shortest_fixed(x, buf);
 		if (n >= 0) {
-			if (memchr(buf, '.', (size_t)n) == NULL) {
+			if (x == floor(x)) {   /* a whole number: fixed notation has no point */
 				buf[n++] = '.';
 				buf[n++] = '0';
 				buf[n] = '\0';
@@ -191,22 +191,53 @@ kv_i(FILE *fp, const char *k, double x, int *first)
 	fprintf(fp, "%.0f", x);
 }
 
-/* stat4: mean/median/std/p99 (ms) of x (seconds, n values) as vLLM writes
- * them; an empty set is written as 0 (vLLM: `np.mean(x or 0)`). */
-static void
-stat4(FILE *fp, const char *metric, double *x, size_t n, int *first)
+/* The four statistics vLLM writes per metric, in ms. */
+typedef struct stat4_ms {
+	double mean, median, std, p99;
+} stat4_ms;
+
+/* stat4_of: mean/median/std/p99 (ms) of x (seconds, n values; reordered);
+ * an empty set gives 0 (vLLM: `np.mean(x or 0)`). */
+static stat4_ms
+stat4_of(double *x, size_t n)
 {
-	char k[64];
-	double mean = 0, med = 0, sd = 0, p99 = 0;
+	stat4_ms o = { 0, 0, 0, 0 };
 	if (n > 0) {
-		mean = br_mean(x, n) * 1000;
-		sd = br_std_pop(x, n) * 1000;
+		o.mean = br_mean(x, n) * 1000;
+		o.std = br_std_pop(x, n) * 1000;
 		static const double pct[2] = { 50, 99 };
 		double v[2];
 		br_percentiles_select(x, n, pct, 2, v);
-		med = v[0] * 1000;
-		p99 = v[1] * 1000;
+		o.median = v[0] * 1000;
+		o.p99 = v[1] * 1000;
 	}
+	return o;
+}
+
+/* The ITL statistics, computed on another thread while the ITLs are
+ * formatted (they only read run->itls). */
+typedef struct itl_stats_job {
+	const struct br_sim_run *run;
+	stat4_ms out;
+} itl_stats_job;
+
+static gpointer
+itl_stats_run(gpointer data)
+{
+	itl_stats_job *j = data;
+	double *x = br_xmalloc(j->run->n_itls * sizeof(double) + sizeof(double));
+	memcpy(x, j->run->itls, j->run->n_itls * sizeof(double));
+	j->out = stat4_of(x, j->run->n_itls);
+	free(x);
+	return NULL;
+}
+
+/* stat4_put: write the four statistics of metric as vLLM names them. */
+static void
+stat4_put(FILE *fp, const char *metric, stat4_ms st, int *first)
+{
+	char k[64];
+	double mean = st.mean, med = st.median, sd = st.std, p99 = st.p99;
 	snprintf(k, sizeof k, "mean_%s_ms", metric);
 	kv_f(fp, k, mean, first);
 	snprintf(k, sizeof k, "median_%s_ms", metric);
@@ -292,6 +323,10 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 		put_f(fp, run->req[i].t_first_tok + run->req[i].fe_out_s - run->req[i].t_client);
 	}
 	fputc(']', fp);
+	itl_stats_job itl_st = { .run = run };
+	GThread *st_th = run->n_itls > 100000 ? g_thread_new("itl-stats", itl_stats_run, &itl_st) : NULL;
+	if (st_th == NULL)
+		itl_stats_run(&itl_st);
 	key(fp, "itls", &first);
 	fputc('[', fp);
 	/* millions of numbers: the second half of the requests is formatted on
@@ -371,22 +406,23 @@ write_stress(const struct br_sim_run *run, FILE *fp)
 	kv_i(fp, "max_concurrent_requests", mc, &first);
 	kv_f(fp, "rtfx", 0.0, &first);
 
-	double *x = br_xmalloc((run->n_itls > n ? run->n_itls : n) * sizeof(double) + sizeof(double));
+	double *x = br_xmalloc(n * sizeof(double) + sizeof(double));
 	for (size_t i = 0; i < n; i++)
 		x[i] = run->req[i].t_first_tok + run->req[i].fe_out_s - run->req[i].t_client;
-	stat4(fp, "ttft", x, n, &first);
+	stat4_put(fp, "ttft", stat4_of(x, n), &first);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		const br_sim_req *r = &run->req[i];
 		if (r->out > 1)
 			x[m++] = (r->t_fin - r->t_first_tok) / (r->out - 1);
 	}
-	stat4(fp, "tpot", x, m, &first);
-	memcpy(x, run->itls, run->n_itls * sizeof(double));
-	stat4(fp, "itl", x, run->n_itls, &first);
+	stat4_put(fp, "tpot", stat4_of(x, m), &first);
+	if (st_th != NULL)
+		g_thread_join(st_th);
+	stat4_put(fp, "itl", itl_st.out, &first);
 	for (size_t i = 0; i < n; i++)
 		x[i] = run->req[i].t_fin + run->req[i].fe_out_s - run->req[i].t_client;
-	stat4(fp, "e2el", x, n, &first);
+	stat4_put(fp, "e2el", stat4_of(x, n), &first);
 	free(x);
 	fputc('}', fp);
 	return 0;
@@ -648,8 +684,10 @@ br_sim_write_to(const br_sim_result *r, br_outdir *od, char **cause)
 	if (br_outdir_stage(od, &c) != 0)
 		goto fail;
 	const char *tmp = br_outdir_staging(od);
-	if (write_file(tmp, "stress.json", write_stress, r->run, &c) < 0 ||
-	    write_file(tmp, "metrics.csv", write_metrics, r->run, &c) < 0 ||
+	if (write_file(tmp, "stress.json", write_stress, r->run, &c) < 0)
+		goto fail;
+	br_outdir_prehash(od, "stress.json");   /* hashed while the other files are written */
+	if (write_file(tmp, "metrics.csv", write_metrics, r->run, &c) < 0 ||
 	    write_file(tmp, "server.log", write_log, r->run, &c) < 0 ||
 	    (r->run->cfg.engine == BR_ENGINE_LLAMACPP &&
 	    write_file(tmp, "slots.jsonl", br_sim_write_slots_llamacpp, r->run, &c) < 0))
