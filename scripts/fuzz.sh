@@ -8,7 +8,7 @@
 #   scripts/fuzz.sh --runs N           N executions per target (long run)
 #   scripts/fuzz.sh --hours H          H hours in all, split evenly over the targets (long run)
 #   ... [--target NAME]...             only these targets (bench_json, prom, metrics_csv,
-#                                      server_log, sim_config, template)
+#                                      server_log, slots, sim_config, template)
 #   ... [--no-build]                   use the binaries already in build-fuzz/
 #
 # Exit status: 0 when no target crashed, 1 on any crash, sanitizer report,
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
 build=$src/build-fuzz
-all_targets=(bench_json prom metrics_csv server_log sim_config template)
+all_targets=(bench_json prom metrics_csv server_log slots sim_config template)
 
 mode=""
 seconds=${BR_FUZZ_SECONDS:-15}
@@ -147,8 +147,10 @@ build_corpus() {
     metrics_csv)
       add_seeds "$d" fixtures/metrics/*.csv fixtures/bad/*.csv fixtures/runs/**/metrics.csv ;;
     server_log)
-      add_seeds "$d" fixtures/logs/* fixtures/bad/*.log fixtures/runs/**/server.log
+      add_seeds "$d" fixtures/logs/* fixtures/bad/*.log fixtures/runs/**/server.log fixtures/engines/*.log
       [ -d "$real" ] && add_seeds "$d" "$real"/logs/* "$real"/runs/**/*.log "$real"/engines/sglang/server-log-excerpts.txt ;;
+    slots)
+      add_seeds "$d" fixtures/engines/slots-*.jsonl ;;
     sim_config)
       add_seeds "$d" fixtures/configs/**/*.json
       scaled_configs "$d" fixtures/configs/**/*.json ;;
@@ -159,7 +161,7 @@ build_corpus() {
 }
 
 max_len_of() { case $1 in bench_json) echo 262144 ;; *) echo 65536 ;; esac; }
-ext_of() { case $1 in prom) echo prom ;; metrics_csv) echo csv ;; server_log) echo log ;; *) echo json ;; esac; }
+ext_of() { case $1 in prom) echo prom ;; metrics_csv) echo csv ;; server_log) echo log ;; slots) echo jsonl ;; *) echo json ;; esac; }
 
 # ---- run ----
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1:handle_abort=1}
