@@ -131,8 +131,9 @@ typedef struct br_server_log {
 /*
  * br_log_arg_incidental: 1 when argument `name` of a log of engine
  * `engine_kind` (br_engine) names no setting of the server's behaviour that
- * a comparison should credit: where it listens (host, port), the model's
- * path (compared as the model), and for SGLang the random_seed that
+ * a comparison should credit: where it listens (host, port, SGLang's
+ * nccl_port and dist_init_addr), vLLM's model/model_tag/served_model_name
+ * (compared as the model), and for SGLang the random_seed that
  * ServerArgs draws anew at each start when none is given
  * (python/sglang/srt/server_args.py: random.randint(0, 1 << 30)). 0 otherwise.
  */
@@ -141,7 +142,9 @@ int br_log_arg_incidental(int engine_kind, const char *name);
 /*
  * br_log_arg_secret: 1 when argument `name` holds a credential whose value
  * no report may print (api_key, admin_api_key, hf_token, token, names with
- * "password" or "secret", or ending in "_api_key"); 0 otherwise.
+ * "password", "secret", "auth" or "credential", or ending in "_key" or
+ * "_token"); 0 otherwise. br_log_arg_set also redacts any value holding a
+ * URL with user-info or a token=/key=/password= query.
  */
 int br_log_arg_secret(const char *name);
 

@@ -95,7 +95,27 @@ br_log_arg_secret(const char *name)
 			return 1;
 	size_t n = strlen(name);
 	return strstr(name, "password") != NULL || strstr(name, "secret") != NULL ||
-	    (n > 8 && strcmp(name + n - 8, "_api_key") == 0);
+	    strstr(name, "auth") != NULL || strstr(name, "credential") != NULL ||
+	    (n > 4 && strcmp(name + n - 4, "_key") == 0) || (n > 6 && strcmp(name + n - 6, "_token") == 0);
+}
+
+/* value_secret: a printed value that carries a credential whatever its
+ * name: a URL with a user-info part ("https://user:pw@host") or a query
+ * parameter named token, key, password, secret or auth. */
+static int
+value_secret(const char *v)
+{
+	const char *u = strstr(v, "://");
+	if (u != NULL) {
+		const char *at = strchr(u + 3, '@'), *slash = strchr(u + 3, '/');
+		if (at != NULL && (slash == NULL || at < slash))
+			return 1;
+	}
+	static const char *const q[] = { "token=", "key=", "password=", "secret=", "auth=" };
+	for (size_t i = 0; i < sizeof q / sizeof q[0]; i++)
+		if (strstr(v, q[i]) != NULL)
+			return 1;
+	return 0;
 }
 
 /* br_log_arg_set: see serverlog.h. */
@@ -104,5 +124,6 @@ br_log_arg_set(br_log_arg *a, const char *key, size_t key_len, const char *v, si
 {
 	a->name = br_xstrndup(key, key_len);
 	a->raw = br_xstrndup(v, v_len);
-	a->value = br_log_arg_secret(a->name) ? br_xstrdup("(redacted)") : br_clip_utf8(v, v_len, 200);
+	a->value = br_log_arg_secret(a->name) || value_secret(a->raw) ? br_xstrdup("(redacted)") :
+	    br_clip_utf8(v, v_len, 200);
 }

@@ -693,8 +693,12 @@ meta_str(json_t *root, const char *key, char **dst, const char *path,
 		t++;
 	if (*t == '\0')
 		return 0;
+	/* surrounding blanks are not part of a label ("0.5.4 " is 0.5.4) */
+	size_t n = strlen(t);
+	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
 	free(*dst);
-	*dst = br_xstrdup(json_string_value(v));
+	*dst = br_xstrndup(t, n);
 	return 0;
 }
 

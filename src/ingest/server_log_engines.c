@@ -612,8 +612,8 @@ int
 br_log_arg_incidental(int engine_kind, const char *name)
 {
 	static const char *const any[] = { "host", "port", "model", "model_tag", "served_model_name" };
-	static const char *const sglang[] = { "model_path", "tokenizer_path", "random_seed", "nccl_port",
-		"dist_init_addr" };
+	/* model_path and tokenizer_path are settings (another model, another tokenizer) */
+	static const char *const sglang[] = { "random_seed", "nccl_port", "dist_init_addr" };
 	for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
 		if (strcmp(name, any[i]) == 0)
 			return 1;

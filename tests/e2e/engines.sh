@@ -124,6 +124,24 @@ check "SGLang args: what the cut line does not show is unknown" \
 	[ "$(jget "$c4" "pairs.0.other_settings.arg page_size.b")/$(jget "$c4" "pairs.0.other_settings.arg page_size.state")" = "not read (line cut off)/unknown" ]
 check "SGLang args: a cut line is never a controlled A/B" [ "$(jget "$c4" pairs.0.controlled)" = False ]
 
+# another model_path or tokenizer_path behind the same served name is a difference, and a
+# password in a URL value is never printed (second break-it review)
+for what in model_path tokenizer_path; do
+	rm -rf "$tmp/sg_$what"; cp -r "$tmp/sgB" "$tmp/sg_$what"; rm -rf "$tmp/sg_$what/report"
+	"$PY" - "$tmp/sg_$what/server.log" "$what" <<'PYEOF'
+import sys
+p, what = sys.argv[1], sys.argv[2]
+lines = open(p).read().split("\n")
+lines[0] = lines[0].replace(what + "='Qwen/Qwen2.5-7B-Instruct'", what + "='meta-llama/Llama-3-8B'")
+lines[0] = lines[0].replace("lora_paths=None", "lora_paths='https://bob:SECRETPW@example.com/lora'")
+open(p, "w").write("\n".join(lines))
+PYEOF
+	"$BIN" compare "$tmp/sglang" "$tmp/sg_$what" -o "$tmp/cmp_$what" > /dev/null 2>&1
+	check "SGLang args: another $what differs" [ "$(jget "$tmp/cmp_$what/summary.json" "pairs.0.other_settings.arg $what.state")" = differs ]
+	check "SGLang args: a URL password is not printed ($what)" \
+		bash -c "! grep -rq SECRETPW '$tmp/cmp_$what' && pdftotext '$tmp/cmp_$what/report.pdf' - | grep -vq SECRETPW"
+done
+
 # no /metrics: the SGLang log's Decode batch lines stand in as a coarse series
 mkdir -p "$tmp/sglog"
 cp "$tmp/sglang/stress.json" "$tmp/sglang/server.log" "$tmp/sglog/"
