@@ -20,6 +20,7 @@
 #include "benchreport/metrics.h"
 #include "benchreport/stats.h"
 #include "benchreport/capture.h"
+#include "capture_priv.h"
 
 #define MAX_BODY_BYTES (64u << 20)
 
@@ -87,18 +88,15 @@ sleep_until(double t, volatile sig_atomic_t *stop)
 
 /* ------------------------------------------------------------ scrape */
 
-/* The response body, capped at MAX_BODY_BYTES. */
-typedef struct body_buf {
-	GString *text;
-	int too_big;
-} body_buf;
+typedef br_body_buf body_buf;
 
-static size_t
-on_body(char *ptr, size_t size, size_t nmemb, void *user)
+/* br_body_buf_write: see capture_priv.h. */
+size_t
+br_body_buf_write(char *ptr, size_t size, size_t nmemb, void *user)
 {
-	body_buf *b = user;
+	br_body_buf *b = user;
 	size_t n = size * nmemb;
-	if (b->text->len + n > MAX_BODY_BYTES) {
+	if (b->text->len + n > b->max_bytes) {
 		b->too_big = 1;
 		return 0;
 	}
@@ -457,11 +455,11 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 	s.new_series = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	s.side_path = side_path_for(o->out_path);
 	CURL *h = curl_easy_init();
-	body_buf body = { .text = g_string_new(NULL) };
+	body_buf body = { .text = g_string_new(NULL), .max_bytes = MAX_BODY_BYTES };
 	page pg = { 0 };
 	char err[320] = "";
 	curl_easy_setopt(h, CURLOPT_URL, o->url);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, br_body_buf_write);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &body);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);

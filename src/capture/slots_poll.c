@@ -18,33 +18,19 @@
 #include <jansson.h>
 #include "benchreport/common.h"
 #include "benchreport/capture.h"
+#include "capture_priv.h"
 
 #define SLOTS_MAX_BODY (16u << 20)
 #define SLOTS_SIGNATURE "{\"t_unix_s\""   /* how every line benchreport writes begins */
 
 struct br_slots_poll {
 	CURL *h;
-	GString *body;
-	int too_big;
+	br_body_buf body;         /* the answer, capped at SLOTS_MAX_BODY */
 	FILE *out;
 	char *url, *path;
 	int stopped;              /* 1 after an answer that says the server has no /slots */
 	size_t n_written;         /* snapshot lines written */
-	char last_error[160];
 };
-
-static size_t
-on_body(char *ptr, size_t size, size_t nmemb, void *user)
-{
-	br_slots_poll *p = user;
-	size_t n = size * nmemb;
-	if (p->body->len + n > SLOTS_MAX_BODY) {
-		p->too_big = 1;
-		return 0;
-	}
-	g_string_append_len(p->body, ptr, (gssize)n);
-	return n;
-}
 
 /* br_slots_url: see capture.h. */
 char *
@@ -96,12 +82,12 @@ br_slots_poll_open(const char *metrics_url, const char *csv_path, int force, dou
 	p->out = fp;
 	p->path = path;
 	p->url = br_slots_url(metrics_url);
-	p->body = g_string_new(NULL);
+	p->body = (br_body_buf){ .text = g_string_new(NULL), .max_bytes = SLOTS_MAX_BODY };
 	p->h = curl_easy_init();
 	long ms = (long)(timeout_s * 1000);
 	curl_easy_setopt(p->h, CURLOPT_URL, p->url);
-	curl_easy_setopt(p->h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(p->h, CURLOPT_WRITEDATA, p);
+	curl_easy_setopt(p->h, CURLOPT_WRITEFUNCTION, br_body_buf_write);
+	curl_easy_setopt(p->h, CURLOPT_WRITEDATA, &p->body);
 	curl_easy_setopt(p->h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(p->h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(p->h, CURLOPT_ACCEPT_ENCODING, "");
@@ -135,12 +121,12 @@ br_slots_poll_tick(br_slots_poll *p, double timeout_s, double (*wall_s)(void), c
 		return 0;
 	long ms = (long)(timeout_s * 1000);
 	curl_easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
-	g_string_truncate(p->body, 0);
-	p->too_big = 0;
+	g_string_truncate(p->body.text, 0);
+	p->body.too_big = 0;
 	CURLcode rc = curl_easy_perform(p->h);
 	double t = wall_s();
 	if (rc != CURLE_OK) {
-		snprintf(err, errsz, "%s", p->too_big ? "answer larger than 16 MiB" : curl_easy_strerror(rc));
+		snprintf(err, errsz, "%s", p->body.too_big ? "answer larger than 16 MiB" : curl_easy_strerror(rc));
 		return -1;
 	}
 	long code = 0;
@@ -157,7 +143,7 @@ br_slots_poll_tick(br_slots_poll *p, double timeout_s, double (*wall_s)(void), c
 		return -1;
 	}
 	json_error_t je;
-	json_t *root = json_loadb(p->body->str, p->body->len, 0, &je);
+	json_t *root = json_loadb(p->body.text->str, p->body.text->len, 0, &je);
 	if (!json_is_array(root)) {
 		snprintf(err, errsz, root ? "expected a JSON array of slots" : "not JSON (%d:%d: %s)", je.line,
 		    je.column, je.text);
@@ -187,7 +173,7 @@ br_slots_poll_close(br_slots_poll *p)
 	if (p == NULL)
 		return;
 	curl_easy_cleanup(p->h);
-	g_string_free(p->body, TRUE);
+	g_string_free(p->body.text, TRUE);
 	if (p->out != NULL)
 		fclose(p->out);
 	/* no snapshot at all (a server without /slots): no empty file left for a
