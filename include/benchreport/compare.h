@@ -196,6 +196,9 @@ typedef struct br_cmp_pair_result {
 	                                      engines (different_engines), 0 otherwise */
 	size_t n_unknown;                  /* (added) settings neither side (or one side) states,
 	                                      GPU, driver and CUDA not counted */
+	size_t n_unchecked_hw;             /* (added) of GPU, driver and CUDA, those one side does
+	                                      not state (br_cmp_rarely_stated): they do not withhold
+	                                      verdicts 1 and 2, which then name them as unchecked */
 	int engine_a, engine_b;            /* (added) br_engine (model.h) that served each side */
 	int different_engines;             /* (added) both known and not the same: verdict 5,
 	                                      "different engines", never a controlled A/B */
@@ -209,6 +212,15 @@ typedef struct br_cmp_pair_result {
 	                                      output lengths and concurrency, and no rate known to
 	                                      differ: only then are the diagnoses made */
 } br_cmp_pair_result;
+
+/*
+ * br_cmp_rarely_stated: 1 when the setting (a br_cmp_setting_key or a
+ * br_cmp_extra name) is one of GPU, driver and CUDA, which bench inputs
+ * rarely state: one side not stating it does not turn a controlled A/B into
+ * "cannot tell", but the verdict names it as unchecked (n_unchecked_hw).
+ * The one rule both the verdict and the report's wording follow.
+ */
+int br_cmp_rarely_stated(const char *name);
 
 /*
  * br_cmp_engine_diagnosis: between two engines on the same workload, the

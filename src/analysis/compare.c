@@ -556,14 +556,25 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 		out->n_differ += mns->state == BR_DIFF_DIFFERS;
 	}
 	add_extras(a->run, b->run, out);
-	size_t n_extra_differ = 0, n_unknown = 0;
+	size_t n_extra_differ = 0, n_unknown = 0, n_hw = 0;
 	for (size_t i = 0; i < out->n_extra; i++) {
 		n_extra_differ += out->extra[i].state == BR_DIFF_DIFFERS;
-		n_unknown += out->extra[i].state == BR_DIFF_UNKNOWN && strcmp(out->extra[i].name, "driver") != 0 &&
-		    strcmp(out->extra[i].name, "CUDA") != 0;
+		if (out->extra[i].state == BR_DIFF_UNKNOWN) {
+			if (br_cmp_rarely_stated(out->extra[i].name))
+				n_hw++;
+			else
+				n_unknown++;
+		}
 	}
-	for (int k = 0; k < BR_SET_N; k++)
-		n_unknown += k != BR_SET_KV_POOL && k != BR_SET_GPU && out->diffs[k].state == BR_DIFF_UNKNOWN;
+	for (int k = 0; k < BR_SET_N; k++) {
+		if (k == BR_SET_KV_POOL || out->diffs[k].state != BR_DIFF_UNKNOWN)
+			continue;
+		if (br_cmp_rarely_stated(br_cmp_setting_key[k]))
+			n_hw++;
+		else
+			n_unknown++;
+	}
+	out->n_unchecked_hw = n_hw;
 	if (out->diffs[BR_SET_KV_POOL].state == BR_DIFF_DIFFERS) {
 		/* the pool is an outcome of the settings below, not a setting */
 		out->n_differ--;
@@ -600,6 +611,14 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 			out->diagnosis_b = br_cmp_engine_diagnosis(&out->vb, &out->va);
 		}
 	}
+}
+
+/* br_cmp_rarely_stated: see compare.h. */
+int
+br_cmp_rarely_stated(const char *name)
+{
+	return name != NULL && (strcmp(name, br_cmp_setting_key[BR_SET_GPU]) == 0 || strcmp(name, "driver") == 0 ||
+	    strcmp(name, "CUDA") == 0);
 }
 
 /* br_cmp_pair_free: see compare.h. */

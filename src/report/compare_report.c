@@ -170,7 +170,7 @@ pair_json(const br_cmp_pair_result *p)
 			g_string_free(t, TRUE);
 		}
 	}
-	json_t *settings = json_object(), *diffs = json_array(), *unknown = json_array();
+	json_t *settings = json_object(), *diffs = json_array(), *unknown = json_array(), *hw = json_array();
 	GString *dt = g_string_new(NULL), *ut = g_string_new(NULL);
 	size_t n_same = 0;
 	for (int s = 0; s < BR_SET_N; s++) {
@@ -193,6 +193,8 @@ pair_json(const br_cmp_pair_result *p)
 			    d->a_text, d->b_text);
 		} else if (d->state == BR_DIFF_UNKNOWN) {
 			json_array_append_new(unknown, json_string(br_cmp_setting_key[s]));
+			if (br_cmp_rarely_stated(br_cmp_setting_key[s]))
+				json_array_append_new(hw, json_string(br_cmp_setting_key[s]));
 			g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", br_cmp_setting_key[s]);
 		} else {
 			n_same++;
@@ -209,6 +211,8 @@ pair_json(const br_cmp_pair_result *p)
 			g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", x->name, x->a_text, x->b_text);
 		} else if (x->state == BR_DIFF_UNKNOWN) {
 			json_array_append_new(unknown, json_string(x->name));
+			if (br_cmp_rarely_stated(x->name))
+				json_array_append_new(hw, json_string(x->name));
 			g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", x->name);
 		} else
 			n_same++;
@@ -220,6 +224,8 @@ pair_json(const br_cmp_pair_result *p)
 	json_object_set_new(o, "differences_text", json_string(dt->str));
 	json_object_set_new(o, "unknown_settings", unknown);
 	json_object_set_new(o, "unknown_text", json_string(ut->str));
+	/* (added) the unknown ones that do not withhold a controlled verdict */
+	json_object_set_new(o, "unchecked_hardware", hw);
 	json_object_set_new(o, "n_same_settings", json_integer((json_int_t)n_same));
 	json_object_set_new(o, "n_settings_checked", json_integer((json_int_t)(BR_SET_N - 1 + p->n_extra)));
 	size_t n_known = 0;     /* stated by both sides (the KV pool is an outcome, not counted) */
@@ -601,10 +607,11 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	char kb[128];
 	if (c->in->same_path)
 		para(c, c->in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
-	else if (p->verdict == 1)
-		para(c, vkey(c, p, "verdict.controlled", kb), po);
-	else if (p->verdict == 2)
-		para(c, "verdict.same_settings", po);
+	else if (p->verdict == 1 || p->verdict == 2) {
+		para(c, p->verdict == 1 ? vkey(c, p, "verdict.controlled", kb) : "verdict.same_settings", po);
+		if (p->n_unchecked_hw > 0)
+			para(c, "verdict.hw_unchecked", po);
+	}
 	else if (p->verdict == 3)
 		para(c, "verdict.no_difference_found", po);
 	else if (p->verdict == 4)
@@ -628,8 +635,9 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		free(items);
 		pool_free(&sp);
 	}
-	/* verdicts 3 and 4 name the unknown settings in their own sentence */
-	if (p->verdict != 3 && p->verdict != 4 && json_array_size(json_object_get(po, "unknown_settings")) > 0)
+	/* verdicts 3 and 4 name the unknown settings in their own sentence, 1 and 2
+	 * (where only GPU, driver and CUDA can be unknown) in verdict.hw_unchecked */
+	if ((p->verdict == 0 || p->verdict == 5) && json_array_size(json_object_get(po, "unknown_settings")) > 0)
 		note(c, "verdict.unknown", po);
 	if (p->verdict == 5) {
 		/* the diagnosis of each side, then what only one engine exposes */
@@ -768,8 +776,9 @@ campaign_overview(ctx *c)
 			free(z);
 		}
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
-		row[5] = fill(c, &sp, p->verdict == 1 ? "pairs.verdict_controlled" : p->verdict == 2
-		    ? "pairs.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" :
+		int hw = p->n_unchecked_hw > 0;
+		row[5] = fill(c, &sp, p->verdict == 1 ? (hw ? "pairs.verdict_controlled_hw" : "pairs.verdict_controlled") :
+		    p->verdict == 2 ? (hw ? "pairs.verdict_same_hw" : "pairs.verdict_same") : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" :
 		    p->verdict == 5 ? "pairs.verdict_engines" :
 		    p->pool_moved_alone && p->n_differ == 0 ? "pairs.verdict_pool_alone" : "pairs.verdict_not", po);
 		hl[i] = i == in->focus_pair ? 1 : 0;
@@ -811,9 +820,13 @@ title_page(ctx *c)
 	values[n++] = in->name_b;
 	if (in->n_pairs > 0) {
 		const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
-		labels[n] = fill(c, &sp, "cards.verdict", NULL);
-		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? "cards.verdict_controlled"
-		    : p->verdict == 2 ? "cards.verdict_same" : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" :
+		int hw = p->n_unchecked_hw > 0;
+		/* a campaign's card speaks for the pair shown in detail; the count of
+		 * controlled pairs stands on the pairs card */
+		labels[n] = fill(c, &sp, in->campaigns ? "cards.verdict_focus" : "cards.verdict", po);
+		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? (hw ?
+		    "cards.verdict_controlled_hw" : "cards.verdict_controlled")
+		    : p->verdict == 2 ? (hw ? "cards.verdict_same_hw" : "cards.verdict_same") : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" :
 		    p->verdict == 5 ? "cards.verdict_engines" :
 		    p->pool_moved_alone && p->n_differ == 0 ? "cards.verdict_pool_alone" : "cards.verdict_not", po);
 		static const int cm[5] = { BR_CMP_KV_POOL_TOKENS, BR_CMP_OUTPUT_TPS, BR_CMP_TTFT_P50_S,
@@ -982,7 +995,7 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 	for (size_t i = 0; i < in->n_pairs; i++) {
 		const br_cmp_pair_result *p = &in->pairs[i];
 		json_t *po = json_array_get(pairs, i);
-		GString *dt = g_string_new(NULL), *ut = g_string_new(NULL);
+		GString *dt = g_string_new(NULL), *ut = g_string_new(NULL), *ht = g_string_new(NULL);
 		const char *one = NULL;
 		for (int s = 0; s < BR_SET_N; s++) {
 			char k[96];
@@ -1002,6 +1015,8 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 				one = lab;
 			} else if (p->diffs[s].state == BR_DIFF_UNKNOWN) {
 				g_string_append_printf(ut, "%s%s", ut->len ? sep : "", lab);
+				if (br_cmp_rarely_stated(br_cmp_setting_key[s]))
+					g_string_append_printf(ht, "%s%s", ht->len ? sep : "", lab);
 			}
 		}
 		for (size_t k = 0; k < p->n_extra; k++) {
@@ -1017,14 +1032,18 @@ add_labels(json_t *summary, const br_compare_input *in, const br_template *t, in
 			} else if (x->state == BR_DIFF_UNKNOWN) {
 				char *tn = english ? NULL : br_template_phrase(t, x->name);
 				g_string_append_printf(ut, "%s%s", ut->len ? sep : "", tn ? tn : x->name);
+				if (br_cmp_rarely_stated(x->name))
+					g_string_append_printf(ht, "%s%s", ht->len ? sep : "", tn ? tn : x->name);
 				free(tn);
 			}
 		}
 		json_object_set_new(po, "differences_label_text", json_string(dt->str));
 		json_object_set_new(po, "unknown_label_text", json_string(ut->str));
+		json_object_set_new(po, "unchecked_hw_label_text", ht->len ? json_string(ht->str) : json_null());
 		json_object_set_new(po, "differing_setting_label", p->n_differ == 1 && one ? json_string(one) : json_null());
 		g_string_free(dt, TRUE);
 		g_string_free(ut, TRUE);
+		g_string_free(ht, TRUE);
 	}
 }
 

@@ -176,6 +176,10 @@ check "campaigns: pairs, verdicts and focus" grep -qx "BAD 0" "$tmp/ccchk"
 pdftotext "$tmp/cc/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfcc.txt"
 check "campaign PDF lists the unmatched runs" grep -qF "Only in A (1): cal-512-128." "$tmp/pdfcc.txt"
 check "campaign PDF lists only-in-B" grep -qF "Only in B (1): c64-1024-256-new." "$tmp/pdfcc.txt"
+# the front card's verdict is the focus pair's and says so; the pairs card counts the controlled pairs
+check "campaign card names the focus pair" grep -qF "Controlled A/B? (run c64-6144-2048)" "$tmp/pdfcc.txt"
+check "campaign card counts controlled pairs (none: 7 repeats, 1 pool moved alone)" \
+	grep -qF "8 pairs, 0 controlled · 1 only in A · 1 only in B" "$tmp/pdfcc.txt"
 
 # Bad input and the rules of OUT_DIR.
 "$BIN" compare "$tmp/nope" "$tmp/r2" -o "$tmp/x" > /dev/null 2> "$tmp/e1"; rc=$?
@@ -209,7 +213,7 @@ check "campaign A == B: terminal says a campaign with itself" grep -qF "comparin
 pdftotext "$tmp/selfc/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfselfc.txt"
 check "campaign A == B: PDF says a campaign with itself" grep -qF "compares a campaign with itself" "$tmp/pdfselfc.txt"
 check "campaign A == B: PDF never says a run with itself" bash -c "! grep -qF 'a run with itself' '$tmp/pdfselfc.txt'"
-check "campaign A == B: 9 pairs, none unmatched" grep -qF "9 pairs · 0 only in A · 0 only in B" "$tmp/pdfselfc.txt"
+check "campaign A == B: 9 pairs, none unmatched" grep -qF "9 pairs, 0 controlled · 0 only in A · 0 only in B" "$tmp/pdfselfc.txt"
 
 # Two campaigns without a common run name: exit 3, both sides' names, nothing written
 mkdir -p "$tmp/campR"
