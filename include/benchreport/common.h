@@ -29,6 +29,9 @@ void *br_xcalloc(size_t nmemb, size_t size);
 void *br_xrealloc(void *p, size_t n);
 char *br_xstrdup(const char *s);                 /* NULL in, NULL out */
 char *br_xstrndup(const char *s, size_t n);
+/* br_clip_utf8: malloc'd copy of [p, p+n) cut to at most `max` bytes at a
+ * UTF-8 boundary, with "..." appended when cut. */
+char *br_clip_utf8(const char *p, size_t n, size_t max);
 char *br_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *br_xvasprintf(const char *fmt, va_list ap);
 

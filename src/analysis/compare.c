@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 
 #include "benchreport/common.h"
 #include "benchreport/compare.h"
@@ -396,14 +397,78 @@ log_arg(const br_server_log *l, const char *name)
  * same text (whole, not the clipped display), or two numbers of equal
  * value (1.0 and 1, 0.9 and 0.90).
  */
+/* int_digits: for an integer literal ("-0042", "+7", "12345678901234567891"),
+ * its sign (-1 or 1) in *sign and its first significant digit (the last
+ * digit for zero); NULL when s is not one. */
+static const char *
+int_digits(const char *s, int *sign)
+{
+	*sign = 1;
+	if (*s == '-' || *s == '+')
+		*sign = *s++ == '-' ? -1 : 1;
+	if (*s < '0' || *s > '9')
+		return NULL;
+	for (const char *q = s; *q; q++)
+		if (*q < '0' || *q > '9')
+			return NULL;
+	while (s[0] == '0' && s[1] != '\0')
+		s++;
+	if (strcmp(s, "0") == 0)
+		*sign = 1;
+	return s;
+}
+
 static int
 arg_same(const char *a, const char *b)
 {
 	if (strcmp(a, b) == 0)
 		return 1;
+	/* two integers by their digits: a double holds them exactly only to 2^53
+	 * (a seed or a byte count beyond it would read as equal) */
+	int sga, sgb;
+	const char *da = int_digits(a, &sga), *db = int_digits(b, &sgb);
+	if (da && db)
+		return sga == sgb && strcmp(da, db) == 0;
 	char *ea, *eb;
 	double x = strtod(a, &ea), y = strtod(b, &eb);
 	return ea != a && eb != b && *ea == '\0' && *eb == '\0' && isfinite(x) && x == y;
+}
+
+/*
+ * distinct_display: two values that differ but print alike (both clipped at
+ * 200 bytes with the same start, or both "(redacted)") shown so a reader
+ * sees that they differ: a secret as "(redacted, sha256 1a2b3c4d)", a long
+ * value as "… from byte N: " and 60 bytes from 20 before the first difference
+ * ("..." when cut).
+ * *ta and *tb are malloc'd; the caller frees them.
+ */
+static void
+distinct_display(const br_log_arg *a, const br_log_arg *b, char **ta, char **tb)
+{
+	const br_log_arg *v[2] = { a, b };
+	char **t[2] = { ta, tb };
+	if (strcmp(a->value, "(redacted)") == 0) {
+		for (int k = 0; k < 2; k++) {
+			gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, v[k]->raw, -1);
+			*t[k] = br_xasprintf("(redacted, sha256 %.8s)", h);
+			g_free(h);
+		}
+		return;
+	}
+	size_t d = 0;
+	while (a->raw[d] && a->raw[d] == b->raw[d])
+		d++;
+	size_t from = d > 20 ? d - 20 : 0;
+	for (int k = 0; k < 2; k++) {
+		const char *r = v[k]->raw;
+		size_t start = from;
+		while (start > 0 && ((unsigned char)r[start] & 0xC0) == 0x80)
+			start--;     /* not inside a UTF-8 character */
+		size_t len = strlen(r + start);
+		char *piece = br_clip_utf8(r + start, len, 60);
+		*t[k] = br_xasprintf("… from byte %zu: %s", start + 1, piece);
+		free(piece);
+	}
 }
 
 /* skip_arg: arguments the fixed settings already cover (the running cap:
@@ -492,7 +557,12 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 			int st = aa && ab ? (arg_same(aa->raw, ab->raw) ? BR_DIFF_SAME : BR_DIFF_DIFFERS) :
 			    !ml->args_complete || ml->args_all ? BR_DIFF_UNKNOWN : BR_DIFF_DIFFERS;
 			char *name = br_xasprintf("arg %s", n);
-			push_extra(out, name, aa ? aa->value : missing, ab ? ab->value : missing, st);
+			char *ta = NULL, *tb = NULL;
+			if (st == BR_DIFF_DIFFERS && aa && ab && strcmp(aa->value, ab->value) == 0)
+				distinct_display(aa, ab, &ta, &tb);
+			push_extra(out, name, ta ? ta : aa ? aa->value : missing, tb ? tb : ab ? ab->value : missing, st);
+			free(ta);
+			free(tb);
 			free(name);
 		}
 	}

@@ -113,3 +113,18 @@ br_isnum(double x)
 {
 	return isfinite(x);
 }
+
+/* br_clip_utf8: see common.h. */
+char *
+br_clip_utf8(const char *p, size_t n, size_t max)
+{
+	if (n <= max)
+		return br_xstrndup(p, n);
+	size_t k = max;
+	while (k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
+		k--;
+	char *o = br_xmalloc(k + 4);
+	memcpy(o, p, k);
+	memcpy(o + k, "...", 4);
+	return o;
+}

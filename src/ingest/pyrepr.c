@@ -53,23 +53,6 @@ br_py_skip_value(const char *p, const char *end, int *closed)
 	return p;
 }
 
-/* br_clip_utf8: copy of [p, p+n) cut to at most `max` bytes at a UTF-8 boundary,
- * with "..." appended when cut. */
-char *
-br_clip_utf8(const char *p, size_t n, size_t max)
-{
-	if (n <= max)
-		return br_xstrndup(p, n);
-	size_t k = max;
-	while (k > 0 && ((unsigned char)p[k] & 0xc0) == 0x80)
-		k--;
-	char *o = br_xmalloc(k + 4);
-	memcpy(o, p, k);
-	memcpy(o + k, "...", 4);
-	return o;
-}
-
-
 /* br_log_args_clear: see pyrepr.h. */
 void
 br_log_args_clear(br_server_log *o)
@@ -126,4 +109,62 @@ br_log_arg_set(br_log_arg *a, const char *key, size_t key_len, const char *v, si
 	a->raw = br_xstrndup(v, v_len);
 	a->value = br_log_arg_secret(a->name) || value_secret(a->raw) ? br_xstrdup("(redacted)") :
 	    br_clip_utf8(v, v_len, 200);
+}
+
+/* An argument's name and place, sorted by name then place (br_log_args_dedupe). */
+typedef struct { const char *name; size_t i; } name_at;
+
+static int
+by_name_then_place(const void *x, const void *y)
+{
+	const name_at *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c != 0 ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* br_log_args_dedupe: see pyrepr.h. */
+void
+br_log_args_dedupe(br_server_log *o)
+{
+	size_t n = o->n_args;
+	if (n < 2)
+		return;
+	name_at *ix = br_xcalloc(n, sizeof *ix);
+	char *drop = br_xcalloc(n, 1);
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (name_at){ o->args[i].name, i };
+	qsort(ix, n, sizeof *ix, by_name_then_place);
+	int any = 0;
+	for (size_t g = 0; g < n;) {
+		size_t h = g + 1;
+		while (h < n && strcmp(ix[g].name, ix[h].name) == 0)
+			h++;
+		if (h - g > 1) {
+			/* the group's first place keeps the last value */
+			br_log_arg *first = &o->args[ix[g].i], *last = &o->args[ix[h - 1].i];
+			free(first->raw);
+			free(first->value);
+			first->raw = last->raw;
+			first->value = last->value;
+			last->raw = last->value = NULL;
+			for (size_t k = g + 1; k < h; k++)
+				drop[ix[k].i] = 1;
+			any = 1;
+		}
+		g = h;
+	}
+	if (any) {
+		size_t w = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (drop[i]) {
+				free(o->args[i].name);
+				free(o->args[i].raw);
+				free(o->args[i].value);
+			} else
+				o->args[w++] = o->args[i];
+		}
+		o->n_args = w;
+	}
+	free(ix);
+	free(drop);
 }

@@ -14,14 +14,17 @@
  */
 const char *br_py_skip_value(const char *p, const char *end, int *closed);
 
-/* br_clip_utf8: malloc'd copy of [p, p+n) cut to at most `max` bytes at a
- * UTF-8 boundary, with "..." appended when cut. Aborts on allocation failure. */
-char *br_clip_utf8(const char *p, size_t n, size_t max);
 
 struct br_server_log;
 
 /* br_log_args_clear: free the log's argument list (an earlier start-up's)
  * and zero n_args, args_line, args_complete and args_all. */
 void br_log_args_clear(struct br_server_log *o);
+
+/* br_log_args_dedupe: one entry per argument name, as a Python dict keeps
+ * a key written twice: the first one's place, the last one's value (a
+ * crafted or corrupt line; every consumer then reads the same value).
+ * O(n log n). */
+void br_log_args_dedupe(struct br_server_log *o);
 
 #endif

@@ -1046,6 +1046,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		break;
 	case K_ARGS:
 		apply_args(s, p, end, line);
+		br_log_args_dedupe(s->out);
 		break;
 	case K_INIT:
 		apply_init(s, p, end, line);

@@ -199,6 +199,8 @@ typedef struct engine_scan {
 	int saw_serverargs;        /* this start-up printed its ServerArgs line */
 	int n_ctx_line;            /* line of llama.cpp's `n_ctx =` */
 	unsigned long long slot_ids; /* bit k: llama.cpp printed "id k | task -1 | new slot" */
+	double n_seq_max;          /* llama.cpp's `n_seq_max = N` (llama_context: the parallel
+	                              sequences, one per slot), NAN when not printed */
 	size_t stats_cap;
 	int any;                   /* a line of the engine was recognised */
 	int timing_slot, timing_task;
@@ -229,6 +231,7 @@ start_over(engine_scan *e, int lineno, const char *stamp)
 	e->dp_ranks = 0;
 	memset(e->tp_by_dp, 0, sizeof e->tp_by_dp);
 	e->slot_ids = 0;
+	e->n_seq_max = NAN;
 	e->saw_batch = 0;
 	e->saw_serverargs = 0;
 	br_log_args_clear(o);
@@ -353,6 +356,7 @@ sglang_line(engine_scan *e, const char *line, int lineno)
 			o->model = quoted_after(line, "model_path='", '\'');
 			o->served_model_name = quoted_after(line, "served_model_name='", '\'');
 			sglang_server_args(o, line, lineno);
+			br_log_args_dedupe(o);
 			e->saw_serverargs = 1;
 		}
 		return;
@@ -463,6 +467,8 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 		} else if ((kl == 13 && strncmp(key, "n_ctx_per_seq", 13) == 0) ||
 		    (kl == 9 && strncmp(key, "n_ctx_seq", 9) == 0))
 			o->ctx_per_slot_tokens = v;
+		else if (kl == 9 && strncmp(key, "n_seq_max", 9) == 0)
+			e->n_seq_max = v;
 		else if (kl == 10 && strncmp(key, "kv_unified", 10) == 0)
 			o->kv_unified = strncmp(line + m[3].rm_so, "true", 4) == 0 ? 1 : 0;
 		return;
@@ -537,6 +543,7 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 	e.out = out;
 	e.t0_s = NAN;
 	e.timing_slot = e.timing_task = -1;
+	e.n_seq_max = NAN;
 	out->engine_kind = engine;
 	rx_init(&e.rx);
 	char *line = NULL;
@@ -590,6 +597,8 @@ br_server_log_load_engine(const char *path, int engine, FILE *fp, br_server_log 
 	if (engine == BR_ENGINE_LLAMACPP) {
 		/* the per-slot context: the slot line, else n_ctx_seq, else n_ctx split over the
 		 * slots when the cache is not unified (ENGINES.md §1.4) */
+		if (!br_isnum(out->max_num_seqs) && br_isnum(e.n_seq_max) && e.n_seq_max >= 1)
+			out->max_num_seqs = e.n_seq_max;   /* no `n_slots =` line: one slot per sequence */
 		if (!br_isnum(out->ctx_per_slot_tokens) && br_isnum(out->n_ctx_tokens) &&
 		    br_isnum(out->max_num_seqs) && out->max_num_seqs > 0 && out->kv_unified == 0)
 			out->ctx_per_slot_tokens = floor(out->n_ctx_tokens / out->max_num_seqs);

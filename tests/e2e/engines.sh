@@ -99,15 +99,31 @@ def edit(path, fn):
     open(path, "w").write("\n".join(lines))
 long_a = "'" + "a" * 300 + "x'"
 long_b = "'" + "a" * 300 + "y'"
-edit(a, lambda l: l.replace("enable_metrics=True", "enable_metrics=True, hf_overrides=%s, api_key='sk-AAAA'" % long_a))
-edit(b, lambda l: l.replace("enable_metrics=True", "enable_metrics=True, hf_overrides=%s, api_key='sk-BBBB'" % long_b)
+# big_id: integers beyond 2^53 that one double holds alike; dup_key: written twice on B's line
+# (a Python dict keeps the last: 7, equal to A's)
+edit(a, lambda l: l.replace("enable_metrics=True", "enable_metrics=True, hf_overrides=%s, api_key='sk-AAAA', "
+     "big_id=9007199254740993, dup_size=7" % long_a))
+edit(b, lambda l: l.replace("enable_metrics=True", "enable_metrics=True, hf_overrides=%s, api_key='sk-BBBB', "
+     "big_id=9007199254740992, dup_size=3, dup_size=7" % long_b)
      .replace("schedule_conservativeness=1.0", "schedule_conservativeness=1"))
 PYEOF
 "$BIN" compare "$tmp/sglang" "$tmp/sgB" -o "$tmp/cmpsg3" > /dev/null 2>&1
 c3="$tmp/cmpsg3/summary.json"
 check "SGLang args: a difference after character 300 is found" [ "$(jget "$c3" "pairs.0.other_settings.arg hf_overrides.state")" = differs ]
+# the two 302-character values print alike up to the 200-byte clip: each side is shown from
+# 20 bytes before the first difference (byte 302 = the 'x'/'y' after the quote and 300 a's)
+check "SGLang args: clipped values that differ are shown where they differ" \
+	[ "$(jget "$c3" "pairs.0.other_settings.arg hf_overrides.a")|$(jget "$c3" "pairs.0.other_settings.arg hf_overrides.b")" = \
+	  "… from byte 282: aaaaaaaaaaaaaaaaaaaax'|… from byte 282: aaaaaaaaaaaaaaaaaaaay'" ]
+check "SGLang args: two redacted values that differ show distinct digests" bash -c "
+	a=\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"a\"])' '$c3')
+	b=\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"b\"])' '$c3')
+	case \"\$a\" in '(redacted, sha256 '*) ;; *) exit 1;; esac; [ \"\$a\" != \"\$b\" ]"
+check "SGLang args: integers beyond 2^53 compared by their digits" [ "$(jget "$c3" "pairs.0.other_settings.arg big_id.state")" = differs ]
+check "SGLang args: a key written twice keeps its last value (7 = A's)" \
+	[ "$(jget "$c3" "pairs.0.other_settings.arg dup_size.b")/$(jget "$c3" "pairs.0.other_settings.arg dup_size.state")" = "7/same" ]
 check "SGLang args: 1.0 and 1 are the same setting" [ "$(jget "$c3" "pairs.0.other_settings.arg schedule_conservativeness.state")" = same ]
-check "SGLang args: api_key compared, never printed" bash -c "[ \"\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"a\"])' '$c3')\" = '(redacted)' ] && ! grep -rq 'sk-AAAA' '$tmp/cmpsg3' && ! grep -q 'sk-AAAA' '$tmp/sglang/report/summary.json' 2>/dev/null"
+check "SGLang args: api_key compared, never printed" bash -c "[ \"\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"a\"][:11])' '$c3')\" = '(redacted, ' ] && ! grep -rq 'sk-AAAA' '$tmp/cmpsg3' && ! grep -q 'sk-AAAA' '$tmp/sglang/report/summary.json' 2>/dev/null"
 "$PY" - "$tmp/sgB/server.log" <<'PYEOF'
 import sys
 p = sys.argv[1]

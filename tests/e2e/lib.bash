@@ -6,7 +6,7 @@ REAL=${BR_REAL_DIR:-$SRC/../shared/real}
 PY=/usr/bin/python3
 fails=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${BR_KEEP_TMP:-}" ] && echo "kept $tmp" >&2 || rm -rf "$tmp"' EXIT   # BR_KEEP_TMP=1 keeps the scratch folder
 ok()   { echo "ok   - $*"; }
 bad()  { echo "FAIL - $*"; fails=$((fails + 1)); }
 # check DESCRIPTION COMMAND...: passes when the command succeeds
