@@ -111,6 +111,10 @@ typedef struct br_capacity {
 	double resident_estimate;  /* min(P / (in + out/2), max_num_seqs of the log), requests */
 	double resident_kv_bound;  /* (added) P / (in + out/2) alone, requests */
 	int resident_capped_by_max_num_seqs; /* (added) 1 when max_num_seqs is the bound */
+	int resident_cap_from_slots;  /* (added) 1 when that bound is the slot count llama-server's
+	                                 /slots listed (no log states n_slots) */
+	double n_slots_listed;        /* (added) most slots one /slots snapshot listed (requests at
+	                                 once), NAN without /slots */
 } br_capacity;
 
 /* ---- §3.1 window / §3.8 ledger: server counters against client numbers ---- */

@@ -111,7 +111,8 @@ int br_metrics_csv_load(const char *path, br_series *out, char **cause);
  * Errors: -1 with *cause "PATH:LINE:COL: expected ..." for a line that is
  * not JSON, a bare array (no time), a missing or out-of-range t_unix_s
  * (2000-2100), times that fall, a slot with neither is_processing nor state,
- * an empty file. *out is then empty.
+ * *out is then empty. An empty file (or blank lines only: a capture stopped
+ * before its first tick) returns 1 with *cause saying so; *out is empty.
  */
 int br_slots_load(const char *path, br_series *out, char **cause);
 

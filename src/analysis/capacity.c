@@ -93,7 +93,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	out->concurrency = out->mean_input_tokens = out->mean_output_tokens = NAN;
 	out->effective_concurrency = NAN;
 	out->demand_tokens = out->oversubscription = out->resident_estimate = NAN;
-	out->resident_kv_bound = NAN;
+	out->resident_kv_bound = out->n_slots_listed = NAN;
 	out->missing = "needs the server log (GPU KV cache size line)";
 	if (run == NULL)
 		return;
@@ -160,6 +160,10 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	if (br_isnum(out->max_model_len_tokens))
 		out->predicted_max_concurrency = P / out->max_model_len_tokens;
 
+	const double *slots = run->metrics ? br_series_col(run->metrics, "llamacpp_slots:total") : NULL;
+	for (size_t i = 0; slots != NULL && i < run->metrics->n_rows; i++)
+		if (isfinite(slots[i]) && slots[i] > 0 && !(slots[i] <= out->n_slots_listed))
+			out->n_slots_listed = slots[i];
 	if (run->bench.n == 0 || run->bench.runs == NULL)
 		return;
 	const br_bench *b = &run->bench.runs[0];
@@ -183,10 +187,17 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 		 * much KV cache is free */
 		out->resident_kv_bound = out->resident_estimate;
 		const br_server_log *lg = run->log;
-		if (lg != NULL && br_isnum(lg->max_num_seqs) && lg->max_num_seqs > 0 &&
-		    br_isnum(out->resident_estimate) && out->resident_estimate > lg->max_num_seqs) {
-			out->resident_estimate = lg->max_num_seqs;
+		double cap = lg != NULL && br_isnum(lg->max_num_seqs) && lg->max_num_seqs > 0 ? lg->max_num_seqs : NAN;
+		int from_slots = 0;
+		if (!br_isnum(cap) && br_isnum(out->n_slots_listed)) {
+			/* no log: llama-server's /slots lists its slots, one request each */
+			cap = out->n_slots_listed;
+			from_slots = 1;
+		}
+		if (br_isnum(cap) && br_isnum(out->resident_estimate) && out->resident_estimate > cap) {
+			out->resident_estimate = cap;
 			out->resident_capped_by_max_num_seqs = 1;
+			out->resident_cap_from_slots = from_slots;
 		}
 	}
 }

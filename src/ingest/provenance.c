@@ -429,6 +429,28 @@ misses_bench(const br_series *m, const br_bench *b)
 }
 
 /*
+ * version_agrees: a user's version label (run.json server_version: "0.10.1",
+ * "v0.10.1", "b5489") names the version a log states ("0.10.1", "b5489
+ * (2d38b6e4)") when, without a leading "v", it is the log's text or its
+ * start up to a character that is not a letter or digit ("0.10" names
+ * "0.10.1", "5489" names "b5489 (2d38b6e4)"; "0.1" does not name "0.10.1").
+ */
+static int
+version_agrees(const char *label, const char *logged)
+{
+	if ((label[0] == 'v' || label[0] == 'V') && label[1] >= '0' && label[1] <= '9')
+		label++;
+	if ((logged[0] == 'v' || logged[0] == 'b') && logged[1] >= '0' && logged[1] <= '9' &&
+	    label[0] >= '0' && label[0] <= '9')
+		logged++;   /* "5489" names llama.cpp's "b5489 (...)" */
+	size_t n = strlen(label);
+	if (strncmp(label, logged, n) != 0)
+		return 0;
+	unsigned char next = (unsigned char)logged[n];
+	return next == '\0' || !(isalnum(next));
+}
+
+/*
  * br_run_check_provenance: see run.h.
  */
 void
@@ -579,6 +601,14 @@ br_run_check_provenance(br_run *r)
 		    grouped(r->log->kv_pool_tokens, lp), r->log->kv_pool_line, grouped(cc.kv_cache_size_tokens, mp)));
 		drop_log(r);
 	}
+	/* 6. run.json's server_version against the log's own version (the log wins) */
+	const char *lv = r->log == NULL ? NULL : r->log->engine_kind == BR_ENGINE_SGLANG ||
+	    r->log->engine_kind == BR_ENGINE_LLAMACPP ? r->log->engine_version : r->log->vllm_version;
+	if (lv != NULL && r->server_version != NULL && r->server_version[0] != '\0' &&
+	    !version_agrees(r->server_version, lv))
+		br_run_add_warning(r, "run.json says server_version \"%s\", but the server log states %s (line %d): "
+		    "the log's version is used; check which server this run met", r->server_version, lv,
+		    r->log->version_line);
 	if (r->metrics != NULL)
 		pick_busy_period(r, b);
 	names_free(&bench);

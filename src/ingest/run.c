@@ -475,7 +475,17 @@ read_slots(br_run *r, const char *dir, br_series **out, char **cause)
 		return 0;
 	}
 	br_series *sl = br_xcalloc(1, sizeof *sl);
-	if (br_slots_load(path, sl, cause) != 0 || add_input(r, path, "llama-server /slots snapshots", cause) != 0) {
+	int rc = br_slots_load(path, sl, cause);
+	if (rc == 1) {
+		/* empty: said, and the run goes on without it */
+		br_run_add_warning(r, "%s; ignored", *cause);
+		free(*cause);
+		*cause = NULL;
+		free(sl);
+		free(path);
+		return 0;
+	}
+	if (rc != 0 || add_input(r, path, "llama-server /slots snapshots", cause) != 0) {
 		br_series_free(sl);
 		free(sl);
 		free(path);

@@ -152,9 +152,12 @@ br_slots_load(const char *path, br_series *out, char **cause)
 	free(line);
 	fclose(fp);
 	if (rc == 0 && out->n_rows == 0) {
-		*cause = br_xasprintf("%s:1:1: expected /slots snapshots, one JSON object per line (the file %s)",
-		    path, lineno == 0 ? "is empty" : "holds only blank lines");
-		rc = -1;
+		/* a capture stopped before its first tick: nothing to read, nothing wrong */
+		*cause = br_xasprintf("%s: %s: no /slots snapshot to read", path,
+		    lineno == 0 ? "empty" : "only blank lines");
+		br_series_free(out);
+		memset(out, 0, sizeof *out);
+		return 1;
 	} else if (rc == 0 && out->n_rows > 1 && out->t_s[out->n_rows - 1] == out->t_s[0]) {
 		/* many snapshots of one instant are no series over the run */
 		*cause = br_xasprintf("%s:%d:1: expected snapshots taken over time; all %zu carry the same "

@@ -566,6 +566,10 @@ title_page(ctx *c)
 		const br_server_log *lg = r->log;
 		int capped = lg && isfinite(lg->max_num_seqs) && isfinite(a->capacity.effective_concurrency) &&
 		    a->capacity.effective_concurrency > lg->max_num_seqs;
+		/* no log states the slots: the count /slots listed bounds the running requests */
+		int capped_slots = !(lg && isfinite(lg->max_num_seqs)) && isfinite(a->capacity.n_slots_listed) &&
+		    isfinite(a->capacity.effective_concurrency) &&
+		    a->capacity.effective_concurrency > a->capacity.n_slots_listed;
 		int preempted = a->preemptions.count_available && a->preemptions.n_preemptions > 0;
 		/* without a preemption counter, the log's stats lines may still state some */
 		double log_run = NAN, log_pre = NAN;
@@ -583,7 +587,7 @@ title_page(ctx *c)
 			capped = 2;
 		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
 		    preempted ? "glance.fits_yet_preempted" : log_preempted ? "glance.fits_log_preempted" :
-		    capped == 1 ? "glance.fits_capped" : "glance.fits");
+		    capped == 1 ? "glance.fits_capped" : capped_slots ? "glance.fits_capped_slots" : "glance.fits");
 		if (capped == 2) {
 			double seen = a->residency.available && a->residency.running_peak > lg->max_num_seqs ?
 			    a->residency.running_peak : log_run;
@@ -867,7 +871,8 @@ capacity_section(ctx *c)
 		if (isfinite(cap->resident_estimate))
 			ROW("capacity.row_resident", cap->resident_capped_by_max_num_seqs ?
 			    br_xasprintf("%s requests (%s; the KV cache alone: %s)",
-			    keep(&p, fmt_num(cap->resident_estimate, 0)), cap_name,
+			    keep(&p, fmt_num(cap->resident_estimate, 0)), cap->resident_cap_from_slots ?
+			    "the slots /slots lists" : cap_name,
 			    keep(&p, fmt_num(cap->resident_kv_bound, 2))) :
 			    br_xasprintf("%s requests", keep(&p, fmt_num(cap->resident_estimate, 2))));
 #undef ROW

@@ -145,6 +145,8 @@ capacity_json(const br_capacity *c)
 	set(o, "resident_estimate", jnum(c->resident_estimate));
 	set(o, "resident_kv_bound", jnum(c->resident_kv_bound));
 	set(o, "resident_capped_by_max_num_seqs", json_boolean(c->resident_capped_by_max_num_seqs));
+	set(o, "resident_cap_from_slots", json_boolean(c->resident_cap_from_slots));
+	set(o, "n_slots_listed", jint(c->n_slots_listed));
 	return o;
 }
 

@@ -226,6 +226,23 @@ check "SGLang campaign: 'Same model, GPU, SGLang version', not vLLM's" \
 	bash -c "grep -q 'Same model, GPU, SGLang version' '$tmp/sgc.txt' && ! grep -q 'GPU, vLLM version' '$tmp/sgc.txt'"
 check "SGLang campaign: no vLLM --enable-mfu-metrics advice" bash -c "! grep -q 'enable-mfu-metrics' '$tmp/sgc.txt'"
 
+# run.json's server_version against the log's build line ("build: 5489 (00000000)"): a label
+# naming it ("b5489", "5489") is no contradiction; another build is said, and the log's is used
+for label in b5489 5489 b9999; do
+	rm -rf "$tmp/ver"; cp -r "$tmp/llamacpp" "$tmp/ver"; rm -rf "$tmp/ver/report"
+	"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['server_version']=sys.argv[2]; json.dump(d, open(p,'w'))" \
+		"$tmp/ver/run.json" "$label"
+	"$BIN" "$tmp/ver" > /dev/null 2> "$tmp/ver.err"
+	if [ "$label" = b9999 ]; then
+		check "server_version b9999 against the log's b5489: said" \
+			grep -qF 'run.json says server_version "b9999", but the server log states b5489 (00000000) (line 1)' "$tmp/ver.err"
+		check "server_version b9999: the log's version is used" \
+			[ "$(jget "$tmp/ver/report/summary.json" engine.server_version)" = "b5489 (00000000)" ]
+	else
+		check "server_version $label names the log's b5489: nothing said" bash -c "! grep -q 'server_version' '$tmp/ver.err'"
+	fi
+done
+
 # the real SGLang files: bench_serving JSONL with the capacity lines of a real SGLang log
 mkdir -p "$tmp/sgreal"
 if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then

@@ -86,6 +86,27 @@ with open(sys.argv[2], 'w') as o:
         d = json.loads(l); d['slots'] = d['slots'] + d['slots']; o.write(json.dumps(d) + '\n')" "$tmp/lc/slots.jsonl" "$tmp/eight/slots.jsonl"
 "$BIN" "$tmp/eight" > /dev/null 2> "$tmp/eight.err"
 check "8 slots against n_slots = 4: set aside" grep -q "they list 8 slots, while the log's llama-server has n_slots = 4" "$tmp/eight.err"
+# the same when the log prints no n_slots or slot line, only llama_context's n_seq_max = 4
+grep -v "initializing slots, n_slots\|new slot n_ctx_slot" "$tmp/lc/server.log" > "$tmp/eight/server.log"
+rm -rf "$tmp/eight/report"
+"$BIN" "$tmp/eight" > /dev/null 2> "$tmp/eight2.err"
+check "8 slots against n_seq_max = 4 (no n_slots line): set aside" \
+	grep -q "they list 8 slots, while the log's llama-server has n_slots = 4" "$tmp/eight2.err"
+
+# no server log: the slots /slots lists bound the resident estimate (4, not the 28.44 the
+# 32,768-token pool alone gives: 32768 / (1024 + 256/2) = 28.444, run.json's pool)
+mkdir -p "$tmp/nolog"
+cp "$tmp/lc/stress.json" "$tmp/lc/slots.jsonl" "$tmp/lc/run.json" "$tmp/nolog/"
+"$BIN" "$tmp/nolog" > /dev/null 2>&1; rc=$?
+n="$tmp/nolog/report/summary.json"
+check "no log: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "no log: 4 slots listed" [ "$(jget "$n" capacity.n_slots_listed)" = 4 ]
+check "no log: resident estimate 4, bound by the listed slots" \
+	[ "$(jget "$n" capacity.resident_estimate)/$(jget "$n" capacity.resident_cap_from_slots)/$(jget "$n" capacity.resident_kv_bound)" = "4.0/True/28.4444444444" ]
+pdftotext "$tmp/nolog/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/nolog.txt"
+check "no log: the PDF says the slots bound the running requests" \
+	grep -qF "llama-server runs at most 4 requests at once (the slots its /slots snapshots list" "$tmp/nolog.txt"
+check "no log: never 'all requests can be resident'" bash -c "! grep -qF 'all requests can be resident' '$tmp/nolog.txt'"
 
 # busy slots that disagree with requests_processing beside /metrics: set aside
 mkdir -p "$tmp/dis"
@@ -106,6 +127,14 @@ cp "$tmp/lc/stress.json" "$tmp/fifo/"
 mkfifo "$tmp/fifo/slots.jsonl"
 timeout 20 "$BIN" "$tmp/fifo" > /dev/null 2> "$tmp/fifo.err"; rc=$?
 check "FIFO slots.jsonl: exit 3 at once (got $rc)" bash -c "[ $rc -eq 3 ] && grep -q 'not a regular file' '$tmp/fifo.err'"
+
+# an empty slots.jsonl (a capture stopped before its first tick): said, ignored, the run goes on
+mkdir -p "$tmp/empty"
+cp "$tmp/lc/stress.json" "$tmp/lc/server.log" "$tmp/empty/"
+: > "$tmp/empty/slots.jsonl"
+"$BIN" "$tmp/empty" > /dev/null 2> "$tmp/empty.err"; rc=$?
+check "empty slots.jsonl: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "empty slots.jsonl: said and ignored" grep -q "slots.jsonl: empty: no /slots snapshot to read; ignored" "$tmp/empty.err"
 
 mkdir -p "$tmp/bad"
 cp "$tmp/lc/stress.json" "$tmp/bad/"

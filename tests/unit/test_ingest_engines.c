@@ -227,6 +227,7 @@ test_sglang_ranks(void **state)
  *   grep -n 'size =' fixtures/engines/llama-server-b5489.log  (line 134: 448.00 MiB / 1024 = 0.4375 GiB, 4096 cells)
  *   llamacpp-2024-vulkan.log: no cell count, so the pool is n_ctx = 4096 (line 1); 192 MiB = 0.1875 GiB
  *   llamacpp-b9265-slots.log: no n_slots line; four "new slot, n_ctx = 1024" lines → 4 slots of 1024
+ *   llamacpp-nseqmax.log: grep -n 'n_seq_max\|cells' → 4 sequences (line 122), 8192 cells (line 134)
  */
 static const struct log_case {
 	const char *file;
@@ -245,6 +246,9 @@ static const struct log_case {
 	  NAN, NAN, 3, 0, 0, NULL },
 	{ "fixtures/engines/llamacpp-b9265-slots.log", BR_ENGINE_LLAMACPP, NAN, NAN, 4, 1024, NAN,
 	  NAN, 0, 0, 0, NULL },
+	/* no n_slots or slot line: n_seq_max = 4 gives the slots, n_ctx_per_seq 2048 each; 8192 cells in 448 MiB */
+	{ "fixtures/engines/llamacpp-nseqmax.log", BR_ENGINE_LLAMACPP, 8192, 0.4375, 4, 2048, NAN,
+	  NAN, 134, 0, 1, "b5489 (2d38b6e4)" },
 	/* era A: "-> Slot 0 - max context: 512" → one slot of 512; pool n_ctx 512 (line 1), 160 MiB */
 	{ "fixtures/engines/llamacpp-2024-eraA.log", BR_ENGINE_LLAMACPP, 512, 0.15625, 1, 512, NAN,
 	  NAN, 1, 0, 0, NULL },
