@@ -489,10 +489,17 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* A slot server with more requests in flight than slots (llama.cpp:
 	 * requests beyond n_slots wait, deferred; there is no preemption). */
-	if (r && r->log && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(r->log->max_num_seqs) &&
-	    num(x->d[D_IN_FLIGHT]) && x->d[D_IN_FLIGHT] > r->log->max_num_seqs)
-		add(f, !res->available ? "slots_bound_no_series" :
-		    num(res->waiting_peak) ? "slots_bound" : "slots_bound_no_queue", BR_SEV_PROBLEM, BR_FINDING);
+	int log_slots = r && r->log && num(r->log->max_num_seqs);
+	double n_slots = log_slots ? r->log->max_num_seqs : a->capacity.n_slots_listed;
+	if (r && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(n_slots) &&
+	    num(x->d[D_IN_FLIGHT]) && x->d[D_IN_FLIGHT] > n_slots) {
+		if (log_slots)
+			add(f, !res->available ? "slots_bound_no_series" :
+			    num(res->waiting_peak) ? "slots_bound" : "slots_bound_no_queue", BR_SEV_PROBLEM, BR_FINDING);
+		else   /* no log states n_slots: the count /slots listed (a series exists then) */
+			add(f, num(res->waiting_peak) ? "slots_bound_listed" : "slots_bound_listed_no_queue",
+			    BR_SEV_PROBLEM, BR_FINDING);
+	}
 
 	/* Oversubscription: demand C_eff·(in+out) > pool P, C_eff =
 	 * min(max_concurrency, num_prompts) (capacity block). */

@@ -107,6 +107,14 @@ pdftotext "$tmp/nolog/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$t
 check "no log: the PDF says the slots bound the running requests" \
 	grep -qF "llama-server runs at most 4 requests at once (the slots its /slots snapshots list" "$tmp/nolog.txt"
 check "no log: never 'all requests can be resident'" bash -c "! grep -qF 'all requests can be resident' '$tmp/nolog.txt'"
+check "no log: slot-bound from the listed slots (no queue in /slots)" grep -q '"slots_bound_listed_no_queue"' "$n"
+check "no log: the conclusion names where the 4 slots come from" \
+	grep -qF "llama-server's /slots lists 4 slots (no server log states n_slots) and the client kept 16 requests in flight" "$tmp/nolog.txt"
+# with metrics.csv beside it (requests_deferred measured): the queued variant
+mkdir -p "$tmp/nolog2"
+cp "$tmp/lc/stress.json" "$tmp/lc/slots.jsonl" "$tmp/lc/run.json" "$tmp/lc/metrics.csv" "$tmp/nolog2/"
+"$BIN" "$tmp/nolog2" > /dev/null 2>&1
+check "no log + metrics: slot-bound with the measured queue" grep -q '"slots_bound_listed"' "$tmp/nolog2/report/summary.json"
 
 # busy slots that disagree with requests_processing beside /metrics: set aside
 mkdir -p "$tmp/dis"
