@@ -98,6 +98,11 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	if (run == NULL)
 		return;
 	const br_server_log *log = run->log;
+	/* the slots llama-server's /slots listed (known with or without a pool) */
+	const double *slots = run->metrics ? br_series_col(run->metrics, "llamacpp_slots:total") : NULL;
+	for (size_t i = 0; slots != NULL && i < run->metrics->n_rows; i++)
+		if (isfinite(slots[i]) && slots[i] > 0 && !(slots[i] <= out->n_slots_listed))
+			out->n_slots_listed = slots[i];
 
 	double P = NAN;
 	int log_has_p = log != NULL && br_isnum(log->kv_pool_tokens) && log->kv_pool_tokens > 0;
@@ -160,10 +165,6 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	if (br_isnum(out->max_model_len_tokens))
 		out->predicted_max_concurrency = P / out->max_model_len_tokens;
 
-	const double *slots = run->metrics ? br_series_col(run->metrics, "llamacpp_slots:total") : NULL;
-	for (size_t i = 0; slots != NULL && i < run->metrics->n_rows; i++)
-		if (isfinite(slots[i]) && slots[i] > 0 && !(slots[i] <= out->n_slots_listed))
-			out->n_slots_listed = slots[i];
 	if (run->bench.n == 0 || run->bench.runs == NULL)
 		return;
 	const br_bench *b = &run->bench.runs[0];

@@ -279,6 +279,22 @@ num_text(double x)
 	return br_xstrdup(out);
 }
 
+/* same_label_nocase: x and y equal ignoring ASCII case and surrounding blanks. */
+static int
+same_label_nocase(const char *x, const char *y)
+{
+	while (*x == ' ' || *x == '\t')
+		x++;
+	while (*y == ' ' || *y == '\t')
+		y++;
+	size_t nx = strlen(x), ny = strlen(y);
+	while (nx > 0 && (x[nx - 1] == ' ' || x[nx - 1] == '\t'))
+		nx--;
+	while (ny > 0 && (y[ny - 1] == ' ' || y[ny - 1] == '\t'))
+		ny--;
+	return nx == ny && g_ascii_strncasecmp(x, y, nx) == 0;
+}
+
 /* br_cmp_settings_diff: see compare.h. */
 int
 br_cmp_settings_diff(const br_cmp_settings *a, const br_cmp_settings *b,
@@ -292,8 +308,10 @@ br_cmp_settings_diff(const br_cmp_settings *a, const br_cmp_settings *b,
 			const char *x = a->text[s], *y = b->text[s];
 			d->a_text = br_xstrdup(x ? x : "n/a");
 			d->b_text = br_xstrdup(y ? y : "n/a");
+			/* a GPU name is one product however it is capitalised or padded */
 			d->state = x == NULL || y == NULL ? BR_DIFF_UNKNOWN
-			    : strcmp(x, y) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
+			    : (s == BR_SET_GPU ? same_label_nocase(x, y) : strcmp(x, y) == 0) ? BR_DIFF_SAME :
+			    BR_DIFF_DIFFERS;
 		} else {
 			double x = a->num[s], y = b->num[s];
 			d->a_text = s == BR_SET_CONCURRENCY && isinf(x) ? br_xstrdup("no limit") : num_text(x);
@@ -364,19 +382,21 @@ push_extra(br_cmp_pair_result *out, const char *name, const char *a, const char 
 		br_xstrdup(b ? b : "n/a"), state };
 }
 
+/* extra_text / extra_num: a setting one side does not state is unknown, not a
+ * difference (an older bench file without "burstiness", a run.json without
+ * "driver"): only two stated values can differ. */
 static void
 extra_text(br_cmp_pair_result *out, const char *name, const char *a, const char *b)
 {
-	push_extra(out, name, a, b, a == NULL || b == NULL ? (a == b ? BR_DIFF_UNKNOWN :
-	    BR_DIFF_DIFFERS) : strcmp(a, b) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS);
+	push_extra(out, name, a, b, a == NULL || b == NULL ? BR_DIFF_UNKNOWN :
+	    strcmp(a, b) == 0 ? BR_DIFF_SAME : BR_DIFF_DIFFERS);
 }
 
 static void
 extra_num(br_cmp_pair_result *out, const char *name, double a, double b)
 {
 	char *ta = num_text(a), *tb = num_text(b);
-	int st = isnan(a) || isnan(b) ? (isnan(a) && isnan(b) ? BR_DIFF_UNKNOWN : BR_DIFF_DIFFERS)
-	    : a == b ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
+	int st = isnan(a) || isnan(b) ? BR_DIFF_UNKNOWN : a == b ? BR_DIFF_SAME : BR_DIFF_DIFFERS;
 	push_extra(out, name, ta, tb, st);
 	free(ta);
 	free(tb);

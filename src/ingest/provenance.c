@@ -615,6 +615,28 @@ br_run_check_provenance(br_run *r)
 }
 
 /*
+ * busy_beyond_bench: when a /slots snapshot shows more busy slots than the
+ * bench's closed loop could keep in flight (max_concurrency, or num_prompts
+ * when fewer), the reason they are not this run's alone (malloc'd); else NULL.
+ */
+static char *
+busy_beyond_bench(const br_series *sl, const br_bench *b)
+{
+	if (!(br_isnum(b->max_concurrency) && b->max_concurrency > 0))
+		return NULL;
+	double c_eff = b->max_concurrency;
+	if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
+		c_eff = b->num_prompts;
+	const double *busy = br_series_col(sl, "llamacpp_slots:busy");
+	for (size_t i = 0; busy != NULL && i < sl->n_rows; i++)
+		if (isfinite(busy[i]) && busy[i] > c_eff)
+			return br_xasprintf("snapshot %zu shows %.0f busy slots, more than the bench's %.0f concurrent "
+			    "requests could occupy: other load ran on the server, so they are not this run's alone",
+			    i + 1, busy[i], c_eff);
+	return NULL;
+}
+
+/*
  * br_run_attach_slots: see run.h. The snapshots are this run's only when
  * nothing says otherwise: the log (if any) is llama-server's, the metrics
  * (if any) are llama.cpp's, their times overlap the bench run, the slot
@@ -639,6 +661,8 @@ br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at)
 	else if (me != BR_ENGINE_UNKNOWN && me != BR_ENGINE_LLAMACPP)
 		why = br_xasprintf("they are llama-server's, while the metrics are %s's", br_engine_name(me));
 	else if (b != NULL && (why = misses_bench(sl, b)) != NULL)
+		;
+	else if (b != NULL && (why = busy_beyond_bench(sl, b)) != NULL)
 		;
 	else if (r->log != NULL && br_isnum(r->log->max_num_seqs) && n_slots != r->log->max_num_seqs)
 		why = br_xasprintf("they list %.0f slots, while the log's llama-server has n_slots = %.0f: "

@@ -197,6 +197,28 @@ check "foreign OUT_DIR refused (exit $rc)" [ "$rc" -ne 0 ] && [ "$(cat "$tmp/for
 check "previous compare report replaced (exit $rc)" [ "$rc" -eq 0 ] && [ -s "$tmp/compare-report/summary.json" ]
 check "no staging folder left" [ -z "$(ls -d "$tmp"/compare-report.* 2> /dev/null)" ]
 
+# A setting one side does not state is unknown, never "the one difference" (third break-it
+# review): burstiness missing from A's bench file, a driver only B's run.json states.
+for what in burstiness driver; do
+	rm -rf "$tmp/u_a" "$tmp/u_b"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
+	if [ "$what" = burstiness ]; then
+		"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d.pop('burstiness'); json.dump(d, open(p,'w'))" "$tmp/u_a/stress.json"
+		want=no_difference_found
+	else
+		"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['driver']='550.54'; json.dump(d, open(p,'w'))" "$tmp/u_b/run.json"
+		want=same_settings
+	fi
+	"$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/null 2>&1
+	check "$what stated by one side only: unknown, verdict $want" \
+		[ "$(jget "$tmp/u_c/summary.json" "focus.other_settings.$what.state")/$(jget "$tmp/u_c/summary.json" focus.verdict)" = "unknown/$want" ]
+	rm -rf "$tmp/u_c"
+done
+# a GPU label differing only in case and padding is the same GPU
+rm -rf "$tmp/u_a" "$tmp/u_b"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
+"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['gpu']=d['gpu'].lower()+' '; json.dump(d, open(p,'w'))" "$tmp/u_b/run.json"
+"$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/null 2>&1
+check "GPU label in other case + a space: the same GPU" [ "$(jget "$tmp/u_c/summary.json" focus.settings.gpu.state)" = same ]
+
 # A == B: allowed, says so, every change zero.
 "$BIN" compare "$tmp/r1" "$tmp/r1/" -o "$tmp/self" > "$tmp/e5.out" 2> "$tmp/e5"; rc=$?
 check "A == B: exit 0 (got $rc)" [ "$rc" -eq 0 ]

@@ -110,6 +110,25 @@ check "no log: never 'all requests can be resident'" bash -c "! grep -qF 'all re
 check "no log: slot-bound from the listed slots (no queue in /slots)" grep -q '"slots_bound_listed_no_queue"' "$n"
 check "no log: the conclusion names where the 4 slots come from" \
 	grep -qF "llama-server's /slots lists 4 slots (no server log states n_slots) and the client kept 16 requests in flight" "$tmp/nolog.txt"
+# no log and no pool anywhere (slots.jsonl beside the bench alone): the slot bound still fires
+mkdir -p "$tmp/nopool"
+cp "$tmp/lc/stress.json" "$tmp/lc/slots.jsonl" "$tmp/nopool/"
+"$BIN" "$tmp/nopool" > /dev/null 2>&1
+check "no log, no pool: slot-bound from the listed slots" \
+	grep -q '"slots_bound_listed_no_queue"' "$tmp/nopool/report/summary.json"
+# 32 busy slots while the bench kept 16 in flight: other load, set aside
+mkdir -p "$tmp/other"
+cp "$tmp/lc/stress.json" "$tmp/other/"
+"$PY" -c "
+import json, sys
+with open(sys.argv[2], 'w') as o:
+    for l in open(sys.argv[1]):
+        d = json.loads(l); d['slots'] = [dict(d['slots'][0], id=k, is_processing=True) for k in range(32)]
+        o.write(json.dumps(d) + '\n')" "$tmp/lc/slots.jsonl" "$tmp/other/slots.jsonl"
+"$BIN" "$tmp/other" > /dev/null 2> "$tmp/other.err"
+check "32 busy slots against C = 16: set aside" \
+	grep -q "shows 32 busy slots, more than the bench's 16 concurrent requests could occupy" "$tmp/other.err"
+check "32 busy slots: no residency from them" [ "$(jget "$tmp/other/report/summary.json" residency.available)" = False ]
 # with metrics.csv beside it (requests_deferred measured): the queued variant
 mkdir -p "$tmp/nolog2"
 cp "$tmp/lc/stress.json" "$tmp/lc/slots.jsonl" "$tmp/lc/run.json" "$tmp/lc/metrics.csv" "$tmp/nolog2/"
