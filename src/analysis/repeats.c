@@ -94,8 +94,8 @@ fingerprint(const br_run *r, const br_bench *b)
 			if (strcmp(a->name, "host") == 0 || strcmp(a->name, "port") == 0 ||
 			    (r->log->engine_kind == BR_ENGINE_SGLANG && br_log_arg_incidental(BR_ENGINE_SGLANG, a->name)))
 				continue;
-			/* the whole value decides; a secret or a long one enters as its digest,
-			 * so the key (printed in summary.json) shows neither */
+			/* the whole value decides; a secret or a long one enters as its digest
+			 * (the key stays in memory, never printed) */
 			if (strcmp(a->value, "(redacted)") == 0 || strlen(a->raw) > 200) {
 				gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, a->raw, -1);
 				g_string_append_printf(g, "arg:%s=sha256:%.16s;", a->name, h);

@@ -5,6 +5,7 @@
  */
 #include <stddef.h>
 #include <string.h>
+#include <glib.h>
 
 #include <stdlib.h>
 
@@ -82,12 +83,50 @@ br_log_arg_secret(const char *name)
 	    (n > 4 && strcmp(name + n - 4, "_key") == 0) || (n > 6 && strcmp(name + n - 6, "_token") == 0);
 }
 
+/* nested_secret: a dict or repr inside the value with a key that names a
+ * credential ({'hf_token': ...}, {"Authorization": ...}, Config(api_key=...)):
+ * each key before a ':' or '=' is read back (quoted or bare), lower-cased
+ * and tested as an argument name. */
+static int
+nested_secret(const char *v)
+{
+	for (const char *p = v; *p; p++) {
+		if (*p != ':' && *p != '=')
+			continue;
+		const char *e = p, *b;
+		while (e > v && e[-1] == ' ')
+			e--;
+		if (e > v && (e[-1] == '\'' || e[-1] == '"')) {
+			char q = e[-1];
+			b = --e;
+			while (b > v && b[-1] != q)
+				b--;
+		} else {
+			b = e;
+			while (b > v && (g_ascii_isalnum(b[-1]) || b[-1] == '_' || b[-1] == '-'))
+				b--;
+		}
+		if (e - b < 3 || e - b > 64)
+			continue;
+		char name[65];
+		for (size_t i = 0; i < (size_t)(e - b); i++)
+			name[i] = b[i] == '-' ? '_' : g_ascii_tolower(b[i]);
+		name[e - b] = '\0';
+		if (br_log_arg_secret(name))
+			return 1;
+	}
+	return 0;
+}
+
 /* value_secret: a printed value that carries a credential whatever its
- * name: a URL with a user-info part ("https://user:pw@host") or a query
- * parameter named token, key, password, secret or auth. */
+ * name: a URL with a user-info part ("https://user:pw@host"), a query
+ * parameter named token, key, password, secret or auth, a bearer token, or
+ * a nested key that names a credential (nested_secret). */
 static int
 value_secret(const char *v)
 {
+	if (nested_secret(v) || strstr(v, "Bearer ") != NULL || strstr(v, "bearer ") != NULL)
+		return 1;
 	const char *u = strstr(v, "://");
 	if (u != NULL) {
 		const char *at = strchr(u + 3, '@'), *slash = strchr(u + 3, '/');
