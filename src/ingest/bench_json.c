@@ -1079,6 +1079,12 @@ check_counts(octx *o, br_bench *b, int have_failed, char **cause)
 			    "\"%s\": %g: expected a whole number of %s (at most %g)",
 			    c[i].key, v, c[i].what, c[i].max);
 	}
+	/* max_concurrency: null (no limit, read as +inf) or a whole number of requests >= 1 */
+	double mc = b->max_concurrency;
+	if (!isnan(mc) && !(isinf(mc) && mc > 0) && !(mc >= 1 && mc <= 1e9 && mc == floor(mc)))
+		return err_at(o->p, key_off(o, "max_concurrency"), cause,
+		    "\"max_concurrency\": %g: expected a whole number of requests >= 1 (at most 1e9), or null "
+		    "for no limit", mc);
 	/* duration and rates: a finite, possible number of seconds / per second
 	 * (NaN, written by very old zero-success runs for rates, means absent) */
 	if (!(isfinite(b->duration_s) && b->duration_s > 0 && b->duration_s <= 1e9))
