@@ -82,6 +82,12 @@ typedef struct br_server_log {
 	 * unknown, not defaults) */
 	br_log_arg *args;
 	size_t n_args;
+	/* (added) settings read from vLLM's "Initializing a V1 LLM engine ... with
+	 * config:" line (tensor_parallel_size, quantization, kv_cache_dtype, dtype,
+	 * max_seq_len, speculative_config, ...; br_log_config_keys), as printed:
+	 * what the engine ran with whether or not the args line lists it */
+	br_log_arg *config;
+	size_t n_config;
 	int args_line;
 	int args_complete;
 	int args_all;                  /* (added) 1: the line lists EVERY argument, defaults included
@@ -138,6 +144,14 @@ typedef struct br_server_log {
  * (python/sglang/srt/server_args.py: random.randint(0, 1 << 30)). 0 otherwise.
  */
 int br_log_arg_incidental(int engine_kind, const char *name);
+
+/*
+ * br_log_config_keys: NULL-terminated names of the engine-config settings
+ * br_server_log.config holds; br_log_config_arg: the args-line name of one
+ * ("max_seq_len" -> "max_model_len", others the same). Static strings.
+ */
+extern const char *const br_log_config_keys[];
+const char *br_log_config_arg(const char *config_key);
 
 /*
  * br_log_arg_secret: 1 when argument `name` holds a credential whose value

@@ -370,6 +370,13 @@ sets_pool(const char *name)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(name, keys[i]) == 0)
 			return 1;
+	/* the engine-config line's settings ("config tensor_parallel_size") as their args */
+	if (strncmp(name, "config ", 7) == 0) {
+		char *a = br_xasprintf("arg %s", br_log_config_arg(name + 7));
+		int r = sets_pool(a);
+		free(a);
+		return r;
+	}
 	return 0;
 }
 
@@ -510,6 +517,47 @@ args_state(const br_server_log *l, int listed)
 	    l->engine_kind == BR_ENGINE_LLAMACPP ? "not printed by llama-server" : "no args line";
 }
 
+/* config_arg: setting `key` of the log's engine-config line, or NULL. */
+static const br_log_arg *
+config_arg(const br_server_log *l, const char *key)
+{
+	for (size_t i = 0; l && i < l->n_config; i++)
+		if (strcmp(l->config[i].name, key) == 0)
+			return &l->config[i];
+	return NULL;
+}
+
+/*
+ * add_config: the settings of vLLM's engine-config line ("config
+ * tensor_parallel_size", ...) when both logs print one: what the engine ran
+ * with, also when the args line does not list it (or is missing). A setting
+ * either args line lists is left to the argument comparison (one fact, counted
+ * once); one the other line does not print is unknown.
+ */
+static void
+add_config(const br_server_log *la, const br_server_log *lb, br_cmp_pair_result *out)
+{
+	if (la == NULL || lb == NULL || la->n_config == 0 || lb->n_config == 0)
+		return;
+	for (int i = 0; br_log_config_keys[i] != NULL; i++) {
+		const char *k = br_log_config_keys[i], *an = br_log_config_arg(k);
+		if (log_arg(la, an) != NULL || log_arg(lb, an) != NULL)
+			continue;
+		const br_log_arg *ca = config_arg(la, k), *cb = config_arg(lb, k);
+		if (ca == NULL && cb == NULL)
+			continue;
+		char *name = br_xasprintf("config %s", k);
+		int st = ca && cb ? (arg_same(ca->raw, cb->raw) ? BR_DIFF_SAME : BR_DIFF_DIFFERS) : BR_DIFF_UNKNOWN;
+		char *ta = NULL, *tb = NULL;
+		if (st == BR_DIFF_DIFFERS && strcmp(ca->value, cb->value) == 0)
+			distinct_display(ca, cb, &ta, &tb);
+		push_extra(out, name, ta ? ta : ca ? ca->value : "not printed", tb ? tb : cb ? cb->value : "not printed", st);
+		free(ta);
+		free(tb);
+		free(name);
+	}
+}
+
 /*
  * add_extras: every setting beyond the fixed table: bench backend,
  * tokenizer, num_prompts, burstiness; run.json driver and CUDA; the union
@@ -546,6 +594,7 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 	extra_text(out, "driver", ra ? ra->driver : NULL, rb ? rb->driver : NULL);
 	extra_text(out, "CUDA", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
 	const br_server_log *la = ra ? ra->log : NULL, *lb = rb ? rb->log : NULL;
+	add_config(la, lb, out);
 	int ka = la && la->args_line, kb = lb && lb->args_line;
 	if (!ka || !kb) {
 		push_extra(out, "server arguments", args_state(la, ka), args_state(lb, kb), BR_DIFF_UNKNOWN);

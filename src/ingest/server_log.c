@@ -872,6 +872,58 @@ apply_args(scanner *s, const char *p, const char *end, int line)
 	}
 }
 
+/* The engine-config settings compared between runs (see serverlog.h). */
+const char *const br_log_config_keys[] = { "speculative_config", "dtype", "max_seq_len",
+	"tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size",
+	"decode_context_parallel_size", "quantization", "enforce_eager", "kv_cache_dtype",
+	"enable_prefix_caching", "enable_chunked_prefill", NULL };
+
+/* br_log_config_arg: see serverlog.h. */
+const char *
+br_log_config_arg(const char *config_key)
+{
+	return strcmp(config_key, "max_seq_len") == 0 ? "max_model_len" : config_key;
+}
+
+/* log_config_clear: forget the engine-config settings read so far. */
+static void
+log_config_clear(br_server_log *o)
+{
+	for (size_t i = 0; i < o->n_config; i++) {
+		free(o->config[i].name);
+		free(o->config[i].value);
+		free(o->config[i].raw);
+	}
+	free(o->config);
+	o->config = NULL;
+	o->n_config = 0;
+}
+
+/* read_config: the br_log_config_keys found in the config text [c, end),
+ * each "key=value" at the top level of the line (after ", " or at its
+ * start), value as printed (br_py_skip_value), into o->config. */
+static void
+read_config(br_server_log *o, const char *c, const char *end)
+{
+	for (int i = 0; br_log_config_keys[i] != NULL; i++) {
+		const char *key = br_log_config_keys[i];
+		size_t kl = strlen(key);
+		for (const char *f = c; f < end && (f = memmem(f, (size_t)(end - f), key, kl)) != NULL; f += kl) {
+			if (!(f == c || (f >= c + 2 && f[-1] == ' ' && f[-2] == ',')) || f + kl >= end || f[kl] != '=')
+				continue;
+			const char *v = f + kl + 1;
+			int closed;
+			const char *ve = br_py_skip_value(v, end, &closed);
+			if (!closed && ve == end)
+				while (ve > v && (ve[-1] == '\n' || ve[-1] == '\r'))
+					ve--;
+			o->config = br_xrealloc(o->config, (o->n_config + 1) * sizeof *o->config);
+			br_log_arg_set(&o->config[o->n_config++], key, kl, v, (size_t)(ve - v));
+			break;
+		}
+	}
+}
+
 /*
  * apply_init: "Initializing a V1 LLM engine (vX) with config: model='...',
  * ..., max_seq_len=N, ..., tensor_parallel_size=N": engine, version (when no
@@ -882,7 +934,15 @@ apply_init(scanner *s, const char *p, const char *end, int line)
 {
 	br_server_log *o = s->out;
 	const char *k = memmem(p, end - p, "Initializing a", 14);
-	if (k == NULL || s->init_seen)
+	if (k == NULL)
+		return;
+	/* the engine-config settings: a later start-up's line replaces an earlier one */
+	const char *cc = memmem(k, end - k, "with config: ", 13);
+	if (cc != NULL) {
+		log_config_clear(o);
+		read_config(o, cc + 13, end);
+	}
+	if (s->init_seen)
 		return;
 	s->init_seen = 1;
 	int v1 = starts(k, end, "Initializing a V1 ");
@@ -1637,5 +1697,6 @@ br_server_log_free(br_server_log *l)
 		free(l->args[i].raw);
 	}
 	free(l->args);
+	log_config_clear(l);
 	memset(l, 0, sizeof *l);
 }

@@ -213,6 +213,18 @@ for what in burstiness driver; do
 		[ "$(jget "$tmp/u_c/summary.json" "focus.other_settings.$what.state")/$(jget "$tmp/u_c/summary.json" focus.verdict)" = "unknown/$want" ]
 	rm -rf "$tmp/u_c"
 done
+# the engine-config line: tensor_parallel_size=2 in B's "with config:" line while neither args
+# line lists it is the one difference; listed in B's args line too, it is counted once (as the arg)
+rm -rf "$tmp/u_a" "$tmp/u_b" "$tmp/u_c"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
+sed -i 's/tensor_parallel_size=1/tensor_parallel_size=2/' "$tmp/u_b/server.log"
+"$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/null 2>&1
+check "engine config TP 1 -> 2: the one difference" \
+	[ "$(jget "$tmp/u_c/summary.json" focus.differences_text)" = "config tensor_parallel_size 1 → 2" ]
+sed -i "s/'enable_mfu_metrics': True}/'enable_mfu_metrics': True, 'tensor_parallel_size': 2}/" "$tmp/u_b/server.log"
+rm -rf "$tmp/u_c"; "$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/null 2>&1
+check "TP in the args line and the config line: counted once" \
+	[ "$(jget "$tmp/u_c/summary.json" focus.n_differences)/$(jget "$tmp/u_c/summary.json" focus.differences_text)" = "1/arg tensor_parallel_size default → 2" ]
+rm -rf "$tmp/u_c"
 # a GPU label differing only in case and padding is the same GPU
 rm -rf "$tmp/u_a" "$tmp/u_b"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
 "$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['gpu']=d['gpu'].lower()+' '; json.dump(d, open(p,'w'))" "$tmp/u_b/run.json"
