@@ -366,7 +366,9 @@ sets_pool(const char *name)
 		"arg ep_size", "arg context_length", "arg page_size", "arg chunked_prefill_size",
 		"arg max_prefill_tokens", "arg cuda_graph_max_bs", "arg cuda_graph_bs", "arg disable_cuda_graph",
 		"arg enable_dp_attention", "arg speculative_algorithm", "arg speculative_num_draft_tokens",
-		"arg lora_paths", "arg max_loras_per_batch", "arg max_running_requests" };
+		"arg lora_paths", "arg max_loras_per_batch", "arg max_running_requests",
+		/* llama.cpp's context lines (-c, --parallel, --kv-unified) */
+		"n_ctx", "kv_unified" };
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(name, keys[i]) == 0)
 			return 1;
@@ -595,6 +597,14 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 	extra_text(out, "CUDA", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
 	const br_server_log *la = ra ? ra->log : NULL, *lb = rb ? rb->log : NULL;
 	add_config(la, lb, out);
+	if (la && lb && la->engine_kind == BR_ENGINE_LLAMACPP && lb->engine_kind == BR_ENGINE_LLAMACPP) {
+		/* llama-server prints no argument list; its context lines state what
+		 * -c and --kv-unified set (the slots are max_num_seqs; the context per
+		 * slot follows from the three, so it is not a setting of its own) */
+		extra_num(out, "n_ctx", la->n_ctx_tokens, lb->n_ctx_tokens);
+		extra_text(out, "kv_unified", la->kv_unified < 0 ? NULL : la->kv_unified ? "true" : "false",
+		    lb->kv_unified < 0 ? NULL : lb->kv_unified ? "true" : "false");
+	}
 	int ka = la && la->args_line, kb = lb && lb->args_line;
 	if (!ka || !kb) {
 		push_extra(out, "server arguments", args_state(la, ka), args_state(lb, kb), BR_DIFF_UNKNOWN);

@@ -468,8 +468,8 @@ vkey(const ctx *c, const br_cmp_pair_result *p, const char *key, char buf[128])
 {
 	if (!has_other_engine(p))
 		return key;
-	if (p->engine_a == BR_ENGINE_SGLANG && p->engine_b == BR_ENGINE_SGLANG) {
-		snprintf(buf, 128, "%s_sglang", key);
+	if (p->engine_a == p->engine_b && (p->engine_a == BR_ENGINE_SGLANG || p->engine_a == BR_ENGINE_LLAMACPP)) {
+		snprintf(buf, 128, "%s_%s", key, p->engine_a == BR_ENGINE_SGLANG ? "sglang" : "llamacpp");
 		if (br_template_get(c->t, buf) != NULL)
 			return buf;
 	}

@@ -248,6 +248,24 @@ for label in b5489 5489 b9999; do
 	fi
 done
 
+# two llama.cpp runs: -c (n_ctx) is a compared setting; a cache that moves while n_ctx stays is
+# said in llama.cpp's words (no gpu_memory_utilization, no memory profiling). Without run.json's
+# kv_pool_tokens the pool is the log's cell count.
+rm -rf "$tmp/lA" "$tmp/lB" "$tmp/lB2"
+cp -r "$tmp/llamacpp" "$tmp/lA"; rm -rf "$tmp/lA/report"
+"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d.pop('kv_pool_tokens',None); json.dump(d, open(p,'w'))" "$tmp/lA/run.json"
+cp -r "$tmp/lA" "$tmp/lB"; cp -r "$tmp/lA" "$tmp/lB2"
+sed -i 's/n_ctx         = 32768/n_ctx         = 65536/; s/n_ctx_per_seq = 8192/n_ctx_per_seq = 16384/; s/( 32768 cells/( 65536 cells/; s/n_ctx_slot = 8192/n_ctx_slot = 16384/' "$tmp/lB/server.log"
+"$BIN" compare "$tmp/lA" "$tmp/lB" -o "$tmp/lC" > /dev/null 2>&1
+check "llama.cpp: -c 32768 -> 65536 is the one known difference (arguments unprinted: not proven)" \
+	[ "$(jget "$tmp/lC/summary.json" focus.differences_text)/$(jget "$tmp/lC/summary.json" focus.verdict)" = "n_ctx 32,768 → 65,536/one_difference_unchecked" ]
+sed -i 's/( 32768 cells/( 30000 cells/' "$tmp/lB2/server.log"
+"$BIN" compare "$tmp/lA" "$tmp/lB2" -o "$tmp/lC2" > /dev/null 2>&1
+pdftotext "$tmp/lC2/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/lC2.txt"
+check "llama.cpp: the cache moved alone, in llama.cpp's words" \
+	grep -qF "the KV cache differs (32,768 → 30,000 tokens) although n_ctx (-c) and kv_unified, which size it, are the same" "$tmp/lC2.txt"
+check "llama.cpp: no vLLM memory-profiling reason" bash -c "! grep -q 'memory profiling\|gpu_memory_utilization' '$tmp/lC2.txt'"
+
 # the real SGLang files: bench_serving JSONL with the capacity lines of a real SGLang log
 mkdir -p "$tmp/sgreal"
 if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then
