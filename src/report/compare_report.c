@@ -120,6 +120,7 @@ diff_state_name(int s)
 }
 
 static json_t *repeat_test_json(const br_cmp_repeat_test *t);
+static const char *setting_name_key(const br_cmp_pair_result *p, int s);
 
 /* verdict_name: as summary.json says it. */
 static const char *
@@ -189,13 +190,13 @@ pair_json(const br_cmp_pair_result *p)
 			json_object_set_new(x, "a", json_string(d->a_text));
 			json_object_set_new(x, "b", json_string(d->b_text));
 			json_array_append_new(diffs, x);
-			g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", br_cmp_setting_key[s],
+			g_string_append_printf(dt, "%s%s %s → %s", dt->len ? "; " : "", setting_name_key(p, s),
 			    d->a_text, d->b_text);
 		} else if (d->state == BR_DIFF_UNKNOWN) {
 			json_array_append_new(unknown, json_string(br_cmp_setting_key[s]));
 			if (br_cmp_rarely_stated(br_cmp_setting_key[s]))
 				json_array_append_new(hw, json_string(br_cmp_setting_key[s]));
-			g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", br_cmp_setting_key[s]);
+			g_string_append_printf(ut, "%s%s", ut->len ? ", " : "", setting_name_key(p, s));
 		} else {
 			n_same++;
 		}

@@ -264,6 +264,12 @@ sed -i 's/( 32768 cells/( 30000 cells/' "$tmp/lB2/server.log"
 pdftotext "$tmp/lC2/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/lC2.txt"
 check "llama.cpp: the cache moved alone, in llama.cpp's words" \
 	grep -qF "the KV cache differs (32,768 → 30,000 tokens) although n_ctx (-c) and kv_unified, which size it, are the same" "$tmp/lC2.txt"
+rm -rf "$tmp/lB3" "$tmp/lC3"; cp -r "$tmp/lA" "$tmp/lB3"
+sed -i 's/^build: 5489 (00000000)/build: 5600 (00000000)/' "$tmp/lB3/server.log"
+"$BIN" compare "$tmp/lA" "$tmp/lB3" -o "$tmp/lC3" > "$tmp/lC3.out" 2>&1
+check "llama.cpp build difference named as the build in summary.json, not vllm_version" \
+	[ "$(jget "$tmp/lC3/summary.json" focus.differences_text)" = "llamacpp_build b5489 (00000000) → b5600 (00000000)" ]
+check "llama.cpp build difference: terminal names no vllm_version" bash -c "! grep -q vllm_version '$tmp/lC3.out'"
 check "llama.cpp: no vLLM memory-profiling reason" bash -c "! grep -q 'memory profiling\|gpu_memory_utilization' '$tmp/lC2.txt'"
 
 # the real SGLang files: bench_serving JSONL with the capacity lines of a real SGLang log
