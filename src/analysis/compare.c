@@ -689,8 +689,11 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	/* max_num_seqs absent from a log's complete non-default list was at its default */
 	const br_server_log *la = a->run ? a->run->log : NULL, *lb = b->run ? b->run->log : NULL;
 	br_cmp_diff *mns = &out->diffs[BR_SET_MAX_NUM_SEQS];
+	/* (listed but unreadable, e.g. beyond 2^53, stays unknown) */
 	if (mns->state == BR_DIFF_UNKNOWN && la && lb && la->args_line && la->args_complete &&
-	    lb->args_line && lb->args_complete && !la->args_all && !lb->args_all) {
+	    lb->args_line && lb->args_complete && !la->args_all && !lb->args_all &&
+	    (isfinite(la->max_num_seqs) || log_arg(la, "max_num_seqs") == NULL) &&
+	    (isfinite(lb->max_num_seqs) || log_arg(lb, "max_num_seqs") == NULL)) {
 		int ha = isfinite(la->max_num_seqs), hb = isfinite(lb->max_num_seqs);
 		if (!ha) {
 			free(mns->a_text);

@@ -767,7 +767,9 @@ py_num(const char *v, const char *end)
 	}
 	while (q < end && *q == ' ')
 		q++;
-	return q == end ? x : NAN;
+	/* the settings read here are counts of tokens, requests or GPUs: beyond
+	 * 2^53 a double no longer holds the printed digits, so none is made up */
+	return q == end && fabs(x) <= 9007199254740992.0 ? x : NAN;
 }
 
 /*

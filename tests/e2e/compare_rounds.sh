@@ -225,6 +225,15 @@ rm -rf "$tmp/u_c"; "$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/nul
 check "TP in the args line and the config line: counted once" \
 	[ "$(jget "$tmp/u_c/summary.json" focus.n_differences)/$(jget "$tmp/u_c/summary.json" focus.differences_text)" = "1/arg tensor_parallel_size default → 2" ]
 rm -rf "$tmp/u_c"
+# max_num_seqs beyond 2^53 on both sides (…123 vs …124): no double holds them, so unknown, never
+# "same settings" and never a printed number neither log holds
+rm -rf "$tmp/u_a" "$tmp/u_b" "$tmp/u_c"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
+sed -i "s/'max_num_seqs': 128/'max_num_seqs': 12345678901234567890123/" "$tmp/u_a/server.log"
+sed -i "s/'max_num_seqs': 128/'max_num_seqs': 12345678901234567890124/" "$tmp/u_b/server.log"
+"$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/null 2>&1
+check "max_num_seqs beyond 2^53: unknown, not the same" \
+	[ "$(jget "$tmp/u_c/summary.json" focus.settings.max_num_seqs.state)/$(jget "$tmp/u_c/summary.json" focus.controlled)" = "unknown/False" ]
+check "max_num_seqs beyond 2^53: no made-up digits" bash -c "! grep -q '567,741,440\|5677414' '$tmp/u_c/summary.json'"
 # a GPU label differing only in case and padding is the same GPU
 rm -rf "$tmp/u_a" "$tmp/u_b"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
 "$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['gpu']=d['gpu'].lower()+' '; json.dump(d, open(p,'w'))" "$tmp/u_b/run.json"
