@@ -670,10 +670,12 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		note(c, "elasticity.missing", po);
 	else if (e->available && e->pool_changed)
 		para(c, "elasticity.chain", po);
-	else if (e->available)
-		para(c, "elasticity.no_pool_change", po);
+	else if (e->available)   /* "_flat": resident did not move, so no ratio per 1% of it */
+		para(c, isfinite(e->throughput_per_resident) ? "elasticity.no_pool_change" :
+		    "elasticity.no_pool_change_flat", po);
 	else
-		para(c, "elasticity.pool_unknown", po);
+		para(c, isfinite(e->throughput_per_resident) ? "elasticity.pool_unknown" :
+		    "elasticity.pool_unknown_flat", po);
 	if (p->verdict == 0 && isfinite(e->resident_rel))
 		note(c, p->pool_moved_alone && p->n_differ == 0 ? "elasticity.pool_alone" : "elasticity.not_controlled", po);
 }

@@ -177,6 +177,7 @@ pdftotext "$tmp/cc/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfcc.t
 check "campaign PDF lists the unmatched runs" grep -qF "Only in A (1): cal-512-128." "$tmp/pdfcc.txt"
 check "campaign PDF lists only-in-B" grep -qF "Only in B (1): c64-1024-256-new." "$tmp/pdfcc.txt"
 # the front card's verdict is the focus pair's and says so; the pairs card counts the controlled pairs
+check "campaign pair with no change: no n/a% elasticity" bash -c "! grep -q 'n/a% more output' '$tmp/pdfcc.txt'"
 check "campaign card names the focus pair" grep -qF "Controlled A/B? (run c64-6144-2048)" "$tmp/pdfcc.txt"
 check "campaign card counts controlled pairs (none: 7 repeats, 1 pool moved alone)" \
 	grep -qF "8 pairs, 0 controlled · 1 only in A · 1 only in B" "$tmp/pdfcc.txt"
