@@ -12,8 +12,9 @@
  *     does not split a configuration);
  *   - the vLLM version and every argument of the server log's non-default
  *     args line except host and port (SGLang: every ServerArgs argument
- *     but the incidental ones, br_log_arg_incidental), in name order (no log: "unknown",
- *     which only matches another unknown);
+ *     but the incidental ones, br_log_arg_incidental), in name order, a
+ *     number by its value ("1.0" is "1", as compare reads it; no log:
+ *     "unknown", which only matches another unknown);
  *   - run.json's gpu, driver and cuda.
  * Not part of it: names, dates, run_number, label, notes and every result.
  * Statistics per configuration: mean, sd (ddof 1), 95% t interval
@@ -21,6 +22,7 @@
  * results in file order); a first member whose TTFT p99 exceeds 3× the
  * median of the others' is flagged as a likely warm-up.
  */
+#include <ctype.h>
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +54,40 @@ static int
 arg_cmp(const void *a, const void *b)
 {
 	return strcmp((*(const br_log_arg *const *)a)->name, (*(const br_log_arg *const *)b)->name);
+}
+
+/*
+ * add_arg_value: a log argument's value as it enters the fingerprint, so
+ * that two values compare's arg_same takes as one setting are one key: an
+ * integer literal by its sign and significant digits ("+0042" → "42"; digits
+ * kept whole beyond 2^53), another number read whole as a finite double by
+ * its %.17g ("1.0" → "1", "0.90" → "0.9"), anything else as printed.
+ */
+static void
+add_arg_value(GString *g, const char *raw)
+{
+	const char *s = raw;
+	int neg = 0;
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	int integer = *s >= '0' && *s <= '9';
+	for (const char *q = s; *q && integer; q++)
+		integer = *q >= '0' && *q <= '9';
+	if (integer) {
+		while (s[0] == '0' && s[1] != '\0')
+			s++;
+		g_string_append_printf(g, "%s%s", neg && strcmp(s, "0") != 0 ? "-" : "", s);
+		return;
+	}
+	char *end;
+	double x = strtod(raw, &end);
+	if (end != raw && *end == '\0' && isfinite(x) && !isspace((unsigned char)raw[0])) {
+		/* a double holding an integer value prints as its digits, like the
+		 * integer literal above ("1.0" and "1" are one key) */
+		g_string_append_printf(g, "%.17g", x == 0 ? 0.0 : x);
+		return;
+	}
+	g_string_append(g, raw);
 }
 
 /* fingerprint: the settings of result k of run r (malloc'd). */
@@ -100,8 +136,11 @@ fingerprint(const br_run *r, const br_bench *b)
 				gchar *h = g_compute_checksum_for_string(G_CHECKSUM_SHA256, a->raw, -1);
 				g_string_append_printf(g, "arg:%s=sha256:%.16s;", a->name, h);
 				g_free(h);
-			} else
-				g_string_append_printf(g, "arg:%s=%s;", a->name, a->raw);
+			} else {
+				g_string_append_printf(g, "arg:%s=", a->name);
+				add_arg_value(g, a->raw);
+				g_string_append_c(g, ';');
+			}
 		}
 		free(sorted);
 	}

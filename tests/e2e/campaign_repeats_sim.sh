@@ -57,4 +57,15 @@ check "fig6 per configuration: output throughput mean ± sd" verify fig6-configs
   '{"output_throughput_tok_per_s_mean":"bench.output_throughput_tps","output_throughput_tok_per_s_sd":"bench.output_throughput_tps"}'
 check "fig7 caption in the PDF says how repeats are drawn" bash -c \
   'pdftotext "$0" - | tr -s " \n" "  " | grep -q "Mean time to first token per configuration (a repeated one: the mean over its run folders, whiskers ± sample sd, n in the label)"' "$tmp/out/report.pdf"
+# A server argument printed as 128.0 in one log and 128 in the others (0.90
+# and 0.9) is one setting, as compare reads it: c16-r1..r3 stay one
+# configuration of 3 repeats (c16-n24 differs in num_prompts); 0.95 splits it.
+for v in "128.0:0.90:2,1,3" "128:0.95:3,1,2"; do
+  IFS=: read -r seqs util want <<< "$v"
+  rm -rf "$tmp/rp" "$tmp/rp-out"; cp -r "$SRC/fixtures/truth/campaign-repeats" "$tmp/rp"
+  sed -i "2s/'max_num_seqs': 128, 'gpu_memory_utilization': 0.9}/'max_num_seqs': $seqs, 'gpu_memory_utilization': $util}/" "$tmp/rp/c16-r2/server.log"
+  "$BIN" "$tmp/rp" -o "$tmp/rp-out" -q 2>/dev/null || bad "campaign report with max_num_seqs $seqs, utilisation $util"
+  got="$(jget "$tmp/rp-out/summary.json" campaign.n_configurations),$(jget "$tmp/rp-out/summary.json" configurations.0.n_repeats),$(jget "$tmp/rp-out/summary.json" configurations.1.n_repeats)"
+  check "max_num_seqs $seqs, gpu_memory_utilization $util in c16-r2: configurations,repeats $want (got $got)" [ "$got" = "$want" ]
+done
 finish
