@@ -240,6 +240,40 @@ trim_rows(br_series *m, size_t a, size_t b)
 }
 
 /*
+ * check_brackets: a time series whose first (last) sample already (still)
+ * shows requests in the server (running + waiting > 0) began after the load
+ * started (ended before it stopped): its counter deltas, peaks and timings
+ * miss that end of the run. `what` names it ("the metrics series", "the
+ * /slots snapshots"), `unit` what its running role counts. A series of
+ * fewer than 2 rows or without a running role is not judged.
+ */
+static void
+check_brackets(br_run *r, const char *what, const char *unit)
+{
+	const br_series *m = r->metrics;
+	if (m == NULL || m->n_rows < 2 || m->t_s == NULL)
+		return;
+	const double *run = br_role_col(m, BR_ROLE_RUNNING);
+	const double *wait = br_role_col(m, BR_ROLE_WAITING);
+	if (run == NULL)
+		return;
+	static const char *const end_name[2] = { "first", "last" };
+	size_t row[2] = { 0, m->n_rows - 1 };
+	for (int k = 0; k < 2; k++) {
+		size_t i = row[k];
+		if (!busy_row(run, wait, i))
+			continue;
+		double n = (isfinite(run[i]) ? run[i] : 0) + (wait && isfinite(wait[i]) ? wait[i] : 0);
+		char at[32];
+		br_run_add_warning(r, "%s: its %s sample (%s UTC) %s %.0f %s: the capture %s, so counter deltas, "
+		    "peaks and timings from it miss the run's %s", what, end_name[k], utc(m->t_s[i], at),
+		    k == 0 ? "already shows" : "still shows", n, unit,
+		    k == 0 ? "began after the load had started" : "ended before the load did",
+		    k == 0 ? "start" : "end");
+	}
+}
+
+/*
  * pick_busy_period: a metrics series that holds several busy periods
  * (running + waiting > 0, split by at least 3 idle samples) spans other
  * tests too: its counters would credit their preemptions and tokens to this
@@ -611,6 +645,8 @@ br_run_check_provenance(br_run *r)
 		    r->log->version_line);
 	if (r->metrics != NULL)
 		pick_busy_period(r, b);
+	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS))
+		check_brackets(r, "the metrics series", "requests running or waiting");
 	names_free(&bench);
 }
 
@@ -683,6 +719,7 @@ br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at)
 	if (r->metrics == NULL) {
 		r->metrics = sl;
 		r->metrics_kind = BR_METRICS_SLOTS;
+		check_brackets(r, "slots.jsonl", "busy slots");
 		char *note = br_xasprintf("no /metrics: busy slots come from the %zu /slots snapshots of "
 		    "slots.jsonl instead (llama-server's slots in use, as the running role); /slots holds no "
 		    "counters and does not show requests waiting for a slot, so the ledgers stay removed and "

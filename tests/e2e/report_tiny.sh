@@ -39,4 +39,16 @@ check "PDF has bookmarks" grep -q -a "/Outlines" "$out/report.pdf"
 "$BIN" "$tmp/tiny" -q; rc=$?
 check "second run exit 0" [ "$rc" -eq 0 ]
 check "no temporary folders left" [ -z "$(ls "$tmp/tiny" | grep -E 'tmp|old')" ]
+# a capture that missed the run's start (rows before 1793275201 cut: its first
+# sample shows 4 running + 2 waiting) or its end (rows after 1793275204 cut:
+# 3 running): said, with the count and the UTC time of that sample
+for cut in "start:1793275201:1793275999:already shows 6 requests running or waiting: the capture began after the load had started" \
+           "end:0:1793275204:still shows 3 requests running or waiting: the capture ended before the load did"; do
+  IFS=: read -r which lo hi want <<< "$cut"
+  rm -rf "$tmp/cut"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/cut"; rm -rf "$tmp/cut/report"
+  awk -F, -v lo="$lo" -v hi="$hi" 'NR == 1 || ($1 + 0 >= lo && $1 + 0 <= hi)' "$SRC/fixtures/runs/tiny/metrics.csv" > "$tmp/cut/metrics.csv"
+  "$BIN" "$tmp/cut" > /dev/null 2> "$tmp/cut.err"
+  check "metrics cut at the $which: said ($want)" grep -qF "$want" "$tmp/cut.err"
+done
+check "the whole capture: no such note" bash -c "! grep -q 'the capture began\|the capture ended' '$tmp/stderr'"
 finish

@@ -219,4 +219,20 @@ check "vLLM server: /slots not polled" bash -c "[ ! -e '$tmp/vllm.slots.jsonl' ]
 check "--force: the replaced capture's slots.jsonl is removed with it" [ ! -e "$tmp/cap/slots.jsonl" ]
 "$BIN" sample "http://127.0.0.1:1/metrics" -o "$tmp/x.csv" --slots --no-slots 2> "$tmp/both.err"; rc=$?
 check "--slots with --no-slots: usage error (exit 2, got $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'contradict' '$tmp/both.err'"
+# snapshots that start 50 s late (the README's loop started after the bench):
+# the first one already shows busy slots, said; the whole capture is not
+mkdir -p "$tmp/late"
+cp "$tmp/lc/stress.json" "$tmp/lc/run.json" "$tmp/late/"
+"$PY" -c "
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+t0 = rows[0]['t_unix_s']
+with open(sys.argv[2], 'w') as o:
+    for d in rows:
+        if d['t_unix_s'] >= t0 + 50: o.write(json.dumps(d) + '\n')" "$tmp/lc/slots.jsonl" "$tmp/late/slots.jsonl"
+"$BIN" "$tmp/late" > /dev/null 2> "$tmp/late.err"
+check "slots from 50 s late: the first snapshot's busy slots are said" \
+	grep -qE "slots.jsonl: its first sample \([0-9-]+ [0-9:]+ UTC\) already shows [1-9][0-9]* busy slots: the capture began after the load had started" "$tmp/late.err"
+"$BIN" "$tmp/nolog" -o "$tmp/nolog-again" > /dev/null 2> "$tmp/nolog.err"
+check "slots covering the run: no such note" bash -c "! grep -q 'the capture began\|the capture ended' '$tmp/nolog.err'"
 finish
