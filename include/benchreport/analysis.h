@@ -28,6 +28,10 @@ typedef struct br_analysis {
 
 /* br_analyze: all of the above. Caller frees with br_analysis_free. */
 void br_analyze(const br_run *run, br_analysis *out);
+/* br_analyze_taking_itls: br_analyze, with the latency block taking the
+ * ITLs of run->bench.runs[0] (br_analyze_latency_taking): for the report of
+ * one run, which reads no per-request ITL after the analyses. */
+void br_analyze_taking_itls(br_run *run, br_analysis *out);
 void br_analysis_free(br_analysis *a);
 
 /*

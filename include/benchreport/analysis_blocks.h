@@ -187,6 +187,18 @@ double br_effective_concurrency(const br_bench *b, const char **reason);
  * on missing inputs (the block is marked unavailable with `missing`).
  */
 void br_analyze_latency(const br_run *run, br_latency *out);
+/*
+ * br_analyze_latency_taking: as br_analyze_latency, but when `take` is the
+ * run's first bench result (&run->bench.runs[0]) and its ITLs sit in one
+ * block in request order (itls_block, the fast loader's layout), the ITL
+ * pool is built inside that block and becomes samples_ms[BR_ITL] (owned by
+ * the latency block from then on): take's requests are left without ITLs
+ * (itls_s NULL, n_itls 0, take->itls_taken 1). 5 M gaps are then held once
+ * (40 MB), not twice. For a caller that reads no ITL of that result again.
+ * Any other take (NULL, another result, per-request arrays): a copy, as
+ * br_analyze_latency. The numbers are the same either way.
+ */
+void br_analyze_latency_taking(const br_run *run, br_bench *take, br_latency *out);
 void br_analyze_capacity(const br_run *run, br_capacity *out);
 void br_analyze_ledger(const br_run *run, br_ledger *out);
 void br_analyze_residency(const br_run *run, br_residency *out);

@@ -106,6 +106,10 @@ typedef struct br_bench {
 	 * block (the fast loader does this; code building a br_bench by hand
 	 * leaves it NULL and mallocs each itls_s) */
 	double *itls_block;
+	/* 1 when the latency analysis took the block for its ITL samples
+	 * (br_analyze_latency_taking): the requests hold no ITLs any more
+	 * (itls_s NULL, n_itls 0), whatever the file had */
+	int itls_taken;
 } br_bench;
 
 typedef struct br_bench_set {

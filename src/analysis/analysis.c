@@ -9,15 +9,17 @@
 const char *const br_latency_metric_name[BR_N_LATENCY] = { "ttft", "tpot", "itl", "e2el" };
 
 /*
- * br_analyze: fill every block of *out from the run (borrowed, must outlive
- * out). Never fails: missing inputs mark blocks unavailable.
+ * analyze: fill every block of *out from the run (borrowed, must outlive
+ * out); take: NULL, or the bench result whose ITLs the latency block takes
+ * (br_analyze_taking_itls). Never fails: missing inputs mark blocks
+ * unavailable.
  */
-void
-br_analyze(const br_run *run, br_analysis *out)
+static void
+analyze(const br_run *run, br_bench *take, br_analysis *out)
 {
 	memset(out, 0, sizeof *out);
 	out->run = run;
-	br_analyze_latency(run, &out->latency);
+	br_analyze_latency_taking(run, take, &out->latency);
 	br_analyze_capacity(run, &out->capacity);
 	br_analyze_ledger(run, &out->ledger);
 	br_analyze_residency(run, &out->residency);
@@ -26,6 +28,19 @@ br_analyze(const br_run *run, br_analysis *out)
 	br_analyze_littles_law(run, &out->residency, &out->latency, &out->littles_law);
 	br_analyze_log_timings(run, &out->latency, &out->log_timings);
 	br_analysis_calibrate(out, NULL);
+}
+
+void
+br_analyze(const br_run *run, br_analysis *out)
+{
+	analyze(run, NULL, out);
+}
+
+/* br_analyze_taking_itls: see analysis.h. */
+void
+br_analyze_taking_itls(br_run *run, br_analysis *out)
+{
+	analyze(run, run != NULL && run->bench.n > 0 ? &run->bench.runs[0] : NULL, out);
 }
 
 void

@@ -228,6 +228,14 @@ group_errors(const br_bench *b, br_latency *out)
  * token arrives within tol of it after a TTFT above the stall threshold
  * waited on it for its first token. Needs start times.
  */
+/* One request's ITL gaps (s) as the stall search reads them: the bench's
+ * own array, or the request's slice of the pool once the pool was built in
+ * the bench's block (non-finite gaps may be left out: they are skipped). */
+typedef struct itl_seq {
+	const double *itl_s;
+	size_t n;
+} itl_seq;
+
 /* A located stall gap: its length and end (s, perf_counter clock), its request. */
 typedef struct stall_gap {
 	double gap_s, end_s;
@@ -267,7 +275,7 @@ window_cmp(const void *pa, const void *pb)
  * token against every window.
  */
 static void
-tokens_inside(const br_bench *b, window *w, size_t n)
+tokens_inside(const br_bench *b, const itl_seq *sq, window *w, size_t n)
 {
 	if (n == 0)
 		return;
@@ -276,17 +284,19 @@ tokens_inside(const br_bench *b, window *w, size_t n)
 		const br_request *q = &b->requests[i];
 		if (q->failed || !isfinite(q->start_time_s) || !isfinite(q->ttft_s))
 			continue;
+		const double *itl = sq[i].itl_s;
+		size_t n_itl = sq[i].n;
 		int ascending = 1;
-		for (size_t j = 0; j < q->n_itls && ascending; j++)
-			ascending = !(q->itls_s[j] < 0);
+		for (size_t j = 0; j < n_itl && ascending; j++)
+			ascending = !(itl[j] < 0);
 		double t = q->start_time_s + q->ttft_s;
 		size_t j = 0;   /* next ITL to add */
 		if (ascending) {
 			for (size_t k = 0; k < n; k++) {
 				/* advance to the first token time > g0 */
-				while (!(t > w[k].g0) && j < q->n_itls) {
-					if (isfinite(q->itls_s[j]))
-						t += q->itls_s[j];
+				while (!(t > w[k].g0) && j < n_itl) {
+					if (isfinite(itl[j]))
+						t += itl[j];
 					j++;
 				}
 				if (!(t > w[k].g0))
@@ -300,17 +310,17 @@ tokens_inside(const br_bench *b, window *w, size_t n)
 			for (size_t k = 0; k < n; k++)
 				if (t > w[k].g0 && t < w[k].g1)
 					w[k].hit = 1;
-			while (j < q->n_itls && !isfinite(q->itls_s[j]))
+			while (j < n_itl && !isfinite(itl[j]))
 				j++;
-			if (j >= q->n_itls)
+			if (j >= n_itl)
 				break;
-			t += q->itls_s[j++];
+			t += itl[j++];
 		}
 	}
 }
 
 static void
-stall_event(const br_bench *b, br_latency *out)
+stall_event(const br_bench *b, const itl_seq *sq, br_latency *out)
 {
 	double thr = out->itl_stall_threshold_ms / 1000.0;
 	double t0 = INFINITY;
@@ -323,8 +333,8 @@ stall_event(const br_bench *b, br_latency *out)
 		if (q->start_time_s < t0)
 			t0 = q->start_time_s;
 		double t = q->start_time_s + q->ttft_s;
-		for (size_t j = 0; j < q->n_itls; j++) {
-			double g = q->itls_s[j];
+		for (size_t j = 0; j < sq[i].n; j++) {
+			double g = sq[i].itl_s[j];
 			if (!isfinite(g))
 				continue;
 			t += g;
@@ -348,7 +358,7 @@ stall_event(const br_bench *b, br_latency *out)
 		double tl = fmax(0.05, 0.1 * gaps[k].gap_s);
 		w[k] = (window){ gaps[k].end_s - gaps[k].gap_s + tl, gaps[k].end_s - tl, k, 0 };
 	}
-	tokens_inside(b, w, nw);   /* sorts w by g0 */
+	tokens_inside(b, sq, w, nw);   /* sorts w by g0 */
 	int *gap_hit = br_xcalloc(nw ? nw : 1, sizeof *gap_hit);
 	for (size_t m = 0; m < nw; m++)
 		gap_hit[w[m].gap] = w[m].hit;
@@ -376,11 +386,12 @@ stall_event(const br_bench *b, br_latency *out)
 			firsts++;
 		double t = first;
 		int hit = 0;
-		for (size_t j = 0; j < q->n_itls && !hit; j++) {
-			if (!isfinite(q->itls_s[j]))
+		for (size_t j = 0; j < sq[i].n && !hit; j++) {
+			double g = sq[i].itl_s[j];
+			if (!isfinite(g))
 				continue;
-			t += q->itls_s[j];
-			hit = q->itls_s[j] > thr && fabs(t - best_end) <= tol;
+			t += g;
+			hit = g > thr && fabs(t - best_end) <= tol;
 		}
 		streams += (size_t)hit;
 	}
@@ -392,15 +403,40 @@ stall_event(const br_bench *b, br_latency *out)
 }
 
 /*
- * br_analyze_latency: see analysis.h. From arrays (successful requests
- * only, ms): TTFT = ttft; E2EL = latency, else ttft + Σitls (summed left to
- * right like Python's sum); TPOT = (E2EL − TTFT)/(out − 1) for out > 1; ITL
- * pools every chunk gap. Stalls: ITL gaps > 10 × median ITL, raised to 3 ×
- * ITL p99 when there are >= 1,000 gaps (p99 then rests on >= 10 samples and
- * marks the normal tail); the longest is located in time (stall_event).
+ * in_order_slices: 1 when the ITL lists of b's requests lie in b's block in
+ * request order without overlap (the fast loader's layout), so the pool can
+ * be compacted inside it front to back: a request's gaps are never
+ * overwritten before they are read.
  */
-void
-br_analyze_latency(const br_run *run, br_latency *out)
+static int
+in_order_slices(const br_bench *b)
+{
+	const double *next = b->itls_block;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->n_itls == 0)
+			continue;
+		if (q->itls_s < next)
+			return 0;
+		next = q->itls_s + q->n_itls;
+	}
+	return 1;
+}
+
+/*
+ * analyze_latency: br_analyze_latency_taking (take may be NULL). From arrays
+ * (successful requests only, ms): TTFT = ttft; E2EL = latency, else ttft +
+ * Σitls (summed left to right like Python's sum); TPOT = (E2EL − TTFT)/(out
+ * − 1) for out > 1; ITL pools every finite chunk gap in submission order
+ * (numpy's summation order for the mean), then sorted. Stalls: ITL gaps >
+ * 10 × median ITL, raised to 3 × ITL p99 when there are >= 1,000 gaps (p99
+ * then rests on >= 10 samples and marks the normal tail); the longest is
+ * located in time (stall_event). The threshold is read from the pool before
+ * it is sorted (br_quantiles_readonly), because the stall search walks each
+ * request's gaps in order.
+ */
+static void
+analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int k = 0; k < BR_N_LATENCY; k++)
@@ -422,11 +458,9 @@ br_analyze_latency(const br_run *run, br_latency *out)
 	out->n_requests = b->n_requests;
 	br_dvec v[BR_N_LATENCY];
 	memset(v, 0, sizeof v);
-	size_t n_itl_max = 0;
-	for (size_t i = 0; i < b->n_requests; i++)
-		n_itl_max += b->requests[i].failed ? 0 : b->requests[i].n_itls;
-	br_dvec_reserve(&v[BR_ITL], n_itl_max);
 	int rebuilt = 0;
+	char *pooled = br_xcalloc(b->n_requests, 1);   /* 1: the request's gaps enter the ITL pool */
+	size_t n_pool_max = 0, n_side = 0;
 	out->failed_index = br_xcalloc(b->n_requests, sizeof *out->failed_index);
 	for (size_t i = 0; i < b->n_requests; i++) {
 		const br_request *q = &b->requests[i];
@@ -462,13 +496,55 @@ br_analyze_latency(const br_run *run, br_latency *out)
 				span += q->itls_s[j];
 		if (b->has_latencies && br_isnum(q->latency_s) && span > q->latency_s * (1 + 1e-6) + 1e-3) {
 			out->n_itl_inconsistent++;
+			n_side += q->n_itls;
 			continue;
 		}
+		pooled[i] = 1;
+		n_pool_max += q->n_itls;
+	}
+
+	/* the ITL pool (s, submission order) and each request's gaps as the
+	 * stall search reads them. Taken: the pool is compacted inside the
+	 * bench's block, so the gaps of requests left out of it (inconsistent
+	 * ones) are first copied aside */
+	int in_place = take != NULL && take == b && take->itls_block != NULL && n_pool_max > 0 &&
+	    in_order_slices(b);
+	itl_seq *sq = br_xcalloc(b->n_requests, sizeof *sq);
+	double *pool, *side = NULL;
+	size_t n_pool = 0;
+	if (in_place) {
+		side = br_xmalloc((n_side ? n_side : 1) * sizeof *side);
+		size_t o = 0;
+		for (size_t i = 0; i < b->n_requests; i++) {
+			const br_request *q = &b->requests[i];
+			if (q->failed || pooled[i])
+				continue;
+			memcpy(side + o, q->itls_s, q->n_itls * sizeof *side);
+			sq[i] = (itl_seq){ side + o, q->n_itls };
+			o += q->n_itls;
+		}
+		pool = take->itls_block;
+	} else {
+		pool = br_xmalloc((n_pool_max ? n_pool_max : 1) * sizeof *pool);
+		for (size_t i = 0; i < b->n_requests; i++)
+			if (!b->requests[i].failed)
+				sq[i] = (itl_seq){ b->requests[i].itls_s, b->requests[i].n_itls };
+	}
+	for (size_t i = 0; i < b->n_requests; i++) {
+		if (!pooled[i])
+			continue;
+		const br_request *q = &b->requests[i];
+		size_t from = n_pool;
 		for (size_t j = 0; j < q->n_itls; j++)
 			if (br_isnum(q->itls_s[j]))
-				br_dvec_push(&v[BR_ITL], q->itls_s[j] * 1000.0);
+				pool[n_pool++] = q->itls_s[j];   /* in place: n_pool <= this gap's own index */
+		if (in_place)
+			sq[i] = (itl_seq){ pool + from, n_pool - from };
 	}
+
 	for (int k = 0; k < BR_N_LATENCY; k++) {
+		if (k == BR_ITL)
+			continue;
 		/* describe on submission order (numpy's summation order), then
 		 * keep the samples sorted for CDFs and percentiles */
 		br_describe_sort(v[k].v, v[k].n, &out->m[k]);
@@ -481,19 +557,60 @@ br_analyze_latency(const br_run *run, br_latency *out)
 			out->samples_ms[k] = NULL;
 		}
 	}
-	if (out->n_samples[BR_ITL] > 0) {
+	if (n_pool > 0) {
+		double median_ms, p99_ms;
+		br_quantiles_readonly(pool, n_pool, 1000.0, (const double[]){ 99 }, 1, &median_ms, &p99_ms);
 		out->itl_stalls_known = 1;
-		out->itl_stall_threshold_ms = 10.0 * out->m[BR_ITL].median;
-		if (out->n_samples[BR_ITL] >= 1000 && 3.0 * out->m[BR_ITL].p99 > out->itl_stall_threshold_ms)
-			out->itl_stall_threshold_ms = 3.0 * out->m[BR_ITL].p99;
-		out->itl_max_ms = out->m[BR_ITL].max;
-		const double *s = out->samples_ms[BR_ITL];
-		for (size_t j = 0; j < out->n_samples[BR_ITL]; j++)
-			if (s[j] > out->itl_stall_threshold_ms)
+		out->itl_stall_threshold_ms = 10.0 * median_ms;
+		if (n_pool >= 1000 && 3.0 * p99_ms > out->itl_stall_threshold_ms)
+			out->itl_stall_threshold_ms = 3.0 * p99_ms;
+		for (size_t j = 0; j < n_pool; j++)
+			if (pool[j] * 1000.0 > out->itl_stall_threshold_ms)
 				out->itl_stalls++;
 	}
+	if (out->itl_stalls > 0)
+		stall_event(b, sq, out);
+	free(sq);
+	free(side);
+	free(pooled);
+
+	for (size_t j = 0; j < n_pool; j++)
+		pool[j] *= 1000.0;
+	br_describe_sort(pool, n_pool, &out->m[BR_ITL]);
+	out->n_samples[BR_ITL] = n_pool;
+	out->has_stats[BR_ITL] = n_pool > 0;
+	out->count_known[BR_ITL] = 1;
+	if (in_place) {
+		/* the block is the pool now: the requests keep no ITLs */
+		for (size_t i = 0; i < take->n_requests; i++) {
+			take->requests[i].itls_s = NULL;
+			take->requests[i].n_itls = 0;
+		}
+		take->itls_block = NULL;
+		take->itls_taken = 1;
+		if (n_pool > 0)
+			pool = br_xrealloc(pool, n_pool * sizeof *pool);
+	}
+	if (n_pool == 0) {
+		free(pool);
+		pool = NULL;
+	}
+	out->samples_ms[BR_ITL] = pool;
+	if (n_pool > 0)
+		out->itl_max_ms = out->m[BR_ITL].max;
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
 	group_errors(b, out);
-	if (out->itl_stalls > 0)
-		stall_event(b, out);
+}
+
+/* br_analyze_latency / br_analyze_latency_taking: see analysis_blocks.h. */
+void
+br_analyze_latency(const br_run *run, br_latency *out)
+{
+	analyze_latency(run, NULL, out);
+}
+
+void
+br_analyze_latency_taking(const br_run *run, br_bench *take, br_latency *out)
+{
+	analyze_latency(run, take, out);
 }

@@ -56,47 +56,79 @@ stk(double *x, size_t i, uint64_t u)
 }
 
 /*
- * radix_sort: LSD radix sort of n doubles on their 64-bit keys, four passes
- * of 16 bits; a pass whose digit is the same for every key is skipped.
- * O(n) time; the keys are kept in x's own memory, so the extra memory is
- * one array of n words (5 M ITLs: 40 MB, not 80). Used for large samples
- * (millions of ITLs), where qsort's comparisons dominate a report's run
- * time.
+ * flag_sort: in-place MSD radix sort ("American flag sort", McIlroy, Bostic
+ * and McIlroy 1993) of the 64-bit keys held in x[0..n), on byte `byte`
+ * (7 = most significant) and below: count the byte's values, permute the
+ * keys into their 256 buckets by following cycles, then sort each bucket on
+ * the next byte. A byte every key shares costs one counting pass; buckets
+ * of 32 keys or fewer are insertion-sorted. Extra memory: 256 counters per
+ * level (at most 8 levels deep), none per element (5 M ITLs: no 40 MB
+ * scratch). O(n) passes per level, at most 8 levels.
+ */
+static void
+flag_sort(double *x, size_t n, int byte)
+{
+	while (n > 32 && byte >= 0) {
+		int shift = 8 * byte;
+		size_t count[256] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			count[(ldk(x, i) >> shift) & 0xff]++;
+		int digit0 = (int)((ldk(x, 0) >> shift) & 0xff);
+		if (count[digit0] == n) {
+			byte--;         /* every key has this byte: sort on the next */
+			continue;
+		}
+		size_t head[256], tail[256], sum = 0;
+		for (int d = 0; d < 256; d++) {
+			head[d] = sum;
+			sum += count[d];
+			tail[d] = sum;
+		}
+		size_t start[256];
+		memcpy(start, head, sizeof start);
+		for (int d = 0; d < 256; d++) {
+			while (head[d] < tail[d]) {
+				uint64_t k = ldk(x, head[d]);
+				int kd = (int)((k >> shift) & 0xff);
+				while (kd != d) {      /* carry k to its bucket, take what was there */
+					uint64_t t = ldk(x, head[kd]);
+					stk(x, head[kd]++, k);
+					k = t;
+					kd = (int)((k >> shift) & 0xff);
+				}
+				stk(x, head[d]++, k);
+			}
+		}
+		for (int d = 0; d < 256; d++)
+			if (count[d] > 1)
+				flag_sort(x + start[d], count[d], byte - 1);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint64_t k = ldk(x, i);
+		size_t j = i;
+		while (j > 0 && ldk(x, j - 1) > k) {
+			stk(x, j, ldk(x, j - 1));
+			j--;
+		}
+		stk(x, j, k);
+	}
+}
+
+/*
+ * radix_sort: sort n doubles by their 64-bit keys (key_of), held in x's own
+ * memory during the sort (flag_sort): no scratch array. Used for large
+ * samples (millions of ITLs), where qsort's comparisons dominate a report's
+ * run time.
  */
 static void
 radix_sort(double *x, size_t n)
 {
-	double *scratch = br_xmalloc(n * sizeof *scratch);
-	size_t *count = br_xcalloc(4 * 65536, sizeof *count);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k = key_of(x[i]);
-		stk(x, i, k);
-		for (int p = 0; p < 4; p++)
-			count[p * 65536 + ((k >> (16 * p)) & 0xffff)]++;
-	}
-	double *a = x, *b = scratch;
-	for (int p = 0; p < 4; p++) {
-		size_t *c = &count[p * 65536];
-		if (c[(ldk(a, 0) >> (16 * p)) & 0xffff] == n)
-			continue;       /* one digit value for all: nothing to do */
-		size_t sum = 0;
-		for (size_t d = 0; d < 65536; d++) {
-			size_t t = c[d];
-			c[d] = sum;
-			sum += t;
-		}
-		for (size_t i = 0; i < n; i++) {
-			uint64_t k = ldk(a, i);
-			stk(b, c[(k >> (16 * p)) & 0xffff]++, k);
-		}
-		double *t = a;
-		a = b;
-		b = t;
-	}
 	for (size_t i = 0; i < n; i++)
-		x[i] = double_of(ldk(a, i));   /* a is x, or the scratch after an odd number of passes */
-	free(scratch);
-	free(count);
+		stk(x, i, key_of(x[i]));
+	flag_sort(x, n, 7);
+	for (size_t i = 0; i < n; i++)
+		x[i] = double_of(ldk(x, i));
 }
 
 /*
@@ -150,6 +182,47 @@ br_pairwise_sum(const double *a, size_t n)
 }
 
 /*
+ * pairwise_sqdev: Σ (a[i] − m)² over a[0..n) in br_pairwise_sum's order,
+ * each square formed as numpy forms it (x − mean, then x·x, rounded to
+ * double) but never stored: the same bits as summing a squared copy,
+ * without the copy (5 M ITLs: 40 MB).
+ */
+static double
+sqdev(double v, double m)
+{
+	double e = v - m;
+	return e * e;
+}
+
+static double
+pairwise_sqdev(const double *a, size_t n, double m)
+{
+	if (n < 8) {
+		double res = 0.0;
+		for (size_t i = 0; i < n; i++)
+			res += sqdev(a[i], m);
+		return res;
+	}
+	if (n <= 128) {
+		double r[8];
+		size_t i;
+		for (int j = 0; j < 8; j++)
+			r[j] = sqdev(a[j], m);
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (int j = 0; j < 8; j++)
+				r[j] += sqdev(a[i + j], m);
+		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
+		    ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += sqdev(a[i], m);
+		return res;
+	}
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return pairwise_sqdev(a, n2, m) + pairwise_sqdev(a + n2, n - n2, m);
+}
+
+/*
  * br_mean: arithmetic mean of x[0..n) by pairwise summation (as numpy.mean).
  * NaN entries are NOT skipped (a NaN makes the mean NaN). n == 0 → NAN.
  */
@@ -172,14 +245,7 @@ br_std_pop(const double *x, size_t n)
 	if (n == 0 || x == NULL)
 		return NAN;
 	double m = br_mean(x, n);
-	double *d = br_xmalloc(n * sizeof *d);
-	for (size_t i = 0; i < n; i++) {
-		double e = x[i] - m;
-		d[i] = e * e;
-	}
-	double v = br_pairwise_sum(d, n) / (double)n;
-	free(d);
-	return sqrt(v);
+	return sqrt(pairwise_sqdev(x, n, m) / (double)n);
 }
 
 /*
@@ -320,6 +386,95 @@ br_percentiles_select(double *x, size_t n, const double *p, size_t k, double *ou
 			out[i] = lerp7(a, b, t);
 		}
 		from = lo;
+	}
+}
+
+/*
+ * ranks_readonly: the values a sort of x[0..n) (no NaN) would put at ranks
+ * r[0..k) (each < n), x untouched: a radix selection on the 64-bit keys,
+ * 16 bits per level. At each level every rank counts the next digit of the
+ * keys that share its prefix so far (one pass over x for all ranks), then
+ * keeps the digit whose running count holds its rank. Four passes, no
+ * element is copied; 65,536 counters per rank (k <= 8).
+ */
+static void
+ranks_readonly(const double *x, size_t n, const size_t *r, size_t k, double *out)
+{
+	uint64_t prefix[8] = { 0 };
+	size_t left[8];
+	size_t *count = br_xmalloc(k * 65536 * sizeof *count);
+	for (size_t j = 0; j < k; j++)
+		left[j] = r[j];
+	for (int level = 0; level < 4; level++) {
+		int shift = 48 - 16 * level;
+		memset(count, 0, k * 65536 * sizeof *count);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t key = key_of(x[i]);
+			for (size_t j = 0; j < k; j++)
+				if (level == 0 || (key >> (shift + 16)) == prefix[j])
+					count[j * 65536 + ((key >> shift) & 0xffff)]++;
+		}
+		for (size_t j = 0; j < k; j++) {
+			const size_t *c = &count[j * 65536];
+			size_t d = 0;
+			while (left[j] >= c[d]) {
+				left[j] -= c[d];
+				d++;
+			}
+			prefix[j] = (prefix[j] << 16) | d;
+		}
+	}
+	free(count);
+	for (size_t j = 0; j < k; j++)
+		out[j] = double_of(prefix[j]);
+}
+
+/* br_quantiles_readonly: see stats.h. */
+void
+br_quantiles_readonly(const double *x, size_t n, double scale, const double *p, size_t k,
+    double *median, double *out)
+{
+	*median = NAN;
+	for (size_t i = 0; i < k; i++)
+		out[i] = NAN;
+	if (x == NULL || n == 0)
+		return;
+	/* the ranks asked for: the median's one or two, then each percentile's
+	 * floor and the next (a sort of scale·x puts scale·v where a sort of x
+	 * puts v, scale > 0 being monotone) */
+	size_t r[8], nr = 0, lo[3];
+	double t[3];
+	if (k > 3)
+		k = 3;
+	r[nr++] = n % 2 ? n / 2 : n / 2 - 1;
+	r[nr++] = n / 2;
+	for (size_t i = 0; i < k; i++) {
+		lo[i] = 0;
+		t[i] = 0;
+		if (!isnan(p[i]))
+			rank7(n, p[i], &lo[i], &t[i]);
+		if (lo[i] >= n - 1)
+			lo[i] = n - 1;
+		r[nr++] = lo[i];
+		r[nr++] = lo[i] + 1 < n ? lo[i] + 1 : lo[i];
+	}
+	double v[8];
+	if (n <= 4096) {
+		double *c = br_xmalloc(n * sizeof *c);
+		memcpy(c, x, n * sizeof *c);
+		br_sort_doubles(c, n);
+		for (size_t j = 0; j < nr; j++)
+			v[j] = c[r[j]];
+		free(c);
+	} else
+		ranks_readonly(x, n, r, nr, v);
+	for (size_t j = 0; j < nr; j++)
+		v[j] *= scale;
+	*median = n % 2 ? v[1] : (v[0] + v[1]) / 2.0;
+	for (size_t i = 0; i < k; i++) {
+		if (isnan(p[i]))
+			continue;
+		out[i] = lo[i] == n - 1 ? v[2 + 2 * i] : lerp7(v[2 + 2 * i], v[3 + 2 * i], t[i]);
 	}
 }
 

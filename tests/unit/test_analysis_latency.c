@@ -122,6 +122,114 @@ test_stall_event(void **state)
 	br_analysis_free(&a);
 }
 
+/*
+ * br_analyze_latency_taking against br_analyze_latency on the same requests
+ * laid out in one block (the fast loader's layout): every number equal, the
+ * sorted ITL samples equal bit for bit, the stall event the same; the taken
+ * bench holds no ITLs afterwards. The requests: the stall-event fixture's
+ * five (test_stall_event), a failed one with gaps, one whose gaps add up to
+ * more than its latency (left out of the pool, but still walked by the stall
+ * search), a NaN gap, and 6,000 gaps of 20-26 ms (so the pool passes 4,096
+ * values and the threshold is read by radix selection). A block whose lists
+ * are out of request order is copied, not taken.
+ */
+static void
+build_block(br_bench *b, br_request *req, double **block, int reversed)
+{
+	/* #0 failed, #1 the inconsistent one with a NaN gap (both first, so the
+	 * pool's compaction moves every later list), #2-#6 the stall fixture's
+	 * r0-r4, #7 the 6,000 gaps, after the others in time */
+	enum { NR = 8 };
+	static const size_t n_itl[NR] = { 4, 3, 16, 15, 1, 101, 3, 6000 };
+	static const double starts[NR] = { 1, 2, 0, 0, 20, 19, 3, 40 };
+	static const double ttft[NR] = { 0.2, 0.3, 1.0, 1.05, 0.5, 1.0, 4.1, 0.05 };
+	size_t total = 0;
+	for (int i = 0; i < NR; i++)
+		total += n_itl[i];
+	*block = malloc(total * sizeof **block);
+	size_t o = reversed ? total : 0;
+	uint64_t r = 12345;
+	bench_blank(b);
+	b->has_latencies = 1;
+	for (int i = 0; i < NR; i++) {
+		if (reversed)
+			o -= n_itl[i];
+		double *g = *block + o;
+		for (size_t j = 0; j < n_itl[i]; j++) {
+			r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+			g[j] = i == 2 ? (j == 10 ? 5.0 : 0.1) : i == 3 ? (j == 9 ? 4.9 : 0.1) : i == 4 ? 8.0 :
+			    i == 5 ? (j == 100 ? -0.05 : 0.1) : i == 1 && j == 1 ? NAN :
+			    i == 7 ? 0.020 + 0.006 * (double)(r >> 11) / 9007199254740992.0 : 0.1;
+		}
+		set_req(&req[i], 10, (double)n_itl[i] + 1, ttft[i], g, n_itl[i], i == 0);
+		req[i].start_time_s = starts[i];
+		double sum = ttft[i];
+		for (size_t j = 0; j < n_itl[i]; j++)
+			sum += isfinite(g[j]) ? g[j] : 0;
+		req[i].latency_s = i == 1 ? sum - 0.2 : sum;   /* #1: gaps beyond its latency */
+		if (!reversed)
+			o += n_itl[i];
+	}
+	b->requests = req;
+	b->n_requests = NR;
+	b->itls_block = *block;
+}
+
+static void
+test_taking_itls(void **state)
+{
+	(void)state;
+	for (int reversed = 0; reversed < 2; reversed++) {
+		br_request rq_copy[8], rq_take[8];
+		br_bench bc, bt;
+		double *blk_copy, *blk_take;
+		build_block(&bc, rq_copy, &blk_copy, reversed);
+		build_block(&bt, rq_take, &blk_take, reversed);
+		br_run rc, rt;
+		memset(&rc, 0, sizeof rc);
+		memset(&rt, 0, sizeof rt);
+		rc.bench.runs = &bc;
+		rc.bench.n = 1;
+		rt.bench.runs = &bt;
+		rt.bench.n = 1;
+		br_analysis ac, at;
+		memset(&ac, 0, sizeof ac);
+		memset(&at, 0, sizeof at);
+		br_analyze_latency(&rc, &ac.latency);
+		br_analyze_latency_taking(&rt, &bt, &at.latency);
+		const br_latency *C = &ac.latency, *T = &at.latency;
+		assert_int_equal(C->n_succeeded, 7);
+		assert_int_equal(C->n_itl_inconsistent, 1);
+		assert_int_equal(C->n_samples[BR_ITL], 16 + 15 + 1 + 101 + 3 + 6000);   /* not #0 (failed), #1 */
+		for (int k = 0; k < BR_N_LATENCY; k++) {
+			assert_int_equal(C->n_samples[k], T->n_samples[k]);
+			assert_memory_equal(&C->m[k], &T->m[k], sizeof C->m[k]);
+			if (C->n_samples[k] > 0)
+				assert_memory_equal(C->samples_ms[k], T->samples_ms[k], C->n_samples[k] * sizeof(double));
+		}
+		assert_true(C->itl_stall_threshold_ms == T->itl_stall_threshold_ms);
+		assert_int_equal(C->itl_stalls, T->itl_stalls);
+		assert_true(C->stall_event_known && T->stall_event_known);
+		assert_true(C->stall_event_ms == T->stall_event_ms && C->stall_event_at_s == T->stall_event_at_s);
+		assert_int_equal(C->stall_event_streams, T->stall_event_streams);
+		assert_int_equal(C->stall_event_first_tokens, T->stall_event_first_tokens);
+		/* the fixture's event survives the extra requests: r0's 5 s gap ending at 7.0 s */
+		assert_double_rel(T->stall_event_ms, 5000, 1e-9);
+		assert_double_rel(T->stall_event_at_s, 7.0, 1e-9);
+		/* the copy leaves its bench alone; the take empties it unless the
+		 * lists are out of order */
+		assert_ptr_equal(bc.itls_block, blk_copy);
+		assert_int_equal(bc.itls_taken, 0);
+		assert_int_equal(bt.itls_taken, !reversed);
+		assert_true(reversed ? bt.itls_block == blk_take && rq_take[7].n_itls == 6000 :
+		    bt.itls_block == NULL && rq_take[2].itls_s == NULL && rq_take[7].n_itls == 0);
+		br_analysis_free(&ac);
+		br_analysis_free(&at);
+		free(bc.itls_block);
+		free(bt.itls_block);   /* NULL once taken: the samples owned it */
+	}
+}
+
 static void
 test_hand_built_with_failure(void **state)
 {
@@ -473,6 +581,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hand_built_with_failure),
 		cmocka_unit_test(test_stall_event),
+		cmocka_unit_test(test_taking_itls),
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_error_groups),
 		cmocka_unit_test(test_real_glm52_detailed),

@@ -180,8 +180,8 @@ cmp_d(const void *a, const void *b)
 }
 
 /*
- * Above 65,536 samples br_sort_doubles uses a radix sort on the bit
- * patterns: its order must equal a comparison sort's, for negative values,
+ * Above 65,536 samples br_sort_doubles uses an in-place radix sort on the
+ * bit patterns: its order must equal a comparison sort's, for negative values,
  * zeros, subnormals, huge values and many ties (expected = qsort's order).
  * br_describe_sort must give the same numbers as br_describe.
  */
@@ -220,8 +220,26 @@ test_large_sort(void **state)
 	assert_true(a.min == b.min && a.max == b.max);
 	for (size_t i = 1; i < n; i++)
 		assert_true(z[i - 1] <= z[i]);
-	/* powers of two differ only in the top 16 bits of their keys: one radix
-	 * pass, an odd number, so the result comes back from the scratch array */
+	/* the population std without a squared copy: the same bits as summing
+	 * one (numpy's x - mean, x * x, add.reduce), on the mixed sample and on
+	 * values near 50 */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1)
+			for (size_t i = 0; i < n; i++)
+				z[i] = 50.0 + (double)(i % 977) * 1e-3;
+		double m = br_mean(z, n);
+		double *sq = malloc(n * sizeof *sq);
+		for (size_t i = 0; i < n; i++) {
+			double e = z[i] - m;
+			sq[i] = e * e;
+		}
+		double want = sqrt(br_pairwise_sum(sq, n) / (double)n);
+		free(sq);
+		if (!(br_std_pop(z, n) == want))
+			fail_msg("std pass %d: %.17g, a squared copy gives %.17g", pass, br_std_pop(z, n), want);
+	}
+	/* powers of two differ only in the top 16 bits of their keys: the
+	 * lower bytes are shared and skipped level by level */
 	for (size_t i = 0; i < n; i++) {
 		r ^= r << 13; r ^= r >> 7; r ^= r << 17;
 		x[i] = ldexp(1.0, (int)(r % 200) - 100);
@@ -282,12 +300,66 @@ test_percentiles_select(void **state)
 	assert_true(isnan(nan_out[0]));
 }
 
+/*
+ * br_quantiles_readonly against a sorted scaled copy + br_median_sorted /
+ * br_percentile_sorted (equal values), on the fills of
+ * test_percentiles_select plus values near 0.02 s (ITL-like: one exponent,
+ * so the top 16 key bits are shared), sizes on both sides of the 4,096
+ * copy threshold; x must be left as it was, bit for bit.
+ */
+static void
+test_quantiles_readonly(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 1, 2, 3, 4096, 4097, 4098, 100001, 100002 };
+	static const double p[3] = { 99, 90, 100 };
+	static const double scales[2] = { 1.0, 1000.0 };
+	uint64_t r = 0x9e3779b97f4a7c15ull;
+	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+		for (int fill = 0; fill < 3; fill++)
+			for (int sc = 0; sc < 2; sc++) {
+				size_t n = sizes[si];
+				double *x = malloc(n * sizeof *x), *keep = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+				for (size_t i = 0; i < n; i++) {
+					r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+					double u = (double)(r >> 11) / 9007199254740992.0;
+					x[i] = fill == 0 ? 0.02 + 0.005 * u : fill == 1 ? 21.46 :
+					    i % 5 == 0 ? (double)(r % 10) : i % 5 == 1 ? -u * 1e6 :
+					    i % 5 == 2 ? u * 1e-310 : i % 5 == 3 ? (i % 2 ? 0.0 : -0.0) : u * 1e300;
+				}
+				memcpy(keep, x, n * sizeof *x);
+				for (size_t i = 0; i < n; i++)
+					y[i] = x[i] * scales[sc];
+				br_sort_doubles(y, n);
+				double med, got[3];
+				br_quantiles_readonly(x, n, scales[sc], p, 3, &med, got);
+				assert_memory_equal(x, keep, n * sizeof *x);
+				if (!(med == br_median_sorted(y, n)))
+					fail_msg("n %zu fill %d scale %g: median %.17g, sorted %.17g", n, fill, scales[sc],
+					    med, br_median_sorted(y, n));
+				for (int i = 0; i < 3; i++)
+					if (!(got[i] == br_percentile_sorted(y, n, p[i])))
+						fail_msg("n %zu fill %d scale %g p %g: %.17g, sorted %.17g", n, fill, scales[sc],
+						    p[i], got[i], br_percentile_sorted(y, n, p[i]));
+				free(x);
+				free(keep);
+				free(y);
+			}
+	double med, out[1];
+	br_quantiles_readonly(NULL, 0, 1.0, (const double[]){ 50 }, 1, &med, out);
+	assert_true(isnan(med) && isnan(out[0]));
+	double one = 3.0;
+	br_quantiles_readonly(&one, 1, 1000.0, (const double[]){ NAN }, 1, &med, out);
+	assert_true(med == 3000.0 && isnan(out[0]));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_large_sort),
 		cmocka_unit_test(test_percentiles_select),
+		cmocka_unit_test(test_quantiles_readonly),
 		cmocka_unit_test(test_percentiles_vs_numpy),
 		cmocka_unit_test(test_edge_sizes),
 		cmocka_unit_test(test_mean_std),
