@@ -230,15 +230,18 @@ progress(const report_opts *o, const char *step)
 	if (timing < 0)
 		timing = getenv("BR_TIMING") != NULL && *getenv("BR_TIMING") != '\0';
 	if (timing) {   /* for bench/: every step, with milliseconds and peak memory, on stderr */
-		long hwm_kb = -1;
+		long hwm_kb = -1, rss_kb = -1;
 		FILE *st = fopen("/proc/self/status", "r");
 		char line[256];
 		while (st && fgets(line, sizeof line, st))
 			if (strncmp(line, "VmHWM:", 6) == 0)
 				hwm_kb = strtol(line + 6, NULL, 10);
+			else if (strncmp(line, "VmRSS:", 6) == 0)
+				rss_kb = strtol(line + 6, NULL, 10);
 		if (st)
 			fclose(st);
-		fprintf(stderr, "benchreport: timing %.3f s (peak RSS %ld MB): %s\n", el, hwm_kb / 1024, step);
+		fprintf(stderr, "benchreport: timing %.3f s (RSS %ld MB, peak %ld MB): %s\n", el, rss_kb / 1024,
+		    hwm_kb / 1024, step);
 		return;
 	}
 	if (o->quiet || o->json || !isatty(2) || el < 1.0)
