@@ -54,6 +54,8 @@ typedef struct br_preemptions {
 	int available;             /* events: needs a 1 Hz series with the counter */
 	const char *missing;
 	int count_available;       /* the total is known (series or before/after pair) */
+	int count_lower_bound;     /* (added) the series missed the run's start or end (run->metrics_cut):
+	                              n_preemptions counts only what it sampled */
 	const char *count_source;  /* "metrics series window", "before/after snapshots", ... */
 	double n_preemptions;      /* Δ vllm:num_preemptions_total over the window */
 	double window_start_t_s, window_end_t_s;  /* epoch s; NAN for a pair */

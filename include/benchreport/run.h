@@ -78,6 +78,9 @@ typedef struct br_run {
 	size_t n_inputs;
 	struct br_hash_job *hashing;   /* (internal) SHA-256 of large inputs in flight while
 	                                  br_run_load reads on; NULL when it returns */
+	int metrics_cut;          /* (added) the kept metrics series begins (1) and/or ends (2) while
+	                           * requests are in the server (br_run_check_provenance): counts
+	                           * from its deltas are lower bounds */
 	int preemptions_suspect;  /* vllm:num_preemptions_total falls while the other counters
 	                             rise (check_counter_resets): its count is not used */
 	br_set_aside *set_aside;  /* inputs not used because they are not this run's */

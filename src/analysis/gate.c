@@ -242,6 +242,16 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	return v;
 }
 
+/* metrics_set_aside: 1 when provenance set the run's metrics aside. */
+static int
+metrics_set_aside(const br_run *r)
+{
+	for (size_t i = 0; i < r->n_set_aside; i++)
+		if (strcmp(r->set_aside[i].what, "the server metrics") == 0)
+			return 1;
+	return 0;
+}
+
 /* term_value: the measured value of t on a (NAN with why_unknown). */
 static double
 term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
@@ -278,6 +288,8 @@ term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 			return a->preemptions.n_preemptions;
 		}
 		snprintf(o->why_unknown, sizeof o->why_unknown, "%s",
+		    a->run->metrics == NULL && metrics_set_aside(a->run) ?
+		    "the server metrics were set aside as not this run's whole record (see the notes)" :
 		    a->run->metrics == NULL ? "no /metrics series or before/after snapshots of this run" :
 		    a->preemptions.missing ? a->preemptions.missing :
 		    "the metrics hold no preemption counter over the run");
@@ -312,6 +324,23 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 	for (size_t i = 0; i < spec->n; i++) {
 		br_gate_outcome *o = &out->terms[i];
 		o->value = term_value(&spec->terms[i], a, o);
+		const br_gate_term *t = &spec->terms[i];
+		if (t->quantity == BR_GATE_PREEMPTIONS && br_isnum(o->value) && a->run != NULL &&
+		    a->run->metrics_cut != 0) {
+			/* a capture that missed the run's start or end counted a lower
+			 * bound: it decides only when even that much settles the term */
+			double v = o->value;
+			int settled = t->op == BR_GATE_GE || t->op == BR_GATE_GT ? holds(t->op, v, t->limit) :
+			    t->op == BR_GATE_EQ ? v > t->limit : !holds(t->op, v, t->limit);
+			if (!settled) {
+				snprintf(o->why_unknown, sizeof o->why_unknown, "the metrics capture %s: %.0f counted "
+				    "while it sampled, the whole run's count is unknown",
+				    a->run->metrics_cut == 3 ? "missed the run's start and end" :
+				    a->run->metrics_cut == 1 ? "began after the load had started" :
+				    "ended before the load did", v);
+				o->value = NAN;
+			}
+		}
 		if (!br_isnum(o->value)) {
 			o->value = NAN;
 			o->status = BR_GATE_UNKNOWN;

@@ -139,6 +139,7 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	out->n_preemptions = br_counter_delta(pre, i0, i1, NULL);
 	out->count_available = br_isnum(out->n_preemptions);
 	out->count_source = out->count_available ? source : NULL;
+	out->count_lower_bound = out->count_available && run->metrics_cut != 0;
 	if (run->metrics_kind == BR_METRICS_PAIR) {
 		out->missing = engine == BR_ENGINE_SGLANG ? "retraction times need a 1 Hz metrics "
 		    "series; a before/after pair gives the count only" : NEED_SERIES_PAIR;

@@ -133,6 +133,7 @@ static void
 set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 {
 	const char *path = NULL;
+	GString *files = g_string_new(NULL);   /* every file set aside: a pair is two */
 	for (size_t i = 0; i < r->n_inputs; i++)
 		if (strncmp(r->inputs[i].role, role_prefix, strlen(role_prefix)) == 0 &&
 		    strstr(r->inputs[i].role, "not used") == NULL) {
@@ -141,10 +142,13 @@ set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 			r->inputs[i].role = role;
 			if (path == NULL)
 				path = r->inputs[i].path;
+			g_string_append_printf(files, "%s%s", files->len ? " and " : "", br_basename(r->inputs[i].path));
 		}
 	r->set_aside = br_xrealloc(r->set_aside, (r->n_set_aside + 1) * sizeof *r->set_aside);
 	r->set_aside[r->n_set_aside++] = (br_set_aside){ br_xstrdup(path ? path : what), br_xstrdup(what), reason };
-	br_run_add_warning(r, "%s (%s) is not used: %s", path ? br_basename(path) : what, what, reason);
+	br_run_add_warning(r, "%s (%s) %s not used: %s", files->len ? files->str : what, what,
+	    strstr(files->str, " and ") ? "are" : "is", reason);
+	g_string_free(files, TRUE);
 }
 
 /* drop_warnings: remove the warnings that start with prefix (they described
@@ -171,6 +175,7 @@ drop_metrics(br_run *r)
 	free(r->metrics);
 	r->metrics = NULL;
 	r->metrics_kind = BR_METRICS_NONE;
+	r->metrics_cut = 0;
 }
 
 static void
@@ -240,42 +245,158 @@ trim_rows(br_series *m, size_t a, size_t b)
 }
 
 /*
- * check_brackets: a time series whose first (last) sample already (still)
- * shows requests in the server (running + waiting > 0) began after the load
- * started (ended before it stopped): its counter deltas, peaks and timings
- * miss that end of the run. `what` names it ("the metrics series", "the
- * /slots snapshots"), `unit` what its running role counts. A series of
- * fewer than 2 rows or without a running role is not judged.
+ * busy_edges: the first and last busy rows of series m (running + waiting
+ * > 0; rows whose running cell is empty, missed scrapes, are skipped) in
+ * *first and *last, and whether the rows before the first (after the last)
+ * hold no known sample, i.e. the capture begins (ends) busy: *cut_start,
+ * *cut_end. Returns 0 when no row is busy (or m has no running role).
  */
-static void
-check_brackets(br_run *r, const char *what, const char *unit)
+static int
+busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int *cut_end)
 {
-	const br_series *m = r->metrics;
-	if (m == NULL || m->n_rows < 2 || m->t_s == NULL)
-		return;
 	const double *run = br_role_col(m, BR_ROLE_RUNNING);
 	const double *wait = br_role_col(m, BR_ROLE_WAITING);
-	if (run == NULL)
-		return;
-	static const char *const end_name[2] = { "first", "last" };
-	size_t row[2] = { 0, m->n_rows - 1 };
-	for (int k = 0; k < 2; k++) {
-		size_t i = row[k];
-		if (!busy_row(run, wait, i))
-			continue;
-		double n = (isfinite(run[i]) ? run[i] : 0) + (wait && isfinite(wait[i]) ? wait[i] : 0);
-		char at[32];
-		br_run_add_warning(r, "%s: its %s sample (%s UTC) %s %.0f %s: the capture %s, so counter deltas, "
-		    "peaks and timings from it miss the run's %s", what, end_name[k], utc(m->t_s[i], at),
-		    k == 0 ? "already shows" : "still shows", n, unit,
-		    k == 0 ? "began after the load had started" : "ended before the load did",
-		    k == 0 ? "start" : "end");
+	if (run == NULL || m->n_rows == 0)
+		return 0;
+	size_t f = m->n_rows, l = 0, known_before = 0, known_after = 0;
+	for (size_t i = 0; i < m->n_rows; i++) {
+		int known = isfinite(run[i]) || (wait && isfinite(wait[i]));
+		if (busy_row(run, wait, i)) {
+			if (f == m->n_rows)
+				f = i;
+			l = i;
+			known_after = 0;
+		} else if (known) {
+			if (f == m->n_rows)
+				known_before++;
+			known_after++;
+		}
 	}
+	if (f == m->n_rows)
+		return 0;
+	*first = f;
+	*last = l;
+	*cut_start = known_before == 0;
+	*cut_end = known_after == 0;
+	return 1;
+}
+
+/* in_flight: running + waiting at row i of m (empty cells count 0). */
+static double
+in_flight(const br_series *m, size_t i)
+{
+	const double *run = br_role_col(m, BR_ROLE_RUNNING);
+	const double *wait = br_role_col(m, BR_ROLE_WAITING);
+	return (run && isfinite(run[i]) ? run[i] : 0) + (wait && isfinite(wait[i]) ? wait[i] : 0);
+}
+
+/*
+ * check_brackets: for the /slots snapshots standing in for metrics, a
+ * capture whose first (last) snapshot already (still) shows busy slots
+ * began after the load started (ended before it stopped): said.
+ */
+static void
+check_brackets(br_run *r)
+{
+	size_t f, l;
+	int cs, ce;
+	const br_series *m = r->metrics;
+	if (m == NULL || m->t_s == NULL || m->n_rows < 2 || !busy_edges(m, &f, &l, &cs, &ce))
+		return;
+	char at[32];
+	if (cs)
+		br_run_add_warning(r, "slots.jsonl: its first sample (%s UTC) already shows %.0f busy slots: the "
+		    "capture began after the load had started, so what the run did before it is not in it",
+		    utc(m->t_s[f], at), in_flight(m, f));
+	if (ce)
+		br_run_add_warning(r, "slots.jsonl: its last sample (%s UTC) still shows %.0f busy slots: the "
+		    "capture ended before the load did, so the rest of the run is not in it",
+		    utc(m->t_s[l], at), in_flight(m, l));
+}
+
+/*
+ * series_misfit: whether a metrics series (after pick_busy_period) can be
+ * this run's record; the reason (malloc'd) when it cannot:
+ *   - the bench completed no request, yet the series shows requests in the
+ *     server: another client's load;
+ *   - its busy span (first to last busy sample) is longer than twice the
+ *     bench's duration + 10 s + 3 sampling steps: more load than this run;
+ *   - it begins or ends busy and its busy span plus one sampling step is
+ *     under 90% of the bench's duration: it missed part of the run, and
+ *     counter deltas, residency and preemptions would describe that part
+ *     as the whole.
+ * A series that begins or ends busy but covers 90% or more is kept: *cut
+ * gets 1 (start) | 2 (end) and the warning says what it misses.
+ */
+static char *
+series_misfit(br_run *r, const br_bench *b, int *cut)
+{
+	*cut = 0;
+	const br_series *m = r->metrics;
+	size_t f, l;
+	int cs, ce;
+	if (m == NULL || m->t_s == NULL || m->n_rows < 2 || !busy_edges(m, &f, &l, &cs, &ce))
+		return NULL;
+	char a[32], c[32];
+	if (br_isnum(b->completed) && b->completed == 0) {
+		double peak = 0;
+		for (size_t i = f; i <= l; i++)
+			peak = fmax(peak, in_flight(m, i));
+		return br_xasprintf("the bench completed no request, yet the series shows up to %.0f requests "
+		    "running or waiting (%s to %s UTC): another client's load, not this run's", peak,
+		    utc(m->t_s[f], a), utc(m->t_s[l], c) + 11);
+	}
+	if (!(br_isnum(b->duration_s) && b->duration_s > 0))
+		return NULL;
+	double step = (m->t_s[m->n_rows - 1] - m->t_s[0]) / (double)(m->n_rows - 1);
+	double span = m->t_s[l] - m->t_s[f], dur = b->duration_s;
+	if (!isfinite(step) || !isfinite(span))
+		return NULL;
+	if (span > 2 * dur + 10 + 3 * step)
+		return br_xasprintf("its busy period lasts %.0f s (%s to %s UTC), the bench run %.1f s: it holds "
+		    "more load than this run (another test's, or several), so its counters and gauges are not "
+		    "this run's", span, utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, dur);
+	if ((cs || ce) && span + step < 0.9 * dur)
+		return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the capture %s, so its "
+		    "counters, residency and preemptions would describe part of the run as the whole", span + step,
+		    dur, cs && ce ? "began after the load had started and ended before it did" :
+		    cs ? "began after the load had started" : "ended before the load did");
+	*cut = (cs ? 1 : 0) | (ce ? 2 : 0);
+	if (cs)
+		br_run_add_warning(r, "the metrics series: its first sample (%s UTC) already shows %.0f requests "
+		    "running or waiting: the capture began after the load had started, so counts from it (such as "
+		    "preemptions) are lower bounds", utc(m->t_s[f], a), in_flight(m, f));
+	if (ce)
+		br_run_add_warning(r, "the metrics series: its last sample (%s UTC) still shows %.0f requests "
+		    "running or waiting: the capture ended before the load did, so counts from it (such as "
+		    "preemptions) are lower bounds", utc(m->t_s[l], a), in_flight(m, l));
+	return NULL;
+}
+
+/*
+ * pair_misfit: a before/after pair whose "before" already shows requests in
+ * the server (taken after the load started) or whose "after" still does
+ * (taken before it ended): the reason (malloc'd); else NULL.
+ */
+static char *
+pair_misfit(const br_series *m)
+{
+	if (m == NULL || m->n_rows != 2 || br_role_col(m, BR_ROLE_RUNNING) == NULL)
+		return NULL;
+	double nb = in_flight(m, 0), na = in_flight(m, 1);
+	if (nb > 0)
+		return br_xasprintf("the \"before\" snapshot already shows %.0f requests running or waiting: it was "
+		    "taken after the load had started, so the counter deltas miss the run's start", nb);
+	if (na > 0)
+		return br_xasprintf("the \"after\" snapshot still shows %.0f requests running or waiting: it was "
+		    "taken before the load ended, so the counter deltas miss the rest of the run", na);
+	return NULL;
 }
 
 /*
  * pick_busy_period: a metrics series that holds several busy periods
- * (running + waiting > 0, split by at least 3 idle samples) spans other
+ * (running + waiting > 0, split by at least 3 idle samples; a missed scrape,
+ * whose running cell is empty, is neither busy nor idle) spans other
  * tests too: its counters would credit their preemptions and tokens to this
  * run. The period that matches the bench is kept (its length closest to the
  * bench duration, plus, when the bench has a date, how far its end is from
@@ -298,6 +419,8 @@ pick_busy_period(br_run *r, const br_bench *b)
 	size_t ps[MAXP], pe[MAXP], np = 0, idle = 0;
 	int in = 0;
 	for (size_t i = 0; i < m->n_rows; i++) {
+		if (!isfinite(run[i]) && !(wait && isfinite(wait[i]) && wait[i] > 0))
+			continue;   /* a missed scrape (empty cells): neither busy nor idle */
 		if (busy_row(run, wait, i)) {
 			if (!in) {
 				if (np > 0 && idle < 3)
@@ -645,8 +768,17 @@ br_run_check_provenance(br_run *r)
 		    r->log->version_line);
 	if (r->metrics != NULL)
 		pick_busy_period(r, b);
+	/* 7. a series that cannot be this run's whole record, or a pair taken
+	 * while requests were in the server */
+	char *misfit = NULL;
 	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS))
-		check_brackets(r, "the metrics series", "requests running or waiting");
+		misfit = series_misfit(r, b, &r->metrics_cut);
+	else if (r->metrics != NULL && r->metrics_kind == BR_METRICS_PAIR)
+		misfit = pair_misfit(r->metrics);
+	if (misfit != NULL) {
+		set_aside(r, "metrics", "the server metrics", misfit);
+		drop_metrics(r);
+	}
 	names_free(&bench);
 }
 
@@ -719,7 +851,7 @@ br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at)
 	if (r->metrics == NULL) {
 		r->metrics = sl;
 		r->metrics_kind = BR_METRICS_SLOTS;
-		check_brackets(r, "slots.jsonl", "busy slots");
+		check_brackets(r);
 		char *note = br_xasprintf("no /metrics: busy slots come from the %zu /slots snapshots of "
 		    "slots.jsonl instead (llama-server's slots in use, as the running role); /slots holds no "
 		    "counters and does not show requests waiting for a slot, so the ledgers stay removed and "

@@ -80,6 +80,7 @@ static const struct {
 	{ "oversubscription", "capacity.oversubscription" },
 	{ "preemptions", "preemptions.n_preemptions" },
 	{ "preemptions_source", "preemptions.count_source" },
+	{ "preemptions_is_lower_bound", "preemptions.count_is_lower_bound" },
 	{ "running_mean", "residency.running_mean" },
 	{ "waiting_peak", "residency.waiting_peak" },
 	{ "kv_usage_peak_frac", "residency.kv_usage_peak_frac" },

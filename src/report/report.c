@@ -1046,7 +1046,7 @@ preemptions_section(ctx *c)
 	heading(c, 1, "preemptions.heading");
 	para(c, "preemptions.intro");
 	if (pr->n_events == 0) {
-		para(c, "preemptions.none");
+		para(c, c->a->run != NULL && c->a->run->metrics_cut ? "preemptions.none_cut" : "preemptions.none");
 		strpool_free(&p);
 		return;
 	}

@@ -219,6 +219,7 @@ preemptions_json(const br_preemptions *p)
 	set(o, "missing", jstr(p->available ? NULL : p->missing));
 	set(o, "count_available", json_boolean(p->count_available));
 	set(o, "count_source", jstr(p->count_source));
+	set(o, "count_is_lower_bound", json_boolean(p->count_lower_bound));
 	set(o, "n_preemptions", jint(p->count_available ? p->n_preemptions : NAN));
 	set(o, "n_events", json_integer((json_int_t)p->n_events));
 	set(o, "n_multi_events", json_integer((json_int_t)p->n_multi_events));

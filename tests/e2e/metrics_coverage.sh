@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Whether a metrics capture is this run's whole record, and what the CI gate
+# may conclude from it (third break-it review). The simulated round 1 counts
+# 37 preemptions (run.json's truth, and the series' counter over its 595
+# samples); every case edits its metrics.csv:
+#   - 3 missed scrapes (empty cells) mid-run: bridged, still 37;
+#   - the first 10 samples only (7 s busy of a 594 s run): set aside, the gate's
+#     preemptions term unknown (fails), no "counted no preemption";
+#   - the last 20 samples cut (busy at its last sample, 96% covered): kept, the
+#     count a lower bound: "preemptions<=100" unknown, "preemptions>=1" passes;
+#   - a 594 s busy period beside a 23.9 s bench (another run's metrics 3 h
+#     earlier): set aside;
+#   - a bench whose every request failed beside a busy series: set aside;
+#   - a before/after pair whose "after" still shows requests: set aside.
+. "$(dirname "$0")/lib.bash"
+"$BIN" simulate "$SRC/fixtures/configs/round1.json" -o "$tmp/r1" > /dev/null || bad "simulate round 1"
+check "round 1 truth: 37 preemptions" [ "$(jget "$tmp/r1/run.json" simulator.preemptions)" = 37 ]
+# edit NAME PYTHON: a copy of round 1 whose metrics.csv rows (header kept) pass through the code
+edit() {
+  rm -rf "$tmp/$1"; cp -r "$tmp/r1" "$tmp/$1"
+  "$PY" - "$tmp/$1/metrics.csv" "$2" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, body = rows[0], rows[1:]
+exec(sys.argv[2])
+csv.writer(open(sys.argv[1], "w", newline="")).writerows([head] + body)
+PYEOF
+}
+edit gaps 'body = [[r[0]] + [""] * (len(r) - 1) if 200 <= i < 203 else r for i, r in enumerate(body)]'
+"$BIN" "$tmp/gaps" --fail-on 'preemptions<=30' > /dev/null 2> "$tmp/gaps.err"; rc=$?
+check "3 missed scrapes: the gate fails (got $rc)" [ "$rc" -eq 1 ]
+check "3 missed scrapes: measured 37, one busy period" grep -q "FAIL preemptions<=30: measured 37" "$tmp/gaps.err"
+check "3 missed scrapes: no period cut" bash -c "! grep -q 'busy periods' '$tmp/gaps.err'"
+
+edit head 'body = body[:10]'
+"$BIN" "$tmp/head" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/head.err"; rc=$?
+check "10 s of 594: the gate fails (got $rc)" [ "$rc" -eq 1 ]
+check "10 s of 594: set aside, said why" grep -q "metrics.csv (the server metrics) is not used: its busy samples span [0-9]* s of the bench's 593.9 s run: the capture ended before the load did" "$tmp/head.err"
+check "10 s of 594: preemptions unknown" grep -q "UNKNOWN preemptions==0: .*set aside" "$tmp/head.err"
+pdftotext "$tmp/head/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/head.txt"
+check "10 s of 594: never 'counted no preemption'" bash -c "! grep -q 'counted no preemption' '$tmp/head.txt'"
+
+edit tail 'body = body[:-20]'
+"$BIN" "$tmp/tail" --fail-on 'preemptions<=100' > /dev/null 2> "$tmp/tail.err"; rc=$?
+check "last 20 s cut: a lower bound does not pass <= 100 (got $rc)" [ "$rc" -eq 1 ]
+check "last 20 s cut: unknown, and why" grep -q "UNKNOWN preemptions<=100: .*ended before the load did: [0-9]* counted while it sampled" "$tmp/tail.err"
+check "last 20 s cut: the note says counts are lower bounds" grep -q "its last sample (.* UTC) still shows [0-9]* requests running or waiting: the capture ended before the load did, so counts from it (such as preemptions) are lower bounds" "$tmp/tail.err"
+check "last 20 s cut: summary flags the lower bound" [ "$(jget "$tmp/tail/report/summary.json" preemptions.count_is_lower_bound)" = True ]
+rm -rf "$tmp/tail/report"
+"$BIN" "$tmp/tail" --fail-on 'preemptions>=1' > /dev/null 2>&1
+check "last 20 s cut: a lower bound settles >= 1" [ $? -eq 0 ]
+check "whole capture: not a lower bound" [ "$(jget "$tmp/gaps/report/summary.json" preemptions.count_is_lower_bound)" = False ]
+
+"$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$tmp/s" > /dev/null || bad "simulate small"
+mkdir -p "$tmp/mix"; cp "$tmp/s/stress.json" "$tmp/mix/"
+"$PY" - "$tmp/r1/metrics.csv" "$tmp/mix/metrics.csv" <<'PYEOF'
+import sys
+L = open(sys.argv[1]).read().split("\n")
+open(sys.argv[2], "w").write("\n".join([L[0]] + ["%.3f,%s" % (float(l.split(",", 1)[0]) - 3 * 3600, l.split(",", 1)[1]) for l in L[1:] if l]) + "\n")
+PYEOF
+"$BIN" "$tmp/mix" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/mix.err"
+check "another run's 594 s busy period beside a 23.9 s bench: set aside" \
+  grep -q "its busy period lasts 59[0-9] s (.*), the bench run 23.9 s: it holds more load than this run" "$tmp/mix.err"
+check "another run's metrics: preemptions unknown, not 37" grep -q "UNKNOWN preemptions==0" "$tmp/mix.err"
+
+mkdir -p "$tmp/fail"; cp "$tmp/s/stress.json" "$tmp/s/metrics.csv" "$tmp/fail/"
+"$PY" - "$tmp/fail/stress.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); n = len(d["ttfts"])
+d["errors"] = ["Connection refused"] * n; d["completed"] = 0; d["failed"] = n
+json.dump(d, open(sys.argv[1], "w"))
+PYEOF
+"$BIN" "$tmp/fail" > /dev/null 2> "$tmp/fail.err"
+check "every request failed beside a busy series: set aside" \
+  grep -q "the bench completed no request, yet the series shows up to [0-9]* requests running or waiting" "$tmp/fail.err"
+check "every request failed: no residency from another client's load" [ "$(jget "$tmp/fail/report/summary.json" residency.available)" = False ]
+
+run="$REAL/runs/glm52-mtp3-c4-r2"
+if [ -d "$run" ]; then
+  cp -r "$run" "$tmp/pair"; rm -rf "$tmp/pair/report"
+  sed -i 's/^vllm:num_requests_running{engine="0",model_name="glm52-w4a16-tiered"} 0.0/vllm:num_requests_running{engine="0",model_name="glm52-w4a16-tiered"} 2.0/' "$tmp/pair/metrics-after.prom"
+  "$BIN" "$tmp/pair" -o "$tmp/pair-out" > /dev/null 2> "$tmp/pair.err"
+  check "a pair whose after still shows 2 running: both files set aside" \
+    grep -q 'metrics-before.prom and metrics-after.prom (the server metrics) are not used: the "after" snapshot still shows 2 requests running or waiting' "$tmp/pair.err"
+  "$BIN" "$run" -o "$tmp/pair-real" --fail-on 'preemptions==0' > /dev/null 2>&1
+  check "the real pair (both idle) is kept: gate passes on its count" [ $? -eq 0 ]
+fi
+finish
