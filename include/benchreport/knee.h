@@ -105,7 +105,10 @@ typedef struct br_knee_point {
 	int slo_evaluable;          /* (added) 0 when a metric an SLO term names is absent: the run is
 	                               "not evaluable", neither meeting nor failing the SLO */
 	int slo_source;             /* enum br_knee_source */
-	double goodput_rps;         /* good requests / duration (approximate unless FROM_ARRAYS) */
+	double goodput_rps;         /* good requests / duration, req/s; NAN unless FROM_ARRAYS */
+	double goodput_lo_rps, goodput_hi_rps;   /* (added) the range the file's percentiles allow
+	                                            without arrays (goodput_bounds in knee.c); both
+	                                            goodput_rps with arrays; NAN when unknown */
 	double good_requests;       /* from arrays; NAN otherwise */
 	int goodput_exact;          /* 1 from arrays */
 	/* queue signal */

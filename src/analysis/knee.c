@@ -213,6 +213,48 @@ file_pct(const br_bench *b, int m, double p)
 }
 
 /*
+ * goodput_bounds: without per-request arrays, the share of the completed
+ * requests that meet every per-request term of slo (TTFT, TPOT, E2EL; ITL
+ * terms are not per request) is bounded by the file's own percentiles. For
+ * a stated percentile p of a term's metric over n = completed requests, at
+ * position h = (n − 1)·p/100 (numpy's linear rule): a value within the
+ * limit means at least floor(h) + 1 requests meet the term; a value above
+ * it means at least n − ceil(h) miss it. Over the terms, the share meeting
+ * all is at least 1 − Σ (share missing each) and at most the smallest share
+ * meeting one. Out: *lo, *hi in [0, 1]; both NAN when n is unknown.
+ */
+static void
+goodput_bounds(const br_bench *b, const br_slo *slo, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (!(br_isnum(b->completed) && b->completed >= 1))
+		return;
+	double n = b->completed, miss_sum = 0, meet_max = 1;
+	for (size_t k = 0; k < slo->n; k++) {
+		const br_slo_term *t = &slo->terms[k];
+		if (t->metric == BR_SLO_ITL)
+			continue;
+		double meet_lo = 0, meet_hi = 1;
+		for (size_t i = 0; i < b->n_stats; i++) {
+			const br_file_stat *fs = &b->stats[i];
+			double pct = strcmp(fs->stat, "median") == 0 ? 50 : strcmp(fs->stat, "p") == 0 ? fs->percentile : NAN;
+			if (strcmp(fs->metric, metric_names[t->metric]) != 0 || !(pct >= 0 && pct <= 100) ||
+			    !br_isnum(fs->value_ms))
+				continue;
+			double h = (n - 1) * pct / 100.0;
+			if (fs->value_ms <= t->limit_ms)
+				meet_lo = fmax(meet_lo, (floor(h) + 1) / n);
+			else
+				meet_hi = fmin(meet_hi, ceil(h) / n);
+		}
+		miss_sum += 1 - meet_lo;
+		meet_max = fmin(meet_max, meet_hi);
+	}
+	*lo = fmax(0, 1 - miss_sum);
+	*hi = fmax(*lo, meet_max);
+}
+
+/*
  * good_request: 1 when successful request r meets every TTFT, TPOT and
  * E2EL term (per request, as vLLM's --goodput; ITL terms are not per
  * request and do not enter). TPOT undefined (output <= 1) passes.
@@ -626,8 +668,18 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		p->good_requests = NAN;
 		p->goodput_exact = 0;
 		p->slo_source = unknown ? BR_KNEE_UNKNOWN : BR_KNEE_FROM_FILE_PCT;
-		p->goodput_rps = unknown ? NAN : p->meets_slo ? p->achieved_rps : 0.0;
+		/* not known: bounded by the file's percentiles (goodput_bounds);
+		 * the knee search reads the upper bound */
+		double lo, hi;
+		goodput_bounds(b, slo, &lo, &hi);
+		p->goodput_rps = NAN;
+		p->goodput_lo_rps = lo * p->achieved_rps;
+		p->goodput_hi_rps = hi * p->achieved_rps;
+		if (!(b->completed > 0))
+			p->goodput_lo_rps = p->goodput_hi_rps = 0;
 	}
+	if (p->goodput_exact)
+		p->goodput_lo_rps = p->goodput_hi_rps = p->goodput_rps;
 	if (unknown && arrays)
 		p->slo_source = BR_KNEE_UNKNOWN;
 	for (int m = 0; m < BR_SLO_N_METRICS; m++)
@@ -1144,8 +1196,12 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 					eval++;
 					pass += (size_t)G->pts[j].meets_slo;
 				}
-				if (isfinite(G->pts[j].goodput_rps)) {
-					sum += G->pts[j].goodput_rps;
+				/* the goodput, or for a point without arrays the top of its
+				 * range: goodput stops rising only where even that cannot rise
+				 * (the percentiles cannot show a fall they do not bound) */
+				double gp_j = G->pts[j].goodput_exact ? G->pts[j].goodput_rps : G->pts[j].goodput_hi_rps;
+				if (isfinite(gp_j)) {
+					sum += gp_j;
 					cnt++;
 				}
 				if (!G->pts[j].goodput_exact)
@@ -1220,8 +1276,10 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			    "its goodput is the mean of the repeats.");
 		if (G->goodput_approx)
 			add_note(out, "Some runs have no per-request arrays (--save-detailed): their SLO status uses "
-			    "the file's own percentiles and their goodput is an approximation (the achieved rate "
-			    "when every SLO term holds, else 0).");
+			    "the file's own percentiles, and their goodput is not known but bounded by them (a stated "
+			    "percentile within a limit means at least that share of requests meets it; one above, at "
+			    "most that share): the table gives the range, the knee search its upper end, and the "
+			    "goodput line leaves them out.");
 		if (G->n == 1)
 			add_note(out, "A curve with a single point has no knee to find: more settings are needed.");
 	}

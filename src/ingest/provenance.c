@@ -146,8 +146,10 @@ set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 		}
 	r->set_aside = br_xrealloc(r->set_aside, (r->n_set_aside + 1) * sizeof *r->set_aside);
 	r->set_aside[r->n_set_aside++] = (br_set_aside){ br_xstrdup(path ? path : what), br_xstrdup(what), reason };
-	br_run_add_warning(r, "%s (%s) %s not used: %s", files->len ? files->str : what, what,
-	    strstr(files->str, " and ") ? "are" : "is", reason);
+	if (strstr(files->str, " and ") != NULL)
+		br_run_add_warning(r, "%s (%s) are not used: %s", files->str, what, reason);
+	else
+		br_run_add_warning(r, "%s (%s) is not used: %s", files->len ? files->str : what, what, reason);
 	g_string_free(files, TRUE);
 }
 

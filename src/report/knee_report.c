@@ -121,6 +121,8 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "ttft_growth", jnum(p->ttft_growth));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
 	json_object_set_new(o, "goodput_exact", json_boolean(p->goodput_exact));
+	json_object_set_new(o, "goodput_lo_rps", jnum(p->goodput_lo_rps));
+	json_object_set_new(o, "goodput_hi_rps", jnum(p->goodput_hi_rps));
 	json_object_set_new(o, "goodput_method", json_string(goodput_method(p)));
 	json_object_set_new(o, "good_requests", jnum(p->good_requests));
 	json_object_set_new(o, "waiting_share_frac", jnum(p->waiting_share_frac));
@@ -430,6 +432,9 @@ at_json(const br_knee_group *G, long i, const br_slo *slo, int with_why)
 	json_object_set_new(o, "x_label", json_string(xl));
 	json_object_set_new(o, "achieved_rps", jnum(p->achieved_rps));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
+	json_object_set_new(o, "goodput_exact", json_boolean(p->goodput_exact));
+	json_object_set_new(o, "goodput_lo_rps", jnum(p->goodput_lo_rps));
+	json_object_set_new(o, "goodput_hi_rps", jnum(p->goodput_hi_rps));
 	json_object_set_new(o, "offered_rps", G->kind == BR_KNEE_RATE ? jnum(p->offered_rps) : json_null());
 	json_object_set_new(o, "failed", jnum(p->failed));
 	json_object_set_new(o, "n_requests", jnum(p->completed + (isfinite(p->failed) ? p->failed : 0)));
@@ -676,7 +681,13 @@ group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		c[3] = fmt_pair(p->ttft_p50_ms / 1000, p->ttft_p99_ms / 1000, lat_dec(p->ttft_p50_ms / 1000));
 		c[4] = fmt_pair(p->tpot_p50_ms, p->tpot_p99_ms, lat_dec(p->tpot_p50_ms));
 		c[5] = fmt_pair(p->e2el_p50_ms / 1000, p->e2el_p99_ms / 1000, lat_dec(p->e2el_p50_ms / 1000));
-		c[6] = fmt1(p->goodput_rps, 2);
+		/* without arrays the goodput is a range ("0.92–1.99") */
+		if (p->goodput_exact || !(isfinite(p->goodput_lo_rps) && isfinite(p->goodput_hi_rps)))
+			c[6] = fmt1(p->goodput_rps, 2);
+		else if (p->goodput_hi_rps - p->goodput_lo_rps < 0.005)
+			c[6] = fmt1(p->goodput_lo_rps, 2);
+		else
+			c[6] = br_xasprintf("%.2f–%.2f", p->goodput_lo_rps, p->goodput_hi_rps);
 		int first_of_level = i == 0 || G->pts[i - 1].x != p->x;
 		GString *rep = g_string_new(NULL);
 		if (first_of_level && G->level_n && G->level_n[i] > 1) {
@@ -956,6 +967,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			n_eval += (size_t)(G->pts[i].slo_evaluable && !G->pts[i].verdict_withheld);
 		if (n_eval == 0)      /* no run can be judged: neither "no run meets" nor "every setting meets" */
 			para(d, t, "group.not_evaluable", go);
+		else if (G->knee_idx >= 0 && !G->pts[G->knee_idx].goodput_exact)
+			para(d, t, rate ? "group.knee_rate_bound" : "group.knee_concurrency_bound", go);
 		else if (G->knee_idx >= 0)
 			para(d, t, rate ? "group.knee_rate" : "group.knee_concurrency", go);
 		else {
