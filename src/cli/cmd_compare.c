@@ -150,8 +150,17 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		    strcmp(v, "no_difference_found") == 0 ? "cannot tell (no difference among the settings "
 		    "stated; some are unknown)" : strcmp(v, "one_difference_unchecked") == 0 ?
 		    "cannot tell (one known difference; other settings unknown)" : v;
-		printf("  %s%s: %s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
-		    vt, dt && *dt ? " — " : "", dt ? dt : "");
+		/* the verdict with what it could not check, as the PDF prints it:
+		 * "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" */
+		GString *hw = g_string_new(NULL);
+		const json_t *uh = json_object_get(po, "unchecked_hardware");
+		for (size_t i = 0; i < json_array_size(uh); i++)
+			g_string_append_printf(hw, "%s%s", hw->len ? ", " : "", json_string_value(json_array_get(uh, i)));
+		int verdict_says = v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
+		printf("  %s%s: %s%s%s%s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
+		    vt, dt && *dt ? " — " : "", dt ? dt : "", verdict_says && hw->len ? " (" : "",
+		    verdict_says && hw->len ? hw->str : "", verdict_says && hw->len ? " not stated)" : "");
+		g_string_free(hw, TRUE);
 		static const char *const keys[] = { "kv_pool_tokens", "running_mean", "output_throughput_tps",
 			"duration_s", "ttft_p50_s", "e2el_p50_s", "preemptions", "waiting_mean" };
 		const json_t *rows = json_object_get(po, "rows");

@@ -279,4 +279,10 @@ check "no common run name: nothing written" [ ! -e "$tmp/nopairs" ]
 check "no common run name: says so" grep -qF "no run name is in both campaigns" "$tmp/e6"
 check "no common run name: names A's runs" grep -qF "c64-6144-2048" "$tmp/e6"
 check "no common run name: names B's runs" grep -qF "renamed-" "$tmp/e6"
+# the terminal prints a controlled verdict with what it could not check, as
+# the PDF does (simulated runs state no driver or CUDA)
+"$BIN" simulate "$SRC/fixtures/configs/round1-max-num-seqs-10.json" -o "$tmp/r1s10" > /dev/null 2>&1 || bad "simulate round1-max-num-seqs-10"
+"$BIN" compare "$tmp/r1" "$tmp/r1s10" -o "$tmp/c-s10" > "$tmp/c-s10.out" 2>&1
+check "stdout: controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" \
+  grep -qF "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" "$tmp/c-s10.out"
 finish
