@@ -81,8 +81,9 @@ typedef struct br_run {
 	int metrics_cut;          /* (added) the kept metrics series begins (1) and/or ends (2) while
 	                           * requests are in the server (br_run_check_provenance): counts
 	                           * from its deltas are lower bounds */
-	int preemptions_suspect;  /* vllm:num_preemptions_total falls while the other counters
-	                             rise (check_counter_resets): its count is not used */
+	int preemptions_suspect;  /* 1: vllm:num_preemptions_total falls while the other counters
+	                             rise (check_counter_resets); 2: it holds a value that is not a
+	                             count (a fraction, or beyond 2^53): its count is not used */
 	br_set_aside *set_aside;  /* inputs not used because they are not this run's */
 	size_t n_set_aside;
 	char **warnings;          /* things the reader must know ("no server log: capacity section removed") */

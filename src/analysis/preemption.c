@@ -128,8 +128,9 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	if (pre == NULL)
 		return;
 	if (run->preemptions_suspect) {
-		out->missing = "the preemption counter falls while the other counters rise, so its "
-		    "count is suspect";
+		out->missing = run->preemptions_suspect == 2 ? "the preemption counter holds a value that is not "
+		    "a count (see the notes), so its count is unknown" : "the preemption counter falls while the "
+		    "other counters rise, so its count is suspect";
 		return;
 	}
 	size_t i0, i1;

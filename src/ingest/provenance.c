@@ -536,8 +536,8 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
 		 * start-up served the run, and the kept one began after it ended */
 		snprintf(why, whylen, "it holds %d start-ups and the last (line %d, %s) began after the bench "
 		    "run ended (%.4s-%.2s-%.2s %.2s:%.2s:%.2s, if the log and the client share a time zone); "
-		    "no periodic stats line shows which start-up served the run, and the capacity lines "
-		    "and arguments kept are the last one's", l->n_startups, l->last_startup_line,
+		    "no periodic stats line shows which start-up served the run, and the log is read for "
+		    "its last start-up's capacity lines and arguments only", l->n_startups, l->last_startup_line,
 		    l->last_startup_stamp, b->date, b->date + 4, b->date + 6, b->date + 9, b->date + 11,
 		    b->date + 13);
 		return 1;
@@ -550,8 +550,8 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
 		if (isfinite(t) && t >= end - dur - 60 && t <= end + 60) {
 			snprintf(why, whylen, "its last start-up (line %d, %s) began after the bench run ended "
 			    "(%.4s-%.2s-%.2s %.2s:%.2s:%.2s), while an earlier start-up was serving requests "
-			    "during the run (line %d, %s: %.0f running); the capacity lines and arguments kept "
-			    "are the later server's", l->last_startup_line, l->last_startup_stamp, b->date,
+			    "during the run (line %d, %s: %.0f running); the log is read for its last start-up's "
+			    "capacity lines and arguments only, and those are the later server's, not the one that served the run", l->last_startup_line, l->last_startup_stamp, b->date,
 			    b->date + 4, b->date + 6, b->date + 9, b->date + 11, b->date + 13, st->line, st->stamp,
 			    st->running);
 			return 1;

@@ -590,6 +590,34 @@ check_counter_resets(br_run *r)
 }
 
 /*
+ * check_preemption_counter: vllm:num_preemptions_total (the preemptions
+ * role, any engine) counts whole preemptions and never reaches 2^53 (a
+ * server preempting a million times a second would need 285 years): a value
+ * with a fraction, or beyond that, is not a count. Then the count and its
+ * events are left out (preemptions_suspect = 2), with a warning naming the
+ * first such value.
+ */
+static void
+check_preemption_counter(br_run *r)
+{
+	const br_series *s = r->metrics;
+	const double *pre = s ? br_role_col(s, BR_ROLE_PREEMPTIONS) : NULL;
+	if (pre == NULL || r->preemptions_suspect)
+		return;
+	for (size_t i = 0; i < s->n_rows; i++) {
+		double v = pre[i];
+		if (!isfinite(v) || (v == floor(v) && fabs(v) <= 9007199254740992.0))
+			continue;
+		r->preemptions_suspect = 2;
+		br_run_add_warning(r, "%s holds %.17g (%s %zu of %zu): %s, so the preemption count and events are "
+		    "left out of the report", br_role_name(s, BR_ROLE_PREEMPTIONS), v,
+		    r->metrics_kind == BR_METRICS_CSV ? "row" : "snapshot", i + 1, s->n_rows,
+		    v != floor(v) ? "not a whole number of preemptions" : "beyond any count a server reaches (2^53)");
+		return;
+	}
+}
+
+/*
  * check_series_time: for a metrics series, warn when samples are missing
  * (gaps longer than 3 median intervals). A series that misses the bench run
  * altogether is set aside by br_run_check_provenance.
@@ -841,6 +869,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		br_run_add_warning(r, "%s", r->metrics->warnings[i]);
 	check_series_time(r);
 	check_counter_resets(r);
+	check_preemption_counter(r);
 	if (r->metrics_kind == BR_METRICS_SNAPSHOTS && (r->metrics == NULL || r->metrics->n_rows == 0)) {
 		br_run_add_warning(r, "the metrics/ folder holds no Prometheus snapshot (*.prom)");
 		r->metrics_kind = BR_METRICS_NONE;
