@@ -301,7 +301,10 @@ typedef struct br_compare_input {
 	int campaigns;                 /* 1: A and B are campaigns */
 	const char *dir_a, *dir_b;     /* as given */
 	const char *name_a, *name_b;   /* run or campaign names */
-	int same_path;                 /* A and B are the same folder */
+	int same_path;                 /* A and B are the same folder, or (runs) two folders whose
+	                                  inputs are the same files: same_files */
+	int same_files;                /* (added) two run folders whose every input has the same role
+	                                  and SHA-256 in the other: a copy, not a repeat */
 	br_cmp_pair_result *pairs;     /* matched pairs */
 	size_t n_pairs;
 	size_t focus_pair;             /* the pair given the detailed chapter and figures */

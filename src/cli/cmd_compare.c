@@ -127,13 +127,35 @@ side_free(side *s)
 	s->loaded = 0;
 }
 
+/* same_inputs: 1 when runs a and b read the same files: as many inputs,
+ * each of a's with the same role and SHA-256 as one of b's (a copied folder
+ * compared with its original: every change is zero, and it is no repeat). */
+static int
+same_inputs(const br_run *a, const br_run *b)
+{
+	if (a->n_inputs == 0 || a->n_inputs != b->n_inputs)
+		return 0;
+	for (size_t i = 0; i < a->n_inputs; i++) {
+		int found = 0;
+		for (size_t j = 0; j < b->n_inputs && !found; j++)
+			found = strcmp(a->inputs[i].role, b->inputs[j].role) == 0 &&
+			    a->inputs[i].sha256[0] != '\0' && strcmp(a->inputs[i].sha256, b->inputs[j].sha256) == 0;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
 /* print_text: the short text summary on stdout. */
 static void
 print_text(const json_t *summary, const br_compare_input *in, const char *out_dir)
 {
 	printf("benchreport compare: A = %s, B = %s (%s)\n", in->name_a, in->name_b,
 	    in->campaigns ? "campaigns" : "runs");
-	if (in->same_path)
+	if (in->same_files)
+		printf("  A and B hold the same files (every input's SHA-256 matches): comparing a run with a "
+		    "copy of itself, not a repeat\n");
+	else if (in->same_path)
 		printf("  A and B are the same folder: comparing a %s with itself\n",
 		    in->campaigns ? "campaign" : "run");
 	if (in->campaigns)
@@ -150,13 +172,15 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		    strcmp(v, "no_difference_found") == 0 ? "cannot tell (no difference among the settings "
 		    "stated; some are unknown)" : strcmp(v, "one_difference_unchecked") == 0 ?
 		    "cannot tell (one known difference; other settings unknown)" : v;
+		if (in->same_path && !in->campaigns)   /* one run twice: no verdict on an experiment */
+			vt = in->same_files ? "the same files twice (a copy, not a repeat)" : "the same folder twice";
 		/* the verdict with what it could not check, as the PDF prints it:
 		 * "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" */
 		GString *hw = g_string_new(NULL);
 		const json_t *uh = json_object_get(po, "unchecked_hardware");
 		for (size_t i = 0; i < json_array_size(uh); i++)
 			g_string_append_printf(hw, "%s%s", hw->len ? ", " : "", json_string_value(json_array_get(uh, i)));
-		int verdict_says = v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
+		int verdict_says = !in->same_path && v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
 		printf("  %s%s: %s%s%s%s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
 		    vt, dt && *dt ? " — " : "", dt ? dt : "", verdict_says && hw->len ? " (" : "",
 		    verdict_says && hw->len ? hw->str : "", verdict_says && hw->len ? " not stated)" : "");
@@ -229,6 +253,8 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		inputs[0] = &s[0].run;
 		inputs[1] = &s[1].run;
 		in.n_inputs_runs = same ? 1 : 2;
+		if (!same && same_inputs(&s[0].run, &s[1].run))
+			in.same_path = in.same_files = 1;   /* treated as one run, said as a copy */
 	} else {
 		in.name_a = s[0].camp.name;
 		in.name_b = s[1].camp.name;

@@ -308,7 +308,8 @@ br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_f
 	json_object_set_new(b, "name", jstr(in->name_b));
 	json_object_set_new(root, "a", a);
 	json_object_set_new(root, "b", b);
-	json_object_set_new(root, "same_path", json_boolean(in->same_path));
+	json_object_set_new(root, "same_path", json_boolean(in->same_path && !in->same_files));
+	json_object_set_new(root, "same_files", json_boolean(in->same_files));
 	json_object_set_new(root, "n_pairs", json_integer((json_int_t)in->n_pairs));
 	size_t n_controlled = 0;
 	json_t *pairs = json_array();
@@ -607,7 +608,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 {
 	char kb[128];
 	if (c->in->same_path)
-		para(c, c->in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
+		para(c, c->in->campaigns ? "verdict.self_campaigns" : c->in->same_files ? "verdict.self_copy" :
+		    "verdict.self", NULL);
 	else if (p->verdict == 1 || p->verdict == 2) {
 		para(c, p->verdict == 1 ? vkey(c, p, "verdict.controlled", kb) : "verdict.same_settings", po);
 		if (p->n_unchecked_hw > 0)
@@ -827,7 +829,7 @@ title_page(ctx *c)
 		/* a campaign's card speaks for the pair shown in detail; the count of
 		 * controlled pairs stands on the pairs card */
 		labels[n] = fill(c, &sp, in->campaigns ? "cards.verdict_focus" : "cards.verdict", po);
-		values[n++] = fill(c, &sp, in->same_path ? "cards.verdict_self" : p->verdict == 1 ? (hw ?
+		values[n++] = fill(c, &sp, in->same_files ? "cards.verdict_self_copy" : in->same_path ? "cards.verdict_self" : p->verdict == 1 ? (hw ?
 		    "cards.verdict_controlled_hw" : "cards.verdict_controlled")
 		    : p->verdict == 2 ? (hw ? "cards.verdict_same_hw" : "cards.verdict_same") : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" :
 		    p->verdict == 5 ? "cards.verdict_engines" :
@@ -852,7 +854,8 @@ title_page(ctx *c)
 
 	heading(c, 2, "glance.heading", NULL);
 	if (in->same_path)
-		para(c, in->campaigns ? "verdict.self_campaigns" : "verdict.self", NULL);
+		para(c, in->campaigns ? "verdict.self_campaigns" : in->same_files ? "verdict.self_copy" :
+		    "verdict.self", NULL);
 	if (in->campaigns) {
 		para(c, "glance.campaigns", NULL);
 		/* the headline over repeats is the mean difference, not one pair */

@@ -285,4 +285,11 @@ check "no common run name: names B's runs" grep -qF "renamed-" "$tmp/e6"
 "$BIN" compare "$tmp/r1" "$tmp/r1s10" -o "$tmp/c-s10" > "$tmp/c-s10.out" 2>&1
 check "stdout: controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" \
   grep -qF "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" "$tmp/c-s10.out"
+# a copied folder is the same files, not a repeat
+cp -r "$tmp/r1s10" "$tmp/r1s10-copy"
+"$BIN" compare "$tmp/r1s10" "$tmp/r1s10-copy" -o "$tmp/c-copy" > "$tmp/c-copy.out" 2>&1
+check "a copy: stdout says the same files, not a repeat" grep -qF "the same files twice (a copy, not a repeat)" "$tmp/c-copy.out"
+check "a copy: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/c-copy.out'"
+check "a copy: summary same_files" [ "$(jget "$tmp/c-copy/summary.json" same_files)" = True ]
+check "a copy: the PDF says so" bash -c "pdftotext '$tmp/c-copy/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'compares a run with a copy of itself, so every change is zero; it is not a repeat'"
 finish
