@@ -126,7 +126,7 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 	double val;
 	char num[32], *unit;
 	if (br_term_number(rhs, &val, num, sizeof num, &unit) != 0)
-		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal) after the operator");
+		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal, no exponent: 2000ms, not 2e3ms) after the operator");
 	if (t->quantity == BR_GATE_LATENCY) {
 		double scale;
 		if (strcmp(unit, "ms") == 0)

@@ -84,7 +84,7 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 	double val;
 	char num[32], *u;
 	if (br_term_number(le + 2, &val, num, sizeof num, &u) != 0)
-		return slo_term_error(cause, idx, s, len, "a positive number after '<='");
+		return slo_term_error(cause, idx, s, len, "a positive plain decimal after '<=' (no exponent: 2000ms, not 2e3ms)");
 	double scale;
 	if (strcmp(u, "ms") == 0)
 		scale = 1;

@@ -36,6 +36,8 @@ br_term_number(char *p, double *val, char *num, size_t numsz, char **unit)
 	}
 	if (digits == 0 || dots > 1)
 		return -1;
+	if ((*e == 'e' || *e == 'E') && (isdigit((unsigned char)e[1]) || e[1] == '+' || e[1] == '-'))
+		return -1;   /* 1e3ms: an exponent, which the grammar does not take */
 	*val = g_ascii_strtod(p, NULL);
 	snprintf(num, numsz, "%.*s", (int)(e - p), p);
 	char *u = e;

@@ -64,6 +64,7 @@ static const char *const bad_terms[][2] = {
 	{ "ttft_p99=<2s", "an operator <=" },
 	{ "ttft_p99<=2min", "a unit us, ms or s" },
 	{ "ttft_p99<=2", "a unit us, ms or s" },
+	{ "ttft_p99<=1e400ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected a unit" */
 	{ "failed==0ms", "a plain number" },
 	{ "failed==-1", "a number (0 or more" },
 	{ "failed==1.2.3", "a number (0 or more" },

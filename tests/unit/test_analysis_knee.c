@@ -37,7 +37,8 @@ test_slo_parse_bad(void **state)
 		{ "foo_p99<=1s", "metric ttft, tpot, itl or e2el" },
 		{ "ttft_p42<=1s", "percentile p50" },
 		{ "ttft_p99<=5min", "unit ms or s" },
-		{ "ttft_p99<=ms", "a positive number" },
+		{ "ttft_p99<=ms", "a positive plain decimal" },
+		{ "ttft_p99<=2e3ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected unit ms or s" */
 		{ "ttft_p99<=0ms", "greater than 0" },
 		{ "ttft_p99<=1s,,e2el_p99<=2s", "stray comma" },
 		{ "ttft_p99<=1s,ttft_p99<=2s", "duplicate" },
