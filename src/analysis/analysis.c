@@ -52,6 +52,16 @@ br_analysis_calibrate(br_analysis *a, const br_flops_calibration *cal)
 	br_analyze_budget(a->run, &a->latency, &a->residency, cal, &a->flops, &a->budget);
 }
 
+/* br_analysis_drop_samples: see analysis.h. */
+void
+br_analysis_drop_samples(br_analysis *a)
+{
+	for (int k = 0; a != NULL && k < BR_N_LATENCY; k++) {
+		free(a->latency.samples_ms[k]);
+		a->latency.samples_ms[k] = NULL;
+	}
+}
+
 /*
  * br_analysis_free: release the arrays the blocks own (samples, failed
  * indices, checks, ledger rows); safe on a zeroed struct and twice.

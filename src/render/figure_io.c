@@ -411,8 +411,14 @@ fig_start(void)
 	g_mutex_unlock(&fig_mu);
 }
 
+/* Jobs queued while held (br_fig_hold) wait here for br_fig_release. */
+static int fig_held;
+static GPtrArray *fig_waiting;
+
+static void hand_over(fig_job *j);
+
 /* queue_job: hand the files of dr to a worker (with one processor, or
- * when no thread starts, the job runs here). */
+ * when no thread starts, the job runs here); held: kept for release. */
 static void
 queue_job(const br_drawing *dr, const char *png, const char *svg)
 {
@@ -420,6 +426,37 @@ queue_job(const br_drawing *dr, const char *png, const char *svg)
 	j->dr = dr;
 	j->png = br_xstrdup(png);
 	j->svg = br_xstrdup(svg);
+	if (fig_held) {
+		if (fig_waiting == NULL)
+			fig_waiting = g_ptr_array_new();
+		g_ptr_array_add(fig_waiting, j);
+		return;
+	}
+	hand_over(j);
+}
+
+/* br_fig_hold / br_fig_release: see figure_io.h. */
+void
+br_fig_hold(void)
+{
+	fig_held = 1;
+}
+
+void
+br_fig_release(void)
+{
+	fig_held = 0;
+	for (guint i = 0; fig_waiting != NULL && i < fig_waiting->len; i++)
+		hand_over(g_ptr_array_index(fig_waiting, i));
+	if (fig_waiting != NULL)
+		g_ptr_array_free(fig_waiting, TRUE);
+	fig_waiting = NULL;
+}
+
+/* hand_over: start job j on a worker, or run it here. */
+static void
+hand_over(fig_job *j)
+{
 	fig_start();
 	g_mutex_lock(&fig_mu);
 	fig_pending++;
@@ -435,6 +472,8 @@ queue_job(const br_drawing *dr, const char *png, const char *svg)
 int
 br_fig_wait(char **cause)
 {
+	if (fig_held || fig_waiting != NULL)
+		br_fig_release();   /* a wait never waits on held jobs */
 	g_mutex_lock(&fig_mu);
 	while (fig_pending > 0)
 		g_cond_wait(&fig_cv, &fig_mu);

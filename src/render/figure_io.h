@@ -88,6 +88,10 @@ int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out
  * callers wait with br_render_wait (render.h) before using them.
  */
 int br_fig_wait(char **cause);
+/* br_fig_hold / br_fig_release: while held, the PNG and SVG jobs queued by
+ * br_figure_write wait; release starts them (br_fig_wait releases first). */
+void br_fig_hold(void);
+void br_fig_release(void);
 /* br_fig_shutdown: br_fig_wait, then stop the worker threads (each frees
  * its pango font map). */
 void br_fig_shutdown(void);
