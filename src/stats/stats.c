@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/stats.h"
 
@@ -66,8 +67,45 @@ stk(double *x, size_t i, uint64_t u)
  * insertion-sorted. Extra memory: the digit's counters per level, none per
  * element (5 M ITLs: no 40 MB scratch).
  */
+static void flag_sort_par(double *x, size_t n, int hi, int par);
+
 static void
 flag_sort(double *x, size_t n, int hi)
+{
+	flag_sort_par(x, n, hi, 0);
+}
+
+/* A run of buckets sorted on a second thread: buckets [d0, d1) of the
+ * partition, whose ends are head[] and sizes count[]. */
+typedef struct bucket_run {
+	double *x;
+	const size_t *head, *count;
+	size_t d0, d1;
+	int shift;
+} bucket_run;
+
+static void
+sort_buckets(const bucket_run *b)
+{
+	for (size_t d = b->d0; d < b->d1; d++)
+		if (b->count[d] > 1)
+			flag_sort(b->x + (b->head[d] - b->count[d]), b->count[d], b->shift);
+}
+
+static gpointer
+sort_buckets_thread(gpointer p)
+{
+	sort_buckets(p);
+	return NULL;
+}
+
+/*
+ * flag_sort_par: flag_sort; with par and a million keys or more, the
+ * buckets of the first partition are sorted on two threads, split where
+ * half of the keys lie (each bucket is independent of the others).
+ */
+static void
+flag_sort_par(double *x, size_t n, int hi, int par)
 {
 	while (n > 32 && hi > 0) {
 		int w = n >= (1u << 16) ? 12 : 8;
@@ -108,9 +146,20 @@ flag_sort(double *x, size_t n, int hi)
 			}
 		}
 		/* head[d] is now the end of bucket d, count[d] its size */
-		for (size_t d = 0; d < nb; d++)
-			if (count[d] > 1)
-				flag_sort(x + (head[d] - count[d]), count[d], shift);
+		size_t split = 0;
+		GThread *th = NULL;
+		bucket_run low = { x, head, count, 0, 0, shift }, high = { x, head, count, 0, nb, shift };
+		if (par && n >= (1u << 20)) {
+			for (size_t acc = 0; split < nb && acc + count[split] <= n / 2; split++)
+				acc += count[split];
+			low.d1 = high.d0 = split;
+			th = g_thread_try_new("br-sort", sort_buckets_thread, &low, NULL);
+			if (th == NULL)
+				high.d0 = 0;     /* no thread: all of it here */
+		}
+		sort_buckets(&high);
+		if (th != NULL)
+			g_thread_join(th);
 		if (tab != small)
 			free(tab);
 		return;
@@ -145,7 +194,7 @@ radix_sort(double *x, size_t n)
 	}
 	uint64_t differ = all_and ^ all_or;
 	if (differ != 0)
-		flag_sort(x, n, 64 - __builtin_clzll(differ));
+		flag_sort_par(x, n, 64 - __builtin_clzll(differ), 1);
 	for (size_t i = 0; i < n; i++)
 		x[i] = double_of(ldk(x, i));
 }

@@ -250,6 +250,22 @@ test_large_sort(void **state)
 	for (size_t i = 0; i < n; i++)
 		if (!(x[i] == y[i]))
 			fail_msg("powers of two, position %zu: %.17g, qsort has %.17g", i, x[i], y[i]);
+	/* a million keys and more: the first partition's buckets are sorted on
+	 * two threads */
+	size_t nb = 1200007;
+	double *bx = malloc(nb * sizeof *bx), *by = malloc(nb * sizeof *by);
+	for (size_t i = 0; i < nb; i++) {
+		r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+		bx[i] = i % 3 == 0 ? (double)(r % 1000) : 15.0 + 20.0 * (double)(r >> 11) / 9007199254740992.0;
+	}
+	memcpy(by, bx, nb * sizeof *bx);
+	qsort(by, nb, sizeof *by, cmp_d);
+	br_sort_doubles(bx, nb);
+	for (size_t i = 0; i < nb; i++)
+		if (!(bx[i] == by[i]))
+			fail_msg("1.2 M, position %zu: %.17g, qsort has %.17g", i, bx[i], by[i]);
+	free(bx);
+	free(by);
 	free(x);
 	free(y);
 	free(z);
