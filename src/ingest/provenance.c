@@ -326,7 +326,11 @@ check_brackets(br_run *r)
  *   - it begins or ends busy and its busy span plus one sampling step is
  *     under 90% of the bench's duration: it missed part of the run, and
  *     counter deltas, residency and preemptions would describe that part
- *     as the whole.
+ *     as the whole;
+ *   - idle at both ends, its busy span plus two steps is under 75% of the
+ *     bench's duration: a shorter load than this run;
+ *   - no sample shows a request in the server (or none holds a value)
+ *     while the bench completed requests over three sampling steps or more.
  * A series that begins or ends busy but covers 90% or more is kept: *cut
  * gets 1 (start) | 2 (end) and the warning says what it misses.
  */
@@ -337,8 +341,27 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 	const br_series *m = r->metrics;
 	size_t f, l;
 	int cs, ce;
-	if (m == NULL || m->t_s == NULL || m->n_rows < 2 || !busy_edges(m, &f, &l, &cs, &ce))
+	if (m == NULL || m->t_s == NULL || m->n_rows < 2)
 		return NULL;
+	double step = (m->t_s[m->n_rows - 1] - m->t_s[0]) / (double)(m->n_rows - 1);
+	if (!busy_edges(m, &f, &l, &cs, &ce)) {
+		/* no request in the server at any sample, while the bench completed
+		 * requests over at least three sampling steps */
+		const double *run = br_role_col(m, BR_ROLE_RUNNING);
+		size_t known = 0;
+		for (size_t i = 0; run != NULL && i < m->n_rows; i++)
+			known += isfinite(run[i]);
+		if (run == NULL || !(br_isnum(b->completed) && b->completed > 0))
+			return NULL;
+		if (known == 0)
+			return br_xasprintf("none of its %zu samples holds a value for running requests (every scrape "
+			    "failed), so it records nothing of the run", m->n_rows);
+		if (br_isnum(b->duration_s) && isfinite(step) && b->duration_s >= 3 * step)
+			return br_xasprintf("running + waiting is 0 at every one of its %zu samples, yet the bench "
+			    "completed %.0f requests in %.1f s: it is not this server's record of the run (a stuck "
+			    "exporter, another server, or a capture outside the run)", known, b->completed, b->duration_s);
+		return NULL;
+	}
 	char a[32], c[32];
 	if (br_isnum(b->completed) && b->completed == 0) {
 		double peak = 0;
@@ -350,7 +373,6 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 	}
 	if (!(br_isnum(b->duration_s) && b->duration_s > 0))
 		return NULL;
-	double step = (m->t_s[m->n_rows - 1] - m->t_s[0]) / (double)(m->n_rows - 1);
 	double span = m->t_s[l] - m->t_s[f], dur = b->duration_s;
 	if (!isfinite(step) || !isfinite(span))
 		return NULL;
@@ -363,6 +385,10 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		    "counters, residency and preemptions would describe part of the run as the whole", span + step,
 		    dur, cs && ce ? "began after the load had started and ended before it did" :
 		    cs ? "began after the load had started" : "ended before the load did");
+	if (!cs && !ce && span + 2 * step < 0.75 * dur)
+		return br_xasprintf("its busy samples span %.0f s (%s to %s UTC), idle before and after, but the bench "
+		    "ran %.1f s: it records a shorter load than this run (another run's, such as a neighbouring "
+		    "sweep point's)", span, utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, dur);
 	*cut = (cs ? 1 : 0) | (ce ? 2 : 0);
 	if (cs)
 		br_run_add_warning(r, "the metrics series: its first sample (%s UTC) already shows %.0f requests "
@@ -400,7 +426,9 @@ pair_misfit(const br_series *m)
  * (running + waiting > 0, split by at least 3 idle samples; a missed scrape,
  * whose running cell is empty, is neither busy nor idle) spans other
  * tests too: its counters would credit their preemptions and tokens to this
- * run. The period that matches the bench is kept (its length closest to the
+ * run. The period, or run of consecutive periods fitting in the bench's
+ * duration (a low-rate run idles between its own requests), that matches
+ * the bench is kept (its length closest to the
  * bench duration, plus, when the bench has a date, how far its end is from
  * the date shifted by a whole time zone of 15-minute steps within
  * −14 h … +12 h), one idle sample on each side; the others are cut with a
@@ -448,36 +476,56 @@ pick_busy_period(br_run *r, const br_bench *b)
 	double end_local = NAN;
 	if (b->date && strptime(b->date, "%Y%m%d-%H%M%S", &tm) != NULL)
 		end_local = (double)timegm(&tm);
-	size_t best = 0;
+	/* candidates: runs of consecutive periods [ka, kb] that fit in the
+	 * bench's duration (+ 5 s + 3 sampling steps): an open-loop run at a low
+	 * rate idles between its own requests, and those periods are all its */
+	double step = (m->t_s[m->n_rows - 1] - m->t_s[0]) / (double)(m->n_rows - 1);
+	double fit = b->duration_s + 5 + 3 * (isfinite(step) ? step : 0);
+	size_t ka_best = 0, kb_best = 0;
 	double best_score = INFINITY;
-	for (size_t k = 0; k < np; k++) {
-		double len = m->t_s[pe[k]] - m->t_s[ps[k]];
-		double score = fabs(len - b->duration_s);
-		if (isfinite(end_local)) {
-			double off = m->t_s[pe[k]] - end_local;     /* = −(UTC offset) when it matches */
-			if (off < -12 * 3600.0 - 60 || off > 14 * 3600.0 + 60)
-				score += 1e9;
-			else
-				score += fabs(off - 900.0 * round(off / 900.0));
+	for (size_t ka = 0; ka < np; ka++)
+		for (size_t kb = ka; kb < np; kb++) {
+			double len = m->t_s[pe[kb]] - m->t_s[ps[ka]];
+			if (kb > ka && len > fit)
+				break;
+			double score = fabs(len - b->duration_s);
+			if (isfinite(end_local)) {
+				double off = m->t_s[pe[kb]] - end_local;     /* = −(UTC offset) when it matches */
+				if (off < -12 * 3600.0 - 60 || off > 14 * 3600.0 + 60)
+					score += 1e9;
+				else
+					score += fabs(off - 900.0 * round(off / 900.0));
+			}
+			if (score < best_score) {
+				best_score = score;
+				ka_best = ka;
+				kb_best = kb;
+			}
 		}
-		if (score < best_score) {
-			best_score = score;
-			best = k;
-		}
-	}
+	if (ka_best == 0 && kb_best == np - 1)
+		return;   /* every period is this run's */
 	GString *cut = g_string_new(NULL);
 	for (size_t k = 0; k < np; k++)
-		if (k != best) {
+		if (k < ka_best || k > kb_best) {
 			char a[32], c[32];
 			g_string_append_printf(cut, "%s%s–%s", cut->len ? ", " : "", utc(m->t_s[ps[k]], a),
 			    utc(m->t_s[pe[k]], c) + 11);
 		}
 	char a[32], c[32];
-	br_run_add_warning(r, "the metrics series holds %zu busy periods (running + waiting > 0); the one "
-	    "matching the bench result (%s–%s UTC, for a run of %.1f s) is used and the others (%s UTC) "
-	    "are left out, so another test's preemptions and tokens are not counted as this run's", np,
-	    utc(m->t_s[ps[best]], a), utc(m->t_s[pe[best]], c) + 11, b->duration_s, cut->str);
+	if (ka_best == kb_best)
+		br_run_add_warning(r, "the metrics series holds %zu busy periods (running + waiting > 0); the one "
+		    "matching the bench result (%s–%s UTC, for a run of %.1f s) is used and the others (%s UTC) "
+		    "are left out, so another test's preemptions and tokens are not counted as this run's", np,
+		    utc(m->t_s[ps[ka_best]], a), utc(m->t_s[pe[kb_best]], c) + 11, b->duration_s, cut->str);
+	else
+		br_run_add_warning(r, "the metrics series holds %zu busy periods (running + waiting > 0); the %zu "
+		    "matching the bench result (%s–%s UTC, for a run of %.1f s; the server idled between its "
+		    "requests) are used and the others (%s UTC) are left out, so another test's preemptions and "
+		    "tokens are not counted as this run's", np, kb_best - ka_best + 1, utc(m->t_s[ps[ka_best]], a),
+		    utc(m->t_s[pe[kb_best]], c) + 11, b->duration_s, cut->str);
 	g_string_free(cut, TRUE);
+	size_t best = ka_best;
+	pe[best] = pe[kb_best];
 	size_t lo = ps[best] > 0 ? ps[best] - 1 : 0;
 	size_t hi = pe[best] + 1 < m->n_rows ? pe[best] + 1 : m->n_rows - 1;
 	trim_rows(m, lo, hi);

@@ -96,4 +96,44 @@ for v in 1e300 0.5; do
   check "preemption counter at $v: the gate's term unknown" grep -q "UNKNOWN preemptions<=1000" "$tmp/bad$v.err"
   check "preemption counter at $v: summary count null" [ "$(jget "$tmp/bad$v/report/summary.json" preemptions.n_preemptions)" = null ]
 done
+# (second review) the 1 req/s sweep point idles between its own requests: its
+# busy periods all fit in the bench's 199 s and are kept whole (the ledger
+# agrees, 4 of 4), and 3 preemptions added 20 s in fail preemptions==0
+"$BIN" simulate "$SRC/fixtures/configs/sweep/rate-1.json" -o "$tmp/sr1" > /dev/null || bad "simulate rate-1"
+"$BIN" "$tmp/sr1" > /dev/null 2> "$tmp/sr1.err"
+check "rate 1: no busy period cut" bash -c "! grep -q 'busy periods' '$tmp/sr1.err'"
+check "rate 1: ledger 4 agree, 0 disagree" [ "$(jget "$tmp/sr1/report/summary.json" ledger.n_agree),$(jget "$tmp/sr1/report/summary.json" ledger.n_disagree)" = "4,0" ]
+rm -rf "$tmp/sr1p"; cp -r "$tmp/sr1" "$tmp/sr1p"; rm -rf "$tmp/sr1p/report"
+"$PY" - "$tmp/sr1p/metrics.csv" <<'PYEOF'
+import csv, sys
+R = list(csv.reader(open(sys.argv[1]))); i = R[0].index("vllm:num_preemptions_total"); t0 = float(R[1][0])
+for r in R[1:]:
+    if float(r[0]) >= t0 + 20 and r[i] != "": r[i] = repr(float(r[i]) + 3)
+csv.writer(open(sys.argv[1], "w", newline="")).writerows(R)
+PYEOF
+"$BIN" "$tmp/sr1p" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/sr1p.err"
+check "rate 1 + 3 preemptions: the gate fails, measured 3" grep -q "FAIL preemptions==0: measured 3" "$tmp/sr1p.err"
+# the rate-4 point's metrics (58 s busy, idle at both ends) beside the rate-2 bench (100.7 s)
+"$BIN" simulate "$SRC/fixtures/configs/sweep/rate-2.json" -o "$tmp/sr2" > /dev/null || bad "simulate rate-2"
+"$BIN" simulate "$SRC/fixtures/configs/sweep/rate-4.json" -o "$tmp/sr4" > /dev/null || bad "simulate rate-4"
+mkdir -p "$tmp/nb"; cp "$tmp/sr2/stress.json" "$tmp/sr2/server.log" "$tmp/nb/"
+"$PY" - "$tmp/sr4/metrics.csv" "$tmp/nb/metrics.csv" <<'PYEOF'
+import csv, sys
+R = list(csv.reader(open(sys.argv[1])))
+for r in R[1:]: r[0] = "%.3f" % (float(r[0]) + 130)
+csv.writer(open(sys.argv[2], "w", newline="")).writerows(R)
+PYEOF
+"$BIN" "$tmp/nb" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/nb.err"
+check "a neighbouring sweep point's metrics: set aside as a shorter load" grep -q "idle before and after, but the bench ran 100.7 s: it records a shorter load than this run" "$tmp/nb.err"
+check "a neighbouring sweep point's metrics: no preemptions credited" bash -c "! grep -q 'measured' '$tmp/nb.err'"
+# a series frozen at its idle first row beside a bench of 128 requests
+mkdir -p "$tmp/frozen"; cp "$tmp/s/stress.json" "$tmp/s/server.log" "$tmp/frozen/"
+"$PY" - "$tmp/s/metrics.csv" "$tmp/frozen/metrics.csv" <<'PYEOF'
+import csv, sys
+R = list(csv.reader(open(sys.argv[1])))
+csv.writer(open(sys.argv[2], "w", newline="")).writerows([R[0]] + [[r[0]] + R[1][1:] for r in R[1:]])
+PYEOF
+"$BIN" "$tmp/frozen" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/frozen.err"; rc=$?
+check "a frozen idle series beside 128 completed requests: set aside" grep -q "running + waiting is 0 at every one of its [0-9]* samples, yet the bench completed 128 requests" "$tmp/frozen.err"
+check "a frozen idle series: the gate does not pass (rc $rc)" [ "$rc" -eq 1 ]
 finish
