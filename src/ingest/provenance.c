@@ -223,16 +223,18 @@ utc(double t, char buf[32])
 	return buf;
 }
 
-/* busy_row: running + waiting > 0 at row r (NaN cells count as 0). */
+/* row_in_flight: running + waiting at row r (NaN cells, absent columns
+ * count as 0); busy_row: it is above 0. */
+static double
+row_in_flight(const double *run, const double *wait, size_t r)
+{
+	return (run && isfinite(run[r]) ? run[r] : 0) + (wait && isfinite(wait[r]) ? wait[r] : 0);
+}
+
 static int
 busy_row(const double *run, const double *wait, size_t r)
 {
-	double n = 0;
-	if (run && isfinite(run[r]))
-		n += run[r];
-	if (wait && isfinite(wait[r]))
-		n += wait[r];
-	return n > 0;
+	return row_in_flight(run, wait, r) > 0;
 }
 
 /* trim_rows: keep rows [a, b] of the series (inclusive). */
@@ -283,13 +285,11 @@ busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int 
 	return 1;
 }
 
-/* in_flight: running + waiting at row i of m (empty cells count 0). */
+/* in_flight: running + waiting at row i of m (row_in_flight). */
 static double
 in_flight(const br_series *m, size_t i)
 {
-	const double *run = br_role_col(m, BR_ROLE_RUNNING);
-	const double *wait = br_role_col(m, BR_ROLE_WAITING);
-	return (run && isfinite(run[i]) ? run[i] : 0) + (wait && isfinite(wait[i]) ? wait[i] : 0);
+	return row_in_flight(br_role_col(m, BR_ROLE_RUNNING), br_role_col(m, BR_ROLE_WAITING), i);
 }
 
 /*

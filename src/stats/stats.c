@@ -216,78 +216,56 @@ br_sort_doubles(double *x, size_t n)
 }
 
 /*
- * pairwise_sum: numpy's pairwise summation of a[0..n): plain loop below 8
- * elements, eight accumulators up to 128, else split in two halves at a
- * multiple of 8 and recurse. Reproducing it makes sums (and so means and
- * standard deviations) bit-identical to numpy's in the common case.
+ * pairwise: numpy's pairwise summation of the terms t(a[i]) over a[0..n):
+ * plain loop below 8 elements, eight accumulators up to 128, else split in
+ * two halves at a multiple of 8 and recurse. The term is a[i] itself
+ * (sq 0), or (a[i] − m)² (sq 1), formed as numpy forms it (x − mean, then x·x,
+ * rounded to double) but never stored: the same bits as summing a squared
+ * copy, without the copy (5 M ITLs: 40 MB). Reproducing numpy's order makes
+ * sums, means and standard deviations bit-identical to numpy's.
  */
-double
-br_pairwise_sum(const double *a, size_t n)
+static inline double
+term(double v, double m, int sq)
 {
-	if (n < 8) {
-		double res = 0.0;
-		for (size_t i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8];
-		size_t i;
-		for (int j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (int j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
-		    ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	size_t n2 = n / 2;
-	n2 -= n2 % 8;
-	return br_pairwise_sum(a, n2) + br_pairwise_sum(a + n2, n - n2);
-}
-
-/*
- * pairwise_sqdev: Σ (a[i] − m)² over a[0..n) in br_pairwise_sum's order,
- * each square formed as numpy forms it (x − mean, then x·x, rounded to
- * double) but never stored: the same bits as summing a squared copy,
- * without the copy (5 M ITLs: 40 MB).
- */
-static double
-sqdev(double v, double m)
-{
+	if (!sq)
+		return v;
 	double e = v - m;
 	return e * e;
 }
 
 static double
-pairwise_sqdev(const double *a, size_t n, double m)
+pairwise(const double *a, size_t n, double m, int sq)
 {
 	if (n < 8) {
 		double res = 0.0;
 		for (size_t i = 0; i < n; i++)
-			res += sqdev(a[i], m);
+			res += term(a[i], m, sq);
 		return res;
 	}
 	if (n <= 128) {
 		double r[8];
 		size_t i;
 		for (int j = 0; j < 8; j++)
-			r[j] = sqdev(a[j], m);
+			r[j] = term(a[j], m, sq);
 		for (i = 8; i < n - (n % 8); i += 8)
 			for (int j = 0; j < 8; j++)
-				r[j] += sqdev(a[i + j], m);
+				r[j] += term(a[i + j], m, sq);
 		double res = ((r[0] + r[1]) + (r[2] + r[3])) +
 		    ((r[4] + r[5]) + (r[6] + r[7]));
 		for (; i < n; i++)
-			res += sqdev(a[i], m);
+			res += term(a[i], m, sq);
 		return res;
 	}
 	size_t n2 = n / 2;
 	n2 -= n2 % 8;
-	return pairwise_sqdev(a, n2, m) + pairwise_sqdev(a + n2, n - n2, m);
+	return pairwise(a, n2, m, sq) + pairwise(a + n2, n - n2, m, sq);
+}
+
+/* br_pairwise_sum: see stats.h. */
+double
+br_pairwise_sum(const double *a, size_t n)
+{
+	return pairwise(a, n, 0, 0);
 }
 
 /*
@@ -313,7 +291,7 @@ br_std_pop(const double *x, size_t n)
 	if (n == 0 || x == NULL)
 		return NAN;
 	double m = br_mean(x, n);
-	return sqrt(pairwise_sqdev(x, n, m) / (double)n);
+	return sqrt(pairwise(x, n, m, 1) / (double)n);
 }
 
 /*
