@@ -714,7 +714,7 @@ group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		}
 		char *vw = tword(t, verdict_key(p));
 		c[7] = br_xasprintf("%s%s%s%s%s", vw, p->steady_state == 0 && !p->verdict_withheld ? " " : "",
-		    p->steady_state == 0 && !p->verdict_withheld ? w_short : "", p->goodput_exact ? "" : " *", rep->str);
+		    p->steady_state == 0 && !p->verdict_withheld ? w_short : "", p->goodput_exact ? "" : "\u00a0*", rep->str);
 		g_string_free(rep, TRUE);
 		free(vw);
 		c[8] = isfinite(p->waiting_share_frac) ? br_xasprintf("%.0f%%", 100.0 * p->waiting_share_frac)

@@ -46,6 +46,7 @@ check "last 20 s cut: a lower bound does not pass <= 100 (got $rc)" [ "$rc" -eq 
 check "last 20 s cut: unknown, and why" grep -q "UNKNOWN preemptions<=100: .*ended before the load did: [0-9]* counted while it sampled" "$tmp/tail.err"
 check "last 20 s cut: the note says counts are lower bounds" grep -q "its last sample (.* UTC) still shows [0-9]* requests running or waiting: the capture ended before the load did, so counts from it (such as preemptions) are lower bounds" "$tmp/tail.err"
 check "last 20 s cut: summary flags the lower bound" [ "$(jget "$tmp/tail/report/summary.json" preemptions.count_is_lower_bound)" = True ]
+check "last 20 s cut: the front card says 'at least'" bash -c "pdftotext '$tmp/tail/report/report.pdf' - | tr -s ' \n' '  ' | grep -q 'at least [0-9]* (the capture missed part of the run)'"
 rm -rf "$tmp/tail/report"
 "$BIN" "$tmp/tail" --fail-on 'preemptions>=1' > /dev/null 2>&1
 check "last 20 s cut: a lower bound settles >= 1" [ $? -eq 0 ]
