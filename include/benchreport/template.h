@@ -37,6 +37,9 @@ const char *br_template_english(const br_template *t, const char *key);
  *   {a.b:,.0f}     printf-like format with optional ',' thousands grouping
  *   {a.b:pct1}     a fraction printed as a percentage with 1 decimal ("94.9%")
  * A path that is absent or null prints as "n/a" (never a made-up number).
+ * A number whose sibling "<key>_is_lower_bound" is true is printed after the
+ * template's "format.at_least" word ("at least 37"), so no sentence states a
+ * bound as the count.
  * Returns a malloc'd string; an unknown key returns a malloc'd "[key]".
  */
 char *br_template_fill(const br_template *t, const char *key, const json_t *summary);

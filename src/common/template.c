@@ -727,6 +727,19 @@ br_template_fill(const br_template *t, const char *key, const json_t *summary)
 		}
 		const json_t *v = lookup(summary, inner);
 		char *out = render_value(t, v, spec);
+		if (out != NULL && json_is_number(v)) {
+			/* a count known only from below (a metrics capture cut at an
+			 * edge) carries a sibling "<key>_is_lower_bound": true, and
+			 * every sentence citing it says so ("at least 37") */
+			char *lb_path = br_xasprintf("%s_is_lower_bound", inner);
+			if (json_is_true(lookup(summary, lb_path))) {
+				const char *w = br_template_get(t, "format.at_least");
+				char *q = br_xasprintf("%s%s", w && *w ? w : "at least ", out);
+				free(out);
+				out = q;
+			}
+			free(lb_path);
+		}
 		if (out == NULL)
 			sb_add(&b, p, (size_t)(close - p + 1));
 		else

@@ -1022,7 +1022,8 @@ residency_section(ctx *c)
 	    br_xasprintf("%.2f%% / %.2f%%", 100 * r->kv_median_frac, 100 * r->kv_peak_frac) : br_xstrdup("n/a"));
 	ROW("residency.row_kv90", isfinite(r->kv_share_ge90) ?
 	    br_xasprintf("%.1f%% / %.1f%%", 100 * r->kv_share_ge90, 100 * r->kv_share_ge95) : br_xstrdup("n/a"));
-	ROW("residency.row_preempt", fmt_num(r->preemptions, 0));
+	ROW("residency.row_preempt", c->a->preemptions.count_lower_bound && isfinite(r->preemptions) ?
+	    br_xasprintf("≥ %s", keep(&p, fmt_num(r->preemptions, 0))) : fmt_num(r->preemptions, 0));
 #undef ROW
 	const double w[2] = { 3, 2 };
 	const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };

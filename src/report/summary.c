@@ -221,6 +221,8 @@ preemptions_json(const br_preemptions *p)
 	set(o, "count_source", jstr(p->count_source));
 	set(o, "count_is_lower_bound", json_boolean(p->count_lower_bound));
 	set(o, "n_preemptions", jint(p->count_available ? p->n_preemptions : NAN));
+	if (p->count_lower_bound)   /* the wording templates print "at least N" */
+		set(o, "n_preemptions_is_lower_bound", json_true());
 	set(o, "n_events", json_integer((json_int_t)p->n_events));
 	set(o, "n_multi_events", json_integer((json_int_t)p->n_multi_events));
 	set(o, "max_per_event", jint(p->max_per_event));
@@ -664,6 +666,8 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	set(s, "capacity", capacity_json(&a->capacity));
 	set(s, "ledger", ledger_json(&a->ledger));
 	set(s, "residency", residency_json(&a->residency));
+	if (a->preemptions.count_lower_bound)
+		set(json_object_get(s, "residency"), "preemptions_is_lower_bound", json_true());
 	set(s, "preemptions", preemptions_json(&a->preemptions));
 	set(s, "ttft_split", ttft_split_json(&a->ttft_split));
 	set(s, "littles_law", littles_law_json(&a->littles_law));
@@ -685,6 +689,8 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 		}
 		for (size_t i = 0; i < f.n_num; i++)
 			set(derived, f.num[i].key, jnum(f.num[i].value));
+		if (a->preemptions.count_lower_bound && json_object_get(derived, "preemptions") != NULL)
+			set(derived, "preemptions_is_lower_bound", json_true());
 		set(s, "findings", ids);
 		set(s, "derived", derived);
 		br_findings_free(&f);

@@ -47,6 +47,12 @@ check "last 20 s cut: unknown, and why" grep -q "UNKNOWN preemptions<=100: .*end
 check "last 20 s cut: the note says counts are lower bounds" grep -q "its last sample (.* UTC) still shows [0-9]* requests running or waiting: the capture ended before the load did, so counts from it (such as preemptions) are lower bounds" "$tmp/tail.err"
 check "last 20 s cut: summary flags the lower bound" [ "$(jget "$tmp/tail/report/summary.json" preemptions.count_is_lower_bound)" = True ]
 check "last 20 s cut: the front card says 'at least'" bash -c "pdftotext '$tmp/tail/report/report.pdf' - | tr -s ' \n' '  ' | grep -q 'at least [0-9]* (the capture missed part of the run)'"
+pdftotext "$tmp/tail/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/tail.txt"
+check "last 20 s cut: the loop finding says 'at least 37 times'" grep -q "preempted at least 37 times" "$tmp/tail.txt"
+check "last 20 s cut: no sentence states 37 as the count" bash -c "! grep -q 'preempted 37 times' '$tmp/tail.txt'"
+check "last 20 s cut: the residency table reads '≥ 37'" grep -q "preemptions in the window ≥ 37" "$tmp/tail.txt"
+check "last 20 s cut: no 'invisible at p99' share from a lower bound" bash -c "! grep -q 'invisible at p99' '$tmp/tail.txt'"
+check "whole capture: 'invisible at p99' still fires" bash -c "pdftotext '$tmp/gaps/report/report.pdf' - | tr -s ' \n' '  ' | grep -q 'Preemptions are invisible at p99: 37 preemptions'"
 rm -rf "$tmp/tail/report"
 "$BIN" "$tmp/tail" --fail-on 'preemptions>=1' > /dev/null 2>&1
 check "last 20 s cut: a lower bound settles >= 1" [ $? -eq 0 ]

@@ -40,6 +40,7 @@ static const char *TEMPLATE =
     "  \"dur_s\": \"{ds.a:dur_s}|{ds.b:dur_s}|{ds.c:dur_s}\",\n"
     "  \"count\": \"{cnt.one:n:request}|{cnt.two:n:request}|{cnt.big:n:prompt}|{cnt.zero:n:run}|"
     "{cnt.one:n:child|children}|{cnt.two:n:child|children}|{run.preemptions:n:preemption}\",\n"
+    "  \"lb\": \"{p.n:n:preemption}|{p.m:,.0f}|{p.k}|{p.s}\",\n"
     "  \"bad\": \"{run.n:zz} {unclosed\"\n"
     "}\n";
 
@@ -52,7 +53,9 @@ static const char *SUMMARY =
     " \"d\": {\"a\": 0.8449, \"b\": 21.456, \"c\": 346.59, \"d\": 2032.36, \"e\": 219683.41, \"f\": 1234567.0},"
     " \"ds\": {\"a\": 0.005, \"b\": 26.11, \"c\": 0.0008},"
     " \"cnt\": {\"one\": 1, \"two\": 2, \"big\": 2400, \"zero\": 0},"
-    " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}]}";
+    " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}],"
+    " \"p\": {\"n\": 1234, \"n_is_lower_bound\": true, \"m\": 37, \"m_is_lower_bound\": false,"
+    "        \"k\": 5, \"s\": \"x\", \"s_is_lower_bound\": true}}";
 
 struct fx {
 	br_template *t;
@@ -135,6 +138,10 @@ test_formats(void **state)
 	/* n:WORD: the noun in the singular only for 1; thousands grouped; an
 	 * irregular plural after '|'; null → "n/a" and the plural */
 	check(f, "count", "1 request|2 requests|2,400 prompts|0 runs|1 child|2 children|n/a preemptions");
+	/* a number whose sibling <key>_is_lower_bound is true: "at least " (the
+	 * template has no format.at_least) before it; false, absent, or a
+	 * string value: as is */
+	check(f, "lb", "at least 1,234 preemptions|37|5|x");
 }
 
 static void
