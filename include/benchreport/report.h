@@ -58,6 +58,8 @@ br_pdf *br_pdf_new(const br_pdf_info *info, char **cause);
 
 /* Start a titled section: level 1 starts a new page (unless the current
  * one holds only a few lines: two thirds still free), level 2 continues.
+ * The heading is drawn with the next block, kept on a page with its first
+ * three lines, or with the whole of a figure (never alone at a page foot).
  * Adds a bookmark (outline entry) at that place. */
 void br_pdf_heading(br_pdf *d, int level, const char *utf8);
 /* level for br_pdf_heading: a chapter of a few lines (a level-1 heading

@@ -94,7 +94,13 @@ struct br_pdf {
 	const char *err_what;      /* operation during which err happened */
 	const char *doing;         /* current operation, for error messages */
 	br_vec_alpha alphas;       /* ExtGStates of the vector figures */
+	char *pending_heading;     /* br_pdf_heading's text, drawn with the next block */
+	int pending_level;
 };
+
+/* the room a heading keeps for the text after it: three body lines */
+#define KEEP_TEXT (3 * BODY_PT * LEAD)
+static void flush_heading(br_pdf *d, double keep);
 
 /* on_error: libharu error callback; keeps the first error, then resets the
  * sticky state so later calls work and the failure is reported on save. */
@@ -547,6 +553,7 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 {
 	if (d == NULL)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	need(d, 60);
 	d->doing = "title";
 	char *t = clean_text(d, title);
@@ -565,17 +572,11 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 	d->page_used = 1;
 }
 
-/* br_pdf_heading: level 1 (16 pt, rule below) starts a new page unless the
- * current one is empty or holds only a few lines (two thirds still free);
- * BR_PDF_SHORT_CHAPTER is a level-1 heading of a chapter of a few lines,
- * which continues the page while a third of it is free; level 2 (12 pt)
- * continues. Kept with three body lines. Adds a
- * bookmark to the heading's position. */
-void
-br_pdf_heading(br_pdf *d, int level, const char *utf8)
+/* draw_heading: br_pdf_heading's drawing, kept with `keep` points of what
+ * follows (3 body lines for text, the whole figure for a figure). */
+static void
+draw_heading(br_pdf *d, int level, const char *utf8, double keep)
 {
-	if (d == NULL)
-		return;
 	d->doing = "heading";
 	char *t = clean_text(d, utf8);
 	int short_chapter = level == BR_PDF_SHORT_CHAPTER;
@@ -594,11 +595,11 @@ br_pdf_heading(br_pdf *d, int level, const char *utf8)
 	} else if (d->page_used) {
 		d->y -= 8;
 	}
-	/* keep the heading with at least three body lines */
-	need(d, size * LEAD + 3 * BODY_PT * LEAD);
+	/* keep the heading with the start of what follows */
+	need(d, size * LEAD + keep);
 	double top = d->y;
 	HPDF_Page page = d->page;
-	flow(d, d->bold, size, MARGIN, TEXT_W, t, 0.0, 3 * BODY_PT * LEAD);
+	flow(d, d->bold, size, MARGIN, TEXT_W, t, 0.0, keep);
 	if (level <= 1) {
 		d->y -= 2;
 		hline(d, MARGIN, MARGIN + TEXT_W, d->y, 0.5, 0.6);
@@ -624,12 +625,43 @@ br_pdf_heading(br_pdf *d, int level, const char *utf8)
 	free(t);
 }
 
+/* flush_heading: draw the pending heading (if any) kept with `keep` points
+ * of the block about to be drawn. Every block calls it first, so a heading
+ * never ends a page with its block on the next one. */
+static void
+flush_heading(br_pdf *d, double keep)
+{
+	if (d->pending_heading == NULL)
+		return;
+	char *t = d->pending_heading;
+	d->pending_heading = NULL;
+	draw_heading(d, d->pending_level, t, keep);
+	free(t);
+}
+
+/* br_pdf_heading: level 1 (16 pt, rule below) starts a new page unless the
+ * current one is empty or holds only a few lines (two thirds still free);
+ * BR_PDF_SHORT_CHAPTER is a level-1 heading of a chapter of a few lines,
+ * which continues the page while a third of it is free; level 2 (12 pt)
+ * continues. Drawn with the next block and kept with it: three body lines
+ * of text, a whole figure. Adds a bookmark to the heading's position. */
+void
+br_pdf_heading(br_pdf *d, int level, const char *utf8)
+{
+	if (d == NULL)
+		return;
+	flush_heading(d, KEEP_TEXT);   /* a heading right after a heading */
+	d->pending_heading = br_xstrdup(utf8 ? utf8 : "");
+	d->pending_level = level;
+}
+
 /* br_pdf_paragraph: body text (9.75 pt), wrapped and flowing across pages. */
 void
 br_pdf_paragraph(br_pdf *d, const char *utf8)
 {
 	if (d == NULL)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	d->doing = "paragraph";
 	char *t = clean_text(d, utf8);
 	flow(d, d->regular, BODY_PT, MARGIN, TEXT_W, t, 0.1, 0);
@@ -643,6 +675,7 @@ br_pdf_note(br_pdf *d, const char *utf8)
 {
 	if (d == NULL)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	d->doing = "note";
 	char *t = clean_text(d, utf8);
 	flow(d, d->regular, NOTE_PT, MARGIN, TEXT_W, t, 0.42, 0);
@@ -656,6 +689,7 @@ br_pdf_bullets(br_pdf *d, const char *const *items, size_t n)
 {
 	if (d == NULL || items == NULL)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	d->doing = "bullets";
 	const double indent = 16, lead = BODY_PT * LEAD;
 	for (size_t i = 0; i < n; i++) {
@@ -685,6 +719,7 @@ br_pdf_page_break(br_pdf *d)
 {
 	if (d == NULL)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	if (d->page == NULL || d->page_used)
 		new_page(d);
 }
@@ -701,6 +736,7 @@ br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, si
 {
 	if (d == NULL || n == 0)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	d->doing = "cards";
 	size_t cols = (n % 4 == 0 || (n > 6 && n % 3 != 0)) ? 4 : 3;
 	const double gap = 8, pad = 7, lab_pt = 7.5, val_pt = cols == 4 ? 12.0 : 13.0;
@@ -945,6 +981,7 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 {
 	if (d == NULL || t == NULL || t->n_cols == 0)
 		return;
+	flush_heading(d, KEEP_TEXT);
 	d->doing = "table";
 	size_t nc = t->n_cols, nr = t->n_rows;
 	double fs = t->font_size_small ? 8.0 : 9.0;
@@ -1118,12 +1155,17 @@ br_pdf_figure_led(br_pdf *d, const br_figure *f, const char *lead, const char *c
 		h = room;
 		w = h * iw / ih;
 	}
-	if (lead && *lead) {
-		/* the sentence that names the figure goes with it onto one page */
-		char *lt = clean_text(d, lead);
+	char *lt = lead && *lead ? clean_text(d, lead) : NULL;
+	size_t nll = 0;
+	if (lt != NULL) {
 		br_line *ll = NULL;
-		size_t nll = br_text_break(d->regular, d->alt, BODY_PT, lt, TEXT_W, &ll);
+		nll = br_text_break(d->regular, d->alt, BODY_PT, lt, TEXT_W, &ll);
 		free(ll);
+	}
+	/* a pending heading goes with the lead, the figure and its caption */
+	flush_heading(d, (lt ? (double)nll * BODY_PT * LEAD + 5 : 0) + h + 6 + cap_h + 4);
+	if (lt != NULL) {
+		/* the sentence that names the figure goes with it onto one page */
 		need(d, (double)nll * BODY_PT * LEAD + 5 + h + 6 + cap_h + 4);
 		flow(d, d->regular, BODY_PT, MARGIN, TEXT_W, lt, 0.1, 0);
 		d->y -= 5;
@@ -1212,6 +1254,7 @@ br_pdf_save(br_pdf *d, const char *path, char **cause)
 			*cause = br_xstrdup("br_pdf_save: no document or no path");
 		return -1;
 	}
+	flush_heading(d, KEEP_TEXT);   /* a heading last: drawn, with nothing to keep */
 	if (d->page == NULL)
 		new_page(d);
 	if (!d->decorated) {
@@ -1279,5 +1322,6 @@ br_pdf_free(br_pdf *d)
 	free(d->pages);
 	free(d->title);
 	free(d->page_footer);
+	free(d->pending_heading);
 	free(d);
 }
