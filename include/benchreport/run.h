@@ -128,6 +128,14 @@ void br_run_check_provenance(br_run *r);
  */
 void br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at);
 
+/*
+ * br_run_metrics_set_aside: when the run has no metrics because its metrics
+ * input was set aside (br_run_check_provenance), the static reason the
+ * analyses that need metrics give instead of "needs a metrics series";
+ * else NULL. (The input was there: asking for it would be wrong advice.)
+ */
+const char *br_run_metrics_set_aside(const br_run *r);
+
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void br_run_free(br_run *r);
 

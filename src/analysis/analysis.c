@@ -30,6 +30,27 @@ analyze(const br_run *run, br_bench *take, br_analysis *out)
 	br_analysis_calibrate(out, NULL);
 }
 
+/* metrics_reason: the blocks that need metrics, unavailable because the
+ * metrics input was set aside, say so (br_run_metrics_set_aside) instead
+ * of asking for an input the folder has. */
+static void
+metrics_reason(br_analysis *a)
+{
+	const char *why = br_run_metrics_set_aside(a->run);
+	if (why == NULL)
+		return;
+#define SAY(block) do { if (!(block).available) (block).missing = why; } while (0)
+	SAY(a->ledger);
+	SAY(a->residency);
+	SAY(a->preemptions);
+	SAY(a->ttft_split);
+	SAY(a->littles_law);
+	SAY(a->flops);
+	SAY(a->flops.m);
+	SAY(a->budget);
+#undef SAY
+}
+
 void
 br_analyze(const br_run *run, br_analysis *out)
 {
@@ -50,6 +71,7 @@ br_analysis_calibrate(br_analysis *a, const br_flops_calibration *cal)
 	br_analyze_flops(a->run, cal, p->mean_released_per_preemption_tokens,
 	    p->count_available ? p->n_preemptions : NAN, &a->flops);
 	br_analyze_budget(a->run, &a->latency, &a->residency, cal, &a->flops, &a->budget);
+	metrics_reason(a);
 }
 
 /* br_analysis_drop_samples: see analysis.h. */

@@ -663,7 +663,9 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 		add(f, "rec_enable_mfu_metrics_zero", BR_SEV_INFO, BR_RECOMMENDATION);
 
 	/* Metrics: none at all, or snapshots only (no 1 Hz series). */
-	if (r->metrics_kind == BR_METRICS_NONE || r->metrics == NULL)
+	if (br_run_metrics_set_aside(r) != NULL)
+		add(f, "rec_keep_whole_metrics", BR_SEV_NOTICE, BR_RECOMMENDATION);
+	else if (r->metrics_kind == BR_METRICS_NONE || r->metrics == NULL)
 		add(f, "rec_collect_metrics", BR_SEV_NOTICE, BR_RECOMMENDATION);
 	else if (r->metrics_kind == BR_METRICS_SNAPSHOT || r->metrics_kind == BR_METRICS_PAIR)
 		add(f, "rec_sample_metrics", BR_SEV_NOTICE, BR_RECOMMENDATION);

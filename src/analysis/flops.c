@@ -88,6 +88,8 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 		}
 	}
 	const br_series *s = run->metrics;
+	if (s == NULL && br_run_metrics_set_aside(run) != NULL)
+		out->missing = br_run_metrics_set_aside(run);
 	if (s == NULL || s->n_rows < 2 || run->metrics_kind == BR_METRICS_NONE ||
 	    run->metrics_kind == BR_METRICS_SNAPSHOT)
 		return;

@@ -921,3 +921,15 @@ br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at)
 	br_series_free(sl);
 	free(sl);
 }
+
+/* br_run_metrics_set_aside: see run.h. */
+const char *
+br_run_metrics_set_aside(const br_run *r)
+{
+	if (r == NULL || r->metrics != NULL)
+		return NULL;
+	for (size_t i = 0; i < r->n_set_aside; i++)
+		if (r->set_aside[i].what && strcmp(r->set_aside[i].what, "the server metrics") == 0)
+			return "the server metrics were set aside as not this run's whole record (the notes say why)";
+	return NULL;
+}

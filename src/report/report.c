@@ -1617,9 +1617,22 @@ campaign_title(ctx *c, const br_campaign *camp)
 	findings_kinds(c, 1, 2);
 	c->s = saved;
 	json_decref(merged);
-	if (camp->n_warnings > 0) {
+	/* the campaign's notes, then each run's (an input set aside says why,
+	 * and which of its sections and table cells it empties) */
+	size_t n_notes = camp->n_warnings;
+	for (size_t r = 0; r < camp->n_runs; r++)
+		n_notes += camp->runs[r].n_warnings;
+	if (n_notes > 0) {
+		const char **notes = br_xcalloc(n_notes, sizeof *notes);
+		size_t k = 0;
+		for (size_t i = 0; i < camp->n_warnings; i++)
+			notes[k++] = camp->warnings[i];
+		for (size_t r = 0; r < camp->n_runs; r++)
+			for (size_t i = 0; i < camp->runs[r].n_warnings; i++)
+				notes[k++] = keep(&p, br_xasprintf("%s: %s", camp->runs[r].name, camp->runs[r].warnings[i]));
 		heading(c, 2, "campaign.warnings_heading");
-		br_pdf_bullets(c->d, (const char *const *)camp->warnings, camp->n_warnings);
+		br_pdf_bullets(c->d, notes, n_notes);
+		free(notes);
 	}
 	strpool_free(&p);
 }

@@ -39,6 +39,14 @@ check "10 s of 594: set aside, said why" grep -q "metrics.csv (the server metric
 check "10 s of 594: preemptions unknown" grep -q "UNKNOWN preemptions==0: .*set aside" "$tmp/head.err"
 pdftotext "$tmp/head/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/head.txt"
 check "10 s of 594: never 'counted no preemption'" bash -c "! grep -q 'counted no preemption' '$tmp/head.txt'"
+check "10 s of 594: removed sections say the metrics were set aside" grep -q "Residency and KV cache — the server metrics were set aside as not this run's whole record" "$tmp/head.txt"
+check "10 s of 594: no advice to start a capture the folder has" bash -c "! grep -q -e 'Start the server with --enable-mfu-metrics' -e 'once a second during the test' '$tmp/head.txt'"
+check "10 s of 594: advice to capture the whole run" grep -q "Sample /metrics from before the load starts until after the bench ends" "$tmp/head.txt"
+# a campaign of round 1 and the cut copy: the copy's note is in the PDF
+mkdir -p "$tmp/camp"; cp -r "$tmp/r1" "$tmp/camp/a"; cp -r "$tmp/head" "$tmp/camp/b"; rm -rf "$tmp/camp/b/report"
+"$BIN" "$tmp/camp" -q > /dev/null 2>&1 || bad "campaign of round 1 and its cut copy"
+pdftotext "$tmp/camp/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/camp.txt"
+check "campaign: the cut run's note is printed" grep -q "Notes on the campaign .*\[b\]: metrics.csv (the server metrics) is not used: its busy samples span" "$tmp/camp.txt"
 
 edit tail 'body = body[:-20]'
 "$BIN" "$tmp/tail" --fail-on 'preemptions<=100' > /dev/null 2> "$tmp/tail.err"; rc=$?
