@@ -153,6 +153,14 @@ typedef struct br_ledger {
 int br_run_window(const br_series *s, size_t *i0, size_t *i1);
 
 /*
+ * br_run_busy_span (window.c): the first and last busy rows (running +
+ * waiting > 0) of a series, the run window without its two idle bracket
+ * samples: the rows gauge statistics (mean running, KV usage) describe the
+ * run by. Same returns as br_run_window.
+ */
+int br_run_busy_span(const br_series *s, size_t *b0, size_t *b1);
+
+/*
  * br_counter_delta (window.c): reset-aware increase of a counter column over
  * rows i0..i1 (NaN samples skipped): a decrease means a restart, so the
  * post-reset value is added. *resets (may be NULL) gets the number of
@@ -164,13 +172,14 @@ double br_counter_delta(const double *col, size_t i0, size_t i1, int *resets);
 typedef struct br_residency {
 	int available;             /* needs a metrics series (>= 3 samples) */
 	const char *missing;
-	size_t n_samples;
-	double window_start_t_s, window_end_t_s;
+	size_t n_samples;          /* samples the statistics rest on: the busy span */
+	double window_start_t_s, window_end_t_s;   /* the run window (with its brackets) */
+	double sample_interval_s;  /* median gap between the window's samples, s */
 	double running_mean, running_median, running_peak;
 	double waiting_mean, waiting_median, waiting_peak;
 	double resident_share;     /* running_mean / C_eff (br_effective_concurrency) */
 	double kv_median_frac, kv_peak_frac, kv_share_ge90, kv_share_ge95;
-	double preemptions;        /* Δ num_preemptions_total over the window */
+	double preemptions;        /* Δ num_preemptions_total over the window (with its brackets) */
 } br_residency;
 
 /*

@@ -31,6 +31,18 @@ busy_at(const double *running, const double *waiting, size_t r)
 int
 br_run_window(const br_series *s, size_t *i0, size_t *i1)
 {
+	size_t first, last;
+	if (br_run_busy_span(s, &first, &last) != 0)
+		return -1;
+	*i0 = first > 0 ? first - 1 : 0;
+	*i1 = last + 1 < s->n_rows ? last + 1 : s->n_rows - 1;
+	return 0;
+}
+
+/* br_run_busy_span: see analysis_blocks.h. */
+int
+br_run_busy_span(const br_series *s, size_t *b0, size_t *b1)
+{
 	if (s == NULL || s->n_rows < 2)
 		return -1;
 	const double *running = br_role_col(s, BR_ROLE_RUNNING);
@@ -47,8 +59,8 @@ br_run_window(const br_series *s, size_t *i0, size_t *i1)
 	}
 	if (first == s->n_rows)
 		return -1;
-	*i0 = first > 0 ? first - 1 : 0;
-	*i1 = last + 1 < s->n_rows ? last + 1 : s->n_rows - 1;
+	*b0 = first;
+	*b1 = last;
 	return 0;
 }
 

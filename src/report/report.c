@@ -1005,6 +1005,8 @@ residency_section(ctx *c)
 	heading(c, 1, "residency.heading");
 	para(c, c->a->run->metrics_kind == BR_METRICS_LOG ? "residency.intro_log" :
 	    c->a->run->metrics_kind == BR_METRICS_SLOTS ? "residency.intro_slots" : "residency.intro");
+	if (c->a->run->metrics_kind != BR_METRICS_LOG && isfinite(r->sample_interval_s) && r->sample_interval_s > 1.5)
+		para(c, "residency.intro_coarse");
 	{
 		static const br_role gauges[] = { BR_ROLE_RUNNING, BR_ROLE_WAITING, BR_ROLE_KV_USAGE_FRAC };
 		engine_caveats(c, gauges, sizeof gauges / sizeof gauges[0]);

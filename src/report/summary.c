@@ -193,6 +193,7 @@ residency_json(const br_residency *r)
 	set(o, "available", json_boolean(r->available));
 	set(o, "missing", jstr(r->available ? NULL : r->missing));
 	set(o, "n_samples", json_integer((json_int_t)r->n_samples));
+	set(o, "sample_interval_s", jnum(r->sample_interval_s));
 	set(o, "window_start_unix_s", jnum(r->window_start_t_s));
 	set(o, "window_end_unix_s", jnum(r->window_end_t_s));
 	set(o, "window_s", jnum(r->window_end_t_s - r->window_start_t_s));

@@ -114,7 +114,9 @@ test_sim_round1(void **state)
 	    r.preemptions[0].t_epoch_s) / (double)(r.n_preemptions - 1);
 	assert_double_abs(p.mean_interval_s, gap_truth, 1.0 / 36.0 + 1e-9);
 	assert_double_rel(p.rate_per_min, 37.0 / p.window_s * 60.0, 1e-15);
-	assert_double_abs(p.window_s, (double)(a.residency.n_samples - 1), 1e-6);
+	/* the window: the residency's busy samples and one idle bracket on each
+	 * side, n + 2 samples 1 s apart */
+	assert_double_abs(p.window_s, (double)(a.residency.n_samples + 1), 1e-6);
 
 	/* ---- §3.6: queue mean vs the simulator's own request times ---- */
 	struct br_sim_run *sr = r.run;
