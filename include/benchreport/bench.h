@@ -138,6 +138,18 @@ int br_bench_parse_text(const char *name, const char *text, size_t len,
  * used to pick "the one *.json that parses as a bench result". */
 int br_bench_looks_like(const char *path);
 
+/*
+ * br_bench_file_pct_bounds: what the file's own percentiles of `metric` say
+ * about its p-th percentile, for a p the file may not state (percentiles
+ * are non-decreasing in p, numpy's linear rule included; "median" is p50).
+ * *below: the largest value stated at a percentile <= p (pX <= the p-th
+ * for X <= p), *below_pct its percentile; *above: the smallest value stated
+ * at a percentile >= p, *above_pct its percentile. Each NAN when the file
+ * states none on that side; both the stated value when p itself is stated.
+ */
+void br_bench_file_pct_bounds(const br_bench *b, const char *metric, double p,
+    double *below, double *below_pct, double *above, double *above_pct);
+
 /* br_bench_file_stat: the file's own value (ms) for metric/stat/percentile,
  * or NAN. Percentile is ignored unless stat is "p". */
 double br_bench_file_stat(const br_bench *b, const char *metric,

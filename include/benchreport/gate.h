@@ -66,7 +66,10 @@ enum br_gate_status { BR_GATE_PASS = 0, BR_GATE_FAIL, BR_GATE_UNKNOWN };
 typedef struct br_gate_outcome {
 	int status;            /* enum br_gate_status */
 	double value;          /* measured, in the term's quantity unit (ms for latency); NAN unknown */
-	char source[48];       /* "per-request arrays", "the file's statistics", "bench result",
+	int bound;             /* 0: value is the quantity; -1: an upper bound of it ("at most": a
+	                          higher percentile the file states); +1: a lower bound ("at least":
+	                          a lower stated percentile, a capture cut at an edge) */
+	char source[64];       /* "per-request arrays", "the file's statistics", "bench result",
 	                          the preemption count's source; "" when unknown */
 	char why_unknown[160]; /* when status is UNKNOWN: what input is missing */
 } br_gate_outcome;

@@ -96,9 +96,10 @@ typedef struct br_knee_point {
 	/* SLO */
 	double slo_value_ms[BR_SLO_MAX_TERMS];   /* each term's measured value; NAN = absent */
 	int slo_term_ok[BR_SLO_MAX_TERMS];       /* 1 met, 0 missed, -1 unknown */
-	double slo_bound_ms[BR_SLO_MAX_TERMS];   /* (added) a term missed though its value is absent:
-	                                            the stated lower percentile that already exceeds
-	                                            the limit (ms), with its percentile below; NAN else */
+	double slo_bound_ms[BR_SLO_MAX_TERMS];   /* (added) a term decided though its value is absent:
+	                                            missed, the stated lower percentile that already
+	                                            exceeds the limit (ms); met, the stated higher one
+	                                            within it; its percentile below; NAN else */
 	double slo_bound_pct[BR_SLO_MAX_TERMS];
 	int meets_slo;              /* 1 every term met; 0 otherwise */
 	int failed_too_many;        /* (added) > 1% of the requests failed: the SLO is missed */

@@ -190,7 +190,11 @@ br_gate_parse(const char *text, br_gate_spec *out, char **cause)
 	return 0;
 }
 
-/* latency_value: the term's latency statistic (ms), or NAN with o->why_unknown. */
+static int holds(int op, double v, double limit);
+
+/* latency_value: the term's latency statistic (ms), or NAN with
+ * o->why_unknown; a stated neighbouring percentile that settles the term
+ * is returned as a bound (o->bound). */
 static double
 latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 {
@@ -229,6 +233,26 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 		v = br_bench_file_stat(b, name, "median", NAN);
 	else if (!br_isnum(v) && strcmp(t->stat, "median") == 0)
 		v = br_bench_file_stat(b, name, "p", 50);
+	if (!br_isnum(v) && (strcmp(t->stat, "p") == 0 || strcmp(t->stat, "median") == 0)) {
+		/* not stated, but maybe settled by a stated neighbour: percentiles
+		 * rise with p, so a higher one is an upper bound, a lower one a
+		 * lower bound (br_bench_file_pct_bounds); the bound that settles
+		 * the term is the value, marked as a bound */
+		double p = strcmp(t->stat, "median") == 0 ? 50 : t->percentile;
+		double lo, lo_pct, hi, hi_pct;
+		br_bench_file_pct_bounds(b, name, p, &lo, &lo_pct, &hi, &hi_pct);
+		/* an upper bound settles a "<=" / "<" term it meets and a ">=" / ">"
+		 * term it misses; a lower bound the other way round */
+		int below_op = t->op == BR_GATE_LE || t->op == BR_GATE_LT;
+		int upper_settles = br_isnum(hi) && holds(t->op, hi, t->limit) == below_op;
+		int lower_settles = br_isnum(lo) && holds(t->op, lo, t->limit) != below_op;
+		if (t->op != BR_GATE_EQ && (upper_settles || lower_settles)) {
+			o->bound = upper_settles ? -1 : 1;
+			snprintf(o->source, sizeof o->source, "the file's p%.6g; it states no p%.6g",
+			    upper_settles ? hi_pct : lo_pct, p);
+			return upper_settles ? hi : lo;
+		}
+	}
 	if (!br_isnum(v)) {
 		int sglang = b->backend != NULL && strncmp(b->backend, "sglang", 6) == 0;
 		snprintf(o->why_unknown, sizeof o->why_unknown, sglang ?
@@ -240,16 +264,6 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	}
 	snprintf(o->source, sizeof o->source, "the file's statistics");
 	return v;
-}
-
-/* metrics_set_aside: 1 when provenance set the run's metrics aside. */
-static int
-metrics_set_aside(const br_run *r)
-{
-	for (size_t i = 0; i < r->n_set_aside; i++)
-		if (strcmp(r->set_aside[i].what, "the server metrics") == 0)
-			return 1;
-	return 0;
 }
 
 /* term_value: the measured value of t on a (NAN with why_unknown). */
@@ -288,8 +302,7 @@ term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 			return a->preemptions.n_preemptions;
 		}
 		snprintf(o->why_unknown, sizeof o->why_unknown, "%s",
-		    a->run->metrics == NULL && metrics_set_aside(a->run) ?
-		    "the server metrics were set aside as not this run's whole record (see the notes)" :
+		    br_run_metrics_set_aside(a->run) ? br_run_metrics_set_aside(a->run) :
 		    a->run->metrics == NULL ? "no /metrics series or before/after snapshots of this run" :
 		    a->preemptions.missing ? a->preemptions.missing :
 		    "the metrics hold no preemption counter over the run");
@@ -332,6 +345,7 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 			double v = o->value;
 			int settled = t->op == BR_GATE_GE || t->op == BR_GATE_GT ? holds(t->op, v, t->limit) :
 			    t->op == BR_GATE_EQ ? v > t->limit : !holds(t->op, v, t->limit);
+			o->bound = 1;   /* "at least" */
 			if (!settled) {
 				snprintf(o->why_unknown, sizeof o->why_unknown, "the metrics capture %s: %.0f counted "
 				    "while it sampled, the whole run's count is unknown",

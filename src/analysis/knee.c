@@ -609,19 +609,23 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		                  : file_pct(b, t->metric, t->percentile);
 		p->slo_value_ms[k] = v;
 		/* the file does not state this percentile, but a lower one it states
-		 * already exceeds the limit: pX >= pY for Y <= X, so the term fails */
-		double lower = NAN, lower_pct = NAN;
+		 * already exceeds the limit (pX >= pY for Y <= X: the term fails), or
+		 * a higher one is within it (pX <= pZ for Z >= X: the term is met) */
+		double lower = NAN, lower_pct = NAN, upper = NAN, upper_pct = NAN;
 		p->slo_bound_ms[k] = p->slo_bound_pct[k] = NAN;
 		if (isnan(v) && !arrays) {
-			static const double known[] = { 50, 90, 95, 99, 99.9 };
-			for (size_t q = 0; q < sizeof known / sizeof known[0]; q++)
-				if (known[q] <= t->percentile) {
-					double y = file_pct(b, t->metric, known[q]);
-					if (isfinite(y) && y > t->limit_ms) {
-						lower = y;
-						lower_pct = known[q];
-					}
-				}
+			br_bench_file_pct_bounds(b, metric_names[t->metric], t->percentile, &lower, &lower_pct,
+			    &upper, &upper_pct);
+			if (!(lower > t->limit_ms))
+				lower = NAN;
+			if (!(upper <= t->limit_ms))
+				upper = NAN;
+		}
+		if (isnan(v) && isfinite(upper)) {
+			p->slo_bound_ms[k] = upper;
+			p->slo_bound_pct[k] = upper_pct;
+			p->slo_term_ok[k] = 1;
+			continue;
 		}
 		if (isnan(v) && isfinite(lower)) {
 			p->slo_bound_ms[k] = lower;

@@ -45,6 +45,30 @@ br_bench_file_stat(const br_bench *b, const char *metric, const char *stat,
 	return NAN;
 }
 
+/* br_bench_file_pct_bounds: see bench.h. */
+void
+br_bench_file_pct_bounds(const br_bench *b, const char *metric, double p,
+    double *below, double *below_pct, double *above, double *above_pct)
+{
+	*below = *below_pct = *above = *above_pct = NAN;
+	if (b == NULL || metric == NULL)
+		return;
+	for (size_t i = 0; i < b->n_stats; i++) {
+		const br_file_stat *s = &b->stats[i];
+		double q = strcmp(s->stat, "median") == 0 ? 50 : strcmp(s->stat, "p") == 0 ? s->percentile : NAN;
+		if (strcmp(s->metric, metric) != 0 || !(q >= 0 && q <= 100) || !br_isnum(s->value_ms))
+			continue;
+		if (q <= p + 1e-9 && !(s->value_ms <= *below)) {
+			*below = s->value_ms;
+			*below_pct = q;
+		}
+		if (q >= p - 1e-9 && !(s->value_ms >= *above)) {
+			*above = s->value_ms;
+			*above_pct = q;
+		}
+	}
+}
+
 /* br_bench_extra_get: value text of extra key `key`, or NULL (last one wins). */
 const char *
 br_bench_extra_get(const br_bench *b, const char *key)

@@ -65,6 +65,9 @@ br_gate_summary(const br_gate_spec *spec, const br_gate_result *r)
 		json_object_set_new(j, key, num_or_null(oc->value));
 		char v[48];
 		json_object_set_new(j, "measured", json_string(br_gate_format_value(t, oc->value, v, sizeof v)));
+		/* the value is the quantity, or a bound of it that settles the term */
+		json_object_set_new(j, "value_is", json_string(oc->bound < 0 ? "upper bound" :
+		    oc->bound > 0 ? "lower bound" : "value"));
 		json_object_set_new(j, "status", json_string(status_text[oc->status]));
 		json_object_set_new(j, "source", oc->source[0] ? json_string(oc->source) : json_null());
 		json_object_set_new(j, "why_unknown",
@@ -86,7 +89,8 @@ term_message(const br_gate_term *t, const br_gate_outcome *oc, char *buf, size_t
 	}
 	br_gate_format_value(t, oc->value, v, sizeof v);
 	br_gate_format_value(t, t->limit, lim, sizeof lim);
-	snprintf(buf, size, "measured %s, limit %s %s", v, br_gate_op_text(t->op), lim);
+	snprintf(buf, size, "measured %s%s%s%s%s, limit %s %s", oc->bound < 0 ? "at most " : oc->bound > 0 ? "at least " : "",
+	    v, oc->bound ? " (" : "", oc->bound ? oc->source : "", oc->bound ? ")" : "", br_gate_op_text(t->op), lim);
 }
 
 /* br_gate_print: see report.h. */

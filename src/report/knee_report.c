@@ -109,6 +109,10 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 		json_object_set_new(t, "value_ms", jnum(p->slo_value_ms[k]));
 		json_object_set_new(t, "limit_ms", jnum(slo->terms[k].limit_ms));
 		json_object_set_new(t, "ok", p->slo_term_ok[k] < 0 ? json_null() : json_boolean(p->slo_term_ok[k]));
+		if (isfinite(p->slo_bound_ms[k])) {   /* decided from another stated percentile */
+			json_object_set_new(t, "decided_by_pct", jnum(p->slo_bound_pct[k]));
+			json_object_set_new(t, "decided_by_ms", jnum(p->slo_bound_ms[k]));
+		}
 		json_array_append_new(terms, t);
 	}
 	json_object_set_new(o, "slo_terms", terms);
