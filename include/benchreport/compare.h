@@ -208,6 +208,9 @@ typedef struct br_cmp_pair_result {
 	                                      <= 1.25x: requests wait for admission) or "decode"
 	                                      (ITL p50 >= 1.5x the other's); NULL neither, unknown,
 	                                      or not the same workload */
+	int same_files;                    /* (added) every input of one side has an input of the
+	                                      same role and SHA-256 on the other: a copy, not a
+	                                      repeat (set by the caller, which has the files) */
 	int same_workload;                 /* (added) different engines with equal mean input and
 	                                      output lengths and concurrency, and no rate known to
 	                                      differ: only then are the diagnoses made */

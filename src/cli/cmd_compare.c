@@ -153,8 +153,8 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 	printf("benchreport compare: A = %s, B = %s (%s)\n", in->name_a, in->name_b,
 	    in->campaigns ? "campaigns" : "runs");
 	if (in->same_files)
-		printf("  A and B hold the same files (every input's SHA-256 matches): comparing a run with a "
-		    "copy of itself, not a repeat\n");
+		printf("  A and B hold the same files (every input's SHA-256 matches%s): comparing a %s with a "
+		    "copy of itself, not a repeat\n", in->campaigns ? ", run by run" : "", in->campaigns ? "campaign" : "run");
 	else if (in->same_path)
 		printf("  A and B are the same folder: comparing a %s with itself\n",
 		    in->campaigns ? "campaign" : "run");
@@ -174,13 +174,15 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		    "cannot tell (one known difference; other settings unknown)" : v;
 		if (in->same_path && !in->campaigns)   /* one run twice: no verdict on an experiment */
 			vt = in->same_files ? "the same files twice (a copy, not a repeat)" : "the same folder twice";
+		else if (in->pairs[in->focus_pair].same_files)
+			vt = "the same files twice (a copy, not a repeat)";
 		/* the verdict with what it could not check, as the PDF prints it:
 		 * "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" */
 		GString *hw = g_string_new(NULL);
 		const json_t *uh = json_object_get(po, "unchecked_hardware");
 		for (size_t i = 0; i < json_array_size(uh); i++)
 			g_string_append_printf(hw, "%s%s", hw->len ? ", " : "", json_string_value(json_array_get(uh, i)));
-		int verdict_says = !in->same_path && v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
+		int verdict_says = !in->same_path && !in->pairs[in->focus_pair].same_files && v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
 		printf("  %s%s: %s%s%s%s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
 		    vt, dt && *dt ? " — " : "", dt ? dt : "", verdict_says && hw->len ? " (" : "",
 		    verdict_says && hw->len ? hw->str : "", verdict_says && hw->len ? " not stated)" : "");
@@ -254,7 +256,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		inputs[1] = &s[1].run;
 		in.n_inputs_runs = same ? 1 : 2;
 		if (!same && same_inputs(&s[0].run, &s[1].run))
-			in.same_path = in.same_files = 1;   /* treated as one run, said as a copy */
+			in.same_path = in.same_files = in.pairs[0].same_files = 1;   /* treated as one run, said as a copy */
 	} else {
 		in.name_a = s[0].camp.name;
 		in.name_b = s[1].camp.name;
@@ -285,10 +287,16 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		for (size_t i = 0; i < m.n_pairs; i++) {
 			size_t ia = m.pairs[i][0], ib = m.pairs[i][1];
 			br_cmp_pair(&A->analyses[ia], &B->analyses[ib], A->runs[ia].name, B->runs[ib].name, &in.pairs[i]);
+			in.pairs[i].same_files = !same && same_inputs(&A->runs[ia], &B->runs[ib]);
 			if (ia == A->focus)
 				in.focus_pair = i;
 		}
 		in.n_pairs = m.n_pairs;
+		/* every run of one campaign a copy of the other's: a copy, not a round B */
+		int all_copies = !same && m.n_only_a == 0 && m.n_only_b == 0;
+		for (size_t i = 0; i < m.n_pairs; i++)
+			all_copies &= in.pairs[i].same_files;
+		in.same_files = all_copies;
 		only_a = br_xcalloc(m.n_only_a + 1, sizeof *only_a);
 		only_b = br_xcalloc(m.n_only_b + 1, sizeof *only_b);
 		for (size_t i = 0; i < m.n_only_a; i++)

@@ -138,6 +138,7 @@ pair_json(const br_cmp_pair_result *p)
 	json_object_set_new(o, "name_a", jstr(p->name_a));
 	json_object_set_new(o, "name_b", jstr(p->name_b));
 	json_object_set_new(o, "verdict", json_string(verdict_name(p->verdict)));
+	json_object_set_new(o, "same_files", json_boolean(p->same_files));
 	json_object_set_new(o, "controlled", json_boolean(p->verdict == 1));
 	json_object_set_new(o, "n_differences", json_integer((json_int_t)p->n_differ));
 	if (p->engine_a != BR_ENGINE_UNKNOWN || p->engine_b != BR_ENGINE_UNKNOWN) {
@@ -610,6 +611,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	if (c->in->same_path)
 		para(c, c->in->campaigns ? "verdict.self_campaigns" : c->in->same_files ? "verdict.self_copy" :
 		    "verdict.self", NULL);
+	else if (p->same_files)
+		para(c, "verdict.pair_copy", NULL);
 	else if (p->verdict == 1 || p->verdict == 2) {
 		para(c, p->verdict == 1 ? vkey(c, p, "verdict.controlled", kb) : "verdict.same_settings", po);
 		if (p->n_unchecked_hw > 0)
@@ -782,7 +785,7 @@ campaign_overview(ctx *c)
 		}
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
 		int hw = p->n_unchecked_hw > 0;
-		row[5] = fill(c, &sp, p->verdict == 1 ? (hw ? "pairs.verdict_controlled_hw" : "pairs.verdict_controlled") :
+		row[5] = fill(c, &sp, p->same_files ? "pairs.verdict_copy" : p->verdict == 1 ? (hw ? "pairs.verdict_controlled_hw" : "pairs.verdict_controlled") :
 		    p->verdict == 2 ? (hw ? "pairs.verdict_same_hw" : "pairs.verdict_same") : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" :
 		    p->verdict == 5 ? "pairs.verdict_engines" :
 		    p->pool_moved_alone && p->n_differ == 0 ? "pairs.verdict_pool_alone" : "pairs.verdict_not", po);
@@ -829,7 +832,7 @@ title_page(ctx *c)
 		/* a campaign's card speaks for the pair shown in detail; the count of
 		 * controlled pairs stands on the pairs card */
 		labels[n] = fill(c, &sp, in->campaigns ? "cards.verdict_focus" : "cards.verdict", po);
-		values[n++] = fill(c, &sp, in->same_files ? "cards.verdict_self_copy" : in->same_path ? "cards.verdict_self" : p->verdict == 1 ? (hw ?
+		values[n++] = fill(c, &sp, in->same_files || p->same_files ? "cards.verdict_self_copy" : in->same_path ? "cards.verdict_self" : p->verdict == 1 ? (hw ?
 		    "cards.verdict_controlled_hw" : "cards.verdict_controlled")
 		    : p->verdict == 2 ? (hw ? "cards.verdict_same_hw" : "cards.verdict_same") : p->verdict == 3 || p->verdict == 4 ? "cards.verdict_unknown" :
 		    p->verdict == 5 ? "cards.verdict_engines" :
@@ -856,6 +859,8 @@ title_page(ctx *c)
 	if (in->same_path)
 		para(c, in->campaigns ? "verdict.self_campaigns" : in->same_files ? "verdict.self_copy" :
 		    "verdict.self", NULL);
+	else if (in->campaigns && in->same_files)
+		para(c, "verdict.self_copy_campaigns", NULL);
 	if (in->campaigns) {
 		para(c, "glance.campaigns", NULL);
 		/* the headline over repeats is the mean difference, not one pair */

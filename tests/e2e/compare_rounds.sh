@@ -292,4 +292,14 @@ check "a copy: stdout says the same files, not a repeat" grep -qF "the same file
 check "a copy: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/c-copy.out'"
 check "a copy: summary same_files" [ "$(jget "$tmp/c-copy/summary.json" same_files)" = True ]
 check "a copy: the PDF says so" bash -c "pdftotext '$tmp/c-copy/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'compares a run with a copy of itself, so every change is zero; it is not a repeat'"
+# a copied campaign: every pair a copy, and the whole a copy
+cp -r "$tmp/campA" "$tmp/campA-copy"
+"$BIN" compare "$tmp/campA" "$tmp/campA-copy" -o "$tmp/cc-copy" > "$tmp/cc-copy.out" 2>&1
+check "a copied campaign: stdout says so" grep -qF "comparing a campaign with a copy of itself, not a repeat" "$tmp/cc-copy.out"
+check "a copied campaign: the focus pair is a copy" grep -qF ": the same files twice (a copy, not a repeat)" "$tmp/cc-copy.out"
+check "a copied campaign: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/cc-copy.out'"
+check "a copied campaign: summary same_files, each pair too" "$PY" -c "
+import json, sys; s = json.load(open(sys.argv[1]))
+sys.exit(0 if s['same_files'] and all(p['same_files'] for p in s['pairs']) else 1)" "$tmp/cc-copy/summary.json"
+check "a copied campaign: the pairs table says 'a copy'" bash -c "pdftotext '$tmp/cc-copy/report.pdf' - | grep -c 'a copy (same files)' | grep -qx 9"
 finish
