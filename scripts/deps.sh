@@ -17,7 +17,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "deps: all ${#pkgs[@]} packages installed"
 # The faces the PDF embeds, written by scripts/pdf_font.py into
-# /usr/local/share/benchreport/fonts: DejaVu Sans, Sans Bold and Sans Mono
+# /usr/local/share/benchreport/fonts: DejaVu Sans and Sans Bold
 # without hinting, glyph names or layout tables (about 40% smaller in every
 # PDF), and WenQuanYi Micro Hei likewise with its composite glyphs
 # flattened (libharu 2.3 drops their strokes otherwise; see the script).
@@ -26,7 +26,6 @@ fonts=/usr/local/share/benchreport/fonts
 script="$(dirname "$0")/pdf_font.py"
 for spec in "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf DejaVuSans-pdf.ttf" \
             "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf DejaVuSans-Bold-pdf.ttf" \
-            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf DejaVuSansMono-pdf.ttf" \
             "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc wqy-microhei-pdf.ttf --flatten"; do
   set -- $spec
   src=$1 dst="$fonts/$2"

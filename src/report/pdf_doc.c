@@ -76,7 +76,7 @@ static const struct {
 
 struct br_pdf {
 	HPDF_Doc pdf;
-	HPDF_Font regular, bold, mono;
+	HPDF_Font regular, bold;   /* (DejaVu Sans Mono is not loaded: no text uses it) */
 	HPDF_Font alt;             /* CJK fallback, loaded on first use */
 	const br_template *phrases; /* borrowed, see br_pdf_info */
 	int alt_tried;
@@ -517,11 +517,9 @@ br_pdf_new(const br_pdf_info *info, char **cause)
 	d->enc = HPDF_GetEncoder(d->pdf, "UTF-8");
 	static const char *const regular[3] = FACE_FILES("DejaVuSans");
 	static const char *const bold[3] = FACE_FILES("DejaVuSans-Bold");
-	static const char *const mono[3] = FACE_FILES("DejaVuSansMono");
 	d->regular = load_font(d, regular);
 	d->bold = load_font(d, bold);
-	d->mono = load_font(d, mono);
-	if (d->regular == NULL || d->bold == NULL || d->mono == NULL || d->err != HPDF_OK) {
+	if (d->regular == NULL || d->bold == NULL || d->err != HPDF_OK) {
 		if (cause)
 			*cause = br_xasprintf("%s: cannot load font (libharu error 0x%04X, detail %u); "
 			    "install fonts-dejavu-core", d->err_what ? d->err_what : DEJAVU_DIR,
