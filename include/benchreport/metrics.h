@@ -135,6 +135,19 @@ size_t br_slots_merge(br_series *dst, const br_series *slots, int dry, size_t *n
  */
 void br_series_append_rows(br_series *dst, const br_series *src);
 
+/*
+ * br_series_median_step_s: the median gap (s) between consecutive rows of
+ * s in rows [i0, i1] whose times are finite and increasing; NAN with no
+ * such gap (or i1 >= n_rows).
+ */
+double br_series_median_step_s(const br_series *s, size_t i0, size_t i1);
+
+/*
+ * br_rows_in_flight: running + waiting requests at row r of the two gauge
+ * columns (NULL columns and non-finite cells count as 0).
+ */
+double br_rows_in_flight(const double *running, const double *waiting, size_t r);
+
 /* br_series_col: the column for canonical name `name`, or NULL. */
 const double *br_series_col(const br_series *s, const char *name);
 

@@ -129,6 +129,12 @@ void br_run_check_provenance(br_run *r);
 void br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at);
 
 /*
+ * br_run_set_aside_has: 1 when an input of kind `what` ("the server log",
+ * "the server metrics", as br_set_aside.what says it) was set aside.
+ */
+int br_run_set_aside_has(const br_run *r, const char *what);
+
+/*
  * br_run_metrics_set_aside: when the run has no metrics because its metrics
  * input was set aside (br_run_check_provenance), the static reason the
  * analyses that need metrics give instead of "needs a metrics series";

@@ -672,10 +672,7 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* No server log: capacity numbers come from nowhere. */
 	if (r->log == NULL) {
-		int set_aside = 0;
-		for (size_t i = 0; i < r->n_set_aside; i++)
-			set_aside |= strcmp(r->set_aside[i].what, "the server log") == 0;
-		add(f, set_aside ? "rec_keep_matching_log" : a->capacity.available ? "rec_keep_server_log_args" :
+		add(f, br_run_set_aside_has(r, "the server log") ? "rec_keep_matching_log" : a->capacity.available ? "rec_keep_server_log_args" :
 		    "rec_keep_server_log", BR_SEV_NOTICE, BR_RECOMMENDATION);
 	}
 

@@ -73,21 +73,10 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	out->available = 1;
 	out->missing = NULL;
 	out->n_samples = b1 - b0 + 1;
-	out->sample_interval_s = NAN;
+	out->sample_interval_s = br_series_median_step_s(s, i0, i1);
 	if (s->t_s != NULL) {
 		out->window_start_t_s = s->t_s[i0];
 		out->window_end_t_s = s->t_s[i1];
-		double *gap = br_xmalloc((i1 - i0 + 1) * sizeof *gap);
-		size_t n_gap = 0;
-		for (size_t r = i0 + 1; r <= i1; r++)
-			if (br_isnum(s->t_s[r]) && br_isnum(s->t_s[r - 1]))
-				gap[n_gap++] = s->t_s[r] - s->t_s[r - 1];
-		if (n_gap > 0) {
-			br_describe_t d;
-			br_describe(gap, n_gap, &d);
-			out->sample_interval_s = d.median;
-		}
-		free(gap);
 	}
 	window_stats(running, b0, b1, &out->running_mean, &out->running_median,
 	    &out->running_peak);

@@ -8,21 +8,6 @@
 #include "benchreport/common.h"
 
 /*
- * busy_at: 1 when row r has running + waiting > 0 (NaN cells count as 0;
- * `waiting` may be NULL).
- */
-static int
-busy_at(const double *running, const double *waiting, size_t r)
-{
-	double n = 0;
-	if (br_isnum(running[r]))
-		n += running[r];
-	if (waiting != NULL && br_isnum(waiting[r]))
-		n += waiting[r];
-	return n > 0;
-}
-
-/*
  * br_run_window: see analysis.h. The first and last busy rows are found;
  * the window extends one sample before the first and one after the last
  * (the idle samples that bracket the run), so counter deltas over it catch
@@ -51,7 +36,7 @@ br_run_busy_span(const br_series *s, size_t *b0, size_t *b1)
 		return -1;
 	size_t first = s->n_rows, last = 0;
 	for (size_t r = 0; r < s->n_rows; r++) {
-		if (busy_at(running, waiting, r)) {
+		if (br_rows_in_flight(running, waiting, r) > 0) {
 			if (first == s->n_rows)
 				first = r;
 			last = r;

@@ -172,17 +172,20 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		    strcmp(v, "no_difference_found") == 0 ? "cannot tell (no difference among the settings "
 		    "stated; some are unknown)" : strcmp(v, "one_difference_unchecked") == 0 ?
 		    "cannot tell (one known difference; other settings unknown)" : v;
-		if (in->same_path && !in->campaigns)   /* one run twice: no verdict on an experiment */
-			vt = in->same_files ? "the same files twice (a copy, not a repeat)" : "the same folder twice";
-		else if (in->pairs[in->focus_pair].same_files)
+		/* one run twice, or a copy: no verdict on an experiment (a copied
+		 * run folder marks its one pair same_files too) */
+		int copy = in->pairs[in->focus_pair].same_files;
+		if (copy)
 			vt = "the same files twice (a copy, not a repeat)";
+		else if (in->same_path && !in->campaigns)
+			vt = "the same folder twice";
 		/* the verdict with what it could not check, as the PDF prints it:
 		 * "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" */
 		GString *hw = g_string_new(NULL);
 		const json_t *uh = json_object_get(po, "unchecked_hardware");
 		for (size_t i = 0; i < json_array_size(uh); i++)
 			g_string_append_printf(hw, "%s%s", hw->len ? ", " : "", json_string_value(json_array_get(uh, i)));
-		int verdict_says = !in->same_path && !in->pairs[in->focus_pair].same_files && v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
+		int verdict_says = !in->same_path && !copy && v != NULL && (strcmp(v, "controlled") == 0 || strcmp(v, "same_settings") == 0);
 		printf("  %s%s: %s%s%s%s%s%s\n", in->campaigns ? "pair " : "", in->pairs[in->focus_pair].name_a,
 		    vt, dt && *dt ? " — " : "", dt ? dt : "", verdict_says && hw->len ? " (" : "",
 		    verdict_says && hw->len ? hw->str : "", verdict_says && hw->len ? " not stated)" : "");

@@ -223,18 +223,11 @@ utc(double t, char buf[32])
 	return buf;
 }
 
-/* row_in_flight: running + waiting at row r (NaN cells, absent columns
- * count as 0); busy_row: it is above 0. */
-static double
-row_in_flight(const double *run, const double *wait, size_t r)
-{
-	return (run && isfinite(run[r]) ? run[r] : 0) + (wait && isfinite(wait[r]) ? wait[r] : 0);
-}
-
+/* busy_row: running + waiting > 0 at row r (br_rows_in_flight). */
 static int
 busy_row(const double *run, const double *wait, size_t r)
 {
-	return row_in_flight(run, wait, r) > 0;
+	return br_rows_in_flight(run, wait, r) > 0;
 }
 
 /* trim_rows: keep rows [a, b] of the series (inclusive). */
@@ -285,11 +278,11 @@ busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int 
 	return 1;
 }
 
-/* in_flight: running + waiting at row i of m (row_in_flight). */
+/* in_flight: running + waiting at row i of m (br_rows_in_flight). */
 static double
 in_flight(const br_series *m, size_t i)
 {
-	return row_in_flight(br_role_col(m, BR_ROLE_RUNNING), br_role_col(m, BR_ROLE_WAITING), i);
+	return br_rows_in_flight(br_role_col(m, BR_ROLE_RUNNING), br_role_col(m, BR_ROLE_WAITING), i);
 }
 
 /*
@@ -926,10 +919,17 @@ br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at)
 const char *
 br_run_metrics_set_aside(const br_run *r)
 {
-	if (r == NULL || r->metrics != NULL)
+	if (r == NULL || r->metrics != NULL || !br_run_set_aside_has(r, "the server metrics"))
 		return NULL;
-	for (size_t i = 0; i < r->n_set_aside; i++)
-		if (r->set_aside[i].what && strcmp(r->set_aside[i].what, "the server metrics") == 0)
-			return "the server metrics were set aside as not this run's whole record (the notes say why)";
-	return NULL;
+	return "the server metrics were set aside as not this run's whole record (the notes say why)";
+}
+
+/* br_run_set_aside_has: see run.h. */
+int
+br_run_set_aside_has(const br_run *r, const char *what)
+{
+	for (size_t i = 0; r != NULL && i < r->n_set_aside; i++)
+		if (r->set_aside[i].what && strcmp(r->set_aside[i].what, what) == 0)
+			return 1;
+	return 0;
 }

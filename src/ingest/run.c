@@ -755,18 +755,6 @@ meta_str(json_t *root, const char *key, char **dst, const char *path,
 	return 0;
 }
 
-
-/* had_log_set_aside: whether a server log was found but set aside as not this run's
- * (its own warning says so; "no server log" would be false). */
-static int
-had_log_set_aside(const br_run *r)
-{
-	for (size_t i = 0; i < r->n_set_aside; i++)
-		if (strcmp(r->set_aside[i].what, "the server log") == 0)
-			return 1;
-	return 0;
-}
-
 /* load_meta: run.json labels and overrides. Errors name file:line:col. */
 static int
 load_meta(br_run *r, const char *path, char **cause)
@@ -979,7 +967,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		    "instead, a coarse series (SGLang logs each prefill batch and every 40 decode steps; "
 		    "its stamps read as UTC); the counter ledgers stay removed", r->log->n_stats);
 	}
-	if (r->log == NULL && !had_log_set_aside(r)) {
+	if (r->log == NULL && !br_run_set_aside_has(r, "the server log")) {
 		/* said after provenance: a set-aside metrics page no longer gives the pool */
 		br_cache_config cc;
 		if (isfinite(r->kv_pool_tokens_override))

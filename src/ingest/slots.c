@@ -174,39 +174,11 @@ br_slots_load(const char *path, br_series *out, char **cause)
 	return 0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/*
- * median_step_s: the median gap between consecutive finite times of s, or
- * NAN with fewer than two.
- */
-static double
-median_step_s(const br_series *s)
-{
-	double *d = br_xcalloc(s->n_rows ? s->n_rows : 1, sizeof *d);
-	size_t n = 0;
-	for (size_t i = 1; i < s->n_rows; i++)
-		if (isfinite(s->t_s[i]) && isfinite(s->t_s[i - 1]) && s->t_s[i] > s->t_s[i - 1])
-			d[n++] = s->t_s[i] - s->t_s[i - 1];
-	double m = NAN;
-	if (n > 0) {
-		qsort(d, n, sizeof *d, cmp_double);
-		m = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-	}
-	free(d);
-	return m;
-}
-
 /* br_slots_merge: see metrics.h. */
 size_t
 br_slots_merge(br_series *dst, const br_series *slots, int dry, size_t *n_cmp, size_t *n_busy_differ)
 {
-	double step = median_step_s(dst);
+	double step = dst->n_rows ? br_series_median_step_s(dst, 0, dst->n_rows - 1) : NAN;
 	double tol = isfinite(step) ? 0.5 * step : 0.5;
 	size_t cols[4], matched = 0, cmp = 0, differ = 0;
 	for (size_t k = 0; !dry && k < slots->n_cols && k < 4; k++)

@@ -293,3 +293,38 @@ br_series_cache_config(const br_series *s, br_cache_config *out)
 	}
 	return 0;
 }
+
+/* cmp_gap: ascending doubles, for qsort. */
+static int
+cmp_gap(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* br_series_median_step_s: see metrics.h. */
+double
+br_series_median_step_s(const br_series *s, size_t i0, size_t i1)
+{
+	if (s == NULL || s->t_s == NULL || i1 >= s->n_rows || i1 <= i0)
+		return NAN;
+	double *d = br_xcalloc(i1 - i0, sizeof *d);
+	size_t n = 0;
+	for (size_t i = i0 + 1; i <= i1; i++)
+		if (isfinite(s->t_s[i]) && isfinite(s->t_s[i - 1]) && s->t_s[i] > s->t_s[i - 1])
+			d[n++] = s->t_s[i] - s->t_s[i - 1];
+	double m = NAN;
+	if (n > 0) {
+		qsort(d, n, sizeof *d, cmp_gap);
+		m = n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
+	}
+	free(d);
+	return m;
+}
+
+/* br_rows_in_flight: see metrics.h. */
+double
+br_rows_in_flight(const double *running, const double *waiting, size_t r)
+{
+	return (running && isfinite(running[r]) ? running[r] : 0) + (waiting && isfinite(waiting[r]) ? waiting[r] : 0);
+}

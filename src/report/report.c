@@ -460,9 +460,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 #define CARD(lkey, value) do { labels[n] = fill(c, &p, lkey); values[n] = (value); n++; } while (0)
 	CARD("cards.gpu", r->gpu ? r->gpu : fill(c, &p, "cards.unknown"));
 	int sglang = b && b->backend && strncmp(b->backend, "sglang", 6) == 0;
-	int log_set_aside = 0;
-	for (size_t i = 0; i < r->n_set_aside; i++)
-		log_set_aside |= strcmp(r->set_aside[i].what, "the server log") == 0;
+	int log_set_aside = br_run_set_aside_has(r, "the server log");
 	const char *version = br_run_server_version(r);
 	CARD(sglang ? "cards.sglang" : "cards.vllm", version ? card_version(&p, version) :
 	    fill(c, &p, log_set_aside ? "cards.unknown_set_aside" : "cards.unknown"));
