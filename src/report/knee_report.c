@@ -646,6 +646,39 @@ verdict_key(const br_knee_point *p)
 	return p->meets_slo ? "table.verdict_met" : "table.verdict_missed";
 }
 
+/*
+ * decided_by_higher: for each SLO term that some point of G met although
+ * its files do not state that percentile (a higher stated one is within
+ * the limit: knee.c), a note naming the percentile used and the largest
+ * such value of the curve, so "met *" is not read as a measured p90.
+ */
+static void
+decided_by_higher(br_pdf *d, const br_template *t, const br_knee_group *G, const br_slo *slo)
+{
+	for (size_t k = 0; slo != NULL && k < slo->n; k++) {
+		double worst = NAN, pct = NAN;
+		for (size_t i = 0; i < G->n; i++) {
+			const br_knee_point *p = &G->pts[i];
+			if (p->slo_term_ok[k] == 1 && isnan(p->slo_value_ms[k]) && isfinite(p->slo_bound_ms[k]) &&
+			    !(p->slo_bound_ms[k] <= worst)) {
+				worst = p->slo_bound_ms[k];
+				pct = p->slo_bound_pct[k];
+			}
+		}
+		if (isnan(worst))
+			continue;
+		char name[64];
+		snprintf(name, sizeof name, "%s", slo->terms[k].text);
+		char *le = strstr(name, "<=");
+		if (le)
+			*le = '\0';
+		json_t *o = json_pack("{s:s, s:f, s:f, s:f}", "name", name, "pct", pct, "value_ms", worst,
+		    "limit_ms", slo->terms[k].limit_ms);
+		para(d, t, "group.decided_by_higher", o);
+		json_decref(o);
+	}
+}
+
 /* group_table: the per-run table of one curve (words from the template t). */
 static void
 group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
@@ -1035,6 +1068,7 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		char *note = br_template_fill(t, "group.table_note", go);
 		br_pdf_note(d, note);
 		free(note);
+		decided_by_higher(d, t, G, &r->slo);
 		little_section(d, t, G, go);
 	}
 
