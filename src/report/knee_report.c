@@ -761,8 +761,8 @@ group_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 	if (G->knee_idx >= 0)
 		for (size_t i = (size_t)G->knee_idx; i < G->n && G->pts[i].x == G->pts[G->knee_idx].x; i++)
 			hl[i] = 1;
-	/* wide enough that "concurrency", "goodput" and "waiting" stay whole words */
-	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 0.8, 1.15, 1.15, 1.15, 1.0, 1.35, 1.0 };
+	/* wide enough that "concurrency", "goodput" and "waiting" stay whole words and a goodput range ("10.90–12.46") one line */
+	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 0.8, 1.15, 1.15, 1.15, 1.3, 1.35, 0.85 };
 	br_pdf_table tb = { .n_cols = NC, .n_rows = G->n, .header = hdr, .cells = (const char *const *)cells,
 		.col_weight = w, .row_highlight = hl, .font_size_small = 1 };
 	br_pdf_table(d, &tb);
