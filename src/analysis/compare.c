@@ -250,7 +250,9 @@ is_text_setting(int s)
 }
 
 /* num_text: a setting's number as text for sentences and tables ("inf",
- * "n/a", "64", "6,144", "120,064", "6,144.5": thousands grouped). */
+ * "n/a", "64", "6,144", "120,064", "6,144.5": thousands grouped; below 100
+ * four significant digits, so a rate of 0.25 req/s reads "0.25", not
+ * "0.2"). */
 static char *
 num_text(double x)
 {
@@ -261,8 +263,10 @@ num_text(double x)
 	char raw[64];
 	if (x == floor(x) && fabs(x) < 1e15)
 		snprintf(raw, sizeof raw, "%.0f", x);
-	else
+	else if (fabs(x) >= 100)
 		snprintf(raw, sizeof raw, "%.1f", x);
+	else
+		snprintf(raw, sizeof raw, "%.4g", x);
 	/* group the integer digits (after an optional sign) by three */
 	const char *d = raw[0] == '-' ? raw + 1 : raw;
 	size_t nd = strspn(d, "0123456789");

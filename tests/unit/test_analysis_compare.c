@@ -187,6 +187,21 @@ test_settings_diff(void **state)
 	assert_string_equal(br_cmp_setting_key[BR_SET_KV_POOL], "kv_pool_tokens");
 	br_cmp_diffs_free(d);
 
+	/* fractional settings keep their digits: a rate of 0.25 req/s printed
+	 * "0.2" misstated the setting (fixed 2026-12-03); below 100 four
+	 * significant digits, from 100 one decimal, thousands grouped */
+	static const struct { double rate; const char *text; } rates[] = {
+		{ 0.25, "0.25" }, { 0.5, "0.5" }, { 0.125, "0.125" }, { 2.5, "2.5" },
+		{ 12.3456, "12.35" }, { 6144.5, "6,144.5" }, { 16, "16" },
+	};
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+		ref_settings(&b, 86864, 64);
+		b.num[BR_SET_REQUEST_RATE] = rates[i].rate;
+		br_cmp_settings_diff(&a, &b, d, &nd);
+		assert_string_equal(d[BR_SET_REQUEST_RATE].b_text, rates[i].text);
+		br_cmp_diffs_free(d);
+	}
+
 	ref_settings(&b, 120064, 32);
 	assert_int_equal(br_cmp_settings_diff(&a, &b, d, &nd), 0);
 	assert_int_equal(nd, 2);
