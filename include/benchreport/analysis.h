@@ -32,7 +32,7 @@ void br_analyze(const br_run *run, br_analysis *out);
  * ITLs of run->bench.runs[0] (br_analyze_latency_taking): for the report of
  * one run, which reads no per-request ITL after the analyses. */
 void br_analyze_taking_itls(br_run *run, br_analysis *out);
-/* br_analysis_drop_samples: free the sorted latency samples (samples_ms;
+/* br_analysis_drop_samples: free the latency samples and their indexes (samples_ms, ranked;
  * n_samples keeps their count, the statistics in m[] stay) once nothing
  * reads them again: the figures are drawn and the CI gate evaluated. */
 void br_analysis_drop_samples(br_analysis *a);

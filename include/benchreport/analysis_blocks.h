@@ -44,8 +44,12 @@ typedef struct br_error_group {
 typedef struct br_latency {
 	int from_arrays;           /* 1: recomputed from per-request arrays; 0: the file's values only */
 	br_describe_t m[BR_N_LATENCY];   /* in ms; count 0 when not computable */
-	double *samples_ms[BR_N_LATENCY]; /* sorted samples (ms) for CDFs; NULL when !from_arrays */
+	/* samples (ms; NULL when !from_arrays): TTFT, TPOT and E2EL ascending;
+	 * ITL in submission order (millions of gaps are not sorted): read
+	 * order statistics through ranked[k] */
+	double *samples_ms[BR_N_LATENCY];
 	size_t n_samples[BR_N_LATENCY];
+	br_ranked *ranked[BR_N_LATENCY];  /* index of samples_ms[k] (borrows it; owned, freed with it); NULL when no sample */
 	size_t n_requests, n_succeeded, n_failed;
 	size_t *failed_index;      /* indices (submission order) of failed requests */
 	/* (added) 1 when m[k] holds at least one statistic (from the arrays or

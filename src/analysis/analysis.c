@@ -79,6 +79,8 @@ void
 br_analysis_drop_samples(br_analysis *a)
 {
 	for (int k = 0; a != NULL && k < BR_N_LATENCY; k++) {
+		br_ranked_free(a->latency.ranked[k]);
+		a->latency.ranked[k] = NULL;
 		free(a->latency.samples_ms[k]);
 		a->latency.samples_ms[k] = NULL;
 	}
@@ -94,6 +96,8 @@ br_analysis_free(br_analysis *a)
 	if (a == NULL)
 		return;
 	for (int k = 0; k < BR_N_LATENCY; k++) {
+		br_ranked_free(a->latency.ranked[k]);
+		a->latency.ranked[k] = NULL;
 		free(a->latency.samples_ms[k]);
 		a->latency.samples_ms[k] = NULL;
 		a->latency.n_samples[k] = 0;

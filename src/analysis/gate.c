@@ -210,13 +210,16 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 			return NAN;
 		}
 		snprintf(o->source, sizeof o->source, "per-request arrays");
-		if (strcmp(t->stat, "p") == 0)
-			return br_percentile_sorted(l->samples_ms[k], n, t->percentile);
+		if (strcmp(t->stat, "p") == 0) {
+			double v;
+			br_ranked_percentiles(l->ranked[k], &t->percentile, 1, &v);
+			return v;
+		}
 		if (strcmp(t->stat, "mean") == 0)
 			return l->m[k].mean;
 		if (strcmp(t->stat, "median") == 0)
 			return l->m[k].median;
-		return l->samples_ms[k][n - 1];
+		return l->m[k].max;
 	}
 	if (b->completed == 0) {
 		snprintf(o->why_unknown, sizeof o->why_unknown, "no successful request");

@@ -32,12 +32,12 @@ metric_index(const char *name)
 }
 
 /*
- * recompute_stat: the statistic `fs` describes, from the sorted samples
- * (ms) of its metric and their describe block. NAN when there are no
+ * recompute_stat: the statistic `fs` describes, from the index of the
+ * samples (ms) of its metric and their describe block. NAN when there are no
  * samples or the stat is unknown.
  */
 static double
-recompute_stat(const br_file_stat *fs, const double *sorted, size_t n,
+recompute_stat(const br_file_stat *fs, const br_ranked *ranked, size_t n,
     const br_describe_t *d)
 {
 	if (n == 0)
@@ -48,8 +48,11 @@ recompute_stat(const br_file_stat *fs, const double *sorted, size_t n,
 		return d->std;
 	if (strcmp(fs->stat, "median") == 0)
 		return d->median;
-	if (strcmp(fs->stat, "p") == 0 && br_isnum(fs->percentile))
-		return br_percentile_sorted(sorted, n, fs->percentile);
+	if (strcmp(fs->stat, "p") == 0 && br_isnum(fs->percentile)) {
+		double v;
+		br_ranked_percentiles(ranked, &fs->percentile, 1, &v);
+		return v;
+	}
 	return NAN;
 }
 
@@ -70,7 +73,7 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
 		br_latency_check *c = &out->checks[out->n_checks];
 		snprintf(c->key, sizeof c->key, "%s", fs->key);
 		c->file_ms = fs->value_ms;
-		c->recomputed_ms = recompute_stat(fs, out->samples_ms[k],
+		c->recomputed_ms = recompute_stat(fs, out->ranked[k],
 		    out->n_samples[k], &out->m[k]);
 		c->tolerance = (k == BR_TPOT || k == BR_E2EL) ?
 		    tol_rebuilt_tpot_e2el : REL_TOL;
@@ -428,12 +431,13 @@ in_order_slices(const br_bench *b)
  * (successful requests only, ms): TTFT = ttft; E2EL = latency, else ttft +
  * Σitls (summed left to right like Python's sum); TPOT = (E2EL − TTFT)/(out
  * − 1) for out > 1; ITL pools every finite chunk gap in submission order
- * (numpy's summation order for the mean), then sorted. Stalls: ITL gaps >
+ * (numpy's summation order for the mean), left in that order and indexed
+ * (br_ranked) for its percentiles and CDF. Stalls: ITL gaps >
  * 10 × median ITL, raised to 3 × ITL p99 when there are >= 1,000 gaps (p99
  * then rests on >= 10 samples and marks the normal tail); the longest is
- * located in time (stall_event). The threshold is read from the pool before
- * it is sorted (br_quantiles_readonly), because the stall search walks each
- * request's gaps in order.
+ * located in time (stall_event). The threshold is read from the pool in s,
+ * before it is scaled to ms, because the stall search walks each request's
+ * gaps in s.
  */
 static void
 analyze_latency(const br_run *run, br_bench *take, br_latency *out)
@@ -550,6 +554,7 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		br_describe_sort(v[k].v, v[k].n, &out->m[k]);
 		out->samples_ms[k] = v[k].v;
 		out->n_samples[k] = v[k].n;
+		out->ranked[k] = br_ranked_new(v[k].v, v[k].n, 1.0);
 		out->has_stats[k] = v[k].n > 0;
 		out->count_known[k] = 1;   /* the arrays give the count, 0 included */
 		if (v[k].n == 0) {
@@ -558,8 +563,12 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		}
 	}
 	if (n_pool > 0) {
-		double median_ms, p99_ms;
-		br_quantiles_readonly(pool, n_pool, 1000.0, (const double[]){ 99 }, 1, &median_ms, &p99_ms);
+		/* an index of the pool in s read as ms (the pool is scaled in
+		 * place only after the stall search, which reads it in s) */
+		br_ranked *in_s = br_ranked_new(pool, n_pool, 1000.0);
+		double median_ms = br_ranked_median(in_s), p99_ms;
+		br_ranked_percentiles(in_s, (const double[]){ 99 }, 1, &p99_ms);
+		br_ranked_free(in_s);
 		out->itl_stalls_known = 1;
 		out->itl_stall_threshold_ms = 10.0 * median_ms;
 		if (n_pool >= 1000 && 3.0 * p99_ms > out->itl_stall_threshold_ms)
@@ -576,7 +585,6 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 
 	for (size_t j = 0; j < n_pool; j++)
 		pool[j] *= 1000.0;
-	br_describe_sort(pool, n_pool, &out->m[BR_ITL]);
 	out->n_samples[BR_ITL] = n_pool;
 	out->has_stats[BR_ITL] = n_pool > 0;
 	out->count_known[BR_ITL] = 1;
@@ -596,6 +604,9 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		pool = NULL;
 	}
 	out->samples_ms[BR_ITL] = pool;
+	/* describe from an index: the pool stays in submission order */
+	out->ranked[BR_ITL] = br_ranked_new(pool, n_pool, 1.0);
+	br_describe_ranked(pool, n_pool, out->ranked[BR_ITL], &out->m[BR_ITL]);
 	if (n_pool > 0)
 		out->itl_max_ms = out->m[BR_ITL].max;
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);

@@ -100,7 +100,7 @@ lat(const br_analysis *a, int k, int which)
 
 /*
  * slow_gap_frac: the share of a run's ITL gaps longer than SLOW_GAP × its
- * own median, from the sorted per-request samples (NAN without them): the
+ * own median, from the per-request samples (NAN without them): the
  * steps that carried more than a plain decode (another request's prefill
  * chunk, a recompute, a stall).
  */
@@ -108,20 +108,12 @@ lat(const br_analysis *a, int k, int which)
 static double
 slow_gap_frac(const br_analysis *a)
 {
-	const double *v = a->latency.samples_ms[BR_ITL];
-	size_t n = a->latency.n_samples[BR_ITL];
-	if (v == NULL || n == 0 || !num(a->latency.m[BR_ITL].median))
+	const br_ranked *r = a->latency.ranked[BR_ITL];
+	size_t n = br_ranked_count(r);
+	if (n == 0 || !num(a->latency.m[BR_ITL].median))
 		return NAN;
 	double lim = SLOW_GAP * a->latency.m[BR_ITL].median;
-	size_t lo = 0, hi = n;   /* first index with v > lim */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] > lim)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return (double)(n - lo) / (double)n;
+	return (double)br_ranked_count_above(r, lim) / (double)n;
 }
 
 static void

@@ -19,40 +19,6 @@
 #define CDF_MAX_POINTS 2000   /* per metric, in the plot and the CSV */
 #define CDF_TAIL_POINTS 500   /* the largest samples, always kept exactly */
 
-/* cmp_double: ascending order for qsort. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/*
- * cdf_pick: ranks (0-based, ascending) of the samples drawn for n sorted
- * samples. n <= CDF_MAX_POINTS: all. Otherwise the CDF_TAIL_POINTS largest
- * exactly plus evenly spaced ranks over the rest (first rank included).
- * Out: idx (malloc'd), returns the count.
- */
-static size_t
-cdf_pick(size_t n, size_t **idx)
-{
-	size_t m = n <= CDF_MAX_POINTS ? n : CDF_MAX_POINTS;
-	size_t *v = br_xmalloc((m ? m : 1) * sizeof *v);
-	if (n <= CDF_MAX_POINTS) {
-		for (size_t i = 0; i < n; i++)
-			v[i] = i;
-	} else {
-		size_t tail = CDF_TAIL_POINTS, bulk = CDF_MAX_POINTS - tail, nb = n - tail;
-		/* bulk ranks 0 .. nb-1, evenly spaced, strictly increasing because nb >= bulk */
-		for (size_t i = 0; i < bulk; i++)
-			v[i] = (size_t)((double)i * (double)(nb - 1) / (double)(bulk - 1) + 0.5);
-		for (size_t i = 0; i < tail; i++)
-			v[bulk + i] = nb + i;
-	}
-	*idx = v;
-	return m;
-}
-
 /* fmt_value: a latency in the panel's unit with 3 significant figures (locale independent). */
 static void
 fmt_value(double v, char *buf, size_t len)
@@ -88,43 +54,40 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 		size_t n = L->n_samples[m];
 		if (s == NULL || n == 0)
 			continue;
-		/* finite samples, ascending: the analysis keeps them so, and then they
-		 * are read in place (5 M ITLs are 40 MB); else a sorted finite copy */
-		int in_order = 1;
-		for (size_t i = 0; i < n && in_order; i++)
-			in_order = isfinite(s[i]) && (i == 0 || s[i - 1] <= s[i]);
+		/* the analysis's index of the samples; without one (a caller that
+		 * filled samples_ms alone) an index of their finite values */
+		const br_ranked *rk = L->ranked[m];
+		br_ranked *own = NULL;
 		double *copy = NULL;
-		const double *v = s;
-		size_t nf = n;
-		if (!in_order) {
+		if (rk == NULL || br_ranked_count(rk) != n) {
 			copy = br_xmalloc(n * sizeof *copy);
-			nf = 0;
+			size_t nf = 0;
 			for (size_t i = 0; i < n; i++)
 				if (isfinite(s[i]))
 					copy[nf++] = s[i];
-			qsort(copy, nf, sizeof *copy, cmp_double);
-			v = copy;
+			rk = own = br_ranked_new(copy, nf, 1.0);
 		}
+		size_t nf = br_ranked_count(rk);
 		if (nf == 0) {
 			free(copy);
 			continue;
 		}
-		double median = v[nf / 2];
+		double median;
+		size_t mid = nf / 2;
+		br_ranked_at(rk, &mid, 1, &median);
 		int in_s = median >= 1000;
 		double div = in_s ? 1000 : 1;
 		const char *unit = in_s ? "s" : "ms";
-		size_t *idx;
-		size_t np = cdf_pick(nf, &idx);
-		double *x = br_xmalloc(np * sizeof *x), *y = br_xmalloc(np * sizeof *y);
+		double *x, *y;
+		size_t np = br_ranked_cdf(rk, CDF_MAX_POINTS, CDF_TAIL_POINTS, &x, &y);
 		GString *part = g_string_new(NULL);
 		for (size_t i = 0; i < np; i++) {
-			x[i] = v[idx[i]] / div;
-			y[i] = (double)(idx[i] + 1) / (double)nf;
 			g_string_append_printf(part, "%s,", key[k]);
-			br_csv_num(part, v[idx[i]]);
+			br_csv_num(part, x[i]);
 			g_string_append_c(part, ',');
 			br_csv_num(part, y[i]);
 			g_string_append_c(part, '\n');
+			x[i] /= div;
 		}
 		/* n with thousands separators: 4,995,000 */
 		char digits[32], count[48];
@@ -172,7 +135,7 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 		g_string_free(part, TRUE);
 		free(x);
 		free(y);
-		free(idx);
+		br_ranked_free(own);
 		free(copy);
 	}
 	int rc = 0;

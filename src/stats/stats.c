@@ -11,6 +11,7 @@
 #include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/stats.h"
+#include "stats_priv.h"
 
 /* qsort comparator for doubles, ascending (callers removed NaN). */
 static int
@@ -18,26 +19,6 @@ cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
-}
-
-/* key_of / double_of: map a double's bits to an unsigned key that sorts
- * like the double (flip all bits of negatives, the sign bit of the rest),
- * and back. -0.0 sorts before +0.0, which compare equal anyway. */
-static inline uint64_t
-key_of(double d)
-{
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
-}
-
-static inline double
-double_of(uint64_t k)
-{
-	uint64_t u = (k >> 63) ? (k & 0x7fffffffffffffffull) : ~k;
-	double d;
-	memcpy(&d, &u, sizeof d);
-	return d;
 }
 
 /* ldk / stk: the 64-bit word at x + i, through memcpy (x's memory holds
@@ -301,32 +282,6 @@ br_std_pop(const double *x, size_t n)
  * b - (b-a)·(1-t) otherwise; reproduced here so results match bit for bit.
  * p outside [0, 100] is clamped. n == 0 (or p NaN) → NAN.
  */
-/* lerp7: numpy's linear interpolation between neighbours a <= b at
- * fraction t, written as numpy writes it (bit-identical results). */
-static double
-lerp7(double a, double b, double t)
-{
-	double diff = b - a;
-	if (t >= 0.5)
-		return b - diff * (1.0 - t);
-	return a + diff * t;
-}
-
-/* rank7: the position h = (n-1)·p/100 of percentile p (clamped to
- * [0, 100]) as its floor *lo and fraction *t. */
-static void
-rank7(size_t n, double p, size_t *lo, double *t)
-{
-	if (p < 0)
-		p = 0;
-	if (p > 100)
-		p = 100;
-	double h = (p / 100.0) * (double)(n - 1);
-	double fl = floor(h);
-	*lo = (size_t)fl;
-	*t = h - fl;
-}
-
 double
 br_percentile_sorted(const double *sorted, size_t n, double p)
 {
@@ -432,95 +387,6 @@ br_percentiles_select(double *x, size_t n, const double *p, size_t k, double *ou
 			out[i] = lerp7(a, b, t);
 		}
 		from = lo;
-	}
-}
-
-/*
- * ranks_readonly: the values a sort of x[0..n) (no NaN) would put at ranks
- * r[0..k) (each < n), x untouched: a radix selection on the 64-bit keys,
- * 16 bits per level. At each level every rank counts the next digit of the
- * keys that share its prefix so far (one pass over x for all ranks), then
- * keeps the digit whose running count holds its rank. Four passes, no
- * element is copied; 65,536 counters per rank (k <= 8).
- */
-static void
-ranks_readonly(const double *x, size_t n, const size_t *r, size_t k, double *out)
-{
-	uint64_t prefix[8] = { 0 };
-	size_t left[8];
-	size_t *count = br_xmalloc(k * 65536 * sizeof *count);
-	for (size_t j = 0; j < k; j++)
-		left[j] = r[j];
-	for (int level = 0; level < 4; level++) {
-		int shift = 48 - 16 * level;
-		memset(count, 0, k * 65536 * sizeof *count);
-		for (size_t i = 0; i < n; i++) {
-			uint64_t key = key_of(x[i]);
-			for (size_t j = 0; j < k; j++)
-				if (level == 0 || (key >> (shift + 16)) == prefix[j])
-					count[j * 65536 + ((key >> shift) & 0xffff)]++;
-		}
-		for (size_t j = 0; j < k; j++) {
-			const size_t *c = &count[j * 65536];
-			size_t d = 0;
-			while (left[j] >= c[d]) {
-				left[j] -= c[d];
-				d++;
-			}
-			prefix[j] = (prefix[j] << 16) | d;
-		}
-	}
-	free(count);
-	for (size_t j = 0; j < k; j++)
-		out[j] = double_of(prefix[j]);
-}
-
-/* br_quantiles_readonly: see stats.h. */
-void
-br_quantiles_readonly(const double *x, size_t n, double scale, const double *p, size_t k,
-    double *median, double *out)
-{
-	*median = NAN;
-	for (size_t i = 0; i < k; i++)
-		out[i] = NAN;
-	if (x == NULL || n == 0)
-		return;
-	/* the ranks asked for: the median's one or two, then each percentile's
-	 * floor and the next (a sort of scale·x puts scale·v where a sort of x
-	 * puts v, scale > 0 being monotone) */
-	size_t r[8], nr = 0, lo[3];
-	double t[3];
-	if (k > 3)
-		k = 3;
-	r[nr++] = n % 2 ? n / 2 : n / 2 - 1;
-	r[nr++] = n / 2;
-	for (size_t i = 0; i < k; i++) {
-		lo[i] = 0;
-		t[i] = 0;
-		if (!isnan(p[i]))
-			rank7(n, p[i], &lo[i], &t[i]);
-		if (lo[i] >= n - 1)
-			lo[i] = n - 1;
-		r[nr++] = lo[i];
-		r[nr++] = lo[i] + 1 < n ? lo[i] + 1 : lo[i];
-	}
-	double v[8];
-	if (n <= 4096) {
-		double *c = br_xmalloc(n * sizeof *c);
-		memcpy(c, x, n * sizeof *c);
-		br_sort_doubles(c, n);
-		for (size_t j = 0; j < nr; j++)
-			v[j] = c[r[j]];
-		free(c);
-	} else
-		ranks_readonly(x, n, r, nr, v);
-	for (size_t j = 0; j < nr; j++)
-		v[j] *= scale;
-	*median = n % 2 ? v[1] : (v[0] + v[1]) / 2.0;
-	for (size_t i = 0; i < k; i++) {
-		if (isnan(p[i]))
-			continue;
-		out[i] = lo[i] == n - 1 ? v[2 + 2 * i] : lerp7(v[2 + 2 * i], v[3 + 2 * i], t[i]);
 	}
 }
 

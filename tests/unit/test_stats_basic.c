@@ -316,23 +316,44 @@ test_percentiles_select(void **state)
 	assert_true(isnan(nan_out[0]));
 }
 
+/* count_le / count_lt: values of the ascending y[0..n) <= v / < v. */
+static size_t
+count_le(const double *y, size_t n, double v, int strict)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strict ? y[mid] < v : y[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * br_quantiles_readonly against a sorted scaled copy + br_median_sorted /
- * br_percentile_sorted (equal values), on the fills of
- * test_percentiles_select plus values near 0.02 s (ITL-like: one exponent,
- * so the top 16 key bits are shared), sizes on both sides of the 4,096
- * copy threshold; x must be left as it was, bit for bit.
+ * br_ranked against a sorted scaled copy y (br_sort_doubles, then
+ * br_median_sorted / br_percentile_sorted: equal values) on sizes each side
+ * of the 65,536 sorted-copy threshold and fills: ITL-like values near
+ * 0.02 s (one binade), all equal, the mixed fill of test_percentiles_select
+ * (ties, signed zeros, subnormals, 1e300), and 99% one value with a spread
+ * tail (one bucket holds nearly all). Scales 1 and 1000. Checked: x is
+ * left as it was, bit for bit; median, 9 percentiles (a NaN one), 64 ranks
+ * and a rank past the end; the count above a sample value; describe
+ * against br_describe; every CDF point lies on the empirical CDF of y
+ * (#(y < x)/n <= cdf <= #(y <= x)/n), x ascending, the 500 largest exact.
  */
 static void
-test_quantiles_readonly(void **state)
+test_ranked(void **state)
 {
 	(void)state;
-	static const size_t sizes[] = { 1, 2, 3, 4096, 4097, 4098, 100001, 100002 };
-	static const double p[3] = { 99, 90, 100 };
+	static const size_t sizes[] = { 1, 2, 3, 1999, 2001, 65535, 65536, 65537, 200001 };
+	static const double p[] = { 0, 25, 50, 90, 99, 99.9, 99.99, 100, NAN };
+	enum { NP = sizeof p / sizeof *p };
 	static const double scales[2] = { 1.0, 1000.0 };
 	uint64_t r = 0x9e3779b97f4a7c15ull;
 	for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
-		for (int fill = 0; fill < 3; fill++)
+		for (int fill = 0; fill < 4; fill++)
 			for (int sc = 0; sc < 2; sc++) {
 				size_t n = sizes[si];
 				double *x = malloc(n * sizeof *x), *keep = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
@@ -340,6 +361,7 @@ test_quantiles_readonly(void **state)
 					r ^= r << 13; r ^= r >> 7; r ^= r << 17;
 					double u = (double)(r >> 11) / 9007199254740992.0;
 					x[i] = fill == 0 ? 0.02 + 0.005 * u : fill == 1 ? 21.46 :
+					    fill == 3 ? (i % 100 ? 0.0213 : 0.5 + 10 * u) :
 					    i % 5 == 0 ? (double)(r % 10) : i % 5 == 1 ? -u * 1e6 :
 					    i % 5 == 2 ? u * 1e-310 : i % 5 == 3 ? (i % 2 ? 0.0 : -0.0) : u * 1e300;
 				}
@@ -347,26 +369,75 @@ test_quantiles_readonly(void **state)
 				for (size_t i = 0; i < n; i++)
 					y[i] = x[i] * scales[sc];
 				br_sort_doubles(y, n);
-				double med, got[3];
-				br_quantiles_readonly(x, n, scales[sc], p, 3, &med, got);
-				assert_memory_equal(x, keep, n * sizeof *x);
+				br_ranked *rk = br_ranked_new(x, n, scales[sc]);
+				assert_int_equal(br_ranked_count(rk), n);
+				double med = br_ranked_median(rk), got[NP];
 				if (!(med == br_median_sorted(y, n)))
 					fail_msg("n %zu fill %d scale %g: median %.17g, sorted %.17g", n, fill, scales[sc],
 					    med, br_median_sorted(y, n));
-				for (int i = 0; i < 3; i++)
-					if (!(got[i] == br_percentile_sorted(y, n, p[i])))
+				br_ranked_percentiles(rk, p, NP, got);
+				for (int i = 0; i < NP; i++)
+					if (!(got[i] == br_percentile_sorted(y, n, p[i])) && !(isnan(p[i]) && isnan(got[i])))
 						fail_msg("n %zu fill %d scale %g p %g: %.17g, sorted %.17g", n, fill, scales[sc],
 						    p[i], got[i], br_percentile_sorted(y, n, p[i]));
+				size_t rank[65];
+				double at[65];
+				for (int j = 0; j < 64; j++) {
+					r ^= r << 13; r ^= r >> 7; r ^= r << 17;
+					rank[j] = j == 0 ? 0 : j == 1 ? n - 1 : (size_t)(r % n);
+				}
+				rank[64] = n;
+				br_ranked_at(rk, rank, 65, at);
+				for (int j = 0; j < 64; j++)
+					if (!(at[j] == y[rank[j]]))
+						fail_msg("n %zu fill %d rank %zu: %.17g, sorted %.17g", n, fill, rank[j], at[j], y[rank[j]]);
+				assert_true(isnan(at[64]));
+				double lim = y[n / 3];
+				assert_int_equal(br_ranked_count_above(rk, lim), n - count_le(y, n, lim, 0));
+				if (sc == 0) {
+					br_describe_t d, e;
+					br_describe_ranked(x, n, rk, &d);
+					br_describe(x, n, &e);
+					assert_int_equal(d.count, e.count);
+					const double dv[] = { d.mean, d.std, d.min, d.max, d.median, d.p90, d.p99, d.p999, d.p9999 };
+					const double ev[] = { e.mean, e.std, e.min, e.max, e.median, e.p90, e.p99, e.p999, e.p9999 };
+					for (int i = 0; i < 9; i++)
+						if (!(dv[i] == ev[i]))
+							fail_msg("n %zu fill %d describe field %d: %.17g, br_describe %.17g", n, fill, i,
+							    dv[i], ev[i]);
+				}
+				double *cx, *cy;
+				size_t np = br_ranked_cdf(rk, 2000, 500, &cx, &cy);
+				assert_true(np <= 2000 && np >= (n < 2000 ? n : 501));
+				if (n <= 2000)
+					assert_int_equal(np, n);
+				for (size_t i = 0; i < np; i++) {
+					double c = cy[i] * (double)n;
+					size_t lo = count_le(y, n, cx[i], 1), hi = count_le(y, n, cx[i], 0);
+					if (!(c >= (double)lo - 1e-6 && c <= (double)hi + 1e-6 && c >= 1 - 1e-6))
+						fail_msg("n %zu fill %d cdf point %zu (%.17g, %.17g): not on the ECDF (%zu..%zu of %zu)",
+						    n, fill, i, cx[i], cy[i], lo, hi, n);
+					if (i > 0)
+						assert_true(cx[i - 1] <= cx[i]);
+				}
+				size_t tail = n <= 2000 ? n : 500;
+				for (size_t i = 0; i < tail; i++) {
+					assert_true(cx[np - tail + i] == y[n - tail + i]);
+					assert_double_rel(cy[np - tail + i], (double)(n - tail + i + 1) / (double)n, 1e-15);
+				}
+				free(cx);
+				free(cy);
+				br_ranked_free(rk);
+				assert_memory_equal(x, keep, n * sizeof *x);
 				free(x);
 				free(keep);
 				free(y);
 			}
-	double med, out[1];
-	br_quantiles_readonly(NULL, 0, 1.0, (const double[]){ 50 }, 1, &med, out);
-	assert_true(isnan(med) && isnan(out[0]));
-	double one = 3.0;
-	br_quantiles_readonly(&one, 1, 1000.0, (const double[]){ NAN }, 1, &med, out);
-	assert_true(med == 3000.0 && isnan(out[0]));
+	assert_null(br_ranked_new(NULL, 0, 1.0));
+	double out[1];
+	br_ranked_percentiles(NULL, (const double[]){ 50 }, 1, out);
+	assert_true(isnan(out[0]) && isnan(br_ranked_median(NULL)));
+	assert_int_equal(br_ranked_count_above(NULL, 1.0), 0);
 }
 
 int
@@ -375,7 +446,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_large_sort),
 		cmocka_unit_test(test_percentiles_select),
-		cmocka_unit_test(test_quantiles_readonly),
+		cmocka_unit_test(test_ranked),
 		cmocka_unit_test(test_percentiles_vs_numpy),
 		cmocka_unit_test(test_edge_sizes),
 		cmocka_unit_test(test_mean_std),
