@@ -172,6 +172,14 @@ int br_shortest_fixed(double x, char buf[32]);
  * when the text is not one whole number.
  */
 int br_decimal_to_double(const char *first, const char *last, double *out);
+/*
+ * br_decimal_prefix: the longest decimal number at first (fast_float's
+ * grammar: digits, '-', '.', exponent; no '+', no blanks) read before last,
+ * as br_decimal_to_double reads it. Returns the byte after it with *out, or
+ * NULL when first holds no number. The caller checks what JSON forbids
+ * (leading zeros, "1.", ".5") and what may follow.
+ */
+const char *br_decimal_prefix(const char *first, const char *last, double *out);
 
 /* br_clock_mono_s / br_clock_wall_s: CLOCK_MONOTONIC / CLOCK_REALTIME in
  * seconds (wall: Unix epoch). */

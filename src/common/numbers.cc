@@ -24,6 +24,17 @@ br_decimal_to_double(const char *first, const char *last, double *out)
 	return 1;
 }
 
+extern "C" const char *
+br_decimal_prefix(const char *first, const char *last, double *out)
+{
+	double v = 0;
+	fast_float::from_chars_result r = fast_float::from_chars(first, last, v);
+	if (r.ec != std::errc())
+		return nullptr;
+	*out = v;
+	return r.ptr;
+}
+
 extern "C" int
 br_shortest_digits(double x, char digits[18], int *point)
 {

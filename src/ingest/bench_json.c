@@ -1391,7 +1391,7 @@ skip_ws_z(const char *t, size_t i)
  * double overflow).
  */
 static inline int
-fast_number(const char *t, size_t *pi, double *out)
+fast_number(const char *t, const char *lim, size_t *pi, double *out)
 {
 	size_t i = *pi, s0 = i;
 	int neg = 0;
@@ -1400,7 +1400,7 @@ fast_number(const char *t, size_t *pi, double *out)
 		i++;
 	}
 	uint64_t w = 0;             /* the integer part, while it has <= 19 digits */
-	int nd = 0, is_int = 1;
+	int nd = 0;
 	if (t[i] == '0') {
 		i++;
 		if (t[i] >= '0' && t[i] <= '9')
@@ -1414,36 +1414,28 @@ fast_number(const char *t, size_t *pi, double *out)
 		} while (t[i] >= '0' && t[i] <= '9');
 	} else
 		return 0;
-	if (t[i] == '.') {
-		is_int = 0;
-		i++;
-		if (!(t[i] >= '0' && t[i] <= '9'))
-			return 0;
-		while (t[i] >= '0' && t[i] <= '9')
-			i++;
-	}
-	if (t[i] == 'e' || t[i] == 'E') {
-		is_int = 0;
-		i++;
-		if (t[i] == '+' || t[i] == '-')
-			i++;
-		if (!(t[i] >= '0' && t[i] <= '9'))
-			return 0;
-		while (t[i] >= '0' && t[i] <= '9')
-			i++;
-	}
-	if (!is_delim((unsigned char)t[i]))
-		return 0;
 	double v;
-	if (is_int) {
+	if (t[i] == '.' || t[i] == 'e' || t[i] == 'E') {
+		/* JSON wants a digit after '.' and after the exponent's sign;
+		 * fast_float reads the rest (fraction digits eight at a time) and
+		 * stops before an exponent without digits, which then fails the
+		 * delimiter test as jansson fails it */
+		if (t[i] == '.' && !(t[i + 1] >= '0' && t[i + 1] <= '9'))
+			return 0;
+		const char *end = br_decimal_prefix(t + s0, lim, &v);
+		if (end == NULL || isinf(v))
+			return 0;           /* jansson: "real number overflow" */
+		i = (size_t)(end - t);
+	} else {
 		/* jansson: strtoll, ERANGE is an error ("too big integer") */
 		if (nd > 19 || w > (uint64_t)INT64_MAX + (uint64_t)neg)
 			return 0;
 		v = (double)w;     /* round to nearest, as (double)(json_int_t) */
 		if (neg && w != 0)
 			v = -v;
-	} else if (!br_decimal_to_double(t + s0, t + i, &v) || isinf(v))
-		return 0;           /* jansson: "real number overflow" */
+	}
+	if (!is_delim((unsigned char)t[i]))
+		return 0;
 	*out = v;
 	*pi = i;
 	return 1;
@@ -1456,12 +1448,12 @@ fast_number(const char *t, size_t *pi, double *out)
  * it, else 0.
  */
 static inline int
-fast_value(const pctx *p, const char *t, size_t *pi, double *out)
+fast_value(const pctx *p, const char *t, const char *lim, size_t *pi, double *out)
 {
 	size_t i = *pi;
 	char c = t[i];
 	if ((c >= '0' && c <= '9') || c == '-')
-		return fast_number(t, pi, out);
+		return fast_number(t, lim, pi, out);
 	if (c == 'n') {
 		if (t[i + 1] == 'u' && t[i + 2] == 'l' && t[i + 3] == 'l' &&
 		    is_delim((unsigned char)t[i + 4])) {
@@ -1516,7 +1508,7 @@ fast_list(const pctx *p, const char *t, size_t *pi, double **v, size_t *n, size_
 	}
 	for (;;) {
 		double x;
-		if (!fast_value(p, t, &i, &x))
+		if (!fast_value(p, t, p->text + p->len, &i, &x))
 			return 0;
 		dvec_push(v, n, cap, x);
 		i = skip_ws_z(t, i);
@@ -2096,8 +2088,18 @@ sr_copy_ws(sreader *r, sbuf *out)
 	}
 }
 
+/* is_ws: JSON whitespace. */
+static inline int
+is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
 /* sr_list: one flat list at '[' (fast_list's grammar), values appended to
- * (*v, *n, *cap). Returns 1, or 0 when the fast path would not read it. */
+ * (*v, *n, *cap). Returns 1, or 0 when the fast path would not read it.
+ * Values and separators are read straight from the buffer while the next
+ * value surely lies inside it (STREAM_LOOKAHEAD bytes ahead, or the file's
+ * end is in); a separator beyond the buffer's end is read through sr_*. */
 static int
 sr_list(sreader *r, const pctx *p, double **v, size_t *n, size_t *cap, size_t *nl)
 {
@@ -2109,13 +2111,39 @@ sr_list(sreader *r, const pctx *p, double **v, size_t *n, size_t *cap, size_t *n
 	}
 	for (;;) {
 		sr_fill(r, STREAM_LOOKAHEAD);
-		double x;
-		size_t i = r->pos;
-		if (!fast_value(p, r->buf, &i, &x))
-			return 0;
+		const char *t = r->buf, *lim = r->buf + r->end;
+		size_t i = r->pos, safe = r->eof || r->end < STREAM_LOOKAHEAD ? r->end : r->end - STREAM_LOOKAHEAD;
+		size_t lines = 0;
+		int need_sep = 0;
+		for (;;) {
+			double x;
+			if (!fast_value(p, t, lim, &i, &x))
+				return 0;
+			dvec_push(v, n, cap, x);
+			while (is_ws(t[i]))
+				lines += t[i++] == '\n';
+			if (i >= r->end) {
+				need_sep = 1;      /* the separator is past the buffer */
+				break;
+			}
+			char c = t[i++];
+			if (c == ']') {
+				r->pos = i;
+				*nl += lines;
+				return 1;
+			}
+			if (c != ',')
+				return 0;
+			while (is_ws(t[i]))
+				lines += t[i++] == '\n';
+			if (i > safe)
+				break;
+		}
 		r->pos = i;
-		dvec_push(v, n, cap, x);
+		*nl += lines;
 		sr_skip_ws(r, nl);
+		if (!need_sep)
+			continue;
 		if (r->pos >= r->end)
 			return 0;
 		char c = r->buf[r->pos++];

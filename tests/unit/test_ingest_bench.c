@@ -5,6 +5,7 @@
  * or from the fixture text as written (fixtures/bench/ and fixtures/bad/).
  */
 #include <dirent.h>
+#include <unistd.h>
 #include "br_test.h"
 #include "benchreport/bench.h"
 
@@ -1082,6 +1083,39 @@ xorshift64(uint64_t *s)
  * gives exactly what the jansson path gives, and each value is what strtod
  * (a token with '.', 'e' or 'E') or strtoll (an integer token) gives.
  */
+/*
+ * Tokens JSON forbids but a decimal reader may take ("1.", ".5", "01",
+ * "1.e5", "-.5", "+1", "1e", "1e+", "1.5.3", "-", "-inf", "0x10", "1e400"
+ * overflowing): the fast path rejects each exactly where jansson does, with
+ * jansson's message, parsed from a text and from a file (whole and
+ * streamed); the same list with a valid neighbour ("0.5e-3", "-0", "1E5")
+ * still parses.
+ */
+static void
+t_fast_bad_tokens(void **state)
+{
+	(void)state;
+	static const char *const bad[] = { "1.", ".5", "01", "1.e5", "-.5", "+1", "1e", "1e+", "1.5.3",
+		"-", "-inf", "0x10", "1e400", "00.5", "-01", "1.5e", "1.5E-" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		for (int pos = 0; pos < 2; pos++) {
+			char txt[256];
+			snprintf(txt, sizeof txt, "{\"duration\": 1, \"completed\": 0, \"num_prompts\": 1, "
+			    "\"itls\": [[%s%s%s]], \"errors\": [\"boom\"]}\n",
+			    pos ? "0.5e-3, -0, 1E5, " : "", bad[i], pos ? ", 2" : "");
+			assert_int_equal(compare_paths("bad.json", txt), -1);
+			char path[] = "/tmp/br_bad_token.XXXXXX";
+			int fd = mkstemp(path);
+			assert_true(fd >= 0);
+			assert_int_equal(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
+			close(fd);
+			assert_int_equal(compare_paths(path, NULL), -1);
+			unlink(path);
+		}
+	assert_int_equal(compare_paths("good.json", "{\"duration\": 1, \"completed\": 0, \"num_prompts\": 1, "
+	    "\"itls\": [[0.5e-3, -0, 1E5, 2]], \"errors\": [\"boom\"]}\n"), 1);
+}
+
 static void
 t_fast_generated(void **state)
 {
@@ -1143,6 +1177,15 @@ t_fast_generated(void **state)
 	assert_true(w + 4 < cap);
 
 	assert_int_equal(compare_paths("gen.json", txt), 1);
+	/* and streamed from a file (sr_list reads the lists straight from its
+	 * buffer): the same values bitwise */
+	char gen_path[] = "/tmp/br_gen_numbers.XXXXXX";
+	int gfd = mkstemp(gen_path);
+	assert_true(gfd >= 0);
+	assert_int_equal(write(gfd, txt, strlen(txt)), (ssize_t)strlen(txt));
+	close(gfd);
+	assert_int_equal(compare_paths(gen_path, NULL), 1);
+	unlink(gen_path);
 	br_bench_set s;
 	char *cause = NULL;
 	assert_int_equal(parse_mode("gen.json", txt, 1, &s, &cause), 0);
@@ -1296,6 +1339,7 @@ main(void)
 		cmocka_unit_test(t_fast_real),
 		cmocka_unit_test(t_fast_tricky),
 		cmocka_unit_test(t_fast_generated),
+		cmocka_unit_test(t_fast_bad_tokens),
 		cmocka_unit_test(t_fast_fallbacks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
