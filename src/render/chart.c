@@ -892,12 +892,19 @@ draw_lines(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *
 	br_cv_dash(cv, NULL, 0);
 }
 
+/* scatter_r: the marker radius of scatter series s (points), as draw_scatter draws it. */
+static double
+scatter_r(const br_chart_series *s)
+{
+	return s->line_width_pt > 0 ? s->line_width_pt * 2 : 2.2;
+}
+
 /* draw_scatter: markers at usable points. */
 static void
 draw_scatter(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *ya)
 {
 	set_color(cv, s->color);
-	double r = s->line_width_pt > 0 ? s->line_width_pt * 2 : 2.2;
+	double r = scatter_r(s);
 	for (size_t j = 0; j < s->n; j++) {
 		double px, py;
 		if (ax_map(xa, s->x[j], &px) && ax_map(ya, s->y[j], &py))
@@ -1151,6 +1158,28 @@ boxes_overlap(const double *a, const double *b)
  * figure's CSV): labels never cover each other, and a label is never moved
  * away from the thing it names.
  */
+/* hits_marker: whether box b (x, y, w, h) covers a marker of a scatter
+ * series of c. */
+static int
+hits_marker(const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr, const double *b)
+{
+	for (size_t i = 0; i < c->n_series; i++) {
+		const br_chart_series *s = &c->series[i];
+		if (s->kind != BR_SERIES_SCATTER)
+			continue;
+		double r = scatter_r(s) + 0.5;
+		for (size_t j = 0; j < s->n; j++) {
+			double px, py;
+			if (!ax_map(xa, s->x[j], &px) || !ax_map(s->side == BR_SIDE_RIGHT ? yr : yl, s->y[j], &py))
+				continue;
+			double m[4] = { px - r, py - r, 2 * r, 2 * r };
+			if (boxes_overlap(b, m))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static void
 draw_notes(br_canvas *cv, const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
     double px0, double py0, double px1, double py1, double fs, double (*box)[4], size_t nb)
@@ -1172,6 +1201,22 @@ draw_notes(br_canvas *cv, const br_chart *c, const axrt *xa, const axrt *yl, con
 		if (by < py0 + 1)
 			by = py0 + 1;
 		double cand[4] = { bx, by, tw, th };
+		/* a note over a scatter marker (a value above a bar where a
+		 * right-axis point sits) goes to the mirror side of its anchor
+		 * (inside the bar's top) when a place there is inside the plot
+		 * and clear of markers; else it stays where it was */
+		if (hits_marker(c, xa, yl, yr, cand)) {
+			/* the mirror position, then up to 1.5 text heights further
+			 * from the anchor (a marker straddling the bar's top) */
+			for (int k = 0; k <= 3; k++) {
+				double my = py - n->dy_pt - (1 - n->ay) * th + (n->ay >= 0.5 ? 1 : -1) * k * 0.5 * th;
+				double alt[4] = { bx, my, tw, th };
+				if (my >= py0 + 1 && my + th <= py1 - 1 && !hits_marker(c, xa, yl, yr, alt)) {
+					cand[1] = my;
+					break;
+				}
+			}
+		}
 		int placed = 1;
 		for (size_t b = 0; b < nb && placed; b++)
 			if (boxes_overlap(cand, box[b]))

@@ -403,6 +403,81 @@ test_tick_labels(void **state)
 	assert_string_equal(b, "90000");
 }
 
+/* note_box: the extent (x, y, w, h, figure pt) of the recorded text t. */
+static void
+note_box(const br_draw_text *t, double b[4])
+{
+	b[0] = t->x - t->ax * t->w_pt;
+	b[1] = t->y - t->ay * t->h_pt;
+	b[2] = t->w_pt;
+	b[3] = t->h_pt;
+}
+
+/*
+ * A value label above a bar moves inside the bar's top when a right-axis
+ * marker sits where it would be drawn (campaign figure 1: the KV-demand
+ * circle over "32"), and stays above the bar otherwise. Bars of 32 on a
+ * 0..64 axis; the marker at x = 0 on a right axis 0..1 at 0.55, just over
+ * the label's place (the bar top is at y = 0.5 of the plot).
+ */
+static void
+test_note_clear_of_marker(void **state)
+{
+	(void)state;
+	for (int with_marker = 0; with_marker < 2; with_marker++) {
+		br_chart *c = br_chart_new(NULL);
+		static const double cx[1] = { 0 };
+		static const char *const cl[1] = { "run" };
+		br_axis_set_categories(&c->x, cx, cl, 1);
+		c->y.min = 0;
+		c->y.max = 64;
+		c->legend = 0;
+		double bx[1] = { 0 }, by[1] = { 32 }, my[1] = { 0.55 };
+		br_chart_add(c, BR_SERIES_BARS, BR_SIDE_LEFT, 3, NULL, bx, by, 1);
+		if (with_marker) {
+			c->has_y2 = 1;
+			c->y2.min = 0;
+			c->y2.max = 1;
+			br_chart_series *m = br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_RIGHT, 4, NULL, bx, my, 1);
+			m->line_width_pt = 2.0;
+		}
+		br_chart_add_note(c, BR_SIDE_LEFT, 0, 32, "32", -1, 0, -1.5, 0.5, 1);
+		br_canvas *cv = br_canvas_new(300, 200);
+		br_chart_draw(c, cv, 0, 0, 300, 200);
+		br_drawing *dr = br_canvas_finish(cv);
+		const br_draw_text *t = NULL;
+		for (size_t i = 0; i < dr->n_texts; i++)
+			if (strcmp(dr->texts[i].text, "32") == 0 && dr->texts[i].angle_deg == 0 && dr->texts[i].ax == 0)
+				t = &dr->texts[i];
+		assert_non_null(t);
+		/* the bar's top: the filled rectangle of the bar (its top y, pt;
+		 * the plot's own rectangles span 273 pt) */
+		double top = NAN, circ[3] = { NAN, NAN, NAN };
+		for (size_t i = 0; i + 1 < dr->n_ops; i++) {
+			if (dr->ops[i].kind == BR_OP_RECT && dr->ops[i + 1].kind == BR_OP_COLOR && isnan(top) &&
+			    dr->ops[i].v[3] > 20 && dr->ops[i].v[2] < 250)
+				top = dr->ops[i].v[1];
+			if (dr->ops[i].kind == BR_OP_CIRCLE && isnan(circ[0]))
+				memcpy(circ, dr->ops[i].v, sizeof circ);
+		}
+		assert_true(isfinite(top));
+		double b[4];
+		note_box(t, b);
+		if (!with_marker) {
+			assert_true(b[1] + b[3] <= top + 1e-9);     /* above the bar */
+		} else {
+			assert_true(isfinite(circ[0]));
+			assert_true(b[1] >= top - 1e-9);             /* inside the bar's top */
+			/* and clear of the circle's square */
+			int overlap = b[0] < circ[0] + circ[2] && circ[0] - circ[2] < b[0] + b[2] &&
+			    b[1] < circ[1] + circ[2] && circ[1] - circ[2] < b[1] + b[3];
+			assert_false(overlap);
+		}
+		br_drawing_free(dr);
+		br_chart_free(c);
+	}
+}
+
 /* CJK text is measured and drawn (font fallback through fontconfig): recorded
  * on a canvas, then replayed onto a cairo image. */
 static void
@@ -658,6 +733,7 @@ main(void)
 		cmocka_unit_test(test_nice_ticks_log),
 		cmocka_unit_test(test_tick_labels),
 		cmocka_unit_test(test_text_cjk),
+		cmocka_unit_test(test_note_clear_of_marker),
 		cmocka_unit_test(test_render_all),
 		cmocka_unit_test(test_render_nothing),
 		cmocka_unit_test(test_render_gaps),
