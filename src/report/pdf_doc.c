@@ -211,8 +211,9 @@ hline(br_pdf *d, double x0, double x1, double y, double width, double grey)
 
 /*
  * flow: wrap cleaned text to `width` at x and draw it line by line from the
- * cursor, breaking pages between lines. `keep` extra points are required
- * below the first line (keeps a heading with what follows).
+ * cursor, breaking pages between lines (never after a first line or
+ * before a last one). `keep` extra points are required below the first
+ * line (keeps a heading with what follows).
  */
 static void
 flow(br_pdf *d, HPDF_Font f, double size, double x, double width, const char *clean,
@@ -222,7 +223,15 @@ flow(br_pdf *d, HPDF_Font f, double size, double x, double width, const char *cl
 	size_t n = br_text_break(f, d->alt, size, clean, width, &lines);
 	double lead = size * LEAD;
 	for (size_t i = 0; i < n; i++) {
-		need(d, lead + (i == 0 ? keep : 0));
+		/* no line alone at a page's foot or head: a paragraph of up to
+		 * three lines stays whole, a longer one breaks after its second
+		 * line at the earliest and before its last but one at the latest */
+		double want = lead;
+		if (i == 0)
+			want = (n <= 3 ? (double)n : 2.0) * lead + keep;
+		else if (n >= 4 && i == n - 2)
+			want = 2 * lead;
+		need(d, want);
 		draw_text(d, f, size, x, d->y - size, clean + lines[i].off, lines[i].len, grey, grey, grey);
 		d->y -= lead;
 		d->page_used = 1;
@@ -1081,6 +1090,17 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 	double max_row_h = TOP_Y - BOTTOM_Y - hh - 2;
 	cell *row = br_xcalloc(nc, sizeof *row);
 
+	/* no lone row: the header comes with the first two rows, and the last
+	 * row does not start a page alone (the heights of rows 1 and n-1 are
+	 * measured ahead, once each) */
+	double rh_second = 0, rh_last = 0;
+	for (int k = 0; k < 2 && nr >= 2; k++) {
+		size_t r = k == 0 ? 1 : nr - 1;
+		for (size_t c = 0; c < nc; c++)
+			row[c].text = clean[(r + 1) * nc + c];
+		*(k == 0 ? &rh_second : &rh_last) = wrap_row(d, row, nc, w, fs, pad, 0, max_row_h);
+		free_lines(row, nc);
+	}
 	d->y -= 2;
 	for (size_t r = 0; r < nr || r == 0; r++) {
 		double rh = 0;
@@ -1090,9 +1110,10 @@ br_pdf_table_draw(br_pdf *d, const br_pdf_table *t)
 			rh = wrap_row(d, row, nc, w, fs, pad, 0, max_row_h);
 		}
 		if (r == 0) {
-			need(d, hh + rh);
+			need(d, hh + rh + (nr >= 2 && hh + rh + rh_second <= TOP_Y - BOTTOM_Y ? rh_second : 0));
 			draw_row(d, t, hdr, w, hh, fs, pad, 1, 0, table_w);
-		} else if (d->y - rh < BOTTOM_Y) {
+		} else if (d->y - rh < BOTTOM_Y ||
+		    (nr >= 4 && r == nr - 2 && d->y - rh - rh_last < BOTTOM_Y)) {
 			new_page(d);
 			draw_row(d, t, hdr, w, hh, fs, pad, 1, 0, table_w);
 		}

@@ -603,11 +603,98 @@ test_bidi_visual(void **state)
 	}
 }
 
+/* para_lines_per_page: pdftotext of pdf, the number of text lines of the
+ * test paragraph (holding a "wNN" word, or the long "xxx…" word) on each
+ * page (lines[0..max_pages)); returns the page count. */
+static size_t
+para_lines_per_page(const char *pdf, size_t *lines, size_t max_pages)
+{
+	char *cmd = br_xasprintf("pdftotext -q -layout -enc UTF-8 '%s' -", pdf);
+	FILE *fp = popen(cmd, "r");
+	assert_non_null(fp);
+	size_t page = 0;
+	char buf[4096];
+	memset(lines, 0, max_pages * sizeof *lines);
+	while (fgets(buf, sizeof buf, fp) != NULL) {
+		for (char *c = buf; *c; c++)
+			if (*c == '\f')
+				page++;
+		const char *w = strstr(buf, " w");
+		if ((w && w[2] >= '0' && w[2] <= '9') || (buf[0] == 'w' && buf[1] >= '0' && buf[1] <= '9') ||
+		    strncmp(buf, "xxxxxxxx", 8) == 0)
+			if (page < max_pages)
+				lines[page]++;
+	}
+	pclose(fp);
+	free(cmd);
+	return page;
+}
+
+/*
+ * No paragraph line alone at a page's foot or head: k one-line paragraphs
+ * and m one-line notes (k = 30..41, m = 0..6 walk the cursor over the foot
+ * of page 1 in steps finer than a line), then a paragraph of 10 lines (w00..w59 in rows of 12, each row
+ * followed by a line-long word): on every page it has 0 or >= 2 of its
+ * lines. Before the rule, k where one line fitted at the foot gave 1 + 9,
+ * and where nine did, 9 + 1. Every other case draws a table of 6 rows
+ * instead: its header comes with two rows at least, and its last row never
+ * starts a page alone.
+ */
+static void
+test_no_lone_lines(void **state)
+{
+	(void)state;
+	if (system("command -v pdftotext >/dev/null 2>&1") != 0) {
+		skip();
+		return;
+	}
+	char words[1024] = "";
+	for (int i = 0; i < 60; i++)
+		snprintf(words + strlen(words), sizeof words - strlen(words), "%sw%02d%s", i ? " " : "",
+		    i, i % 12 == 11 ? " xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" : "");
+	size_t split_seen = 0;
+	for (int km = 0; km < 2 * 7 * 12; km++) {
+		int k = 30 + km / 14, m = km / 2 % 7;
+		char *cause = NULL;
+		br_pdf *d = br_pdf_new(&(br_pdf_info){ .title = "lines" }, &cause);
+		assert_non_null(d);
+		for (int i = 0; i < k; i++)
+			br_pdf_paragraph(d, "filler");
+		for (int i = 0; i < m; i++)
+			br_pdf_note(d, "small filler");
+		int table = km % 2;   /* odd km: the same offset, a table of 6 one-line rows instead */
+		static const char *const hdr[2] = { "run", "value" };
+		static const char *const cells[12] = { "w60", "1", "w61", "2", "w62", "3", "w63", "4", "w64", "5",
+			"w65", "6" };
+		if (table)
+			br_pdf_table_draw(d, &(br_pdf_table){ .n_cols = 2, .n_rows = 6, .header = hdr, .cells = cells });
+		else
+			br_pdf_paragraph(d, words);
+		char *path = br_path_join(tmpdir, "lines.pdf");
+		assert_int_equal(br_pdf_save(d, path, &cause), 0);
+		br_pdf_free(d);
+		size_t lines[8], total = 0, pages_with = 0;
+		size_t np = para_lines_per_page(path, lines, 8);
+		assert_true(np >= 1 && np <= 8);
+		for (size_t p = 0; p < 8; p++) {
+			total += lines[p];
+			pages_with += lines[p] > 0;
+			if (lines[p] == 1)
+				fail_msg("k %d: page %zu holds one line of the paragraph", k, p + 1);
+		}
+		assert_int_equal(total, table ? 6 : 10);
+		split_seen += pages_with > 1;
+		free(path);
+	}
+	assert_true(split_seen > 0);   /* the walk did cross a page break mid-paragraph */
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_breaker),
+		cmocka_unit_test(test_no_lone_lines),
 		cmocka_unit_test(test_bidi_visual),
 		cmocka_unit_test(test_sample_document),
 		cmocka_unit_test(test_bad_inputs),
