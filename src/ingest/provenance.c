@@ -132,8 +132,9 @@ metrics_models(const br_series *m, names *out)
 static void
 set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 {
-	const char *path = NULL;
-	GString *files = g_string_new(NULL);   /* every file set aside: a pair is two */
+	const char *path = NULL, *last = NULL;
+	GString *files = g_string_new(NULL);   /* every file set aside but the last: a pair is two */
+	size_t n_files = 0;
 	for (size_t i = 0; i < r->n_inputs; i++)
 		if (strncmp(r->inputs[i].role, role_prefix, strlen(role_prefix)) == 0 &&
 		    strstr(r->inputs[i].role, "not used") == NULL) {
@@ -142,14 +143,19 @@ set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 			r->inputs[i].role = role;
 			if (path == NULL)
 				path = r->inputs[i].path;
-			g_string_append_printf(files, "%s%s", files->len ? " and " : "", br_basename(r->inputs[i].path));
+			if (last != NULL)
+				g_string_append_printf(files, "%s%s", files->len ? ", " : "", last);
+			last = br_basename(r->inputs[i].path);
+			n_files++;
 		}
 	r->set_aside = br_xrealloc(r->set_aside, (r->n_set_aside + 1) * sizeof *r->set_aside);
 	r->set_aside[r->n_set_aside++] = (br_set_aside){ br_xstrdup(path ? path : what), br_xstrdup(what), reason };
-	if (strstr(files->str, " and ") != NULL)
-		br_run_add_warning(r, "%s (%s) are not used: %s", files->str, what, reason);
+	/* the files as separate arguments, so the Chinese phrase joins them
+	 * with its own word ("a.prom and b.prom" → "a.prom 和 b.prom") */
+	if (n_files >= 2)
+		br_run_add_warning(r, "%s and %s (%s) are not used: %s", files->str, last, what, reason);
 	else
-		br_run_add_warning(r, "%s (%s) is not used: %s", files->len ? files->str : what, what, reason);
+		br_run_add_warning(r, "%s (%s) is not used: %s", last ? last : what, what, reason);
 	g_string_free(files, TRUE);
 }
 

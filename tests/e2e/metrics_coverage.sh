@@ -97,6 +97,10 @@ if [ -d "$run" ]; then
   "$BIN" "$tmp/pair" -o "$tmp/pair-out" > /dev/null 2> "$tmp/pair.err"
   check "a pair whose after still shows 2 running: both files set aside" \
     grep -q 'metrics-before.prom and metrics-after.prom (the server metrics) are not used: the "after" snapshot still shows 2 requests running or waiting' "$tmp/pair.err"
+  "$BIN" "$tmp/pair" -o "$tmp/pair-zh" --lang zh > /dev/null 2>&1
+  pdftotext "$tmp/pair-zh/report.pdf" - | tr -d '\n' > "$tmp/pair-zh.txt"
+  check "zh: the two files joined by 和, no English 'and' left" \
+    sh -c "grep -qF 'metrics-before.prom 和 metrics-after.prom' '$tmp/pair-zh.txt' && ! grep -qF '.prom and ' '$tmp/pair-zh.txt'"
   "$BIN" "$run" -o "$tmp/pair-real" --fail-on 'preemptions==0' > /dev/null 2>&1
   check "the real pair (both idle) is kept: gate passes on its count" [ $? -eq 0 ]
 fi
