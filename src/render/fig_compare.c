@@ -215,34 +215,6 @@ done:
 	return rc;
 }
 
-/* cmp_double: ascending order for qsort. */
-static int
-cmp_double(const void *x, const void *y)
-{
-	double p = *(const double *)x, q = *(const double *)y;
-	return (p > q) - (p < q);
-}
-
-/* finite_sorted: finite samples of metric m of a, ascending (malloc'd), count in *n. */
-static double *
-finite_sorted(const br_analysis *a, int m, size_t *n)
-{
-	*n = 0;
-	const br_latency *L = &a->latency;
-	if (!L->from_arrays || L->samples_ms[m] == NULL || L->n_samples[m] == 0)
-		return NULL;
-	double *v = br_xmalloc(L->n_samples[m] * sizeof *v);
-	for (size_t i = 0; i < L->n_samples[m]; i++)
-		if (isfinite(L->samples_ms[m][i]))
-			v[(*n)++] = L->samples_ms[m][i];
-	qsort(v, *n, sizeof *v, cmp_double);
-	if (*n == 0) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
 /* fmt3: 3 significant figures, locale independent. */
 static void
 fmt3(double v, char *buf, size_t len)
@@ -286,15 +258,23 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 	int missing[2] = { 0, 0 };
 	GString *csv = g_string_new("run,metric,value_ms,cdf\n");
 	for (int k = 0; k < 3; k++) {
-		double *v[2];
+		const br_ranked *v[2];
+		br_ranked *own[2];
+		double *copy[2];
 		size_t n[2];
 		double med = NAN;
 		for (int r = 0; r < 2; r++) {
-			v[r] = finite_sorted(run[r], metric[k], &n[r]);
+			own[r] = NULL;
+			copy[r] = NULL;
+			v[r] = run[r]->latency.from_arrays ?
+			    br_fig_samples_ranked(&run[r]->latency, metric[k], &own[r], &copy[r]) : NULL;
+			n[r] = br_ranked_count(v[r]);
+			double mid;
+			size_t rk = n[r] / 2;
 			if (v[r] == NULL)
 				missing[r] = 1;
-			else if (!(v[r][n[r] / 2] <= med))
-				med = v[r][n[r] / 2];
+			else if (br_ranked_at(v[r], &rk, 1, &mid), !(mid <= med))
+				med = mid;
 		}
 		if (v[0] == NULL && v[1] == NULL)
 			continue;
@@ -315,18 +295,17 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 		for (int r = 0; r < 2; r++) {
 			if (v[r] == NULL)
 				continue;
-			size_t np = n[r] <= CDF_MAX_POINTS ? n[r] : CDF_MAX_POINTS;
-			double *x = br_xmalloc(np * sizeof *x), *y = br_xmalloc(np * sizeof *y);
+			/* points on the empirical CDF, evenly spaced in rank, the
+			 * largest value always included (br_ranked_cdf, no exact tail) */
+			double *x, *y;
+			size_t np = br_ranked_cdf(v[r], CDF_MAX_POINTS, 0, &x, &y);
 			for (size_t i = 0; i < np; i++) {
-				/* evenly spaced ranks, the largest always included */
-				size_t rk = np == n[r] ? i : (size_t)((double)i * (double)(n[r] - 1) / (double)(np - 1) + 0.5);
-				x[i] = v[r][rk] / div;
-				y[i] = (double)(rk + 1) / (double)n[r];
 				g_string_append_printf(csv, "%s,%s,", r == 0 ? "A" : "B", label[k]);
-				br_csv_num(csv, v[r][rk]);
+				br_csv_num(csv, x[i]);
 				g_string_append_c(csv, ',');
 				br_csv_num(csv, y[i]);
 				g_string_append_c(csv, '\n');
+				x[i] /= div;
 			}
 			br_chart_series *s = br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT,
 			    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, ab(ft, r), x, y, np);
@@ -345,8 +324,10 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 			free(x);
 			free(y);
 		}
-		free(v[0]);
-		free(v[1]);
+		for (int r = 0; r < 2; r++) {
+			br_ranked_free(own[r]);
+			free(copy[r]);
+		}
 		charts[nc++] = c;
 	}
 	int rc = 0;

@@ -50,28 +50,12 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 	for (int k = 0; k < 3; k++) {
 		int m = metric[k];
 		const char *label = br_ft(ft, label_key[k]);
-		const double *s = L->samples_ms[m];
-		size_t n = L->n_samples[m];
-		if (s == NULL || n == 0)
-			continue;
-		/* the analysis's index of the samples; without one (a caller that
-		 * filled samples_ms alone) an index of their finite values */
-		const br_ranked *rk = L->ranked[m];
-		br_ranked *own = NULL;
-		double *copy = NULL;
-		if (rk == NULL || br_ranked_count(rk) != n) {
-			copy = br_xmalloc(n * sizeof *copy);
-			size_t nf = 0;
-			for (size_t i = 0; i < n; i++)
-				if (isfinite(s[i]))
-					copy[nf++] = s[i];
-			rk = own = br_ranked_new(copy, nf, 1.0);
-		}
+		br_ranked *own;
+		double *copy;
+		const br_ranked *rk = br_fig_samples_ranked(L, m, &own, &copy);
 		size_t nf = br_ranked_count(rk);
-		if (nf == 0) {
-			free(copy);
+		if (nf == 0)
 			continue;
-		}
 		double median;
 		size_t mid = nf / 2;
 		br_ranked_at(rk, &mid, 1, &median);

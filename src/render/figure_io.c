@@ -114,6 +114,32 @@ br_fig_png_px(double pt)
 	return (int)lround(pt * BR_FIG_DPI / 72.0);
 }
 
+/* br_fig_samples_ranked: see figure_io.h. */
+const br_ranked *
+br_fig_samples_ranked(const br_latency *L, int m, br_ranked **own, double **copy)
+{
+	*own = NULL;
+	*copy = NULL;
+	const double *s = L->samples_ms[m];
+	size_t n = L->n_samples[m];
+	if (s == NULL || n == 0)
+		return NULL;
+	if (L->ranked[m] != NULL && br_ranked_count(L->ranked[m]) == n)
+		return L->ranked[m];
+	double *c = br_xmalloc(n * sizeof *c);
+	size_t nf = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(s[i]))
+			c[nf++] = s[i];
+	*own = br_ranked_new(c, nf, 1.0);
+	if (*own == NULL) {
+		free(c);
+		return NULL;
+	}
+	*copy = c;
+	return *own;
+}
+
 /* br_csv_num: see figure_io.h. */
 void
 br_csv_num(GString *s, double v)

@@ -105,6 +105,15 @@ int br_figure_write_single(const char *out_dir, const char *id, const char *titl
     const char *caption, br_chart *chart, const GString *csv, br_figure *out, char **cause);
 
 /*
+ * br_fig_samples_ranked: the order statistics of latency metric m of L: the
+ * analysis's index (L->ranked[m]) when it covers the samples, else an index
+ * of the finite samples_ms[m] built here (a caller that filled samples_ms
+ * alone), which *own and *copy then hold (caller frees both: br_ranked_free,
+ * free; NULL when not built). NULL when there is no finite sample.
+ */
+const br_ranked *br_fig_samples_ranked(const br_latency *L, int m, br_ranked **own, double **copy);
+
+/*
  * br_csv_num: append number v to s (locale independent, up to 15
  * significant digits); nothing (an empty cell) when v is not finite.
  */
