@@ -74,7 +74,7 @@ int br_render_wait(char **cause);
  * br_render_hold / br_render_release: between the two, figures drawn by
  * br_render_figures are recorded but their PNG and SVG files not started,
  * so the caller can free what the drawings no longer need (the analysis'
- * millions of sorted samples) before the workers take 9 MB of pixels each.
+ * millions of latency samples) before the workers take 9 MB of pixels each.
  * br_render_wait releases held figures first.
  */
 void br_render_hold(void);
