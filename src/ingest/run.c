@@ -621,13 +621,14 @@ check_preemption_counter(br_run *r)
 		return;
 	for (size_t i = 0; i < s->n_rows; i++) {
 		double v = pre[i];
-		if (!isfinite(v) || (v == floor(v) && fabs(v) <= 9007199254740992.0))
+		if (!isfinite(v) || (v == floor(v) && v >= 0 && v <= 9007199254740992.0))
 			continue;
 		r->preemptions_suspect = 2;
 		br_run_add_warning(r, "%s holds %.17g (%s %zu of %zu): %s, so the preemption count and events are "
 		    "left out of the report", br_role_name(s, BR_ROLE_PREEMPTIONS), v,
 		    r->metrics_kind == BR_METRICS_CSV ? "row" : "snapshot", i + 1, s->n_rows,
-		    v != floor(v) ? "not a whole number of preemptions" : "beyond any count a server reaches (2^53)");
+		    v != floor(v) ? "not a whole number of preemptions" : v < 0 ? "a counter never goes below 0" :
+		    "beyond any count a server reaches (2^53)");
 		return;
 	}
 }
