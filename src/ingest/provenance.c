@@ -401,14 +401,41 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 }
 
 /*
- * pair_misfit: a before/after pair whose "before" already shows requests in
- * the server (taken after the load started) or whose "after" still does
- * (taken before it ended): the reason (malloc'd); else NULL.
+ * pair_misfit: a before/after pair whose counters (requests finished,
+ * generated tokens) did not move while the bench b completed requests, or
+ * whose "before" already shows requests in the server (taken after the
+ * load started) or whose "after" still does (taken before it ended): the
+ * reason (malloc'd); else NULL.
  */
 static char *
-pair_misfit(const br_series *m)
+pair_misfit(const br_series *m, const br_bench *b)
 {
-	if (m == NULL || m->n_rows != 2 || br_role_col(m, BR_ROLE_RUNNING) == NULL)
+	if (m == NULL || m->n_rows != 2)
+		return NULL;
+	/* counters that stand still while the client completed requests: the
+	 * pair was not taken around this run (both before it, both after it,
+	 * or another server's), whatever its gauges say */
+	static const int moved[2] = { BR_ROLE_REQUEST_SUCCESS, BR_ROLE_GENERATION_TOKENS };
+	int n_still = 0, n_known = 0;
+	GString *still = g_string_new(NULL);
+	for (int k = 0; k < 2; k++) {
+		const double *c = br_role_col(m, moved[k]);
+		if (c == NULL || !isfinite(c[0]) || !isfinite(c[1]))
+			continue;
+		n_known++;
+		if (c[1] == c[0]) {
+			n_still++;
+			g_string_append_printf(still, "%s%s", still->len ? ", " : "", br_role_name(m, moved[k]));
+		}
+	}
+	if (n_known > 0 && n_still == n_known && br_isnum(b->completed) && b->completed > 0) {
+		char *why = br_xasprintf("its counters did not move between the two snapshots (%s: +0) while the "
+		    "bench completed %.0f requests: the pair was not taken around this run", still->str, b->completed);
+		g_string_free(still, TRUE);
+		return why;
+	}
+	g_string_free(still, TRUE);
+	if (br_role_col(m, BR_ROLE_RUNNING) == NULL)
 		return NULL;
 	double nb = in_flight(m, 0), na = in_flight(m, 1);
 	if (nb > 0)
@@ -823,7 +850,7 @@ br_run_check_provenance(br_run *r)
 	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS))
 		misfit = series_misfit(r, b, &r->metrics_cut);
 	else if (r->metrics != NULL && r->metrics_kind == BR_METRICS_PAIR)
-		misfit = pair_misfit(r->metrics);
+		misfit = pair_misfit(r->metrics, b);
 	if (misfit != NULL) {
 		set_aside(r, "metrics", "the server metrics", misfit);
 		drop_metrics(r);

@@ -101,6 +101,15 @@ if [ -d "$run" ]; then
   pdftotext "$tmp/pair-zh/report.pdf" - | tr -d '\n' > "$tmp/pair-zh.txt"
   check "zh: the two files joined by 和, no English 'and' left" \
     sh -c "grep -qF 'metrics-before.prom 和 metrics-after.prom' '$tmp/pair-zh.txt' && ! grep -qF '.prom and ' '$tmp/pair-zh.txt'"
+  # a pair whose "after" is a copy of its "before" (a helper's report: every
+  # delta 0 while the client completed 16 requests gave "0 preemptions during
+  # the run" and passed preemptions==0)
+  mkdir -p "$tmp/still"; cp "$run/stress.json" "$run/server.log" "$run/metrics-before.prom" "$tmp/still/"
+  cp "$run/metrics-before.prom" "$tmp/still/metrics-after.prom"
+  "$BIN" "$tmp/still" -o "$tmp/still-out" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/still.err"; rc=$?
+  check "a pair whose counters stand still: set aside, said (rc $rc)" \
+    grep -q "its counters did not move between the two snapshots (vllm:request_success_total, vllm:generation_tokens_total: +0) while the bench completed 16 requests" "$tmp/still.err"
+  check "a pair whose counters stand still: preemptions unknown, the gate fails" [ "$rc" -eq 1 ]
   "$BIN" "$run" -o "$tmp/pair-real" --fail-on 'preemptions==0' > /dev/null 2>&1
   check "the real pair (both idle) is kept: gate passes on its count" [ $? -eq 0 ]
 fi
