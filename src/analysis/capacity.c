@@ -106,13 +106,16 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 
 	double P = NAN;
 	int log_has_p = log != NULL && br_isnum(log->kv_pool_tokens) && log->kv_pool_tokens > 0;
-	if (br_isnum(run->kv_pool_tokens_override) && run->kv_pool_tokens_override > 0 &&
-	    !(log_has_p && log->kv_pool_tokens == run->kv_pool_tokens_override)) {
-		P = run->kv_pool_tokens_override;
-		out->kv_pool_source = "run.json";
-	} else if (log_has_p) {
+	/* the server's own capacity line wins over run.json's label (a pool
+	 * the log contradicts would be paired with the log's GiB and bytes
+	 * per token, and the metrics would disprove it); run.json's pool
+	 * stands in where no log states one (ingest warns on a disagreement) */
+	if (log_has_p) {
 		P = log->kv_pool_tokens;
 		out->kv_pool_source = "server log";
+	} else if (br_isnum(run->kv_pool_tokens_override) && run->kv_pool_tokens_override > 0) {
+		P = run->kv_pool_tokens_override;
+		out->kv_pool_source = "run.json";
 	}
 	br_cache_config cc;
 	int from_cc = 0;

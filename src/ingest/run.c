@@ -984,8 +984,9 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	}
 	if (isfinite(r->kv_pool_tokens_override) && r->log != NULL &&
 	    isfinite(r->log->kv_pool_tokens) && r->log->kv_pool_tokens != r->kv_pool_tokens_override)
-		br_run_add_warning(r, "run.json kv_pool_tokens %.0f overrides the server log's "
-		    "GPU KV cache size %.0f tokens", r->kv_pool_tokens_override, r->log->kv_pool_tokens);
+		br_run_add_warning(r, "run.json says kv_pool_tokens %.0f, but the server log states a KV pool of %.0f "
+		    "tokens (line %d): the log's pool is used; check which server this run met",
+		    r->kv_pool_tokens_override, r->log->kv_pool_tokens, r->log->kv_pool_line);
 	if (join_hashes(r, cause) != 0)
 		goto fail;
 	free(bench);
