@@ -1558,7 +1558,11 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level
 			continue;
 		char key[96];
 		snprintf(key, sizeof key, "expect.%s", id);
-		cells[rows * 3] = words ? words : fill(c, &p, key);
+		/* the plan's words beside what the check tests: "We expect zero
+		 * preemptions" with the verdict of "the scheduler preempts" would
+		 * read as the opposite claim */
+		cells[rows * 3] = words ? keep(&p, br_xasprintf("%s%s%s%s", words, fill(c, &p, "campaign.plan_checked_open"),
+		    fill(c, &p, key), fill(c, &p, "campaign.plan_checked_close"))) : fill(c, &p, key);
 		snprintf(key, sizeof key, "campaign.verdict_%s", verdict);
 		cells[rows * 3 + 1] = fill(c, &p, key);
 		if (strcmp(verdict, "unknown") == 0)

@@ -132,6 +132,7 @@ check "plan: 3 checks in the plan's order" [ "$(jget "$sp" story.checks.0.check)
 check "plan: verdicts from the data" [ "$(jget "$sp" story.checks.0.verdict),$(jget "$sp" story.checks.1.verdict),$(jget "$sp" story.checks.2.verdict)" = "does_not_hold,does_not_hold,holds" ]
 pdftotext "$tmp/c1plan/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pplan.txt"
 check "plan: the plan's words in the PDF" grep -qF "P99 ITL shows huge spikes" "$tmp/pplan.txt"
+check "plan: beside the check they were held to" grep -qF "P99 ITL shows huge spikes (checked as: p99 ITL spikes because preempted requests recompute)" "$tmp/pplan.txt"
 echo '{"expect": ["kv_full", "p99_spikes"]}' > "$tmp/c1plan/campaign.json"
 rm -rf "$tmp/c1plan/report"
 "$BIN" "$tmp/c1plan" > /dev/null 2> "$tmp/perr"; rc=$?
