@@ -32,6 +32,21 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void name_list_free(name_list *l);
+
+/* is_input_name: a file name the run folder's reader takes as an input
+ * (the bench result, metrics, log, labels, /slots snapshots). */
+static int
+is_input_name(const char *n)
+{
+	static const char *const exact[] = { "stress.json", "metrics.csv", "server.log", "run.json", "slots.jsonl" };
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+		if (strcmp(n, exact[i]) == 0)
+			return 1;
+	size_t len = strlen(n);
+	return len > 5 && strcmp(n + len - 5, ".prom") == 0;
+}
+
 /*
  * list_files: the regular files of dir, sorted by name, hidden files and
  * our own temporaries skipped. Returns 0 or -1 with *cause.
@@ -51,6 +66,21 @@ list_files(const char *dir, name_list *out, char **cause)
 			continue;
 		char *p = br_path_join(dir, e->d_name);
 		int is_file = br_is_file(p);
+		struct stat lst, st;
+		if (!is_file && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(p, &st) != 0 &&
+		    is_input_name(e->d_name)) {
+			/* a link to a file that is gone: an input the user meant to give,
+			 * not an absent one ("no server metrics" would be false) */
+			char target[512];
+			ssize_t k = readlink(p, target, sizeof target - 1);
+			target[k > 0 ? k : 0] = '\0';
+			*cause = br_xasprintf("%s: a symbolic link to %s, which does not exist (%s); expected the file "
+			    "it names, or no link", p, k > 0 ? target : "?", strerror(errno));
+			free(p);
+			closedir(d);
+			name_list_free(out);
+			return -1;
+		}
 		free(p);
 		if (!is_file)
 			continue;

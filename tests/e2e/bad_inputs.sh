@@ -24,6 +24,14 @@ printf 'timestamp,vllm:num_requests_running\n1.0,3\n2.0,abc\n' > "$tmp/nonnum.cs
 expect_bad nonnumeric-csv metrics.csv "$tmp/nonnum.csv" 'metrics\.csv:3:5: .*number'
 : > "$tmp/empty.csv"
 expect_bad empty-csv metrics.csv "$tmp/empty.csv" 'metrics\.csv.*empty'
+# a dangling symbolic link where an input would be (it read as "no server
+# metrics"): named, with its target
+d="$tmp/dangling"; cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report" "$d/metrics.csv"
+ln -s "$tmp/gone.csv" "$d/metrics.csv"
+"$BIN" "$d" > /dev/null 2> "$tmp/err"; rc=$?
+check "dangling metrics.csv link: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "dangling metrics.csv link: named with its target" grep -qF "metrics.csv: a symbolic link to $tmp/gone.csv, which does not exist" "$tmp/err"
+check "dangling metrics.csv link: nothing written" [ ! -e "$d/report" ]
 # missing bench result
 d="$tmp/nobench"; mkdir -p "$d"; cp "$SRC/fixtures/runs/tiny/metrics.csv" "$d/"
 "$BIN" "$d" > /dev/null 2> "$tmp/err"; rc=$?
