@@ -367,7 +367,16 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 				if (!is_snapshot_name(sub.v[i]))
 					continue;
 				char *p = br_path_join(override, sub.v[i]);
-				int rc = load_snapshot_into(r, p, snapshot_time(sub.v[i]), "metrics snapshot", cause);
+				double t_s = snapshot_time(sub.v[i]);
+				if (!isfinite(t_s)) {
+					/* no time, no place in the series (it read as samples 0 s
+					 * apart and "no activity") */
+					br_run_add_warning(r, "%s: its name holds no epoch time (expected e.g. 1793275200.prom), "
+					    "so it has no place in the series of snapshots; left out", p);
+					free(p);
+					continue;
+				}
+				int rc = load_snapshot_into(r, p, t_s, "metrics snapshot", cause);
 				free(p);
 				if (rc != 0) {
 					name_list_free(&sub);

@@ -110,6 +110,17 @@ if [ -d "$run" ]; then
   check "a pair whose counters stand still: set aside, said (rc $rc)" \
     grep -q "its counters did not move between the two snapshots (vllm:request_success_total, vllm:generation_tokens_total: +0) while the bench completed 16 requests" "$tmp/still.err"
   check "a pair whose counters stand still: preemptions unknown, the gate fails" [ "$rc" -eq 1 ]
+  # a metrics/ folder: two timestamped snapshots and one whose name holds no
+  # time (it was read as a sample 0 s from the others: "no activity")
+  mkdir -p "$tmp/snaps/metrics"; cp "$run/stress.json" "$run/server.log" "$tmp/snaps/"
+  cp "$run/metrics-before.prom" "$tmp/snaps/metrics/1793275200.prom"
+  cp "$run/metrics-after.prom" "$tmp/snaps/metrics/1793275260.prom"
+  cp "$run/metrics-after.prom" "$tmp/snaps/metrics/notatime.prom"
+  "$BIN" "$tmp/snaps" -o "$tmp/snaps-out" > /dev/null 2> "$tmp/snaps.err"
+  check "metrics/ folder: a snapshot without a time in its name is left out, said" \
+    grep -qF "notatime.prom: its name holds no epoch time (expected e.g. 1793275200.prom)" "$tmp/snaps.err"
+  check "metrics/ folder: the input list holds the two timestamped snapshots only" \
+    sh -c "pdftotext '$tmp/snaps-out/report.pdf' - | grep -c 'metrics snapshot' | grep -qx 2"
   "$BIN" "$run" -o "$tmp/pair-real" --fail-on 'preemptions==0' > /dev/null 2>&1
   check "the real pair (both idle) is kept: gate passes on its count" [ $? -eq 0 ]
 fi
