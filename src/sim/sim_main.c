@@ -23,8 +23,8 @@ usage(FILE *fp)
 /*
  * br_sim_main: parse the command line, simulate, write. Exit codes: 0 ok,
  * 2 bad usage (also: RUN_DIR exists and may not be replaced, see
- * outdir.h), 3 bad config or an
- * output that cannot be written.
+ * outdir.h), 3 bad config, 1 an output that cannot be written (a full
+ * disk: as the report command).
  */
 
 /* timing: with BR_TIMING set (bench/), the seconds since the first call
@@ -105,7 +105,7 @@ br_sim_main(int argc, char **argv)
 		fprintf(stderr, "benchreport simulate: %s\n", cause ? cause : out_dir);
 		free(cause);
 		br_sim_result_free(&r);
-		return rc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_INPUT;
+		return rc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_ANALYSIS;
 	}
 	printf("simulated %.0f requests: duration %.1f s, %.1f output tok/s, mean running %.2f "
 	    "(peak %.0f), peak waiting %.0f, %zu preemptions, TTFT p50 %.1f s\nwrote %s\n",
