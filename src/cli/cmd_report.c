@@ -131,6 +131,14 @@ parse_opts(int argc, char **argv, report_opts *o)
 		/* not inside the report folder: it is replaced whole on every run */
 		char *out = o->out_dir ? br_xstrdup(o->out_dir) : br_path_join(o->run_dir, "report");
 		char *jdir = g_path_get_dirname(o->junit);
+		if (!br_is_dir(jdir) || access(jdir, W_OK) != 0) {
+			/* said now, not after the report is written */
+			fprintf(stderr, "benchreport: --junit %s: its folder %s %s\n", o->junit, jdir,
+			    br_is_dir(jdir) ? "is not writable" : "does not exist");
+			g_free(jdir);
+			free(out);
+			return -1;
+		}
 		char *rj = realpath(jdir, NULL), *ro = realpath(out, NULL);
 		size_t lo = ro ? strlen(ro) : 0;
 		int inside = rj && ro && strncmp(rj, ro, lo) == 0 && (rj[lo] == '\0' || rj[lo] == '/');

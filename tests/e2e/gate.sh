@@ -46,6 +46,11 @@ check "bad spec: nothing written" [ ! -e "$out" ]
 "$BIN" "$tmp/tiny" --junit "$tmp/x.xml" > /dev/null 2>&1; rc=$?
 check "--junit without --fail-on: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 
+# --junit into a folder that does not exist: refused before the report is
+# written (it wrote the report, then failed with exit 1)
+rm -rf "$tmp/tiny/report"
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/no-such-dir/gate.xml" > /dev/null 2> "$tmp/j0"; rc=$?
+check "--junit into a missing folder: exit 2 (got $rc), said, no report written" bash -c "[ $rc -eq 2 ] && grep -q 'no-such-dir does not exist' '$tmp/j0' && [ ! -e '$tmp/tiny/report' ]"
 # --junit never replaces a file benchreport did not write, nor writes inside the report folder
 sum_before=$(sha256sum "$tmp/tiny/stress.json")
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/tiny/stress.json" > /dev/null 2> "$tmp/j1"; rc=$?
