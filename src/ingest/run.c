@@ -32,6 +32,23 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* link_nowhere: when path is a symbolic link that leads to no file (its
+ * target is missing, or a loop), the message saying so and what was
+ * `expected` (malloc'd); else NULL. */
+static char *
+link_nowhere(const char *path, const char *expected)
+{
+	struct stat lst, st;
+	if (lstat(path, &lst) != 0 || !S_ISLNK(lst.st_mode) || stat(path, &st) == 0)
+		return NULL;
+	int loop = errno == ELOOP;
+	char target[512];
+	ssize_t tn = readlink(path, target, sizeof target - 1);
+	target[tn > 0 ? tn : 0] = '\0';
+	return br_xasprintf(loop ? "%s: a symbolic link loop (-> %s leads back to itself); expected %s" :
+	    "%s: a symbolic link to %s, which does not exist; expected %s", path, target, expected);
+}
+
 static void name_list_free(name_list *l);
 
 /* is_input_name: a file name the run folder's reader takes as an input
@@ -66,16 +83,9 @@ list_files(const char *dir, name_list *out, char **cause)
 			continue;
 		char *p = br_path_join(dir, e->d_name);
 		int is_file = br_is_file(p);
-		struct stat lst, st;
-		if (!is_file && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode) && stat(p, &st) != 0 &&
-		    is_input_name(e->d_name)) {
-			/* a link to a file that is gone: an input the user meant to give,
-			 * not an absent one ("no server metrics" would be false) */
-			char target[512];
-			ssize_t k = readlink(p, target, sizeof target - 1);
-			target[k > 0 ? k : 0] = '\0';
-			*cause = br_xasprintf("%s: a symbolic link to %s, which does not exist (%s); expected the file "
-			    "it names, or no link", p, k > 0 ? target : "?", strerror(errno));
+		/* a link to a file that is gone: an input the user meant to give,
+		 * not an absent one ("no server metrics" would be false) */
+		if (!is_file && is_input_name(e->d_name) && (*cause = link_nowhere(p, "the file it names, or no link")) != NULL) {
 			free(p);
 			closedir(d);
 			name_list_free(out);
@@ -240,17 +250,8 @@ static char *
 find_bench(const char *dir, const name_list *files, br_bench_set *set, char **cause)
 {
 	char *p = br_path_join(dir, "stress.json");
-	struct stat lst;
-	if (!br_path_exists(p) && lstat(p, &lst) == 0 && S_ISLNK(lst.st_mode)) {
-		/* a symlink that leads nowhere: say so instead of "no bench result" */
-		char target[512];
-		ssize_t tn = readlink(p, target, sizeof target - 1);
-		target[tn > 0 ? tn : 0] = '\0';
-		struct stat st;
-		int loop = stat(p, &st) != 0 && errno == ELOOP;
-		*cause = br_xasprintf(loop ? "%s: a symbolic link loop (-> %s leads back to itself); "
-		    "expected the bench result file" : "%s: a symbolic link to %s, which does not exist; "
-		    "expected the bench result file", p, target);
+	/* a symlink that leads nowhere: say so instead of "no bench result" */
+	if ((*cause = link_nowhere(p, "the bench result file")) != NULL) {
 		free(p);
 		return NULL;
 	}

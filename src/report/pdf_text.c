@@ -416,7 +416,14 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 			 * otherwise the word is broken by character */
 			/* identifiers such as max_model_len stay whole when the last
 			 * space leaves the line at least 60% full */
-			if (brk_soft && sp > start && sp_w >= 0.6 * max_pt) {
+			/* and a word that fits whole on the next line (a run name
+			 * such as round1-1024-256-c64 in a title) moves there when
+			 * the last space leaves the line at least 30% full: whole
+			 * names stay searchable in the PDF's text */
+			double word_w = 0;
+			for (size_t k = sp_next; brk_soft && sp > start && k < e && c[k].cp != ' '; k++)
+				word_w += c[k].w;
+			if (brk_soft && sp > start && (sp_w >= 0.6 * max_pt || (sp_w >= 0.3 * max_pt && word_w <= max_pt))) {
 				end = sp, next = sp_next;
 			} else if (brk > start && (!brk_soft || brk_w >= 0.15 * max_pt)) {
 				end = brk, next = brk_next;
