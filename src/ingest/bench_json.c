@@ -1836,7 +1836,24 @@ parse_runs(pctx *p, fastset *fs, size_t off, br_bench_set *set, char **cause)
 			}
 			j = json_loadb(t + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &e);
 			if (j == NULL) {
-				json_err(p, off, &e, cause);
+				/* a record cut off inside its line: jansson reads on into the
+				 * next line's object and reports there, a line too late; the
+				 * record's own line end is where it broke */
+				size_t eol = off;
+				while (eol < len && t[eol] != '\n')
+					eol++;
+				size_t eol2 = eol + 1;
+				while (eol2 < len && t[eol2] != '\n')
+					eol2++;
+				if (eol + 1 < len && t[eol + 1] == '{' && off + (size_t)e.position > eol &&
+				    off + (size_t)e.position <= eol2) {
+					size_t at = eol;
+					while (at > off && (t[at - 1] == '\r' || t[at - 1] == ' ' || t[at - 1] == '\t'))
+						at--;
+					err_at(p, cmap(fs, at), cause, "malformed JSON: the object on this line ends unfinished "
+					    "(the next line starts another); expected one whole JSON object per line");
+				} else
+					json_err(p, off, &e, cause);
 				goto done;
 			}
 			size_t end = off + (size_t)e.position;

@@ -24,6 +24,11 @@ printf 'timestamp,vllm:num_requests_running\n1.0,3\n2.0,abc\n' > "$tmp/nonnum.cs
 expect_bad nonnumeric-csv metrics.csv "$tmp/nonnum.csv" 'metrics\.csv:3:5: .*number'
 : > "$tmp/empty.csv"
 expect_bad empty-csv metrics.csv "$tmp/empty.csv" 'metrics\.csv.*empty'
+# JSONL whose line 2 is cut off after 60 bytes: the message points at line 2's
+# end (jansson read on and blamed line 3, a valid record)
+T="$SRC/fixtures/runs/tiny/stress.json"
+(tr -d '\n' < "$T"; echo; tr -d '\n' < "$T" | head -c 60; echo; tr -d '\n' < "$T"; echo) > "$tmp/cut.jsonl"
+expect_bad jsonl-cut-line stress.json "$tmp/cut.jsonl" 'stress\.json:2:60: malformed JSON: the object on this line ends unfinished'
 # a dangling symbolic link where an input would be (it read as "no server
 # metrics"): named, with its target
 d="$tmp/dangling"; cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report" "$d/metrics.csv"
