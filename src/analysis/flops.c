@@ -250,11 +250,16 @@ br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
 	size_t unmarked = 0;
 	for (size_t i = 0; marked && i < n; i++)
 		unmarked += runs[i] && !is_calibration_role(runs[i]);
+	/* "of N" counts run folders, each once (the run itself given as a
+	 * calibration folder, or a folder given twice, is one) */
+	size_t n_folders = 0;
+	for (size_t i = 0; i < out->n_points; i++)
+		n_folders += out->points[i].duplicate_of < 0;
 	if (out->n_used < 2) {
 		if (cause)
 			*cause = br_xasprintf("%zu usable run%s of %zu; need at least 2 "
 			    "with zero preemptions and vllm:estimated_flops_per_gpu_total%s", out->n_used,
-			    out->n_used == 1 ? "" : "s", n, unmarked ? " (only runs marked \"role\": \"calibration\" "
+			    out->n_used == 1 ? "" : "s", n_folders, unmarked ? " (only runs marked \"role\": \"calibration\" "
 			    "count when any is; mark more, or none)" : "");
 	} else if (br_linfit(x, y, out->n_used, &out->fit) != 0) {
 		if (cause)

@@ -47,6 +47,10 @@ check "--calibration CAMPAIGN: says it counted once" grep -q "counted once" "$tm
 check "--calibration X X exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "--calibration X X (X in the campaign): still 5 used" [ "$(jget "$s" calibration.n_used)" = 5 ]
 check "--calibration X X: same line" [ "$(jget "$s" calibration.a_gflop_per_token)" = "$a0" ]
+# a run given as its own --calibration folder: one folder, one run ("0 usable
+# runs of 2" counted it twice)
+"$BIN" "$camp/c64-6144-2048" --calibration "$camp/c64-6144-2048" -q > /dev/null 2> "$tmp/err4"
+check "--calibration of the run itself: '0 usable runs of 1'" grep -q "0 usable runs of 1;" "$tmp/err4"
 # single run: the focus folder also given as --calibration is fitted once
 "$BIN" "$camp/cal-512-128" --calibration "$camp" > /dev/null 2>&1; rc=$?
 s1="$camp/cal-512-128/report/summary.json"
