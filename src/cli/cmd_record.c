@@ -88,8 +88,8 @@ iso_utc(double t, char *buf, size_t n)
 static int
 run_command(char **argv, const char *run_dir, char **cause)
 {
-	int out_p[2], err_p[2];
-	if (pipe(out_p) != 0 || pipe(err_p) != 0) {
+	int out_p[2], err_p[2], exec_p[2];
+	if (pipe(out_p) != 0 || pipe(err_p) != 0 || pipe2(exec_p, O_CLOEXEC) != 0) {
 		*cause = br_xasprintf("cannot create pipes (%s)", strerror(errno));
 		return -1;
 	}
@@ -107,12 +107,30 @@ run_command(char **argv, const char *run_dir, char **cause)
 		dup2(out_p[1], 1);
 		dup2(err_p[1], 2);
 		close(out_p[0]); close(out_p[1]); close(err_p[0]); close(err_p[1]);
+		close(exec_p[0]);
 		execvp(argv[0], argv);
-		fprintf(stderr, "benchreport record: cannot run '%s': %s\n", argv[0], strerror(errno));
+		int e = errno;   /* the exec failed: the parent learns it through exec_p */
+		if (write(exec_p[1], &e, sizeof e) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	close(out_p[1]);
 	close(err_p[1]);
+	close(exec_p[1]);
+	int exec_errno = 0;
+	ssize_t got;
+	while ((got = read(exec_p[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+		;
+	close(exec_p[0]);
+	if (got == (ssize_t)sizeof exec_errno) {
+		/* the client never started: no load ran (the caller stops sampling) */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close(out_p[0]);
+		close(err_p[0]);
+		*cause = br_xasprintf("cannot run '%s': %s", argv[0], strerror(exec_errno));
+		return -1;
+	}
 	char *po = br_path_join(run_dir, "client-stdout.txt"), *pe = br_path_join(run_dir, "client-stderr.txt");
 	FILE *ko = fopen(po, "w"), *ke = fopen(pe, "w");
 	free(po);
@@ -298,7 +316,7 @@ br_cmd_record(int argc, char **argv)
 	fprintf(stderr, "benchreport record: running %s\n", cmdline);
 	int cmd_rc = run_command(cmd, run_dir, &cause);
 	double t_end = br_clock_wall_s();
-	int interrupted = *user_stop != 0;
+	int interrupted = *user_stop != 0, not_started = cmd_rc < 0;
 	if (cmd_rc < 0) {
 		fprintf(stderr, "benchreport record: %s\n", cause);
 		free(cause);
@@ -306,9 +324,11 @@ br_cmd_record(int argc, char **argv)
 		cmd_rc = 127;
 	}
 	load_done = 1;
+	if (sampling && not_started)
+		sampler_stop = 1;   /* no load ran: nothing to wait for */
 	if (sampling) {
 		double t = br_clock_mono_s();
-		if (!interrupted)
+		if (!interrupted && !not_started)
 			fprintf(stderr, "benchreport record: the client exited %d; sampling until the server is idle "
 			    "(at most %.0f s)\n", cmd_rc, tail);
 		while (!job.finished) {
@@ -422,7 +442,9 @@ br_cmd_record(int argc, char **argv)
 		    "metrics series; exit 3 so a wrong URL does not pass unnoticed\n", url);
 		rc = BR_EXIT_INPUT;
 	}
-	if (cmd_rc != 0)
+	if (not_started)
+		fprintf(stderr, "benchreport record: the load client never started (see above)\n");
+	else if (cmd_rc != 0)
 		fprintf(stderr, "benchreport record: the load client exited %d%s; its stderr is in "
 		    "%s/client-stderr.txt\n", cmd_rc, interrupted ? " after an interrupt" : "", run_dir);
 	free(cmdline);

@@ -181,4 +181,12 @@ check "record: rotation: start-up kept, new lines kept, said" bash -c "
 check "record: a metrics URL that never answered: exit 3 (got $rc)" bash -c "[ $rc -eq 3 ] && grep -q 'never answered' '$tmp/dead.err'"
 "$BIN" record -o "$tmp/run1" -- true 2>/dev/null; rc=$?
 check "record: refuses a non-empty folder (exit 2, got $rc)" [ "$rc" -eq 2 ]
+# a client that cannot start: no waiting out the 60 s tail for a load that
+# never ran, and no pointer to a stderr file it never wrote
+t0=$(date +%s)
+"$BIN" record -o "$tmp/run6" --metrics-url "http://127.0.0.1:1/metrics" --no-report -- "$tmp/no-such-client" 2> "$tmp/nostart.err"; rc=$?
+t1=$(date +%s)
+check "record: a client that cannot start: said, done in under 20 s ($((t1 - t0)) s)" \
+  bash -c "grep -q \"cannot run '$tmp/no-such-client'\" '$tmp/nostart.err' && grep -q 'never started' '$tmp/nostart.err' && [ $((t1 - t0)) -lt 20 ]"
+check "record: a client that cannot start: non-zero exit (got $rc)" [ "$rc" -ne 0 ]
 finish
