@@ -296,9 +296,11 @@ read_summary(index_state *st, const char *path, char **cause)
 	json_error_t err;
 	json_t *root = json_load_file(path, 0, &err);
 	char *why = NULL;
-	if (root == NULL)
+	if (root == NULL && err.line < 1)   /* not read at all (jansson gives no position) */
+		why = br_xasprintf("%s: %s (expected a summary.json written by benchreport)", path, err.text);
+	else if (root == NULL)   /* jansson's column is 0 at a line's start: columns count from 1 */
 		why = br_xasprintf("%s:%d:%d: %s (expected a summary.json written by benchreport)", path,
-		    err.line, err.column, err.text);
+		    err.line, err.column > 0 ? err.column : 1, err.text);
 	/* a JSON array is another tool's (a `vllm bench sweep` summary.json) */
 	const char *kind = why || !json_is_object(root) ? NULL : summary_kind(root);
 	if (why == NULL && kind == NULL) {
