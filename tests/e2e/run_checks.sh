@@ -54,4 +54,9 @@ d="$tmp/kneejsonl"; mkdir -p "$d"; cp "$SRC/fixtures/bench/append3.jsonl" "$d/"
 "$BIN" knee "$d" --slo 'ttft_p99<=500ms' -o "$tmp/kneeout" > /dev/null 2> "$tmp/err"; rc=$?
 check "knee on a folder with a .jsonl: exit 0 or 1 (got $rc)" [ "$rc" -le 1 ]
 check "knee on a folder with a .jsonl: 3 runs read" [ "$(jget "$tmp/kneeout/summary.json" n_runs)" = 3 ]
+# a successful request whose TTFT is null: said, and the count is one short
+d="$tmp/nullttft"; cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report"
+"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['ttfts'][2]=None; json.dump(d,open(p,'w'))" "$d/stress.json"
+"$BIN" "$d" 2> "$tmp/err" > /dev/null; rc=$?
+check "null TTFT of a successful request: exit 0 (got $rc), said" bash -c "[ $rc -eq 0 ] && grep -q 'successful requests have no TTFT (\"ttfts\" holds null, first at index 2)' '$tmp/err'"
 finish
