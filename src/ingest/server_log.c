@@ -124,6 +124,7 @@ typedef struct scanner {
 	char *p_buf;
 	size_t p_len, p_cap;
 	int p_line;
+	size_t p_body_off;  /* where the pending text starts in its first physical line (bytes) */
 	int p_anchored;
 	int p_pieces;
 	size_t p_last_piece;
@@ -1012,14 +1013,25 @@ new_startup(scanner *s, int line, const char *stamp)
  * when v is fine.
  */
 static int
-bad_capacity(scanner *s, int line, const char *what, double v, const char *unit, double lo,
-    double hi, int whole)
+bad_capacity(scanner *s, const char *text, size_t len, int line, const char *what, double v, const char *unit,
+    double lo, double hi, int whole)
 {
 	if (isfinite(v) && v >= lo && v <= hi && (!whole || v == floor(v)))
 		return 1;
-	if (s->bad_cap == NULL)
-		s->bad_cap = br_xasprintf("%s:%d: \"%s\" gives %.10g %s; expected %s from %g to %g %s",
-		    s->path, line, what, v, unit, whole ? "a whole number" : "a number", lo, hi, unit);
+	if (s->bad_cap == NULL) {
+		/* the column of the number: the first digit (or sign) after the
+		 * phrase on the line, else the phrase, else the line's start */
+		size_t col = 1 + s->p_body_off;
+		const char *k = memmem(text, len, what, strlen(what));
+		if (k != NULL) {
+			const char *q = k + strlen(what), *end = text + len;
+			while (q < end && !is_digit(*q) && *q != '-')
+				q++;
+			col = (size_t)((q < end ? q : k) - text) + 1 + s->p_body_off;   /* text: the line after its prefixes */
+		}
+		s->bad_cap = br_xasprintf("%s:%d:%zu: \"%s\" gives %.10g %s; expected %s from %g to %g %s",
+		    s->path, line, col, what, v, unit, whole ? "a whole number" : "a number", lo, hi, unit);
+	}
 	return 0;
 }
 
@@ -1042,7 +1054,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 	switch (h->kind) {
 	case K_KVSIZE:
 		s->n_kvsize++;
-		if (h->score && !bad_capacity(s, line, "GPU KV cache size", h->a, "tokens", 1, 1e12, 1))
+		if (h->score && !bad_capacity(s, p, n, line, "GPU KV cache size", h->a, "tokens", 1, 1e12, 1))
 			break;
 		if (h->score && o->kv_pool_line == 0) {
 			o->kv_pool_tokens = h->a;
@@ -1050,7 +1062,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		}
 		break;
 	case K_KVMEM:
-		if (h->score && !bad_capacity(s, line, "Available KV cache memory", h->a, "GiB", 1e-6, 1e6, 0))
+		if (h->score && !bad_capacity(s, p, n, line, "Available KV cache memory", h->a, "GiB", 1e-6, 1e6, 0))
 			break;
 		if (h->score && o->kv_mem_line == 0) {
 			o->kv_pool_gib = h->a;
@@ -1058,10 +1070,10 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		}
 		break;
 	case K_MAXCONC:
-		if (h->score >= 1 && !bad_capacity(s, line, "Maximum concurrency for", h->a,
+		if (h->score >= 1 && !bad_capacity(s, p, n, line, "Maximum concurrency for", h->a,
 		    "tokens per request", 1, 1e9, 1))
 			break;
-		if (h->score >= 2 && !bad_capacity(s, line, "Maximum concurrency", h->b, "x", 1e-9, 1e12, 0))
+		if (h->score >= 2 && !bad_capacity(s, p, n, line, "Maximum concurrency", h->b, "x", 1e-9, 1e12, 0))
 			break;
 		if (h->score && o->max_conc_line == 0) {
 			o->max_concurrency_len_tokens = h->a;
@@ -1071,7 +1083,7 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		break;
 	case K_BLOCKS:
 		s->n_blocks++;
-		if (h->score && !bad_capacity(s, line, "# GPU blocks", h->a, "blocks", 1, 1e12, 1))
+		if (h->score && !bad_capacity(s, p, n, line, "# GPU blocks", h->a, "blocks", 1, 1e12, 1))
 			break;
 		if (h->score && s->blocks_line == 0) {
 			s->gpu_blocks = h->a;
@@ -1334,6 +1346,7 @@ start_pending(scanner *s, const pline *l, int lineno)
 	s->p_last_piece = l->len;
 	s->p_first_piece = l->len;
 	s->p_line = lineno;
+	s->p_body_off = (size_t)(l->body - l->text);
 	s->p_anchored = l->vllm && !l->prefix_cut;
 	pending_append(s, l->body, l->body_len);
 	if (l->vllm) {
