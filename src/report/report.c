@@ -648,6 +648,12 @@ latency_section(ctx *c)
 		hdr[i] = fill(c, &p, cols[i]);
 	const char *cells[BR_N_LATENCY * 9];
 	size_t rows = 0;
+	/* latencies of 1e8 ms and more (a day) no longer fit nine columns in
+	 * ms: the whole table is then in s (a cut "1,176,094,18 / 6" misleads) */
+	double div = 1;
+	for (int m = 0; m < BR_N_LATENCY; m++)
+		if (l->has_stats[m] && (fabs(l->m[m].max) >= 1e8 || fabs(l->m[m].mean) >= 1e8))
+			div = 1000;
 	for (int m = 0; m < BR_N_LATENCY; m++) {
 		const br_describe_t *d = &l->m[m];
 		if (!l->has_stats[m])
@@ -659,18 +665,18 @@ latency_section(ctx *c)
 		const char **row = &cells[rows * 9];
 		row[0] = keep(&p, br_xstrdup(name));
 		row[1] = keep(&p, l->count_known[m] ? fmt_num((double)d->count, 0) : br_xstrdup("n/a"));
-		row[2] = keep(&p, fmt_ms(d->mean));
-		row[3] = keep(&p, fmt_ms(d->median));
-		row[4] = keep(&p, fmt_ms(d->p90));
-		row[5] = keep(&p, fmt_ms(d->p99));
-		row[6] = keep(&p, fmt_ms(d->p999));
-		row[7] = keep(&p, fmt_ms(d->p9999));
-		row[8] = keep(&p, fmt_ms(d->max));
+		row[2] = keep(&p, fmt_ms(d->mean / div));
+		row[3] = keep(&p, fmt_ms(d->median / div));
+		row[4] = keep(&p, fmt_ms(d->p90 / div));
+		row[5] = keep(&p, fmt_ms(d->p99 / div));
+		row[6] = keep(&p, fmt_ms(d->p999 / div));
+		row[7] = keep(&p, fmt_ms(d->p9999 / div));
+		row[8] = keep(&p, fmt_ms(d->max / div));
 		rows++;
 	}
 	br_pdf_table t = { .n_cols = 9, .n_rows = rows, .header = hdr, .cells = cells };
 	br_pdf_table(c->d, &t);
-	note(c, "latency.unit_note");
+	note(c, div > 1 ? "latency.unit_note_s" : "latency.unit_note");
 	if (l->n_itl_inconsistent > 0)
 		note(c, "latency.itl_inconsistent");
 	if (l->from_arrays && l->m[BR_TTFT].count > 1 && l->m[BR_TTFT].count < 10000)

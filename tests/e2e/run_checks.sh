@@ -59,4 +59,21 @@ d="$tmp/nullttft"; cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report"
 "$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['ttfts'][2]=None; json.dump(d,open(p,'w'))" "$d/stress.json"
 "$BIN" "$d" 2> "$tmp/err" > /dev/null; rc=$?
 check "null TTFT of a successful request: exit 0 (got $rc), said" bash -c "[ $rc -eq 0 ] && grep -q 'successful requests have no TTFT (\"ttfts\" holds null, first at index 2)' '$tmp/err'"
+# latencies of a day and more: the latency table is in s, whole numbers
+# (in ms they were cut mid-digit, "1,176,094,18 / 6")
+d="$tmp/days"; cp -r "$SRC/fixtures/runs/tiny" "$d"; rm -rf "$d/report" "$d/metrics.csv"
+"$PY" - "$d/stress.json" <<'PYEOF'
+import json, sys
+p = sys.argv[1]; d = json.load(open(p)); k = 1e6
+for key in ("ttfts", "latencies", "start_times"):
+    if d.get(key): d[key] = [x * k if x is not None else None for x in d[key]]
+d["itls"] = [[x * k for x in r] for r in d["itls"]]
+d["duration"] *= k
+for key in list(d):
+    if key.endswith("_ms") and isinstance(d[key], (int, float)): d[key] *= k
+json.dump(d, open(p, "w"))
+PYEOF
+"$BIN" "$d" -q > /dev/null 2>&1; rc=$?
+pdftotext -layout "$d/report/report.pdf" - 2> /dev/null > "$tmp/days.txt"
+check "latencies of days: exit 0 (got $rc), the table in s" bash -c "[ $rc -eq 0 ] && grep -q 'All latencies in seconds' '$tmp/days.txt'"
 finish
