@@ -10,6 +10,10 @@ check "report exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "report prints no warning" [ ! -s "$tmp/err" ]
 [ -s "$tmp/err" ] && cat "$tmp/err"
 s="$tmp/r1/report/summary.json"
+# the bench result (5.7 MB: hashed on its own thread, started before the
+# parse) carries the SHA-256 sha256sum gives
+sum_bench=$(sha256sum "$tmp/r1/stress.json" | cut -d' ' -f1)
+check "bench result's SHA-256 (hashed beside the parse) is the file's" "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if [i for i in d['inputs'] if i['role']=='bench result'][0]['sha256']==sys.argv[2] else 1)" "$s" "$sum_bench"
 truth() { "$PY" - "$tmp/r1/run.json" "$1" <<'PYEOF'
 import json, sys
 v = json.load(open(sys.argv[1]))["simulator"]
