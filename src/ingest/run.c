@@ -880,6 +880,25 @@ out:
 	return rc;
 }
 
+/* note_null_ttfts: a successful request of b without its TTFT (null in
+ * the array) leaves the TTFT statistics silently; say so, naming file. */
+static void
+note_null_ttfts(br_run *r, const br_bench *b, const char *file)
+{
+	size_t n_ok = 0, n_null = 0, first = 0;
+	for (size_t i = 0; b->requests != NULL && i < b->n_requests; i++) {
+		if (b->requests[i].failed)
+			continue;
+		n_ok++;
+		if (!br_isnum(b->requests[i].ttft_s) && n_null++ == 0)
+			first = i;
+	}
+	if (n_null > 0 && n_null < n_ok)
+		br_run_add_warning(r, "%s: %zu of %zu successful requests have no TTFT (\"ttfts\" holds null, first "
+		    "at index %zu): the TTFT statistics rest on the other %zu", br_basename(file), n_null, n_ok,
+		    first, n_ok - n_null);
+}
+
 int
 br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 {
@@ -943,23 +962,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		goto fail;
 	}
 	input_to(r, metrics_at);
-	{
-		/* a successful request without its TTFT (null in the array) leaves
-		 * the TTFT statistics silently; say so */
-		const br_bench *b0 = &r->bench.runs[r->bench.n - 1];
-		size_t n_ok = 0, n_null = 0, first = 0;
-		for (size_t i = 0; b0->requests != NULL && i < b0->n_requests; i++) {
-			if (b0->requests[i].failed)
-				continue;
-			n_ok++;
-			if (!br_isnum(b0->requests[i].ttft_s) && n_null++ == 0)
-				first = i;
-		}
-		if (n_null > 0 && n_null < n_ok)
-			br_run_add_warning(r, "%s: %zu of %zu successful requests have no TTFT (\"ttfts\" holds null, first "
-			    "at index %zu): the TTFT statistics rest on the other %zu", br_basename(bench), n_null, n_ok,
-			    first, n_ok - n_null);
-	}
+	note_null_ttfts(r, &r->bench.runs[r->bench.n - 1], bench);
 	if (metrics_rc != 0) {
 		*cause = metrics_cause;
 		goto fail;

@@ -164,6 +164,30 @@ br_ranked_at(const br_ranked *r, const size_t *rank, size_t k, double *out)
 	free(bk);
 }
 
+/* pct_ranks: the two ranks numpy's linear percentile p reads in a sample
+ * of n (floor of the position, and the next one, clamped), the floor in
+ * *lo and the fraction in *t. */
+static void
+pct_ranks(size_t n, double p, size_t *lo, double *t, size_t rank[2])
+{
+	*lo = 0;
+	*t = 0;
+	if (n > 0 && !isnan(p))
+		rank7(n, p, lo, t);
+	if (n > 0 && *lo >= n - 1)
+		*lo = n - 1;
+	rank[0] = *lo;
+	rank[1] = *lo + 1 < n ? *lo + 1 : *lo;
+}
+
+/* pct_value: the percentile from the values v[0..1] at pct_ranks' ranks
+ * (as br_percentile_sorted: the last value alone at the top). */
+static double
+pct_value(size_t n, size_t lo, double t, const double v[2])
+{
+	return lo == n - 1 ? v[0] : lerp7(v[0], v[1], t);
+}
+
 /* br_ranked_percentiles: see stats.h. */
 void
 br_ranked_percentiles(const br_ranked *r, const double *p, size_t k, double *out)
@@ -171,23 +195,11 @@ br_ranked_percentiles(const br_ranked *r, const double *p, size_t k, double *out
 	size_t n = br_ranked_count(r);
 	size_t *rank = br_xmalloc((2 * k + 1) * sizeof *rank), *lo = br_xmalloc((k + 1) * sizeof *lo);
 	double *t = br_xmalloc((k + 1) * sizeof *t), *v = br_xmalloc((2 * k + 1) * sizeof *v);
-	for (size_t i = 0; i < k; i++) {
-		lo[i] = 0;
-		t[i] = 0;
-		if (n > 0 && !isnan(p[i]))
-			rank7(n, p[i], &lo[i], &t[i]);
-		if (n > 0 && lo[i] >= n - 1)
-			lo[i] = n - 1;
-		rank[2 * i] = lo[i];
-		rank[2 * i + 1] = lo[i] + 1 < n ? lo[i] + 1 : lo[i];
-	}
+	for (size_t i = 0; i < k; i++)
+		pct_ranks(n, p[i], &lo[i], &t[i], &rank[2 * i]);
 	br_ranked_at(r, rank, 2 * k, v);
-	for (size_t i = 0; i < k; i++) {
-		if (n == 0 || isnan(p[i]))
-			out[i] = NAN;
-		else
-			out[i] = lo[i] == n - 1 ? v[2 * i] : lerp7(v[2 * i], v[2 * i + 1], t[i]);
-	}
+	for (size_t i = 0; i < k; i++)
+		out[i] = n == 0 || isnan(p[i]) ? NAN : pct_value(n, lo[i], t[i], &v[2 * i]);
 	free(v);
 	free(t);
 	free(lo);
@@ -228,20 +240,15 @@ br_describe_ranked(const double *x, size_t n, const br_ranked *r, br_describe_t 
 	rank[1] = n - 1;
 	rank[2] = n % 2 ? n / 2 : n / 2 - 1;
 	rank[3] = n / 2;
-	for (int i = 0; i < 4; i++) {
-		rank7(n, p[i], &lo[i], &t[i]);
-		if (lo[i] >= n - 1)
-			lo[i] = n - 1;
-		rank[4 + 2 * i] = lo[i];
-		rank[5 + 2 * i] = lo[i] + 1 < n ? lo[i] + 1 : lo[i];
-	}
+	for (int i = 0; i < 4; i++)
+		pct_ranks(n, p[i], &lo[i], &t[i], &rank[4 + 2 * i]);
 	br_ranked_at(r, rank, 12, v);
 	out->min = v[0];
 	out->max = v[1];
 	out->median = n % 2 ? v[3] : (v[2] + v[3]) / 2.0;
 	double *pv[4] = { &out->p90, &out->p99, &out->p999, &out->p9999 };
 	for (int i = 0; i < 4; i++)
-		*pv[i] = lo[i] == n - 1 ? v[4 + 2 * i] : lerp7(v[4 + 2 * i], v[5 + 2 * i], t[i]);
+		*pv[i] = pct_value(n, lo[i], t[i], &v[4 + 2 * i]);
 }
 
 /* br_ranked_count_above: see stats.h. */
