@@ -3,7 +3,7 @@
 # at its output. Run as root (or with sudo available). Idempotent.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
-      libjansson-dev libcairo2-dev libpng-dev libpango1.0-dev libhpdf-dev libglib2.0-dev libssl-dev
+      libjansson-dev libcairo2-dev libpng-dev libpango1.0-dev libhpdf-dev libglib2.0-dev nettle-dev
       libcmocka-dev libcurl4-openssl-dev libfast-float-dev libfribidi-dev fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei python3-fonttools poppler-utils qpdf python3-numpy time
       clang libclang-rt-14-dev)
 missing=()

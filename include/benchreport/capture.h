@@ -122,12 +122,17 @@ enum { BR_SAMPLE_NEVER_ANSWERED = -2 };
  * says what the URL did), or -1 with *cause when the output cannot be
  * written (exists without force, disk full). *stats is filled in every
  * case. Not reentrant with another br_sample_run in the same process only
- * in that curl_global_init must have been called (br_sample_global_init).
+ * in that libcurl must have been loaded first (br_sample_global_init; it
+ * calls it itself, but not safely from two threads at once).
  */
 int br_sample_run(const br_sample_opts *o, br_sample_stats *stats, char **cause);
 
-/* br_sample_global_init: curl_global_init once per process, before threads. */
-void br_sample_global_init(void);
+/*
+ * br_sample_global_init: load libcurl (dlopen, on first use only: the
+ * reports never load it) and run curl_global_init, once per process, before
+ * threads. 0, or -1 with *cause (malloc'd) when libcurl cannot be loaded.
+ */
+int br_sample_global_init(char **cause);
 
 /*
  * br_parse_duration_s: "1s", "500ms", "2m", "1.5" (seconds) → seconds.

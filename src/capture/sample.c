@@ -14,7 +14,7 @@
 #include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <curl/curl.h>
+#include "curl_lib.h"
 #include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
@@ -27,14 +27,10 @@
 static void note(const br_sample_opts *o, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* br_sample_global_init: see capture.h. */
-void
-br_sample_global_init(void)
+int
+br_sample_global_init(char **cause)
 {
-	static int done;
-	if (!done) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		done = 1;
-	}
+	return br_curl_load(cause);
 }
 
 /* br_parse_duration_s: see capture.h. */
@@ -150,16 +146,16 @@ scrape(CURL *h, body_buf *b, page *pg, char *err, size_t errsz)
 {
 	g_string_truncate(b->text, 0);
 	b->too_big = 0;
-	CURLcode rc = curl_easy_perform(h);
+	CURLcode rc = br_curl.easy_perform(h);
 	if (rc != CURLE_OK) {
 		if (b->too_big)
 			snprintf(err, errsz, "response larger than %u MiB", MAX_BODY_BYTES >> 20);
 		else
-			snprintf(err, errsz, "%s", curl_easy_strerror(rc));
+			snprintf(err, errsz, "%s", br_curl.easy_strerror(rc));
 		return -1;
 	}
 	long code = 0;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	br_curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (code != 200) {
 		snprintf(err, errsz, "HTTP %ld", code);
 		return -1;
@@ -447,36 +443,37 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 		*cause = br_xasprintf("%s: exists; choose another -o or pass --force to replace it", o->out_path);
 		return -1;
 	}
-	br_sample_global_init();
+	if (br_sample_global_init(cause) != 0)
+		return -1;
 	if (o->force)
 		br_slots_drop_stale(o->out_path, o->log);
 	sampler s = { .o = o, .st = st, .prev_start_time = NAN };
 	s.col = g_hash_table_new(g_str_hash, g_str_equal);
 	s.new_series = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	s.side_path = side_path_for(o->out_path);
-	CURL *h = curl_easy_init();
+	CURL *h = br_curl.easy_init();
 	body_buf body = { .text = g_string_new(NULL), .max_bytes = MAX_BODY_BYTES };
 	page pg = { 0 };
 	char err[320] = "";
-	curl_easy_setopt(h, CURLOPT_URL, o->url);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, br_body_buf_write);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &body);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(h, CURLOPT_XFERINFODATA, (void *)o->stop);
-	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "benchreport-sample/0.1.0");
+	br_curl.easy_setopt(h, CURLOPT_URL, o->url);
+	br_curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, br_body_buf_write);
+	br_curl.easy_setopt(h, CURLOPT_WRITEDATA, &body);
+	br_curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	br_curl.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	br_curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	br_curl.easy_setopt(h, CURLOPT_XFERINFODATA, (void *)o->stop);
+	br_curl.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+	br_curl.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	br_curl.easy_setopt(h, CURLOPT_USERAGENT, "benchreport-sample/0.1.0");
 	long total_ms = (long)(interval * 800), conn_ms = (long)(interval * 400);
 	if (total_ms < 50) total_ms = 50;
 	if (conn_ms < 25) conn_ms = 25;
 	if (conn_ms > 2000) conn_ms = 2000;
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, total_ms);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, conn_ms);
-	struct curl_slist *hdrs = curl_slist_append(NULL,
+	br_curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, total_ms);
+	br_curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, conn_ms);
+	struct curl_slist *hdrs = br_curl.slist_append(NULL,
 	    "Accept: text/plain;version=0.0.4;q=1,application/openmetrics-text;version=1.0.0;q=0.5");
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+	br_curl.easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 
 	br_gpu_monitor *gpu = NULL;
 	if (o->gpu && br_gpu_query_available()) {
@@ -650,8 +647,8 @@ done:
 		fclose(s.csv);
 	if (s.side != NULL)
 		fclose(s.side);
-	curl_slist_free_all(hdrs);
-	curl_easy_cleanup(h);
+	br_curl.slist_free_all(hdrs);
+	br_curl.easy_cleanup(h);
 	page_clear(&pg);
 	free(pg.series);
 	free(pg.value);

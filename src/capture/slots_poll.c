@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <curl/curl.h>
+#include "curl_lib.h"
 #include <glib.h>
 #include <jansson.h>
 #include "benchreport/common.h"
@@ -83,16 +83,16 @@ br_slots_poll_open(const char *metrics_url, const char *csv_path, int force, dou
 	p->path = path;
 	p->url = br_slots_url(metrics_url);
 	p->body = (br_body_buf){ .text = g_string_new(NULL), .max_bytes = SLOTS_MAX_BODY };
-	p->h = curl_easy_init();
+	p->h = br_curl.easy_init();
 	long ms = (long)(timeout_s * 1000);
-	curl_easy_setopt(p->h, CURLOPT_URL, p->url);
-	curl_easy_setopt(p->h, CURLOPT_WRITEFUNCTION, br_body_buf_write);
-	curl_easy_setopt(p->h, CURLOPT_WRITEDATA, &p->body);
-	curl_easy_setopt(p->h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(p->h, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(p->h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(p->h, CURLOPT_USERAGENT, "benchreport-sample/0.1.0");
-	curl_easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
+	br_curl.easy_setopt(p->h, CURLOPT_URL, p->url);
+	br_curl.easy_setopt(p->h, CURLOPT_WRITEFUNCTION, br_body_buf_write);
+	br_curl.easy_setopt(p->h, CURLOPT_WRITEDATA, &p->body);
+	br_curl.easy_setopt(p->h, CURLOPT_NOSIGNAL, 1L);
+	br_curl.easy_setopt(p->h, CURLOPT_TCP_KEEPALIVE, 1L);
+	br_curl.easy_setopt(p->h, CURLOPT_ACCEPT_ENCODING, "");
+	br_curl.easy_setopt(p->h, CURLOPT_USERAGENT, "benchreport-sample/0.1.0");
+	br_curl.easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
 	return p;
 }
 
@@ -120,17 +120,17 @@ br_slots_poll_tick(br_slots_poll *p, double timeout_s, double (*wall_s)(void), c
 	if (p == NULL || p->stopped)
 		return 0;
 	long ms = (long)(timeout_s * 1000);
-	curl_easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
+	br_curl.easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
 	g_string_truncate(p->body.text, 0);
 	p->body.too_big = 0;
-	CURLcode rc = curl_easy_perform(p->h);
+	CURLcode rc = br_curl.easy_perform(p->h);
 	double t = wall_s();
 	if (rc != CURLE_OK) {
-		snprintf(err, errsz, "%s", p->body.too_big ? "answer larger than 16 MiB" : curl_easy_strerror(rc));
+		snprintf(err, errsz, "%s", p->body.too_big ? "answer larger than 16 MiB" : br_curl.easy_strerror(rc));
 		return -1;
 	}
 	long code = 0;
-	curl_easy_getinfo(p->h, CURLINFO_RESPONSE_CODE, &code);
+	br_curl.easy_getinfo(p->h, CURLINFO_RESPONSE_CODE, &code);
 	if (code == 501 || code == 404) {
 		/* --no-slots (501), or a server without the endpoint: nothing to poll */
 		p->stopped = 1;
@@ -172,7 +172,7 @@ br_slots_poll_close(br_slots_poll *p)
 {
 	if (p == NULL)
 		return;
-	curl_easy_cleanup(p->h);
+	br_curl.easy_cleanup(p->h);
 	g_string_free(p->body.text, TRUE);
 	if (p->out != NULL)
 		fclose(p->out);

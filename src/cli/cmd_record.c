@@ -264,8 +264,16 @@ br_cmd_record(int argc, char **argv)
 			return BR_EXIT_INPUT;
 		}
 	}
-	/* RUN_DIR: new, or an empty folder (the client writes its result there) */
 	char *cause = NULL;
+	/* libcurl is loaded for the scrape only: a machine without it learns so
+	 * before the load runs and before RUN_DIR is made */
+	if (url != NULL && br_sample_global_init(&cause) != 0) {
+		fprintf(stderr, "benchreport record: --metrics-url: %s\n", cause);
+		free(cause);
+		free(rep);
+		return BR_EXIT_USAGE;
+	}
+	/* RUN_DIR: new, or an empty folder (the client writes its result there) */
 	if (stat(run_dir, &sb) == 0) {
 		DIR *d = S_ISDIR(sb.st_mode) ? opendir(run_dir) : NULL;
 		int empty = d != NULL;
@@ -298,7 +306,6 @@ br_cmd_record(int argc, char **argv)
 	int sampling = 0;
 	char *metrics_path = br_path_join(run_dir, "metrics.csv");
 	if (url != NULL) {
-		br_sample_global_init();
 		job.o = (br_sample_opts){ .url = url, .out_path = metrics_path, .interval_s = interval,
 		    .duration_s = NAN, .until_idle_s = 2 * interval, .stop = &sampler_stop,
 		    .load_done = &load_done, .log = stderr, .gpu = !no_gpu, .slots = -1 };

@@ -39,7 +39,7 @@ if command -v cpack > /dev/null && command -v dpkg-deb > /dev/null; then
   check "cpack builds a .deb" [ -n "$deb" ]
   if [ -n "$deb" ]; then
     dep=$(dpkg-deb -f "$deb" Depends)
-    for p in libhpdf-2.3.0 libjansson4 libcairo2 libpango-1.0-0 fonts-dejavu-core; do
+    for p in libhpdf-2.3.0 libjansson4 libcairo2 libpango-1.0-0 libnettle8 libcurl4 fonts-dejavu-core; do
       check ".deb depends on $p" bash -c "echo '$dep' | grep -q '$p'"
     done
     for f in ./usr/bin/benchreport ./usr/share/benchreport/templates/report.en.json ./usr/share/man/man1/benchreport.1; do

@@ -189,4 +189,16 @@ t1=$(date +%s)
 check "record: a client that cannot start: said, done in under 20 s ($((t1 - t0)) s)" \
   bash -c "grep -q \"cannot run '$tmp/no-such-client'\" '$tmp/nostart.err' && grep -q 'never started' '$tmp/nostart.err' && [ $((t1 - t0)) -lt 20 ]"
 check "record: a client that cannot start: non-zero exit (got $rc)" [ "$rc" -ne 0 ]
+# libcurl is loaded at run time by sample/record only: the binary does not
+# link it (the reports start without its 26 libraries), and a machine where
+# it cannot be loaded is told so before the load runs or RUN_DIR is made
+check "the binary does not link libcurl (it is dlopen'ed)" bash -c "! ldd '$BIN' | grep -q libcurl"
+BR_LIBCURL="$tmp/no-libcurl.so" "$BIN" record -o "$tmp/run7" --metrics-url "http://127.0.0.1:$PORT/metrics" --no-report -- \
+  touch "$tmp/run7-ran" 2> "$tmp/nocurl.err"; rc=$?
+check "record without libcurl: exit 2 (got $rc), library named, nothing run or made" bash -c "
+  [ $rc -eq 2 ] && grep -q 'cannot load $tmp/no-libcurl.so' '$tmp/nocurl.err' && grep -q 'libcurl4' '$tmp/nocurl.err' &&
+  [ ! -e '$tmp/run7' ] && [ ! -e '$tmp/run7-ran' ]"
+BR_LIBCURL="$tmp/no-libcurl.so" "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/nocurl.csv" --duration 1s 2> "$tmp/nocurl2.err"; rc=$?
+check "sample without libcurl: non-zero exit (got $rc), library named, no CSV" bash -c "
+  [ $rc -ne 0 ] && grep -q 'cannot load' '$tmp/nocurl2.err' && [ ! -e '$tmp/nocurl.csv' ]"
 finish
