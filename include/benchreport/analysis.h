@@ -33,8 +33,8 @@ void br_analyze(const br_run *run, br_analysis *out);
  * one run, which reads no per-request ITL after the analyses. */
 void br_analyze_taking_itls(br_run *run, br_analysis *out);
 /* br_analysis_drop_samples: free the latency samples and their indexes (samples_ms, ranked;
- * n_samples keeps their count, the statistics in m[] stay) once nothing
- * reads them again: the figures are drawn and the CI gate evaluated. */
+ * n_samples keeps their count, the statistics in m[] and the CDFs cdf_* stay) once nothing
+ * reads them again: the CI gate is evaluated (figure L draws from cdf_*). */
 void br_analysis_drop_samples(br_analysis *a);
 void br_analysis_free(br_analysis *a);
 

@@ -50,6 +50,16 @@ typedef struct br_latency {
 	double *samples_ms[BR_N_LATENCY];
 	size_t n_samples[BR_N_LATENCY];
 	br_ranked *ranked[BR_N_LATENCY];  /* index of samples_ms[k] (borrows it; owned, freed with it); NULL when no sample */
+	/* (added) the empirical CDF of each metric (figure L), taken while the
+	 * samples exist so that a report can free them before it draws
+	 * (br_latency_fill_cdf): cdf_x_ms[k] ascending values (ms), cdf_share[k]
+	 * the share of samples <= each (0..1], cdf_n[k] points (NULL, NULL, 0
+	 * when no finite sample); cdf_count[k] the finite samples behind it and
+	 * cdf_mid_ms[k] the one at rank count/2 (0-based; the figure's ms/s
+	 * choice). Owned; kept by br_analysis_drop_samples. */
+	double *cdf_x_ms[BR_N_LATENCY], *cdf_share[BR_N_LATENCY];
+	size_t cdf_n[BR_N_LATENCY], cdf_count[BR_N_LATENCY];
+	double cdf_mid_ms[BR_N_LATENCY];
 	size_t n_requests, n_succeeded, n_failed;
 	size_t *failed_index;      /* indices (submission order) of failed requests */
 	/* (added) 1 when m[k] holds at least one statistic (from the arrays or
@@ -212,6 +222,30 @@ void br_analyze_latency(const br_run *run, br_latency *out);
  * br_analyze_latency. The numbers are the same either way.
  */
 void br_analyze_latency_taking(const br_run *run, br_bench *take, br_latency *out);
+
+/* Figure L's CDF: at most this many points per metric, the largest
+ * BR_LATENCY_CDF_TAIL samples always at their own values and ranks. */
+#define BR_LATENCY_CDF_POINTS 2000
+#define BR_LATENCY_CDF_TAIL 500
+
+/*
+ * br_latency_ranked: the order statistics of metric m of L: the analysis's
+ * index (L->ranked[m]) when it covers samples_ms[m], else an index of the
+ * finite samples_ms[m] built here (for a caller that filled samples_ms
+ * alone: tests, hand-built analyses), which *own and *copy then hold
+ * (caller frees both: br_ranked_free, free; NULL when not built). NULL when
+ * there is no finite sample.
+ */
+const br_ranked *br_latency_ranked(const br_latency *L, int m, br_ranked **own, double **copy);
+
+/*
+ * br_latency_fill_cdf: (re)compute cdf_* of every metric of L from its
+ * samples (br_ranked_cdf with BR_LATENCY_CDF_POINTS / _TAIL; from 65,536
+ * samples on the bulk points are bucket upper edges at their exact
+ * shares, see stats.h). br_analyze_latency calls it; a caller that fills
+ * samples_ms by hand calls it before drawing. Frees earlier cdf_* arrays.
+ */
+void br_latency_fill_cdf(br_latency *L);
 void br_analyze_capacity(const br_run *run, br_capacity *out);
 void br_analyze_ledger(const br_run *run, br_ledger *out);
 void br_analyze_residency(const br_run *run, br_residency *out);

@@ -71,16 +71,6 @@ int br_render_campaign_figures(const br_campaign *c, const br_template *t, const
 int br_render_wait(char **cause);
 
 /*
- * br_render_hold / br_render_release: between the two, figures drawn by
- * br_render_figures are recorded but their PNG and SVG files not started,
- * so the caller can free what the drawings no longer need (the analysis'
- * millions of latency samples) before the workers take 9 MB of pixels each.
- * br_render_wait releases held figures first.
- */
-void br_render_hold(void);
-void br_render_release(void);
-
-/*
  * br_render_shutdown: release the process-wide font caches of pango,
  * fontconfig and cairo (otherwise reported as leaks by LeakSanitizer).
  * Optional; call once at exit, after the last drawing (the PDF writer too

@@ -101,6 +101,10 @@ br_analysis_free(br_analysis *a)
 		free(a->latency.samples_ms[k]);
 		a->latency.samples_ms[k] = NULL;
 		a->latency.n_samples[k] = 0;
+		free(a->latency.cdf_x_ms[k]);
+		free(a->latency.cdf_share[k]);
+		a->latency.cdf_x_ms[k] = a->latency.cdf_share[k] = NULL;
+		a->latency.cdf_n[k] = 0;
 	}
 	free(a->latency.failed_index);
 	a->latency.failed_index = NULL;

@@ -611,6 +611,59 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		out->itl_max_ms = out->m[BR_ITL].max;
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
 	group_errors(b, out);
+	br_latency_fill_cdf(out);
+}
+
+/* br_latency_ranked: see analysis_blocks.h. */
+const br_ranked *
+br_latency_ranked(const br_latency *L, int m, br_ranked **own, double **copy)
+{
+	*own = NULL;
+	*copy = NULL;
+	const double *s = L->samples_ms[m];
+	size_t n = L->n_samples[m];
+	if (s == NULL || n == 0)
+		return NULL;
+	if (L->ranked[m] != NULL && br_ranked_count(L->ranked[m]) == n)
+		return L->ranked[m];
+	double *c = br_xmalloc(n * sizeof *c);
+	size_t nf = 0;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(s[i]))
+			c[nf++] = s[i];
+	*own = br_ranked_new(c, nf, 1.0);
+	if (*own == NULL) {
+		free(c);
+		return NULL;
+	}
+	*copy = c;
+	return *own;
+}
+
+/* br_latency_fill_cdf: see analysis_blocks.h. */
+void
+br_latency_fill_cdf(br_latency *L)
+{
+	for (int m = 0; m < BR_N_LATENCY; m++) {
+		free(L->cdf_x_ms[m]);
+		free(L->cdf_share[m]);
+		L->cdf_x_ms[m] = L->cdf_share[m] = NULL;
+		L->cdf_n[m] = L->cdf_count[m] = 0;
+		L->cdf_mid_ms[m] = NAN;
+		br_ranked *own;
+		double *copy;
+		const br_ranked *rk = br_latency_ranked(L, m, &own, &copy);
+		size_t nf = br_ranked_count(rk);
+		if (nf > 0) {
+			size_t mid = nf / 2;
+			br_ranked_at(rk, &mid, 1, &L->cdf_mid_ms[m]);
+			L->cdf_count[m] = nf;
+			L->cdf_n[m] = br_ranked_cdf(rk, BR_LATENCY_CDF_POINTS, BR_LATENCY_CDF_TAIL,
+			    &L->cdf_x_ms[m], &L->cdf_share[m]);
+		}
+		br_ranked_free(own);
+		free(copy);
+	}
 }
 
 /* br_analyze_latency / br_analyze_latency_taking: see analysis_blocks.h. */

@@ -267,7 +267,7 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 			own[r] = NULL;
 			copy[r] = NULL;
 			v[r] = run[r]->latency.from_arrays ?
-			    br_fig_samples_ranked(&run[r]->latency, metric[k], &own[r], &copy[r]) : NULL;
+			    br_latency_ranked(&run[r]->latency, metric[k], &own[r], &copy[r]) : NULL;
 			n[r] = br_ranked_count(v[r]);
 			double mid;
 			size_t rk = n[r] / 2;

@@ -1,7 +1,8 @@
 /*
  * figL-latency-cdf: empirical CDFs of TTFT, ITL and E2EL, one panel each,
  * log x axis in ms (or s when the median is 1 s or more; the x axis is logarithmic), p50 / p99 / p99.9
- * marked. Needs the per-request arrays (latency.from_arrays).
+ * marked. Needs the per-request arrays (latency.from_arrays); drawn from the
+ * CDF points the analysis kept (latency.cdf_*), not from the samples.
  *
  * Text: templates/report.LANG.json "figtext.figL-latency-cdf.*" (title,
  * ttft, itl, e2el, x_ttft, x_itl, x_e2el, panel_title {metric, n},
@@ -16,8 +17,6 @@
 #include "benchreport/common.h"
 #include "render/figure_io.h"
 
-#define CDF_MAX_POINTS 2000   /* per metric, in the plot and the CSV */
-#define CDF_TAIL_POINTS 500   /* the largest samples, always kept exactly */
 
 /* fmt_value: a latency in the panel's unit with 3 significant figures (locale independent). */
 static void
@@ -50,28 +49,22 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 	for (int k = 0; k < 3; k++) {
 		int m = metric[k];
 		const char *label = br_ft(ft, label_key[k]);
-		br_ranked *own;
-		double *copy;
-		const br_ranked *rk = br_fig_samples_ranked(L, m, &own, &copy);
-		size_t nf = br_ranked_count(rk);
-		if (nf == 0)
+		size_t nf = L->cdf_count[m], np = L->cdf_n[m];
+		if (nf == 0 || np == 0)
 			continue;
-		double median;
-		size_t mid = nf / 2;
-		br_ranked_at(rk, &mid, 1, &median);
-		int in_s = median >= 1000;
+		int in_s = L->cdf_mid_ms[m] >= 1000;
 		double div = in_s ? 1000 : 1;
 		const char *unit = in_s ? "s" : "ms";
-		double *x, *y;
-		size_t np = br_ranked_cdf(rk, CDF_MAX_POINTS, CDF_TAIL_POINTS, &x, &y);
+		const double *y = L->cdf_share[m];
+		double *x = br_xmalloc(np * sizeof *x);   /* the values in the panel's unit */
 		GString *part = g_string_new(NULL);
 		for (size_t i = 0; i < np; i++) {
 			g_string_append_printf(part, "%s,", key[k]);
-			br_csv_num(part, x[i]);
+			br_csv_num(part, L->cdf_x_ms[m][i]);
 			g_string_append_c(part, ',');
 			br_csv_num(part, y[i]);
 			g_string_append_c(part, '\n');
-			x[i] /= div;
+			x[i] = L->cdf_x_ms[m][i] / div;
 		}
 		/* n with thousands separators: 4,995,000 */
 		char digits[32], count[48];
@@ -118,14 +111,11 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 		}
 		g_string_free(part, TRUE);
 		free(x);
-		free(y);
-		br_ranked_free(own);
-		free(copy);
 	}
 	int rc = 0;
 	if (nc > 0) {
 		const char *caption = br_ftp(ft, "figL-latency-cdf.caption", "{s:s,s:i,s:i}", "metrics", names->str,
-		    "max_points", CDF_MAX_POINTS, "tail_points", CDF_TAIL_POINTS);
+		    "max_points", BR_LATENCY_CDF_POINTS, "tail_points", BR_LATENCY_CDF_TAIL);
 		br_fig_spec spec = {
 			.id = "figL-latency-cdf",
 			.title = br_ft(ft, "figL-latency-cdf.title"),

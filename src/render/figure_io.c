@@ -114,32 +114,6 @@ br_fig_png_px(double pt)
 	return (int)lround(pt * BR_FIG_DPI / 72.0);
 }
 
-/* br_fig_samples_ranked: see figure_io.h. */
-const br_ranked *
-br_fig_samples_ranked(const br_latency *L, int m, br_ranked **own, double **copy)
-{
-	*own = NULL;
-	*copy = NULL;
-	const double *s = L->samples_ms[m];
-	size_t n = L->n_samples[m];
-	if (s == NULL || n == 0)
-		return NULL;
-	if (L->ranked[m] != NULL && br_ranked_count(L->ranked[m]) == n)
-		return L->ranked[m];
-	double *c = br_xmalloc(n * sizeof *c);
-	size_t nf = 0;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(s[i]))
-			c[nf++] = s[i];
-	*own = br_ranked_new(c, nf, 1.0);
-	if (*own == NULL) {
-		free(c);
-		return NULL;
-	}
-	*copy = c;
-	return *own;
-}
-
 /* br_csv_num: see figure_io.h. */
 void
 br_csv_num(GString *s, double v)
@@ -437,14 +411,10 @@ fig_start(void)
 	g_mutex_unlock(&fig_mu);
 }
 
-/* Jobs queued while held (br_fig_hold) wait here for br_fig_release. */
-static int fig_held;
-static GPtrArray *fig_waiting;
-
 static void hand_over(fig_job *j);
 
 /* queue_job: hand the files of dr to a worker (with one processor, or
- * when no thread starts, the job runs here); held: kept for release. */
+ * when no thread starts, the job runs here). */
 static void
 queue_job(const br_drawing *dr, const char *png, const char *svg)
 {
@@ -452,31 +422,7 @@ queue_job(const br_drawing *dr, const char *png, const char *svg)
 	j->dr = dr;
 	j->png = br_xstrdup(png);
 	j->svg = br_xstrdup(svg);
-	if (fig_held) {
-		if (fig_waiting == NULL)
-			fig_waiting = g_ptr_array_new();
-		g_ptr_array_add(fig_waiting, j);
-		return;
-	}
 	hand_over(j);
-}
-
-/* br_fig_hold / br_fig_release: see figure_io.h. */
-void
-br_fig_hold(void)
-{
-	fig_held = 1;
-}
-
-void
-br_fig_release(void)
-{
-	fig_held = 0;
-	for (guint i = 0; fig_waiting != NULL && i < fig_waiting->len; i++)
-		hand_over(g_ptr_array_index(fig_waiting, i));
-	if (fig_waiting != NULL)
-		g_ptr_array_free(fig_waiting, TRUE);
-	fig_waiting = NULL;
 }
 
 /* hand_over: start job j on a worker, or run it here. */
@@ -498,8 +444,6 @@ hand_over(fig_job *j)
 int
 br_fig_wait(char **cause)
 {
-	if (fig_held || fig_waiting != NULL)
-		br_fig_release();   /* a wait never waits on held jobs */
 	g_mutex_lock(&fig_mu);
 	while (fig_pending > 0)
 		g_cond_wait(&fig_cv, &fig_mu);

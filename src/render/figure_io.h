@@ -88,10 +88,6 @@ int br_figure_write(const char *out_dir, const br_fig_spec *spec, br_figure *out
  * callers wait with br_render_wait (render.h) before using them.
  */
 int br_fig_wait(char **cause);
-/* br_fig_hold / br_fig_release: while held, the PNG and SVG jobs queued by
- * br_figure_write wait; release starts them (br_fig_wait releases first). */
-void br_fig_hold(void);
-void br_fig_release(void);
 /* br_fig_shutdown: br_fig_wait, then stop the worker threads (each frees
  * its pango font map). */
 void br_fig_shutdown(void);
@@ -103,15 +99,6 @@ void br_fig_shutdown(void);
  */
 int br_figure_write_single(const char *out_dir, const char *id, const char *title,
     const char *caption, br_chart *chart, const GString *csv, br_figure *out, char **cause);
-
-/*
- * br_fig_samples_ranked: the order statistics of latency metric m of L: the
- * analysis's index (L->ranked[m]) when it covers the samples, else an index
- * of the finite samples_ms[m] built here (a caller that filled samples_ms
- * alone), which *own and *copy then hold (caller frees both: br_ranked_free,
- * free; NULL when not built). NULL when there is no finite sample.
- */
-const br_ranked *br_fig_samples_ranked(const br_latency *L, int m, br_ranked **own, double **copy);
 
 /*
  * br_csv_num: append number v to s (locale independent, up to 15

@@ -87,19 +87,6 @@ br_render_wait(char **cause)
 	return br_fig_wait(cause);
 }
 
-/* br_render_hold / br_render_release: see render.h. */
-void
-br_render_hold(void)
-{
-	br_fig_hold();
-}
-
-void
-br_render_release(void)
-{
-	br_fig_release();
-}
-
 /* br_render_shutdown: see render.h. */
 void
 br_render_shutdown(void)

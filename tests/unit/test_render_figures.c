@@ -198,6 +198,7 @@ fill_latency(fixture *f)
 		L->m[m].p99 = pct(v, n[m], 99);
 		L->m[m].p999 = pct(v, n[m], 99.9);
 	}
+	br_latency_fill_cdf(L);   /* figure L draws from the CDF the analysis keeps */
 }
 
 static void
@@ -219,8 +220,11 @@ static void
 fixture_free(fixture *f)
 {
 	free_series(&f->ser);
-	for (int m = 0; m < BR_N_LATENCY; m++)
+	for (int m = 0; m < BR_N_LATENCY; m++) {
 		free(f->lat[m]);
+		free(f->a.latency.cdf_x_ms[m]);
+		free(f->a.latency.cdf_share[m]);
+	}
 }
 
 static char *
@@ -679,6 +683,7 @@ test_render_gaps(void **state)
 	for (int i = 400; i < NROWS; i++)
 		f.ser.cols[3][i] -= f.ser.cols[3][399] - 2;
 	f.a.latency.samples_ms[BR_TTFT][3] = NAN;   /* sorted arrays with a NaN in them */
+	br_latency_fill_cdf(&f.a.latency);
 	char *dir = make_tmpdir();
 	br_figure *figs = NULL;
 	size_t n = 0;
