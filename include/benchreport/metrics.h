@@ -172,6 +172,13 @@ size_t br_series_add_col(br_series *s, const char *name);
 size_t br_series_add_row(br_series *s, double t_s);
 
 /*
+ * br_series_reserve_rows: make room for n_rows rows in all, exactly (a
+ * loader that knows its row count saves the geometric slack: 1 MB on a
+ * 3,400 × 190 metrics.csv); no effect when the room is already there.
+ */
+void br_series_reserve_rows(br_series *s, size_t n_rows);
+
+/*
  * br_series_add_warning: append a printf-formatted message to s->warnings
  * (see br_series). Readers use it for data they repaired rather than refused.
  */

@@ -2021,7 +2021,7 @@ br_bench_parse_text(const char *name, const char *text, size_t len, br_bench_set
  * same result and every error message exactly.
  * ------------------------------------------------------------------------ */
 
-#define STREAM_CHUNK (1u << 20)
+#define STREAM_CHUNK (1u << 18)   /* 256 KiB: as fast as 1 MiB, 0.75 MB less resident */
 #define STREAM_LOOKAHEAD 4096   /* a value longer than this: not streamed */
 #define STREAM_MIN_BYTES (16LL << 20)
 

@@ -898,6 +898,7 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		goto done;
 	}
 
+	br_series_reserve_rows(out, out->n_rows + nrows);
 	for (size_t r = 0; r < nrows; r++)
 		br_series_add_row(out, order[r].t);
 	unsigned *cnt = br_xcalloc(out->n_cols ? out->n_cols * nrows : 1, sizeof *cnt);

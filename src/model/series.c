@@ -126,6 +126,18 @@ br_series_add_col(br_series *s, const char *name)
 	return br_series_push_col(s, name);
 }
 
+/* br_series_reserve_rows: see metrics.h. */
+void
+br_series_reserve_rows(br_series *s, size_t n_rows)
+{
+	if (n_rows <= rows_allocated(s))
+		return;
+	s->t_s = br_xrealloc(s->t_s, n_rows * sizeof *s->t_s);
+	for (size_t c = 0; c < s->n_cols; c++)
+		s->cols[c] = br_xrealloc(s->cols[c], n_rows * sizeof **s->cols);
+	s->row_cap = n_rows;
+}
+
 /*
  * br_series_add_row: see metrics.h.
  */
