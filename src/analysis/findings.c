@@ -70,6 +70,16 @@
 #define ONE_VICTIM_LO 0.5
 #define ONE_VICTIM_HI 1.5
 
+/* KV cache usage at or above this share of the pool at its peak = the KV
+ * cache filled (round 1: peak 99.58%, >= 90% in 82.5% of the samples); a
+ * peak below it leaves room for another request of most workloads. */
+#define KV_FULL_FRAC 0.9
+/* Open loop: completions per second below this share of the offered rate
+ * (with a growing queue) = the server did not keep up. A finite run that
+ * keeps up still completes a little below the rate (the last requests'
+ * latency is in the duration), hence the margin. */
+#define OPEN_LOOP_KEEP_UP 0.9
+
 /* Keys of the derived numbers, in the order they are stored. */
 enum {
 	D_ITL_P90_OVER_P50,
@@ -102,6 +112,7 @@ enum {
 	D_RELEASED_OVER_HELD,
 	D_REQUEST_TOKENS_MEAN,
 	D_IN_FLIGHT,
+	D_OPEN_LOOP_KEPT,
 	D_N
 };
 
@@ -136,6 +147,7 @@ static const char *const D_KEY[D_N] = {
 	"released_over_held",
 	"request_tokens_mean",
 	"requests_in_flight",
+	"completed_over_offered_rate",
 };
 
 /* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
@@ -324,6 +336,13 @@ gather(const br_analysis *a, facts *x)
 		x->d[D_ITL_BEYOND_P9999] = x->itl_n * 0.0001;
 	}
 
+	/* open loop: completions per second over the offered rate */
+	if (a->run && a->run->bench.n > 0) {
+		const br_bench *ob = &a->run->bench.runs[0];
+		if (!num(ob->max_concurrency))
+			x->d[D_OPEN_LOOP_KEPT] = ratio(ob->request_throughput_rps, ob->request_rate_rps);
+	}
+
 	/* tokens per request (input + output), for the llama.cpp slot-context check */
 	if (a->run && a->run->bench.n > 0 && a->run->bench.runs[0].completed > 0 &&
 	    br_run_engine(a->run) == BR_ENGINE_LLAMACPP) {
@@ -441,6 +460,59 @@ ttft_exploded(const facts *x)
 	return r > TTFT_EXPLODED_FACTOR && x->queue_share > QUEUE_SHARE_MIN;
 }
 
+/* What the queued requests waited for, from the data (queue_holder). */
+enum { HOLD_UNKNOWN, HOLD_KV, HOLD_SEQS, HOLD_BOTH };
+
+/*
+ * log_cap_reached: 1 when the running count reached the log's max_num_seqs
+ * (llama.cpp: n_slots) at its peak; 0 when both are known and it did not
+ * or either is unknown.
+ */
+static int
+log_cap_reached(const br_analysis *a)
+{
+	const br_residency *res = &a->residency;
+	double cap = a->run && a->run->log ? a->run->log->max_num_seqs : NAN;
+	return res->available && num(res->running_peak) && num(cap) && cap > 0 && res->running_peak >= cap;
+}
+
+/*
+ * queue_holder: what the queued requests waited for. HOLD_KV when the KV
+ * cache filled: its usage peak reached KV_FULL_FRAC of the pool, or left
+ * less room than one mean prompt (1 − input / P: the admission gate needs
+ * a whole prompt's blocks), or the scheduler preempted, or, without a KV
+ * usage series, demand exceeded the pool. HOLD_SEQS when the running count
+ * reached the log's max_num_seqs while the KV cache did not fill (known
+ * from its usage series; llama.cpp: its n_slots reached, whatever the KV
+ * usage). HOLD_BOTH when both limits were reached and the KV usage peak is
+ * known. HOLD_UNKNOWN otherwise (no series, no log cap, or the cap
+ * reached without a KV usage series).
+ */
+static int
+queue_holder(const br_analysis *a, const facts *x)
+{
+	const br_residency *res = &a->residency;
+	const br_capacity *c = &a->capacity;
+	double kv_peak = res->available ? res->kv_peak_frac : NAN;
+	double full = KV_FULL_FRAC;
+	if (c->available && num(c->kv_pool_tokens) && c->kv_pool_tokens > 0 && num(c->mean_input_tokens) &&
+	    1 - c->mean_input_tokens / c->kv_pool_tokens < full)
+		full = 1 - c->mean_input_tokens / c->kv_pool_tokens;
+	int oversub = c->available && num(c->oversubscription) && c->oversubscription > OVERSUB_MIN;
+	int kv_full = (num(kv_peak) && kv_peak >= full) || (num(x->preemptions) && x->preemptions > 0) ||
+	    (!num(kv_peak) && oversub);
+	int cap_reached = log_cap_reached(a);
+	/* llama-server: requests wait for one of its slots (each with its own
+	 * context); a KV usage series is not needed to say so */
+	if (cap_reached && br_run_engine(a->run) == BR_ENGINE_LLAMACPP)
+		return HOLD_SEQS;
+	if (cap_reached && kv_full)
+		return num(kv_peak) ? HOLD_BOTH : HOLD_UNKNOWN;   /* the sentences cite the KV peak */
+	if (cap_reached)
+		return num(kv_peak) ? HOLD_SEQS : HOLD_UNKNOWN;
+	return kv_full ? HOLD_KV : HOLD_UNKNOWN;
+}
+
 /* ---- the rules ---- */
 
 static void
@@ -449,7 +521,7 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_run *r = a->run;
 	const br_capacity *c = &a->capacity;
 	const br_residency *res = &a->residency;
-	int slow = decode_slow(x), exploded = ttft_exploded(x);
+	int slow = decode_slow(x), exploded = ttft_exploded(x), holder = queue_holder(a, x);
 	int oversub = c->available && num(c->oversubscription) &&
 	    c->oversubscription > OVERSUB_MIN;
 
@@ -473,9 +545,14 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		    BR_SEV_PROBLEM, BR_FINDING);
 
 	/* Capacity, not compute: decode steady (ITL p90/p50 < 1.5 and TPOT/ITL
-	 * < 2 when known) while TTFT exploded (see ttft_exploded). */
+	 * < 2 when known) while TTFT exploded (see ttft_exploded). What the
+	 * queue waited for is said only as far as the data show it
+	 * (queue_holder): the KV cache, the running-request cap, both, or
+	 * unknown. */
 	if (slow == 0 && exploded == 1)
-		add(f, "capacity_not_compute", BR_SEV_PROBLEM, BR_FINDING);
+		add(f, holder == HOLD_KV ? "capacity_not_compute" : holder == HOLD_SEQS ? "capacity_not_compute_seqs" :
+		    holder == HOLD_BOTH ? "capacity_not_compute_both" : "capacity_not_compute_queue",
+		    BR_SEV_PROBLEM, BR_FINDING);
 
 	/* Decode-bound: ITL p90/p50 >= 1.5 or TPOT p50/ITL p50 >= 2. */
 	if (slow == 1)
@@ -509,7 +586,9 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	/* Throughput cliff: oversubscribed and mean running / C_eff < 0.5. */
 	if (oversub && res->available && num(res->resident_share) &&
 	    res->resident_share < RESIDENT_SHARE_CLIFF)
-		add(f, "throughput_cliff", BR_SEV_PROBLEM, BR_FINDING);
+		add(f, br_run_engine(r) == BR_ENGINE_LLAMACPP ? "throughput_cliff" :   /* its sentence names the slots */
+		    holder == HOLD_SEQS ? "throughput_cliff_seqs" : holder == HOLD_BOTH ? "throughput_cliff_both" :
+		    holder == HOLD_KV ? "throughput_cliff" : "throughput_cliff_queue", BR_SEV_PROBLEM, BR_FINDING);
 
 	/* The preemption control loop: > 0 preemptions with >= 2 events
 	 * located in the 1 Hz series (interval and trigger level known). */
@@ -558,7 +637,20 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (a->capacity.available && num(a->capacity.oversubscription) && a->capacity.oversubscription > OVERSUB_MIN &&
 	    num(x->d[D_RUNNING_OVER_LOG_X]) && x->d[D_RUNNING_OVER_LOG_X] >= RED_LINE_LO &&
 	    x->d[D_RUNNING_OVER_LOG_X] <= RED_LINE_HI)
-		add(f, "capacity_red_line", BR_SEV_INFO, BR_FINDING);
+		add(f, log_cap_reached(a) ? "capacity_red_line_capped" :
+		    x->d[D_RUNNING_OVER_LOG_X] >= 1 ? "capacity_red_line" : "capacity_red_line_below",
+		    BR_SEV_INFO, BR_FINDING);
+
+	/* Open loop past capacity: requests sent at a finite rate, completed
+	 * at less than OPEN_LOOP_KEEP_UP of it, while the waiting queue held at
+	 * least one request on average and peaked at QUEUE_OVER_RESIDENT_MIN ×
+	 * the mean running or more: arrivals outran the server (whatever held
+	 * it; the other rules say what, where they can). */
+	if (num(x->d[D_OPEN_LOOP_KEPT]) && x->d[D_OPEN_LOOP_KEPT] < OPEN_LOOP_KEEP_UP &&
+	    res->available && num(res->waiting_mean) && res->waiting_mean >= 1 &&
+	    num(x->d[D_WAITING_OVER_RUNNING]) && x->d[D_WAITING_OVER_RUNNING] >= QUEUE_OVER_RESIDENT_MIN)
+		add(f, log_cap_reached(a) ? "open_loop_overloaded_cap" : "open_loop_overloaded",
+		    BR_SEV_PROBLEM, BR_FINDING);
 
 	/* Soft degradation: overloaded (oversubscribed or preempting), yet every
 	 * prompt completed and none failed (all three counts known). */

@@ -486,7 +486,7 @@ test_bench_only(void **state)
 	br_findings_evaluate(&f.a, &r);
 	static const char *const want_norun[] = { "small_sample_ttft", NULL };
 	assert_ids(&r, want_norun);
-	assert_int_equal(r.n_num, 30);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight) */
+	assert_int_equal(r.n_num, 31);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate) */
 	br_findings_free(&r);
 }
 
@@ -605,6 +605,107 @@ test_oversub_and_cliff_boundaries(void **state)
 	f.a.capacity.available = 0;
 	assert_false(has(&f, "oversubscribed"));
 	assert_false(has(&f, "throughput_cliff"));
+}
+
+/*
+ * What the queue waited for (queue_holder): the round-1 analysis with the
+ * KV usage peak, the preemption count and the log's max_num_seqs varied;
+ * each row names the capacity_not_compute, throughput_cliff and red-line
+ * variants expected. The running peak is 14 and the mean 11.17, 1.054× the
+ * log's 10.60 (>= 1). KV full = peak >= min(0.9, 1 − 6,144 / 86,864 =
+ * 0.9293) = 0.9, or a preemption, or (no KV series) demand above the pool.
+ */
+static void
+test_queue_holder_table(void **state)
+{
+	(void)state;
+	static const struct {
+		double kv_peak, preemptions, cap;
+		const char *not_compute, *cliff, *red_line;
+	} rows[] = {
+		/* the reference: 37 preemptions, no KV series, cap 128 not reached */
+		{ NAN, 37, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line" },
+		{ 0.9958, 0, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line" },
+		{ 0.90, 0, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line" },
+		/* below 0.9, no preemption, cap not reached: nothing shows what held them */
+		{ 0.8999, 0, 128, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
+		/* the cap reached (14 >= 14) with room left in the pool */
+		{ 0.50, 0, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped" },
+		{ 0.50, 0, 15, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
+		/* both reached */
+		{ 0.9958, 0, 14, "capacity_not_compute_both", "throughput_cliff_both", "capacity_red_line_capped" },
+		{ 0.50, 3, 14, "capacity_not_compute_both", "throughput_cliff_both", "capacity_red_line_capped" },
+		/* the cap reached, the KV cache full by its preemptions but its usage unknown */
+		{ NAN, 37, 14, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line_capped" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		fx f;
+		fx_round1(&f);
+		f.a.residency.kv_peak_frac = rows[i].kv_peak;
+		f.a.residency.preemptions = f.a.preemptions.n_preemptions = rows[i].preemptions;
+		f.log.max_num_seqs = rows[i].cap;
+		br_findings r;
+		br_findings_evaluate(&f.a, &r);
+		const char *want[3] = { rows[i].not_compute, rows[i].cliff, rows[i].red_line };
+		static const char *const family[3] = { "capacity_not_compute", "throughput_cliff", "capacity_red_line" };
+		for (int k = 0; k < 3; k++) {
+			if (!br_findings_has(&r, want[k]))
+				fail_msg("row %zu: %s missing (all: %s)", i, want[k], ids(&r));
+			/* exactly one sentence of each family */
+			size_t n = 0;
+			for (size_t j = 0; j < r.n; j++)
+				n += strncmp(r.v[j].id, family[k], strlen(family[k])) == 0;
+			if (n != 1)
+				fail_msg("row %zu: %zu sentences of %s (all: %s)", i, n, family[k], ids(&r));
+		}
+		br_findings_free(&r);
+	}
+	/* the mean running below the log's line (0.95×, in the band): "below" */
+	fx f;
+	fx_round1(&f);
+	f.a.residency.running_mean = 0.95 * 10.60;
+	assert_true(has(&f, "capacity_red_line_below"));
+	assert_false(has(&f, "capacity_red_line"));
+}
+
+/*
+ * Open loop past capacity: completions / offered rate < 0.9, waiting mean
+ * >= 1, waiting peak >= 2 × mean running (60 / 11.17 = 5.4 here).
+ */
+static void
+test_open_loop_overloaded(void **state)
+{
+	(void)state;
+	static const struct {
+		double rate, throughput, waiting_mean, cap;
+		const char *want;   /* NULL: neither sentence */
+	} rows[] = {
+		{ 1.0, 0.89, 38.9, 128, "open_loop_overloaded" },
+		{ 1.0, 0.90, 38.9, 128, NULL },        /* 90% of the rate: kept up */
+		{ 1.0, 0.50, 0.99, 128, NULL },        /* no standing queue */
+		{ 1.0, 0.50, 38.9, 14, "open_loop_overloaded_cap" },   /* running peak 14 = the cap */
+		{ INFINITY, 0.5, 38.9, 128, NULL },    /* all at once: no offered rate */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		fx f;
+		fx_round1(&f);
+		f.bench.max_concurrency = NAN;
+		f.bench.request_rate_rps = rows[i].rate;
+		f.bench.request_throughput_rps = rows[i].throughput;
+		f.a.residency.waiting_mean = rows[i].waiting_mean;
+		f.log.max_num_seqs = rows[i].cap;
+		int plain = has(&f, "open_loop_overloaded"), capped = has(&f, "open_loop_overloaded_cap");
+		if (rows[i].want == NULL ? plain || capped :
+		    !(strcmp(rows[i].want, "open_loop_overloaded") == 0 ? plain && !capped : capped && !plain))
+			fail_msg("row %zu: open_loop_overloaded %d, _cap %d, expected %s", i, plain, capped,
+			    rows[i].want ? rows[i].want : "neither");
+	}
+	/* closed loop (C = 64): never */
+	fx f;
+	fx_round1(&f);
+	f.bench.request_rate_rps = 1.0;
+	f.bench.request_throughput_rps = 0.214;
+	assert_false(has(&f, "open_loop_overloaded"));
 }
 
 /* Preemptions invisible at p99: max > 10 × p50; preemptions / ITL n < 1%. */
@@ -891,6 +992,8 @@ main(void)
 		cmocka_unit_test(test_ttft_factor_boundary),
 		cmocka_unit_test(test_queue_share_boundary),
 		cmocka_unit_test(test_oversub_and_cliff_boundaries),
+		cmocka_unit_test(test_queue_holder_table),
+		cmocka_unit_test(test_open_loop_overloaded),
 		cmocka_unit_test(test_invisible_boundaries),
 		cmocka_unit_test(test_token_counter_boundaries),
 		cmocka_unit_test(test_little_boundaries),
