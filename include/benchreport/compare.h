@@ -252,10 +252,15 @@ typedef struct br_cmp_match {
 	size_t n_only_a, n_only_b;
 } br_cmp_match;
 
-/* br_cmp_match_names: match names of A to names of B (exact, first match;
- * a name used twice in B matches once). Free with br_cmp_match_free. */
-void br_cmp_match_names(const char *const *names_a, size_t na, const char *const *names_b,
-    size_t nb, br_cmp_match *out);
+/* br_cmp_match_names: match names of A to names of B: the same name first
+ * (first match; a name used twice in B matches once), then, for what is
+ * left, the same given name in order: given_a[i] (given_b[j]) is the length
+ * of the name's given part ((size_t)-1 or a NULL array: the whole name), so
+ * that runs a campaign told apart as "NAME [folder]" match NAME, or the
+ * "NAME [folder]" runs of the other side one by one in folder order.
+ * Pairs in A's order. Free with br_cmp_match_free. */
+void br_cmp_match_names(const char *const *names_a, const size_t *given_a, size_t na,
+    const char *const *names_b, const size_t *given_b, size_t nb, br_cmp_match *out);
 void br_cmp_match_free(br_cmp_match *m);
 
 /* -------------------------------------------------------------- figures */

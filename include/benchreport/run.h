@@ -59,6 +59,9 @@ typedef struct br_set_aside {
 typedef struct br_run {
 	char *dir;
 	char *name;               /* run.json `name`, else the folder name */
+	size_t given_name_len;    /* (added) 0, or: a campaign told this run apart from one named
+	                             alike as "NAME [folder]", and name's first given_name_len
+	                             bytes are the name as given */
 	br_bench_set bench;       /* n >= 1; runs[0] is the run reported */
 	br_metrics_kind metrics_kind;
 	br_series *metrics;       /* NULL when none */

@@ -791,25 +791,50 @@ br_cmp_pair_free(br_cmp_pair_result *p)
 	p->n_extra = 0;
 }
 
+/* given_eq: names a and b agree in their given parts (lengths la, lb;
+ * (size_t)-1 = the whole name). */
+static int
+given_eq(const char *a, size_t la, const char *b, size_t lb)
+{
+	if (a == NULL || b == NULL)
+		return 0;
+	la = la == (size_t)-1 ? strlen(a) : la;
+	lb = lb == (size_t)-1 ? strlen(b) : lb;
+	return la == lb && memcmp(a, b, la) == 0;
+}
+
 /* br_cmp_match_names: see compare.h. */
 void
-br_cmp_match_names(const char *const *names_a, size_t na, const char *const *names_b,
-    size_t nb, br_cmp_match *out)
+br_cmp_match_names(const char *const *names_a, const size_t *given_a, size_t na,
+    const char *const *names_b, const size_t *given_b, size_t nb, br_cmp_match *out)
 {
 	memset(out, 0, sizeof *out);
 	char *used = br_xcalloc(nb + 1, 1);
+	size_t *match = br_xcalloc(na + 1, sizeof *match);   /* B index + 1, 0 = none */
 	out->pairs = br_xcalloc(na + 1, sizeof *out->pairs);
 	out->only_a = br_xcalloc(na + 1, sizeof *out->only_a);
 	out->only_b = br_xcalloc(nb + 1, sizeof *out->only_b);
+	/* pass 1: the same name; pass 2: the same given name, in folder order
+	 * (repeats a campaign told apart as "NAME [folder]") */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < na; i++) {
+			if (match[i])
+				continue;
+			for (size_t j = 0; j < nb; j++) {
+				int eq = pass == 0 ? names_a[i] && names_b[j] && strcmp(names_a[i], names_b[j]) == 0 :
+				    given_eq(names_a[i], given_a ? given_a[i] : (size_t)-1, names_b[j],
+				    given_b ? given_b[j] : (size_t)-1);
+				if (!used[j] && eq) {
+					used[j] = 1;
+					match[i] = j + 1;
+					break;
+				}
+			}
+		}
 	for (size_t i = 0; i < na; i++) {
-		size_t j;
-		for (j = 0; j < nb; j++)
-			if (!used[j] && names_a[i] && names_b[j] && strcmp(names_a[i], names_b[j]) == 0)
-				break;
-		if (j < nb) {
-			used[j] = 1;
+		if (match[i]) {
 			out->pairs[out->n_pairs][0] = i;
-			out->pairs[out->n_pairs][1] = j;
+			out->pairs[out->n_pairs][1] = match[i] - 1;
 			out->n_pairs++;
 		} else {
 			out->only_a[out->n_only_a++] = i;
@@ -818,6 +843,7 @@ br_cmp_match_names(const char *const *names_a, size_t na, const char *const *nam
 	for (size_t j = 0; j < nb; j++)
 		if (!used[j])
 			out->only_b[out->n_only_b++] = j;
+	free(match);
 	free(used);
 }
 

@@ -187,6 +187,22 @@ stem(const char *name)
 	return br_xstrdup(name);
 }
 
+/* label_stem: the stem of measurement k's name; for a run the campaign
+ * told apart as "NAME [folder]", of NAME (the name as given). */
+static char *
+label_stem(const br_campaign *c, size_t k)
+{
+	const br_measurement *m = &c->measurements[k];
+	const br_run *r = &c->runs[m->run];
+	if (r->given_name_len > 0 && r->bench.n == 1) {
+		char *given = br_xstrndup(r->name, r->given_name_len);
+		char *st = stem(given);
+		free(given);
+		return st;
+	}
+	return stem(m->name);
+}
+
 /* result metrics (NAN when absent): throughputs from the file, latency from
  * the analysis for the reported result (recomputed from the arrays), from
  * the file's own statistics for the others. */
@@ -337,10 +353,10 @@ br_campaign_group_repeats(br_campaign *c)
 		if (g->n > c->max_repeats)
 			c->max_repeats = g->n;
 		/* label: the shared stem of the members' names, else the first name */
-		char *s0 = stem(c->measurements[g->members[0]].name);
+		char *s0 = label_stem(c, g->members[0]);
 		int shared = 1;
 		for (size_t j = 1; j < g->n && shared; j++) {
-			char *sj = stem(c->measurements[g->members[j]].name);
+			char *sj = label_stem(c, g->members[j]);
 			shared = strcmp(s0, sj) == 0;
 			free(sj);
 		}

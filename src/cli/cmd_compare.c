@@ -265,18 +265,25 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		in.name_b = s[1].camp.name;
 		const br_campaign *A = &s[0].camp, *B = &s[1].camp;
 		const char **na_ = br_xcalloc(A->n_runs + 1, sizeof *na_), **nb_ = br_xcalloc(B->n_runs + 1, sizeof *nb_);
-		for (size_t i = 0; i < A->n_runs; i++)
+		size_t *ga_ = br_xcalloc(A->n_runs + 1, sizeof *ga_), *gb_ = br_xcalloc(B->n_runs + 1, sizeof *gb_);
+		for (size_t i = 0; i < A->n_runs; i++) {
 			na_[i] = A->runs[i].name;
-		for (size_t i = 0; i < B->n_runs; i++)
+			ga_[i] = A->runs[i].given_name_len ? A->runs[i].given_name_len : (size_t)-1;
+		}
+		for (size_t i = 0; i < B->n_runs; i++) {
 			nb_[i] = B->runs[i].name;
-		br_cmp_match_names(na_, A->n_runs, nb_, B->n_runs, &m);
+			gb_[i] = B->runs[i].given_name_len ? B->runs[i].given_name_len : (size_t)-1;
+		}
+		br_cmp_match_names(na_, ga_, A->n_runs, nb_, gb_, B->n_runs, &m);
 		free(na_);
 		free(nb_);
+		free(ga_);
+		free(gb_);
 		if (m.n_pairs == 0) {
 			/* nothing to compare: say which names each side has, write nothing */
 			char *la = names_text(A), *lb = names_text(B);
 			fprintf(stderr, "benchreport compare: no run name is in both campaigns, so nothing can be "
-			    "compared (runs are matched by run.json name, else folder name).\n"
+			    "compared (runs are matched by run.json name, else folder name; runs named alike within a campaign, in folder order).\n"
 			    "  A (%s): %s\n  B (%s): %s\n", args[0], la, args[1], lb);
 			free(la);
 			free(lb);

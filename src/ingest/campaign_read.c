@@ -265,6 +265,18 @@ load_calibration_dir(br_campaign *c, const char *dir, char **cause)
 	return 0;
 }
 
+/* tell_apart: name r "NAME [folder]", remembering NAME's length (a
+ * campaign holding two runs named NAME). */
+static void
+tell_apart(br_run *r)
+{
+	size_t given = r->given_name_len ? r->given_name_len : strlen(r->name);
+	char *nn = br_xasprintf("%.*s [%s]", (int)given, r->name, br_basename(r->dir));
+	free(r->name);
+	r->name = nn;
+	r->given_name_len = given;
+}
+
 /*
  * load_plan: DIR/campaign.json's "expect" list into c->plan (absent file:
  * no plan). Returns 0, or -1 with *cause at file:line:col.
@@ -362,16 +374,10 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 			add_warning(c, "two runs are named %s (run.json \"name\"); they are told apart by their "
 			    "folders", c->runs[i].name);
 		for (size_t j = i + 1; dup && j < c->n_runs; j++)
-			if (strcmp(c->runs[i].name, c->runs[j].name) == 0) {
-				char *nn = br_xasprintf("%s [%s]", c->runs[j].name, br_basename(c->runs[j].dir));
-				free(c->runs[j].name);
-				c->runs[j].name = nn;
-			}
-		if (dup) {
-			char *nn = br_xasprintf("%s [%s]", c->runs[i].name, br_basename(c->runs[i].dir));
-			free(c->runs[i].name);
-			c->runs[i].name = nn;
-		}
+			if (strcmp(c->runs[i].name, c->runs[j].name) == 0)
+				tell_apart(&c->runs[j]);
+		if (dup)
+			tell_apart(&c->runs[i]);
 	}
 	for (size_t i = 0; i < c->n_runs; i++)
 		if (c->runs[i].bench.n > 1)

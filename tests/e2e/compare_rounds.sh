@@ -292,6 +292,20 @@ check "a copy: stdout says the same files, not a repeat" grep -qF "the same file
 check "a copy: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/c-copy.out'"
 check "a copy: summary same_files" [ "$(jget "$tmp/c-copy/summary.json" same_files)" = True ]
 check "a copy: the PDF says so" bash -c "pdftotext '$tmp/c-copy/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'compares a run with a copy of itself, so every change is zero; it is not a repeat'"
+# runs named alike within a campaign ("NAME [folder]"): paired with NAME in
+# the other campaign, in folder order, not "no run name is in both"
+mkdir -p "$tmp/dupA" "$tmp/dupB"
+cp -r "$tmp/campA/c32-1024-256" "$tmp/dupA/only"
+cp -r "$tmp/campA/c32-1024-256" "$tmp/dupB/r0"
+cp -r "$tmp/campA/c64-1024-256" "$tmp/dupB/r1"
+"$PY" -c "
+import json, sys; p = sys.argv[1]; d = json.load(open(p)); d['name'] = 'c32-1024-256'; json.dump(d, open(p, 'w'))" "$tmp/dupB/r1/run.json"
+"$BIN" compare "$tmp/dupA" "$tmp/dupB" -o "$tmp/dupcmp" > "$tmp/dupcmp.out" 2> "$tmp/dupcmp.err"; rc=$?
+check "repeats named alike: compare exit 0 (got $rc: $(head -c 200 "$tmp/dupcmp.err"))" [ "$rc" -eq 0 ]
+check "repeats named alike: c32-1024-256 paired with c32-1024-256 [r0], [r1] only in B" "$PY" -c "
+import json, sys; s = json.load(open(sys.argv[1]))
+p = s['pairs']; ok = len(p) == 1 and p[0]['name_a'] == 'c32-1024-256' and p[0]['name_b'] == 'c32-1024-256 [r0]'
+sys.exit(0 if ok and s['unmatched_b'] == ['c32-1024-256 [r1]'] else 1)" "$tmp/dupcmp/summary.json"
 # a copied campaign: every pair a copy, and the whole a copy
 cp -r "$tmp/campA" "$tmp/campA-copy"
 "$BIN" compare "$tmp/campA" "$tmp/campA-copy" -o "$tmp/cc-copy" > "$tmp/cc-copy.out" 2>&1

@@ -245,7 +245,7 @@ test_match_names(void **state)
 	const char *a[] = { "c64-1024-256", "c64-6144-2048", "only-in-a", "cal-512-128" };
 	const char *b[] = { "cal-512-128", "c64-6144-2048", "c64-1024-256", "only-in-b", "extra" };
 	br_cmp_match m;
-	br_cmp_match_names(a, 4, b, 5, &m);
+	br_cmp_match_names(a, NULL, 4, b, NULL, 5, &m);
 	assert_int_equal(m.n_pairs, 3);
 	assert_int_equal(m.pairs[0][0], 0);
 	assert_int_equal(m.pairs[0][1], 2);
@@ -259,8 +259,32 @@ test_match_names(void **state)
 	assert_int_equal(m.only_b[0], 3);
 	assert_int_equal(m.only_b[1], 4);
 	br_cmp_match_free(&m);
-	br_cmp_match_names(a, 0, b, 0, &m);
+	br_cmp_match_names(a, NULL, 0, b, NULL, 0, &m);
 	assert_int_equal(m.n_pairs, 0);
+	br_cmp_match_free(&m);
+
+	/* repeats told apart as "NAME [folder]": the exact names first, then the
+	 * given names in folder order (A: one x, two y repeats; B: three x
+	 * repeats, y [r1] exactly as in A, and y [r7]) */
+	const char *ra[] = { "x", "y [r0]", "y [r1]" };
+	const size_t ga[] = { (size_t)-1, 1, 1 };
+	const char *rb[] = { "x [r0]", "x [r1]", "x [r2]", "y [r1]", "y [r7]" };
+	const size_t gb[] = { 1, 1, 1, 1, 1 };
+	br_cmp_match_names(ra, ga, 3, rb, gb, 5, &m);
+	static const size_t want[3][2] = { { 0, 0 }, { 1, 4 }, { 2, 3 } };
+	assert_int_equal(m.n_pairs, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(m.pairs[i][0], want[i][0]);
+		assert_int_equal(m.pairs[i][1], want[i][1]);
+	}
+	assert_int_equal(m.n_only_a, 0);
+	assert_int_equal(m.n_only_b, 2);
+	assert_int_equal(m.only_b[0], 1);
+	assert_int_equal(m.only_b[1], 2);
+	br_cmp_match_free(&m);
+	/* without given lengths "x" and "x [r0]" do not match */
+	br_cmp_match_names(ra, NULL, 3, rb, NULL, 5, &m);
+	assert_int_equal(m.n_pairs, 1);   /* y [r1] only */
 	br_cmp_match_free(&m);
 }
 
