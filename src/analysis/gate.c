@@ -9,6 +9,7 @@
 #include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/gate.h"
+#include "benchreport/model.h"
 #include "analysis/term_parse.h"
 
 static const char *const op_text[] = { "<=", "<", ">=", ">", "==" };
@@ -303,6 +304,11 @@ term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 			snprintf(o->source, sizeof o->source, "%s",
 			    a->preemptions.count_source ? a->preemptions.count_source : "metrics");
 			return a->preemptions.n_preemptions;
+		}
+		if (a->run && br_run_engine(a->run) == BR_ENGINE_LLAMACPP) {
+			/* fixed slots: a request keeps its slot to the end (no counter needed) */
+			snprintf(o->source, sizeof o->source, "llama.cpp does not preempt");
+			return 0;
 		}
 		snprintf(o->why_unknown, sizeof o->why_unknown, "%s",
 		    br_run_metrics_set_aside(a->run) ? br_run_metrics_set_aside(a->run) :

@@ -78,8 +78,8 @@ static const struct {
 	{ "max_model_len_tokens", "capacity.max_model_len_tokens" },
 	{ "kv_demand_tokens", "capacity.demand_tokens" },
 	{ "oversubscription", "capacity.oversubscription" },
-	{ "preemptions", "preemptions.n_preemptions" },
-	{ "preemptions_source", "preemptions.count_source" },
+	{ "preemptions", "@preemptions" },          /* llama.cpp: 0, it does not preempt */
+	{ "preemptions_source", "@preemptions_source" },
 	{ "preemptions_is_lower_bound", "preemptions.count_is_lower_bound" },
 	{ "running_mean", "residency.running_mean" },
 	{ "waiting_peak", "residency.waiting_peak" },
@@ -150,6 +150,17 @@ row_value(const index_src *r, size_t c)
 		if (!json_is_string(v))
 			v = path_get(r->run, "server_log.engine_version");
 		return json_is_string(v) ? json_incref(v) : json_null();
+	}
+	if (strcmp(p, "@preemptions") == 0 || strcmp(p, "@preemptions_source") == 0) {
+		/* the counted preemptions; a llama-server, which never preempts
+		 * (fixed slots), has 0 without a counter */
+		int count = strcmp(p, "@preemptions") == 0;
+		json_t *v = path_get(r->run, count ? "preemptions.n_preemptions" : "preemptions.count_source");
+		json_t *n = path_get(r->run, "preemptions.n_preemptions");
+		json_t *key = path_get(r->run, "engine.key");
+		if ((n == NULL || json_is_null(n)) && json_is_string(key) && strcmp(json_string_value(key), "llamacpp") == 0)
+			return count ? json_integer(0) : json_string("llama.cpp does not preempt");
+		return v != NULL && !json_is_object(v) && !json_is_array(v) ? json_incref(v) : json_null();
 	}
 	if (strcmp(p, "@report_kind") == 0)
 		return json_string(r->kind);

@@ -45,6 +45,14 @@ check "llamacpp: context per slot 32768 / 4 = 8192" [ "$(jget "$l" server_log.ct
 check "llamacpp: 64 requests timed in the log" [ "$(jget "$l" server_log.n_timed_requests)" = 64 ]
 check "llamacpp: running peak 4 (the slots)" near "$(jget "$l" residency.running_peak)" 4 0
 check "llamacpp: deferred peak 12 (C 16 − 4 slots)" near "$(jget "$l" residency.waiting_peak)" 12 0
+# llama.cpp never preempts: the gate's preemptions==0 passes, the index says 0
+"$BIN" "$tmp/llamacpp" -o "$tmp/lc-gate" --fail-on 'preemptions==0' -q 2> "$tmp/lc-gate.err"; rc=$?
+check "llamacpp: --fail-on preemptions==0 passes (exit $rc)" [ "$rc" -eq 0 ]
+check "llamacpp: the gate's source says why" [ "$(jget "$tmp/lc-gate/summary.json" gate.terms.0.source)" = "llama.cpp does not preempt" ]
+"$BIN" index "$tmp/lc-gate" -o "$tmp/lc-index.csv" 2> /dev/null
+check "llamacpp: index preemptions 0, source named" "$PY" -c "
+import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))
+sys.exit(0 if len(r) == 1 and r[0]['preemptions'] == '0' and r[0]['preemptions_source'] == 'llama.cpp does not preempt' else 1)" "$tmp/lc-index.csv"
 check "llamacpp: no preemption role, reason given" grep -q "does not preempt" <<< "$(jget "$l" engine.absent.preemptions)"
 check "llamacpp: prompt tokens compared as <=" \
 	[ "$(jget "$l" ledger.rows.series=llamacpp:prompt_tokens_total.relation)" = "<=" ]
