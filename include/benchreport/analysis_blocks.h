@@ -23,7 +23,7 @@ typedef struct br_latency_check {
 	char key[64];              /* file key, e.g. "p99_ttft_ms" */
 	double file_ms;
 	double recomputed_ms;
-	double rel_diff;           /* |a-b| / max(|a|,|b|,1e-300) */
+	double rel_diff;           /* |a-b| / max(|a|,|b|,1e-300); for a std, max(|a|,|b|,|mean|) */
 	double tolerance;          /* 1e-9; 1e-6 for tpot/e2el when the file has no
 	                              `latencies` (E2E rebuilt as ttft + Σitls, which
 	                              differs from the client's own clock reading by

@@ -311,6 +311,52 @@ test_hand_built_with_failure(void **state)
 	br_analysis_free(&a);
 }
 
+/*
+ * A standard deviation is checked against the samples' scale (the mean),
+ * not against itself: three identical requests (TTFT 100 ms, ITLs 20 20 ms,
+ * E2EL 140 ms) have std 0 here; a file's std of 1e-12 ms (another
+ * summation order's rounding) agrees: 1e-12 / 100 = 1e-14 <= 1e-9; a std
+ * of 5 ms on the E2EL does not: 5 / 140 = 0.0357.
+ */
+static void
+test_std_checked_on_the_mean(void **state)
+{
+	(void)state;
+	static const double it[] = { 0.020, 0.020 };
+	br_request req[3];
+	for (int i = 0; i < 3; i++)
+		set_req(&req[i], 10, 3, 0.100, it, 2, 0);
+	br_file_stat st[3];
+	set_stat(&st[0], "ttft", "std", NAN, 1e-12, "std_ttft_ms");
+	set_stat(&st[1], "e2el", "std", NAN, 5.0, "std_e2el_ms");
+	set_stat(&st[2], "ttft", "mean", NAN, 100.0 + 1e-6, "mean_ttft_ms");   /* 1e-8 relative: disagrees */
+	br_bench b;
+	bench_blank(&b);
+	b.requests = req;
+	b.n_requests = 3;
+	b.stats = st;
+	b.n_stats = 3;
+	b.completed = 3;
+	b.failed = 0;
+	br_run run;
+	memset(&run, 0, sizeof run);
+	run.bench.runs = &b;
+	run.bench.n = 1;
+	br_analysis a;
+	memset(&a, 0, sizeof a);
+	br_analyze_latency(&run, &a.latency);
+	const br_latency *L = &a.latency;
+	assert_int_equal(L->n_checks, 3);
+	assert_double_rel(L->m[BR_TTFT].std + 1, 1, 1e-15);   /* 0 */
+	assert_int_equal(L->checks[0].agrees, 1);
+	assert_double_rel(L->checks[0].rel_diff, 1e-12 / 100.0, 1e-6);
+	assert_int_equal(L->checks[1].agrees, 0);
+	assert_double_rel(L->checks[1].rel_diff, 5.0 / 140.0, 1e-9);
+	assert_int_equal(L->checks[2].agrees, 0);   /* a mean keeps its own scale */
+	assert_int_equal(L->n_mismatches, 2);
+	br_analysis_free(&a);
+}
+
 /* All requests failed: no samples, NAN statistics; the file's 0 agrees. */
 static void
 test_all_failed(void **state)
@@ -589,6 +635,7 @@ main(void)
 		cmocka_unit_test(test_hand_built_with_failure),
 		cmocka_unit_test(test_stall_event),
 		cmocka_unit_test(test_taking_itls),
+		cmocka_unit_test(test_std_checked_on_the_mean),
 		cmocka_unit_test(test_all_failed),
 		cmocka_unit_test(test_error_groups),
 		cmocka_unit_test(test_real_glm52_detailed),
