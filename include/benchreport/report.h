@@ -126,6 +126,13 @@ char *br_template_figure_caption(const br_template *t, const char *caption, cons
  * NAN values become JSON null. Returns a new reference. */
 json_t *br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs);
 
+/* br_summary_figures: the "figures" array of a summary.json: for each
+ * figure its id, title and the png, svg and csv files as paths relative to
+ * the report folder ("figures/fig2-waveform.png"; the files live in its
+ * figures/ folder), so an archived report can move. Missing paths are null.
+ * Returns a new reference. */
+json_t *br_summary_figures(const br_figure *figs, size_t n_figs);
+
 /* br_summary_english_titles: set each entry's "title" of a summary's
  * "figures" array (objects with "id") to the English template's title of
  * that figure (figtext.ID.title; knee figures figtext.figK-WHAT.title_KIND),

@@ -199,24 +199,6 @@ br_cli_template_path(const char *lang)
 	return p;
 }
 
-/* relativise figure paths from staging to the final folder for the summary */
-static void
-retarget_figures(br_figure *figs, size_t n, const char *staging, const char *out_dir)
-{
-	size_t sl = strlen(staging);
-	for (size_t i = 0; i < n; i++) {
-		char **paths[3] = { &figs[i].png_path, &figs[i].svg_path, &figs[i].csv_path };
-		for (int k = 0; k < 3; k++) {
-			char *p = *paths[k];
-			if (p != NULL && strncmp(p, staging, sl) == 0) {
-				char *q = br_xasprintf("%s%s", out_dir, p + sl);
-				free(p);
-				*paths[k] = q;
-			}
-		}
-	}
-}
-
 /*
  * progress: on a terminal, name the step about to start once the run has
  * taken more than a second (DESIGN.md §2: long steps show progress on
@@ -552,7 +534,6 @@ run_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "writing tables and summary.json");
 	if (br_write_tables(&a, os.staging, &cause) != 0)
 		goto out;
-	retarget_figures(figs, n_figs, os.staging, os.out_dir);
 	summary = br_summary_build(&a, figs, n_figs);
 	br_summary_english_titles(json_object_get(summary, "figures"), tmpl);
 	if (cal.available)
@@ -564,7 +545,6 @@ run_report(const report_opts *o, const br_template *tmpl)
 	}
 	if (write_summary(&os, summary, &cause) != 0)
 		goto out;
-	retarget_figures(figs, n_figs, os.out_dir, os.staging);   /* the PDF embeds the staged PNGs */
 	pdf_path = br_path_join(os.staging, "report.pdf");
 	progress(o, "writing the PDF");
 	if (br_report_write_pdf(&a, summary, figs, n_figs, tmpl, pdf_path, &cause) != 0)
@@ -662,7 +642,6 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	n_run_figs = 0;
 	if (br_write_tables(&camp.analyses[camp.focus], os.staging, &cause) != 0)
 		goto out;
-	retarget_figures(figs, n_figs, os.staging, os.out_dir);
 	run_sums = br_xcalloc(camp.n_runs, sizeof *run_sums);
 	for (size_t i = 0; i < camp.n_runs; i++) {
 		run_sums[i] = br_summary_build(&camp.analyses[i], i == camp.focus ? figs : NULL,
@@ -697,7 +676,6 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	}
 	if (write_summary(&os, summary, &cause) != 0)
 		goto out;
-	retarget_figures(figs, n_figs, os.out_dir, os.staging);
 	pdf_path = br_path_join(os.staging, "report.pdf");
 	progress(o, "writing the PDF");
 	if (br_report_write_campaign_pdf(&camp, summary, run_sums, figs, n_figs, tmpl, pdf_path, &cause) != 0)

@@ -349,17 +349,7 @@ br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_f
 	json_object_set_new(root, "n_unmatched_b", json_integer((json_int_t)in->n_only_b));
 	g_string_free(ta, TRUE);
 	g_string_free(tb, TRUE);
-	json_t *fa = json_array();
-	for (size_t i = 0; i < n_figs; i++) {
-		json_t *f = json_object();
-		json_object_set_new(f, "id", jstr(figs[i].id));
-		json_object_set_new(f, "title", jstr(figs[i].title));
-		json_object_set_new(f, "png", jstr(figs[i].png_path ? br_basename(figs[i].png_path) : NULL));
-		json_object_set_new(f, "svg", jstr(figs[i].svg_path ? br_basename(figs[i].svg_path) : NULL));
-		json_object_set_new(f, "csv", jstr(figs[i].csv_path ? br_basename(figs[i].csv_path) : NULL));
-		json_array_append_new(fa, f);
-	}
-	json_object_set_new(root, "figures", fa);
+	json_object_set_new(root, "figures", br_summary_figures(figs, n_figs));
 	return root;
 }
 

@@ -576,17 +576,7 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 	for (size_t i = 0; i < r->n_notes; i++)
 		json_array_append_new(notes, json_string(r->notes[i]));
 	json_object_set_new(root, "notes", notes);
-	json_t *fa = json_array();
-	for (size_t i = 0; i < n_figs; i++) {
-		json_t *f = json_object();
-		json_object_set_new(f, "id", json_string(figs[i].id));
-		json_object_set_new(f, "title", json_string(figs[i].title));
-		json_object_set_new(f, "png", json_string(br_basename(figs[i].png_path)));
-		json_object_set_new(f, "svg", json_string(br_basename(figs[i].svg_path)));
-		json_object_set_new(f, "csv", json_string(br_basename(figs[i].csv_path)));
-		json_array_append_new(fa, f);
-	}
-	json_object_set_new(root, "figures", fa);
+	json_object_set_new(root, "figures", br_summary_figures(figs, n_figs));
 	return root;
 }
 

@@ -1483,17 +1483,7 @@ br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
 	for (size_t i = 0; i < c->n_runs; i++)
 		json_array_append(runs, run_summaries[i]);
 	json_object_set_new(s, "runs", runs);
-	json_t *fj = json_array();
-	for (size_t i = 0; i < n_figs; i++) {
-		json_t *f = json_object();
-		json_object_set_new(f, "id", json_string(figs[i].id ? figs[i].id : ""));
-		json_object_set_new(f, "title", json_string(figs[i].title ? figs[i].title : ""));
-		json_object_set_new(f, "png", json_string(figs[i].png_path ? figs[i].png_path : ""));
-		json_object_set_new(f, "svg", json_string(figs[i].svg_path ? figs[i].svg_path : ""));
-		json_object_set_new(f, "csv", json_string(figs[i].csv_path ? figs[i].csv_path : ""));
-		json_array_append_new(fj, f);
-	}
-	json_object_set_new(s, "figures", fj);
+	json_object_set_new(s, "figures", br_summary_figures(figs, n_figs));
 	return s;
 }
 

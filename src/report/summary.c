@@ -724,18 +724,37 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	}
 	set(s, "inputs", inputs);
 
+	set(s, "figures", br_summary_figures(figs, n_figs));
+	return s;
+}
+
+/* fig_rel: "figures/" + the file name of path, or null. */
+static json_t *
+fig_rel(const char *path)
+{
+	if (path == NULL || *path == '\0')
+		return json_null();
+	char *rel = br_xasprintf("figures/%s", br_basename(path));
+	json_t *v = json_string(rel);
+	free(rel);
+	return v;
+}
+
+/* br_summary_figures: see report.h. */
+json_t *
+br_summary_figures(const br_figure *figs, size_t n_figs)
+{
 	json_t *fj = json_array();
 	for (size_t i = 0; i < n_figs; i++) {
 		json_t *f = json_object();
 		set(f, "id", jstr(figs[i].id));
 		set(f, "title", jstr(figs[i].title));
-		set(f, "png", jstr(figs[i].png_path));
-		set(f, "svg", jstr(figs[i].svg_path));
-		set(f, "csv", jstr(figs[i].csv_path));
+		set(f, "png", fig_rel(figs[i].png_path));
+		set(f, "svg", fig_rel(figs[i].svg_path));
+		set(f, "csv", fig_rel(figs[i].csv_path));
 		json_array_append_new(fj, f);
 	}
-	set(s, "figures", fj);
-	return s;
+	return fj;
 }
 
 int

@@ -11,6 +11,9 @@ check "simulate campaign exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "campaign report exit 0 (got $rc)" [ "$rc" -eq 0 ]
 [ "$rc" -eq 0 ] || cat "$tmp/err"
 s="$camp/report/summary.json"
+check "campaign summary figures: relative to the report folder" "$PY" -c "
+import json, os, sys; d = os.path.dirname(sys.argv[1]); f = json.load(open(sys.argv[1]))['figures']
+sys.exit(0 if f and all(x['png'].startswith('figures/') and os.path.isfile(os.path.join(d, x['png'])) for x in f) else 1)" "$s"
 truth() { "$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['simulator'][sys.argv[2]])" "$camp/c64-6144-2048/run.json" "$1"; }
 check "9 runs" [ "$(jget "$s" campaign.n_runs)" = 9 ]
 check "focus = the run with most preemptions" [ "$(jget "$s" campaign.focus_name)" = c64-6144-2048 ]

@@ -16,6 +16,11 @@ for f in report.pdf summary.json tables/latency.csv tables/ledger.csv tables/inp
 done
 s="$out/summary.json"
 check "schema_version 1" [ "$(jget "$s" schema_version)" = 1 ]
+# figure paths relative to the report folder (an archive can move), each a file there
+check "summary figures: paths relative to the report folder, files present" "$PY" -c "
+import json, os, sys; d = os.path.dirname(sys.argv[1]); f = json.load(open(sys.argv[1]))['figures']
+ok = len(f) >= 2 and all(x[k].startswith('figures/') and os.path.isfile(os.path.join(d, x[k])) for x in f for k in ('png', 'svg', 'csv'))
+sys.exit(0 if ok else 1)" "$s"
 check "completed 12" [ "$(jget "$s" bench.completed)" = 12 ]
 check "total input tokens 11533" [ "$(jget "$s" bench.total_input_tokens)" = 11533 ]
 check "KV pool 5120 tokens from the log" [ "$(jget "$s" capacity.kv_pool_tokens)" = 5120 ]
