@@ -226,23 +226,19 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 		snprintf(o->why_unknown, sizeof o->why_unknown, "no successful request");
 		return NAN;
 	}
-	if (strcmp(t->stat, "max") == 0) {
-		snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s "
-		    "array and states no maximum", name);
-		return NAN;
-	}
-	double v = br_bench_file_stat(b, name, t->stat, t->percentile);
+	int is_max = strcmp(t->stat, "max") == 0;   /* the maximum is p100 */
+	double v = is_max ? br_bench_file_stat(b, name, "p", 100) : br_bench_file_stat(b, name, t->stat, t->percentile);
 	/* p50 and the median are one statistic under two names */
 	if (!br_isnum(v) && strcmp(t->stat, "p") == 0 && t->percentile == 50)
 		v = br_bench_file_stat(b, name, "median", NAN);
 	else if (!br_isnum(v) && strcmp(t->stat, "median") == 0)
 		v = br_bench_file_stat(b, name, "p", 50);
-	if (!br_isnum(v) && (strcmp(t->stat, "p") == 0 || strcmp(t->stat, "median") == 0)) {
+	if (!br_isnum(v) && (strcmp(t->stat, "p") == 0 || strcmp(t->stat, "median") == 0 || is_max)) {
 		/* not stated, but maybe settled by a stated neighbour: percentiles
 		 * rise with p, so a higher one is an upper bound, a lower one a
 		 * lower bound (br_bench_file_pct_bounds); the bound that settles
 		 * the term is the value, marked as a bound */
-		double p = strcmp(t->stat, "median") == 0 ? 50 : t->percentile;
+		double p = is_max ? 100 : strcmp(t->stat, "median") == 0 ? 50 : t->percentile;
 		double lo, lo_pct, hi, hi_pct;
 		br_bench_file_pct_bounds(b, name, p, &lo, &lo_pct, &hi, &hi_pct);
 		/* an upper bound settles a "<=" / "<" term it meets and a ">=" / ">"
@@ -252,10 +248,15 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 		int lower_settles = br_isnum(lo) && holds(t->op, lo, t->limit) != below_op;
 		if (t->op != BR_GATE_EQ && (upper_settles || lower_settles)) {
 			o->bound = upper_settles ? -1 : 1;
-			snprintf(o->source, sizeof o->source, "the file's p%.6g; it states no p%.6g",
-			    upper_settles ? hi_pct : lo_pct, p);
+			snprintf(o->source, sizeof o->source, is_max ? "the file's p%.6g; it states no maximum" :
+			    "the file's p%.6g; it states no p%.6g", upper_settles ? hi_pct : lo_pct, p);
 			return upper_settles ? hi : lo;
 		}
+	}
+	if (!br_isnum(v) && is_max) {
+		snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s "
+		    "array and states no maximum%s", name, " (nor a percentile that settles the term)");
+		return NAN;
 	}
 	if (!br_isnum(v)) {
 		int sglang = b->backend != NULL && strncmp(b->backend, "sglang", 6) == 0;

@@ -185,7 +185,9 @@ test_gate_unknown_fails(void **state)
  * of ../shared/real/bench); by hand: p90 <= p99 = 734.40 <= 1000 passes,
  * p90 >= p50 = 55.68 >= 50 passes, p95 <= 734.40 < 1000 fails ">= 1 s",
  * p99.9 >= 734.40 > 500 fails "<= 500 ms"; "p90 <= 500 ms" lies between
- * 55.68 and 734.40 (unknown), and "==" is never settled by a bound.
+ * 55.68 and 734.40 (unknown), and "==" is never settled by a bound. The
+ * maximum (p100) is at least p99: ">= 700 ms" passes, "<= 500 ms" fails,
+ * "<= 1 s" stays unknown.
  */
 static const struct {
 	const char *term;
@@ -201,6 +203,10 @@ static const struct {
 	{ "ttft_p99<=1s", BR_GATE_PASS, 734.40, 0 },         /* stated: the value itself */
 	{ "ttft_p90<=500ms", BR_GATE_UNKNOWN, NAN, 0 },
 	{ "ttft_p90==500ms", BR_GATE_UNKNOWN, NAN, 0 },
+	/* the maximum is p100: at least the highest stated percentile (p99) */
+	{ "ttft_max>=700ms", BR_GATE_PASS, 734.40, 1 },
+	{ "ttft_max<=500ms", BR_GATE_FAIL, 734.40, 1 },
+	{ "ttft_max<=1s", BR_GATE_UNKNOWN, NAN, 0 },          /* nothing bounds it from above */
 };
 
 static void
