@@ -120,6 +120,12 @@ typedef struct br_flops_ledger {
 	double flops_to_release_ratio;         /* recomputed_tokens / released_tokens_total */
 	double recompute_s;        /* excess / flop_rate_p95 */
 	double recompute_share_frac;           /* recompute_s / duration_s */
+	/* (added) what the cost line rests on: the calibration points fitted and
+	 * the span of their mean contexts (tokens); extrapolation = x / x_max
+	 * when the run's mean context x lies above the span, x_min / x below
+	 * it, 1 inside (NAN when unknown) */
+	size_t cal_n_used;
+	double cal_x_min_tokens, cal_x_max_tokens, extrapolation;
 } br_flops_ledger;
 
 /*

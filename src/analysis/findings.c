@@ -80,6 +80,11 @@
  * latency is in the duration), hence the margin. */
 #define OPEN_LOOP_KEEP_UP 0.9
 
+/* The run's mean context more than this many times beyond the calibration
+ * runs' span = the FLOPs cost line is extrapolated (the report's FLOPs
+ * ledger says so too). */
+#define FLOPS_STRETCH_MAX 1.25
+
 /* Keys of the derived numbers, in the order they are stored. */
 enum {
 	D_ITL_P90_OVER_P50,
@@ -808,6 +813,14 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	    num(x->preemptions) &&
 	    x->preemptions > 0 && !br_log_states_preemptions(r->log))
 		add(f, "log_silent_on_preemptions", BR_SEV_INFO, BR_CAVEAT);
+
+	/* The FLOPs ledger's cost line is thin (2 calibration points: no error
+	 * bars) or stretched (the run's mean context more than FLOPS_STRETCH_MAX
+	 * times outside the calibration's): its excess and recompute numbers,
+	 * which findings above may cite, are estimates. */
+	const br_flops_ledger *fl = &a->flops;
+	if (fl->available && (fl->cal_n_used == 2 || (num(fl->extrapolation) && fl->extrapolation > FLOPS_STRETCH_MAX)))
+		add(f, "flops_basis_weak", BR_SEV_NOTICE, BR_CAVEAT);
 
 	/* A single run: no repeat to tell noise from effect. */
 	if (r && r->bench.n == 1)

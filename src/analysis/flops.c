@@ -320,6 +320,7 @@ br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *c
 	out->excess_frac = out->recompute_gflop_per_token = out->recomputed_tokens = NAN;
 	out->released_tokens_total = out->flops_to_release_ratio = NAN;
 	out->recompute_s = out->recompute_share_frac = NAN;
+	out->cal_x_min_tokens = out->cal_x_max_tokens = out->extrapolation = NAN;
 	out->released_tokens_per_preemption = R;
 	out->preemptions = n_preemptions;
 	if (br_isnum(R) && br_isnum(n_preemptions))
@@ -333,6 +334,21 @@ br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *c
 		return;
 	}
 	out->available = 1;
+	out->cal_n_used = cal->n_used;
+	out->cal_x_min_tokens = out->cal_x_max_tokens = out->extrapolation = NAN;
+	for (size_t i = 0; i < cal->n_points; i++) {
+		double px = cal->points[i].x_tokens;
+		if (!cal->points[i].used || !br_isnum(px))
+			continue;
+		if (!(px >= out->cal_x_min_tokens))
+			out->cal_x_min_tokens = px;
+		if (!(px <= out->cal_x_max_tokens))
+			out->cal_x_max_tokens = px;
+	}
+	double x = m->mean_context_tokens;
+	if (br_isnum(x) && x > 0 && br_isnum(out->cal_x_min_tokens) && out->cal_x_min_tokens > 0)
+		out->extrapolation = x > out->cal_x_max_tokens ? x / out->cal_x_max_tokens :
+		    x < out->cal_x_min_tokens ? out->cal_x_min_tokens / x : 1;
 	out->model_gflop_per_token = br_flops_cost_gflop(cal, m->mean_context_tokens);
 	out->predicted_flops = m->tokens * out->model_gflop_per_token * 1e9;
 	out->excess_flops = m->flops - out->predicted_flops;

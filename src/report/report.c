@@ -1192,6 +1192,12 @@ flops_section(ctx *c)
 	heading(c, 1, "flops.heading");
 	para(c, "flops.intro");
 	para(c, "flops.model");
+	/* what the line rests on, when it is thin (2 points) or stretched (the
+	 * run's context beyond the calibration's by more than 25%) */
+	int thin = f->cal_n_used == 2, stretched = isfinite(f->extrapolation) && f->extrapolation > 1.25;   /* findings.c FLOPS_STRETCH_MAX */
+	if (thin || stretched)
+		para(c, thin && stretched ? "flops.basis_thin_extrapolated" : thin ? "flops.basis_thin" :
+		    "flops.basis_extrapolated");
 	if (isfinite(f->recomputed_tokens))
 		para(c, isfinite(f->released_tokens_total) ? "flops.recomputed" : "flops.recomputed_no_release");
 	if (isfinite(f->recompute_s))

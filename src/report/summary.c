@@ -346,6 +346,10 @@ flops_json(const br_flops_ledger *f)
 	set(o, "flops_to_release_ratio", jnum(f->flops_to_release_ratio));
 	set(o, "recompute_s", jnum(f->recompute_s));
 	set(o, "recompute_share_frac", jnum(f->recompute_share_frac));
+	set(o, "calibration_points_used", f->available ? json_integer((json_int_t)f->cal_n_used) : json_null());
+	set(o, "calibration_x_min_tokens", jnum(f->cal_x_min_tokens));
+	set(o, "calibration_x_max_tokens", jnum(f->cal_x_max_tokens));
+	set(o, "extrapolation_factor", jnum(f->extrapolation));
 	return o;
 }
 

@@ -708,6 +708,30 @@ test_open_loop_overloaded(void **state)
 	assert_false(has(&f, "open_loop_overloaded"));
 }
 
+/* The FLOPs basis caveat: 2 calibration points, or the run's context more
+ * than 1.25× outside the calibration's span. */
+static void
+test_flops_basis_caveat(void **state)
+{
+	(void)state;
+	static const struct { size_t n_used; double extrapolation; int fires; } rows[] = {
+		{ 5, 1.0, 0 }, { 2, 1.0, 1 }, { 5, 1.25, 0 }, { 5, 1.2501, 1 }, { 3, NAN, 0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		fx f;
+		fx_round1(&f);
+		f.a.flops.cal_n_used = rows[i].n_used;
+		f.a.flops.extrapolation = rows[i].extrapolation;
+		if (has(&f, "flops_basis_weak") != rows[i].fires)
+			fail_msg("row %zu: flops_basis_weak %s", i, rows[i].fires ? "missing" : "fired");
+	}
+	fx f;
+	fx_round1(&f);
+	f.a.flops.available = 0;
+	f.a.flops.cal_n_used = 2;
+	assert_false(has(&f, "flops_basis_weak"));
+}
+
 /* Preemptions invisible at p99: max > 10 × p50; preemptions / ITL n < 1%. */
 static void
 test_invisible_boundaries(void **state)
@@ -994,6 +1018,7 @@ main(void)
 		cmocka_unit_test(test_oversub_and_cliff_boundaries),
 		cmocka_unit_test(test_queue_holder_table),
 		cmocka_unit_test(test_open_loop_overloaded),
+		cmocka_unit_test(test_flops_basis_caveat),
 		cmocka_unit_test(test_invisible_boundaries),
 		cmocka_unit_test(test_token_counter_boundaries),
 		cmocka_unit_test(test_little_boundaries),

@@ -160,6 +160,30 @@ test_reference_ledger(void **state)
 	assert_nan(l.flops_to_release_ratio);
 	assert_double_rel(l.recompute_s, 27.7530906624, 1e-9);
 
+	/* what the line rests on: no points listed → span unknown */
+	assert_int_equal(l.cal_n_used, 0);
+	assert_nan(l.extrapolation);
+	/* points at mean contexts 320 and 768 (used) and 9000 (skipped): the
+	 * run's 4,096 lies 4096 / 768 = 5.3333× above the span; at 400 it is
+	 * inside (1); at 160, 320 / 160 = 2× below */
+	br_flops_cal_point pts[3] = { { .used = 1, .x_tokens = 320 }, { .used = 1, .x_tokens = 768 },
+		{ .used = 0, .x_tokens = 9000 } };
+	cal.points = pts;
+	cal.n_points = 3;
+	cal.n_used = 2;
+	static const double xs[3] = { 4096, 400, 160 }, want[3] = { 4096.0 / 768, 1, 2 };
+	for (int i = 0; i < 3; i++) {
+		m.mean_context_tokens = xs[i];
+		br_flops_ledger_compute(&m, &cal, 6529, 37, &l);
+		assert_int_equal(l.cal_n_used, 2);
+		assert_double_rel(l.cal_x_min_tokens, 320, 0);
+		assert_double_rel(l.cal_x_max_tokens, 768, 0);
+		assert_double_rel(l.extrapolation, want[i], 1e-15);
+	}
+	cal.points = NULL;
+	cal.n_points = cal.n_used = 0;
+	m.mean_context_tokens = 4096;
+
 	/* without calibration / without the counter */
 	br_flops_calibration none;
 	memset(&none, 0, sizeof none);
