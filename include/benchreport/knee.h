@@ -86,6 +86,9 @@ typedef struct br_knee_point {
 	double offered_rps;         /* INFINITY for inf; NAN for closed loop */
 	double concurrency;         /* max_concurrency; NAN for uncapped open loop */
 	double run_number;          /* `vllm bench sweep` repeat index; NAN otherwise */
+	char *date;                 /* (added) the bench file's "date" ("%Y%m%d-%H%M%S", when the run
+	                               ended; sorts as time), NULL when absent: orders repeats
+	                               held in separate files */
 	double num_prompts, completed, failed, duration_s;
 	double achieved_rps;        /* completed / duration */
 	double output_tps, total_tps;

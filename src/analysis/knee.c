@@ -557,6 +557,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	memset(p, 0, sizeof *p);
 	p->name = br_xstrdup(in->name ? in->name : b->source_path);
 	p->source_path = br_xstrdup(b->source_path);
+	p->date = b->date && *b->date ? br_xstrdup(b->date) : NULL;
 	p->source_line = b->source_line;
 	p->offered_rps = closed ? NAN : b->request_rate_rps;
 	p->concurrency = isfinite(b->max_concurrency) ? b->max_concurrency : NAN;
@@ -869,7 +870,10 @@ close_rel(double a, double b)
 	return fabs(a - b) <= 0.10 * fmax(fabs(a), fabs(b));
 }
 
-/* point_cmp: ascending x, then run_number (NAN last), then name. */
+/* point_cmp: ascending x, then run_number (NAN last), then the bench
+ * file's date (the earlier first, so a level's "first repeat" is the one
+ * run first even when repeats are separate run folders; no date last),
+ * then name. */
 static int
 point_cmp(const void *pa, const void *pb)
 {
@@ -881,6 +885,10 @@ point_cmp(const void *pa, const void *pb)
 		return a->run_number < b->run_number ? -1 : 1;
 	if (ar != brn)
 		return ar ? -1 : 1;
+	if (a->date && b->date && strcmp(a->date, b->date) != 0)
+		return strcmp(a->date, b->date);
+	if ((a->date != NULL) != (b->date != NULL))
+		return a->date ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -1324,6 +1332,7 @@ free_point(br_knee_point *p)
 {
 	free(p->name);
 	free(p->source_path);
+	free(p->date);
 }
 
 /* br_knee_free: see knee.h. */

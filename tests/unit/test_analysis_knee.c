@@ -172,6 +172,44 @@ test_analyze(void **state)
 		free(b[i].requests);
 }
 
+/*
+ * Repeats of one rate in separate files: the level's first repeat is the
+ * one run first (the bench file's date), not the first by name. "z-warm"
+ * ran first and its TTFT p99 (1,000 ms: all four 1 s) is about 10× the
+ * others' median (100 and 100.097 ms) > 3×: a warm-up. Without dates the first by name ("a")
+ * is tested: 100 ms is not 3× the others' median, nothing flagged.
+ */
+static void
+test_warmup_by_date(void **state)
+{
+	(void)state;
+	const double cold[] = { 1.0, 1.0, 1.0, 1.0 }, warm[] = { 0.1, 0.1, 0.1, 0.1 }, warm2[] = { 0.1, 0.1, 0.1, 0.1001 };
+	br_bench b[3];
+	make_run(&b[0], 2, warm, 4, 2);
+	make_run(&b[1], 2, warm2, 4, 2);   /* not byte-identical: the knee drops duplicates */
+	make_run(&b[2], 2, cold, 4, 2);
+	b[0].date = "20260115-110000";
+	b[1].date = "20260115-120000";
+	b[2].date = "20260115-090000";
+	br_knee_input in[3] = { { &b[0], NULL, "a" }, { &b[1], NULL, "b" }, { &b[2], NULL, "z-warm" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
+	for (int dated = 1; dated >= 0; dated--) {
+		if (!dated)
+			b[0].date = b[1].date = b[2].date = NULL;
+		br_knee_result r;
+		assert_int_equal(br_knee_analyze(in, 3, &slo, &r, &cause), 0);
+		const br_knee_group *G = &r.groups[0];
+		assert_int_equal(G->n, 3);
+		assert_string_equal(G->pts[0].name, dated ? "z-warm" : "a");
+		assert_int_equal(G->level_warmup[0], dated);
+		br_knee_free(&r);
+	}
+	for (int i = 0; i < 3; i++)
+		free(b[i].requests);
+}
+
 /* Waiting share: only inside the busy window (one idle sample each side). */
 static void
 test_waiting_share(void **state)
@@ -629,6 +667,7 @@ main(void)
 		cmocka_unit_test(test_slo_parse_bad),
 		cmocka_unit_test(test_knee_find),
 		cmocka_unit_test(test_analyze),
+		cmocka_unit_test(test_warmup_by_date),
 		cmocka_unit_test(test_waiting_share),
 		cmocka_unit_test(test_mu_plateau),
 		cmocka_unit_test(test_next_rates),
