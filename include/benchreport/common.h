@@ -83,6 +83,13 @@ struct json_t *br_json_load_file(const char *path, size_t flags, char **cause);
 void br_line_col(const char *data, size_t len, size_t off, int *line, int *col);
 
 /*
+ * br_json_key_where: "PATH:LINE:COL" of the first `"key"` written as a key
+ * (followed by optional blanks and ':') in the JSON text (len bytes), else
+ * of its first occurrence; "PATH" alone when absent or text is NULL. malloc'd.
+ */
+char *br_json_key_where(const char *path, const char *text, size_t len, const char *key);
+
+/*
  * br_sha256_file: SHA-256 of a file as 64 lowercase hex digits plus NUL in
  * hex[65] (OpenSSL's EVP SHA-256), and its size in bytes in *size_bytes (may be
  * NULL). Returns 0, or -1 with *cause.

@@ -240,6 +240,37 @@ br_line_col(const char *data, size_t len, size_t off, int *line, int *col)
 		*col = c;
 }
 
+/* br_json_key_where: see common.h. */
+char *
+br_json_key_where(const char *path, const char *text, size_t len, const char *key)
+{
+	if (text == NULL)
+		return br_xstrdup(path);
+	char *quoted = br_xasprintf("\"%s\"", key);
+	size_t ql = strlen(quoted);
+	const char *first = NULL, *hit = NULL;
+	for (const char *p = text; p != NULL && hit == NULL; p++) {
+		p = memmem(p, len - (size_t)(p - text), quoted, ql);
+		if (p == NULL)
+			break;
+		if (first == NULL)
+			first = p;
+		const char *q = p + ql;
+		while (q < text + len && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'))
+			q++;
+		if (q < text + len && *q == ':')
+			hit = p;
+	}
+	free(quoted);
+	if (hit == NULL)
+		hit = first;
+	if (hit == NULL)
+		return br_xstrdup(path);
+	int line, col;
+	br_line_col(text, len, (size_t)(hit - text), &line, &col);
+	return br_xasprintf("%s:%d:%d", path, line, col);
+}
+
 int
 br_sha256_file(const char *path, char hex[65], long long *size_bytes, char **cause)
 {

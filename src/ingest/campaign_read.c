@@ -303,8 +303,10 @@ load_plan(br_campaign *c, const char *dir, char **cause)
 				json_object_foreach(root, key, val) {
 					(void)val;
 					if (strcmp(key, "expect") != 0 && key[0] != '_') {
+						char *where = br_json_key_where(path, text, len, key);
 						*cause = br_xasprintf("%s: unknown key \"%s\"; campaign.json holds \"expect\" "
-						    "(the experiment plan) and \"_comment\" keys", path, key);
+						    "(the experiment plan) and \"_comment\" keys", where, key);
+						free(where);
 						rc = -1;
 						break;
 					}

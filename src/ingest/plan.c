@@ -26,18 +26,6 @@ br_plan_check_index(const char *id)
 	return -1;
 }
 
-/* where: "PATH:LINE:COL" of the n-th occurrence (0-based) of needle in text, else PATH. */
-static char *
-where(const char *path, const char *text, size_t len, const char *needle)
-{
-	const char *hit = text ? strstr(text, needle) : NULL;
-	if (hit == NULL)
-		return br_xstrdup(path);
-	int line, col;
-	br_line_col(text, len, (size_t)(hit - text), &line, &col);
-	return br_xasprintf("%s:%d:%d", path, line, col);
-}
-
 /*
  * item_at: "PATH:LINE:COL" of item i of the "expect" array (0-based): the
  * position just after the i-th top-level comma of the array, found by a
@@ -94,7 +82,7 @@ br_plan_parse(const json_t *root, const char *path, const char *text, size_t len
 	json_t *ex = json_object_get(root, "expect");
 	if (ex == NULL || json_is_null(ex))
 		return 0;
-	char *at = where(path, text, len, "\"expect\"");
+	char *at = br_json_key_where(path, text, len, "expect");
 	if (!json_is_array(ex)) {
 		*cause = br_xasprintf("%s: \"expect\": expected a list of checks (%s, %s, %s, %s, %s), each a "
 		    "string or {\"check\": ID, \"plan\": TEXT}", at, br_plan_check_id[0], br_plan_check_id[1],

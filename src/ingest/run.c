@@ -779,21 +779,6 @@ find_log(const char *dir, const name_list *files)
 	return second;
 }
 
-/* key_where: "PATH:LINE:COL" of the first occurrence of "key" in text
- * (malloc'd); "PATH" alone when not found. */
-static char *
-key_where(const char *path, const char *text, size_t len, const char *key)
-{
-	char *quoted = br_xasprintf("\"%s\"", key);
-	const char *hit = strstr(text, quoted);
-	free(quoted);
-	if (hit == NULL)
-		return br_xstrdup(path);
-	int line, col;
-	br_line_col(text, len, (size_t)(hit - text), &line, &col);
-	return br_xasprintf("%s:%d:%d", path, line, col);
-}
-
 /*
  * meta_str: the string label `key` of run.json into *dst (malloc'd; NULL
  * when absent or null). A non-string value is an error naming its place.
@@ -806,7 +791,7 @@ meta_str(json_t *root, const char *key, char **dst, const char *path,
 	if (v == NULL || json_is_null(v))
 		return 0;
 	if (!json_is_string(v)) {
-		char *where = key_where(path, text, len, key);
+		char *where = br_json_key_where(path, text, len, key);
 		*cause = br_xasprintf("%s: \"%s\": expected a string label", where, key);
 		free(where);
 		return -1;
@@ -846,6 +831,24 @@ load_meta(br_run *r, const char *path, char **cause)
 		*cause = br_xasprintf("%s:1:1: expected a JSON object of run labels (name, gpu, ...)", path);
 		goto out;
 	}
+	/* a key run.json does not hold (a typo of one it does) is said, not
+	 * silently ignored; "_..." keys are comments */
+	static const char *const known[] = { "name", "gpu", "driver", "cuda", "notes", "server_version",
+		"role", "expect", "kv_pool_tokens", "record", "simulator", NULL };
+	const char *key;
+	json_t *val;
+	json_object_foreach(root, key, val) {
+		(void)val;
+		int ok = key[0] == '_';
+		for (size_t k = 0; !ok && known[k]; k++)
+			ok = strcmp(key, known[k]) == 0;
+		if (!ok) {
+			char *where = br_json_key_where(path, text, len, key);
+			br_run_add_warning(r, "%s: unknown key \"%s\" ignored; run.json holds name, gpu, driver, cuda, "
+			    "notes, server_version, role, expect, kv_pool_tokens (and \"_...\" comments)", where, key);
+			free(where);
+		}
+	}
 	if (meta_str(root, "name", &r->name, path, text, len, cause) != 0 ||
 	    meta_str(root, "gpu", &r->gpu, path, text, len, cause) != 0 ||
 	    meta_str(root, "driver", &r->driver, path, text, len, cause) != 0 ||
@@ -859,7 +862,7 @@ load_meta(br_run *r, const char *path, char **cause)
 	if (pool != NULL && !json_is_null(pool)) {
 		double v = json_is_number(pool) ? json_number_value(pool) : NAN;
 		if (!(v >= 1 && v <= 1e12 && v == floor(v))) {
-			char *where = key_where(path, text, len, "kv_pool_tokens");
+			char *where = br_json_key_where(path, text, len, "kv_pool_tokens");
 			*cause = br_xasprintf("%s: \"kv_pool_tokens\": expected a whole number of tokens >= 1", where);
 			free(where);
 			goto out;

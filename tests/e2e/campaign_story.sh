@@ -139,6 +139,19 @@ rm -rf "$tmp/c1plan/report"
 check "plan: an unknown check exits 3 (got $rc)" [ "$rc" -eq 3 ]
 check "plan: the message names file:line:col, the item and the checks allowed" grep -qF "campaign.json:1:24: \"expect\" item 2: \"p99_spikes\" is not a check the report can decide; expected one of kv_full" "$tmp/perr"
 check "plan: nothing written on bad input" [ ! -e "$tmp/c1plan/report" ]
+printf '{"expect": ["kv_full"],\n  "bogus": 1}\n' > "$tmp/c1plan/campaign.json"
+"$BIN" "$tmp/c1plan" > /dev/null 2> "$tmp/perr2"; rc=$?
+check "plan: an unknown campaign.json key exits 3 (got $rc), at its line and column" bash -c "
+  [ $rc -eq 3 ] && grep -qF 'campaign.json:2:3: unknown key \"bogus\"' '$tmp/perr2'"
+# run.json: a key it does not hold (a typo) is said with its place, not ignored silently
+"$PY" - "$tmp/c1/c64-6144-2048/run.json" "$tmp/typo.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); d["kv_pool_token"] = 5
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PYEOF
+"$BIN" "$tmp/c1/c64-6144-2048" --meta "$tmp/typo.json" -o "$tmp/typo" > /dev/null 2> "$tmp/typo.err"; rc=$?
+check "run.json typo: exit 0 (got $rc), the key named with file:line:col" bash -c "
+  [ $rc -eq 0 ] && grep -qE 'typo.json:[0-9]+:2: unknown key \"kv_pool_token\" ignored' '$tmp/typo.err'"
 # one run with run.json "expect": the ITL p99 spike is unknown without a light run
 "$PY" - "$tmp/c1/c64-6144-2048/run.json" "$tmp/r.json" <<'PYEOF'
 import json, sys
