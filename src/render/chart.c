@@ -73,6 +73,11 @@ set_dash(br_canvas *cv, int idx, double lw)
 /* ------------------------------------------------------------------ */
 /* ticks                                                                */
 
+/* An automatic log axis narrower than MIN_LOG_NARROW decades (a factor
+ * 1.0001) is widened to MIN_LOG_SPAN (a factor 1.5). */
+#define MIN_LOG_NARROW 4.342727686266485e-05
+#define MIN_LOG_SPAN 0.17609125905568124
+
 /* br_nice_ticks: see chart.h. */
 size_t
 br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
@@ -618,6 +623,16 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 		}
 		if (!fixed) {
 			double l0 = log10(lo), l1 = log10(hi), m = (l1 - l0) * 0.03;
+			/* near-constant data (434.7170 ms to 434.7172 ms) would get ticks
+			 * closer than their labels' six digits ("434.717 434.717"): such
+			 * a range (less than 1e-4 of its values) spans a factor 1.5
+			 * around its middle instead */
+			if (l1 - l0 < MIN_LOG_NARROW && !usable(a->scale, ax->min) && !usable(a->scale, ax->max)) {
+				double mid = (l0 + l1) / 2;
+				l0 = mid - MIN_LOG_SPAN / 2;
+				l1 = mid + MIN_LOG_SPAN / 2;
+				m = 0;
+			}
 			if (!usable(a->scale, ax->min))
 				lo = pow(10.0, l0 - m);
 			if (!usable(a->scale, ax->max))

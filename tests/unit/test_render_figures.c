@@ -418,6 +418,51 @@ note_box(const br_draw_text *t, double b[4])
 }
 
 /*
+ * A log axis over near-constant data: values 434.7170..434.7172 ms (a span
+ * of 5e-7 of the value) got ticks 1e-4 apart whose six-digit labels all read
+ * "434.717"; the axis now spans a factor 1.5 and its tick labels differ
+ * (400, 450, 500 here). A span of 1e-3 (20.92..20.94 ms) keeps its range.
+ */
+static void
+test_log_axis_near_constant(void **state)
+{
+	(void)state;
+	static const struct { double lo, hi; } rows[] = { { 434.7170, 434.7172 }, { 20.92, 20.94 } };
+	for (size_t r = 0; r < 2; r++) {
+		br_chart *c = br_chart_new(NULL);
+		br_axis_set(&c->x, BR_SCALE_LOG10, "x (ms)");
+		c->legend = 0;
+		double x[3] = { rows[r].lo, (rows[r].lo + rows[r].hi) / 2, rows[r].hi }, y[3] = { 0.2, 0.5, 1 };
+		br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 0, NULL, x, y, 3);
+		br_canvas *cv = br_canvas_new(300, 200);
+		br_chart_draw(c, cv, 0, 0, 300, 200);
+		br_drawing *dr = br_canvas_finish(cv);
+		/* the x tick labels: unrotated texts below the plot that parse as numbers */
+		const char *labels[16];
+		size_t n = 0;
+		for (size_t i = 0; i < dr->n_texts && n < 16; i++) {
+			char *end;
+			strtod(dr->texts[i].text, &end);
+			if (dr->texts[i].angle_deg == 0 && *end == '\0' && end != dr->texts[i].text && dr->texts[i].y > 150)
+				labels[n++] = dr->texts[i].text;
+		}
+		assert_true(n >= 2);
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++)
+				if (strcmp(labels[i], labels[j]) == 0)
+					fail_msg("row %zu: tick label %s twice", r, labels[i]);
+		if (r == 1) {   /* kept: a label inside the data's own hundredths */
+			int inside = 0;
+			for (size_t i = 0; i < n; i++)
+				inside |= strcmp(labels[i], "20.93") == 0;
+			assert_true(inside);
+		}
+		br_drawing_free(dr);
+		br_chart_free(c);
+	}
+}
+
+/*
  * A value label above a bar moves inside the bar's top when a right-axis
  * marker sits where it would be drawn (campaign figure 1: the KV-demand
  * circle over "32"), and stays above the bar otherwise. Bars of 32 on a
@@ -739,6 +784,7 @@ main(void)
 		cmocka_unit_test(test_tick_labels),
 		cmocka_unit_test(test_text_cjk),
 		cmocka_unit_test(test_note_clear_of_marker),
+		cmocka_unit_test(test_log_axis_near_constant),
 		cmocka_unit_test(test_render_all),
 		cmocka_unit_test(test_render_nothing),
 		cmocka_unit_test(test_render_gaps),
