@@ -246,7 +246,11 @@ littles_json(const br_knee_group *G)
 	double fx = G->first_fail_idx >= 0 ? G->pts[G->first_fail_idx].x : NAN;
 	json_object_set_new(o, "slo_knee_rps", rate ? jnum(kx) : json_null());
 	json_object_set_new(o, "first_failing_rps", rate ? jnum(fx) : json_null());
-	json_object_set_new(o, "slo_knee_over_mu_frac", rate ? jnum(ratio(kx, G->mu_rps)) : json_null());
+	/* λ is the achieved rate (the section's definition): the knee level's
+	 * mean achieved rate over μ, not its offered rate */
+	double ka = G->knee_idx >= 0 ? G->level_achieved_rps[G->knee_idx] : NAN;
+	json_object_set_new(o, "slo_knee_achieved_rps", rate ? jnum(ka) : json_null());
+	json_object_set_new(o, "slo_knee_over_mu_frac", rate ? jnum(ratio(ka, G->mu_rps)) : json_null());
 	const char *rel = "unknown";
 	if (rate && isfinite(G->mu_rps) && G->knee_idx >= 0) {
 		if (kx > (1 + BR_KNEE_PLATEAU_FRAC) * G->mu_rps)

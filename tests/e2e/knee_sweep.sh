@@ -68,15 +68,17 @@ top = len(ach)
 while top > 0 and sat[top - 1]: top -= 1
 mx = max(ach[top:]); lo = len(ach)
 while lo > top and ach[lo - 1] >= 0.95 * mx: lo -= 1
-print(np.median(ach[lo:]), len(ach) - lo, L[0], L[2])
+print(np.median(ach[lo:]), len(ach) - lo, L[0], L[2], ach[1] / np.median(ach[lo:]))
 PYEOF
-read -r tmu tnpl tl1 tl4 < "$tmp/ltruth"
+read -r tmu tnpl tl1 tl4 tk2 < "$tmp/ltruth"
 check "littles_law: mu = truth $tmu" near "$(jget "$s" groups.0.littles_law.mu_rps)" "$tmu" 1e-9
 check "littles_law: plateau of $tnpl rates" [ "$(jget "$s" groups.0.littles_law.mu_plateau_levels)" = "$tnpl" ]
 check "littles_law: knee_rate_rps = mu" near "$(jget "$s" groups.0.littles_law.knee_rate_rps)" "$tmu" 1e-9
 check "littles_law: L at 1 req/s = truth $tl1" near "$(jget "$s" groups.0.littles_law.points.0.L_requests)" "$tl1" 1e-9
 check "littles_law: L at 4 req/s = truth $tl4" near "$(jget "$s" groups.0.littles_law.points.2.L_requests)" "$tl4" 1e-9
 check "littles_law: SLO knee 2 below mu, first failing 4 above" [ "$(jget "$s" groups.0.littles_law.relation)" = between ]
+# λ/μ at the SLO knee: λ is the rate it completed (the section's definition), not the 2 req/s offered
+check "littles_law: lambda/mu at the knee = achieved(2) / mu = $tk2" near "$(jget "$s" groups.0.littles_law.slo_knee_over_mu_frac)" "$tk2" 1e-9
 check "littles_law at the root" [ "$(jget "$s" littles_law.mu_rps)" != null ]
 check "littles_law: measured L for every run" [ "$(jget "$s" groups.0.littles_law.n_measured)" = 6 ]
 check "next rates: geometric points 2.38 2.83 3.36" [ "$(jget "$s" groups.0.next_rates.rates_text)" = "2.38, 2.83, 3.36" ]
