@@ -198,6 +198,21 @@ fmt_ms(double x)
 	return fmt_num(x, ax >= 1000 ? 0 : ax >= 100 ? 1 : ax >= 1 ? 2 : 3);
 }
 
+/* fmt_ms_row: x as fmt_ms, except in a row whose median is below a
+ * microsecond (0 < |ref| < 0.001 ms): there every cell gets the decimals
+ * that give the median three significant digits ("0.000550", not
+ * "0.000"), so the row reads in one precision. */
+static char *
+fmt_ms_row(double x, double ref)
+{
+	double ar = fabs(ref);
+	if (!isfinite(x) || !(ar > 0 && ar < 0.001))
+		return fmt_ms(x);
+	if (ar < 1e-9)
+		return br_xasprintf("%.2e", x);
+	return fmt_num(x, (int)ceil(-log10(ar)) + 2);
+}
+
 /* fmt_dur_s: a duration in seconds printed with the unit that suits it:
  * "179.1 s", "2.03 s", "605.3 ms", "3.74 µs". */
 static char *
@@ -665,13 +680,9 @@ latency_section(ctx *c)
 		const char **row = &cells[rows * 9];
 		row[0] = keep(&p, br_xstrdup(name));
 		row[1] = keep(&p, l->count_known[m] ? fmt_num((double)d->count, 0) : br_xstrdup("n/a"));
-		row[2] = keep(&p, fmt_ms(d->mean / div));
-		row[3] = keep(&p, fmt_ms(d->median / div));
-		row[4] = keep(&p, fmt_ms(d->p90 / div));
-		row[5] = keep(&p, fmt_ms(d->p99 / div));
-		row[6] = keep(&p, fmt_ms(d->p999 / div));
-		row[7] = keep(&p, fmt_ms(d->p9999 / div));
-		row[8] = keep(&p, fmt_ms(d->max / div));
+		const double v[7] = { d->mean, d->median, d->p90, d->p99, d->p999, d->p9999, d->max };
+		for (int k = 0; k < 7; k++)
+			row[2 + k] = keep(&p, fmt_ms_row(v[k] / div, d->median / div));
 		rows++;
 	}
 	br_pdf_table t = { .n_cols = 9, .n_rows = rows, .header = hdr, .cells = cells };

@@ -76,4 +76,20 @@ PYEOF
 "$BIN" "$d" -q > /dev/null 2>&1; rc=$?
 pdftotext -layout "$d/report/report.pdf" - 2> /dev/null > "$tmp/days.txt"
 check "latencies of days: exit 0 (got $rc), the table in s" bash -c "[ $rc -eq 0 ] && grep -q 'All latencies in seconds' '$tmp/days.txt'"
+# sub-microsecond latencies: the table gives them three significant digits, not "0.000"
+mkdir -p "$tmp/us"
+"$PY" - "$tmp/us/stress.json" <<'PYEOF'
+import json, sys
+n = 10; ttft = [1e-7 * (i + 1) for i in range(n)]; itl = [[1e-8] * 4 for _ in range(n)]
+lat = [t + sum(g) for t, g in zip(ttft, itl)]
+json.dump({"date": "20260115-090000", "backend": "vllm", "model_id": "m", "num_prompts": n, "request_rate": "inf",
+  "max_concurrency": 10, "duration": 1.0, "completed": n, "failed": 0, "total_input_tokens": 100 * n,
+  "total_output_tokens": 5 * n, "input_lens": [100] * n, "output_lens": [5] * n, "ttfts": ttft, "itls": itl,
+  "latencies": lat, "errors": [""] * n}, open(sys.argv[1], "w"))
+PYEOF
+"$BIN" "$tmp/us" -o "$tmp/us-out" -q; rc=$?
+# TTFT median (numpy) = (5e-7 + 6e-7) / 2 s = 0.00055 ms: 6 decimals; ITL 1e-5 ms: 7 decimals
+check "sub-microsecond latencies: exit 0 (got $rc), TTFT and ITL rows in 3 significant digits" bash -c "
+  pdftotext -layout '$tmp/us-out/report.pdf' - | grep -E '^ *TTFT +10 +0\.000550 +0\.000550 ' > /dev/null &&
+  pdftotext -layout '$tmp/us-out/report.pdf' - | grep -E '^ *ITL +40 +0\.0000100 ' > /dev/null"
 finish
