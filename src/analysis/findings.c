@@ -85,6 +85,11 @@
  * ledger says so too). */
 #define FLOPS_STRETCH_MAX 1.25
 
+/* KV usage more than this many times what the running requests can hold =
+ * the usage column is misread (a percent series below 1 read as a fraction
+ * is 100× too high). */
+#define KV_HELD_EXCESS 2.0
+
 /* Keys of the derived numbers, in the order they are stored. */
 enum {
 	D_ITL_P90_OVER_P50,
@@ -118,6 +123,8 @@ enum {
 	D_REQUEST_TOKENS_MEAN,
 	D_IN_FLIGHT,
 	D_OPEN_LOOP_KEPT,
+	D_KV_HELD_MAX_FRAC,
+	D_KV_HELD_MAX_TOKENS,
 	D_N
 };
 
@@ -153,6 +160,8 @@ static const char *const D_KEY[D_N] = {
 	"request_tokens_mean",
 	"requests_in_flight",
 	"completed_over_offered_rate",
+	"kv_held_max_frac",
+	"kv_held_max_tokens",
 };
 
 /* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
@@ -346,6 +355,20 @@ gather(const br_analysis *a, facts *x)
 		const br_bench *ob = &a->run->bench.runs[0];
 		if (!num(ob->max_concurrency))
 			x->d[D_OPEN_LOOP_KEPT] = ratio(ob->request_throughput_rps, ob->request_rate_rps);
+	}
+
+	/* the most KV cache the running requests can hold: the running peak ×
+	 * (mean input + mean output + one block of rounding) tokens, as a share
+	 * of the pool (prefix-cached blocks no request holds count as free in
+	 * vLLM's and SGLang's usage) */
+	const br_residency *rs = &a->residency;
+	if (rs->available && num(rs->running_peak) && rs->running_peak > 0 && c->available &&
+	    num(c->kv_pool_tokens) && c->kv_pool_tokens > 0 && num(c->mean_input_tokens) &&
+	    num(c->mean_output_tokens)) {
+		double bs = a->run && a->run->log ? a->run->log->block_size_tokens : NAN;
+		double block = num(bs) && bs > 0 ? bs : 16;   /* vLLM's default block */
+		x->d[D_KV_HELD_MAX_TOKENS] = rs->running_peak * (c->mean_input_tokens + c->mean_output_tokens + block);
+		x->d[D_KV_HELD_MAX_FRAC] = x->d[D_KV_HELD_MAX_TOKENS] / c->kv_pool_tokens;
 	}
 
 	/* tokens per request (input + output), for the llama.cpp slot-context check */
@@ -821,6 +844,14 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_flops_ledger *fl = &a->flops;
 	if (fl->available && (fl->cal_n_used == 2 || (num(fl->extrapolation) && fl->extrapolation > FLOPS_STRETCH_MAX)))
 		add(f, "flops_basis_weak", BR_SEV_NOTICE, BR_CAVEAT);
+
+	/* KV usage above what the running requests can hold (more than
+	 * KV_HELD_EXCESS times it, and at least 5% of the pool): the usage
+	 * column is misread, most likely percent values below 1 taken as a
+	 * fraction (the two cannot be told apart from the values). */
+	if (a->residency.available && num(a->residency.kv_peak_frac) && a->residency.kv_peak_frac >= 0.05 &&
+	    num(x->d[D_KV_HELD_MAX_FRAC]) && a->residency.kv_peak_frac > KV_HELD_EXCESS * x->d[D_KV_HELD_MAX_FRAC])
+		add(f, "kv_usage_above_held", BR_SEV_PROBLEM, BR_CAVEAT);
 
 	/* A single run: no repeat to tell noise from effect. */
 	if (r && r->bench.n == 1)

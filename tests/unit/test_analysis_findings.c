@@ -486,7 +486,7 @@ test_bench_only(void **state)
 	br_findings_evaluate(&f.a, &r);
 	static const char *const want_norun[] = { "small_sample_ttft", NULL };
 	assert_ids(&r, want_norun);
-	assert_int_equal(r.n_num, 31);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate) */
+	assert_int_equal(r.n_num, 33);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, kv_held_max_frac, kv_held_max_tokens) */
 	br_findings_free(&r);
 }
 
@@ -730,6 +730,36 @@ test_flops_basis_caveat(void **state)
 	f.a.flops.available = 0;
 	f.a.flops.cal_n_used = 2;
 	assert_false(has(&f, "flops_basis_weak"));
+}
+
+/*
+ * KV usage above what the running requests can hold: round 1's pool of
+ * 86,864 tokens and requests of 6,144 + 2,048 (+ a 16-token block) =
+ * 8,208 tokens. Running peak 14 holds 114,912 tokens (1.3229 of the pool):
+ * a KV peak of 99.58% is plausible. Running peak 1 holds 0.094494: 99.58%
+ * is more than twice that, the caveat fires; 0.18 (< 2 × 0.094494 =
+ * 0.188988) does not; 0.04 with running 0.1 is below the 5% floor.
+ */
+static void
+test_kv_usage_above_held(void **state)
+{
+	(void)state;
+	static const struct { double running_peak, kv_peak; int fires; } rows[] = {
+		{ 14, 0.9958, 0 }, { 1, 0.9958, 1 }, { 1, 0.18, 0 }, { 1, 0.19, 1 }, { 0.1, 0.04, 0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		fx f;
+		fx_round1(&f);
+		f.a.residency.running_peak = rows[i].running_peak;
+		f.a.residency.kv_peak_frac = rows[i].kv_peak;
+		br_findings r;
+		br_findings_evaluate(&f.a, &r);
+		if (br_findings_has(&r, "kv_usage_above_held") != rows[i].fires)
+			fail_msg("row %zu: kv_usage_above_held %s", i, rows[i].fires ? "missing" : "fired");
+		if (i == 1)
+			assert_double_rel(br_findings_number(&r, "kv_held_max_frac"), 8208.0 / 86864.0, 1e-15);
+		br_findings_free(&r);
+	}
 }
 
 /* Preemptions invisible at p99: max > 10 × p50; preemptions / ITL n < 1%. */
@@ -1019,6 +1049,7 @@ main(void)
 		cmocka_unit_test(test_queue_holder_table),
 		cmocka_unit_test(test_open_loop_overloaded),
 		cmocka_unit_test(test_flops_basis_caveat),
+		cmocka_unit_test(test_kv_usage_above_held),
 		cmocka_unit_test(test_invisible_boundaries),
 		cmocka_unit_test(test_token_counter_boundaries),
 		cmocka_unit_test(test_little_boundaries),
