@@ -147,6 +147,10 @@ br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_
 	if (num(itl_p99_ratio))
 		verdict[BR_EXPECT_ITL_P99_SPIKE] = itl_p99_ratio >= SPIKE_HOLDS ? BR_VERDICT_HOLDS :
 		    itl_p99_ratio >= SPIKE_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
+	else if (num(pre) && pre == 0 && !a->preemptions.count_lower_bound)
+		/* the expectation is a spike caused by recompute: with no
+		 * preemption there was no recompute to cause one */
+		verdict[BR_EXPECT_ITL_P99_SPIKE] = BR_VERDICT_FAILS;
 	double ttft_s = lat(a, BR_TTFT, 50) / 1000.0, itl_s = lat(a, BR_ITL, 50) / 1000.0;
 	double base = a->ttft_split.available ? a->ttft_split.prefill_s + itl_s : NAN;
 	if (num(ttft_s) && num(base) && base > 0) {

@@ -1584,6 +1584,10 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level
 			/* the log-lines check has its own text for each verdict it can give */
 			const char *sub = strcmp(id, "log_lines") != 0 ? "" : strcmp(verdict, "partly") == 0 ?
 			    "_partly" : strcmp(verdict, "holds") == 0 ? "_holds" : "";
+			/* the spike check decided without a light run: no preemption */
+			if (strcmp(id, "itl_p99_spike") == 0 &&
+			    !json_is_number(json_object_get(json_object_get(c->s, "story"), "itl_p99_ratio")))
+				sub = "_no_preemption";
 			snprintf(key, sizeof key, "expect.%s%s_measured", id, sub);
 			cells[rows * 3 + 2] = fill(c, &p, key);
 		}

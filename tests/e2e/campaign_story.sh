@@ -139,6 +139,15 @@ rm -rf "$tmp/c1plan/report"
 check "plan: an unknown check exits 3 (got $rc)" [ "$rc" -eq 3 ]
 check "plan: the message names file:line:col, the item and the checks allowed" grep -qF "campaign.json:1:24: \"expect\" item 2: \"p99_spikes\" is not a check the report can decide; expected one of kv_full" "$tmp/perr"
 check "plan: nothing written on bad input" [ ! -e "$tmp/c1plan/report" ]
+# no preemption anywhere: the recompute spike the plan expects cannot have happened
+mkdir -p "$tmp/c0plan"
+cp -r "$tmp/c1/c16-2048-512" "$tmp/c1/c32-1024-256" "$tmp/c0plan/"
+echo '{"expect": ["itl_p99_spike"]}' > "$tmp/c0plan/campaign.json"
+"$BIN" "$tmp/c0plan" -o "$tmp/c0plan-out" -q 2> /dev/null
+v=$(jget "$tmp/c0plan-out/summary.json" story.checks.0.verdict)
+check "plan, no preemption: the ITL spike does not hold (got $v), said why" bash -c "
+  [ '$v' = does_not_hold ] &&
+  pdftotext '$tmp/c0plan-out/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'the scheduler preempted no request during the run, so no recompute could make p99 ITL spike'"
 printf '{"expect": ["kv_full"],\n  "bogus": 1}\n' > "$tmp/c1plan/campaign.json"
 "$BIN" "$tmp/c1plan" > /dev/null 2> "$tmp/perr2"; rc=$?
 check "plan: an unknown campaign.json key exits 3 (got $rc), at its line and column" bash -c "
