@@ -604,7 +604,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			st->n_failed++;
 			if (strcmp(err, st->last_error) != 0)
 				note(o, "scrape failed: %s", err);
-			snprintf(st->last_error, sizeof st->last_error, "%s", err);
+			snprintf(st->last_error, sizeof st->last_error, "%.*s", (int)sizeof st->last_error - 1, err);   /* cut to fit */
 			if (s.header_done) {
 				if (write_row(&s, t_wall, 0, 0, &tmp_cause) != 0)
 					goto io_fail;
