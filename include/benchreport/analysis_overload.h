@@ -54,8 +54,12 @@ typedef struct br_preemptions {
 	int available;             /* events: needs a 1 Hz series with the counter */
 	const char *missing;
 	int count_available;       /* the total is known (series or before/after pair) */
-	int count_lower_bound;     /* (added) the series missed the run's start or end (run->metrics_cut):
+	int count_lower_bound;     /* (added) the series missed the run's start or end (run->metrics_cut),
+	                              or the server restarted inside the window (server_restarts):
 	                              n_preemptions counts only what it sampled */
+	int server_restarts;       /* (added) restarts inside the window: the preemption counter fell,
+	                              or `benchreport sample` marked a row (benchreport:server_restart);
+	                              what happened between the last scrape and each restart is lost */
 	const char *count_source;  /* "metrics series window", "before/after snapshots", ... */
 	double n_preemptions;      /* Δ vllm:num_preemptions_total over the window */
 	double window_start_t_s, window_end_t_s;  /* epoch s; NAN for a pair */

@@ -508,8 +508,8 @@ log_cap_reached(const br_analysis *a)
  * queue_holder: what the queued requests waited for. HOLD_KV when the KV
  * cache filled: its usage peak reached KV_FULL_FRAC of the pool, or left
  * less room than one mean prompt (1 − input / P: the admission gate needs
- * a whole prompt's blocks), or the scheduler preempted, or, without a KV
- * usage series, demand exceeded the pool. HOLD_SEQS when the running count
+ * a whole prompt's blocks); without a KV usage series, when the scheduler
+ * preempted or demand exceeded the pool. HOLD_SEQS when the running count
  * reached the log's max_num_seqs while the KV cache did not fill (known
  * from its usage series; llama.cpp: its n_slots reached, whatever the KV
  * usage). HOLD_BOTH when both limits were reached and the KV usage peak is
@@ -527,8 +527,9 @@ queue_holder(const br_analysis *a, const facts *x)
 	    1 - c->mean_input_tokens / c->kv_pool_tokens < full)
 		full = 1 - c->mean_input_tokens / c->kv_pool_tokens;
 	int oversub = c->available && num(c->oversubscription) && c->oversubscription > OVERSUB_MIN;
-	int kv_full = (num(kv_peak) && kv_peak >= full) || (num(x->preemptions) && x->preemptions > 0) ||
-	    (!num(kv_peak) && oversub);
+	/* a KV usage series decides; without one, a preemption or demand above
+	 * the pool stands in for it */
+	int kv_full = num(kv_peak) ? kv_peak >= full : (num(x->preemptions) && x->preemptions > 0) || oversub;
 	int cap_reached = log_cap_reached(a);
 	/* llama-server: requests wait for one of its slots (each with its own
 	 * context); a KV usage series is not needed to say so */
@@ -852,6 +853,11 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (a->residency.available && num(a->residency.kv_peak_frac) && a->residency.kv_peak_frac >= 0.05 &&
 	    num(x->d[D_KV_HELD_MAX_FRAC]) && a->residency.kv_peak_frac > KV_HELD_EXCESS * x->d[D_KV_HELD_MAX_FRAC])
 		add(f, "kv_usage_above_held", BR_SEV_PROBLEM, BR_CAVEAT);
+
+	/* The server restarted inside the run window: counters lost what
+	 * happened between the last scrape and each restart. */
+	if (a->preemptions.server_restarts > 0)
+		add(f, "server_restarted", BR_SEV_PROBLEM, BR_CAVEAT);
 
 	/* A single run: no repeat to tell noise from effect. */
 	if (r && r->bench.n == 1)

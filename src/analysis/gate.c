@@ -349,7 +349,7 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 		o->value = term_value(&spec->terms[i], a, o);
 		const br_gate_term *t = &spec->terms[i];
 		if (t->quantity == BR_GATE_PREEMPTIONS && br_isnum(o->value) && a->run != NULL &&
-		    a->run->metrics_cut != 0) {
+		    a->preemptions.count_lower_bound) {
 			/* a capture that missed the run's start or end counted a lower
 			 * bound: it decides only when even that much settles the term */
 			double v = o->value;
@@ -357,11 +357,16 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 			    t->op == BR_GATE_EQ ? v > t->limit : !holds(t->op, v, t->limit);
 			o->bound = 1;   /* "at least" */
 			if (!settled) {
-				snprintf(o->why_unknown, sizeof o->why_unknown, "the metrics capture %s: %.0f counted "
-				    "while it sampled, the whole run's count is unknown",
-				    a->run->metrics_cut == 3 ? "missed the run's start and end" :
-				    a->run->metrics_cut == 1 ? "began after the load had started" :
-				    "ended before the load did", v);
+				if (a->run->metrics_cut == 0)
+					snprintf(o->why_unknown, sizeof o->why_unknown, "the server restarted during the "
+					    "run (%d time%s): %.0f counted, what happened before each restart is unknown",
+					    a->preemptions.server_restarts, a->preemptions.server_restarts == 1 ? "" : "s", v);
+				else
+					snprintf(o->why_unknown, sizeof o->why_unknown, "the metrics capture %s: %.0f counted "
+					    "while it sampled, the whole run's count is unknown",
+					    a->run->metrics_cut == 3 ? "missed the run's start and end" :
+					    a->run->metrics_cut == 1 ? "began after the load had started" :
+					    "ended before the load did", v);
 				o->value = NAN;
 			}
 		}

@@ -137,10 +137,18 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	const char *source;
 	if (br_counter_span(run, &i0, &i1, &source) != 0)
 		return;
-	out->n_preemptions = br_counter_delta(pre, i0, i1, NULL);
+	int resets = 0;
+	out->n_preemptions = br_counter_delta(pre, i0, i1, &resets);
+	/* a restart the counter did not show (it was 0 on both sides) may be
+	 * marked by the sampler's own column */
+	long mk = br_series_col_index(s, "benchreport:server_restart");
+	int marked = 0;
+	for (size_t r = i0 + 1; mk >= 0 && r <= i1 && r < s->n_rows; r++)
+		marked += s->cols[mk][r] == 1;
+	out->server_restarts = marked > resets ? marked : resets;
 	out->count_available = br_isnum(out->n_preemptions);
 	out->count_source = out->count_available ? source : NULL;
-	out->count_lower_bound = out->count_available && run->metrics_cut != 0;
+	out->count_lower_bound = out->count_available && (run->metrics_cut != 0 || out->server_restarts > 0);
 	if (run->metrics_kind == BR_METRICS_PAIR) {
 		out->missing = engine == BR_ENGINE_SGLANG ? "retraction times need a 1 Hz metrics "
 		    "series; a before/after pair gives the count only" : NEED_SERIES_PAIR;

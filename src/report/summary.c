@@ -221,6 +221,7 @@ preemptions_json(const br_preemptions *p)
 	set(o, "count_available", json_boolean(p->count_available));
 	set(o, "count_source", jstr(p->count_source));
 	set(o, "count_is_lower_bound", json_boolean(p->count_lower_bound));
+	set(o, "server_restarts", json_integer(p->server_restarts));
 	set(o, "n_preemptions", jint(p->count_available ? p->n_preemptions : NAN));
 	if (p->count_lower_bound)   /* the wording templates print "at least N" */
 		set(o, "n_preemptions_is_lower_bound", json_true());

@@ -92,4 +92,22 @@ PYEOF
 check "sub-microsecond latencies: exit 0 (got $rc), TTFT and ITL rows in 3 significant digits" bash -c "
   pdftotext -layout '$tmp/us-out/report.pdf' - | grep -E '^ *TTFT +10 +0\.000550 +0\.000550 ' > /dev/null &&
   pdftotext -layout '$tmp/us-out/report.pdf' - | grep -E '^ *ITL +40 +0\.0000100 ' > /dev/null"
+# a server restart marked by `benchreport sample` inside the run: the count is
+# a lower bound (tiny counts 1 preemption), the gate cannot pass ==1, and the
+# report says the server restarted
+fresh
+"$PY" - "$tmp/r/metrics.csv" <<'PYEOF'
+import sys
+p = sys.argv[1]; lines = open(p).read().splitlines(); mid = len(lines) // 2
+out = [lines[0] + ",benchreport:scrape_ok,benchreport:server_restart"]
+out += [l + ",1," + ("1" if i == mid else "0") for i, l in enumerate(lines[1:], 1)]
+open(p, "w").write("\n".join(out) + "\n")
+PYEOF
+"$BIN" "$tmp/r" -o "$tmp/restart" -q --fail-on 'preemptions==1' 2> "$tmp/restart.err"; rc=$?
+check "restart: preemptions==1 unknown, exit 1 (got $rc)" bash -c "[ $rc -eq 1 ] && grep -q 'the server restarted during the run (1 time)' '$tmp/restart.err'"
+check "restart: said in the report, count a lower bound" bash -c "
+  pdftotext '$tmp/restart/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'The server restarted during the run (1 time' &&
+  grep -q '\"count_is_lower_bound\": true' '$tmp/restart/summary.json'"
+"$BIN" "$tmp/r" -o "$tmp/restart2" -q --fail-on 'preemptions>=1' 2> /dev/null; rc=$?
+check "restart: preemptions>=1 still settled by the lower bound (exit $rc)" [ "$rc" -eq 0 ]
 finish

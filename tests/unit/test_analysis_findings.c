@@ -613,7 +613,7 @@ test_oversub_and_cliff_boundaries(void **state)
  * each row names the capacity_not_compute, throughput_cliff and red-line
  * variants expected. The running peak is 14 and the mean 11.17, 1.054× the
  * log's 10.60 (>= 1). KV full = peak >= min(0.9, 1 − 6,144 / 86,864 =
- * 0.9293) = 0.9, or a preemption, or (no KV series) demand above the pool.
+ * 0.9293) = 0.9; without a KV series, a preemption or demand above the pool.
  */
 static void
 test_queue_holder_table(void **state)
@@ -634,7 +634,9 @@ test_queue_holder_table(void **state)
 		{ 0.50, 0, 15, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
 		/* both reached */
 		{ 0.9958, 0, 14, "capacity_not_compute_both", "throughput_cliff_both", "capacity_red_line_capped" },
-		{ 0.50, 3, 14, "capacity_not_compute_both", "throughput_cliff_both", "capacity_red_line_capped" },
+		/* a KV usage series decides over a preemption count it contradicts */
+		{ 0.50, 3, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped" },
+		{ 0.50, 3, 128, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
 		/* the cap reached, the KV cache full by its preemptions but its usage unknown */
 		{ NAN, 37, 14, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line_capped" },
 	};
