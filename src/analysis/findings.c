@@ -449,8 +449,10 @@ static int
 token_counter_misses(const facts *x)
 {
 	double st = x->d[D_SCHEDULED_TOKENS], sm = x->d[D_SCHEDULED_TOKENS_MIN];
+	/* recompute needs a preemption: with none counted the excess is
+	 * something else (the cost line, prefix reuse, speculation) */
 	return num(x->d[D_FLOPS_EXCESS_FRAC]) && x->d[D_FLOPS_EXCESS_FRAC] > FLOPS_EXCESS_MIN &&
-	    num(st) && num(sm) && fabs(st - sm) <= 0.5;
+	    num(st) && num(sm) && fabs(st - sm) <= 0.5 && !(num(x->preemptions) && x->preemptions == 0);
 }
 
 /*

@@ -363,6 +363,12 @@ br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *c
 		if (out->recompute_gflop_per_token > 0)
 			out->recomputed_tokens = out->excess_flops / (out->recompute_gflop_per_token * 1e9);
 	}
+	if (br_isnum(n_preemptions) && n_preemptions == 0) {
+		/* no preemption, no recompute: the excess (if any) is not that */
+		out->recomputed_tokens = NAN;
+		out->recompute_s = out->recompute_share_frac = 0;
+		return;
+	}
 	if (br_isnum(out->recomputed_tokens) && br_isnum(out->released_tokens_total) &&
 	    out->released_tokens_total > 0)
 		out->flops_to_release_ratio = out->recomputed_tokens / out->released_tokens_total;

@@ -1209,6 +1209,10 @@ flops_section(ctx *c)
 	if (thin || stretched)
 		para(c, thin && stretched ? "flops.basis_thin_extrapolated" : thin ? "flops.basis_thin" :
 		    "flops.basis_extrapolated");
+	if (isfinite(f->preemptions) && f->preemptions == 0) {
+		para(c, "flops.no_preemption");   /* no recompute: the excess is something else */
+		return;
+	}
 	if (isfinite(f->recomputed_tokens))
 		para(c, isfinite(f->released_tokens_total) ? "flops.recomputed" : "flops.recomputed_no_release");
 	if (isfinite(f->recompute_s))

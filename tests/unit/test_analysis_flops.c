@@ -184,6 +184,13 @@ test_reference_ledger(void **state)
 	cal.n_points = cal.n_used = 0;
 	m.mean_context_tokens = 4096;
 
+	/* no preemption counted: no recompute, whatever the excess (here +26.6%) */
+	br_flops_ledger_compute(&m, &cal, 6529, 0, &l);
+	assert_true(l.available);
+	assert_double_rel(l.excess_frac, 0.2662245896664675, 1e-9);
+	assert_nan(l.recomputed_tokens);
+	assert_true(l.recompute_s == 0 && l.recompute_share_frac == 0);
+
 	/* without calibration / without the counter */
 	br_flops_calibration none;
 	memset(&none, 0, sizeof none);
