@@ -26,6 +26,28 @@ bench_blank(br_bench *b)
 		*nums[i] = NAN;
 }
 
+/* analyze_hand: *b a blank bench (bench_blank) holding the n requests req
+ * and the n_st file statistics st (NULL, 0: none), completed and failed as
+ * given (NAN: absent); *run one result, *b; *a its latency analysis (free
+ * with br_analysis_free). */
+static void
+analyze_hand(br_bench *b, br_run *run, br_analysis *a, br_request *req, size_t n,
+    br_file_stat *st, size_t n_st, double completed, double failed)
+{
+	bench_blank(b);
+	b->requests = req;
+	b->n_requests = n;
+	b->stats = st;
+	b->n_stats = n_st;
+	b->completed = completed;
+	b->failed = failed;
+	memset(run, 0, sizeof *run);
+	run->bench.runs = b;
+	run->bench.n = 1;
+	memset(a, 0, sizeof *a);
+	br_analyze_latency(run, &a->latency);
+}
+
 static void
 set_req(br_request *q, double in, double out, double ttft, const double *itls,
     size_t n, int failed)
@@ -101,16 +123,9 @@ test_stall_event(void **state)
 	for (int i = 0; i < 5; i++)
 		req[i].start_time_s = starts[i];
 	br_bench b;
-	bench_blank(&b);
-	b.requests = req;
-	b.n_requests = 5;
 	br_run run;
-	memset(&run, 0, sizeof run);
-	run.bench.runs = &b;
-	run.bench.n = 1;
 	br_analysis a;
-	memset(&a, 0, sizeof a);
-	br_analyze_latency(&run, &a.latency);
+	analyze_hand(&b, &run, &a, req, 5, NULL, 0, NAN, NAN);
 	const br_latency *L = &a.latency;
 	assert_double_rel(L->itl_stall_threshold_ms, 1000, 1e-9);
 	assert_int_equal(L->itl_stalls, 3);
@@ -246,21 +261,9 @@ test_hand_built_with_failure(void **state)
 	set_stat(&st[2], "itl", "median", NAN, 31.0, "median_itl_ms");   /* wrong on purpose */
 	set_stat(&st[3], "client_queue_time", "mean", NAN, 5.0, "mean_client_queue_time_ms"); /* not checked */
 	br_bench b;
-	bench_blank(&b);
-	b.requests = req;
-	b.n_requests = 4;
-	b.stats = st;
-	b.n_stats = 4;
-	b.completed = 3;
-	b.failed = 1;
 	br_run run;
-	memset(&run, 0, sizeof run);
-	run.bench.runs = &b;
-	run.bench.n = 1;
-
 	br_analysis a;
-	memset(&a, 0, sizeof a);
-	br_analyze_latency(&run, &a.latency);
+	analyze_hand(&b, &run, &a, req, 4, st, 4, 3, 1);
 	br_latency *L = &a.latency;
 	assert_int_equal(L->from_arrays, 1);
 	assert_int_equal(L->n_requests, 4);
@@ -331,20 +334,9 @@ test_std_checked_on_the_mean(void **state)
 	set_stat(&st[1], "e2el", "std", NAN, 5.0, "std_e2el_ms");
 	set_stat(&st[2], "ttft", "mean", NAN, 100.0 + 1e-6, "mean_ttft_ms");   /* 1e-8 relative: disagrees */
 	br_bench b;
-	bench_blank(&b);
-	b.requests = req;
-	b.n_requests = 3;
-	b.stats = st;
-	b.n_stats = 3;
-	b.completed = 3;
-	b.failed = 0;
 	br_run run;
-	memset(&run, 0, sizeof run);
-	run.bench.runs = &b;
-	run.bench.n = 1;
 	br_analysis a;
-	memset(&a, 0, sizeof a);
-	br_analyze_latency(&run, &a.latency);
+	analyze_hand(&b, &run, &a, req, 3, st, 3, 3, 0);
 	const br_latency *L = &a.latency;
 	assert_int_equal(L->n_checks, 3);
 	assert_double_rel(L->m[BR_TTFT].std + 1, 1, 1e-15);   /* 0 */
@@ -368,18 +360,9 @@ test_all_failed(void **state)
 	br_file_stat st[1];
 	set_stat(&st[0], "ttft", "mean", NAN, 0.0, "mean_ttft_ms");
 	br_bench b;
-	bench_blank(&b);
-	b.requests = req;
-	b.n_requests = 2;
-	b.stats = st;
-	b.n_stats = 1;
 	br_run run;
-	memset(&run, 0, sizeof run);
-	run.bench.runs = &b;
-	run.bench.n = 1;
 	br_analysis a;
-	memset(&a, 0, sizeof a);
-	br_analyze_latency(&run, &a.latency);
+	analyze_hand(&b, &run, &a, req, 2, st, 1, NAN, NAN);
 	assert_int_equal(a.latency.n_failed, 2);
 	assert_int_equal(a.latency.failed_index[1], 1);
 	assert_int_equal(a.latency.m[BR_TTFT].count, 0);
@@ -411,16 +394,9 @@ test_error_groups(void **state)
 		    i < 12 ? "Cannot connect" : i == 12 ? "Server disconnected" : "");
 	}
 	br_bench b;
-	bench_blank(&b);
-	b.requests = req;
-	b.n_requests = 14;
 	br_run run;
-	memset(&run, 0, sizeof run);
-	run.bench.runs = &b;
-	run.bench.n = 1;
 	br_analysis a;
-	memset(&a, 0, sizeof a);
-	br_analyze_latency(&run, &a.latency);
+	analyze_hand(&b, &run, &a, req, 14, NULL, 0, NAN, NAN);
 	assert_int_equal(a.latency.n_error_groups, 3);
 	assert_string_equal(a.latency.error_groups[0].message, "Cannot connect");
 	assert_int_equal(a.latency.error_groups[0].count, 12);
