@@ -191,6 +191,7 @@ typedef struct br_residency {
 	double sample_interval_s;  /* median gap between the window's samples, s */
 	double running_mean, running_median, running_peak;
 	double waiting_mean, waiting_median, waiting_peak;
+	double in_system_peak;     /* (added) peak of running + waiting in one sample, requests; NAN without a waiting column */
 	double resident_share;     /* running_mean / C_eff (br_effective_concurrency) */
 	double kv_median_frac, kv_peak_frac, kv_share_ge90, kv_share_ge95;
 	double preemptions;        /* Δ num_preemptions_total over the window (with its brackets) */
@@ -247,6 +248,19 @@ const br_ranked *br_latency_ranked(const br_latency *L, int m, br_ranked **own, 
  */
 void br_latency_fill_cdf(br_latency *L);
 void br_analyze_capacity(const br_run *run, br_capacity *out);
+
+/*
+ * br_log_cap (capacity.c): the server log's cap on running requests
+ * (vLLM max_num_seqs, SGLang max_running_requests, llama.cpp n_slots), or
+ * NAN when the log states none or the run contradicts it: the metrics'
+ * running gauge over the busy span (br_run_busy_span), or the log's own
+ * statistics lines, saw more running requests than the cap allows (the log
+ * is of another instance, or of another start of the server). seen_out
+ * (may be NULL): the highest running count that contradicts the cap, NAN
+ * when none does; where_out (may be NULL): "the metrics" or "the log's own
+ * statistics lines" when contradicted, else NULL (static strings).
+ */
+double br_log_cap(const br_run *run, double *seen_out, const char **where_out);
 void br_analyze_ledger(const br_run *run, br_ledger *out);
 void br_analyze_residency(const br_run *run, br_residency *out);
 

@@ -78,6 +78,45 @@ br_effective_concurrency(const br_bench *b, const char **reason)
 	return b->max_concurrency;
 }
 
+/* br_log_cap: see analysis_blocks.h. */
+double
+br_log_cap(const br_run *run, double *seen_out, const char **where_out)
+{
+	if (seen_out != NULL)
+		*seen_out = NAN;
+	if (where_out != NULL)
+		*where_out = NULL;
+	const br_server_log *lg = run != NULL ? run->log : NULL;
+	if (lg == NULL || !br_isnum(lg->max_num_seqs) || lg->max_num_seqs <= 0)
+		return NAN;
+	double cap = lg->max_num_seqs, seen = NAN;
+	const char *where = NULL;
+	const br_series *s = run->metrics;
+	size_t b0, b1;
+	const double *running = s != NULL && br_metrics_is_series(run->metrics_kind) ?
+	    br_role_col(s, BR_ROLE_RUNNING) : NULL;
+	if (running != NULL && br_run_busy_span(s, &b0, &b1) == 0)
+		for (size_t i = b0; i <= b1; i++)
+			if (br_isnum(running[i]) && running[i] > cap && !(running[i] <= seen)) {
+				seen = running[i];
+				where = "the metrics";
+			}
+	if (where == NULL)
+		for (size_t i = 0; i < lg->n_stats; i++)
+			if (br_isnum(lg->stats[i].running) && lg->stats[i].running > cap &&
+			    !(lg->stats[i].running <= seen)) {
+				seen = lg->stats[i].running;
+				where = "the log's own statistics lines";
+			}
+	if (where == NULL)
+		return cap;
+	if (seen_out != NULL)
+		*seen_out = seen;
+	if (where_out != NULL)
+		*where_out = where;
+	return NAN;
+}
+
 /*
  * br_analyze_capacity: see analysis.h. P comes from run.json only when it
  * differs from the server log's value (an equal override changes nothing,
@@ -190,8 +229,7 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 		/* the scheduler never runs more than max_num_seqs at once, however
 		 * much KV cache is free */
 		out->resident_kv_bound = out->resident_estimate;
-		const br_server_log *lg = run->log;
-		double cap = lg != NULL && br_isnum(lg->max_num_seqs) && lg->max_num_seqs > 0 ? lg->max_num_seqs : NAN;
+		double cap = br_log_cap(run, NULL, NULL);   /* NAN when the run contradicts the log */
 		int from_slots = 0;
 		if (!br_isnum(cap) && br_isnum(out->n_slots_listed)) {
 			/* no log: llama-server's /slots lists its slots, one request each */

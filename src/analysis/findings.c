@@ -502,7 +502,7 @@ static int
 log_cap_reached(const br_analysis *a)
 {
 	const br_residency *res = &a->residency;
-	double cap = a->run && a->run->log ? a->run->log->max_num_seqs : NAN;
+	double cap = br_log_cap(a->run, NULL, NULL);   /* NAN when the run contradicts the log */
 	return res->available && num(res->running_peak) && num(cap) && cap > 0 && res->running_peak >= cap;
 }
 
@@ -597,8 +597,9 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* A slot server with more requests in flight than slots (llama.cpp:
 	 * requests beyond n_slots wait, deferred; there is no preemption). */
-	int log_slots = r && r->log && num(r->log->max_num_seqs);
-	double n_slots = log_slots ? r->log->max_num_seqs : a->capacity.n_slots_listed;
+	double log_cap = br_log_cap(r, NULL, NULL);
+	int log_slots = num(log_cap);
+	double n_slots = log_slots ? log_cap : a->capacity.n_slots_listed;
 	if (r && br_run_engine(r) == BR_ENGINE_LLAMACPP && num(n_slots) &&
 	    num(x->d[D_IN_FLIGHT]) && x->d[D_IN_FLIGHT] > n_slots) {
 		if (log_slots)
@@ -736,7 +737,7 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * below C_eff = min(max_concurrency, num_prompts) (else the cap never
 	 * binds) and the server's max_num_seqs (when the log says) above it. */
 	double rec = x->d[D_MAX_NUM_SEQS];
-	double cur = r && r->log ? r->log->max_num_seqs : NAN;
+	double cur = br_log_cap(r, NULL, NULL);
 	double ceff = r && r->bench.n > 0 ? br_effective_concurrency(&r->bench.runs[0], NULL) : NAN;
 	if (oversub && num(x->preemptions) && x->preemptions > 0 && num(rec) &&
 	    num(ceff) && rec < ceff && !(num(cur) && cur <= rec))
@@ -855,6 +856,15 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (a->residency.available && num(a->residency.kv_peak_frac) && a->residency.kv_peak_frac >= 0.05 &&
 	    num(x->d[D_KV_HELD_MAX_FRAC]) && a->residency.kv_peak_frac > KV_HELD_EXCESS * x->d[D_KV_HELD_MAX_FRAC])
 		add(f, "kv_usage_above_held", BR_SEV_PROBLEM, BR_CAVEAT);
+
+	/* Closed loop: the server held more requests at once (running + waiting
+	 * in one sample) than the client kept in flight, C_eff, with one of
+	 * slack (a scrape between a finish and the client's next send): other
+	 * traffic shared the server, or the series is of another server. */
+	double ceff = b ? br_effective_concurrency(b, NULL) : NAN;
+	if (a->residency.available && num(a->residency.in_system_peak) && num(ceff) &&
+	    a->residency.in_system_peak > ceff + 1)
+		add(f, "server_held_more_than_sent", BR_SEV_PROBLEM, BR_CAVEAT);
 
 	/* The server restarted inside the run window: counters lost what
 	 * happened between the last scrape and each restart. */

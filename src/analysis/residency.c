@@ -46,7 +46,7 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	out->window_start_t_s = out->window_end_t_s = NAN;
 	out->running_mean = out->running_median = out->running_peak = NAN;
 	out->waiting_mean = out->waiting_median = out->waiting_peak = NAN;
-	out->resident_share = NAN;
+	out->resident_share = out->in_system_peak = NAN;
 	out->kv_median_frac = out->kv_peak_frac = NAN;
 	out->kv_share_ge90 = out->kv_share_ge95 = NAN;
 	out->preemptions = NAN;
@@ -80,8 +80,11 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	}
 	window_stats(running, b0, b1, &out->running_mean, &out->running_median,
 	    &out->running_peak);
-	window_stats(br_role_col(s, BR_ROLE_WAITING), b0, b1,
-	    &out->waiting_mean, &out->waiting_median, &out->waiting_peak);
+	const double *waiting = br_role_col(s, BR_ROLE_WAITING);
+	window_stats(waiting, b0, b1, &out->waiting_mean, &out->waiting_median, &out->waiting_peak);
+	for (size_t r = b0; waiting != NULL && r <= b1; r++)
+		if (br_isnum(running[r]) && br_isnum(waiting[r]) && !(running[r] + waiting[r] <= out->in_system_peak))
+			out->in_system_peak = running[r] + waiting[r];
 	if (run->bench.n > 0) {
 		/* C_eff = min(max_concurrency, num_prompts): one prompt under
 		 * C = 64 runs 1 of 1 possible requests, not 1 of 64 */

@@ -586,28 +586,25 @@ title_page(ctx *c)
 		    a->capacity.effective_concurrency > a->capacity.n_slots_listed;
 		int preempted = a->preemptions.count_available && a->preemptions.n_preemptions > 0;
 		/* without a preemption counter, the log's stats lines may still state some */
-		double log_run = NAN, log_pre = NAN;
+		double log_pre = NAN;
 		for (size_t i = 0; lg && i < lg->n_stats; i++) {
-			if (isfinite(lg->stats[i].running) && !(lg->stats[i].running <= log_run))
-				log_run = lg->stats[i].running;
 			if (isfinite(lg->stats[i].preemptions))
 				log_pre = (isnan(log_pre) ? 0 : log_pre) + lg->stats[i].preemptions;
 		}
 		int log_preempted = !a->preemptions.count_available && log_pre > 0;
 		/* the metrics (or the log's own stats lines) saw more running than the
-		 * log's max_num_seqs allows */
-		if (capped && ((a->residency.available && a->residency.running_peak > lg->max_num_seqs) ||
-		    log_run > lg->max_num_seqs))
+		 * log's max_num_seqs allows: the analyses treat the cap as unknown */
+		double seen = NAN;
+		const char *where = NULL;
+		int contradicted = lg && isfinite(lg->max_num_seqs) && !isfinite(br_log_cap(r, &seen, &where));
+		if (capped && contradicted)
 			capped = 2;
 		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
 		    preempted ? "glance.fits_yet_preempted" : log_preempted ? "glance.fits_log_preempted" :
 		    capped == 1 ? "glance.fits_capped" : capped_slots ? "glance.fits_capped_slots" : "glance.fits");
-		if (capped == 2) {
-			double seen = a->residency.available && a->residency.running_peak > lg->max_num_seqs ?
-			    a->residency.running_peak : log_run;
+		if (contradicted) {
 			json_t *o = json_pack("{s:f, s:f, s:s}", "max_num_seqs", lg->max_num_seqs, "running", seen,
-			    "where", a->residency.available && a->residency.running_peak > lg->max_num_seqs ?
-			    "the metrics" : "the log's own statistics lines");
+			    "where", where);
 			char *t = br_template_fill(c->t, "glance.cap_contradicted", o);
 			br_pdf_paragraph(c->d, t);
 			free(t);

@@ -203,6 +203,7 @@ residency_json(const br_residency *r)
 	set(o, "waiting_mean", jnum(r->waiting_mean));
 	set(o, "waiting_median", jnum(r->waiting_median));
 	set(o, "waiting_peak", jnum(r->waiting_peak));
+	set(o, "in_system_peak", jnum(r->in_system_peak));
 	set(o, "resident_share", jnum(r->resident_share));
 	set(o, "kv_usage_median_frac", jnum(r->kv_median_frac));
 	set(o, "kv_usage_peak_frac", jnum(r->kv_peak_frac));

@@ -33,10 +33,14 @@ check "residency: 1 preemption" [ "$(jget "$s" residency.preemptions)" = 1 ]
 check "latency recomputed from arrays" [ "$(jget "$s" latency.from_arrays)" = True ]
 check "no latency mismatch" [ "$(jget "$s" latency.n_mismatches)" = 0 ]
 check "one ITL stall (the 0.9 s gap)" [ "$(jget "$s" latency.itl_stalls)" = 1 ]
+# the hand-made series has 4 running + 2 waiting in one sample under C = 4:
+# more than the client can have in flight (C + 1 of slack), a caveat says so
+check "residency: in_system_peak 6 (4 + 2 at t = 1793275200)" [ "$(jget "$s" residency.in_system_peak)" = 6.0 ]
 check "stdout names the PDF" grep -q "report.pdf" "$tmp/stdout"
 pages=$(pdfinfo "$out/report.pdf" 2>/dev/null | awk '/^Pages:/{print $2}')
 check "PDF has >= 4 pages (got $pages)" [ "${pages:-0}" -ge 4 ]
 pdftotext "$out/report.pdf" "$tmp/report.txt"
+check "caveat: the server held more than the test sent" bash -c "tr '\\n' ' ' < '$tmp/report.txt' | grep -q 'up to 6 at once (running + waiting in one sample), while the client kept at most 4 requests in flight'"
 check "PDF text holds the KV pool" grep -q "5,120" "$tmp/report.txt"
 check "PDF text has page numbers" grep -q "page 1 of" "$tmp/report.txt"
 check "PDF has bookmarks" grep -q -a "/Outlines" "$out/report.pdf"

@@ -355,6 +355,68 @@ test_cache_config_info_blocks(void **state)
 }
 
 /*
+ * br_log_cap: the log's max_num_seqs unless the run saw more running: a
+ * 5-row series (idle, 3 busy rows, idle) with the running gauge's busy
+ * peak given per row, or a statistics line of the log. Expected by hand:
+ * the cap when nothing exceeds it; NAN plus what exceeded it otherwise.
+ * The resident estimate P / (in + out/2) = 12.12 for round 1 is capped only
+ * by a cap that stands.
+ */
+static void
+test_log_cap_contradicted(void **state)
+{
+	(void)state;
+	static const struct {
+		double cap, series_peak, log_running;   /* NAN: no series / no stats line */
+		double want, want_seen;
+		const char *want_where;
+	} rows[] = {
+		{ 8, 8, NAN, 8, NAN, NULL },                     /* reached, not exceeded */
+		{ 8, 14, NAN, NAN, 14, "the metrics" },
+		{ 8, NAN, 9, NAN, 9, "the log's own statistics lines" },
+		{ 8, 14, 9, NAN, 14, "the metrics" },            /* the metrics speak first */
+		{ 128, 14, 20, 128, NAN, NULL },
+		{ NAN, 14, NAN, NAN, NAN, NULL },                 /* the log states no cap */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		br_run run;
+		br_bench b;
+		br_server_log l;
+		reference_run(&run, &b, &l, 86864, 4.64, 10.60);
+		l.max_num_seqs = rows[i].cap;
+		br_log_stat st = { .running = rows[i].log_running };
+		if (!isnan(rows[i].log_running)) {
+			l.stats = &st;
+			l.n_stats = 1;
+		}
+		char *names[1] = { "vllm:num_requests_running" };
+		double running[5] = { 0, 3, rows[i].series_peak, 2, 0 }, t[5] = { 0, 1, 2, 3, 4 };
+		double *cols[1] = { running };
+		br_series s = { .source_path = NULL, .n_rows = 5, .t_s = t, .n_cols = 1,
+			.names = names, .cols = cols };
+		if (!isnan(rows[i].series_peak)) {
+			run.metrics = &s;
+			run.metrics_kind = BR_METRICS_CSV;
+		}
+		double seen = 0;
+		const char *where = "x";
+		double got = br_log_cap(&run, &seen, &where);
+		if (!(isnan(rows[i].want) ? isnan(got) : got == rows[i].want))
+			fail_msg("row %zu: cap %g, want %g", i, got, rows[i].want);
+		if (!(isnan(rows[i].want_seen) ? isnan(seen) : seen == rows[i].want_seen))
+			fail_msg("row %zu: seen %g, want %g", i, seen, rows[i].want_seen);
+		if (rows[i].want_where == NULL ? where != NULL : where == NULL || strcmp(where, rows[i].want_where) != 0)
+			fail_msg("row %zu: where %s, want %s", i, where ? where : "NULL",
+			    rows[i].want_where ? rows[i].want_where : "NULL");
+		br_capacity c;
+		br_analyze_capacity(&run, &c);
+		int capped = !isnan(rows[i].want) && rows[i].want < 12.118303571428571;
+		assert_int_equal(c.resident_capped_by_max_num_seqs, capped);
+		assert_double_rel(c.resident_estimate, capped ? rows[i].want : 12.118303571428571, 1e-12);
+	}
+}
+
+/*
  * The real glm52 run folder through br_run_load + br_analyze: the server log
  * gives P 1,600,255 tokens, "Maximum concurrency for 400,000 tokens per
  * request: 4.00x", 13.52 GiB (grep of server.log); stress.json C 4,
@@ -450,6 +512,7 @@ main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_cache_config_info_real),
 		cmocka_unit_test(test_cache_config_info_blocks),
+		cmocka_unit_test(test_log_cap_contradicted),
 		cmocka_unit_test(test_real_run_folder),
 		cmocka_unit_test(test_real_failed_start),
 	};

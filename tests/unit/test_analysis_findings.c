@@ -614,6 +614,9 @@ test_oversub_and_cliff_boundaries(void **state)
  * variants expected. The running peak is 14 and the mean 11.17, 1.054× the
  * log's 10.60 (>= 1). KV full = peak >= min(0.9, 1 − 6,144 / 86,864 =
  * 0.9293) = 0.9; without a KV series, a preemption or demand above the pool.
+ * log_running: the running count of one statistics line of the log (0,
+ * the default: no line); above the cap it contradicts the log's max_num_seqs, which then
+ * counts as unknown (br_log_cap): the KV variants, never "capped".
  */
 static void
 test_queue_holder_table(void **state)
@@ -622,23 +625,29 @@ test_queue_holder_table(void **state)
 	static const struct {
 		double kv_peak, preemptions, cap;
 		const char *not_compute, *cliff, *red_line;
+		double log_running;
 	} rows[] = {
 		/* the reference: 37 preemptions, no KV series, cap 128 not reached */
-		{ NAN, 37, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line" },
-		{ 0.9958, 0, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line" },
-		{ 0.90, 0, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line" },
+		{ NAN, 37, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line", 0 },
+		{ 0.9958, 0, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line", 0 },
+		{ 0.90, 0, 128, "capacity_not_compute", "throughput_cliff", "capacity_red_line", 0 },
 		/* below 0.9, no preemption, cap not reached: nothing shows what held them */
-		{ 0.8999, 0, 128, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
+		{ 0.8999, 0, 128, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line", 0 },
 		/* the cap reached (14 >= 14) with room left in the pool */
-		{ 0.50, 0, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped" },
-		{ 0.50, 0, 15, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
+		{ 0.50, 0, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped", 0 },
+		{ 0.50, 0, 15, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line", 0 },
 		/* both reached */
-		{ 0.9958, 0, 14, "capacity_not_compute_both", "throughput_cliff_both", "capacity_red_line_capped" },
+		{ 0.9958, 0, 14, "capacity_not_compute_both", "throughput_cliff_both", "capacity_red_line_capped", 0 },
 		/* a KV usage series decides over a preemption count it contradicts */
-		{ 0.50, 3, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped" },
-		{ 0.50, 3, 128, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line" },
+		{ 0.50, 3, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped", 0 },
+		{ 0.50, 3, 128, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line", 0 },
 		/* the cap reached, the KV cache full by its preemptions but its usage unknown */
-		{ NAN, 37, 14, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line_capped" },
+		{ NAN, 37, 14, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line_capped", 0 },
+		/* the log's own statistics line saw 15 running under a cap of 14 */
+		{ 0.9958, 0, 14, "capacity_not_compute", "throughput_cliff", "capacity_red_line", 15 },
+		{ 0.50, 0, 14, "capacity_not_compute_queue", "throughput_cliff_queue", "capacity_red_line", 15 },
+		/* 14 running under a cap of 14 does not contradict it */
+		{ 0.50, 0, 14, "capacity_not_compute_seqs", "throughput_cliff_seqs", "capacity_red_line_capped", 14 },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		fx f;
@@ -646,6 +655,11 @@ test_queue_holder_table(void **state)
 		f.a.residency.kv_peak_frac = rows[i].kv_peak;
 		f.a.residency.preemptions = f.a.preemptions.n_preemptions = rows[i].preemptions;
 		f.log.max_num_seqs = rows[i].cap;
+		br_log_stat line = { .running = rows[i].log_running };
+		if (rows[i].log_running > 0) {
+			f.log.stats = &line;
+			f.log.n_stats = 1;
+		}
 		br_findings r;
 		br_findings_evaluate(&f.a, &r);
 		const char *want[3] = { rows[i].not_compute, rows[i].cliff, rows[i].red_line };
@@ -668,6 +682,32 @@ test_queue_holder_table(void **state)
 	f.a.residency.running_mean = 0.95 * 10.60;
 	assert_true(has(&f, "capacity_red_line_below"));
 	assert_false(has(&f, "capacity_red_line"));
+}
+
+/*
+ * The server held more than the client sent (closed loop, C_eff = 64):
+ * running + waiting in one sample above C_eff + 1 (one of slack for a scrape
+ * between a finish and the next send). Open loop: no bound to compare with.
+ */
+static void
+test_server_held_more_than_sent(void **state)
+{
+	(void)state;
+	static const struct {
+		double in_system_peak, max_concurrency;
+		int want;
+	} rows[] = {
+		{ 64, 64, 0 }, { 65, 64, 0 }, { 66, 64, 1 }, { 164, 64, 1 }, { NAN, 64, 0 }, { 164, NAN, 0 },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		fx f;
+		fx_round1(&f);
+		f.a.residency.in_system_peak = rows[i].in_system_peak;
+		f.bench.max_concurrency = rows[i].max_concurrency;
+		if (has(&f, "server_held_more_than_sent") != rows[i].want)
+			fail_msg("row %zu: in system %g under C %g: want %d", i, rows[i].in_system_peak,
+			    rows[i].max_concurrency, rows[i].want);
+	}
 }
 
 /*
@@ -1049,6 +1089,7 @@ main(void)
 		cmocka_unit_test(test_queue_share_boundary),
 		cmocka_unit_test(test_oversub_and_cliff_boundaries),
 		cmocka_unit_test(test_queue_holder_table),
+		cmocka_unit_test(test_server_held_more_than_sent),
 		cmocka_unit_test(test_open_loop_overloaded),
 		cmocka_unit_test(test_flops_basis_caveat),
 		cmocka_unit_test(test_kv_usage_above_held),
