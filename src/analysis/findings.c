@@ -764,9 +764,16 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 		return;
 	}
 
-	/* --metric-percentiles: the file states no ITL p99.9 or no p99.99. */
+	/* --metric-percentiles: the file states no ITL p99.9 or no p99.99.
+	 * When the per-request arrays gave both here, the sentence says so: the
+	 * advice is for the file's own statistics (what other tools read). */
 	int has999 = num(br_bench_file_stat(b, "itl", "p", 99.9));
-	if (measured && !num(br_bench_file_stat(b, "itl", "p", 99.99)))
+	int has9999 = num(br_bench_file_stat(b, "itl", "p", 99.99));
+	int from_arrays = a->latency.from_arrays && num(a->latency.m[BR_ITL].p999) &&
+	    num(a->latency.m[BR_ITL].p9999);
+	if (measured && (!has999 || !has9999) && from_arrays)
+		add(f, "rec_metric_percentiles_arrays", BR_SEV_INFO, BR_RECOMMENDATION);
+	else if (measured && !has9999)
 		add(f, has999 ? "rec_metric_percentiles_9999" : "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);
 	else if (measured && !has999)
 		add(f, "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);

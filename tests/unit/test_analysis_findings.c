@@ -330,7 +330,7 @@ test_round1(void **state)
 		"token_counter_misses_recompute", "recompute_share",
 		"one_victim_per_preemption", "capacity_red_line", "soft_degradation",
 		"queue_explains_ttft",
-		"rec_max_num_seqs", "rec_admission_control", "rec_metric_percentiles",
+		"rec_max_num_seqs", "rec_admission_control", "rec_metric_percentiles_arrays",
 		"rec_mfu_from_flops_counter",
 		"closed_loop", "small_sample_ttft", "log_silent_on_preemptions",
 		"single_run", NULL };
@@ -430,7 +430,7 @@ test_small_no_capacity_findings(void **state)
 	br_findings r;
 	br_findings_evaluate(&f.a, &r);
 	static const char *const want[] = {
-		"littles_law_holds", "rec_metric_percentiles", "closed_loop",
+		"littles_law_holds", "rec_metric_percentiles_arrays", "closed_loop",
 		"small_sample_ttft", "small_sample_itl_p99_99", "single_run", NULL };
 	assert_ids(&r, want);
 	/* TPOT 51.46 / ITL 28.83 = 1.785 (below 2: not decode-bound);
@@ -936,6 +936,14 @@ test_recommendation_boundaries(void **state)
 	assert_double_rel(br_findings_number(&r, "max_num_seqs_recommended"), 10, 0);
 	br_findings_free(&r);
 
+	/* the arrays gave ITL p99.9 and p99.99 (fx_round1): the sentence says the
+	 * advice is for the file's own statistics; the file-only variants below */
+	assert_true(has(&f, "rec_metric_percentiles_arrays"));
+	assert_false(has(&f, "rec_metric_percentiles"));
+	f.a.latency.m[BR_ITL].p9999 = NAN;   /* too few gaps for p99.99 from arrays */
+	assert_false(has(&f, "rec_metric_percentiles_arrays"));
+	f.a.latency.m[BR_ITL].p9999 = 5500.0;
+	f.a.latency.from_arrays = 0;
 	/* the file states ITL p99.9 and p99.99: no percentile recommendation */
 	strcpy(f.stats[0].metric, "itl");
 	strcpy(f.stats[0].stat, "p");
@@ -958,6 +966,9 @@ test_recommendation_boundaries(void **state)
 	assert_true(has(&f, "rec_metric_percentiles"));
 	f.stats[0].percentile = 99.9;
 	f.bench.n_stats = 2;
+	/* arrays again, the file stating both: nothing to add */
+	f.a.latency.from_arrays = 1;
+	assert_false(has(&f, "rec_metric_percentiles_arrays"));
 
 	/* metrics kinds */
 	assert_false(has(&f, "rec_sample_metrics"));
