@@ -100,6 +100,15 @@ int br_prom_load(const char *path, br_series *out, char **cause);
 int br_metrics_csv_load(const char *path, br_series *out, char **cause);
 
 /*
+ * br_metrics_side_path: where `benchreport sample` keeps the series that
+ * appeared after it wrote the header of csv_path: "STEM.new-series.csv"
+ * beside "STEM.csv" (columns timestamp, series, value). malloc'd; NULL when
+ * csv_path does not end in ".csv". br_metrics_csv_load joins that file,
+ * when it exists, as extra columns of csv_path's rows (same timestamps).
+ */
+char *br_metrics_side_path(const char *csv_path);
+
+/*
  * br_slots_load (slots.c): read llama-server /slots snapshots, one JSON
  * object per line {"t_unix_s": epoch s, "slots": [the /slots array]} (what
  * `benchreport sample` writes beside its CSV), into a series (engine

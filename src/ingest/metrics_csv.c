@@ -697,6 +697,247 @@ drop_repeats(const char *path, const char *d, size_t len, const char *tname, row
 	return 0;
 }
 
+/* br_metrics_side_path: see metrics.h. */
+char *
+br_metrics_side_path(const char *csv_path)
+{
+	size_t n = strlen(csv_path);
+	if (n < 4 || strcmp(csv_path + n - 4, ".csv") != 0)
+		return NULL;
+	return br_xasprintf("%.*s.new-series.csv", (int)(n - 4), csv_path);
+}
+
+/* side_is_counter: 1 when a series (name as exposed, labels allowed) only
+ * counts up: _total, _count, _sum, _bucket. Absent before it first
+ * appeared, it had counted nothing (prometheus_client creates a labelled
+ * child at its first increment), so its earlier cells are 0. */
+static int
+side_is_counter(const char *series)
+{
+	size_t n = strcspn(series, "{");
+	static const char *const suf[] = { "_total", "_count", "_sum", "_bucket" };
+	for (size_t i = 0; i < sizeof suf / sizeof suf[0]; i++) {
+		size_t k = strlen(suf[i]);
+		if (n >= k && strncmp(series + n - k, suf[i], k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* One value of the side file: series index, value text (a number). */
+typedef struct side_val {
+	size_t series;
+	char *value;
+} side_val;
+
+static void
+side_vals_free(void *p)
+{
+	GArray *a = p;
+	for (guint i = 0; i < a->len; i++)
+		free(g_array_index(a, side_val, i).value);
+	g_array_free(a, TRUE);
+}
+
+/*
+ * merge_side: when STEM.new-series.csv (br_metrics_side_path) exists beside
+ * the metrics CSV `path`, append its series as extra columns to the text
+ * *d / *len (replaced by a new buffer; the old one is freed): the header
+ * gets one cell per series, each data row the series' value at the row's
+ * time (its first cell, matched as written; the sampler writes both files'
+ * times with %.3f), empty when the side file has none, "0" for a counter
+ * before its first value. Line numbers and the original cells stay where
+ * they were, so messages about the main file still point right. Records a
+ * warning in out naming the file, the number of series joined and of
+ * values at times the main file lacks. Returns 0 (also when there is no
+ * side file, or the main file's first header cell is not "timestamp": then
+ * a warning says the side file was not joined), or -1 with *cause
+ * "SIDE:LINE:COL: expected ..." for a malformed side file.
+ */
+static int
+merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause)
+{
+	char *side_path = br_metrics_side_path(path);
+	if (side_path == NULL || !br_path_exists(side_path)) {
+		free(side_path);
+		return 0;
+	}
+	char *sd = NULL;
+	size_t slen = 0;
+	int rc = -1;
+	csv_rec rec = { .buf = g_string_new(NULL) };
+	GHashTable *series_ix = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	GPtrArray *series = g_ptr_array_new();   /* names, borrowed from series_ix */
+	GHashTable *by_time = g_hash_table_new_full(g_str_hash, g_str_equal, free, side_vals_free);
+	GString *o = NULL;
+	char *seen = NULL;
+	size_t err_off = 0, n_vals = 0;
+	const char *expected = NULL;
+	if (br_check_head(side_path, 0, "CSV text", cause) != 0 || br_read_file(side_path, &sd, &slen, cause) != 0)
+		goto done;
+	size_t p = 0;
+	if (slen >= 3 && memcmp(sd, "\xEF\xBB\xBF", 3) == 0)
+		p = 3;
+	if (memchr(sd, '\0', slen) != NULL) {
+		fail_at(side_path, sd, slen, (size_t)((char *)memchr(sd, '\0', slen) - sd), cause,
+		    "expected CSV text, found a NUL byte (binary file)");
+		goto done;
+	}
+	while (p < slen) {
+		if (read_record(sd, slen, &p, &rec, &err_off, &expected) != 0) {
+			fail_at(side_path, sd, slen, err_off, cause, "expected %s", expected);
+			goto done;
+		}
+		if (is_blank_record(&rec))
+			continue;
+		if (rec.n != 3) {
+			fail_at(side_path, sd, slen, rec.cell[rec.n < 3 ? rec.n - 1 : 3].src, cause,
+			    "expected 3 cells (timestamp, series, value), found %zu", rec.n);
+			goto done;
+		}
+		const char *c0 = cell_text(&rec, 0), *c1 = cell_text(&rec, 1), *c2 = cell_text(&rec, 2);
+		size_t n0 = rec.cell[0].len, n1 = rec.cell[1].len, n2 = rec.cell[2].len;
+		trim(&c0, &n0);
+		trim(&c1, &n1);
+		trim(&c2, &n2);
+		if (g_hash_table_size(series_ix) == 0 && n_vals == 0 && n0 == 9 && strncmp(c0, "timestamp", 9) == 0) {
+			if (!(n1 == 6 && strncmp(c1, "series", 6) == 0 && n2 == 5 && strncmp(c2, "value", 5) == 0)) {
+				fail_at(side_path, sd, slen, rec.cell[1].src, cause,
+				    "expected the header timestamp,series,value");
+				goto done;
+			}
+			continue;
+		}
+		double t, v;
+		if (br_parse_double(c0, n0, &t) != 0) {
+			fail_at(side_path, sd, slen, rec.cell[0].src, cause, "expected a time in epoch seconds");
+			goto done;
+		}
+		if (n1 == 0) {
+			fail_at(side_path, sd, slen, rec.cell[1].src, cause, "expected a series name");
+			goto done;
+		}
+		if (br_parse_double(c2, n2, &v) != 0) {
+			fail_at(side_path, sd, slen, rec.cell[2].src, cause, "expected a number");
+			goto done;
+		}
+		char *name = br_xstrndup(c1, n1);
+		gpointer ix;
+		if (!g_hash_table_lookup_extended(series_ix, name, NULL, &ix)) {
+			ix = GSIZE_TO_POINTER(series->len);
+			g_ptr_array_add(series, name);
+			g_hash_table_insert(series_ix, name, ix);
+		} else {
+			free(name);
+		}
+		char *tk = br_xstrndup(c0, n0);
+		GArray *vals = g_hash_table_lookup(by_time, tk);
+		if (vals == NULL) {
+			vals = g_array_new(FALSE, FALSE, sizeof(side_val));
+			g_hash_table_insert(by_time, tk, vals);
+		} else {
+			free(tk);
+		}
+		side_val sv = { GPOINTER_TO_SIZE(ix), br_xstrndup(c2, n2) };
+		g_array_append_val(vals, sv);
+		n_vals++;
+	}
+	if (series->len == 0) {
+		rc = 0;
+		goto done;
+	}
+
+	/* the main file: header first, then every data row */
+	p = 0;
+	if (*len >= 3 && memcmp(*d, "\xEF\xBB\xBF", 3) == 0)
+		p = 3;
+	while (p < *len) {
+		if (read_record(*d, *len, &p, &rec, &err_off, &expected) != 0) {
+			rc = 0;   /* the main reader reports it */
+			goto done;
+		}
+		if (!is_blank_record(&rec))
+			break;
+	}
+	const char *h0 = cell_text(&rec, 0);
+	size_t hn0 = rec.cell[0].len;
+	trim(&h0, &hn0);
+	if (!(hn0 == 9 && strncasecmp(h0, "timestamp", 9) == 0)) {
+		br_series_add_warning(out, "%s: not joined: %s's first column is not 'timestamp' (the sampler "
+		    "writes both files)", side_path, path);
+		rc = 0;
+		goto done;
+	}
+	o = g_string_sized_new(*len + *len / 4);
+	g_string_append_len(o, *d, (gssize)rec.end);
+	for (guint k = 0; k < series->len; k++) {
+		g_string_append_c(o, ',');
+		br_csv_append_cell(o, g_ptr_array_index(series, k));
+	}
+	g_string_append_len(o, *d + rec.end, (gssize)(p - rec.end));
+	seen = br_xcalloc(series->len, 1);
+	const char **cell = br_xcalloc(series->len, sizeof *cell);
+	size_t matched = 0;
+	while (p < *len) {
+		size_t start = p;
+		if (read_record(*d, *len, &p, &rec, &err_off, &expected) != 0) {
+			g_string_append_len(o, *d + start, (gssize)(*len - start));   /* the main reader reports it */
+			break;
+		}
+		if (is_blank_record(&rec)) {
+			g_string_append_len(o, *d + start, (gssize)(p - start));
+			continue;
+		}
+		const char *t0 = cell_text(&rec, 0);
+		size_t tn = rec.cell[0].len;
+		trim(&t0, &tn);
+		char *tk = br_xstrndup(t0, tn);
+		GArray *vals = g_hash_table_lookup(by_time, tk);
+		free(tk);
+		memset(cell, 0, series->len * sizeof *cell);
+		for (guint i = 0; vals != NULL && i < vals->len; i++) {
+			side_val *sv = &g_array_index(vals, side_val, i);
+			cell[sv->series] = sv->value;
+		}
+		matched += vals != NULL ? vals->len : 0;
+		g_string_append_len(o, *d + start, (gssize)(rec.end - start));
+		for (guint k = 0; k < series->len; k++) {
+			g_string_append_c(o, ',');
+			if (cell[k] != NULL) {
+				g_string_append(o, cell[k]);
+				seen[k] = 1;
+			} else if (!seen[k] && side_is_counter(g_ptr_array_index(series, k))) {
+				g_string_append_c(o, '0');
+			}
+		}
+		g_string_append_len(o, *d + rec.end, (gssize)(p - rec.end));
+	}
+	free(cell);
+	br_series_add_warning(out, "%s: %u series that appeared after the header joined as columns of %s "
+	    "(first: %s; a counter counts 0 before it appeared)", side_path, series->len, path,
+	    (const char *)g_ptr_array_index(series, 0));
+	if (matched < n_vals)
+		br_series_add_warning(out, "%s: %zu of its %zu values are at times %s has no row for; "
+		    "left out", side_path, n_vals - matched, n_vals, path);
+	free(*d);
+	*len = o->len;
+	*d = g_string_free(o, FALSE);
+	o = NULL;
+	rc = 0;
+done:
+	if (o != NULL)
+		g_string_free(o, TRUE);
+	free(seen);
+	g_hash_table_destroy(by_time);
+	g_ptr_array_free(series, TRUE);
+	g_hash_table_destroy(series_ix);
+	g_string_free(rec.buf, TRUE);
+	free(rec.cell);
+	free(sd);
+	free(side_path);
+	return rc;
+}
+
 /*
  * br_metrics_csv_load: see metrics.h. Details:
  * - the first header cell named timestamp, timestamp_unix, time, ts or
@@ -730,6 +971,11 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 	size_t len = 0;
 	if (br_check_head(path, 0, "CSV text", cause) != 0 || br_read_file(path, &d, &len, cause) != 0)
 		return -1;
+	if (merge_side(path, &d, &len, out, cause) != 0) {
+		free(d);
+		br_series_free(out);
+		return -1;
+	}
 	int rc = -1;
 	csv_rec rec = { .buf = g_string_new(NULL) };
 	csv_col *cols = NULL;

@@ -423,7 +423,12 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 			if (br_metrics_csv_load(override, r->metrics, cause) != 0)
 				return -1;
 			r->metrics_kind = BR_METRICS_CSV;
-			return add_input(r, override, "metrics CSV", cause);
+			char *side = br_metrics_side_path(override);
+			int rc = add_input(r, override, "metrics CSV", cause);
+			if (rc == 0 && side != NULL && br_path_exists(side))
+				rc = add_input(r, side, "metrics CSV, later series", cause);
+			free(side);
+			return rc;
 		}
 		r->metrics_kind = BR_METRICS_SNAPSHOT;
 		return load_snapshot_into(r, override, NAN, "metrics snapshot", cause);
@@ -437,6 +442,10 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 			r->metrics_kind = BR_METRICS_CSV;
 			rc = add_input(r, csv, "metrics CSV", cause);
 		}
+		char *side = br_metrics_side_path(csv);   /* joined by br_metrics_csv_load */
+		if (rc == 0 && side != NULL && br_path_exists(side))
+			rc = add_input(r, side, "metrics CSV, later series", cause);
+		free(side);
 		free(csv);
 		return rc;
 	}

@@ -60,4 +60,28 @@ for cut in "start:1793275201:1793275999:already shows 6 requests running or wait
   check "metrics cut at the $which: said ($want)" grep -qF "$want" "$tmp/cut.err"
 done
 check "the whole capture: no such note" bash -c "! grep -q 'the capture began\|the capture ended' '$tmp/stderr'"
+# a series that appeared after the sampler wrote the header (vLLM creates a
+# labelled child at its first increment) lives in metrics.new-series.csv:
+# tiny's "length" completions moved there from t = 1793275201 on (values
+# minus the 5 before the run), the header keeping a "stop" column of 0. The
+# ledger sums both: 12 successes = the client's 12 (without the side file:
+# 0, a false disagreement)
+rm -rf "$tmp/side"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/side"; rm -rf "$tmp/side/report"
+awk -F, -v OFS=, 'NR == 1 { sub(/finished_reason=""length""/, "finished_reason=\"\"stop\"\"") }
+  NR > 1 { if ($8 - 5 > 0) side[++n] = $1 ",\"vllm:request_success_total{finished_reason=\"\"length\"\"}\"," ($8 - 5); $8 = 0 }
+  { print }
+  END { print "timestamp,series,value" > SIDE; for (i = 1; i <= n; i++) print side[i] > SIDE }' \
+  SIDE="$tmp/side/metrics.new-series.csv" "$SRC/fixtures/runs/tiny/metrics.csv" > "$tmp/side/metrics.csv"
+"$BIN" "$tmp/side" -o "$tmp/side-report" > /dev/null 2> "$tmp/side.err"; rc=$?
+check "new-series side file: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "new-series side file: successes 12 = client's 12" [ "$(jget "$tmp/side-report/summary.json" ledger.n_disagree)" = 0 ]
+check "new-series side file: a note names it" grep -qF "metrics.new-series.csv: 1 series that appeared after the header joined" "$tmp/side.err"
+check "new-series side file: listed among the inputs" grep -qF "metrics.new-series.csv" "$tmp/side-report/summary.json"
+mv "$tmp/side/metrics.new-series.csv" "$tmp/side.csv"
+"$BIN" "$tmp/side" -o "$tmp/side-report2" -q > /dev/null 2>&1
+check "without it: the ledger disagrees (what the side file fixes)" [ "$(jget "$tmp/side-report2/summary.json" ledger.n_disagree)" = 1 ]
+printf 'timestamp,series,value\n1793275201.000,x_total,abc\n' > "$tmp/side/metrics.new-series.csv"
+"$BIN" "$tmp/side" -o "$tmp/side-report3" > /dev/null 2> "$tmp/side3.err"; rc=$?
+check "a bad side file: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "a bad side file: file:line:col named" grep -qF "metrics.new-series.csv:2:24: expected a number" "$tmp/side3.err"
 finish
