@@ -19,6 +19,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <glib.h>
 #include <strings.h>
 #include "benchreport/analysis_flops.h"
 #include "benchreport/common.h"
@@ -152,6 +154,9 @@ folder_key(const br_run *r)
 	return rp != NULL ? rp : br_xstrdup(r->dir);
 }
 
+/* why a run is left out when others are marked and it is not */
+static const char WHY_NOT_MARKED[] = "not marked \"role\": \"calibration\" (other runs are)";
+
 /* is_calibration_role: run.json says "role": "calibration". */
 static int
 is_calibration_role(const br_run *r)
@@ -227,7 +232,7 @@ br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
 		} else if (!m.available)
 			p->why = m.missing;
 		else if (marked && !is_calibration_role(r))
-			p->why = "not marked \"role\": \"calibration\" (other runs are)";
+			p->why = WHY_NOT_MARKED;
 		else if (ref && r != ref && differs(run_model(r), run_model(ref))) {
 			p->why_buf = br_xasprintf("another model (%s; the run judged: %s)", run_model(r), run_model(ref));
 			p->why = p->why_buf;
@@ -248,19 +253,38 @@ br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
 	}
 	int rc = -1;
 	size_t unmarked = 0;
+	/* runs left out only for want of the calibration mark (the run judged
+	 * is no candidate): the hint to mark more */
 	for (size_t i = 0; marked && i < n; i++)
-		unmarked += runs[i] && !is_calibration_role(runs[i]);
+		unmarked += runs[i] && runs[i] != ref && !is_calibration_role(runs[i]) &&
+		    out->points[i].why == WHY_NOT_MARKED;
 	/* "of N" counts run folders, each once (the run itself given as a
 	 * calibration folder, or a folder given twice, is one) */
 	size_t n_folders = 0;
 	for (size_t i = 0; i < out->n_points; i++)
 		n_folders += out->points[i].duplicate_of < 0;
 	if (out->n_used < 2) {
+		/* why each marked (or, none marked, each) run was left out, so the
+		 * message says what to fix */
+		GString *why = g_string_new(NULL);
+		size_t listed = 0;
+		for (size_t i = 0; i < out->n_points; i++) {
+			const br_flops_cal_point *p = &out->points[i];
+			if (p->used || p->duplicate_of >= 0 || p->why == NULL || p->why == WHY_NOT_MARKED ||
+			    (ref != NULL && runs[i] == ref))
+				continue;   /* unmarked runs: the hint above covers them */
+			if (listed++ < 4)
+				g_string_append_printf(why, "%s%s: %s", listed > 1 ? "; " : "", p->name, p->why);
+		}
+		if (listed > 4)
+			g_string_append_printf(why, "; %zu more", listed - 4);
 		if (cause)
 			*cause = br_xasprintf("%zu usable run%s of %zu; need at least 2 "
-			    "with zero preemptions and vllm:estimated_flops_per_gpu_total%s", out->n_used,
+			    "with zero preemptions and vllm:estimated_flops_per_gpu_total%s%s%s%s", out->n_used,
 			    out->n_used == 1 ? "" : "s", n_folders, unmarked ? " (only runs marked \"role\": \"calibration\" "
-			    "count when any is; mark more, or none)" : "");
+			    "count when any is; mark more, or none)" : "", listed ? " (left out: " : "", why->str,
+			    listed ? ")" : "");
+		g_string_free(why, TRUE);
 	} else if (br_linfit(x, y, out->n_used, &out->fit) != 0) {
 		if (cause)
 			*cause = br_xasprintf("all %zu usable runs have the same mean "

@@ -365,6 +365,8 @@ test_calibration_fit(void **state)
 	assert_int_equal(br_flops_calibrate(bad, 3, &cal, &cause), -1);
 	assert_non_null(cause);
 	assert_non_null(strstr(cause, "1 usable run of 3"));
+	/* the cause names each run left out and why */
+	assert_non_null(strstr(cause, "(left out: preempted: has preemptions; nocounter: "));
 	free(cause);
 	cause = NULL;
 	assert_false(cal.available);
@@ -379,6 +381,24 @@ test_calibration_fit(void **state)
 	assert_non_null(strstr(cause, "same mean context"));
 	free(cause);
 	br_flops_calibration_free(&cal);
+
+	/* judged against a run on another GPU: runs of other GPUs are left out,
+	 * and the cause says so for each */
+	runs[0]->gpu = br_xstrdup("NVIDIA GeForce RTX 4090");
+	runs[1]->gpu = br_xstrdup("NVIDIA A100-SXM4-80GB");
+	runs[2]->gpu = br_xstrdup("NVIDIA A100-SXM4-80GB");
+	const br_run *gpus[3] = { runs[0], runs[1], runs[2] };
+	cause = NULL;
+	assert_int_equal(br_flops_calibrate_ref(gpus, 3, runs[0], &cal, &cause), -1);
+	assert_non_null(strstr(cause, "1 usable run of 3"));
+	assert_non_null(strstr(cause, "(left out: cal1: another GPU (NVIDIA A100-SXM4-80GB; the run judged: "
+	    "NVIDIA GeForce RTX 4090); cal2: another GPU"));
+	free(cause);
+	br_flops_calibration_free(&cal);
+	for (int i = 0; i < 3; i++) {
+		free(runs[i]->gpu);
+		runs[i]->gpu = NULL;
+	}
 
 	/* no runs at all */
 	cause = NULL;
