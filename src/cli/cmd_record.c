@@ -81,9 +81,48 @@ iso_utc(double t, char *buf, size_t n)
 	snprintf(buf, n, "%s.%03dZ", d, (int)((t - floor(t)) * 1000));
 }
 
+/* A client still running this long after a stop gets SIGTERM, and SIGKILL
+ * as long again later (a client that ignores the signals it was sent). */
+#define STOP_GRACE_S 5.0
+
+/*
+ * escalate: after a stop (*stop set; *t_stop the monotonic time it was
+ * first seen, NAN before), pass SIGTERM/SIGHUP on at once, then SIGTERM
+ * after STOP_GRACE_S and SIGKILL after twice that, each said on stderr
+ * once. *stage counts what was sent (0 nothing, 1 forwarded, 2 SIGTERM,
+ * 3 SIGKILL).
+ */
+static void
+escalate(pid_t pid, volatile sig_atomic_t *stop, double *t_stop, int *stage)
+{
+	if (!*stop)
+		return;
+	double now = br_clock_mono_s();
+	if (isnan(*t_stop)) {
+		*t_stop = now;
+		int sig = br_cli_stop_signal();
+		if (sig == SIGTERM || sig == SIGHUP)
+			kill(pid, sig);
+		*stage = 1;
+	}
+	if (*stage == 1 && now - *t_stop >= STOP_GRACE_S) {
+		fprintf(stderr, "benchreport record: the client is still running %.0f s after the stop; "
+		    "sending it SIGTERM\n", STOP_GRACE_S);
+		kill(pid, SIGTERM);
+		*stage = 2;
+	}
+	if (*stage == 2 && now - *t_stop >= 2 * STOP_GRACE_S) {
+		fprintf(stderr, "benchreport record: the client ignored SIGTERM for %.0f s; sending it SIGKILL\n",
+		    STOP_GRACE_S);
+		kill(pid, SIGKILL);
+		*stage = 3;
+	}
+}
+
 /* run_command: fork/exec argv with stdout/stderr teed into run_dir's
  * client-stdout.txt / client-stderr.txt; SIGTERM/SIGHUP to us are passed
- * on (a terminal's Ctrl-C reaches the client by itself). Returns the exit
+ * on (a terminal's Ctrl-C reaches the client by itself), and a client
+ * still running after a stop is made to stop (escalate). Returns the exit
  * status as a shell reports it (128 + signal), or -1 with *cause. */
 static int
 run_command(char **argv, const char *run_dir, char **cause)
@@ -136,14 +175,15 @@ run_command(char **argv, const char *run_dir, char **cause)
 	free(po);
 	free(pe);
 	struct pollfd fds[2] = { { .fd = out_p[0], .events = POLLIN }, { .fd = err_p[0], .events = POLLIN } };
-	int open_fds = 2, forwarded = 0;
+	int open_fds = 2, stage = 0, status = 0, reaped = 0;
+	double t_stop = NAN;
 	volatile sig_atomic_t *stop = br_cli_stop_flag();
 	while (open_fds > 0) {
-		if (*stop && !forwarded) {
-			int sig = br_cli_stop_signal();
-			if (sig == SIGTERM || sig == SIGHUP)
-				kill(pid, sig);
-			forwarded = 1;
+		escalate(pid, stop, &t_stop, &stage);
+		/* a client killed while a child of its own holds the pipes open */
+		if (stage == 3 && !reaped && waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			break;
 		}
 		int r = poll(fds, 2, 200);
 		if (r < 0 && errno != EINTR)
@@ -158,12 +198,15 @@ run_command(char **argv, const char *run_dir, char **cause)
 			}
 		}
 	}
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-		if (*stop && !forwarded) {
-			kill(pid, SIGTERM);
-			forwarded = 1;
-		}
+	for (int k = 0; k < 2; k++)
+		if (fds[k].fd >= 0)
+			close(fds[k].fd);
+	while (!reaped) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid || (w < 0 && errno != EINTR))
+			break;
+		escalate(pid, stop, &t_stop, &stage);
+		usleep(50000);
 	}
 	if (ko) fclose(ko);
 	if (ke) fclose(ke);
@@ -333,9 +376,16 @@ br_cmd_record(int argc, char **argv)
 	load_done = 1;
 	if (sampling && not_started)
 		sampler_stop = 1;   /* no load ran: nothing to wait for */
+	/* a URL that never answered while the load ran will not tell when the
+	 * server is idle: no --tail wait for it */
+	if (sampling && !not_started && !interrupted && __atomic_load_n(&job.st.n_ok, __ATOMIC_RELAXED) == 0) {
+		fprintf(stderr, "benchreport record: the client exited %d; --metrics-url never answered, so "
+		    "sampling stops now instead of waiting for the server to go idle\n", cmd_rc);
+		sampler_stop = 1;
+	}
 	if (sampling) {
 		double t = br_clock_mono_s();
-		if (!interrupted && !not_started)
+		if (!interrupted && !not_started && !sampler_stop)
 			fprintf(stderr, "benchreport record: the client exited %d; sampling until the server is idle "
 			    "(at most %.0f s)\n", cmd_rc, tail);
 		while (!job.finished) {

@@ -179,6 +179,22 @@ check "record: rotation: start-up kept, new lines kept, said" bash -c "
   grep -q 'shrank during the run' '$tmp/rot.err'"
 "$BIN" record -o "$tmp/run5" --metrics-url "http://127.0.0.1:1/metrics" --interval 100ms --tail 1s --no-report -- true 2> "$tmp/dead.err"; rc=$?
 check "record: a metrics URL that never answered: exit 3 (got $rc)" bash -c "[ $rc -eq 3 ] && grep -q 'never answered' '$tmp/dead.err'"
+# ... and no --tail wait after the client for a server that never answered
+t0=$(date +%s.%N)
+"$BIN" record -o "$tmp/run5b" --metrics-url "http://127.0.0.1:1/metrics" --interval 100ms --tail 30s --no-report -- sleep 0.3 2> "$tmp/dead2.err"
+t1=$(date +%s.%N)
+check "record: never answered: no 30 s tail ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)" bash -c "
+  awk -v a='$t0' -v b='$t1' 'BEGIN { exit !(b - a < 10) }' && grep -q 'sampling stops now instead of waiting' '$tmp/dead2.err'"
+# a client that ignores SIGTERM (and its grandchild holds the pipes): SIGTERM
+# is passed on, sent again after 5 s, then SIGKILL after 10 s; record ends
+# with 137 (128 + 9) and still writes run.json
+"$BIN" record -o "$tmp/run5c" --no-report -- bash -c 'trap "" TERM INT HUP; sleep 30 & wait; sleep 30' 2> "$tmp/deaf.err" &
+RP=$!
+sleep 1; t0=$(date +%s.%N); kill -TERM "$RP"; wait "$RP"; rc=$?; t1=$(date +%s.%N)
+pkill -f "^sleep 30$" 2>/dev/null
+check "record: a client deaf to SIGTERM: SIGKILL after 10 s, exit 137 (got $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)" bash -c "
+  [ $rc -eq 137 ] && awk -v a='$t0' -v b='$t1' 'BEGIN { exit !(b - a >= 9.5 && b - a < 20) }' &&
+  grep -q 'sending it SIGKILL' '$tmp/deaf.err' && [ -s '$tmp/run5c/run.json' ]"
 "$BIN" record -o "$tmp/run1" -- true 2>/dev/null; rc=$?
 check "record: refuses a non-empty folder (exit 2, got $rc)" [ "$rc" -eq 2 ]
 # a client that cannot start: no waiting out the 60 s tail for a load that
