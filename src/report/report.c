@@ -499,7 +499,8 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 		}
 	}
 	if (a->residency.available)
-		CARD("cards.preemptions", fill(c, &p, a->preemptions.count_lower_bound ? "cards.preemptions_value_lb" :
+		CARD("cards.preemptions", fill(c, &p, a->preemptions.count_lower_bound ?
+		    (a->preemptions.server_restarts > 0 ? "cards.preemptions_value_restart" : "cards.preemptions_value_lb") :
 		    a->preemptions.available && a->preemptions.n_events >= 2 &&
 		    isfinite(a->preemptions.mean_interval_s) && isfinite(a->preemptions.trigger_kv_frac) ?
 		    "cards.preemptions_value_loop" : "cards.preemptions_value"));

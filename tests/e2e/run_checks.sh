@@ -108,6 +108,9 @@ check "restart: preemptions==1 unknown, exit 1 (got $rc)" bash -c "[ $rc -eq 1 ]
 check "restart: said in the report, count a lower bound" bash -c "
   pdftotext '$tmp/restart/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'The server restarted during the run (1 time' &&
   grep -q '\"count_is_lower_bound\": true' '$tmp/restart/summary.json'"
+check "restart: the front card names the restart, not the capture" bash -c "
+  pdftotext '$tmp/restart/report.pdf' - | tr -s ' \n' '  ' | grep -qF '(the server restarted during the run: a lower bound)' &&
+  ! pdftotext '$tmp/restart/report.pdf' - | grep -qF 'the capture missed part'"
 "$BIN" "$tmp/r" -o "$tmp/restart2" -q --fail-on 'preemptions>=1' 2> /dev/null; rc=$?
 check "restart: preemptions>=1 still settled by the lower bound (exit $rc)" [ "$rc" -eq 0 ]
 finish
