@@ -141,7 +141,7 @@ br_read_file(const char *path, char **data, size_t *len, char **cause)
 	if (br_open_input(path, BR_READ_MAX_BYTES, &fp, &size, cause) != 0)
 		return -1;
 	size_t cap = size > 0 ? (size_t)size + 1 : 65536, n = 0;
-	char *buf = br_xmalloc(cap + 1);
+	char *buf = br_xmalloc_huge(cap + 1);   /* a 5.6 MB bench file: 1,400 page faults -> 3 */
 	for (;;) {
 		size_t got = fread(buf + n, 1, cap - n, fp);
 		n += got;
@@ -157,6 +157,7 @@ br_read_file(const char *path, char **data, size_t *len, char **cause)
 		if (n == cap) {
 			cap *= 2;
 			buf = br_xrealloc(buf, cap + 1);
+			br_advise_huge(buf + n, cap + 1 - n);
 		}
 	}
 	if (ferror(fp)) {

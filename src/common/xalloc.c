@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include "benchreport/common.h"
 
 static void
@@ -37,6 +39,42 @@ br_xrealloc(void *p, size_t n)
 	if (q == NULL)
 		oom(n);
 	return q;
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* br_xmalloc_huge: see common.h. The length is not rounded up: the
+ * part past the last whole 2 MiB page keeps small pages, so the block
+ * costs no more resident memory than a plain one. */
+void *
+br_xmalloc_huge(size_t n)
+{
+	if (n < HUGE_PAGE)
+		return br_xmalloc(n);
+	void *p = NULL;
+	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
+		oom(n);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);   /* advice only: plain pages when refused */
+#endif
+	return p;
+}
+
+/* br_advise_huge: see common.h. */
+void
+br_advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (p == NULL || n < 2 * HUGE_PAGE)
+		return;
+	uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)n;
+#endif
 }
 
 char *
@@ -87,6 +125,7 @@ br_dvec_push(br_dvec *d, double x)
 	if (d->n == d->cap) {
 		d->cap = d->cap ? d->cap * 2 : 16;
 		d->v = br_xrealloc(d->v, d->cap * sizeof *d->v);
+		br_advise_huge(d->v + d->n, (d->cap - d->n) * sizeof *d->v);
 	}
 	d->v[d->n++] = x;
 }
@@ -97,6 +136,7 @@ br_dvec_reserve(br_dvec *d, size_t n)
 	if (n > d->cap) {
 		d->cap = n;
 		d->v = br_xrealloc(d->v, d->cap * sizeof *d->v);
+		br_advise_huge(d->v + d->n, (d->cap - d->n) * sizeof *d->v);
 	}
 }
 

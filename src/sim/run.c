@@ -114,7 +114,7 @@ summarize(const struct br_sim_run *run, br_sim_result *out)
 	out->e2el_p50_s = sorted_pct(e2el, n, 50);
 	free(ttft);
 	free(e2el);
-	double *itl = br_xmalloc((run->n_itls + 1) * sizeof(double));
+	double *itl = br_xmalloc_huge((run->n_itls + 1) * sizeof(double));
 	memcpy(itl, run->itls, run->n_itls * sizeof(double));
 	static const double itl_p[3] = { 50, 90, 99 };
 	double itl_v[3];

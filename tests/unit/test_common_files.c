@@ -51,6 +51,49 @@ t_regular(void **state)
 	free(p);
 }
 
+/* A 5 MB file (bytes from a fixed LCG) reads back byte for byte into a
+ * block from br_xmalloc_huge: 2 MiB aligned (the huge-page path), NUL after
+ * the last byte; a 9 MB br_xmalloc_huge block is aligned and writable end to
+ * end, a 1 MB one (below 2 MiB) is plain malloc memory; both free()d. */
+static void
+t_large_huge(void **state)
+{
+	(void)state;
+	const size_t n = 5u << 20;
+	unsigned char *want = br_xmalloc(n);
+	uint32_t x = 12345;
+	for (size_t i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		want[i] = (unsigned char)(x >> 16);
+		if (want[i] == 0)
+			want[i] = 1;
+	}
+	char *p = br_path_join(tmpdir, "big.bin");
+	FILE *fp = fopen(p, "wb");
+	assert_int_equal(fwrite(want, 1, n, fp), n);
+	fclose(fp);
+	char *data = NULL;
+	size_t len = 0;
+	assert_int_equal(br_read_file(p, &data, &len, NULL), 0);
+	assert_int_equal(len, n);
+	assert_int_equal((uintptr_t)data % (2u << 20), 0);
+	assert_memory_equal(data, want, n);
+	assert_int_equal(data[n], '\0');
+	free(data);
+	free(want);
+	unlink(p);
+	free(p);
+	unsigned char *px = br_xmalloc_huge(9u << 20);
+	assert_int_equal((uintptr_t)px % (2u << 20), 0);
+	memset(px, 0xab, 9u << 20);
+	assert_int_equal(px[(9u << 20) - 1], 0xab);
+	free(px);
+	unsigned char *small = br_xmalloc_huge(1u << 20);
+	small[(1u << 20) - 1] = 7;
+	assert_int_equal(small[(1u << 20) - 1], 7);
+	free(small);
+}
+
 /* /dev/zero, a directory and a FIFO (no writer: must not block). */
 static void
 t_not_regular(void **state)
@@ -203,6 +246,7 @@ main(void)
 		cmocka_unit_test(t_sha256_vectors),
 		cmocka_unit_test(t_sha256_threads),
 		cmocka_unit_test(t_regular),
+		cmocka_unit_test(t_large_huge),
 		cmocka_unit_test(t_not_regular),
 		cmocka_unit_test(t_too_big),
 	};
