@@ -55,6 +55,14 @@ typedef br_pdf_table br_pdf_table_t;   /* alias (an earlier pdfdoc header had it
  * embedded as TrueType. Returns NULL with *cause when the fonts cannot be
  * loaded. */
 br_pdf *br_pdf_new(const br_pdf_info *info, char **cause);
+/* br_pdf_prepare: start building the next document's fonts on a thread of
+ * its own (~35 ms of CPU: a core that is idle while the inputs are read);
+ * the next br_pdf_new joins it and takes that document. Idempotent. A
+ * prepared document that no br_pdf_new takes is freed by
+ * br_pdf_prepare_discard (harmless when none is pending). Call both from
+ * one thread. */
+void br_pdf_prepare(void);
+void br_pdf_prepare_discard(void);
 
 /* Start a titled section: level 1 starts a new page (unless the current
  * one holds only a few lines: two thirds still free), level 2 continues.

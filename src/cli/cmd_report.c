@@ -724,6 +724,8 @@ br_cmd_report(int argc, char **argv)
 		free(o.calib);
 		return BR_EXIT_INPUT;
 	}
+	/* the PDF's fonts load on the second core while the inputs are read */
+	br_pdf_prepare();
 	int rc;
 	if (o.in.bench_path == NULL && br_campaign_looks_like(o.run_dir))
 		rc = campaign_report(&o, tmpl);
@@ -733,6 +735,7 @@ br_cmd_report(int argc, char **argv)
 		rc = BR_EXIT_USAGE;
 	} else
 		rc = run_report(&o, tmpl);
+	br_pdf_prepare_discard();   /* an input error ended the report before its PDF */
 	br_template_free(tmpl);
 	free(o.calib);
 	return rc;

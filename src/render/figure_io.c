@@ -258,19 +258,30 @@ png_rows(cairo_surface_t *img, FILE *fp)
 }
 
 /*
- * Figure files are written on worker threads: each job replays one
- * drawing to a 300 dpi PNG (rasterised by cairo, encoded by libpng: zlib
- * is most of a figure's cost) and to an SVG, and the figures are
- * independent. The workers are our own GThreads, because pango keeps one
- * font map per thread: at shutdown each worker releases its own before it
- * exits, so nothing is left for LeakSanitizer. A job borrows its drawing
- * (owned by the br_figure, which callers free only after br_fig_wait).
+ * Figure files are written on worker threads: a figure's PNG (300 dpi,
+ * rasterised by cairo, encoded by libpng: zlib is most of a figure's cost)
+ * and its SVG are two jobs, so the two cores share the work evenly to its
+ * end (one job per figure left a core idle for the last PNG). The workers
+ * are our own GThreads, because pango keeps one font map per thread: at
+ * shutdown each worker releases its own before it exits, so nothing is left
+ * for LeakSanitizer. A job borrows its drawing (owned by the br_figure,
+ * which callers free only after br_fig_wait).
  */
 #define FIG_WORKERS 2
 
+/* The two files of one figure; the job that finishes last frees it and,
+ * when either file failed, removes the other (no figure is left half
+ * written). */
+typedef struct fig_files {
+	char *png, *svg;
+	gint left;     /* jobs still running (atomic) */
+	gint failed;   /* a job failed (atomic) */
+} fig_files;
+
 typedef struct fig_job {
 	const br_drawing *dr;   /* borrowed; NULL = stop the worker */
-	char *png, *svg;
+	fig_files *files;
+	int svg;                /* 1: write files->svg, 0: files->png */
 } fig_job;
 
 static GMutex fig_mu;
@@ -361,16 +372,26 @@ write_svg(const br_drawing *dr, const char *path, char **cause)
 	return rc;
 }
 
-/* run_job: the PNG, then the SVG (the PNG is removed when the SVG fails). */
+/* run_job: one file of a figure; the last of its two jobs removes both
+ * files when either failed. */
 static void
 run_job(fig_job *j)
 {
 	char *cause = NULL;
-	if (write_png(j->dr, j->png, &cause) == 0 && write_svg(j->dr, j->svg, &cause) != 0)
-		unlink(j->png);
-	free(j->png);
-	free(j->svg);
+	fig_files *f = j->files;
+	int rc = j->svg ? write_svg(j->dr, f->svg, &cause) : write_png(j->dr, f->png, &cause);
+	if (rc != 0)
+		g_atomic_int_set(&f->failed, 1);
 	free(j);
+	if (g_atomic_int_dec_and_test(&f->left)) {
+		if (g_atomic_int_get(&f->failed)) {
+			unlink(f->png);
+			unlink(f->svg);
+		}
+		free(f->png);
+		free(f->svg);
+		free(f);
+	}
 	g_mutex_lock(&fig_mu);
 	if (cause != NULL && fig_failure == NULL)
 		fig_failure = cause;
@@ -446,11 +467,17 @@ static void hand_over(fig_job *j);
 static void
 queue_job(const br_drawing *dr, const char *png, const char *svg)
 {
-	fig_job *j = br_xmalloc(sizeof *j);
-	j->dr = dr;
-	j->png = br_xstrdup(png);
-	j->svg = br_xstrdup(svg);
-	hand_over(j);
+	fig_files *f = br_xcalloc(1, sizeof *f);
+	f->png = br_xstrdup(png);
+	f->svg = br_xstrdup(svg);
+	f->left = 2;
+	for (int k = 0; k < 2; k++) {
+		fig_job *j = br_xmalloc(sizeof *j);
+		j->dr = dr;
+		j->files = f;
+		j->svg = k;
+		hand_over(j);
+	}
 }
 
 /* hand_over: start job j on a worker, or run it here. */

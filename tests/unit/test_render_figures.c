@@ -656,6 +656,60 @@ test_render_all(void **state)
 	fixture_free(&f);
 }
 
+/* A figure file that cannot be written (a folder sits where its temporary
+ * file goes) fails the wait with a cause naming it, and neither file of
+ * that figure is left: an SVG failure removes the PNG written beside it and
+ * a PNG failure the SVG (the two are separate jobs); the third figure is
+ * whole (9 files when all succeed, see test_render_all). */
+static void
+test_render_failed_file(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_init(&f);
+	char *dir = make_tmpdir();
+	char *blk_svg = br_xasprintf("%s/fig2-waveform.svg.tmp.%ld", dir, (long)getpid());
+	char *blk_png = br_xasprintf("%s/fig3-residency.png.tmp.%ld", dir, (long)getpid());
+	assert_int_equal(mkdir(dir, 0700), 0);   /* (br_render_figures accepts an existing folder) */
+	assert_int_equal(mkdir(blk_svg, 0700), 0);
+	assert_int_equal(mkdir(blk_png, 0700), 0);
+	br_figure *figs = NULL;
+	size_t n = 0;
+	char *cause = NULL;
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), -1);
+	assert_non_null(cause);
+	if (strstr(cause, "fig2-waveform.svg") == NULL && strstr(cause, "fig3-residency.png") == NULL)
+		fail_msg("cause \"%s\" names neither blocked file", cause);
+	free(cause);
+	assert_int_equal(n, 3);
+	static const char *const gone[] = { "fig2-waveform.png", "fig2-waveform.svg", "fig3-residency.png",
+		"fig3-residency.svg" };
+	for (size_t i = 0; i < sizeof gone / sizeof *gone; i++) {
+		char *p = br_path_join(dir, gone[i]);
+		if (br_is_file(p))
+			fail_msg("%s left behind", gone[i]);
+		free(p);
+	}
+	const br_figure *l = find_fig(figs, n, "figL-latency-cdf");
+	assert_non_null(l);
+	assert_true(br_is_file(l->png_path) && br_is_file(l->svg_path));
+	/* 3 CSVs + figL's PNG and SVG + the two blocking folders */
+	assert_int_equal(dir_entries(dir), 7);
+	br_figures_free(figs, n);
+	rmdir(blk_svg);
+	rmdir(blk_png);
+	free(blk_svg);
+	free(blk_png);
+	rm_tree(dir);
+	char *parent = strdup(dir);
+	*strrchr(parent, '/') = '\0';
+	rmdir(parent);
+	free(parent);
+	free(dir);
+	fixture_free(&f);
+}
+
 /* No metrics and no per-request arrays: no figure, no file, never an empty axis. */
 static void
 test_render_nothing(void **state)
@@ -786,6 +840,7 @@ main(void)
 		cmocka_unit_test(test_note_clear_of_marker),
 		cmocka_unit_test(test_log_axis_near_constant),
 		cmocka_unit_test(test_render_all),
+		cmocka_unit_test(test_render_failed_file),
 		cmocka_unit_test(test_render_nothing),
 		cmocka_unit_test(test_render_gaps),
 	};
