@@ -8,6 +8,8 @@
 
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
+#include "ingest/metrics_priv.h"
+#include <locale.h>
 
 static double
 colv(const br_series *s, const char *name, size_t row)
@@ -325,11 +327,54 @@ test_bad(void **state)
 	free(cause);
 }
 
+/*
+ * br_parse_double on a table of cell texts: accepted exactly when C's strtod
+ * (the "C" locale: the oracle, as g_ascii_strtod was the implementation
+ * before fast_float) reads the whole text and it holds no blank or hex
+ * 'x', and then to the same bits (NaN to a NaN). Rows cover the fast path
+ * (decimal, exponent, inf/nan), what only the fallback reads ('+', "nan(1)"),
+ * overflow to inf, subnormals, 40 digits, and texts both refuse.
+ */
+static void
+test_parse_double_table(void **state)
+{
+	(void)state;
+	static const struct { const char *text; int ok; } rows[] = {
+		{ "0", 1 }, { "-0", 1 }, { "1", 1 }, { "1.5", 1 }, { ".5", 1 }, { "5.", 1 },
+		{ "0.1", 1 }, { "1700000000.123456789", 1 }, { "6.02214076e23", 1 }, { "1E-7", 1 },
+		{ "1.7976931348623157e308", 1 }, { "2.2250738585072011e-308", 1 }, { "4.9e-324", 1 },
+		{ "1e400", 1 }, { "-1e400", 1 }, { "1e-400", 1 },
+		{ "1234567890123456789012345678901234567890", 1 }, { "0.30000000000000004", 1 },
+		{ "nan", 1 }, { "NaN", 1 }, { "-inf", 1 }, { "+Inf", 1 }, { "Infinity", 1 },
+		{ "+5", 1 }, { "nan(123)", 1 },
+		{ "", 0 }, { " 1", 0 }, { "1 ", 0 }, { "0x10", 0 }, { "1,5", 0 }, { "--1", 0 },
+		{ "+-1", 0 }, { "1e", 0 }, { "e5", 0 }, { "-", 0 }, { ".", 0 }, { "1.2.3", 0 }, { "abc", 0 },
+	};
+	setlocale(LC_NUMERIC, "C");
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		const char *t = rows[i].text;
+		double got = 12345.0;
+		int rc = br_parse_double(t, strlen(t), &got);
+		char *end = NULL;
+		double want = strtod(t, &end);
+		int oracle_ok = *t != '\0' && *end == '\0' && strpbrk(t, " xX") == NULL;
+		if (oracle_ok != rows[i].ok)
+			fail_msg("row %zu \"%s\": the table says %d, strtod %d", i, t, rows[i].ok, oracle_ok);
+		if ((rc == 0) != rows[i].ok)
+			fail_msg("row %zu \"%s\": rc %d", i, t, rc);
+		if (rc == 0 && !(isnan(want) ? isnan(got) : memcmp(&got, &want, sizeof got) == 0))
+			fail_msg("row %zu \"%s\": %.17g, strtod %.17g", i, t, got, want);
+		if (rc != 0 && got != 12345.0)
+			fail_msg("row %zu \"%s\": *out written on refusal", i, t);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_canonical),
+		cmocka_unit_test(test_parse_double_table),
 		cmocka_unit_test(test_third_party),
 		cmocka_unit_test(test_t_unix_ms),
 		cmocka_unit_test(test_iso8601),
