@@ -244,11 +244,21 @@ png_rows(cairo_surface_t *img, FILE *fp)
 	png_write_info(png, info);
 	for (int y = 0; y < h; y++) {
 		const uint32_t *px = (const uint32_t *)(data + (size_t)y * (size_t)stride);
+		/* 0x00RRGGBB << 8, byte-swapped, is R, G, B, 0 in memory: one
+		 * 4-byte store a pixel, its 0 overwritten by the next pixel's R
+		 * (row has a spare byte at the end); 148 M -> ~45 M instructions
+		 * for round 1's six figures */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		for (int x = 0; x < w; x++) {
-			row[3 * x] = (unsigned char)(px[x] >> 16);
-			row[3 * x + 1] = (unsigned char)(px[x] >> 8);
-			row[3 * x + 2] = (unsigned char)px[x];
+			uint32_t rgb0 = __builtin_bswap32(px[x] << 8);
+			memcpy(row + 3 * (size_t)x, &rgb0, 4);
 		}
+#else
+		for (int x = 0; x < w; x++) {
+			uint32_t rgb0 = px[x] << 8;   /* big-endian: R, G, B, 0 as it stands */
+			memcpy(row + 3 * (size_t)x, &rgb0, 4);
+		}
+#endif
 		png_write_row(png, row);
 	}
 	png_write_end(png, info);

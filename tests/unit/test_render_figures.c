@@ -13,6 +13,7 @@
 #include "benchreport/render.h"
 #include "benchreport/common.h"
 #include "render/chart.h"
+#include "render/canvas.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -274,6 +275,25 @@ check_png(const br_figure *fig)
 	assert_int_equal(c10, 0xffffff);
 	assert_int_equal(c01, 0xffffff);
 	assert_int_equal(c11, 0xffffff);
+	/* every pixel as cairo draws the figure's display list itself at 300 dpi
+	 * (the PNG writer's own RGB packing: a swapped channel or a shifted
+	 * pixel shows here) */
+	cairo_surface_t *ref = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 2008, 1122);
+	cairo_t *cr = cairo_create(ref);
+	cairo_scale(cr, 300.0 / 72.0, 300.0 / 72.0);
+	br_drawing_cairo(fig->drawing, cr);
+	cairo_destroy(cr);
+	cairo_surface_flush(ref);
+	const unsigned char *rd = cairo_image_surface_get_data(ref);
+	int rst = cairo_image_surface_get_stride(ref);
+	for (int y = 0; y < 1122; y++)
+		for (int x = 0; x < 2008; x++) {
+			uint32_t a = ((const uint32_t *)(d + (size_t)y * (size_t)st))[x] & 0xffffff;
+			uint32_t b = ((const uint32_t *)(rd + (size_t)y * (size_t)rst))[x] & 0xffffff;
+			if (a != b)
+				fail_msg("%s: pixel %d,%d is %06x, cairo draws %06x", fig->png_path, x, y, a, b);
+		}
+	cairo_surface_destroy(ref);
 	cairo_surface_destroy(img);
 }
 
