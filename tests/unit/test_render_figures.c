@@ -238,6 +238,19 @@ make_tmpdir(void)
 	return br_path_join(d, "figures");
 }
 
+/* drop_tmpdir: remove a make_tmpdir folder (its files, it, its parent) and
+ * free the path. */
+static void
+drop_tmpdir(char *dir)
+{
+	rm_tree(dir);
+	char *parent = strdup(dir);
+	*strrchr(parent, '/') = '\0';
+	rmdir(parent);
+	free(parent);
+	free(dir);
+}
+
 /* ---------------------------------------------------------------- checks */
 
 /* PNG size = drawn size at 300 dpi; opaque. */
@@ -667,12 +680,7 @@ test_render_all(void **state)
 	free(csv);
 
 	br_figures_free(figs, n);
-	rm_tree(dir);
-	char *parent = strdup(dir);
-	*strrchr(parent, '/') = '\0';
-	rmdir(parent);
-	free(parent);
-	free(dir);
+	drop_tmpdir(dir);
 	fixture_free(&f);
 }
 
@@ -721,12 +729,7 @@ test_render_failed_file(void **state)
 	rmdir(blk_png);
 	free(blk_svg);
 	free(blk_png);
-	rm_tree(dir);
-	char *parent = strdup(dir);
-	*strrchr(parent, '/') = '\0';
-	rmdir(parent);
-	free(parent);
-	free(dir);
+	drop_tmpdir(dir);
 	fixture_free(&f);
 }
 
@@ -771,12 +774,7 @@ test_render_nothing(void **state)
 	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
 	assert_int_equal(n, 0);
-	rm_tree(dir);
-	char *parent = strdup(dir);
-	*strrchr(parent, '/') = '\0';
-	rmdir(parent);
-	free(parent);
-	free(dir);
+	drop_tmpdir(dir);
 	fixture_free(&f);
 }
 
@@ -840,12 +838,7 @@ test_render_gaps(void **state)
 	assert_int_equal(count_lines(csv), 1 + 999 + 2000 + 1000);
 	free(csv);
 	br_figures_free(figs, n);
-	rm_tree(dir);
-	char *parent = strdup(dir);
-	*strrchr(parent, '/') = '\0';
-	rmdir(parent);
-	free(parent);
-	free(dir);
+	drop_tmpdir(dir);
 	fixture_free(&f);
 }
 
