@@ -218,7 +218,12 @@ struct _GString;
 void br_csv_append_cell(struct _GString *g, const char *s);
 
 /* br_isnum: 1 when x is finite (neither NaN nor ±Inf). Absent values are NaN
- * throughout the model headers. */
-int br_isnum(double x);
+ * throughout the model headers. Inline: the latency analysis asks it 10 M
+ * times for 5 M ITLs (60 M instructions as a call). */
+static inline int
+br_isnum(double x)
+{
+	return __builtin_isfinite(x);
+}
 
 #endif

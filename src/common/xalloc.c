@@ -148,12 +148,6 @@ br_dvec_free(br_dvec *d)
 	d->n = d->cap = 0;
 }
 
-int
-br_isnum(double x)
-{
-	return isfinite(x);
-}
-
 /* br_clip_utf8: see common.h. */
 char *
 br_clip_utf8(const char *p, size_t n, size_t max)
