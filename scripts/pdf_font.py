@@ -38,7 +38,11 @@ def main(args: list) -> int:
     if len(paths) != 2:
         sys.exit(__doc__)
     src, dst = paths
-    font = TTCollection(src).fonts[0] if src.endswith(".ttc") else TTFont(src)
+    # recalcTimestamp=False: head.modified stays the source font's, so two
+    # installs write byte-identical files (fontTools stamps the save time
+    # otherwise, and that stamp is embedded in every PDF)
+    font = (TTCollection(src, recalcTimestamp=False).fonts[0] if src.endswith(".ttc")
+            else TTFont(src, recalcTimestamp=False))
     glyphs, glyf = font.getGlyphSet(), font["glyf"]
     flattened = 0
     for name in font.getGlyphOrder():
