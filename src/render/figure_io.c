@@ -359,13 +359,62 @@ write_png(const br_drawing *dr, const char *path, char **cause)
 	return rc;
 }
 
+/* svg_append: cairo's write callback, collecting the SVG in a GString. */
+static cairo_status_t
+svg_append(void *closure, const unsigned char *data, unsigned int length)
+{
+	g_string_append_len(closure, (const char *)data, (gssize)length);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+/*
+ * svg_renumber_surfaces: cairo names each surface in an SVG "surfaceN" with
+ * N from a process-wide counter, so the same figure got another N from run
+ * to run, depending on which worker drew which figure first (outputs must
+ * be byte-identical under SOURCE_DATE_EPOCH). Every id="surfaceN" and
+ * #surfaceN becomes surface1, surface2, ... in order of first appearance.
+ * Returns a new GString; svg is left as it is.
+ */
+static GString *
+svg_renumber_surfaces(const GString *svg)
+{
+	static const char word[] = "surface";
+	const size_t wl = sizeof word - 1;
+	GString *out = g_string_sized_new(svg->len + 16);
+	GHashTable *ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	const char *s = svg->str, *end = svg->str + svg->len, *from = s;
+	for (const char *p = s; (p = g_strstr_len(p, end - p, word)) != NULL;) {
+		const char *d = p + wl, *e = d;
+		while (e < end && g_ascii_isdigit(*e))
+			e++;
+		if (e == d || p == s || (p[-1] != '"' && p[-1] != '#')) {
+			p = d;
+			continue;
+		}
+		char *num = g_strndup(d, (gsize)(e - d));
+		gpointer v = g_hash_table_lookup(ids, num);
+		if (v == NULL) {
+			v = GUINT_TO_POINTER(g_hash_table_size(ids) + 1);
+			g_hash_table_insert(ids, num, v);
+		} else
+			g_free(num);
+		g_string_append_len(out, from, d - from);
+		g_string_append_printf(out, "%u", GPOINTER_TO_UINT(v));
+		from = p = e;
+	}
+	g_string_append_len(out, from, end - from);
+	g_hash_table_destroy(ids);
+	return out;
+}
+
 /* write_svg: the same drawing replayed onto a cairo SVG surface of
- * w × h points. */
+ * w × h points, collected in memory, its surface ids renumbered
+ * (svg_renumber_surfaces), written through PATH.tmp.PID. */
 static int
 write_svg(const br_drawing *dr, const char *path, char **cause)
 {
-	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
-	cairo_surface_t *svg = cairo_svg_surface_create(tmp, dr->width_pt, dr->height_pt);
+	GString *g = g_string_sized_new(1 << 16);
+	cairo_surface_t *svg = cairo_svg_surface_create_for_stream(svg_append, g, dr->width_pt, dr->height_pt);
 	cairo_status_t st = cairo_surface_status(svg);
 	if (st == CAIRO_STATUS_SUCCESS) {
 		cairo_t *cr = cairo_create(svg);
@@ -377,7 +426,23 @@ write_svg(const br_drawing *dr, const char *path, char **cause)
 			st = cairo_surface_status(svg);
 	}
 	cairo_surface_destroy(svg);
-	int rc = finish_tmp(tmp, path, st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st), cause);
+	char *tmp = br_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	const char *err = st == CAIRO_STATUS_SUCCESS ? NULL : cairo_status_to_string(st);
+	if (err == NULL) {
+		GString *fixed = svg_renumber_surfaces(g);
+		FILE *fp = fopen(tmp, "wb");
+		if (fp == NULL)
+			err = g_strerror(errno);
+		else {
+			if (fwrite(fixed->str, 1, fixed->len, fp) != fixed->len)
+				err = g_strerror(errno);
+			if (fclose(fp) != 0 && err == NULL)
+				err = g_strerror(errno);
+		}
+		g_string_free(fixed, TRUE);
+	}
+	g_string_free(g, TRUE);
+	int rc = finish_tmp(tmp, path, err, cause);
 	free(tmp);
 	return rc;
 }
