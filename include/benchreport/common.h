@@ -189,6 +189,14 @@ int br_shortest_digits(double x, char digits[18], int *point);
 int br_shortest_fixed(double x, char buf[32]);
 
 /*
+ * br_format_g (numbers.cc): finite x as printf("%.*g", precision, x) writes
+ * it in the "C" locale (precision 1..17), NUL-terminated in buf; its
+ * length, or -1 (buf untouched) for NaN, ±inf or a precision outside
+ * 1..17. About 10x faster than snprintf (figure CSVs: 58,000 numbers).
+ */
+int br_format_g(double x, int precision, char buf[40]);
+
+/*
  * br_decimal_to_double: the decimal number text [first, last) (digits, an
  * optional '-', '.', exponent; the caller has checked the grammar, e.g.
  * JSON's) as the correctly rounded double, bit-identical to strtod in the

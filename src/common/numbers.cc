@@ -80,3 +80,18 @@ br_shortest_fixed(double x, char buf[32])
 	*res.ptr = '\0';
 	return (int)(res.ptr - buf);
 }
+
+// br_format_g: see common.h. std::to_chars with chars_format::general and a
+// precision is specified to write what printf's %.*g writes in the C locale
+// (libstdc++: Ryu printf), without printf's locale and format parsing.
+extern "C" int
+br_format_g(double x, int precision, char buf[40])
+{
+	if (!std::isfinite(x) || precision < 1 || precision > 17)
+		return -1;
+	std::to_chars_result res = std::to_chars(buf, buf + 39, x, std::chars_format::general, precision);
+	if (res.ec != std::errc())
+		return -1;
+	*res.ptr = '\0';
+	return (int)(res.ptr - buf);
+}

@@ -118,11 +118,10 @@ br_fig_png_px(double pt)
 void
 br_csv_num(GString *s, double v)
 {
-	char buf[G_ASCII_DTOSTR_BUF_SIZE];
-	if (!isfinite(v))
-		return;
-	g_ascii_formatd(buf, sizeof buf, "%.15g", v);
-	g_string_append(s, buf);
+	char buf[40];
+	int n = br_format_g(v, 15, buf);   /* "%.15g"; nothing for NaN, ±inf */
+	if (n > 0)
+		g_string_append_len(s, buf, n);
 }
 
 /* br_fig_num: see figure_io.h. */

@@ -140,6 +140,55 @@ test_random_texts(void **state)
 	assert_true(n >= 250000);
 }
 
+/*
+ * br_format_g (std::to_chars, general, precision) writes what glibc's
+ * snprintf("%.*g") writes, byte for byte: a table (0, -0, powers of ten at
+ * the fixed/exponent switch, halfway roundings, the extremes, subnormals)
+ * at every precision 1..17, then 40,000 fixed-seed doubles (any bit
+ * pattern, and latency/timestamp magnitudes) at precisions 15, 6 and 17;
+ * NaN, ±inf and precisions 0 and 18 give -1.
+ */
+static void
+test_format_g(void **state)
+{
+	(void)state;
+	static const double table[] = { 0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 1e-4, 9.99999e-5, 1e-5, 1e15, 1e14,
+		999999999999999.0, 1e16, 123456789012345678.0, 2.5, 0.125, 1.0000000000000002, 4.35,
+		1.7976931348623157e308, 2.2250738585072014e-308, 4.9e-324, 1700000000.123456789,
+		0.00021559999999999999, 215.6, 6.02214076e23 };
+	char got[40], want[64];
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+		for (int p = 1; p <= 17; p++) {
+			int n = br_format_g(table[i], p, got);
+			snprintf(want, sizeof want, "%.*g", p, table[i]);
+			if (n != (int)strlen(want) || strcmp(got, want) != 0)
+				fail_msg("%.17g at %d: \"%s\" (%d), printf \"%s\"", table[i], p, got, n, want);
+		}
+	uint64_t seed = 20261205;
+	static const int precs[] = { 15, 6, 17 };
+	for (int i = 0; i < 40000; i++) {
+		uint64_t r = splitmix64(&seed);
+		double x;
+		if (i % 2 == 0) {
+			memcpy(&x, &r, sizeof x);
+			if (!isfinite(x))
+				continue;
+		} else
+			x = ldexp((double)(r >> 11), -53) * pow(10.0, (double)(int)(splitmix64(&seed) % 17) - 6);
+		int p = precs[i % 3];
+		br_format_g(x, p, got);
+		snprintf(want, sizeof want, "%.*g", p, x);
+		if (strcmp(got, want) != 0)
+			fail_msg("%a at %d: \"%s\", printf \"%s\"", x, p, got, want);
+	}
+	strcpy(got, "untouched");
+	assert_int_equal(br_format_g(NAN, 15, got), -1);
+	assert_int_equal(br_format_g(-INFINITY, 15, got), -1);
+	assert_int_equal(br_format_g(1.0, 0, got), -1);
+	assert_int_equal(br_format_g(1.0, 18, got), -1);
+	assert_string_equal(got, "untouched");
+}
+
 int
 main(void)
 {
@@ -147,6 +196,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hard_cases),
 		cmocka_unit_test(test_random_texts),
+		cmocka_unit_test(test_format_g),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
