@@ -133,6 +133,13 @@ int br_bench_load(const char *path, br_bench_set *out, char **cause);
  * `name` is used in messages. */
 int br_bench_parse_text(const char *name, const char *text, size_t len,
     br_bench_set *out, char **cause);
+/*
+ * br_bench_text_lists_counted: how many non-empty "generated_texts" and
+ * "errors" lists this process has counted without building them in jansson
+ * (the texts are never read; errors only when all are "" or null). A
+ * diagnostic for tests and benchmarks; not thread-safe.
+ */
+size_t br_bench_text_lists_counted(void);
 
 /* br_bench_looks_like: 1 when the file at path parses as a bench result;
  * used to pick "the one *.json that parses as a bench result". */

@@ -997,11 +997,14 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 				return err_at(o->p, key_off(o, "itls"), cause,
 				    "\"itls\"[%zu]: expected a list of numbers, got %s", i, type_name(l));
 		}
-		if (arr[A_ERR]) {
+		if (arr[A_ERR] && o->fast[A_ERR] != NULL)
+			r->failed = 0;   /* the fast path takes only "" and null */
+		else if (arr[A_ERR]) {
 			json_t *e = json_array_get(arr[A_ERR], i);
-			if (json_is_string(e))
-				r->error = br_xstrdup(json_string_value(e));
-			else if (!json_is_null(e))
+			if (json_is_string(e)) {
+				if (json_string_length(e) > 0)
+					r->error = br_xstrdup(json_string_value(e));
+			} else if (!json_is_null(e))
 				return err_at(o->p, key_off(o, "errors"), cause,
 				    "\"errors\"[%zu]: expected a string, got %s", i, type_name(e));
 			r->failed = r->error != NULL && r->error[0] != '\0';
@@ -1356,6 +1359,11 @@ json_err(pctx *p, size_t base, const json_error_t *e, char **cause)
  * same way: JSON numbers, null and the NaN/Infinity sentinels (itls: lists of
  * those, or null). jansson then reads a compact copy of the text in which
  * each such array is "[]", and read_requests takes the values from here.
+ * "generated_texts" (nothing reads the texts; a real --save-detailed result
+ * carries ~4 bytes of text per output token, as much again as its ITLs in a
+ * jansson DOM) is only counted, and "errors" is taken here only when every
+ * entry is "" or null (a run without failures); both only when every string
+ * is one jansson surely accepts (text_scan).
  * Anything else in such an array (strings such as "16", booleans, a syntax
  * error, an integer beyond int64, a real beyond a double) leaves the array
  * to jansson. And whenever the fast attempt fails in any way (a jansson
@@ -1379,6 +1387,154 @@ skip_ws_z(const char *t, size_t i)
 	while (t[i] == ' ' || t[i] == '\n' || t[i] == '\r' || t[i] == '\t')
 		i++;
 	return i;
+}
+
+/*
+ * The body of a JSON string checked a piece at a time (text_scan), so a
+ * streamed string may cross buffer refills. Accepted: printable ASCII but
+ * DEL, the escapes \" \\ \/ \b \f \n \r \t and \uXXXX other than \u0000
+ * (jansson refuses it) and \u007f (sanitize's marker), and well-formed UTF-8
+ * (RFC 3629: no overlongs, surrogates or values past U+10FFFF, as jansson's
+ * utf8 checks). Anything else leaves the string to jansson.
+ */
+typedef struct textscan {
+	int esc;               /* 0; 1 after a backslash; 2..5: hex digits of \u seen + 2 */
+	unsigned u;            /* the \u value so far */
+	int cont;              /* UTF-8 continuation bytes still due */
+	unsigned char lo, hi;  /* the range of the next continuation byte */
+} textscan;
+
+/*
+ * text_scan: scan s[0, n) of a string body (after its opening quote) with
+ * state st. Returns the bytes used up to and including the closing quote
+ * (*closed = 1), n when the string goes on past s + n (*closed = 0), or -1
+ * at a byte outside what the fast path accepts.
+ */
+static long
+text_scan(textscan *st, const unsigned char *s, size_t n, int *closed)
+{
+	*closed = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = s[i];
+		if (st->cont > 0) {
+			if (c < st->lo || c > st->hi)
+				return -1;
+			st->cont--;
+			st->lo = 0x80;
+			st->hi = 0xbf;
+			continue;
+		}
+		if (st->esc == 1) {
+			if (c == 'u') {
+				st->esc = 2;
+				st->u = 0;
+			} else if (c == '"' || c == '\\' || c == '/' || c == 'b' || c == 'f' || c == 'n' ||
+			    c == 'r' || c == 't')
+				st->esc = 0;
+			else
+				return -1;
+			continue;
+		}
+		if (st->esc >= 2) {
+			int d = c >= '0' && c <= '9' ? (int)c - '0' : c >= 'a' && c <= 'f' ? (int)c - 'a' + 10 :
+			    c >= 'A' && c <= 'F' ? (int)c - 'A' + 10 : -1;
+			if (d < 0)
+				return -1;
+			st->u = st->u * 16 + (unsigned)d;
+			if (++st->esc == 6) {
+				if (st->u == 0 || st->u == 0x7f)
+					return -1;
+				st->esc = 0;
+			}
+			continue;
+		}
+		if (c == '"') {
+			*closed = 1;
+			return (long)(i + 1);
+		}
+		if (c == '\\') {
+			st->esc = 1;
+			continue;
+		}
+		if (c < 0x80) {
+			if (c < 0x20 || c == 0x7f)
+				return -1;
+			continue;
+		}
+		st->lo = 0x80;
+		st->hi = 0xbf;
+		if (c >= 0xc2 && c <= 0xdf)
+			st->cont = 1;
+		else if (c >= 0xe0 && c <= 0xef) {
+			st->cont = 2;
+			if (c == 0xe0)
+				st->lo = 0xa0;      /* no overlong */
+			else if (c == 0xed)
+				st->hi = 0x9f;      /* no surrogate */
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			st->cont = 3;
+			if (c == 0xf0)
+				st->lo = 0x90;
+			else if (c == 0xf4)
+				st->hi = 0x8f;      /* not past U+10FFFF */
+		} else
+			return -1;
+	}
+	return (long)n;
+}
+
+static size_t text_lists_counted;   /* br_bench_text_lists_counted */
+
+/* br_bench_text_lists_counted: see bench.h. */
+size_t
+br_bench_text_lists_counted(void)
+{
+	return text_lists_counted;
+}
+
+/*
+ * fast_strings: the list of strings (or nulls) at t + f->vo, counted into
+ * f->n with f->ve past its ']' (f->v stays NULL). With only_empty every
+ * string must be "". Returns 1, or 0 when the list is left to jansson.
+ */
+static int
+fast_strings(const pctx *p, farr *f, int only_empty)
+{
+	const char *t = p->text;
+	size_t i = skip_ws_z(t, f->vo + 1);
+	if (t[i] == ']') {
+		f->ve = i + 1;
+		return 1;
+	}
+	for (;;) {
+		if (t[i] == '"') {
+			if (only_empty) {
+				if (t[i + 1] != '"')
+					return 0;
+				i += 2;
+			} else {
+				textscan st = { 0 };
+				int closed;
+				long k = text_scan(&st, (const unsigned char *)t + i + 1, p->len - i - 1, &closed);
+				if (k < 0 || !closed)
+					return 0;
+				i += 1 + (size_t)k;
+			}
+		} else if (t[i] == 'n' && t[i + 1] == 'u' && t[i + 2] == 'l' && t[i + 3] == 'l')
+			i += 4;
+		else
+			return 0;
+		f->n++;
+		i = skip_ws_z(t, i);
+		if (t[i] == ']') {
+			f->ve = i + 1;
+			text_lists_counted++;
+			return 1;
+		}
+		if (t[i] != ',')
+			return 0;
+		i = skip_ws_z(t, i + 1);
+	}
 }
 
 /*
@@ -1534,6 +1690,10 @@ fast_array(const pctx *p, farr *f)
 {
 	const char *t = p->text;
 	size_t i = f->vo, cap = 0;
+	if (f->a == A_TEXT || f->a == A_ERR) {
+		f->n = 0;
+		return fast_strings(p, f, f->a == A_ERR);
+	}
 	if (f->a != A_ITLS) {
 		if (!fast_list(p, t, &i, &f->v, &f->n, &cap))
 			goto reject;
@@ -1599,6 +1759,19 @@ string_end(const char *t, size_t len, size_t i)
 	}
 }
 
+/* fast_key: the A_* index of the per-request array whose key is the
+ * string literal q[0, n) (quotes included, written without escapes), or -1. */
+static int
+fast_key(const char *q, size_t n)
+{
+	for (int a = 0; a < A_N; a++) {
+		size_t kl = strlen(array_keys[a]);
+		if (n == kl + 2 && memcmp(q + 1, array_keys[a], kl) == 0)
+			return a;
+	}
+	return -1;
+}
+
 /*
  * fast_scan: find and parse the per-request numeric arrays of every run
  * object (a top-level object, or an object directly inside a top-level
@@ -1615,22 +1788,13 @@ fast_scan(const pctx *p, size_t off, fastset *fs)
 	int run_depth = t[off] == '[' ? 2 : 1;
 	int depth = 0, in_run = 0;   /* in_run: directly inside a run object */
 	size_t obj_start = 0;
-	static const int fast_keys[] = { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE };
 	size_t i = off;
 	while (i < len) {
 		char c = t[i];
 		if (c == '"') {
 			size_t e = string_end(t, len, i);
 			if (in_run && depth == run_depth) {
-				int a = -1;
-				for (size_t k = 0; k < sizeof fast_keys / sizeof fast_keys[0]; k++) {
-					const char *key = array_keys[fast_keys[k]];
-					size_t kl = strlen(key);
-					if (e - i == kl + 2 && memcmp(t + i + 1, key, kl) == 0) {
-						a = fast_keys[k];
-						break;
-					}
-				}
+				int a = fast_key(t + i, e - i);
 				if (a >= 0) {
 					size_t k = skip_ws_z(t, e);
 					if (t[k] == ':') {
@@ -2029,6 +2193,7 @@ typedef struct sreader {
 	int fd;
 	char *buf;              /* buf[end] == '\0' */
 	size_t cap, pos, end;
+	off_t off0;             /* file offset of buf[0] */
 	int eof;
 } sreader;
 
@@ -2040,6 +2205,7 @@ sr_fill(sreader *r, size_t need)
 		return;
 	memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 	r->end -= r->pos;
+	r->off0 += (off_t)r->pos;
 	r->pos = 0;
 	while (r->end < need && !r->eof) {
 		ssize_t k = read(r->fd, r->buf + r->end, r->cap - 1 - r->end);
@@ -2214,6 +2380,75 @@ sr_array(sreader *r, const pctx *p, farr *f, size_t *nl)
 }
 
 /*
+ * sr_strings: a list of strings or nulls at '[' (fast_strings' grammar,
+ * only_empty as there), counted into f->n, the newlines between entries into
+ * *nl. Returns 1, or 0 when fast_strings would not take it (the caller
+ * rewinds and copies the list as it is).
+ */
+static int
+sr_strings(sreader *r, farr *f, size_t *nl, int only_empty)
+{
+	r->pos++;
+	sr_skip_ws(r, nl);
+	if (r->pos < r->end && r->buf[r->pos] == ']') {
+		r->pos++;
+		return 1;
+	}
+	for (;;) {
+		sr_fill(r, 5);
+		if (r->pos >= r->end)
+			return 0;
+		const char *t = r->buf + r->pos;
+		if (t[0] == '"') {
+			r->pos++;
+			textscan st = { 0 };
+			for (;;) {
+				sr_fill(r, 1);
+				if (r->pos >= r->end)
+					return 0;
+				if (only_empty && r->buf[r->pos] != '"')
+					return 0;
+				int closed;
+				long k = text_scan(&st, (const unsigned char *)r->buf + r->pos, r->end - r->pos, &closed);
+				if (k < 0)
+					return 0;
+				r->pos += (size_t)k;
+				if (closed)
+					break;
+			}
+		} else if (t[0] == 'n' && t[1] == 'u' && t[2] == 'l' && t[3] == 'l')
+			r->pos += 4;
+		else
+			return 0;
+		f->n++;
+		sr_skip_ws(r, nl);
+		if (r->pos >= r->end)
+			return 0;
+		char c = r->buf[r->pos++];
+		if (c == ']') {
+			text_lists_counted++;
+			return 1;
+		}
+		if (c != ',')
+			return 0;
+		sr_skip_ws(r, nl);
+	}
+}
+
+/* sr_rewind: read on from file offset `at` (a regular file). Returns 0 or -1. */
+static int
+sr_rewind(sreader *r, off_t at)
+{
+	if (lseek(r->fd, at, SEEK_SET) != at)
+		return -1;
+	r->off0 = at;
+	r->pos = r->end = 0;
+	r->eof = 0;
+	r->buf[0] = '\0';
+	return 0;
+}
+
+/*
  * stream_compact: the compact text of the file at fd (see above) and its
  * regions in text order. Returns 1 with *ct (malloc'd, NUL-terminated),
  * *clen, *regions and *n_regions (each region's v / ofs owned), or 0 when
@@ -2222,7 +2457,6 @@ sr_array(sreader *r, const pctx *p, farr *f, size_t *nl)
 static int
 stream_compact(int fd, char **ct, size_t *clen, farr **regions, size_t *n_regions)
 {
-	static const int fast_keys[] = { A_INPUT, A_OUTPUT, A_TTFT, A_ITLS, A_LAT, A_START, A_QUEUE };
 	pctx p = { .name = "", .line_no = 1 };   /* replaced = 0: sentinels are not streamed */
 	sreader r = { .fd = fd, .cap = STREAM_CHUNK + STREAM_LOOKAHEAD + 1 };
 	r.buf = br_xmalloc(r.cap);
@@ -2273,14 +2507,7 @@ stream_compact(int fd, char **ct, size_t *clen, farr **regions, size_t *n_region
 				break;
 			if (!(in_run && depth == run_depth))
 				continue;
-			int a = -1;
-			size_t klen = out.n - k0;
-			for (size_t k = 0; k < sizeof fast_keys / sizeof fast_keys[0] && a < 0; k++) {
-				const char *key = array_keys[fast_keys[k]];
-				size_t kl = strlen(key);
-				if (klen == kl + 2 && memcmp(out.s + k0 + 1, key, kl) == 0)
-					a = fast_keys[k];
-			}
+			int a = fast_key(out.s + k0, out.n - k0);
 			if (a < 0)
 				continue;
 			/* the whitespace and ':' before the value are kept as written */
@@ -2300,7 +2527,17 @@ stream_compact(int fd, char **ct, size_t *clen, farr **regions, size_t *n_region
 			memset(f, 0, sizeof *f);
 			f->a = a;
 			size_t nl = 0;
-			if (!sr_array(&r, &p, f, &nl)) {
+			if (a == A_TEXT || a == A_ERR) {
+				off_t at = r.off0 + (off_t)r.pos;
+				if (!sr_strings(&r, f, &nl, a == A_ERR)) {
+					nreg--;   /* left to jansson: copied as written */
+					if (sr_rewind(&r, at) != 0) {
+						ok = 0;
+						break;
+					}
+					continue;
+				}
+			} else if (!sr_array(&r, &p, f, &nl)) {
 				ok = 0;
 				break;
 			}

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "br_test.h"
 #include "benchreport/bench.h"
+#include "benchreport/common.h"
 
 /* load: br_bench_load a source-tree fixture; fails the test on error. */
 static void
@@ -140,7 +141,7 @@ t_real_c4_detailed(void **state)
 	for (size_t i = 0; i < 16; i++) {
 		assert_int_equal(b->requests[i].n_itls, n_itls[i]);
 		assert_int_equal(b->requests[i].failed, 0);         /* errors all "" */
-		assert_string_equal(b->requests[i].error, "");
+		assert_null(b->requests[i].error);                  /* "" is kept as NULL */
 		assert_double_abs(b->requests[i].output_len_tokens, 256, 0);
 		assert_nan(b->requests[i].latency_s);
 		assert_nan(b->requests[i].queue_time_s);
@@ -1231,6 +1232,89 @@ t_fast_generated(void **state)
  * array, arrays nested in another key, a top-level array of runs. Each gives
  * the same result or message both ways (messages checked for a few).
  */
+/*
+ * "generated_texts" and "errors" are counted, not built in jansson, when
+ * every string is one jansson surely accepts (errors: only "" and null).
+ * Each case is a file of 3 requests read three ways (compare_paths: the same
+ * values or the same message) and the lists the fast path took, whole text
+ * and streamed alike. Rows that fail carry jansson's own verdict on the
+ * string (checked with python3 json.loads on the same bytes: \u0000 and bad
+ * UTF-8 are refused by jansson, not by Python, which is why they go there).
+ */
+static void
+t_fast_texts(void **state)
+{
+	(void)state;
+	static const struct { const char *texts, *errors; int taken, loads; } cases[] = {
+		{ "[\"plain\", \"caf\\u00e9 \\\" \\\\ \\/ \\b\\f\\n\\r\\t \\uD83D\\uDE00\", \"\xe4\xb8\xad \xf0\x9f\x98\x80 \xc3\xbc\"]",
+		  "[\"\", null, \"\"]", 2, 1 },
+		{ "[null, \"\", \"x\"]", "[\"\", \"timeout\", \"\"]", 1, 1 },   /* a failure: errors to jansson */
+		{ "[\"a\", \"b\", \"c\"]", "[\"\", \" \", \"\"]", 1, 1 },
+		{ "[\"lone \\udc80 surrogate\", \"\", \"\"]", NULL, 1, 1 },     /* sanitize makes it U+FFFD */
+		{ "[\"raw DEL \x7f\", \"\", \"\"]", NULL, 0, 1 },
+		{ "[\"escaped DEL \\u007f\", \"\", \"\"]", NULL, 0, 1 },
+		{ "[1, \"\", \"\"]", NULL, 0, 1 },                              /* nothing checks the texts */
+		{ "[\"tab\tinside\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"nul \\u0000\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"bad \\x escape\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"\xff\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"overlong \xc0\xaf\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"surrogate \xed\xa0\x80\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"past U+10FFFF \xf4\x90\x80\x80\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"cut \xe4\xb8\", \"\", \"\"]", NULL, 0, 0 },
+		{ "[\"a\", \"b\"]", NULL, 0, 0 },                                /* 2 texts for 3 requests */
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char *txt = br_xasprintf("{\"duration\": 3, \"completed\": 3, \"num_prompts\": 3,\n"
+		    " \"ttfts\": [0.1, 0.2, 0.3], \"itls\": [[0.01], [0.02, 0.03], []],\n"
+		    " \"generated_texts\": %s%s%s}\n", cases[c].texts,
+		    cases[c].errors ? ",\n \"errors\": " : "", cases[c].errors ? cases[c].errors : "");
+		char path[] = "/tmp/br_texts.XXXXXX";
+		int fd = mkstemp(path);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, txt, strlen(txt)), (ssize_t)strlen(txt));
+		close(fd);
+		size_t before = br_bench_text_lists_counted();
+		int r = compare_paths(path, NULL);   /* jansson, whole text, streamed */
+		size_t taken = br_bench_text_lists_counted() - before;
+		/* (a file that fails is read again whole after the streamed try: counted only when it loads) */
+		if ((r >= 0) != cases[c].loads || (cases[c].loads && taken != 2 * (size_t)cases[c].taken))
+			fail_msg("case %zu: loads %d (want %d), lists taken %zu (want 2 x %d)", c, r >= 0,
+			    cases[c].loads, taken, cases[c].taken);
+		unlink(path);
+		free(txt);
+	}
+}
+
+/* A text longer than the streaming buffer (256 KiB), with 2-, 3- and 4-byte
+ * characters across every refill, is counted streamed as well as whole. */
+static void
+t_fast_long_text(void **state)
+{
+	(void)state;
+	static const char unit[] = "ab \xc3\xbc \xe4\xb8\xad \xf0\x9f\x98\x80 \\n \\u00e9 ";
+	size_t reps = (1u << 20) / (sizeof unit - 1) + 1, w = 0;
+	size_t cap = reps * (sizeof unit - 1) + 512;
+	char *txt = br_xmalloc(cap);
+	w += (size_t)snprintf(txt, cap, "{\"duration\": 1, \"completed\": 1, \"ttfts\": [0.1], "
+	    "\"itls\": [[0.01]], \"generated_texts\": [\"");
+	for (size_t i = 0; i < reps; i++) {
+		memcpy(txt + w, unit, sizeof unit - 1);
+		w += sizeof unit - 1;
+	}
+	w += (size_t)snprintf(txt + w, cap - w, "\"], \"errors\": [\"\"]}\n");
+	char path[] = "/tmp/br_long_text.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, txt, w), (ssize_t)w);
+	close(fd);
+	size_t before = br_bench_text_lists_counted();
+	assert_int_equal(compare_paths(path, NULL), 1);
+	assert_int_equal(br_bench_text_lists_counted() - before, 4);   /* 2 lists x 2 fast modes */
+	unlink(path);
+	free(txt);
+}
+
 static void
 t_fast_fallbacks(void **state)
 {
@@ -1341,6 +1425,8 @@ main(void)
 		cmocka_unit_test(t_fast_generated),
 		cmocka_unit_test(t_fast_bad_tokens),
 		cmocka_unit_test(t_fast_fallbacks),
+		cmocka_unit_test(t_fast_texts),
+		cmocka_unit_test(t_fast_long_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
