@@ -2278,6 +2278,20 @@ is_ws(char c)
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+/* sr_open: step past the '[' at pos and the whitespace after it; 1 when
+ * the list is empty (its ']' read too), else 0. */
+static int
+sr_open(sreader *r, size_t *nl)
+{
+	r->pos++;
+	sr_skip_ws(r, nl);
+	if (r->pos < r->end && r->buf[r->pos] == ']') {
+		r->pos++;
+		return 1;
+	}
+	return 0;
+}
+
 /* sr_list: one flat list at '[' (fast_list's grammar), values appended to
  * (*v, *n, *cap). Returns 1, or 0 when the fast path would not read it.
  * Values and separators are read straight from the buffer while the next
@@ -2286,12 +2300,8 @@ is_ws(char c)
 static int
 sr_list(sreader *r, const pctx *p, double **v, size_t *n, size_t *cap, size_t *nl)
 {
-	r->pos++;
-	sr_skip_ws(r, nl);
-	if (r->pos < r->end && r->buf[r->pos] == ']') {
-		r->pos++;
+	if (sr_open(r, nl))
 		return 1;
-	}
 	for (;;) {
 		sr_fill(r, STREAM_LOOKAHEAD);
 		const char *t = r->buf, *lim = r->buf + r->end;
@@ -2348,12 +2358,8 @@ sr_array(sreader *r, const pctx *p, farr *f, size_t *nl)
 	size_t nv = 0, ocap = 1024;
 	f->ofs = br_xmalloc(ocap * sizeof *f->ofs);
 	f->ofs[0] = 0;
-	r->pos++;
-	sr_skip_ws(r, nl);
-	if (r->pos < r->end && r->buf[r->pos] == ']') {
-		r->pos++;
+	if (sr_open(r, nl))
 		return 1;
-	}
 	for (;;) {
 		sr_fill(r, STREAM_LOOKAHEAD);
 		const char *t = r->buf + r->pos;
@@ -2388,12 +2394,8 @@ sr_array(sreader *r, const pctx *p, farr *f, size_t *nl)
 static int
 sr_strings(sreader *r, farr *f, size_t *nl, int only_empty)
 {
-	r->pos++;
-	sr_skip_ws(r, nl);
-	if (r->pos < r->end && r->buf[r->pos] == ']') {
-		r->pos++;
+	if (sr_open(r, nl))
 		return 1;
-	}
 	for (;;) {
 		sr_fill(r, 5);
 		if (r->pos >= r->end)
