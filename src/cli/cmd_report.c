@@ -754,7 +754,16 @@ br_cmd_report(int argc, char **argv)
 		return BR_EXIT_INPUT;
 	}
 	int rc;
-	if (o.in.bench_path == NULL && br_campaign_looks_like(o.run_dir))
+	const char *one_run_opt = o.in.bench_path ? "--bench" : o.in.metrics_path ? "--metrics" :
+	    o.in.log_path ? "--log" : o.in.meta_path ? "--meta" : NULL;
+	int campaign = br_campaign_looks_like(o.run_dir);
+	if (campaign && one_run_opt != NULL) {
+		/* the option names one run's file: against a campaign folder it would
+		 * make a one-run report named after the campaign */
+		fprintf(stderr, "benchreport: %s names one run's file, but %s is a campaign folder (sub-folders "
+		    "of runs): give that run's folder instead, or drop %s\n", one_run_opt, o.run_dir, one_run_opt);
+		rc = BR_EXIT_USAGE;
+	} else if (campaign)
 		rc = campaign_report(&o, tmpl);
 	else if (o.focus != NULL) {
 		fprintf(stderr, "benchreport: --focus needs a campaign folder (sub-folders of runs); "

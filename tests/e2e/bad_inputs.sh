@@ -47,4 +47,12 @@ check "no bench result: says what it expected" grep -q "stress.json" "$tmp/err"
 check "missing folder: exit 3" [ "$rc" -eq 3 ]
 "$BIN" --no-such-option 2> "$tmp/err"; rc=$?
 check "unknown option: exit 2" [ "$rc" -eq 2 ]
+# a campaign folder with an option naming one run's file: exit 2, nothing written
+mkdir -p "$tmp/camp"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp/a"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp/b"
+rm -rf "$tmp/camp/a/report" "$tmp/camp/b/report"
+"$BIN" "$tmp/camp" --bench "$tmp/camp/a/stress.json" 2> "$tmp/err"; rc=$?
+check "campaign + --bench: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "campaign + --bench: says why" grep -q "campaign folder" "$tmp/err"
+check "campaign + --bench: nothing written" [ ! -e "$tmp/camp/report" ]
 finish
