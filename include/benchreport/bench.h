@@ -97,6 +97,7 @@ typedef struct br_bench {
 	int has_latencies;         /* `latencies` array present */
 	int has_start_times;
 	int has_queue_times;
+	int has_errors;            /* (added) an `errors` array says which requests failed */
 
 	br_bench_extra *extras;    /* unknown top-level keys, in file order */
 	size_t n_extras;

@@ -940,6 +940,7 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 	b->has_latencies = arr[A_LAT] != NULL;
 	b->has_start_times = arr[A_START] != NULL;
 	b->has_queue_times = arr[A_QUEUE] != NULL;
+	b->has_errors = arr[A_ERR] != NULL;
 	b->requests = br_xcalloc(n, sizeof *b->requests);
 	b->n_requests = n;
 	farr *fi = arr[A_ITLS] ? o->fast[A_ITLS] : NULL;
@@ -1145,6 +1146,21 @@ check_counts(octx *o, br_bench *b, int have_failed, char **cause)
 			    "\"%s\": %.0f but the %zu successful requests' \"%s\" sum to %.0f; expected "
 			    "the same count (the total covers the successful requests)",
 			    tt[i].key, tt[i].total, n_ok, tt[i].arr, tt[i].sum);
+	/* with an errors array the arrays say which requests failed: the
+	 * header's counts must be theirs (vllm bench serve counts completed as
+	 * the successful requests, failed as the others) */
+	size_t n_fail = b->n_requests - n_ok;
+	if (b->has_errors && b->n_requests > 0 && !isnan(b->completed) && b->completed != (double)n_ok)
+		return err_at(o->p, key_off(o, "completed"), cause,
+		    "\"completed\": %.0f but %zu of the %zu per-request entries have no error (\"errors\"); "
+		    "expected completed to count the requests without an error",
+		    b->completed, n_ok, b->n_requests);
+	if (b->has_errors && b->n_requests > 0 && have_failed && !isnan(b->failed) &&
+	    b->failed != (double)n_fail)
+		return err_at(o->p, key_off(o, "failed"), cause,
+		    "\"failed\": %.0f but %zu of the %zu per-request entries carry an error (\"errors\"); "
+		    "expected failed to count the requests with an error",
+		    b->failed, n_fail, b->n_requests);
 	if (b->n_requests > 0 && !isnan(b->completed) && b->completed > (double)b->n_requests)
 		return err_at(o->p, key_off(o, "completed"), cause,
 		    "\"completed\": %.0f but the per-request arrays hold only %zu requests; "

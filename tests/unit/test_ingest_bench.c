@@ -736,11 +736,18 @@ t_bad_counts(void **state)
 		"{\"duration\": 1, \"completed\": 1, \"total_input_tokens\": -100}",
 		"{\"duration\": 1, \"completed\": 1, \"total_output_tokens\": Infinity}",
 		"{\"duration\": 1, \"completed\": 2.5}",
+		/* the header against the errors array (the breaker's edits of a real run) */
+		"{\"duration\": 1, \"completed\": 3, \"failed\": 10, \"ttfts\": [0.1, 0.2, 0.3], \"errors\": [\"\", \"\", \"\"]}",
+		"{\"duration\": 1, \"completed\": 2, \"ttfts\": [0.1, 0.2, 0.3], \"errors\": [\"\", null, \"\"]}",
+		"{\"duration\": 1, \"completed\": 3, \"ttfts\": [0.1, 0.2, 0], \"errors\": [\"\", \"\", \"boom\"]}",
 	};
 	const char *want[] = { "\"failed\": -1 is negative", "\"num_prompts\": -2 is negative",
 		"\"total_input_tokens\": -100 is negative", "\"total_output_tokens\": inf: expected a whole number of tokens",
-		"\"completed\": 2.5: expected a whole number of requests" };
-	for (int i = 0; i < 5; i++) {
+		"\"completed\": 2.5: expected a whole number of requests",
+		"n.json:1:33: \"failed\": 10 but 0 of the 3 per-request entries carry an error",
+		"n.json:1:17: \"completed\": 2 but 3 of the 3 per-request entries have no error",
+		"n.json:1:17: \"completed\": 3 but 2 of the 3 per-request entries have no error" };
+	for (int i = 0; i < 8; i++) {
 		br_bench_set s;
 		c = NULL;
 		assert_int_equal(br_bench_parse_text("n.json", bad[i], strlen(bad[i]), &s, &c), -1);
@@ -1265,9 +1272,12 @@ t_fast_texts(void **state)
 		{ "[\"a\", \"b\"]", NULL, 0, 0 },                                /* 2 texts for 3 requests */
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-		char *txt = br_xasprintf("{\"duration\": 3, \"completed\": 3, \"num_prompts\": 3,\n"
+		/* requests whose error is not "" failed: completed counts the others */
+		int n_ok = 3 - (cases[c].errors && strstr(cases[c].errors, "timeout")) -
+		    (cases[c].errors && strstr(cases[c].errors, "\" \""));
+		char *txt = br_xasprintf("{\"duration\": 3, \"completed\": %d, \"num_prompts\": 3,\n"
 		    " \"ttfts\": [0.1, 0.2, 0.3], \"itls\": [[0.01], [0.02, 0.03], []],\n"
-		    " \"generated_texts\": %s%s%s}\n", cases[c].texts,
+		    " \"generated_texts\": %s%s%s}\n", n_ok, cases[c].texts,
 		    cases[c].errors ? ",\n \"errors\": " : "", cases[c].errors ? cases[c].errors : "");
 		char path[] = "/tmp/br_texts.XXXXXX";
 		int fd = mkstemp(path);
