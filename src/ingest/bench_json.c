@@ -1054,6 +1054,20 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 	return 0;
 }
 
+/* bad_date: 1 when d is written as YYYYMMDD-HHMMSS (vllm bench serve's
+ * format) but names no real time (month 13, hour 25, 31 April). */
+static int
+bad_date(const char *d)
+{
+	int Y, M, D, h, m, sec, n = 0;
+	if (strlen(d) != 15 || sscanf(d, "%4d%2d%2d-%2d%2d%2d%n", &Y, &M, &D, &h, &m, &sec, &n) != 6 || n != 15)
+		return 0;   /* another format: kept as text */
+	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	if (M < 1 || M > 12 || D < 1 || D > mdays[M - 1] || h > 23 || m > 59 || sec > 60)
+		return 1;
+	return M == 2 && D == 29 && !((Y % 4 == 0 && Y % 100 != 0) || Y % 400 == 0);
+}
+
 /*
  * check_counts: completed, failed, num_prompts and total_*_tokens, when
  * present (not NAN), must be whole numbers >= 0 and not absurdly large
@@ -1109,6 +1123,41 @@ check_counts(octx *o, br_bench *b, int have_failed, char **cause)
 			return err_at(o->p, key_off(o, k), cause,
 			    "\"%s\": %g: expected a rate per second >= 0 (at most 1e12)", k, rt[i].v);
 		}
+	/* the offered load: a rate > 0 or inf (inf: all at once), a gamma shape > 0 */
+	if (!isnan(b->request_rate_rps) && !(b->request_rate_rps > 0 && b->request_rate_rps <= 1e12) &&
+	    !(isinf(b->request_rate_rps) && b->request_rate_rps > 0))
+		return err_at(o->p, key_off(o, "request_rate"), cause,
+		    "\"request_rate\": %g: expected the offered rate in requests per second (> 0), or inf for "
+		    "all at once", b->request_rate_rps);
+	if (!isnan(b->burstiness) && !(b->burstiness > 0))
+		return err_at(o->p, key_off(o, "burstiness"), cause,
+		    "\"burstiness\": %g: expected the gamma shape of the arrivals (> 0; 1 = Poisson, inf = evenly spaced)",
+		    b->burstiness);
+	if (!isnan(b->num_prompts) && !isnan(b->completed) &&
+	    b->completed + (have_failed && !isnan(b->failed) ? b->failed : 0) > b->num_prompts)
+		return err_at(o->p, key_off(o, "num_prompts"), cause,
+		    "\"num_prompts\": %.0f but the run completed %.0f%s; expected num_prompts to count every "
+		    "request sent", b->num_prompts, b->completed,
+		    have_failed && b->failed > 0 ? " and failed more" : "");
+	if (b->date != NULL && bad_date(b->date))
+		return err_at(o->p, key_off(o, "date"), cause,
+		    "\"date\": \"%s\" is no time of day: expected the run's end as YYYYMMDD-HHMMSS",
+		    b->date);
+	/* the total token rate counts the output and the input tokens: it is
+	 * never below either (an output_throughput of 1e9 beside a total of
+	 * 3,166 tok/s was printed as stated) */
+	const struct { const char *key; double v; } part[] = {
+		{ "output_throughput", b->output_throughput_tps },
+		{ "input_throughput", b->input_throughput_tps },
+	};
+	for (size_t i = 0; i < 2; i++)
+		if (isfinite(part[i].v) && isfinite(b->total_token_throughput_tps) &&
+		    find_key(o, part[i].key) != NULL && find_key(o, "total_token_throughput") != NULL &&
+		    part[i].v > b->total_token_throughput_tps * (1 + 1e-9) + 1e-9)
+			return err_at(o->p, key_off(o, part[i].key), cause,
+			    "\"%s\": %g tok/s is more than \"total_token_throughput\": %g tok/s; expected a part "
+			    "of the total (input + output tokens per second)", part[i].key, part[i].v,
+			    b->total_token_throughput_tps);
 	/* the per-request arrays against the header: every request lies inside
 	 * the run, and the token totals count the successful requests (FORMATS.md §1) */
 	double max_lat = 0, sum_in = 0, sum_out = 0;

@@ -33,7 +33,7 @@ check "duration 0: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "duration 0: names the key with line:col" grep -qE 'stress\.json:1:[0-9]+: "duration": 0: expected' "$tmp/err"
 # 4. JSONL of three results: the last one is reported, with a note
 d="$tmp/jsonl"; mkdir -p "$d"
-for n in 10 20 30; do sed "s/\"num_prompts\": 12/\"num_prompts\": $n/" "$SRC/fixtures/runs/tiny/stress.json"; echo; done > "$d/results.jsonl"
+for n in 12 20 30; do sed "s/\"num_prompts\": 12/\"num_prompts\": $n/" "$SRC/fixtures/runs/tiny/stress.json"; echo; done > "$d/results.jsonl"
 "$BIN" "$d" -q 2> "$tmp/err"; rc=$?
 check "jsonl: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "jsonl: the last result (num_prompts 30) is reported" [ "$(jget "$d/report/summary.json" bench.num_prompts)" = 30 ]

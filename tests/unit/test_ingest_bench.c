@@ -512,7 +512,7 @@ t_parse_text(void **state)
 	    "{\"duration\": 1, \"completed\": 2, \"num_prompts\": 3}\r\n"
 	    "\r\n"
 	    "{\n  \"duration\": 2.5,\n  \"completed\": 4,\n  \"request_rate\": Infinity,\n"
-	    "  \"burstiness\": -Infinity, \"max_concurrency\": NaN\n}\n";
+	    "  \"burstiness\": Infinity, \"max_concurrency\": NaN\n}\n";
 	br_bench_set s;
 	char *cause = NULL;
 	assert_int_equal(br_bench_parse_text("mem.jsonl", txt, strlen(txt), &s, &cause), 0);
@@ -522,7 +522,7 @@ t_parse_text(void **state)
 	assert_int_equal(s.runs[1].source_line, 3);
 	assert_double_abs(s.runs[0].failed, 1, 0);      /* 3 - 2, derived */
 	assert_true(isinf(s.runs[1].request_rate_rps) && s.runs[1].request_rate_rps > 0);
-	assert_true(isinf(s.runs[1].burstiness) && s.runs[1].burstiness < 0);
+	assert_true(isinf(s.runs[1].burstiness) && s.runs[1].burstiness > 0);
 	assert_nan(s.runs[1].max_concurrency);
 	assert_nan(s.runs[1].failed);                   /* no failed, no num_prompts */
 	br_bench_set_free(&s);
@@ -740,14 +740,30 @@ t_bad_counts(void **state)
 		"{\"duration\": 1, \"completed\": 3, \"failed\": 10, \"ttfts\": [0.1, 0.2, 0.3], \"errors\": [\"\", \"\", \"\"]}",
 		"{\"duration\": 1, \"completed\": 2, \"ttfts\": [0.1, 0.2, 0.3], \"errors\": [\"\", null, \"\"]}",
 		"{\"duration\": 1, \"completed\": 3, \"ttfts\": [0.1, 0.2, 0], \"errors\": [\"\", \"\", \"boom\"]}",
+		/* the breaker's header edits of the demo's c16 run (columns counted by hand: 33 = after
+		 * `{"duration": 1, "completed": 3, `, 35 with completed 128) */
+		"{\"duration\": 1, \"completed\": 3, \"request_rate\": -2}",
+		"{\"duration\": 1, \"completed\": 3, \"burstiness\": -1}",
+		"{\"duration\": 1, \"completed\": 128, \"num_prompts\": 5}",
+		"{\"duration\": 1, \"completed\": 128, \"num_prompts\": 128, \"failed\": 3}",
+		"{\"duration\": 1, \"completed\": 3, \"date\": \"20261315-250000\"}",
+		"{\"duration\": 1, \"completed\": 3, \"date\": \"20250229-120000\"}",
+		"{\"duration\": 1, \"completed\": 3, \"output_throughput\": 1e9, \"total_token_throughput\": 3165.9}",
 	};
 	const char *want[] = { "\"failed\": -1 is negative", "\"num_prompts\": -2 is negative",
 		"\"total_input_tokens\": -100 is negative", "\"total_output_tokens\": inf: expected a whole number of tokens",
 		"\"completed\": 2.5: expected a whole number of requests",
 		"n.json:1:33: \"failed\": 10 but 0 of the 3 per-request entries carry an error",
 		"n.json:1:17: \"completed\": 2 but 3 of the 3 per-request entries have no error",
-		"n.json:1:17: \"completed\": 3 but 2 of the 3 per-request entries have no error" };
-	for (int i = 0; i < 8; i++) {
+		"n.json:1:17: \"completed\": 3 but 2 of the 3 per-request entries have no error",
+		"n.json:1:33: \"request_rate\": -2: expected the offered rate",
+		"n.json:1:33: \"burstiness\": -1: expected the gamma shape",
+		"n.json:1:35: \"num_prompts\": 5 but the run completed 128",
+		"n.json:1:35: \"num_prompts\": 128 but the run completed 128 and failed more",
+		"n.json:1:33: \"date\": \"20261315-250000\" is no time of day",
+		"n.json:1:33: \"date\": \"20250229-120000\" is no time of day",
+		"n.json:1:33: \"output_throughput\": 1e+09 tok/s is more than \"total_token_throughput\": 3165.9 tok/s" };
+	for (int i = 0; i < (int)(sizeof want / sizeof want[0]); i++) {
 		br_bench_set s;
 		c = NULL;
 		assert_int_equal(br_bench_parse_text("n.json", bad[i], strlen(bad[i]), &s, &c), -1);
