@@ -72,6 +72,9 @@ typedef struct br_latency {
 	int count_known[BR_N_LATENCY];
 	size_t n_itl_inconsistent; /* (added) successful requests whose TTFT + Σ ITL exceeds their
 	                              E2E latency: their gaps are left out of ITL */
+	int itl_from_file;         /* (added) 1: arrays present but every ITL list empty although
+	                              requests streamed 2+ tokens; m[BR_ITL] holds the file's own
+	                              ITL statistics (not recomputed, not checked) */
 	int itl_stalls_known;      /* (added) 1 only when recomputed from ITL arrays;
 	                              0 → itl_stalls is meaningless ("unknown"), not 0 */
 	size_t itl_stalls;         /* ITL gaps > the stall threshold (valid when itl_stalls_known) */

@@ -68,8 +68,8 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
 	for (size_t i = 0; i < b->n_stats; i++) {
 		const br_file_stat *fs = &b->stats[i];
 		int k = metric_index(fs->metric);
-		if (k < 0)
-			continue;
+		if (k < 0 || (k == BR_ITL && out->itl_from_file))
+			continue;   /* (ITL from the file: nothing recomputed to compare) */
 		br_latency_check *c = &out->checks[out->n_checks];
 		snprintf(c->key, sizeof c->key, "%s", fs->key);
 		c->file_ms = fs->value_ms;
@@ -114,23 +114,31 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
  * says completed = 0, its statistics (vLLM writes 0 for an empty set) are
  * not used: every metric stays absent.
  */
+/* file_metric: m[k] from the file's own statistics of metric k; 1 when the
+ * file states at least one. */
+static int
+file_metric(const br_bench *b, int k, br_describe_t *d)
+{
+	const char *mn = br_latency_metric_name[k];
+	d->mean = br_bench_file_stat(b, mn, "mean", NAN);
+	d->std = br_bench_file_stat(b, mn, "std", NAN);
+	d->median = br_bench_file_stat(b, mn, "median", NAN);
+	d->p90 = br_bench_file_stat(b, mn, "p", 90);
+	d->p99 = br_bench_file_stat(b, mn, "p", 99);
+	d->p999 = br_bench_file_stat(b, mn, "p", 99.9);
+	d->p9999 = br_bench_file_stat(b, mn, "p", 99.99);
+	d->max = br_bench_file_stat(b, mn, "p", 100);
+	return br_isnum(d->mean) || br_isnum(d->median) ||
+	    br_isnum(d->std) || br_isnum(d->p90) || br_isnum(d->p99) ||
+	    br_isnum(d->p999) || br_isnum(d->p9999);
+}
+
 static void
 from_file_values(const br_bench *b, br_latency *out)
 {
 	for (int k = 0; k < BR_N_LATENCY; k++) {
-		const char *mn = br_latency_metric_name[k];
 		br_describe_t *d = &out->m[k];
-		d->mean = br_bench_file_stat(b, mn, "mean", NAN);
-		d->std = br_bench_file_stat(b, mn, "std", NAN);
-		d->median = br_bench_file_stat(b, mn, "median", NAN);
-		d->p90 = br_bench_file_stat(b, mn, "p", 90);
-		d->p99 = br_bench_file_stat(b, mn, "p", 99);
-		d->p999 = br_bench_file_stat(b, mn, "p", 99.9);
-		d->p9999 = br_bench_file_stat(b, mn, "p", 99.99);
-		d->max = br_bench_file_stat(b, mn, "p", 100);
-		int any = br_isnum(d->mean) || br_isnum(d->median) ||
-		    br_isnum(d->std) || br_isnum(d->p90) || br_isnum(d->p99) ||
-		    br_isnum(d->p999) || br_isnum(d->p9999);
+		int any = file_metric(b, k, d);
 		if (any && br_isnum(b->completed) && b->completed == 0) {
 			/* no request succeeded: vLLM writes 0 for every statistic of
 			 * an empty set; those zeros are not latencies */
@@ -444,6 +452,18 @@ in_order_slices(const br_bench *b)
  * before it is scaled to ms, because the stall search walks each request's
  * gaps in s.
  */
+/* itls_expected: 1 when some successful request produced 2+ output tokens,
+ * so its ITL list should hold gaps. */
+static int
+itls_expected(const br_bench *b)
+{
+	for (size_t i = 0; i < b->n_requests; i++)
+		if (!b->requests[i].failed && br_isnum(b->requests[i].output_len_tokens) &&
+		    b->requests[i].output_len_tokens > 1)
+			return 1;
+	return 0;
+}
+
 static void
 analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 {
@@ -614,6 +634,13 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 	br_describe_ranked(pool, n_pool, out->ranked[BR_ITL], &out->m[BR_ITL]);
 	if (n_pool > 0)
 		out->itl_max_ms = out->m[BR_ITL].max;
+	else if (itls_expected(b) && file_metric(b, BR_ITL, &out->m[BR_ITL])) {
+		/* every ITL list empty although requests streamed many tokens (an
+		 * edited or truncated file): the file's own ITL statistics stand */
+		out->itl_from_file = 1;
+		out->has_stats[BR_ITL] = 1;
+		out->count_known[BR_ITL] = 0;
+	}
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
 	group_errors(b, out);
 	br_latency_fill_cdf(out);

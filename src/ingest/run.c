@@ -536,6 +536,33 @@ fix_reversed_pair(br_run *r)
 	    "one (%zu counters): the two files look swapped, so they were read the other way round", down);
 }
 
+/*
+ * note_empty_itls: a warning when the bench result has an "itls" list per
+ * request but every one is empty although successful requests streamed
+ * 2+ tokens (an edited or cut file): ITL is then not recomputed (the
+ * analysis takes the file's own ITL statistics, if any).
+ */
+static void
+note_empty_itls(br_run *r, const char *bench)
+{
+	const br_bench *b = r->bench.n > 0 ? &r->bench.runs[0] : NULL;
+	if (b == NULL || b->n_requests == 0 || b->requests == NULL)
+		return;
+	double max_out = 0;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (q->n_itls > 0)
+			return;
+		if (!q->failed && br_isnum(q->output_len_tokens) && q->output_len_tokens > max_out)
+			max_out = q->output_len_tokens;
+	}
+	if (max_out > 1)
+		br_run_add_warning(r, "%s: every request's \"itls\" list is empty although the successful "
+		    "requests produced up to %.0f output tokens each: ITL is not recomputed; the ITL figures are "
+		    "the file's own statistics (median_itl_ms ...), where it states them", br_basename(bench),
+		    max_out);
+}
+
 /* is_counter: 1 for a column that only rises while the server runs. */
 static int
 is_counter(const char *name)
@@ -991,6 +1018,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 		    r->bench.runs[0].source_line);
 	}
 
+	note_empty_itls(r, bench);
 	if (r->metrics_kind == BR_METRICS_PAIR)
 		fix_reversed_pair(r);
 	for (size_t i = 0; r->metrics != NULL && i < r->metrics->n_warnings; i++)

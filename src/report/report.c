@@ -651,7 +651,8 @@ latency_section(ctx *c)
 		strpool_free(&p);
 		return;
 	}
-	para(c, l->from_arrays ? "latency.intro_arrays" : "latency.intro_file");
+	para(c, !l->from_arrays ? "latency.intro_file" : l->itl_from_file ? "latency.intro_arrays_itl_file" :
+	    "latency.intro_arrays");
 
 	const char *hdr[9];
 	static const char *cols[9] = { "latency.col_metric", "latency.col_count", "latency.col_mean",
