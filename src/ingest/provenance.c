@@ -640,11 +640,21 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
  * +12 h, minus its duration), the reason (malloc'd); else NULL.
  */
 static char *
+misses_span(const char *what, double t0, double t1, const br_bench *b);
+
+static char *
 misses_bench(const br_series *m, const br_bench *b)
 {
 	if (m == NULL || m->n_rows < 2 || m->t_s == NULL)
 		return NULL;
-	double t0 = m->t_s[0], t1 = m->t_s[m->n_rows - 1];
+	return misses_span("its samples", m->t_s[0], m->t_s[m->n_rows - 1], b);
+}
+
+/* misses_span: misses_bench for the span [t0, t1] (epoch s) of `what`
+ * ("its samples", "its batch lines"). */
+static char *
+misses_span(const char *what, double t0, double t1, const br_bench *b)
+{
 	struct tm tm;
 	memset(&tm, 0, sizeof tm);
 	if (b->date == NULL || strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL || !isfinite(t0) || !isfinite(t1))
@@ -655,6 +665,11 @@ misses_bench(const br_series *m, const br_bench *b)
 	if (!(t1 < lo || t0 > hi))
 		return NULL;
 	char a[32], c[32];
+	if (strcmp(what, "its batch lines") == 0)   /* two sentences, each its own translation */
+		return br_xasprintf("its batch lines cover %s to %s UTC but the bench result ended "
+		    "%.4s-%.2s-%.2s %.2s:%.2s:%.2s (client local time, any time zone): they do not overlap, so the "
+		    "log did not see this run and its KV pool and arguments may be another server's", utc(t0, a),
+		    utc(t1, c), b->date, b->date + 4, b->date + 6, b->date + 9, b->date + 11, b->date + 13);
 	return br_xasprintf("its samples cover %s to %s UTC but the bench result ended "
 	    "%.4s-%.2s-%.2s %.2s:%.2s:%.2s (client local time, any time zone): they do not overlap, so it "
 	    "describes another run", utc(t0, a), utc(t1, c), b->date, b->date + 4, b->date + 6,
@@ -711,6 +726,20 @@ br_run_check_provenance(br_run *r)
 	if (r->log != NULL && later_startup(r->log, b, why, sizeof why)) {
 		set_aside(r, "server log", "the server log", br_xstrdup(why));
 		drop_log(r);
+	}
+
+	/* 1b'. an SGLang log (full dates) whose stamped batch lines all lie
+	 * outside the bench run did not see it: neither its capacity nor the
+	 * series its lines would give are this run's */
+	if (r->log != NULL && r->log->engine_kind == BR_ENGINE_SGLANG && isfinite(r->log->stats_epoch0_s) &&
+	    r->log->n_stats > 0 && isfinite(r->log->stats[0].t_s) &&
+	    isfinite(r->log->stats[r->log->n_stats - 1].t_s)) {
+		char *off = misses_span("its batch lines", r->log->stats_epoch0_s + r->log->stats[0].t_s,
+		    r->log->stats_epoch0_s + r->log->stats[r->log->n_stats - 1].t_s, b);
+		if (off != NULL) {
+			set_aside(r, "server log", "the server log", off);
+			drop_log(r);
+		}
 	}
 
 	/* 1c'. metrics holding series of two engines: read as one, said so */
