@@ -767,6 +767,30 @@ br_run_check_provenance(br_run *r)
 		}
 	}
 
+	/* 2'. llama-server runs at most n_slots requests at once, and a request
+	 * holds its slot from its first to its last token at least: when the
+	 * successful requests' decode time (E2E latency − TTFT) adds up to more
+	 * than n_slots × the run's duration, the bench was not served by the
+	 * server of this log (another model's log names nothing we could check) */
+	if (r->log != NULL && r->log->engine_kind == BR_ENGINE_LLAMACPP && br_isnum(r->log->max_num_seqs) &&
+	    r->log->max_num_seqs >= 1 && br_isnum(b->duration_s) && b->duration_s > 0) {
+		double busy_s = 0;
+		for (size_t i = 0; i < b->n_requests; i++) {
+			const br_request *q = &b->requests[i];
+			if (!q->failed && isfinite(q->latency_s) && isfinite(q->ttft_s) && q->latency_s > q->ttft_s)
+				busy_s += q->latency_s - q->ttft_s;
+		}
+		double at_once = busy_s / b->duration_s;
+		if (at_once > 1.05 * r->log->max_num_seqs + 0.5) {
+			set_aside(r, "server log", "the server log", br_xasprintf("it is of a llama-server with %.0f "
+			    "slot%s, but the bench's successful requests spent %.1f s between their first and last "
+			    "tokens in a run of %.1f s, so at least %.1f were served at once: another server served "
+			    "this run", r->log->max_num_seqs, r->log->max_num_seqs == 1 ? "" : "s", busy_s,
+			    b->duration_s, at_once));
+			drop_log(r);
+		}
+	}
+
 	/* 2. the log's model (not for llama-server: it names a model file and
 	 * answers whatever model name a client sends, so names prove nothing) */
 	if (r->log != NULL && bench.n > 0 && r->log->engine_kind != BR_ENGINE_LLAMACPP) {
