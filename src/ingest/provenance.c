@@ -760,10 +760,28 @@ br_run_check_provenance(br_run *r)
 		br_engine me = br_series_engine(r->metrics);
 		br_engine le = (br_engine)r->log->engine_kind;
 		if (me != BR_ENGINE_UNKNOWN && le != BR_ENGINE_UNKNOWN && me != le) {
-			set_aside(r, "server log", "the server log", br_xasprintf("it was written by %s while "
-			    "the metrics are %s's: its capacity lines belong to another server",
-			    br_engine_name(le), br_engine_name(me)));
-			drop_log(r);
+			/* the one of the two that names another model than the bench's
+			 * goes (a stray .prom of another server must not take the log
+			 * of this run's model with it); else the log */
+			names mm = { 0 }, lg = { 0 };
+			metrics_models(r->metrics, &mm);
+			names_add(&lg, r->log->model);
+			names_add(&lg, r->log->served_model_name);
+			if (bench.n > 0 && mm.n > 0 && !overlap(&bench, &mm) && lg.n > 0 && overlap(&bench, &lg)) {
+				char *bn = joined(&bench), *mn = joined(&mm);
+				set_aside(r, "metrics", "the server metrics", br_xasprintf("its model_name label is %s, "
+				    "the bench ran against %s: it is another server's counters", mn, bn));
+				free(bn);
+				free(mn);
+				drop_metrics(r);
+			} else {
+				set_aside(r, "server log", "the server log", br_xasprintf("it was written by %s while "
+				    "the metrics are %s's: its capacity lines belong to another server",
+				    br_engine_name(le), br_engine_name(me)));
+				drop_log(r);
+			}
+			names_free(&mm);
+			names_free(&lg);
 		}
 	}
 
