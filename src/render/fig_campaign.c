@@ -52,10 +52,78 @@ bench_of(const br_campaign *c, size_t i)
 }
 
 /* run_label: category label of run i (its name, else "run N"); a name
- * longer than 28 bytes keeps its first 13 and last 13 around "…" (a
+ * longer than 28 bytes loses the ends it shares with the other long names
+ * (distinct_label), then keeps its first 13 and last 13 bytes around "…" (a
  * `vllm bench sweep` folder name is ~60 characters: rotated whole, it would
  * leave the panel no room to plot); the CSV keeps the full name. malloc'd. */
 static char *short_label(const char *n);
+
+static int
+is_name_sep(char ch)
+{
+	return ch == '-' || ch == '_' || ch == '.' || ch == ' ' || ch == '/' || ch == '=' || ch == ',';
+}
+
+/* shared_ends: the bytes every name of names[0..n) longer than 28 shares
+ * at its start (*pre) and end (*suf), each cut back to just after / before
+ * a separator (- _ . space / = ,) so no word is split; 0 and 0 with fewer
+ * than 2 such names. Long sweep folder names differ only in the middle (the
+ * setting): cut in the middle, every label read "qwen2.5-7b-in…ery-long-name". */
+static void
+shared_ends(const char *const *names, size_t n, size_t *pre, size_t *suf)
+{
+	const char *first = NULL;
+	size_t np = 0, ns = 0, n_long = 0, flen = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *s = names[i];
+		size_t len = s ? strlen(s) : 0;
+		if (len <= 28)
+			continue;
+		if (n_long++ == 0) {
+			first = s;
+			flen = np = ns = len;
+			continue;
+		}
+		size_t k = 0;
+		while (k < np && k < len && s[k] == first[k])
+			k++;
+		np = k;
+		k = 0;
+		while (k < ns && k < len && s[len - 1 - k] == first[flen - 1 - k])
+			k++;
+		ns = k;
+	}
+	*pre = *suf = 0;
+	if (n_long < 2)
+		return;
+	while (np > 0 && !is_name_sep(first[np - 1]))
+		np--;
+	while (ns > 0 && !is_name_sep(first[flen - ns]))
+		ns--;
+	*pre = np;
+	*suf = ns;
+}
+
+/* distinct_label: short_label of names[i] after the bytes all long names
+ * share at both ends (shared_ends) are cut to "…"; malloc'd. */
+static char *
+distinct_label(const char *const *names, size_t n, size_t i)
+{
+	const char *s = names[i];
+	size_t len = strlen(s), pre, suf;
+	shared_ends(names, n, &pre, &suf);
+	if (len > 28 && pre + suf < len) {
+		char *mid = br_xasprintf("%s%.*s%s", pre ? "…" : "", (int)(len - pre - suf), s + pre,
+		    suf ? "…" : "");
+		if (strlen(mid) < len) {
+			char *l = short_label(mid);
+			free(mid);
+			return l;
+		}
+		free(mid);
+	}
+	return short_label(s);
+}
 
 static char *
 run_label(const br_campaign *c, br_ftx *ft, size_t i)
@@ -63,7 +131,12 @@ run_label(const br_campaign *c, br_ftx *ft, size_t i)
 	const char *n = c->runs[i].name;
 	if (!(n && n[0]))
 		return br_xstrdup(br_ftp(ft, "campaign.run_n", "{s:I}", "n", (json_int_t)(i + 1)));
-	return short_label(n);
+	const char **names = br_xmalloc(c->n_runs * sizeof *names);
+	for (size_t k = 0; k < c->n_runs; k++)
+		names[k] = c->runs[k].name ? c->runs[k].name : "";
+	char *l = distinct_label(names, c->n_runs, i);
+	free(names);
+	return l;
 }
 
 /* short_label: n, or its first and last 13 bytes around "…" when longer
@@ -260,9 +333,12 @@ set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs
 	}
 	size_t n = c->n_groups;
 	char **lab = br_xmalloc(n * sizeof *lab);
+	const char **glabels = br_xmalloc((n ? n : 1) * sizeof *glabels);
+	for (size_t i = 0; i < n; i++)
+		glabels[i] = c->groups[i].label ? c->groups[i].label : "";
 	for (size_t i = 0; i < n; i++) {
 		xs[i] = (double)i;
-		char *sl = short_label(c->groups[i].label);
+		char *sl = distinct_label(glabels, n, i);
 		/* a repeat whose every request failed is in n but not in the means */
 		const char *nn = c->groups[i].n_all_failed > 0 ?
 		    br_ftp(ft, "campaign.repeats_failed", "{s:I,s:I}", "n", (json_int_t)c->groups[i].n,
@@ -275,6 +351,7 @@ set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs
 			lab[i] = br_xstrdup(br_ftp(ft, "campaign.config_label", "{s:s,s:s}", "label", sl, "repeats", nn));
 		free(sl);
 	}
+	free(glabels);
 	br_axis_set_categories(&ch->x, xs, (const char *const *)lab, n);
 	for (size_t i = 0; i < n; i++)
 		free(lab[i]);

@@ -78,4 +78,21 @@ no_finding() { "$PY" -c "import json,sys; f=[x['id'] for x in json.load(open(sys
 for id in oversubscribed throughput_cliff rec_max_num_seqs; do
   check "num_prompts 1: no $id" no_finding "$id"
 done
+# long folder names that differ only in the middle (breaker review, issue 14
+# session 2): the figures label each run by what differs ("…c16-2048-512-01…"),
+# not by the shared ends ("qwen2.5-7b-in…ery-long-name" on every bar)
+long="$tmp/camp-long"; mkdir -p "$long"; k=0
+for d in "$camp"/*/; do
+  [ -f "$d/stress.json" ] || continue
+  k=$((k + 1)); n=$(basename "$d")
+  dst="$long/qwen2.5-7b-instruct-h100-tp1-vllm0.27.1-run-$n-0$k-very-long-name"
+  cp -rl "$d" "$dst"; rm -rf "$dst/report" "$dst/run.json"
+  # without run.json's name the folder names the run (a new file: the copy is hard-linked)
+  "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d.pop('name', None); json.dump(d, open(sys.argv[2], 'w'))" "$d/run.json" "$dst/run.json"
+done
+"$BIN" "$long" -o "$tmp/long-out" -q 2> "$tmp/err"; rc=$?
+check "long names: report exit 0 (got $rc)" [ "$rc" -eq 0 ]
+pdftotext "$tmp/long-out/report.pdf" - > "$tmp/long.txt"
+check "long names: a run labelled by what differs" grep -q "…c16-2048-512-0[0-9]…" "$tmp/long.txt"
+check "long names: no label made of the shared ends" bash -c '! grep -q "qwen2.5-7b-in…" "$0"' "$tmp/long.txt"
 finish
