@@ -708,7 +708,8 @@ latency_section(ctx *c)
 
 	if (l->n_checks > 0) {
 		heading(c, 2, "latency.checks_heading");
-		para(c, l->n_mismatches ? "latency.checks_some_bad" : "latency.checks_all_ok");
+		para(c, l->n_mismatches ? "latency.checks_some_bad" : l->itl_from_file ? "latency.checks_all_ok_but_itl" :
+		    "latency.checks_all_ok");
 		if (l->n_checks_empty > 0)
 			note(c, "latency.checks_empty");
 		if (l->n_mismatches > 0) {
