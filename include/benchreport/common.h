@@ -46,14 +46,6 @@ void *br_xmalloc_huge(size_t n);
  * done; never fails.
  */
 void br_advise_huge(void *p, size_t n);
-/*
- * br_heap_release: hand the heap's free pages back to the kernel (glibc
- * keeps the pages of freed small blocks resident: a parsed DOM freed under
- * later allocations stays in the peak). Costs a walk of the heap, well under
- * a millisecond; a no-op without glibc. Call it after a phase that freed
- * much, before one that allocates much.
- */
-void br_heap_release(void);
 char *br_xstrndup(const char *s, size_t n);
 /* br_clip_utf8: malloc'd copy of [p, p+n) cut to at most `max` bytes at a
  * UTF-8 boundary, with "..." appended when cut. */

@@ -169,12 +169,12 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 		if (log != NULL && log->engine_kind == BR_ENGINE_SGLANG)
 			out->missing = "needs the SGLang log's max_total_num_tokens line (or kv_pool_tokens in "
 			    "run.json)";
-		else if (log != NULL && log->engine_kind != BR_ENGINE_LLAMACPP)
-			out->missing = "the server log given holds no readable GPU KV cache size line (a log cut "
-			    "before the engine started, or the line damaged); give kv_pool_tokens in run.json to stand in";
 		else if (log != NULL && log->engine_kind == BR_ENGINE_LLAMACPP)
 			out->missing = "needs the llama-server log's KV cache size line or n_ctx (or kv_pool_tokens "
 			    "in run.json)";
+		else if (log != NULL)
+			out->missing = "the server log given holds no readable GPU KV cache size line (a log cut "
+			    "before the engine started, or the line damaged); give kv_pool_tokens in run.json to stand in";
 		if (log != NULL && log->did_not_start)
 			out->missing = "the server never started (its log ends in an error before the KV cache lines)";
 		return;

@@ -104,16 +104,6 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
 	}
 }
 
-/*
- * from_file_values: without arrays, fill m[] from the file's own statistics.
- * has_stats[k] = the file gives at least one value of metric k. The count
- * is set only where the file implies it: TTFT, TPOT and E2EL have one value
- * per completed request (count = completed); the number of ITL gaps is not
- * in the file, so the ITL count stays 0 with count_known 0. Stalls need the
- * gaps themselves: itl_stalls_known stays 0 (threshold NAN). When the file
- * says completed = 0, its statistics (vLLM writes 0 for an empty set) are
- * not used: every metric stays absent.
- */
 /* file_metric: m[k] from the file's own statistics of metric k; 1 when the
  * file states at least one. */
 static int
@@ -133,6 +123,16 @@ file_metric(const br_bench *b, int k, br_describe_t *d)
 	    br_isnum(d->p999) || br_isnum(d->p9999);
 }
 
+/*
+ * from_file_values: without arrays, fill m[] from the file's own statistics.
+ * has_stats[k] = the file gives at least one value of metric k. The count
+ * is set only where the file implies it: TTFT, TPOT and E2EL have one value
+ * per completed request (count = completed); the number of ITL gaps is not
+ * in the file, so the ITL count stays 0 with count_known 0. Stalls need the
+ * gaps themselves: itl_stalls_known stays 0 (threshold NAN). When the file
+ * says completed = 0, its statistics (vLLM writes 0 for an empty set) are
+ * not used: every metric stays absent.
+ */
 static void
 from_file_values(const br_bench *b, br_latency *out)
 {
@@ -439,6 +439,18 @@ in_order_slices(const br_bench *b)
 	return 1;
 }
 
+/* itls_expected: 1 when some successful request produced 2+ output tokens,
+ * so its ITL list should hold gaps. */
+static int
+itls_expected(const br_bench *b)
+{
+	for (size_t i = 0; i < b->n_requests; i++)
+		if (!b->requests[i].failed && br_isnum(b->requests[i].output_len_tokens) &&
+		    b->requests[i].output_len_tokens > 1)
+			return 1;
+	return 0;
+}
+
 /*
  * analyze_latency: br_analyze_latency_taking (take may be NULL). From arrays
  * (successful requests only, ms): TTFT = ttft; E2EL = latency, else ttft +
@@ -452,18 +464,6 @@ in_order_slices(const br_bench *b)
  * before it is scaled to ms, because the stall search walks each request's
  * gaps in s.
  */
-/* itls_expected: 1 when some successful request produced 2+ output tokens,
- * so its ITL list should hold gaps. */
-static int
-itls_expected(const br_bench *b)
-{
-	for (size_t i = 0; i < b->n_requests; i++)
-		if (!b->requests[i].failed && br_isnum(b->requests[i].output_len_tokens) &&
-		    b->requests[i].output_len_tokens > 1)
-			return 1;
-	return 0;
-}
-
 static void
 analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 {

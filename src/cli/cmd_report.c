@@ -519,8 +519,6 @@ run_report(const report_opts *o, const br_template *tmpl)
 	if (!o->quiet && !o->json)
 		for (size_t i = 0; i < run.n_warnings; i++)
 			fprintf(stderr, "benchreport: note: %s\n", run.warnings[i]);
-	if (prepare_late)
-		br_heap_release();   /* the loaders' DOMs: 0.8 MB of the 108 MB result's peak */
 	br_analyze_taking_itls(&run, &a);   /* nothing below reads the run's per-request ITLs */
 	if (o->n_calib > 0) {
 		holders = br_xcalloc(o->n_calib, sizeof *holders);

@@ -5,9 +5,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include "benchreport/common.h"
 
 static void
@@ -164,13 +161,4 @@ br_clip_utf8(const char *p, size_t n, size_t max)
 	memcpy(o, p, k);
 	memcpy(o + k, "...", 4);
 	return o;
-}
-
-/* br_heap_release: see common.h. */
-void
-br_heap_release(void)
-{
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
 }

@@ -1573,18 +1573,13 @@ fast_strings(const pctx *p, farr *f, int only_empty)
 	}
 	for (;;) {
 		if (t[i] == '"') {
-			if (only_empty) {
-				if (t[i + 1] != '"')
-					return 0;
-				i += 2;
-			} else {
-				textscan st = { 0 };
-				int closed;
-				long k = text_scan(&st, (const unsigned char *)t + i + 1, p->len - i - 1, &closed);
-				if (k < 0 || !closed)
-					return 0;
-				i += 1 + (size_t)k;
-			}
+			textscan st = { 0 };
+			int closed;
+			long k = only_empty && t[i + 1] != '"' ? -1 :
+			    text_scan(&st, (const unsigned char *)t + i + 1, p->len - i - 1, &closed);
+			if (k < 0 || !closed)
+				return 0;
+			i += 1 + (size_t)k;
 		} else if (t[i] == 'n' && t[i + 1] == 'u' && t[i + 2] == 'l' && t[i + 3] == 'l')
 			i += 4;
 		else

@@ -640,20 +640,20 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
  * +12 h, minus its duration), the reason (malloc'd); else NULL.
  */
 static char *
-misses_span(const char *what, double t0, double t1, const br_bench *b);
+misses_span(int batch_lines, double t0, double t1, const br_bench *b);
 
 static char *
 misses_bench(const br_series *m, const br_bench *b)
 {
 	if (m == NULL || m->n_rows < 2 || m->t_s == NULL)
 		return NULL;
-	return misses_span("its samples", m->t_s[0], m->t_s[m->n_rows - 1], b);
+	return misses_span(0, m->t_s[0], m->t_s[m->n_rows - 1], b);
 }
 
-/* misses_span: misses_bench for the span [t0, t1] (epoch s) of `what`
- * ("its samples", "its batch lines"). */
+/* misses_span: misses_bench for the span [t0, t1] (epoch s) of a metrics
+ * series, or with batch_lines of a log's stamped batch lines. */
 static char *
-misses_span(const char *what, double t0, double t1, const br_bench *b)
+misses_span(int batch_lines, double t0, double t1, const br_bench *b)
 {
 	struct tm tm;
 	memset(&tm, 0, sizeof tm);
@@ -665,7 +665,7 @@ misses_span(const char *what, double t0, double t1, const br_bench *b)
 	if (!(t1 < lo || t0 > hi))
 		return NULL;
 	char a[32], c[32];
-	if (strcmp(what, "its batch lines") == 0)   /* two sentences, each its own translation */
+	if (batch_lines)   /* two sentences, each its own translation */
 		return br_xasprintf("its batch lines cover %s to %s UTC but the bench result ended "
 		    "%.4s-%.2s-%.2s %.2s:%.2s:%.2s (client local time, any time zone): they do not overlap, so the "
 		    "log did not see this run and its KV pool and arguments may be another server's", utc(t0, a),
@@ -696,6 +696,19 @@ version_agrees(const char *label, const char *logged)
 		return 0;
 	unsigned char next = (unsigned char)logged[n];
 	return next == '\0' || !(isalnum(next));
+}
+
+/* set_aside_other_model: the metrics, whose model_name labels mm do not
+ * name the bench's model (names bench), are another server's: set aside. */
+static void
+set_aside_other_model(br_run *r, const names *bench, const names *mm)
+{
+	char *bn = joined(bench), *mn = joined(mm);
+	set_aside(r, "metrics", "the server metrics", br_xasprintf("its model_name label is %s, the bench "
+	    "ran against %s: it is another server's counters", mn, bn));
+	free(bn);
+	free(mn);
+	drop_metrics(r);
 }
 
 /*
@@ -734,7 +747,7 @@ br_run_check_provenance(br_run *r)
 	if (r->log != NULL && r->log->engine_kind == BR_ENGINE_SGLANG && isfinite(r->log->stats_epoch0_s) &&
 	    r->log->n_stats > 0 && isfinite(r->log->stats[0].t_s) &&
 	    isfinite(r->log->stats[r->log->n_stats - 1].t_s)) {
-		char *off = misses_span("its batch lines", r->log->stats_epoch0_s + r->log->stats[0].t_s,
+		char *off = misses_span(1, r->log->stats_epoch0_s + r->log->stats[0].t_s,
 		    r->log->stats_epoch0_s + r->log->stats[r->log->n_stats - 1].t_s, b);
 		if (off != NULL) {
 			set_aside(r, "server log", "the server log", off);
@@ -767,14 +780,9 @@ br_run_check_provenance(br_run *r)
 			metrics_models(r->metrics, &mm);
 			names_add(&lg, r->log->model);
 			names_add(&lg, r->log->served_model_name);
-			if (bench.n > 0 && mm.n > 0 && !overlap(&bench, &mm) && lg.n > 0 && overlap(&bench, &lg)) {
-				char *bn = joined(&bench), *mn = joined(&mm);
-				set_aside(r, "metrics", "the server metrics", br_xasprintf("its model_name label is %s, "
-				    "the bench ran against %s: it is another server's counters", mn, bn));
-				free(bn);
-				free(mn);
-				drop_metrics(r);
-			} else {
+			if (bench.n > 0 && mm.n > 0 && !overlap(&bench, &mm) && lg.n > 0 && overlap(&bench, &lg))
+				set_aside_other_model(r, &bench, &mm);
+			else {
 				set_aside(r, "server log", "the server log", br_xasprintf("it was written by %s while "
 				    "the metrics are %s's: its capacity lines belong to another server",
 				    br_engine_name(le), br_engine_name(me)));
@@ -837,15 +845,8 @@ br_run_check_provenance(br_run *r)
 	if (r->metrics != NULL && bench.n > 0) {
 		names mm = { 0 };
 		metrics_models(r->metrics, &mm);
-		if (mm.n > 0 && !overlap(&bench, &mm)) {
-			char *bn = joined(&bench), *mn = joined(&mm);
-			set_aside(r, "metrics", "the server metrics", br_xasprintf("its model_name "
-			    "label is %s, the bench ran against %s: it is another server's counters",
-			    mn, bn));
-			free(bn);
-			free(mn);
-			drop_metrics(r);
-		}
+		if (mm.n > 0 && !overlap(&bench, &mm))
+			set_aside_other_model(r, &bench, &mm);
 		names_free(&mm);
 	}
 
