@@ -96,8 +96,18 @@ int br_prom_load(const char *path, br_series *out, char **cause);
  * a negative, NaN or infinite gauge value (running, waiting, swapped, KV
  * usage) and a KV usage outside [0, 1] (fraction) or [0, 100] (percent) is
  * set to NAN.
+ * flags: 0, or BR_METRICS_NO_BUCKETS to leave the histogram `_bucket`
+ * columns out (br_metric_is_bucket; the side file's too): a run's series
+ * holds none (run.c), since no analysis reads them and they are 167 of a
+ * vLLM metrics.csv's 192 columns (5.2 MB of a 5,000 x 1,000 run's 54 MB
+ * peak).
  */
-int br_metrics_csv_load(const char *path, br_series *out, char **cause);
+#define BR_METRICS_NO_BUCKETS 1u
+int br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cause);
+
+/* br_metric_is_bucket: 1 when a column name (labels allowed) is a histogram
+ * bucket: the name before '{' ends in "_bucket". */
+int br_metric_is_bucket(const char *name);
 
 /*
  * br_metrics_side_path: where `benchreport sample` keeps the series that
@@ -217,6 +227,17 @@ int br_series_cache_config(const br_series *s, br_cache_config *out);
  * WITHOUT checking whether it exists (readers that checked already);
  * returns its index. */
 size_t br_series_push_col(br_series *s, const char *name);
+
+/*
+ * br_series_drop_buckets: remove the histogram bucket columns
+ * (br_metric_is_bucket) from s: names and cells freed, the name index
+ * rebuilt, the other columns kept in order. s->engine is fixed first
+ * (br_series_detect_engine) when unset, so a series of buckets alone keeps
+ * its engine. For the snapshot readers' series (a metrics.csv is read
+ * without them: BR_METRICS_NO_BUCKETS). Returns the number of columns
+ * removed; 0 for NULL.
+ */
+size_t br_series_drop_buckets(br_series *s);
 
 /* br_series_free: free everything the series owns and zero it (NULL ok). */
 void br_series_free(br_series *s);

@@ -34,7 +34,7 @@ typedef struct csv_rec {
 typedef struct csv_col {
 	char *header;          /* header cell as written (trimmed), for messages */
 	long full, bare;       /* series column indexes, -1 = none */
-	int ignored;           /* unnamed or _created column */
+	int ignored;           /* unnamed, _created, or a bucket under BR_METRICS_NO_BUCKETS */
 	int usage;             /* a cache usage fraction column (percent check) */
 	int gauge;             /* running/waiting/swapped/usage: never < 0, finite */
 	int all_nan;           /* no cell sampled: contributes nothing */
@@ -364,7 +364,7 @@ row_key_cmp(const void *a, const void *b)
  */
 static int
 setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, size_t tcol,
-    csv_col *cols, br_series *out, char **cause)
+    unsigned flags, csv_col *cols, br_series *out, char **cause)
 {
 	char **full = br_xcalloc(hdr->n, sizeof *full);
 	char **bare = br_xcalloc(hdr->n, sizeof *bare);
@@ -417,7 +417,8 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 		for (size_t k = 0; k < nl; k++)
 			if (strcmp(labels[k].name, "model_name") == 0)
 				br_series_note_model(out, labels[k].value);
-		if (br_metric_column_names(raw, labels, nl, &full[i], &bare[i]) != 0)
+		if (br_metric_column_names(raw, labels, nl, &full[i], &bare[i]) != 0 ||
+		    ((flags & BR_METRICS_NO_BUCKETS) && br_metric_is_bucket(full[i])))
 			cols[i].ignored = 1;
 		else
 			g_hash_table_add(explicit_names, full[i]);
@@ -948,7 +949,8 @@ done:
  *   the same name are summed (cache usage fractions averaged); when one
  *   contributing cell of a row is empty the result is NAN (a column empty in
  *   every row contributes nothing);
- * - unnamed and `_created` columns are ignored; an empty cell is NAN;
+ * - unnamed and `_created` columns are ignored (and `_bucket` ones under
+ *   BR_METRICS_NO_BUCKETS, their cells unread); an empty cell is NAN;
  * - a column name that appears twice (same canonical name and the same
  *   labels, engine and model_name included) is an error;
  * - times: see check_times (unit repair with a warning, 2000..2100 range);
@@ -964,7 +966,7 @@ done:
  * - a file with a header but no data row is an error.
  */
 int
-br_metrics_csv_load(const char *path, br_series *out, char **cause)
+br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cause)
 {
 	memset(out, 0, sizeof *out);
 	char *d = NULL;
@@ -1029,7 +1031,7 @@ br_metrics_csv_load(const char *path, br_series *out, char **cause)
 		goto done;
 	}
 	cols = br_xcalloc(ncols, sizeof *cols);
-	if (setup_columns(path, d, len, &rec, tcol, cols, out, cause) != 0)
+	if (setup_columns(path, d, len, &rec, tcol, flags, cols, out, cause) != 0)
 		goto done;
 
 	/* data rows */

@@ -420,7 +420,7 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 		}
 		if (has_suffix(override, ".csv")) {
 			r->metrics = br_xcalloc(1, sizeof *r->metrics);
-			if (br_metrics_csv_load(override, r->metrics, cause) != 0)
+			if (br_metrics_csv_load(override, BR_METRICS_NO_BUCKETS, r->metrics, cause) != 0)
 				return -1;
 			r->metrics_kind = BR_METRICS_CSV;
 			char *side = br_metrics_side_path(override);
@@ -437,7 +437,7 @@ load_metrics(br_run *r, const char *dir, const name_list *files, const char *ove
 	char *csv = br_path_join(dir, "metrics.csv");
 	if (br_path_exists(csv)) {
 		r->metrics = br_xcalloc(1, sizeof *r->metrics);
-		int rc = br_metrics_csv_load(csv, r->metrics, cause);
+		int rc = br_metrics_csv_load(csv, BR_METRICS_NO_BUCKETS, r->metrics, cause);
 		if (rc == 0) {
 			r->metrics_kind = BR_METRICS_CSV;
 			rc = add_input(r, csv, "metrics CSV", cause);
@@ -986,6 +986,8 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	size_t metrics_at = r->n_inputs;
 	char *metrics_cause = NULL;
 	int metrics_rc = load_metrics(r, dir, &files, opts->metrics_path, &metrics_cause);
+	if (metrics_rc == 0)
+		br_series_drop_buckets(r->metrics);   /* snapshots' (a CSV is read without) */
 	if (opts->bench_path != NULL) {
 		bench = br_xstrdup(opts->bench_path);
 		if (br_bench_load(bench, &r->bench, cause) != 0) {

@@ -11,6 +11,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
+#include "benchreport/model.h"
 
 
 /*
@@ -196,6 +197,42 @@ br_series_append_rows(br_series *dst, const br_series *src)
 	free(map);
 	for (size_t i = 0; i < src->n_warnings; i++)
 		br_series_add_warning(dst, "%s", src->warnings[i]);
+}
+
+/* br_metric_is_bucket: see metrics.h. */
+int
+br_metric_is_bucket(const char *name)
+{
+	size_t n = strcspn(name, "{");
+	return n >= 7 && strncmp(name + n - 7, "_bucket", 7) == 0;
+}
+
+/* br_series_drop_buckets: see metrics.h. */
+size_t
+br_series_drop_buckets(br_series *s)
+{
+	if (s == NULL)
+		return 0;
+	if (s->engine == 0)
+		s->engine = (int)br_series_detect_engine(s);
+	size_t kept = 0;
+	for (size_t c = 0; c < s->n_cols; c++) {
+		if (br_metric_is_bucket(s->names[c])) {
+			free(s->names[c]);
+			free(s->cols[c]);
+			continue;
+		}
+		s->names[kept] = s->names[c];
+		s->cols[kept++] = s->cols[c];
+	}
+	size_t dropped = s->n_cols - kept;
+	s->n_cols = kept;
+	if (dropped > 0 && s->name_index != NULL) {
+		g_hash_table_remove_all(s->name_index);
+		for (size_t c = 0; c < s->n_cols; c++)
+			g_hash_table_insert(s->name_index, s->names[c], GSIZE_TO_POINTER(c + 1));
+	}
+	return dropped;
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "benchreport/metrics.h"
 #include "ingest/metrics_priv.h"
 #include <locale.h>
+#include <unistd.h>
 
 static double
 colv(const br_series *s, const char *name, size_t row)
@@ -26,7 +27,7 @@ load_ok(const char *rel, br_series *s)
 {
 	char *path = br_test_src(rel);
 	char *cause = NULL;
-	if (br_metrics_csv_load(path, s, &cause) != 0)
+	if (br_metrics_csv_load(path, 0, s, &cause) != 0)
 		fail_msg("%s: %s", path, cause ? cause : "(no cause)");
 	assert_string_equal(s->source_path, path);
 	free(path);
@@ -39,7 +40,7 @@ load_bad(const char *rel, const char *want)
 	char *path = br_test_src(rel);
 	br_series s;
 	char *cause = NULL;
-	assert_int_equal(br_metrics_csv_load(path, &s, &cause), -1);
+	assert_int_equal(br_metrics_csv_load(path, 0, &s, &cause), -1);
 	assert_non_null(cause);
 	if (strstr(cause, want) == NULL)
 		fail_msg("message '%s' lacks '%s'", cause, want);
@@ -322,7 +323,7 @@ test_bad(void **state)
 	/* a missing file: cause from br_read_file */
 	br_series s;
 	char *cause = NULL;
-	assert_int_equal(br_metrics_csv_load("/nonexistent/metrics.csv", &s, &cause), -1);
+	assert_int_equal(br_metrics_csv_load("/nonexistent/metrics.csv", 0, &s, &cause), -1);
 	assert_non_null(cause);
 	free(cause);
 }
@@ -369,6 +370,65 @@ test_parse_double_table(void **state)
 	}
 }
 
+/*
+ * BR_METRICS_NO_BUCKETS, one table: each CSV read with flags 0 and with the
+ * flag. Expected by hand from the text: the header has 1 time column,
+ * 1 bucket, 1 histogram _count and 1 gauge, so 3 columns, or 2 without the
+ * bucket; a bucket cell that is not a number (row 2) fails the plain read
+ * at its line:column and is not read at all under the flag.
+ */
+static void
+test_no_buckets(void **state)
+{
+	(void)state;
+	static const char hdr[] = "timestamp,\"vllm:e2e_request_latency_seconds_bucket{le=\"\"0.5\"\"}\","
+	    "vllm:e2e_request_latency_seconds_count,vllm:num_requests_running\n";
+	static const struct {
+		const char *rows;
+		unsigned flags;
+		int rc;
+		size_t n_cols;
+		double bucket_r1, count_r1;   /* row 1 cells; NAN = no such column */
+		const char *cause;
+	} t[] = {
+		{ "1700000000,3,5,2\n1700000001,4,7,1\n", 0, 0, 3, 4, 7, NULL },
+		{ "1700000000,3,5,2\n1700000001,4,7,1\n", BR_METRICS_NO_BUCKETS, 0, 2, NAN, 7, NULL },
+		{ "1700000000,3,5,2\n1700000001,x,7,1\n", 0, -1, 0, NAN, NAN, ":3:12: expected a number in column" },
+		{ "1700000000,3,5,2\n1700000001,x,7,1\n", BR_METRICS_NO_BUCKETS, 0, 2, NAN, 7, NULL },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		char path[] = "/tmp/br_csv_buckets_XXXXXX";
+		int fd = mkstemp(path);
+		assert_true(fd >= 0);
+		FILE *fp = fdopen(fd, "w");
+		fputs(hdr, fp);
+		fputs(t[i].rows, fp);
+		fclose(fp);
+		br_series s;
+		char *cause = NULL;
+		int rc = br_metrics_csv_load(path, t[i].flags, &s, &cause);
+		unlink(path);
+		if (rc != t[i].rc)
+			fail_msg("row %zu: rc %d (%s)", i, rc, cause ? cause : "");
+		if (rc != 0) {
+			if (cause == NULL || strstr(cause, t[i].cause) == NULL)
+				fail_msg("row %zu: message '%s' lacks '%s'", i, cause ? cause : "", t[i].cause);
+			free(cause);
+			continue;
+		}
+		assert_int_equal(s.n_cols, t[i].n_cols);
+		const double *b = br_series_col(&s, "vllm:e2e_request_latency_seconds_bucket{le=\"0.5\"}");
+		const double *c = br_series_col(&s, "vllm:e2e_request_latency_seconds_count");
+		if (isnan(t[i].bucket_r1))
+			assert_null(b);
+		else
+			assert_double_abs(b[1], t[i].bucket_r1, 0);
+		assert_double_abs(c[1], t[i].count_r1, 0);
+		assert_double_abs(br_series_col(&s, "vllm:num_requests_running")[1], 1, 0);
+		br_series_free(&s);
+	}
+}
+
 int
 main(void)
 {
@@ -381,6 +441,7 @@ main(void)
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_engines),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_no_buckets),
 		cmocka_unit_test(test_gauge_repairs),
 		cmocka_unit_test(test_time_units),
 		cmocka_unit_test(test_bad_dup_and_time),

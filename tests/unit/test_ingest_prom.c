@@ -7,6 +7,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/metrics.h"
+#include "benchreport/model.h"
 
 /* Value of column `name` in row `row`; fails the test when the column is missing. */
 static double
@@ -186,6 +187,17 @@ test_real_loaded(void **state)
 	assert_int_equal(nb, 14);
 	assert_true(br_series_has_prefix(&s, "vllm:estimated_read_bytes_per_gpu_total"));
 	assert_false(br_series_has_prefix(&s, "vllm:estimated_read_bytes_per_gpu_created"));
+	/* br_series_drop_buckets: `grep -v '^#' FILE | grep -c '_bucket{'` →
+	 * 287 bucket samples, 287 distinct once engine/model_name are dropped;
+	 * the rest keep their values through the rebuilt name index */
+	size_t before = s.n_cols;
+	assert_int_equal(br_series_drop_buckets(&s), 287);
+	assert_int_equal(s.n_cols, before - 287);
+	assert_null(br_series_col(&s, "vllm:iteration_tokens_total_bucket{le=\"+Inf\"}"));
+	assert_double_abs(colv(&s, "vllm:iteration_tokens_total_sum", 0), 502781, 0);
+	assert_double_abs(colv(&s, "vllm:num_requests_waiting_by_reason{reason=\"capacity\"}", 0), 64, 0);
+	assert_int_equal(s.engine, BR_ENGINE_VLLM);
+	assert_int_equal(br_series_drop_buckets(&s), 0);
 	br_series_free(&s);
 	free(p);
 }

@@ -334,7 +334,7 @@ test_parsers_read_it(void **state)
 
 	p = br_path_join(d, "metrics.csv");
 	br_series s;
-	if (br_metrics_csv_load(p, &s, &cause) < 0)
+	if (br_metrics_csv_load(p, 0, &s, &cause) < 0)
 		fail_msg("%s", cause);
 	assert_true(s.n_rows > 590);
 	assert_double_abs(s.t_s[1] - s.t_s[0], 1.0, 1e-9);
