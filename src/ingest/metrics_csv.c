@@ -1026,8 +1026,16 @@ br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cau
 			}
 	}
 	if (!have_time) {
-		fail_at(path, d, len, hdr_start, cause,
-		    "expected a time column (timestamp, timestamp_unix, time, ts or t_unix_ms) in the header");
+		/* one cell holding another separator: a spreadsheet's export */
+		const char *h = cell_text(&rec, 0), *sep = NULL;
+		if (rec.n == 1)
+			sep = memchr(h, ';', rec.cell[0].len) ? "';'" : memchr(h, '\t', rec.cell[0].len) ? "tabs" : NULL;
+		if (sep != NULL)
+			fail_at(path, d, len, hdr_start, cause, "expected comma-separated cells, found a header "
+			    "separated by %s (read as one cell); write the file with ',' between cells", sep);
+		else
+			fail_at(path, d, len, hdr_start, cause,
+			    "expected a time column (timestamp, timestamp_unix, time, ts or t_unix_ms) in the header");
 		goto done;
 	}
 	cols = br_xcalloc(ncols, sizeof *cols);

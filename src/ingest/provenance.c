@@ -103,6 +103,18 @@ overlap(const names *a, const names *b)
 	return 0;
 }
 
+/* same_name: 1 when a name of one set equals one of the other (stronger
+ * than overlap: "Qwen2.5-7B-Instruct" is not "Qwen2.5-7B-Instruct-GGUF"). */
+static int
+same_name(const names *a, const names *b)
+{
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t j = 0; j < b->n; j++)
+			if (strcmp(a->v[i], b->v[j]) == 0)
+				return 1;
+	return 0;
+}
+
 /* joined: "a, b" of a name set (malloc'd). */
 static char *
 joined(const names *ns)
@@ -773,16 +785,26 @@ br_run_check_provenance(br_run *r)
 		br_engine me = br_series_engine(r->metrics);
 		br_engine le = (br_engine)r->log->engine_kind;
 		if (me != BR_ENGINE_UNKNOWN && le != BR_ENGINE_UNKNOWN && me != le) {
-			/* the one of the two that names another model than the bench's
-			 * goes (a stray .prom of another server must not take the log
-			 * of this run's model with it); else the log */
+			/* a log naming the bench's model keeps its place against metrics
+			 * that name another model, or (the log naming exactly the bench's
+			 * model) none: a llama-server page has no model label. A stray
+			 * page must not take the log of this run's model with it;
+			 * otherwise the log goes */
 			names mm = { 0 }, lg = { 0 };
 			metrics_models(r->metrics, &mm);
 			names_add(&lg, r->log->model);
 			names_add(&lg, r->log->served_model_name);
-			if (bench.n > 0 && mm.n > 0 && !overlap(&bench, &mm) && lg.n > 0 && overlap(&bench, &lg))
+			int log_is_benchs = bench.n > 0 && lg.n > 0 && overlap(&bench, &lg);
+			if (log_is_benchs && mm.n > 0 && !overlap(&bench, &mm))
 				set_aside_other_model(r, &bench, &mm);
-			else {
+			else if (log_is_benchs && mm.n == 0 && same_name(&bench, &lg)) {
+				char *bn = joined(&bench);
+				set_aside(r, "metrics", "the server metrics", br_xasprintf("they are %s's and name no "
+				    "model, while the server log is %s's and names the bench's model %s: they are "
+				    "another server's counters", br_engine_name(me), br_engine_name(le), bn));
+				free(bn);
+				drop_metrics(r);
+			} else {
 				set_aside(r, "server log", "the server log", br_xasprintf("it was written by %s while "
 				    "the metrics are %s's: its capacity lines belong to another server",
 				    br_engine_name(le), br_engine_name(me)));

@@ -107,10 +107,11 @@ br_sim_main(int argc, char **argv)
 		br_sim_result_free(&r);
 		return rc == BR_OUTDIR_ERR_REFUSED ? BR_EXIT_USAGE : BR_EXIT_ANALYSIS;
 	}
-	printf("simulated %.0f requests: duration %.1f s, %.1f output tok/s, mean running %.2f "
-	    "(peak %.0f), peak waiting %.0f, %zu preemptions, TTFT p50 %.1f s\nwrote %s\n",
-	    r.num_prompts, r.duration_s, r.output_throughput_tps, r.mean_running, r.peak_running,
-	    r.peak_waiting, r.n_preemptions, r.ttft_p50_s, out_dir);
+	printf("simulated %.0f request%s: duration %.1f s, %.1f output tok/s, mean running %.2f "
+	    "(peak %.0f), peak waiting %.0f, %zu preemption%s, TTFT p50 %.1f s\nwrote %s\n",
+	    r.num_prompts, r.num_prompts == 1 ? "" : "s", r.duration_s, r.output_throughput_tps,
+	    r.mean_running, r.peak_running, r.peak_waiting, r.n_preemptions,
+	    r.n_preemptions == 1 ? "" : "s", r.ttft_p50_s, out_dir);
 	br_sim_result_free(&r);
 	return BR_EXIT_OK;
 }

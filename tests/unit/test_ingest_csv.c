@@ -316,6 +316,9 @@ test_bad(void **state)
 	/* the NUL bytes start line 2 */
 	load_bad("fixtures/bad/metrics-binary.csv", "metrics-binary.csv:2:1: expected CSV text, found a NUL byte");
 	load_bad("fixtures/bad/metrics-no-time.csv", "metrics-no-time.csv:1:1: expected a time column");
+	/* a spreadsheet's export: "timestamp;vllm:num_requests_running" is one cell */
+	load_bad("fixtures/bad/metrics-semicolon.csv", "metrics-semicolon.csv:1:1: expected comma-separated "
+	    "cells, found a header separated by ';' (read as one cell)");
 	/* the quote opened at line 1 column 11 never closes */
 	load_bad("fixtures/bad/metrics-unterminated-quote.csv",
 	    "metrics-unterminated-quote.csv:1:11: expected a closing '\"'");
