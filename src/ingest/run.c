@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <strings.h>
 #include <glib.h>
 #include <jansson.h>
 #include "benchreport/common.h"
@@ -894,6 +895,15 @@ load_meta(br_run *r, const char *path, char **cause)
 	    meta_str(root, "role", &r->role, path, text, len, cause) != 0 ||
 	    br_plan_parse(root, path, text, len, &r->plan, &r->n_plan, cause) != 0)
 		goto out;
+	if (r->role != NULL && strcasecmp(r->role, "calibration") != 0) {
+		/* a typo ("calibraton") would silently keep a calibration run
+		 * among the others */
+		char *where = br_json_key_where(path, text, len, "role");
+		br_run_add_warning(r, "%s: \"role\": \"%s\" is a label only; the one role benchreport acts on is "
+		    "\"calibration\" (a run made for the FLOPs calibration), so this run counts as an ordinary run",
+		    where, r->role);
+		free(where);
+	}
 	json_t *pool = json_object_get(root, "kv_pool_tokens");
 	if (pool != NULL && !json_is_null(pool)) {
 		double v = json_is_number(pool) ? json_number_value(pool) : NAN;
