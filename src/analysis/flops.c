@@ -259,10 +259,16 @@ br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
 		unmarked += runs[i] && runs[i] != ref && !is_calibration_role(runs[i]) &&
 		    out->points[i].why == WHY_NOT_MARKED;
 	/* "of N" counts run folders, each once (the run itself given as a
-	 * calibration folder, or a folder given twice, is one) */
+	 * calibration folder, or a folder given twice, is one); the run judged
+	 * only when it is a point or was given as a calibration folder too
+	 * ("1 usable run of 2" of one folder given had counted it) */
 	size_t n_folders = 0;
-	for (size_t i = 0; i < out->n_points; i++)
-		n_folders += out->points[i].duplicate_of < 0;
+	for (size_t i = 0; i < out->n_points; i++) {
+		int given = runs[i] != ref || out->points[i].used;
+		for (size_t j = i + 1; !given && j < out->n_points; j++)
+			given = out->points[j].duplicate_of == (long)i;
+		n_folders += out->points[i].duplicate_of < 0 && given;
+	}
 	if (out->n_used < 2) {
 		/* why each marked (or, none marked, each) run was left out, so the
 		 * message says what to fix */

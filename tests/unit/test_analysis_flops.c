@@ -375,6 +375,15 @@ test_calibration_fit(void **state)
 	assert_nan(br_flops_cost_gflop(&cal, 1000));
 	br_flops_calibration_free(&cal);
 
+	/* judged run preempted, one calibration folder: "of 1" counts the
+	 * folder given, not the run judged (it had read "1 usable run of 2") */
+	const br_run *one[2] = { runs[5], runs[0] };
+	assert_int_equal(br_flops_calibrate_ref(one, 2, runs[5], &cal, &cause), -1);
+	assert_non_null(strstr(cause, "1 usable run of 1;"));
+	free(cause);
+	cause = NULL;
+	br_flops_calibration_free(&cal);
+
 	/* two runs with the same x: no line */
 	const br_run *same[2] = { runs[0], runs[0] };
 	assert_int_equal(br_flops_calibrate(same, 2, &cal, &cause), -1);
