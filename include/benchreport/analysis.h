@@ -26,8 +26,11 @@ typedef struct br_analysis {
 	br_log_timings log_timings;   /* (added) llama-server's per-request timing lines */
 } br_analysis;
 
-/* br_analyze: all of the above. Caller frees with br_analysis_free. */
-void br_analyze(const br_run *run, br_analysis *out);
+/* br_analyze: all of the above. Caller frees with br_analysis_free. The
+ * run is not const: metrics whose counters over the run window show more
+ * work than the bench sent are set aside first (br_ledger_other_load,
+ * br_run_set_aside_metrics), with a note in run->warnings. */
+void br_analyze(br_run *run, br_analysis *out);
 /* br_analyze_taking_itls: br_analyze, with the latency block taking the
  * ITLs of run->bench.runs[0] (br_analyze_latency_taking): for the report of
  * one run, which reads no per-request ITL after the analyses. */

@@ -265,6 +265,20 @@ void br_analyze_capacity(const br_run *run, br_capacity *out);
  */
 double br_log_cap(const br_run *run, double *seen_out, const char **where_out);
 void br_analyze_ledger(const br_run *run, br_ledger *out);
+
+/*
+ * br_ledger_other_load (ledger.c): the reason a ledger shows the server did
+ * clearly more work over the run window than the bench sent, so its metrics
+ * cannot be credited to this bench (another run's series, or other clients
+ * on the server: breaker's mix1, s1's bench beside the metrics of a run of
+ * twice the output, 65,536 generation tokens against 32,768). Clearly more:
+ * successful requests above completed + failed by 25% and at least 2; or,
+ * with no failed request (a failed one may have made tokens the client never
+ * counted), prompt or generation tokens at 1.5x the client's or more. A
+ * malloc'd sentence naming the counter, both numbers and the ratio, or NULL
+ * (also for an unavailable ledger or b NULL).
+ */
+char *br_ledger_other_load(const br_ledger *l, const br_bench *b);
 void br_analyze_residency(const br_run *run, br_residency *out);
 
 /* ---- server-side request timings (llama-server's timing lines) ---- */

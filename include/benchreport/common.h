@@ -189,6 +189,14 @@ int br_shortest_digits(double x, char digits[18], int *point);
 int br_shortest_fixed(double x, char buf[32]);
 
 /*
+ * br_format_count (xalloc.c): v rounded to a whole number with
+ * thousands separators ("1,600,255", "-4,096") into buf; returns buf.
+ * For the notes, which are plain text (the report's templates group their
+ * own numbers).
+ */
+const char *br_format_count(double v, char buf[32]);
+
+/*
  * br_format_g (numbers.cc): finite x as printf("%.*g", precision, x) writes
  * it in the "C" locale (precision 1..17), NUL-terminated in buf; its
  * length, or -1 (buf untouched) for NaN, ±inf or a precision outside

@@ -132,6 +132,16 @@ void br_run_check_provenance(br_run *r);
 void br_run_attach_slots(br_run *r, br_series *sl, size_t no_metrics_note_at);
 
 /*
+ * br_run_set_aside_metrics (provenance.c): set the metrics input aside
+ * after loading, as br_run_check_provenance does (data freed, role "(not
+ * used)", r->set_aside and a warning carry `reason`, which r takes). For a
+ * check that needs the analyses' run window: br_analyze calls it when the
+ * server's counters over the window show more work than the bench sent
+ * (br_ledger_other_load). No effect (reason freed) when r has no metrics.
+ */
+void br_run_set_aside_metrics(br_run *r, char *reason);
+
+/*
  * br_run_set_aside_has: 1 when an input of kind `what` ("the server log",
  * "the server metrics", as br_set_aside.what says it) was set aside.
  */

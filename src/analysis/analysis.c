@@ -15,13 +15,21 @@ const char *const br_latency_metric_name[BR_N_LATENCY] = { "ttft", "tpot", "itl"
  * unavailable.
  */
 static void
-analyze(const br_run *run, br_bench *take, br_analysis *out)
+analyze(br_run *run, br_bench *take, br_analysis *out)
 {
 	memset(out, 0, sizeof *out);
 	out->run = run;
+	/* first the ledger: metrics that show more work than the bench sent
+	 * are set aside before any block reads them */
+	br_analyze_ledger(run, &out->ledger);
+	char *other = run && run->bench.n > 0 ? br_ledger_other_load(&out->ledger, &run->bench.runs[0]) : NULL;
+	if (other != NULL) {
+		br_run_set_aside_metrics(run, other);
+		free(out->ledger.rows);
+		br_analyze_ledger(run, &out->ledger);
+	}
 	br_analyze_latency_taking(run, take, &out->latency);
 	br_analyze_capacity(run, &out->capacity);
-	br_analyze_ledger(run, &out->ledger);
 	br_analyze_residency(run, &out->residency);
 	br_analyze_preemptions(run, &out->residency, &out->capacity, &out->preemptions);
 	br_analyze_ttft_split(run, &out->latency, &out->ttft_split);
@@ -52,7 +60,7 @@ metrics_reason(br_analysis *a)
 }
 
 void
-br_analyze(const br_run *run, br_analysis *out)
+br_analyze(br_run *run, br_analysis *out)
 {
 	analyze(run, NULL, out);
 }

@@ -161,3 +161,36 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 	out->available = 1;
 	out->missing = NULL;
 }
+
+/* br_ledger_other_load: see analysis_blocks.h. */
+char *
+br_ledger_other_load(const br_ledger *l, const br_bench *b)
+{
+	if (l == NULL || !l->available || b == NULL)
+		return NULL;
+	double failed = br_isnum(b->failed) ? b->failed : 0;
+	for (size_t i = 0; i < l->n_rows; i++) {
+		const br_ledger_row *r = &l->rows[i];
+		double d = r->server_delta, c = r->client_value;
+		if (!br_isnum(d) || !br_isnum(c) || c <= 0 || r->relation == NULL || strcmp(r->relation, "<=") == 0)
+			continue;
+		char dn[32], cn[32];
+		if (r->role == BR_ROLE_REQUEST_SUCCESS) {
+			double sent = c + failed;
+			if (d >= 1.25 * sent && d - sent >= 2)
+				return br_xasprintf("over the run window (%s) the server counted %s successful requests "
+				    "(%s), %.2f× the %s the bench sent: it served more than this bench (another run's "
+				    "series, or other clients at the same time), so its residency, preemptions and queue "
+				    "cannot be credited to this run", l->window_source, br_format_count(d, dn), r->series,
+				    d / sent, br_format_count(sent, cn));
+		} else if ((r->role == BR_ROLE_PROMPT_TOKENS || r->role == BR_ROLE_GENERATION_TOKENS) &&
+		    failed == 0 && d >= 1.5 * c) {
+			return br_xasprintf("over the run window (%s) the server counted %s %s (%s), %.2f× the "
+			    "%s the bench's %s says, with no request failed: it served more than this bench "
+			    "(another run's series, or other clients at the same time), so its residency, "
+			    "preemptions and queue cannot be credited to this run", l->window_source,
+			    br_format_count(d, dn), r->label, r->series, d / c, br_format_count(c, cn), r->client_label);
+		}
+	}
+	return NULL;
+}

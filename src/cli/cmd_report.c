@@ -516,10 +516,10 @@ run_report(const report_opts *o, const br_template *tmpl)
 		return BR_EXIT_INPUT;
 	}
 	progress(o, "analysing");
-	if (!o->quiet && !o->json)
+	br_analyze_taking_itls(&run, &a);   /* nothing below reads the run's per-request ITLs */
+	if (!o->quiet && !o->json)   /* after: the analysis may set the metrics aside */
 		for (size_t i = 0; i < run.n_warnings; i++)
 			fprintf(stderr, "benchreport: note: %s\n", run.warnings[i]);
-	br_analyze_taking_itls(&run, &a);   /* nothing below reads the run's per-request ITLs */
 	if (o->n_calib > 0) {
 		holders = br_xcalloc(o->n_calib, sizeof *holders);
 		if (single_run_calibration(o, holders, &cal, &run, &cause) != 0) {

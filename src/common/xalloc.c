@@ -119,6 +119,22 @@ br_xasprintf(const char *fmt, ...)
 	return p;
 }
 
+/* br_format_count: see common.h. */
+const char *
+br_format_count(double v, char buf[32])
+{
+	char t[32];
+	snprintf(t, sizeof t, "%.0f", v);
+	size_t n = strlen(t), lead = t[0] == '-', o = 0;
+	for (size_t i = 0; i < n && o < 31; i++) {
+		if (i > lead && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = t[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 void
 br_dvec_push(br_dvec *d, double x)
 {

@@ -214,22 +214,6 @@ drop_log(br_run *r)
 	r->log = NULL;
 }
 
-/* grouped: a whole number with thousands separators ("1,600,255") into buf[32]. */
-static const char *
-grouped(double v, char buf[32])
-{
-	char t[32];
-	snprintf(t, sizeof t, "%.0f", v);
-	size_t n = strlen(t), lead = t[0] == '-', o = 0;
-	for (size_t i = 0; i < n && o < 31; i++) {
-		if (i > lead && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = t[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
-
 /* utc: "YYYY-MM-DD HH:MM:SS" of epoch seconds t into buf[32]. */
 static const char *
 utc(double t, char buf[32])
@@ -925,7 +909,7 @@ br_run_check_provenance(br_run *r)
 		set_aside(r, "server log", "the server log", br_xasprintf("it states a KV pool of %s tokens (GPU KV "
 		    "cache size, line %d), but the metrics' vllm:cache_config_info says kv_cache_size_tokens = %s: "
 		    "the log is of another server start, so its capacity, version and arguments are not this run's",
-		    grouped(r->log->kv_pool_tokens, lp), r->log->kv_pool_line, grouped(cc.kv_cache_size_tokens, mp)));
+		    br_format_count(r->log->kv_pool_tokens, lp), r->log->kv_pool_line, br_format_count(cc.kv_cache_size_tokens, mp)));
 		drop_log(r);
 	}
 	/* 6. run.json's server_version against the log's own version (the log wins) */
@@ -1049,6 +1033,18 @@ br_run_metrics_set_aside(const br_run *r)
 	if (r == NULL || r->metrics != NULL || !br_run_set_aside_has(r, "the server metrics"))
 		return NULL;
 	return "the server metrics were set aside as not this run's whole record (the notes say why)";
+}
+
+/* br_run_set_aside_metrics: see run.h. */
+void
+br_run_set_aside_metrics(br_run *r, char *reason)
+{
+	if (r == NULL || r->metrics == NULL) {
+		free(reason);
+		return;
+	}
+	set_aside(r, "metrics", "the server metrics", reason);
+	drop_metrics(r);
 }
 
 /* br_run_set_aside_has: see run.h. */
