@@ -651,8 +651,10 @@ latency_section(ctx *c)
 		strpool_free(&p);
 		return;
 	}
-	para(c, !l->from_arrays ? "latency.intro_file" : l->itl_from_file ? "latency.intro_arrays_itl_file" :
-	    "latency.intro_arrays");
+	/* ITL from the file: the lists were empty, or every one was left out */
+	int itl_left_out = l->itl_from_file && l->n_itl_inconsistent > 0;
+	para(c, !l->from_arrays ? "latency.intro_file" : itl_left_out ? "latency.intro_arrays_itl_left_out" :
+	    l->itl_from_file ? "latency.intro_arrays_itl_file" : "latency.intro_arrays");
 
 	const char *hdr[9];
 	static const char *cols[9] = { "latency.col_metric", "latency.col_count", "latency.col_mean",
@@ -708,8 +710,8 @@ latency_section(ctx *c)
 
 	if (l->n_checks > 0) {
 		heading(c, 2, "latency.checks_heading");
-		para(c, l->n_mismatches ? "latency.checks_some_bad" : l->itl_from_file ? "latency.checks_all_ok_but_itl" :
-		    "latency.checks_all_ok");
+		para(c, l->n_mismatches ? "latency.checks_some_bad" : itl_left_out ? "latency.checks_all_ok_but_itl_left_out" :
+		    l->itl_from_file ? "latency.checks_all_ok_but_itl" : "latency.checks_all_ok");
 		if (l->n_checks_empty > 0)
 			note(c, "latency.checks_empty");
 		if (l->n_mismatches > 0) {

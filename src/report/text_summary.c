@@ -82,8 +82,10 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	line(fp, s, "output throughput", "bench.output_throughput_tps", 1, "tok/s");
 	line_ms(fp, s, "TTFT median", "latency.ttft.median_ms");
 	line_ms(fp, s, "TTFT p99", "latency.ttft.p99_ms");
-	line_ms(fp, s, "ITL median", "latency.itl.median_ms");
-	line_ms(fp, s, "ITL p99", "latency.itl.p99_ms");
+	/* the file's own ITL statistics (lists empty or left out) are not recomputed */
+	int itl_file = json_is_true(get(s, "latency.itl_from_file"));
+	line_ms(fp, s, itl_file ? "ITL median (the file's)" : "ITL median", "latency.itl.median_ms");
+	line_ms(fp, s, itl_file ? "ITL p99 (the file's)" : "ITL p99", "latency.itl.p99_ms");
 	line(fp, s, "KV pool", "capacity.kv_pool_tokens", 0, "tokens");
 	line(fp, s, "oversubscription (demand / pool)", "capacity.oversubscription", 3, "x");
 	if (strcmp(ek, "llamacpp") == 0)
