@@ -80,7 +80,18 @@ typedef struct br_preemptions {
 	                              unknown, not negative */
 	size_t n_release_readings;  /* (added) events whose released tokens could be computed */
 	size_t n_release_negative;  /* (added) of those, how many show KV usage rising (<= 0 released) */
+	double sample_step_s;      /* (added) median gap between the window's samples (s); NAN unknown */
+	int coarse;                /* (added) sample_step_s > BR_PREEMPTION_COARSE_STEP_S: the sample
+	                              before an event may be seconds before it and admissions refill
+	                              freed blocks between samples, so trigger_kv_frac is NAN and the
+	                              released tokens are unreadable (released_unreadable = 1); events,
+	                              count and spacing stand (breaker's 10 s snapshots: 95.71% and
+	                              1,779 tokens against 99.69% and 6,499 at 1 Hz) */
 } br_preemptions;
+
+/* The widest sample spacing (s) at which a preemption's KV level and
+ * release are read from the series (DESIGN.md §3.5 reads them at 1 Hz). */
+#define BR_PREEMPTION_COARSE_STEP_S 2.5
 
 /*
  * br_analyze_preemptions: §3.5 from run->metrics. `res` and `cap` may be

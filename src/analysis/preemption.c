@@ -45,7 +45,7 @@ reset_out(br_preemptions *out)
 	out->window_start_t_s = out->window_end_t_s = out->window_s = NAN;
 	out->max_per_event = out->trigger_kv_frac = out->mean_interval_s = NAN;
 	out->rate_per_min = out->mean_released_tokens = out->total_released_tokens = NAN;
-	out->mean_released_per_preemption_tokens = NAN;
+	out->mean_released_per_preemption_tokens = out->sample_step_s = NAN;
 }
 
 /*
@@ -204,6 +204,15 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	out->available = 1;
 	out->missing = NULL;
 	summarize(out);
+	out->sample_step_s = br_series_median_step_s(s, i0, i1);
+	if (br_isnum(out->sample_step_s) && out->sample_step_s > BR_PREEMPTION_COARSE_STEP_S &&
+	    out->n_events > 0) {
+		out->coarse = 1;
+		out->trigger_kv_frac = NAN;
+		out->mean_released_tokens = out->total_released_tokens = NAN;
+		out->mean_released_per_preemption_tokens = NAN;
+		out->released_unreadable = 1;
+	}
 }
 
 /* br_preemptions_free: free the events array (NULL ok) and reset counts. */

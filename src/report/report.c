@@ -1076,15 +1076,18 @@ preemptions_section(ctx *c)
 		 * a number, unreadable at 1 Hz, or unknown for want of the pool */
 		const br_preemptions *P = &c->a->preemptions;
 		const char *parts[3] = {
-			pr->n_events == 1 ? "preemptions.sum_trigger_one" : "preemptions.sum_trigger",
+			P->coarse ? (pr->n_events == 1 ? "preemptions.sum_where_coarse_one" : "preemptions.sum_where_coarse") :
+			    pr->n_events == 1 ? "preemptions.sum_trigger_one" : "preemptions.sum_trigger",
 			isfinite(P->mean_interval_s) ? "preemptions.sum_interval" : "preemptions.sum_rate",
-			isfinite(P->mean_released_per_preemption_tokens) ? "preemptions.sum_release" :
+			P->coarse ? "preemptions.sum_release_coarse" :
+			    isfinite(P->mean_released_per_preemption_tokens) ? "preemptions.sum_release" :
 			    P->released_unreadable ? "preemptions.sum_release_unreadable" : "preemptions.sum_release_no_pool" };
 		para_joined(c, parts, 3);
 	}
 	if (pr->n_multi_events > 0)
 		para(c, "preemptions.multi");
-	figure(c, "fig4-preemption-loop", NULL);
+	figure(c, "fig4-preemption-loop", isfinite(c->a->preemptions.trigger_kv_frac) ? NULL :
+	    "figures.fig4-preemption-loop_no_trigger");
 	figure(c, "fig5-preemption-staircase", NULL);
 
 	heading(c, 2, "preemptions.events_heading");

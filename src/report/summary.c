@@ -237,6 +237,8 @@ preemptions_json(const br_preemptions *p)
 	set(o, "mean_released_tokens_per_event", jnum(p->mean_released_tokens));
 	set(o, "mean_released_tokens_per_preemption", jnum(p->mean_released_per_preemption_tokens));
 	set(o, "released_unreadable", json_boolean(p->released_unreadable));
+	set(o, "sample_step_s", jnum(p->sample_step_s));
+	set(o, "coarse_samples", json_boolean(p->coarse));
 	set(o, "n_release_readings", json_integer((json_int_t)p->n_release_readings));
 	set(o, "n_release_negative", json_integer((json_int_t)p->n_release_negative));
 	set(o, "total_released_tokens", jnum(p->total_released_tokens));
