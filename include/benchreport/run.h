@@ -155,6 +155,14 @@ int br_run_set_aside_has(const br_run *r, const char *what);
  */
 const char *br_run_metrics_set_aside(const br_run *r);
 
+/*
+ * br_run_bench_sha256 (provenance.c): the hex SHA-256 of the run's bench
+ * result file (its input of role "bench result"), borrowed; NULL when not
+ * hashed. Two runs never time their requests alike, so equal hashes mean
+ * one run copied (compare, campaigns).
+ */
+const char *br_run_bench_sha256(const br_run *r);
+
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void br_run_free(br_run *r);
 

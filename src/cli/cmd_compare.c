@@ -127,23 +127,15 @@ side_free(side *s)
 	s->loaded = 0;
 }
 
-/* same_inputs: 1 when runs a and b read the same files: as many inputs,
- * each of a's with the same role and SHA-256 as one of b's (a copied folder
- * compared with its original: every change is zero, and it is no repeat). */
+/* same_inputs: 1 when runs a and b hold the same bench result (its SHA-256,
+ * br_run_bench_sha256): two runs never time their requests alike, so one is
+ * a copy of the other, whatever labels (run.json) differ; every change is
+ * then zero and it is no repeat. */
 static int
 same_inputs(const br_run *a, const br_run *b)
 {
-	if (a->n_inputs == 0 || a->n_inputs != b->n_inputs)
-		return 0;
-	for (size_t i = 0; i < a->n_inputs; i++) {
-		int found = 0;
-		for (size_t j = 0; j < b->n_inputs && !found; j++)
-			found = strcmp(a->inputs[i].role, b->inputs[j].role) == 0 &&
-			    a->inputs[i].sha256[0] != '\0' && strcmp(a->inputs[i].sha256, b->inputs[j].sha256) == 0;
-		if (!found)
-			return 0;
-	}
-	return 1;
+	const char *ha = br_run_bench_sha256(a), *hb = br_run_bench_sha256(b);
+	return ha != NULL && hb != NULL && strcmp(ha, hb) == 0;
 }
 
 /* print_text: the short text summary on stdout. */
@@ -153,8 +145,9 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 	printf("benchreport compare: A = %s, B = %s (%s)\n", in->name_a, in->name_b,
 	    in->campaigns ? "campaigns" : "runs");
 	if (in->same_files)
-		printf("  A and B hold the same files (every input's SHA-256 matches%s): comparing a %s with a "
-		    "copy of itself, not a repeat\n", in->campaigns ? ", run by run" : "", in->campaigns ? "campaign" : "run");
+		printf("  A and B hold the same bench result%s (its SHA-256 matches: two runs never time their requests "
+		    "alike): comparing a %s with a copy of itself, not a repeat\n", in->campaigns ? ", run by run" : "",
+		    in->campaigns ? "campaign" : "run");
 	else if (in->same_path)
 		printf("  A and B are the same folder: comparing a %s with itself\n",
 		    in->campaigns ? "campaign" : "run");
@@ -176,7 +169,7 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		 * run folder marks its one pair same_files too) */
 		int copy = in->pairs[in->focus_pair].same_files;
 		if (copy)
-			vt = "the same files twice (a copy, not a repeat)";
+			vt = "the same bench result twice (a copy, not a repeat)";
 		else if (in->same_path && !in->campaigns)
 			vt = "the same folder twice";
 		/* the verdict with what it could not check, as the PDF prints it:

@@ -1047,6 +1047,16 @@ br_run_set_aside_metrics(br_run *r, char *reason)
 	drop_metrics(r);
 }
 
+/* br_run_bench_sha256: see run.h. */
+const char *
+br_run_bench_sha256(const br_run *r)
+{
+	for (size_t i = 0; r != NULL && i < r->n_inputs; i++)
+		if (strcmp(r->inputs[i].role, "bench result") == 0 && r->inputs[i].sha256[0] != '\0')
+			return r->inputs[i].sha256;
+	return NULL;
+}
+
 /* br_run_set_aside_has: see run.h. */
 int
 br_run_set_aside_has(const br_run *r, const char *what)

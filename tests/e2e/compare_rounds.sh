@@ -141,6 +141,10 @@ c = json.load(open(f"{d}/c64-6144-2048.json")); c["gpu"]["kv_pool_tokens"] = 120
 json.dump(c, open(f"{d}/c64-6144-2048.json", "w"))
 c = json.load(open(f"{d}/c64-1024-256.json")); c["name"] = "c64-1024-256-new"
 json.dump(c, open(f"{d}/c64-1024-256-new.json", "w"))
+# a run new in B: another seed (the same seed would give a byte-identical
+# bench result, a copy of c64-1024-256, skipped)
+c = json.load(open(f"{d}/c64-1024-256-new.json")); c["seed"] = c.get("seed", 1) + 100
+json.dump(c, open(f"{d}/c64-1024-256-new.json", "w"))
 PYEOF
 bash "$SRC/scripts/simulate_campaign.sh" "$SRC/fixtures/configs/campaign-round1" "$tmp/campA" "$BIN" > /dev/null 2>&1 || bad "simulate campaign A"
 bash "$SRC/scripts/simulate_campaign.sh" "$tmp/cfg2" "$tmp/campB" "$BIN" > /dev/null 2>&1 || bad "simulate campaign B"
@@ -285,10 +289,14 @@ check "no common run name: names B's runs" grep -qF "renamed-" "$tmp/e6"
 "$BIN" compare "$tmp/r1" "$tmp/r1s10" -o "$tmp/c-s10" > "$tmp/c-s10.out" 2>&1
 check "stdout: controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" \
   grep -qF "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" "$tmp/c-s10.out"
-# a copied folder is the same files, not a repeat
+# a copied folder is the same bench result, not a repeat, whatever its
+# run.json says (the breaker renamed the copy and called it a rerun)
 cp -r "$tmp/r1s10" "$tmp/r1s10-copy"
+"$PY" -c "
+import json, sys; p = sys.argv[1]; d = json.load(open(p)); d['name'] = d.get('name', 'r') + '-rerun'; d['notes'] = 'second run'
+json.dump(d, open(p, 'w'))" "$tmp/r1s10-copy/run.json"
 "$BIN" compare "$tmp/r1s10" "$tmp/r1s10-copy" -o "$tmp/c-copy" > "$tmp/c-copy.out" 2>&1
-check "a copy: stdout says the same files, not a repeat" grep -qF "the same files twice (a copy, not a repeat)" "$tmp/c-copy.out"
+check "a copy: stdout says the same bench result, not a repeat" grep -qF "the same bench result twice (a copy, not a repeat)" "$tmp/c-copy.out"
 check "a copy: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/c-copy.out'"
 check "a copy: summary same_files" [ "$(jget "$tmp/c-copy/summary.json" same_files)" = True ]
 check "a copy: the PDF says so" bash -c "pdftotext '$tmp/c-copy/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'compares a run with a copy of itself, so every change is zero; it is not a repeat'"
@@ -310,10 +318,21 @@ sys.exit(0 if ok and s['unmatched_b'] == ['c32-1024-256 [r1]'] else 1)" "$tmp/du
 cp -r "$tmp/campA" "$tmp/campA-copy"
 "$BIN" compare "$tmp/campA" "$tmp/campA-copy" -o "$tmp/cc-copy" > "$tmp/cc-copy.out" 2>&1
 check "a copied campaign: stdout says so" grep -qF "comparing a campaign with a copy of itself, not a repeat" "$tmp/cc-copy.out"
-check "a copied campaign: the focus pair is a copy" grep -qF ": the same files twice (a copy, not a repeat)" "$tmp/cc-copy.out"
+check "a copied campaign: the focus pair is a copy" grep -qF ": the same bench result twice (a copy, not a repeat)" "$tmp/cc-copy.out"
 check "a copied campaign: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/cc-copy.out'"
 check "a copied campaign: summary same_files, each pair too" "$PY" -c "
 import json, sys; s = json.load(open(sys.argv[1]))
 sys.exit(0 if s['same_files'] and all(p['same_files'] for p in s['pairs']) else 1)" "$tmp/cc-copy/summary.json"
-check "a copied campaign: the pairs table says 'a copy'" bash -c "pdftotext '$tmp/cc-copy/report.pdf' - | grep -c 'a copy (same files)' | grep -qx 9"
+check "a copied campaign: the pairs table says 'a copy'" bash -c "pdftotext '$tmp/cc-copy/report.pdf' - | grep -c 'a copy (same' | grep -qx 9"
+# a campaign holding a copy of one of its runs (renamed): skipped with a
+# note, never a repeat with ± 0.0
+cp -r "$tmp/campA" "$tmp/campA-dup"
+cp -r "$tmp/campA/c32-1024-256" "$tmp/campA-dup/zz-rerun"
+"$PY" -c "
+import json, sys; p = sys.argv[1]; d = json.load(open(p)); d['name'] = 'c32-1024-256-rerun'; json.dump(d, open(p, 'w'))" "$tmp/campA-dup/zz-rerun/run.json"
+"$BIN" "$tmp/campA-dup" -o "$tmp/campA-dup-rep" > /dev/null 2> "$tmp/campA-dup.err"; rc=$?
+check "a campaign with a copied run: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "a campaign with a copied run: the note names both" grep -qF "zz-rerun: its bench result is byte-identical to that of c32-1024-256" "$tmp/campA-dup.err"
+check "a campaign with a copied run: as many runs as campA" "$PY" -c "
+import json, sys; sys.exit(0 if len(json.load(open(sys.argv[1]))['runs']) == int(sys.argv[2]) else 1)" "$tmp/campA-dup-rep/summary.json" "$(ls -d "$tmp/campA"/*/ | wc -l)"
 finish
