@@ -263,6 +263,7 @@ rm -rf "$tmp/lA" "$tmp/lB" "$tmp/lB2"
 cp -r "$tmp/llamacpp" "$tmp/lA"; rm -rf "$tmp/lA/report"
 "$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d.pop('kv_pool_tokens',None); json.dump(d, open(p,'w'))" "$tmp/lA/run.json"
 cp -r "$tmp/lA" "$tmp/lB"; cp -r "$tmp/lA" "$tmp/lB2"
+rerun "$tmp/lB/stress.json"; rerun "$tmp/lB2/stress.json"   # other runs, not copies of lA
 sed -i 's/n_ctx         = 32768/n_ctx         = 65536/; s/n_ctx_per_seq = 8192/n_ctx_per_seq = 16384/; s/( 32768 cells/( 65536 cells/; s/n_ctx_slot = 8192/n_ctx_slot = 16384/' "$tmp/lB/server.log"
 "$BIN" compare "$tmp/lA" "$tmp/lB" -o "$tmp/lC" > /dev/null 2>&1
 check "llama.cpp: -c 32768 -> 65536 is the one known difference (arguments unprinted: not proven)" \

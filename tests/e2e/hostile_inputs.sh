@@ -79,6 +79,7 @@ check "suspect preemption counter: the PDF claims no preemptions" bash -c "! pdf
 # a campaign holding `loop -> ..` and `self -> .`: neither is read as a run
 camp="$tmp/camp"; mkdir -p "$camp"; cp -r "$SRC/fixtures/runs/tiny" "$camp/a"; cp -r "$SRC/fixtures/runs/tiny" "$camp/b"
 rm -rf "$camp/a/report" "$camp/b/report"; ln -s .. "$camp/loop"; ln -s . "$camp/self"
+rerun "$camp/b/stress.json"   # another run, not a copy of a
 timeout 60 "$BIN" "$camp" > "$tmp/out" 2> "$tmp/err"; rc=$?
 check "campaign with symlink loops: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "campaign with symlink loops: 2 runs, the loops not read" grep -q "campaign .*, 2 runs" "$tmp/out"

@@ -44,6 +44,7 @@ check "10 s of 594: no advice to start a capture the folder has" bash -c "! grep
 check "10 s of 594: advice to capture the whole run" grep -q "Sample /metrics from before the load starts until after the bench ends" "$tmp/head.txt"
 # a campaign of round 1 and the cut copy: the copy's note is in the PDF
 mkdir -p "$tmp/camp"; cp -r "$tmp/r1" "$tmp/camp/a"; cp -r "$tmp/head" "$tmp/camp/b"; rm -rf "$tmp/camp/b/report"
+rerun "$tmp/camp/b/stress.json"   # not a copy of a
 "$BIN" "$tmp/camp" -q > /dev/null 2>&1 || bad "campaign of round 1 and its cut copy"
 pdftotext "$tmp/camp/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/camp.txt"
 check "campaign: the cut run's note is printed" grep -q "Notes on the campaign .*\[b\]: metrics.csv (the server metrics) is not used: its busy samples span" "$tmp/camp.txt"
