@@ -948,6 +948,31 @@ note_null_ttfts(br_run *r, const br_bench *b, const char *file)
 		    first, n_ok - n_null);
 }
 
+/* note_stale_rates: vllm bench serve writes request_throughput =
+ * completed / duration and output_throughput = total_output_tokens /
+ * duration; a rate more than 1% off its counts (a file whose counts were
+ * edited, its rates left) is printed as the file states it, so say so. */
+static void
+note_stale_rates(br_run *r, const br_bench *b, const char *file)
+{
+	if (!br_isnum(b->duration_s) || b->duration_s <= 0)
+		return;
+	const struct { double stated, count; const char *rate, *what, *unit; } t[] = {
+		{ b->request_throughput_rps, b->completed, "request_throughput", "completed", "req/s" },
+		{ b->output_throughput_tps, b->total_output_tokens, "output_throughput", "total_output_tokens", "tok/s" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		double want = t[i].count / b->duration_s;
+		if (!br_isnum(t[i].stated) || !br_isnum(want) || fabs(t[i].stated - want) <= 0.01 * fabs(want))
+			continue;
+		char cnt[32];
+		br_run_add_warning(r, "%s: %s is %.4g %s but %s / duration = %s / %.2f s = %.4g %s: the file's "
+		    "rates do not follow from its counts (an edited file?); the report prints the rate as the "
+		    "file states it", br_basename(file), t[i].rate, t[i].stated, t[i].unit, t[i].what,
+		    br_format_count(t[i].count, cnt), b->duration_s, want, t[i].unit);
+	}
+}
+
 int
 br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 {
@@ -1014,6 +1039,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	}
 	input_to(r, metrics_at);
 	note_null_ttfts(r, &r->bench.runs[r->bench.n - 1], bench);
+	note_stale_rates(r, &r->bench.runs[r->bench.n - 1], bench);
 	if (metrics_rc != 0) {
 		*cause = metrics_cause;
 		goto fail;
