@@ -886,7 +886,16 @@ capacity_section(ctx *c)
 			ROW("capacity.row_demand", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->demand_tokens, 0))));
 		if (isfinite(cap->oversubscription))
 			ROW("capacity.row_oversub", br_xasprintf("%.3g×", cap->oversubscription));
-		if (isfinite(cap->resident_estimate))
+		/* a cap the log states but the run contradicts is not applied: say
+		 * so beside the row whose label names it */
+		double cap_seen = NAN;
+		const char *cap_where = NULL;
+		(void)br_log_cap(c->a->run, &cap_seen, &cap_where);
+		if (isfinite(cap->resident_estimate) && !cap->resident_capped_by_max_num_seqs && cap_where != NULL)
+			ROW("capacity.row_resident", br_xasprintf("%s requests (the log's %s %s not applied: %s saw %s "
+			    "running)", keep(&p, fmt_num(cap->resident_estimate, 2)), cap_name,
+			    keep(&p, fmt_num(c->a->run->log->max_num_seqs, 0)), cap_where, keep(&p, fmt_num(cap_seen, 0))));
+		else if (isfinite(cap->resident_estimate))
 			ROW("capacity.row_resident", cap->resident_capped_by_max_num_seqs ?
 			    br_xasprintf("%s requests (%s; the KV cache alone: %s)",
 			    keep(&p, fmt_num(cap->resident_estimate, 0)), cap->resident_cap_from_slots ?
