@@ -90,7 +90,8 @@ int br_campaign_looks_like(const char *dir);
  * the run with the most preemptions; ties → the first by name) picks the
  * focus run. calib_dirs (may be NULL/0): extra run folders or campaigns
  * used only for the FLOPs calibration, added to the campaign's own
- * zero-preemption runs. Returns 0 or -1 with *cause.
+ * zero-preemption runs. Returns 0, -1 with *cause (an input), or -2 with
+ * *cause (focus_name names no run: a usage error).
  */
 int br_campaign_load(const char *dir, const char *focus_name,
     const char *const *calib_dirs, size_t n_calib, br_campaign *out, char **cause);
@@ -113,8 +114,9 @@ void br_campaign_inputs_free(br_campaign *c);
  * br_campaign_analyze (src/analysis/campaign.c): the analysis half: every
  * run analysed, repeats grouped, the focus picked (focus_name, else the
  * most preemptions), the FLOPs calibration fitted on the zero-preemption
- * runs plus the calibration runs. Returns 0, or -1 with *cause (an unknown
- * --focus); the caller frees c with br_campaign_free either way.
+ * runs plus the calibration runs. Returns 0, or -2 with *cause (an unknown
+ * --focus, listing the runs); the caller frees c with br_campaign_free
+ * either way.
  */
 int br_campaign_analyze(br_campaign *c, const char *focus_name, char **cause);
 

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include "benchreport/common.h"
 #include "benchreport/campaign.h"
 
@@ -30,9 +31,15 @@ br_campaign_analyze(br_campaign *c, const char *focus_name, char **cause)
 			    strcmp(br_basename(c->runs[i].dir), focus_name) == 0)
 				break;
 		if (i == c->n_runs) {
-			*cause = br_xasprintf("--focus %s: no run of that name in %s (runs: %s%s)",
-			    focus_name, dir, c->runs[0].name, c->n_runs > 1 ? ", ..." : "");
-			return -1;
+			GString *names = g_string_new(NULL);
+			for (size_t k = 0; k < c->n_runs && k < 12; k++)
+				g_string_append_printf(names, "%s%s", k ? ", " : "", c->runs[k].name);
+			if (c->n_runs > 12)
+				g_string_append_printf(names, " and %zu more", c->n_runs - 12);
+			*cause = br_xasprintf("--focus %s: no run of that name in %s (runs: %s)", focus_name, dir,
+			    names->str);
+			g_string_free(names, TRUE);
+			return -2;
 		}
 		c->focus = i;
 		c->focus_reason = "--focus";
@@ -78,11 +85,10 @@ br_campaign_load(const char *dir, const char *focus_name,
 {
 	if (br_campaign_read(dir, calib_dirs, n_calib, out, cause) != 0)
 		return -1;
-	if (br_campaign_analyze(out, focus_name, cause) != 0) {
+	int rc = br_campaign_analyze(out, focus_name, cause);
+	if (rc != 0)
 		br_campaign_free(out);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 void

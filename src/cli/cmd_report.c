@@ -631,11 +631,12 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 	exit_rc = BR_EXIT_ANALYSIS;
 	br_pdf_prepare();   /* the PDF's fonts load on the second core meanwhile */
 	progress(o, "reading and analysing the campaign's runs");
-	if (br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause) != 0) {
+	int lrc = br_campaign_load(o->run_dir, o->focus, o->calib, o->n_calib, &camp, &cause);
+	if (lrc != 0) {
 		fprintf(stderr, "benchreport: %s\n", cause);
 		free(cause);
 		out_end(&os);
-		return BR_EXIT_INPUT;
+		return lrc == -2 ? BR_EXIT_USAGE : BR_EXIT_INPUT;
 	}
 	if (!o->quiet && !o->json) {
 		for (size_t i = 0; i < camp.n_warnings; i++)

@@ -54,6 +54,11 @@ check "--calibration X X: same line" [ "$(jget "$s" calibration.a_gflop_per_toke
 # runs of 2" counted it twice)
 "$BIN" "$camp/c64-6144-2048" --calibration "$camp/c64-6144-2048" -q > /dev/null 2> "$tmp/err4"
 check "--calibration of the run itself: '0 usable runs of 1'" grep -q "0 usable runs of 1;" "$tmp/err4"
+# an unknown --focus is a usage error (exit 2) naming every run (9 here)
+"$BIN" "$camp" --focus nope -o "$tmp/focus-nope" > /dev/null 2> "$tmp/err5"; rc=$?
+check "--focus nope: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "--focus nope: the runs are listed" grep -q "no run of that name in .* (runs: \([^,]*, \)\{8\}[^,]*)$" "$tmp/err5"
+check "--focus nope: nothing written" [ ! -e "$tmp/focus-nope" ]
 # single run: the focus folder also given as --calibration is fitted once
 "$BIN" "$camp/cal-512-128" --calibration "$camp" > /dev/null 2>&1; rc=$?
 s1="$camp/cal-512-128/report/summary.json"
