@@ -482,8 +482,11 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
-	CARD("cards.load", fill(c, &p, isfinite(b->max_concurrency) ? "cards.load_closed" :
-	    isinf(b->request_rate_rps) ? "cards.load_burst" : "cards.load_open"));
+	/* a finite rate with a concurrency cap: open loop, capped (vllm bench
+	 * serve --request-rate R --max-concurrency C) */
+	int capped_open = isfinite(b->max_concurrency) && isfinite(b->request_rate_rps) && b->request_rate_rps > 0;
+	CARD("cards.load", fill(c, &p, capped_open ? "cards.load_capped" : isfinite(b->max_concurrency) ?
+	    "cards.load_closed" : isinf(b->request_rate_rps) ? "cards.load_burst" : "cards.load_open"));
 	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
 	CARD("cards.duration", fill(c, &p, "cards.duration_value"));
 	CARD("cards.output_tps", fill(c, &p, "cards.output_tps_value"));
@@ -568,7 +571,8 @@ title_page(ctx *c)
 	/* nothing was served: no sentence on what the load measured */
 	if (!(a->latency.n_succeeded == 0 && a->latency.n_failed > 0))
 		para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
-		    "glance.open_loop") : b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
+		    "glance.open_loop") : isfinite(b->request_rate_rps) && b->request_rate_rps > 0 ?
+		    "glance.capped_open_loop" : b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
 		para(c, "glance.fewer_prompts");
