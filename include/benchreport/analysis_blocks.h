@@ -132,6 +132,10 @@ typedef struct br_capacity {
 	                                 /slots listed (no log states n_slots) */
 	double n_slots_listed;        /* (added) most slots one /slots snapshot listed (requests at
 	                                 once), NAN without /slots */
+	double log_cap_contradicted_by;  /* (added) the log states a cap (max_num_seqs) that the run
+	                                    contradicts, so resident_estimate ignores it: the most
+	                                    requests seen running; NAN when not contradicted */
+	const char *log_cap_contradicted_where;  /* (added) where they were seen (br_log_cap), or NULL */
 } br_capacity;
 
 /* ---- §3.1 window / §3.8 ledger: server counters against client numbers ---- */

@@ -163,6 +163,10 @@ const char *br_run_metrics_set_aside(const br_run *r);
  */
 const char *br_run_bench_sha256(const br_run *r);
 
+/* br_run_same_bench (provenance.c): 1 when a and b both have a hashed bench
+ * result and the hashes are equal (br_run_bench_sha256): one run copied. */
+int br_run_same_bench(const br_run *a, const br_run *b);
+
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void br_run_free(br_run *r);
 

@@ -126,7 +126,7 @@ void
 br_analyze_capacity(const br_run *run, br_capacity *out)
 {
 	memset(out, 0, sizeof *out);
-	out->kv_pool_tokens = out->max_model_len_tokens = NAN;
+	out->kv_pool_tokens = out->max_model_len_tokens = out->log_cap_contradicted_by = NAN;
 	out->predicted_max_concurrency = out->log_max_concurrency_x = NAN;
 	out->kv_pool_gib = out->kv_bytes_per_token = NAN;
 	out->concurrency = out->mean_input_tokens = out->mean_output_tokens = NAN;
@@ -232,7 +232,8 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 		/* the scheduler never runs more than max_num_seqs at once, however
 		 * much KV cache is free */
 		out->resident_kv_bound = out->resident_estimate;
-		double cap = br_log_cap(run, NULL, NULL);   /* NAN when the run contradicts the log */
+		/* NAN when the run contradicts the log */
+		double cap = br_log_cap(run, &out->log_cap_contradicted_by, &out->log_cap_contradicted_where);
 		int from_slots = 0;
 		if (!br_isnum(cap) && br_isnum(out->n_slots_listed)) {
 			/* no log: llama-server's /slots lists its slots, one request each */

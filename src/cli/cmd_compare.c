@@ -127,17 +127,6 @@ side_free(side *s)
 	s->loaded = 0;
 }
 
-/* same_inputs: 1 when runs a and b hold the same bench result (its SHA-256,
- * br_run_bench_sha256): two runs never time their requests alike, so one is
- * a copy of the other, whatever labels (run.json) differ; every change is
- * then zero and it is no repeat. */
-static int
-same_inputs(const br_run *a, const br_run *b)
-{
-	const char *ha = br_run_bench_sha256(a), *hb = br_run_bench_sha256(b);
-	return ha != NULL && hb != NULL && strcmp(ha, hb) == 0;
-}
-
 /* print_text: the short text summary on stdout. */
 static void
 print_text(const json_t *summary, const br_compare_input *in, const char *out_dir)
@@ -251,7 +240,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		inputs[0] = &s[0].run;
 		inputs[1] = &s[1].run;
 		in.n_inputs_runs = same ? 1 : 2;
-		if (!same && same_inputs(&s[0].run, &s[1].run))
+		if (!same && br_run_same_bench(&s[0].run, &s[1].run))
 			in.same_path = in.same_files = in.pairs[0].same_files = 1;   /* treated as one run, said as a copy */
 	} else {
 		in.name_a = s[0].camp.name;
@@ -290,7 +279,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		for (size_t i = 0; i < m.n_pairs; i++) {
 			size_t ia = m.pairs[i][0], ib = m.pairs[i][1];
 			br_cmp_pair(&A->analyses[ia], &B->analyses[ib], A->runs[ia].name, B->runs[ib].name, &in.pairs[i]);
-			in.pairs[i].same_files = !same && same_inputs(&A->runs[ia], &B->runs[ib]);
+			in.pairs[i].same_files = !same && br_run_same_bench(&A->runs[ia], &B->runs[ib]);
 			if (ia == A->focus)
 				in.focus_pair = i;
 		}

@@ -361,14 +361,13 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 		/* a byte-identical bench result is a copy of a run: two runs never
 		 * time their requests alike, and counting it twice would make a
 		 * repeat with zero variation */
-		const char *h = br_run_bench_sha256(&c->runs[c->n_runs]);
 		size_t j = 0;
-		while (h != NULL && j < c->n_runs && !(br_run_bench_sha256(&c->runs[j]) != NULL &&
-		    strcmp(br_run_bench_sha256(&c->runs[j]), h) == 0))
+		while (j < c->n_runs && !br_run_same_bench(&c->runs[j], &c->runs[c->n_runs]))
 			j++;
-		if (h != NULL && j < c->n_runs) {
+		if (j < c->n_runs) {
 			add_warning(c, "%s: its bench result is byte-identical to that of %s (SHA-256 %.16s…): a copy "
-			    "of one run, not a repeat; skipped", subs[i], br_basename(c->runs[j].dir), h);
+			    "of one run, not a repeat; skipped", subs[i], br_basename(c->runs[j].dir),
+			    br_run_bench_sha256(&c->runs[j]));
 			br_run_free(&c->runs[c->n_runs]);
 			memset(&c->runs[c->n_runs], 0, sizeof c->runs[c->n_runs]);
 			continue;

@@ -1057,6 +1057,14 @@ br_run_bench_sha256(const br_run *r)
 	return NULL;
 }
 
+/* br_run_same_bench: see run.h. */
+int
+br_run_same_bench(const br_run *a, const br_run *b)
+{
+	const char *ha = br_run_bench_sha256(a), *hb = br_run_bench_sha256(b);
+	return ha != NULL && hb != NULL && strcmp(ha, hb) == 0;
+}
+
 /* br_run_set_aside_has: see run.h. */
 int
 br_run_set_aside_has(const br_run *r, const char *what)

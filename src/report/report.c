@@ -455,6 +455,15 @@ gate_section(ctx *c)
 	strpool_free(&p);
 }
 
+/* capped_open_loop: a finite request rate under a concurrency cap (vllm
+ * bench serve --request-rate R --max-concurrency C): an open loop that the
+ * client holds back while C requests are in flight, not a closed loop. */
+static int
+capped_open_loop(const br_bench *b)
+{
+	return isfinite(b->max_concurrency) && isfinite(b->request_rate_rps) && b->request_rate_rps > 0;
+}
+
 /*
  * headline_cards: the run's headline cards (GPU, versions, lengths, load,
  * outcome, KV pool and demand, preemptions; when known the resident share,
@@ -482,10 +491,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
-	/* a finite rate with a concurrency cap: open loop, capped (vllm bench
-	 * serve --request-rate R --max-concurrency C) */
-	int capped_open = isfinite(b->max_concurrency) && isfinite(b->request_rate_rps) && b->request_rate_rps > 0;
-	CARD("cards.load", fill(c, &p, capped_open ? "cards.load_capped" : isfinite(b->max_concurrency) ?
+	CARD("cards.load", fill(c, &p, capped_open_loop(b) ? "cards.load_capped" : isfinite(b->max_concurrency) ?
 	    "cards.load_closed" : isinf(b->request_rate_rps) ? "cards.load_burst" : "cards.load_open"));
 	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
 	CARD("cards.duration", fill(c, &p, "cards.duration_value"));
@@ -571,8 +577,8 @@ title_page(ctx *c)
 	/* nothing was served: no sentence on what the load measured */
 	if (!(a->latency.n_succeeded == 0 && a->latency.n_failed > 0))
 		para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
-		    "glance.open_loop") : isfinite(b->request_rate_rps) && b->request_rate_rps > 0 ?
-		    "glance.capped_open_loop" : b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
+		    "glance.open_loop") : capped_open_loop(b) ? "glance.capped_open_loop" :
+		    b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
 		para(c, "glance.fewer_prompts");
@@ -892,13 +898,12 @@ capacity_section(ctx *c)
 			ROW("capacity.row_oversub", br_xasprintf("%.3g×", cap->oversubscription));
 		/* a cap the log states but the run contradicts is not applied: say
 		 * so beside the row whose label names it */
-		double cap_seen = NAN;
-		const char *cap_where = NULL;
-		(void)br_log_cap(c->a->run, &cap_seen, &cap_where);
-		if (isfinite(cap->resident_estimate) && !cap->resident_capped_by_max_num_seqs && cap_where != NULL)
+		if (isfinite(cap->resident_estimate) && !cap->resident_capped_by_max_num_seqs &&
+		    cap->log_cap_contradicted_where != NULL)
 			ROW("capacity.row_resident", br_xasprintf("%s requests (the log's %s %s not applied: %s saw %s "
 			    "running)", keep(&p, fmt_num(cap->resident_estimate, 2)), cap_name,
-			    keep(&p, fmt_num(c->a->run->log->max_num_seqs, 0)), cap_where, keep(&p, fmt_num(cap_seen, 0))));
+			    keep(&p, fmt_num(c->a->run->log->max_num_seqs, 0)), cap->log_cap_contradicted_where,
+			    keep(&p, fmt_num(cap->log_cap_contradicted_by, 0))));
 		else if (isfinite(cap->resident_estimate))
 			ROW("capacity.row_resident", cap->resident_capped_by_max_num_seqs ?
 			    br_xasprintf("%s requests (%s; the KV cache alone: %s)",
