@@ -214,6 +214,14 @@ typedef struct br_residency {
 double br_effective_concurrency(const br_bench *b, const char **reason);
 
 /*
+ * br_capped_open_loop (capacity.c): 1 when b has a finite request rate and
+ * a max_concurrency (vllm bench serve --request-rate R --max-concurrency C):
+ * an open loop the client holds back while C requests are in flight, not a
+ * closed loop; 0 otherwise or for NULL.
+ */
+int br_capped_open_loop(const br_bench *b);
+
+/*
  * Each function fills its block from the run and returns 0; they never fail
  * on missing inputs (the block is marked unavailable with `missing`).
  */

@@ -53,6 +53,13 @@ mean_lens_from_arrays(const br_bench *b, double *in, double *out)
  * C_eff = min(C, N). N is num_prompts; files without it give N as the
  * number of per-request records, else completed + failed.
  */
+/* br_capped_open_loop: see analysis_blocks.h. */
+int
+br_capped_open_loop(const br_bench *b)
+{
+	return b != NULL && isfinite(b->max_concurrency) && isfinite(b->request_rate_rps) && b->request_rate_rps > 0;
+}
+
 double
 br_effective_concurrency(const br_bench *b, const char **reason)
 {

@@ -820,9 +820,11 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_run *r = a->run;
 	const br_bench *b = r && r->bench.n > 0 ? &r->bench.runs[0] : NULL;
 
-	/* Closed loop: max_concurrency set. */
+	/* Closed loop: max_concurrency set (with a finite rate too: an open
+	 * loop under that cap). */
 	if (b && num(b->max_concurrency))
-		add(f, b->max_concurrency == 1 ? "closed_loop_one" : "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
+		add(f, br_capped_open_loop(b) ? "capped_open_loop" : b->max_concurrency == 1 ? "closed_loop_one" :
+		    "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
 
 	/* TTFT tail: n·0.001 < 10 samples beyond p99.9, i.e. n < 10,000. */
 	if (x->ttft_n == 1)

@@ -99,7 +99,8 @@ br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figur
 		if (window)
 			g_string_append(cap, br_ft(ft, "fig3-residency.caption_window"));
 		if (isfinite(C))
-			g_string_append(cap, br_ft(ft, "fig3-residency.caption_concurrency"));
+			g_string_append(cap, br_ft(ft, br_capped_open_loop(&run->bench.runs[0]) ?
+			    "fig3-residency.caption_concurrency_cap" : "fig3-residency.caption_concurrency"));
 		rc = br_figure_write_single(out_dir, "fig3-residency", br_ft(ft, "fig3-residency.title"),
 		    cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);

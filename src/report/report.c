@@ -455,15 +455,6 @@ gate_section(ctx *c)
 	strpool_free(&p);
 }
 
-/* capped_open_loop: a finite request rate under a concurrency cap (vllm
- * bench serve --request-rate R --max-concurrency C): an open loop that the
- * client holds back while C requests are in flight, not a closed loop. */
-static int
-capped_open_loop(const br_bench *b)
-{
-	return isfinite(b->max_concurrency) && isfinite(b->request_rate_rps) && b->request_rate_rps > 0;
-}
-
 /*
  * headline_cards: the run's headline cards (GPU, versions, lengths, load,
  * outcome, KV pool and demand, preemptions; when known the resident share,
@@ -491,7 +482,7 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	if (r->driver || r->cuda)
 		CARD("cards.driver_cuda", fill(c, &p, "cards.driver_cuda_value"));
 	CARD("cards.inout", fill(c, &p, "cards.inout_value"));
-	CARD("cards.load", fill(c, &p, capped_open_loop(b) ? "cards.load_capped" : isfinite(b->max_concurrency) ?
+	CARD("cards.load", fill(c, &p, br_capped_open_loop(b) ? "cards.load_capped" : isfinite(b->max_concurrency) ?
 	    "cards.load_closed" : isinf(b->request_rate_rps) ? "cards.load_burst" : "cards.load_open"));
 	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
 	CARD("cards.duration", fill(c, &p, "cards.duration_value"));
@@ -577,7 +568,7 @@ title_page(ctx *c)
 	/* nothing was served: no sentence on what the load measured */
 	if (!(a->latency.n_succeeded == 0 && a->latency.n_failed > 0))
 		para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
-		    "glance.open_loop") : capped_open_loop(b) ? "glance.capped_open_loop" :
+		    "glance.open_loop") : br_capped_open_loop(b) ? "glance.capped_open_loop" :
 		    b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
