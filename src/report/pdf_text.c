@@ -324,6 +324,13 @@ measure_chars(HPDF_Font font, HPDF_Font alt, double size, const char *s, size_t 
 	return c;
 }
 
+/* is_ascii_letter: ASCII A-Z or a-z. */
+static int
+is_ascii_letter(uint32_t cp)
+{
+	return (cp >= 'A' && cp <= 'Z') || (cp >= 'a' && cp <= 'z');
+}
+
 /* is_digit: ASCII 0-9. */
 static int
 is_digit(uint32_t cp)
@@ -396,8 +403,13 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 				w += c[j].w;
 				int cjk_here = is_cjk(c[j].cp);
 				int cjk_next = j + 1 < e && is_cjk(c[j + 1].cp);
+				uint32_t nx = j + 1 < e ? c[j + 1].cp : 0;
 				int soft = (c[j].cp == '/' || c[j].cp == '\\' || c[j].cp == '_' ||
-				    (c[j].cp == '-' && j > start && c[j - 1].cp != ' '));
+				    (c[j].cp == '-' && j > start && c[j - 1].cp != ' ') ||
+				    /* after the dot of a dotted name ("PreemptionMode.RECOMPUTE",
+				     * not "0.82"), and inside camelCase ("GeForce|RTX") */
+				    (c[j].cp == '.' && j > start && is_ascii_letter(c[j - 1].cp) && is_ascii_letter(nx)) ||
+				    (c[j].cp >= 'a' && c[j].cp <= 'z' && nx >= 'A' && nx <= 'Z'));
 				if ((cjk_here || cjk_next || soft) && j + 1 < e && c[j + 1].cp != ' ' &&
 				    !no_line_start(c[j + 1].cp) && !no_line_end(c[j].cp)) {
 					brk = j + 1, brk_next = j + 1, brk_soft = !(cjk_here || cjk_next), brk_w = w;
@@ -410,7 +422,8 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 				break;
 			}
 			size_t end, next;
-			/* a break after '/', '-', '_' is taken when it leaves the line
+			/* a break after '/', '-', '_' (or a dot, or inside camelCase) is
+			 * taken when it leaves the line
 			 * at least 15% full (narrow table cells and cards: "max_" then
 			 * "concurrency" reads better than "max_concurre" then "ncy");
 			 * otherwise the word is broken by character */

@@ -50,7 +50,9 @@ double br_text_width(HPDF_Font font, HPDF_Font alt, double size, const char *s, 
 /*
  * br_text_break: break cleaned UTF-8 text into lines no wider than max_pt.
  * Breaks at '\n' (hard), at spaces (which are dropped at the break), after
- * '/', '-', '_' and '\\', and between CJK characters; a word longer than a
+ * '/', '-', '_' and '\\', after the dot of a dotted name (a letter on both
+ * sides: "Mode.RECOMPUTE", never "0.82"), inside camelCase (lower then upper
+ * case: "GeForce"), and between CJK characters; a word longer than a
  * line is broken between characters; a UTF-8 sequence is never split. Each
  * line holds at least one character, so a line can only exceed max_pt when
  * a single character is wider than max_pt. An empty text gives one empty

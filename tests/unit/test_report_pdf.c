@@ -480,6 +480,26 @@ test_line_breaker(void **state)
 	assert_int_equal(l[0].len, 13); /* "/data/models/" then "qwen/config.json" */
 	free(l);
 	free(s);
+	/* 4-. identifiers without '/', '-', '_': a dotted name breaks after its
+	 * dot, camelCase between its lower and upper case letters; a decimal
+	 * number's dot is no break point (the line then breaks by character,
+	 * after "0.8", wherever the width ends) */
+	static const struct { const char *text, *head, *w_of; } ident[] = {
+		{ "PreemptionMode.RECOMPUTE", "PreemptionMode.", "PreemptionMode.RE" },
+		{ "EngineCoreProcess", "EngineCore", "EngineCorePr" },
+		{ "1234567.890123", "1234567.8", "1234567.8" },
+	};
+	for (size_t g = 0; g < sizeof ident / sizeof *ident; g++) {
+		s = br_text_clean(ident[g].text);
+		double wmax = br_text_width(f, NULL, 10, ident[g].w_of, strlen(ident[g].w_of)) + 0.5;
+		n = br_text_break(f, NULL, 10, s, wmax, &l);
+		assert_int_equal(n, 2);
+		if (l[0].len != strlen(ident[g].head) || memcmp(s + l[0].off, ident[g].head, l[0].len) != 0)
+			fail_msg("'%s': first line '%.*s', want '%s'", ident[g].text, (int)l[0].len, s + l[0].off,
+			    ident[g].head);
+		free(l);
+		free(s);
+	}
 
 	/* 4a. a number keeps its unit and '=' its operands: with room for
 	 * "TTFT p50 217.2" only, the line breaks before "217.2 s", not before
