@@ -73,6 +73,7 @@ static const struct {
 #define H1_PT 16.0
 #define H2_PT 12.0
 #define LEAD 1.38
+#define TITLE_MAX_LINES 3   /* a title, subtitle or heading longer than this ends in "…" */
 
 struct br_pdf {
 	HPDF_Doc pdf;
@@ -237,6 +238,28 @@ flow(br_pdf *d, HPDF_Font f, double size, double x, double width, const char *cl
 		d->page_used = 1;
 	}
 	free(lines);
+}
+
+/*
+ * clip_lines: cleaned text that br_text_break puts on at most max_lines
+ * lines of `width` points: the text itself (a copy) when it fits, else its
+ * first max_lines − 1 lines and as much of the next as fits with "…" (a
+ * 2,000-character run name would fill pages of title). Caller frees.
+ */
+static char *
+clip_lines(br_pdf *d, HPDF_Font f, double size, double width, const char *clean, size_t max_lines)
+{
+	br_line *lines;
+	size_t n = br_text_break(f, d->alt, size, clean, width, &lines);
+	if (n <= max_lines || max_lines == 0) {
+		free(lines);
+		return br_xstrdup(clean);
+	}
+	size_t head = lines[max_lines - 1].off;
+	free(lines);
+	int truncated;
+	size_t fit = br_text_fit(f, d->alt, size, clean + head, width, &truncated);
+	return br_xasprintf("%.*s\xE2\x80\xA6", (int)(head + fit), clean);
 }
 
 /* set_date: creation and modification dates from SOURCE_DATE_EPOCH (when
@@ -626,12 +649,15 @@ br_pdf_title(br_pdf *d, const char *title, const char *subtitle)
 	flush_heading(d, KEEP_TEXT);
 	need(d, 60);
 	d->doing = "title";
-	char *t = clean_text(d, title);
+	char *c = clean_text(d, title), *t = clip_lines(d, d->bold, 22, TEXT_W, c, TITLE_MAX_LINES);
+	free(c);
 	d->y -= 10;
 	flow(d, d->bold, 22, MARGIN, TEXT_W, t, 0.05, 0);
 	free(t);
 	if (subtitle && *subtitle) {
-		char *s = clean_text(d, subtitle);
+		c = clean_text(d, subtitle);
+		char *s = clip_lines(d, d->regular, 11, TEXT_W, c, TITLE_MAX_LINES);
+		free(c);
 		d->y -= 2;
 		flow(d, d->regular, 11, MARGIN, TEXT_W, s, 0.35, 0);
 		free(s);
@@ -648,11 +674,12 @@ static void
 draw_heading(br_pdf *d, int level, const char *utf8, double keep)
 {
 	d->doing = "heading";
-	char *t = clean_text(d, utf8);
 	int short_chapter = level == BR_PDF_SHORT_CHAPTER;
 	if (short_chapter)
 		level = 1;
 	double size = level <= 1 ? H1_PT : H2_PT;
+	char *c = clean_text(d, utf8), *t = clip_lines(d, d->bold, size, TEXT_W, c, TITLE_MAX_LINES);
+	free(c);
 	/* a chapter starts a new page, unless the page holds only the tail of
 	 * the one before (two thirds of it still free: no page of a few lines),
 	 * or it is a short chapter and a third is free */

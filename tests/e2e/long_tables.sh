@@ -51,4 +51,23 @@ check "released tokens withheld when KV rose over a fifth of the event samples" 
 pdftotext "$tmp/r1out/report.pdf" - > "$tmp/r1.txt"
 check "round 1 (37 events): no events appendix" bash -c "! grep -q 'Appendix: all preemption events' '$tmp/r1.txt'"
 check "round 1: the events table in the chapter" grep -q "Preemption events" "$tmp/r1.txt"
+# a 1,895-character run name: the title stops after 3 lines with "…" (it
+# filled two pages before), the report has round 1's page count, and
+# summary.json keeps the whole name
+cp -r "$tmp/r1" "$tmp/longname"
+"$PY" - "$tmp/longname/run.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["name"] = "sweep-" + "-".join("c%d" % i for i in range(400))
+json.dump(d, open(sys.argv[1], "w"))
+PYEOF
+"$BIN" "$tmp/longname" -o "$tmp/longout" --quiet > /dev/null 2>&1; rc=$?
+check "long name: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+p_r1=$(pdfinfo "$tmp/r1out/report.pdf" | awk '/^Pages:/ { print $2 }')
+p_long=$(pdfinfo "$tmp/longout/report.pdf" | awk '/^Pages:/ { print $2 }')
+check "long name: $p_long pages, as round 1's $p_r1" [ "$p_long" = "$p_r1" ]
+pdftotext -f 1 -l 1 "$tmp/longout/report.pdf" - | head -4 > "$tmp/longtitle"
+check "long name: the title's third line ends in …" grep -q "…$" "$tmp/longtitle"
+check "long name: c40 is cut from the title" bash -c "! grep -q -- '-c40-' '$tmp/longtitle'"
+check "long name: summary.json keeps all 1,895 characters" [ "$(jget "$tmp/longout/summary.json" run.name | wc -c)" -eq 1896 ]
 finish
