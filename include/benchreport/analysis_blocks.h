@@ -75,6 +75,8 @@ typedef struct br_latency {
 	int itl_from_file;         /* (added) 1: arrays present but every ITL list empty although
 	                              requests streamed 2+ tokens; m[BR_ITL] holds the file's own
 	                              ITL statistics (not recomputed, not checked) */
+	int itl_array_absent;      /* (added) with itl_from_file: the file has no "itls" array at
+	                              all (not empty lists) */
 	int itl_stalls_known;      /* (added) 1 only when recomputed from ITL arrays;
 	                              0 → itl_stalls is meaningless ("unknown"), not 0 */
 	size_t itl_stalls;         /* ITL gaps > the stall threshold (valid when itl_stalls_known) */

@@ -98,6 +98,7 @@ typedef struct br_bench {
 	int has_start_times;
 	int has_queue_times;
 	int has_errors;            /* (added) an `errors` array says which requests failed */
+	int has_itls;              /* an `itls` array (one list per request) present */
 
 	br_bench_extra *extras;    /* unknown top-level keys, in file order */
 	size_t n_extras;

@@ -638,6 +638,7 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		/* every ITL list empty although requests streamed many tokens (an
 		 * edited or truncated file): the file's own ITL statistics stand */
 		out->itl_from_file = 1;
+		out->itl_array_absent = !b->has_itls;
 		out->has_stats[BR_ITL] = 1;
 		out->count_known[BR_ITL] = 0;
 	}

@@ -941,6 +941,7 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 	b->has_start_times = arr[A_START] != NULL;
 	b->has_queue_times = arr[A_QUEUE] != NULL;
 	b->has_errors = arr[A_ERR] != NULL;
+	b->has_itls = arr[A_ITLS] != NULL;
 	b->requests = br_xcalloc(n, sizeof *b->requests);
 	b->n_requests = n;
 	farr *fi = arr[A_ITLS] ? o->fast[A_ITLS] : NULL;

@@ -538,10 +538,11 @@ fix_reversed_pair(br_run *r)
 }
 
 /*
- * note_empty_itls: a warning when the bench result has an "itls" list per
- * request but every one is empty although successful requests streamed
- * 2+ tokens (an edited or cut file): ITL is then not recomputed (the
- * analysis takes the file's own ITL statistics, if any).
+ * note_empty_itls: a warning when the bench result has per-request arrays
+ * but no "itls" array, or an "itls" list per request and every one empty,
+ * although successful requests streamed 2+ tokens (an edited or cut file):
+ * ITL is then not recomputed (the analysis takes the file's own ITL
+ * statistics, if any).
  */
 static void
 note_empty_itls(br_run *r, const char *bench)
@@ -557,7 +558,12 @@ note_empty_itls(br_run *r, const char *bench)
 		if (!q->failed && br_isnum(q->output_len_tokens) && q->output_len_tokens > max_out)
 			max_out = q->output_len_tokens;
 	}
-	if (max_out > 1)
+	if (max_out > 1 && !b->has_itls)
+		br_run_add_warning(r, "%s: the per-request arrays have no \"itls\" array (one list of gaps per "
+		    "request), although the successful requests produced up to %.0f output tokens each: ITL is "
+		    "not recomputed; the ITL figures are the file's own statistics (median_itl_ms ...), where it "
+		    "states them", br_basename(bench), max_out);
+	else if (max_out > 1)
 		br_run_add_warning(r, "%s: every request's \"itls\" list is empty although the successful "
 		    "requests produced up to %.0f output tokens each: ITL is not recomputed; the ITL figures are "
 		    "the file's own statistics (median_itl_ms ...), where it states them", br_basename(bench),

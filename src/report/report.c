@@ -655,6 +655,7 @@ latency_section(ctx *c)
 	/* ITL from the file: the lists were empty, or every one was left out */
 	int itl_left_out = l->itl_from_file && l->n_itl_inconsistent > 0;
 	para(c, !l->from_arrays ? "latency.intro_file" : itl_left_out ? "latency.intro_arrays_itl_left_out" :
+	    l->itl_array_absent ? "latency.intro_arrays_itl_absent" :
 	    l->itl_from_file ? "latency.intro_arrays_itl_file" : "latency.intro_arrays");
 
 	const char *hdr[9];
@@ -712,6 +713,7 @@ latency_section(ctx *c)
 	if (l->n_checks > 0) {
 		heading(c, 2, "latency.checks_heading");
 		para(c, l->n_mismatches ? "latency.checks_some_bad" : itl_left_out ? "latency.checks_all_ok_but_itl_left_out" :
+		    l->itl_array_absent ? "latency.checks_all_ok_but_itl_absent" :
 		    l->itl_from_file ? "latency.checks_all_ok_but_itl" : "latency.checks_all_ok");
 		if (l->n_checks_empty > 0)
 			note(c, "latency.checks_empty");

@@ -65,6 +65,7 @@ latency_json(const br_latency *l)
 	json_t *o = json_object();
 	set(o, "from_arrays", json_boolean(l->from_arrays));
 	set(o, "itl_from_file", json_boolean(l->itl_from_file));
+	set(o, "itl_array_absent", json_boolean(l->itl_array_absent));
 	for (int m = 0; m < BR_N_LATENCY; m++)
 		set(o, br_latency_metric_name[m], describe_json(&l->m[m], l->count_known[m]));
 	set(o, "n_requests", json_integer((json_int_t)l->n_requests));
