@@ -48,6 +48,11 @@ typedef struct br_preemption_event {
 	                              reading, < 0 when admissions in the same second
 	                              outweigh the release */
 	double running_before, running_after;
+	double span_s;             /* (added) time since the sample the counter was last read
+	                              in (s); NAN without timestamps */
+	int across_gap;            /* (added) span_s > BR_PREEMPTION_COARSE_STEP_S (dropped rows or
+	                              missed scrapes): the count piled up unseen, and KV before,
+	                              released and running before are NAN */
 } br_preemption_event;
 
 typedef struct br_preemptions {
@@ -66,8 +71,10 @@ typedef struct br_preemptions {
 	double window_s;           /* end − start */
 	br_preemption_event *events;  /* time order; owned */
 	size_t n_events;
-	size_t n_multi_events;     /* events whose sample holds > 1 preemption */
-	double max_per_event;      /* most preemptions in one sample */
+	size_t n_multi_events;     /* events whose sample holds > 1 preemption (across_gap ones aside) */
+	double max_per_event;      /* most preemptions in one sample (across_gap ones aside) */
+	size_t n_gap_events;       /* (added) events read across a gap in the series (across_gap) */
+	double max_gap_event_s;    /* (added) the longest span_s of those; NAN when none */
 	double trigger_kv_frac;    /* mean KV-before over events */
 	double mean_interval_s;    /* mean gap between consecutive events (>= 2 events) */
 	double rate_per_min;       /* preemptions per minute over the window */

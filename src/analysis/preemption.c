@@ -2,11 +2,15 @@
  * Preemption events (DESIGN.md §3.5) from a 1 Hz metrics series.
  *
  * An event is a sample r of the run window where vllm:num_preemptions_total
- * rose over the previous numeric sample (count = the rise; after a counter
+ * rose over the previous numeric sample q (count = the rise; after a counter
  * reset, the new value). For each event:
- *   KV before = vllm:kv_cache_usage_perc of sample r − 1, KV after = of r,
+ *   KV before = vllm:kv_cache_usage_perc of sample q, KV after = of r,
  *   released  = (KV before − KV after) · P tokens  (P = KV pool tokens, §3.3),
- *   running before/after = vllm:num_requests_running of r − 1 and r.
+ *   running before/after = vllm:num_requests_running of q and r.
+ * When q is more than BR_PREEMPTION_COARSE_STEP_S before r (rows dropped or
+ * scrapes missed), the event spans a gap: its count stands but its KV
+ * before, release and running before are not read (NAN), and it is neither
+ * a multi-preemption sample nor part of max_per_event.
  * Summary: trigger level = mean KV before; interval = mean gap between
  * consecutive events; rate = Δcounter / window length · 60 per minute; mean
  * released tokens per event (and Σ released / Σ preemptions per
@@ -46,6 +50,7 @@ reset_out(br_preemptions *out)
 	out->max_per_event = out->trigger_kv_frac = out->mean_interval_s = NAN;
 	out->rate_per_min = out->mean_released_tokens = out->total_released_tokens = NAN;
 	out->mean_released_per_preemption_tokens = out->sample_step_s = NAN;
+	out->max_gap_event_s = NAN;
 }
 
 /*
@@ -60,8 +65,16 @@ summarize(br_preemptions *out)
 	size_t kv_n = 0, rel_n = 0;
 	for (size_t k = 0; k < out->n_events; k++) {
 		const br_preemption_event *e = &out->events[k];
-		if (k == 0 || e->count > out->max_per_event)
+		if (e->across_gap) {
+			out->n_gap_events++;
+			if (!(out->max_gap_event_s >= e->span_s))
+				out->max_gap_event_s = e->span_s;
+			continue;
+		}
+		if (!(out->max_per_event >= e->count))
 			out->max_per_event = e->count;
+		if (e->count > 1)
+			out->n_multi_events++;
 		if (br_isnum(e->kv_before_frac)) {
 			kv_sum += e->kv_before_frac;
 			kv_n++;
@@ -171,16 +184,18 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	double P = cap != NULL ? cap->kv_pool_tokens : NAN;
 	const double *kv = br_role_col(s, BR_ROLE_KV_USAGE_FRAC);
 	const double *running = br_role_col(s, BR_ROLE_RUNNING);
-	size_t cap_ev = 0;
+	size_t cap_ev = 0, q = 0;
 	double prev = NAN;
 	for (size_t r = i0; r <= i1; r++) {
 		double v = pre[r];
 		if (!br_isnum(v))
 			continue;
 		double rise = NAN;
+		size_t before = q;                     /* the sample the counter was last read in */
 		if (br_isnum(prev))
 			rise = v >= prev ? v - prev : v;   /* v < prev: restarted from 0 */
 		prev = v;
+		q = r;
 		if (!br_isnum(rise) || rise <= 0 || r == 0)
 			continue;
 		if (out->n_events == cap_ev) {
@@ -192,14 +207,14 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 		e->t_epoch_s = s->t_s != NULL ? s->t_s[r] : NAN;
 		e->t_since_start_s = e->t_epoch_s - out->window_start_t_s;
 		e->count = rise;
-		e->kv_before_frac = cell(kv, r - 1);
+		e->span_s = s->t_s != NULL ? s->t_s[r] - s->t_s[before] : NAN;
+		e->across_gap = br_isnum(e->span_s) && e->span_s > BR_PREEMPTION_COARSE_STEP_S;
+		e->kv_before_frac = e->across_gap ? NAN : cell(kv, before);
 		e->kv_after_frac = cell(kv, r);
 		e->released_tokens = br_isnum(P) && P > 0 ?
 		    (e->kv_before_frac - e->kv_after_frac) * P : NAN;
-		e->running_before = cell(running, r - 1);
+		e->running_before = e->across_gap ? NAN : cell(running, before);
 		e->running_after = cell(running, r);
-		if (rise > 1)
-			out->n_multi_events++;
 	}
 	out->available = 1;
 	out->missing = NULL;

@@ -748,7 +748,9 @@ check_preemption_counter(br_run *r)
 
 /*
  * check_series_time: for a metrics series, warn when samples are missing
- * (gaps longer than 3 median intervals). A series that misses the bench run
+ * (gaps longer than 3 median intervals). A missed scrape (a row whose
+ * running cell is empty, as `benchreport sample` writes it) counts as
+ * missing, like a dropped row. A series that misses the bench run
  * altogether is set aside by br_run_check_provenance.
  */
 static void
@@ -758,11 +760,16 @@ check_series_time(br_run *r)
 	if (m == NULL || m->n_rows < 3 || m->t_s == NULL ||
 	    (r->metrics_kind != BR_METRICS_CSV && r->metrics_kind != BR_METRICS_SNAPSHOTS))
 		return;
+	const double *running = br_role_col(m, BR_ROLE_RUNNING);
 	double *d = br_xmalloc((m->n_rows - 1) * sizeof *d);
-	size_t nd = 0;
-	for (size_t i = 1; i < m->n_rows; i++)
-		if (isfinite(m->t_s[i]) && isfinite(m->t_s[i - 1]))
-			d[nd++] = m->t_s[i] - m->t_s[i - 1];
+	size_t nd = 0, last = (size_t)-1;
+	for (size_t i = 0; i < m->n_rows; i++) {
+		if (!isfinite(m->t_s[i]) || (running != NULL && !isfinite(running[i])))
+			continue;
+		if (last != (size_t)-1)
+			d[nd++] = m->t_s[i] - m->t_s[last];
+		last = i;
+	}
 	if (nd >= 2) {
 		double *sorted = br_xmalloc(nd * sizeof *sorted);
 		memcpy(sorted, d, nd * sizeof *d);

@@ -248,6 +248,14 @@ figure(ctx *c, const char *id, const char *caption_key)
 	char fig_key[96];
 	/* the text names the figure before it appears ("figrefs.<id>"), only when it is drawn */
 	snprintf(fig_key, sizeof fig_key, "figrefs.%s", id);
+	/* a caption variant ("figures.<id>_no_trigger") has its own lead when
+	 * the template gives one ("figrefs.<id>_no_trigger") */
+	if (caption_key != NULL && strncmp(caption_key, "figures.", 8) == 0) {
+		char variant[96];
+		snprintf(variant, sizeof variant, "figrefs.%s", caption_key + 8);
+		if (br_template_get(c->t, variant) != NULL)
+			memcpy(fig_key, variant, sizeof fig_key);
+	}
 	char *lead = br_template_get(c->t, fig_key) != NULL ? br_template_fill(c->t, fig_key, c->s) : NULL;
 	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
 	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
@@ -1086,17 +1094,23 @@ preemptions_section(ctx *c)
 		/* trigger level, spacing (two events or more), and what was released:
 		 * a number, unreadable at 1 Hz, or unknown for want of the pool */
 		const br_preemptions *P = &c->a->preemptions;
+		int one = pr->n_events == 1, no_trigger = !isfinite(P->trigger_kv_frac);
 		const char *parts[3] = {
-			P->coarse ? (pr->n_events == 1 ? "preemptions.sum_where_coarse_one" : "preemptions.sum_where_coarse") :
-			    pr->n_events == 1 ? "preemptions.sum_trigger_one" : "preemptions.sum_trigger",
+			P->coarse ? (one ? "preemptions.sum_where_coarse_one" : "preemptions.sum_where_coarse") :
+			    no_trigger ? (one ? "preemptions.sum_trigger_unread_one" : "preemptions.sum_trigger_unread") :
+			    one ? "preemptions.sum_trigger_one" : "preemptions.sum_trigger",
 			isfinite(P->mean_interval_s) ? "preemptions.sum_interval" : "preemptions.sum_rate",
 			P->coarse ? "preemptions.sum_release_coarse" :
 			    isfinite(P->mean_released_per_preemption_tokens) ? "preemptions.sum_release" :
-			    P->released_unreadable ? "preemptions.sum_release_unreadable" : "preemptions.sum_release_no_pool" };
+			    P->released_unreadable ? "preemptions.sum_release_unreadable" :
+			    !isfinite(c->a->capacity.kv_pool_tokens) ? "preemptions.sum_release_no_pool" :
+			    "preemptions.sum_release_unread" };
 		para_joined(c, parts, 3);
 	}
 	if (pr->n_multi_events > 0)
 		para(c, "preemptions.multi");
+	if (pr->n_gap_events > 0)
+		para(c, "preemptions.gap_events");
 	figure(c, "fig4-preemption-loop", isfinite(c->a->preemptions.trigger_kv_frac) ? NULL :
 	    "figures.fig4-preemption-loop_no_trigger");
 	figure(c, "fig5-preemption-staircase", NULL);
@@ -1125,6 +1139,7 @@ events_table(ctx *c)
 	for (int i = 0; i < 7; i++)
 		hdr[i] = fill(c, &p, cols[i]);
 	const char **cells = br_xcalloc(pr->n_events * 7 + 1, sizeof *cells);
+	const char *gap = pr->n_gap_events > 0 ? fill(c, &p, "preemptions.cell_gap") : NULL;
 	for (size_t i = 0; i < pr->n_events; i++) {
 		const br_preemption_event *e = &pr->events[i];
 		const char **row = &cells[i * 7];
@@ -1135,6 +1150,8 @@ events_table(ctx *c)
 		row[4] = keep(&p, fmt_num(e->released_tokens, 0));
 		row[5] = keep(&p, fmt_num(e->running_before, 0));
 		row[6] = keep(&p, fmt_num(e->running_after, 0));
+		if (e->across_gap)   /* before the gap: not this event's state */
+			row[2] = row[4] = row[5] = gap;
 	}
 	br_pdf_table t = { .n_cols = 7, .n_rows = pr->n_events, .header = hdr, .cells = cells,
 		.font_size_small = 1 };

@@ -231,6 +231,8 @@ preemptions_json(const br_preemptions *p)
 	set(o, "n_events", json_integer((json_int_t)p->n_events));
 	set(o, "n_multi_events", json_integer((json_int_t)p->n_multi_events));
 	set(o, "max_per_event", jint(p->max_per_event));
+	set(o, "n_gap_events", json_integer((json_int_t)p->n_gap_events));
+	set(o, "max_gap_event_s", jnum(p->max_gap_event_s));
 	set(o, "window_s", jnum(p->window_s));
 	set(o, "trigger_kv_frac", jnum(p->trigger_kv_frac));
 	set(o, "mean_interval_s", jnum(p->mean_interval_s));
@@ -255,6 +257,8 @@ preemptions_json(const br_preemptions *p)
 		set(eo, "released_tokens", jnum(e->released_tokens));
 		set(eo, "running_before", jnum(e->running_before));
 		set(eo, "running_after", jnum(e->running_after));
+		set(eo, "span_s", jnum(e->span_s));
+		set(eo, "across_gap", json_boolean(e->across_gap));
 		json_array_append_new(ev, eo);
 	}
 	set(o, "events", ev);

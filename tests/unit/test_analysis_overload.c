@@ -148,6 +148,73 @@ test_preemptions_hand(void **state)
 	br_preemptions_free(&p);
 }
 
+/*
+ * An event read across a gap in the series (issue 14 breaker: 60 dropped
+ * rows gave an event "released -3,680 tokens" with its KV before read 61 s
+ * earlier). The hand series above, the row-6 event (count 2) put after a
+ * gap two ways:
+ *   dropped rows: t = 100..105, then 110..114 → row 6 is 5 s after row 5;
+ *   missed scrapes: rows 4 and 5 empty (t stays 1 Hz) → the counter was last
+ *   read at row 3, 3 s before row 6.
+ * Both > BR_PREEMPTION_COARSE_STEP_S (2.5 s): the event keeps its count (2)
+ * and KV after (.70) but has no KV before, release or running before; it is
+ * no multi-preemption sample. By hand, from the two readable events (rows 3
+ * and 8): trigger (.98 + .95)/2 = .965, released 180 + 450 = 630 in all,
+ * 630 / 2 = 315 per preemption; n_preemptions 4; max_per_event 1.
+ */
+static void
+test_preemptions_across_gap(void **state)
+{
+	(void)state;
+	static double T_DROP[11] = { 100, 101, 102, 103, 104, 105, 110, 111, 112, 113, 114 };
+	static double RUN_MISS[11] = { 0, 4, 4, 3, NAN, NAN, 2, 4, 3, 0, 0 };
+	static double KV_MISS[11] = { .05, .60, .98, .80, NAN, NAN, .70, .95, .50, .02, .02 };
+	static double PRE_MISS[11] = { 5, 5, 5, 6, NAN, NAN, 8, 8, 9, 9, 10 };
+	static const struct { const char *what; double *t, *run, *kv, *pre; double span_s; } cases[] = {
+		{ "dropped rows", T_DROP, PRUN, PKV, PPRE, 5 },
+		{ "missed scrapes", PT, RUN_MISS, KV_MISS, PRE_MISS, 3 },
+	};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		br_run run;
+		br_bench b;
+		br_series s;
+		double *cols[4];
+		make_pre_run(&run, &b, &s, cols);
+		s.t_s = cases[k].t;
+		cols[0] = cases[k].run;
+		cols[2] = cases[k].kv;
+		cols[3] = cases[k].pre;
+		br_capacity cap;
+		memset(&cap, 0, sizeof cap);
+		cap.available = 1;
+		cap.kv_pool_tokens = 1000;
+		br_preemptions p;
+		br_analyze_preemptions(&run, NULL, &cap, &p);
+		print_message("case %s\n", cases[k].what);
+		assert_double_abs(p.n_preemptions, 4, 0);
+		assert_int_equal(p.n_events, 3);
+		const br_preemption_event *g = &p.events[1];
+		assert_int_equal(g->row, 6);
+		assert_true(g->across_gap);
+		assert_double_abs(g->span_s, cases[k].span_s, 1e-12);
+		assert_double_abs(g->count, 2, 0);
+		assert_double_abs(g->kv_after_frac, .70, 0);
+		assert_nan(g->kv_before_frac);
+		assert_nan(g->released_tokens);
+		assert_nan(g->running_before);
+		assert_false(p.events[0].across_gap);
+		assert_false(p.events[2].across_gap);
+		assert_int_equal(p.n_gap_events, 1);
+		assert_double_abs(p.max_gap_event_s, cases[k].span_s, 1e-12);
+		assert_int_equal(p.n_multi_events, 0);
+		assert_double_abs(p.max_per_event, 1, 0);
+		assert_double_rel(p.trigger_kv_frac, (.98 + .95) / 2, 1e-14);
+		assert_double_rel(p.total_released_tokens, 630, 1e-12);
+		assert_double_rel(p.mean_released_per_preemption_tokens, 315, 1e-12);
+		br_preemptions_free(&p);
+	}
+}
+
 static void
 test_preemptions_unavailable(void **state)
 {
@@ -509,6 +576,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preemptions_hand),
+		cmocka_unit_test(test_preemptions_across_gap),
 		cmocka_unit_test(test_preemptions_unavailable),
 		cmocka_unit_test(test_ttft_split_hand),
 		cmocka_unit_test(test_littles_law_reference),
