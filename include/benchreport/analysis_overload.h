@@ -66,6 +66,9 @@ typedef struct br_preemptions {
 	                              or `benchreport sample` marked a row (benchreport:server_restart);
 	                              what happened between the last scrape and each restart is lost */
 	const char *count_source;  /* "metrics series window", "before/after snapshots", ... */
+	int count_from_v0_log;     /* (added) no metrics counter: the count is the lower bound the
+	                              server log's V0 warnings prove (log->v0_in_run_bound; V0 prints
+	                              one at the 1st, 51st, 101st ... preemption), count_lower_bound 1 */
 	double n_preemptions;      /* Δ vllm:num_preemptions_total over the window */
 	double window_start_t_s, window_end_t_s;  /* epoch s; NAN for a pair */
 	double window_s;           /* end − start */

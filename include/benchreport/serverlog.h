@@ -25,6 +25,15 @@ typedef struct br_log_stat {
 	double prefix_hit_frac;        /* Prefix cache hit rate / 100; NAN if absent */
 } br_log_stat;
 
+/* One V0 preemption warning ("Sequence group ... is preempted by ...
+ * total_num_cumulative_preemption=N"): vLLM V0 prints it at the 1st, 51st,
+ * 101st ... preemption of the server's life. */
+typedef struct br_log_v0_preemption {
+	int line;                      /* 1-based line in the log */
+	char stamp[32];                /* "MM-DD HH:MM:SS" as printed, "" when none */
+	double cumulative;             /* N */
+} br_log_v0_preemption;
+
 /* One finished request's timing lines in a llama-server log (`prompt eval
  * time` + `eval time`), in log order. */
 typedef struct br_log_request {
@@ -129,6 +138,15 @@ typedef struct br_server_log {
 	size_t n_stats;
 	double v0_cumulative_preemptions; /* last total_num_cumulative_preemption=N (V0), NAN */
 	size_t n_preemption_lines;     /* lines "Sequence group ... is preempted by ..." (V0's line per preemption) */
+	br_log_v0_preemption *v0_preemptions; /* (added) those with their total, in log order */
+	size_t n_v0_preemptions;
+	/* (added) set by br_run_check_provenance: the V0 warnings stamped inside
+	 * the bench run (log and client on one clock, ± 2 s) and the fewest
+	 * preemptions they prove in it: Σ over runs of rising totals (a restart
+	 * starts a new run) of last − first + 1; n_v0_in_run 0 (bound NAN) when
+	 * none or when the clocks cannot be matched */
+	size_t n_v0_in_run;
+	double v0_in_run_bound;
 	/* binary data after the first vLLM line (a crash's zero padding): skipped */
 	long long binary_bytes;        /* bytes of the lines skipped for holding a NUL byte */
 	int first_binary_line;         /* 1-based line of the first of them, 0 when none */

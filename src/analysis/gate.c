@@ -357,7 +357,11 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 			    t->op == BR_GATE_EQ ? v > t->limit : !holds(t->op, v, t->limit);
 			o->bound = 1;   /* "at least" */
 			if (!settled) {
-				if (a->run->metrics_cut == 0)
+				if (a->preemptions.count_from_v0_log)
+					snprintf(o->why_unknown, sizeof o->why_unknown, "the server log's V0 warnings (one "
+					    "per 50 preemptions) prove at least %.0f during the run; the true count can be "
+					    "higher", v);
+				else if (a->run->metrics_cut == 0)
 					snprintf(o->why_unknown, sizeof o->why_unknown, "the server restarted during the "
 					    "run (%d time%s): %.0f counted, what happened before each restart is unknown",
 					    a->preemptions.server_restarts, a->preemptions.server_restarts == 1 ? "" : "s", v);

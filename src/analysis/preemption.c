@@ -116,6 +116,25 @@ summarize(br_preemptions *out)
 }
 
 /*
+ * v0_log_count: with no metrics counter, the count the server log's V0
+ * preemption warnings prove inside the run (br_server_log.v0_in_run_bound,
+ * a lower bound: V0 prints one warning per 50 preemptions); nothing when
+ * the log has none inside the run.
+ */
+static void
+v0_log_count(const br_run *run, br_preemptions *out)
+{
+	const br_server_log *l = run != NULL ? run->log : NULL;
+	if (l == NULL || l->n_v0_in_run == 0 || !br_isnum(l->v0_in_run_bound))
+		return;
+	out->n_preemptions = l->v0_in_run_bound;
+	out->count_available = 1;
+	out->count_lower_bound = 1;
+	out->count_from_v0_log = 1;
+	out->count_source = "server log (V0 preemption warnings)";
+}
+
+/*
  * br_analyze_preemptions: see analysis_overload.h. The rows are the run
  * window of the series (br_counter_span: the whole series when it has no
  * window). res may supply the window start (the same br_run_window rows);
@@ -134,12 +153,16 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	else if (engine == BR_ENGINE_SGLANG)
 		out->missing = "needs a 1 Hz metrics series with sglang:num_retracted_requests_total "
 		    "(SGLang's retractions, its preemptions)";
-	if (run == NULL || run->metrics == NULL)
+	if (run == NULL || run->metrics == NULL) {
+		v0_log_count(run, out);
 		return;
+	}
 	const br_series *s = run->metrics;
 	const double *pre = br_role_col(s, BR_ROLE_PREEMPTIONS);
-	if (pre == NULL)
+	if (pre == NULL) {
+		v0_log_count(run, out);
 		return;
+	}
 	if (run->preemptions_suspect) {
 		out->missing = run->preemptions_suspect == 2 ? "the preemption counter holds a value that is not "
 		    "a count (see the notes), so its count is unknown" : "the preemption counter falls while the "

@@ -577,6 +577,49 @@ stamp_epoch(const char *stamp, double bench_end)
 }
 
 /*
+ * v0_preemptions_in_run: the log's V0 preemption warnings stamped inside
+ * the bench run (end = the bench date, start = end − duration, ± 2 s; the
+ * log's local clock taken as the client's, as later_startup does): their
+ * number into l->n_v0_in_run and the fewest preemptions they prove into
+ * l->v0_in_run_bound. Totals rise within one server life: a warning with
+ * total N proves preemptions first..N of its rise happened in the run
+ * (N − first + 1); a total lower than the one before is a restart and
+ * starts a new rise. Nothing when the bench has no date or duration, or no
+ * warning falls inside (a log of another time zone proves nothing, and
+ * nothing is claimed).
+ */
+static void
+v0_preemptions_in_run(br_server_log *l, const br_bench *b)
+{
+	l->n_v0_in_run = 0;
+	l->v0_in_run_bound = NAN;
+	if (l->n_v0_preemptions == 0 || b->date == NULL || !isfinite(b->duration_s))
+		return;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL)
+		return;
+	double end = (double)timegm(&tm), start = end - b->duration_s;
+	double bound = 0, first = NAN, last = NAN;
+	for (size_t i = 0; i < l->n_v0_preemptions; i++) {
+		const br_log_v0_preemption *v = &l->v0_preemptions[i];
+		double t = stamp_epoch(v->stamp, end);
+		if (!isfinite(t) || t < start - 2 || t > end + 2 || !isfinite(v->cumulative))
+			continue;
+		if (isfinite(last) && v->cumulative < last) {   /* a restart: a new rise */
+			bound += last - first + 1;
+			first = NAN;
+		}
+		if (!isfinite(first))
+			first = v->cumulative;
+		last = v->cumulative;
+		l->n_v0_in_run++;
+	}
+	if (l->n_v0_in_run > 0)
+		l->v0_in_run_bound = bound + last - first + 1;
+}
+
+/*
  * later_startup: 1 when the log's last start-up began after the bench run
  * ended while an earlier start-up was serving requests during the run (a
  * stats line before the last start-up, running > 0, stamped within the run
@@ -933,6 +976,8 @@ br_run_check_provenance(br_run *r)
 		set_aside(r, "metrics", "the server metrics", misfit);
 		drop_metrics(r);
 	}
+	if (r->log != NULL)
+		v0_preemptions_in_run(r->log, b);
 	names_free(&bench);
 }
 

@@ -1116,6 +1116,12 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 		if (h->score) {
 			o->v0_cumulative_preemptions = h->a;
 			s->has_vllm = 1;
+			o->v0_preemptions = br_xrealloc(o->v0_preemptions,
+			    (o->n_v0_preemptions + 1) * sizeof *o->v0_preemptions);
+			br_log_v0_preemption *v = &o->v0_preemptions[o->n_v0_preemptions++];
+			v->line = line;
+			snprintf(v->stamp, sizeof v->stamp, "%s", stamp);
+			v->cumulative = h->a;
 		}
 		break;
 	case K_ARGS:
@@ -1372,6 +1378,7 @@ log_init(br_server_log *o)
 	o->decode_context_parallel_size = NAN;
 	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
 	o->v0_cumulative_preemptions = NAN;
+	o->v0_in_run_bound = NAN;
 	o->engine_kind = BR_ENGINE_VLLM;
 	o->n_ctx_tokens = o->ctx_per_slot_tokens = o->data_parallel_size = o->stats_epoch0_s = NAN;
 	o->kv_unified = -1;
@@ -1704,6 +1711,7 @@ br_server_log_free(br_server_log *l)
 	free(l->served_model_name);
 	free(l->failure_message);
 	free(l->stats);
+	free(l->v0_preemptions);
 	free(l->engine_version);
 	free(l->requests);
 	for (size_t i = 0; i < l->n_args; i++) {

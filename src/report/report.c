@@ -92,6 +92,24 @@ ekey(ctx *c, const char *key, char buf[128])
 	return br_template_get(c->t, buf) != NULL ? buf : key;
 }
 
+/* finding_key: the template key of finding f ("findings.<id>") into key;
+ * a finding whose sentence gives sizes in GiB has a "_no_bytes" variant,
+ * taken when the inputs do not give the KV bytes per token (no "Available
+ * KV cache memory" line): no "(n/a GiB)" in a sentence. */
+static const char *
+finding_key(ctx *c, const json_t *f, char key[128])
+{
+	snprintf(key, 128, "findings.%s", json_string_value(json_object_get(f, "id")));
+	json_t *cap = json_object_get(c->s, "capacity");
+	if (!json_is_number(json_object_get(cap, "kv_pool_gib"))) {
+		char variant[128];
+		int n = snprintf(variant, sizeof variant, "%s_no_bytes", key);
+		if (n > 0 && n < (int)sizeof variant && br_template_get(c->t, variant) != NULL)
+			memcpy(key, variant, 128);
+	}
+	return key;
+}
+
 /* fill: template string for key (ekey), owned by the pool. */
 static const char *
 fill(ctx *c, strpool *p, const char *key)
@@ -335,9 +353,8 @@ findings_kinds(ctx *c, int mask, int level)
 			if (strcmp(json_string_value(json_object_get(f, "kind")), kinds[k]) != 0)
 				continue;
 			char key[128];
-			snprintf(key, sizeof key, "findings.%s", json_string_value(json_object_get(f, "id")));
 			items = br_xrealloc(items, (n + 1) * sizeof *items);
-			items[n++] = fill(c, &p, key);
+			items[n++] = fill(c, &p, finding_key(c, f, key));
 		}
 		shown += n;
 		if (n > 0 || k == 0) {
@@ -1079,7 +1096,8 @@ preemptions_section(ctx *c)
 	const br_preemptions *pr = &c->a->preemptions;
 	strpool p = { 0 };
 	if (!pr->available) {
-		removed(c, "preemptions.heading", pr->count_available ? "preemptions.count_only" : "preemptions.removed");
+		removed(c, "preemptions.heading", pr->count_from_v0_log ? "preemptions.count_only_v0_log" :
+		    pr->count_available ? "preemptions.count_only" : "preemptions.removed");
 		strpool_free(&p);
 		return;
 	}
@@ -1619,8 +1637,13 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level
 			cells[rows * 3 + 2] = fill(c, &p, "expect.unknown_measured");
 		else {
 			/* the log-lines check has its own text for each verdict it can give */
+			json_t *slog = json_object_get(c->s, "server_log");
+			int v0_lines = json_integer_value(json_object_get(slog, "preemption_lines")) > 0;
 			const char *sub = strcmp(id, "log_lines") != 0 ? "" : strcmp(verdict, "partly") == 0 ?
-			    "_partly" : strcmp(verdict, "holds") == 0 ? "_holds" : "";
+			    (v0_lines ? "_partly_v0" : "_partly") : strcmp(verdict, "holds") == 0 ? "_holds" : "";
+			if (strcmp(id, "preemptions") == 0 && json_is_true(json_object_get(json_object_get(c->s,
+			    "preemptions"), "count_from_v0_log")))
+				sub = "_v0_log";
 			/* the spike check decided without a light run: no preemption */
 			if (strcmp(id, "itl_p99_spike") == 0 &&
 			    !json_is_number(json_object_get(json_object_get(c->s, "story"), "itl_p99_ratio")))
@@ -1724,9 +1747,8 @@ campaign_closing(ctx *c, const br_campaign *camp)
 		if (strcmp(json_string_value(json_object_get(f, "kind")), "recommendation") != 0)
 			continue;
 		char key[128];
-		snprintf(key, sizeof key, "findings.%s", json_string_value(json_object_get(f, "id")));
 		items = br_xrealloc(items, (n + 1) * sizeof *items);
-		items[n++] = fill(c, &p, key);
+		items[n++] = fill(c, &p, finding_key(c, f, key));
 	}
 	story_bullets(c, ids, 1, &items, &n, &p);
 	if (n > 0) {

@@ -223,6 +223,7 @@ preemptions_json(const br_preemptions *p)
 	set(o, "missing", jstr(p->available ? NULL : p->missing));
 	set(o, "count_available", json_boolean(p->count_available));
 	set(o, "count_source", jstr(p->count_source));
+	set(o, "count_from_v0_log", json_boolean(p->count_from_v0_log));
 	set(o, "count_is_lower_bound", json_boolean(p->count_lower_bound));
 	set(o, "server_restarts", json_integer(p->server_restarts));
 	set(o, "n_preemptions", jint(p->count_available ? p->n_preemptions : NAN));
@@ -514,6 +515,7 @@ log_json(const br_server_log *l)
 	}
 	set(o, "did_not_start", json_boolean(l->did_not_start));
 	set(o, "preemption_lines", json_integer((json_int_t)l->n_preemption_lines));
+	set(o, "v0_preemption_lines_in_run", json_integer((json_int_t)l->n_v0_in_run));
 	set(o, "failure_message", jstr(l->failure_message));
 	set(o, "failure_line", json_integer(l->failure_line));
 	set(o, "n_stats_lines", json_integer((json_int_t)l->n_stats));

@@ -27,14 +27,18 @@ get(const json_t *s, const char *path)
 	return (json_t *)cur;
 }
 
-/* line: "label  value unit" or "label  n/a" for a missing number. */
+/* line: "label  value unit" or "label  n/a" for a missing number; "at
+ * least value" when summary.json marks the number a lower bound (a sibling
+ * "<key>_is_lower_bound": true, as the report's sentences read it). */
 static void
 line(FILE *fp, const json_t *s, const char *label, const char *path, int decimals, const char *unit)
 {
 	json_t *v = get(s, path);
+	char lb[128];
+	snprintf(lb, sizeof lb, "%s_is_lower_bound", path);
 	fprintf(fp, "  %-34s ", label);
 	if (json_is_number(v))
-		fprintf(fp, "%.*f", decimals, json_number_value(v));
+		fprintf(fp, "%s%.*f", json_is_true(get(s, lb)) ? "at least " : "", decimals, json_number_value(v));
 	else if (json_is_string(v))
 		fprintf(fp, "%s", json_string_value(v));
 	else {

@@ -116,4 +116,14 @@ import json, sys
 s = json.load(open('$tmp/camp-out/summary.json'))
 bad = [r['run']['name'] if 'run' in r else '' for r in s['runs'] if not r['gate']['passed']]
 sys.exit(0 if (len(bad) > 0) == ($rc == 1) and $rc in (0, 1) else 1)"
+# a vLLM V0 log without metrics (fixtures/truth/v0-log-preemptions): its
+# warnings at totals 51 and 101 inside the run prove at least 51
+# preemptions, so "<=50" fails on that bound and "<=60" stays unknown
+v0="$SRC/fixtures/truth/v0-log-preemptions"
+"$BIN" "$v0" -o "$tmp/v0a" --quiet --fail-on 'preemptions<=50' > /dev/null 2> "$tmp/v0err"; rc=$?
+check "V0 log: preemptions<=50 fails (exit $rc)" [ "$rc" -eq 1 ]
+check "V0 log: measured at least 51" grep -q "gate: FAIL preemptions<=50: measured at least 51 (server log (V0 preemption warnings))" "$tmp/v0err"
+"$BIN" "$v0" -o "$tmp/v0b" --quiet --fail-on 'preemptions<=60' > /dev/null 2> "$tmp/v0err"; rc=$?
+check "V0 log: preemptions<=60 unknown (exit $rc)" [ "$rc" -eq 1 ]
+check "V0 log: unknown, said why" grep -q "gate: UNKNOWN preemptions<=60: value unknown, so the term fails: the server log's V0 warnings (one per 50 preemptions) prove at least 51" "$tmp/v0err"
 finish
