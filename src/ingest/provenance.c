@@ -90,21 +90,12 @@ names_free(names *ns)
 	ns->n = 0;
 }
 
-/* overlap: 1 when a name of one set equals or contains a name of the other
- * ("opt-125m" and the alias "opt-125m-tp2" are one model): only names that
- * have nothing in common count as different models. */
-static int
-overlap(const names *a, const names *b)
-{
-	for (size_t i = 0; i < a->n; i++)
-		for (size_t j = 0; j < b->n; j++)
-			if (strstr(a->v[i], b->v[j]) != NULL || strstr(b->v[j], a->v[i]) != NULL)
-				return 1;
-	return 0;
-}
-
-/* same_name: 1 when a name of one set equals one of the other (stronger
- * than overlap: "Qwen2.5-7B-Instruct" is not "Qwen2.5-7B-Instruct-GGUF"). */
+/* same_name: 1 when a name of one set equals one of the other (after
+ * model_key: last path component, lower case). A name that merely contains
+ * another is another model: "Qwen2.5-7B" (the base model), "-AWQ",
+ * "-GPTQ-Int4", "-1M" or "-GGUF" variants are different weights, and a vLLM
+ * server answers 404 for any name it does not serve, so a bench that
+ * completed requests sent one of the server's own names. */
 static int
 same_name(const names *a, const names *b)
 {
@@ -759,9 +750,13 @@ br_run_check_provenance(br_run *r)
 	if (r == NULL || r->bench.n == 0)
 		return;
 	const br_bench *b = &r->bench.runs[0];
+	/* the name the client sent: model_id; the tokenizer only when the file
+	 * names no model (a fine-tune keeps its base model's tokenizer, so the
+	 * tokenizer does not vouch for a server's model) */
 	names bench = { 0 };
 	names_add(&bench, b->model_id);
-	names_add(&bench, b->tokenizer_id);
+	if (bench.n == 0)
+		names_add(&bench, b->tokenizer_id);
 
 	/* 1. a log of a server that never started cannot have served completed requests */
 	if (r->log != NULL && r->log->did_not_start && br_isnum(b->completed) && b->completed > 0) {
@@ -821,8 +816,8 @@ br_run_check_provenance(br_run *r)
 			metrics_models(r->metrics, &mm);
 			names_add(&lg, r->log->model);
 			names_add(&lg, r->log->served_model_name);
-			int log_is_benchs = bench.n > 0 && lg.n > 0 && overlap(&bench, &lg);
-			if (log_is_benchs && mm.n > 0 && !overlap(&bench, &mm))
+			int log_is_benchs = bench.n > 0 && lg.n > 0 && same_name(&bench, &lg);
+			if (log_is_benchs && mm.n > 0 && !same_name(&bench, &mm))
 				set_aside_other_model(r, &bench, &mm);
 			else if (log_is_benchs && mm.n == 0 && same_name(&bench, &lg)) {
 				char *bn = joined(&bench);
@@ -872,7 +867,7 @@ br_run_check_provenance(br_run *r)
 		names log = { 0 };
 		names_add(&log, r->log->model);
 		names_add(&log, r->log->served_model_name);
-		if (log.n > 0 && !overlap(&bench, &log)) {
+		if (log.n > 0 && !same_name(&bench, &log)) {
 			char *bn = joined(&bench), *ln = joined(&log);
 			set_aside(r, "server log", "the server log", br_xasprintf("it serves model %s, "
 			    "the bench ran against %s: its KV pool and arguments belong to another "
@@ -894,7 +889,7 @@ br_run_check_provenance(br_run *r)
 	if (r->metrics != NULL && bench.n > 0) {
 		names mm = { 0 };
 		metrics_models(r->metrics, &mm);
-		if (mm.n > 0 && !overlap(&bench, &mm))
+		if (mm.n > 0 && !same_name(&bench, &mm))
 			set_aside_other_model(r, &bench, &mm);
 		names_free(&mm);
 	}
