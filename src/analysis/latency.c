@@ -160,9 +160,14 @@ from_file_values(const br_bench *b, br_latency *out)
 }
 
 /*
- * error_message_key: the first line of a request's error text, without
- * leading/trailing white space, at most 300 bytes (cut at a UTF-8 boundary);
- * "(no message)" when empty. Returns a malloc'd string.
+ * error_message_key: the line of a request's error text that names the
+ * error, without leading/trailing white space, at most 300 bytes (cut at a
+ * UTF-8 boundary); "(no message)" when empty. That line is the first, except
+ * in a Python traceback (vllm bench serve stores traceback.format_exc()),
+ * whose first line "Traceback (most recent call last):" is the same for
+ * every error: there it is the last non-blank line, the exception ("aiohttp.
+ * client_exceptions.ServerDisconnectedError: Server disconnected").
+ * Returns a malloc'd string.
  */
 static char *
 error_message_key(const char *e)
@@ -171,6 +176,23 @@ error_message_key(const char *e)
 		e = "";
 	while (*e == ' ' || *e == '\t' || *e == '\r' || *e == '\n')
 		e++;
+	static const char TB[] = "Traceback (most recent call last):";
+	if (strncmp(e, TB, sizeof TB - 1) == 0) {
+		/* the last non-blank line */
+		const char *last = NULL;
+		for (const char *p = e; *p;) {
+			const char *q = p;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q != '\0' && *q != '\n' && *q != '\r')
+				last = q;
+			p += strcspn(p, "\n");
+			if (*p == '\n')
+				p++;
+		}
+		if (last != NULL)
+			e = last;
+	}
 	size_t n = strcspn(e, "\r\n");
 	while (n > 0 && (e[n - 1] == ' ' || e[n - 1] == '\t'))
 		n--;

@@ -382,6 +382,10 @@ test_all_failed(void **state)
  *   leading space, same first line), #12 "Server disconnected", #13 no text.
  * → groups: 12 × "Cannot connect" (first indices #0..#9, 10 kept),
  *   then 1 × "Server disconnected" (#12, first seen before #13), 1 × "(no message)".
+ * Then whole Python tracebacks (what vllm bench serve stores): 3 ending in
+ * ServerDisconnectedError (one with "\r\n" and trailing blank lines), 2 in
+ * asyncio's TimeoutError → 3 × and 2 × by their last line, not 5 ×
+ * "Traceback (most recent call last):".
  */
 static void
 test_error_groups(void **state)
@@ -407,6 +411,33 @@ test_error_groups(void **state)
 	assert_string_equal(a.latency.error_groups[2].message, "(no message)");
 	assert_int_equal(a.latency.error_groups[2].count, 1);
 	for (int i = 0; i < 14; i++)
+		req[i].error = NULL;
+	br_analysis_free(&a);
+
+	static const char *const tb[5] = {
+		"Traceback (most recent call last):\n  File \"x.py\", line 3, in f\n    await r\n"
+		"aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\n",
+		"Traceback (most recent call last):\n  File \"x.py\", line 9, in g\n"
+		"asyncio.exceptions.TimeoutError\n",
+		"Traceback (most recent call last):\r\n  File \"x.py\", line 3, in f\r\n"
+		"aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\r\n\n  \n",
+		"Traceback (most recent call last):\n  File \"x.py\", line 9, in g\n"
+		"asyncio.exceptions.TimeoutError",
+		"Traceback (most recent call last):\n  File \"y.py\", line 1, in h\n"
+		"aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected",
+	};
+	for (int i = 0; i < 5; i++) {
+		set_req(&req[i], 10, 0, 0.0, NULL, 0, 1);
+		req[i].error = (char *)tb[i];
+	}
+	analyze_hand(&b, &run, &a, req, 5, NULL, 0, NAN, NAN);
+	assert_int_equal(a.latency.n_error_groups, 2);
+	assert_string_equal(a.latency.error_groups[0].message,
+	    "aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected");
+	assert_int_equal(a.latency.error_groups[0].count, 3);
+	assert_string_equal(a.latency.error_groups[1].message, "asyncio.exceptions.TimeoutError");
+	assert_int_equal(a.latency.error_groups[1].count, 2);
+	for (int i = 0; i < 5; i++)
 		req[i].error = NULL;
 	br_analysis_free(&a);
 }
