@@ -208,9 +208,10 @@ typedef struct br_cmp_pair_result {
 	                                      <= 1.25x: requests wait for admission) or "decode"
 	                                      (ITL p50 >= 1.5x the other's); NULL neither, unknown,
 	                                      or not the same workload */
-	int same_files;                    /* (added) every input of one side has an input of the
-	                                      same role and SHA-256 on the other: a copy, not a
-	                                      repeat (set by the caller, which has the files) */
+	int same_files;                    /* (added) a copy, not a repeat (set by the caller, which
+	                                      has the files; br_run_same_bench): 1 the same bench
+	                                      file (SHA-256), 2 the same date and per-request
+	                                      timings in a re-saved file; 0 neither */
 	int same_workload;                 /* (added) different engines with equal mean input and
 	                                      output lengths and concurrency, and no rate known to
 	                                      differ: only then are the diagnoses made */
@@ -311,8 +312,8 @@ typedef struct br_compare_input {
 	const char *name_a, *name_b;   /* run or campaign names */
 	int same_path;                 /* A and B are the same folder, or (runs) two folders whose
 	                                  inputs are the same files: same_files */
-	int same_files;                /* (added) two run folders whose every input has the same role
-	                                  and SHA-256 in the other: a copy, not a repeat */
+	int same_files;                /* (added) two run folders holding one run: 1 the same bench
+	                                  file (SHA-256), 2 re-saved (br_run_same_bench); 0 neither */
 	br_cmp_pair_result *pairs;     /* matched pairs */
 	size_t n_pairs;
 	size_t focus_pair;             /* the pair given the detailed chapter and figures */

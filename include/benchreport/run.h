@@ -163,8 +163,11 @@ const char *br_run_metrics_set_aside(const br_run *r);
  */
 const char *br_run_bench_sha256(const br_run *r);
 
-/* br_run_same_bench (provenance.c): 1 when a and b both have a hashed bench
- * result and the hashes are equal (br_run_bench_sha256): one run copied. */
+/* br_run_same_bench (provenance.c): one run copied: 1 when a and b both
+ * have a hashed bench result and the hashes are equal (br_run_bench_sha256);
+ * 2 when the files differ but state the same date and the same per-request
+ * timings bit for bit (a result re-saved, e.g. pretty-printed); else 0.
+ * Needs both runs' requests loaded. */
 int br_run_same_bench(const br_run *a, const br_run *b);
 
 void br_run_add_warning(br_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -134,8 +134,10 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 	printf("benchreport compare: A = %s, B = %s (%s)\n", in->name_a, in->name_b,
 	    in->campaigns ? "campaigns" : "runs");
 	if (in->same_files)
-		printf("  A and B hold the same bench result%s (its SHA-256 matches: two runs never time their requests "
+		printf("  A and B hold the same bench result%s (%s; two runs never time their requests "
 		    "alike): comparing a %s with a copy of itself, not a repeat\n", in->campaigns ? ", run by run" : "",
+		    in->campaigns ? "the same file, or the same date and timings saved again" : in->same_files == 2 ?
+		    "saved again, its date and every request's timings the same bit for bit" : "its SHA-256 matches",
 		    in->campaigns ? "campaign" : "run");
 	else if (in->same_path)
 		printf("  A and B are the same folder: comparing a %s with itself\n",
@@ -240,8 +242,11 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		inputs[0] = &s[0].run;
 		inputs[1] = &s[1].run;
 		in.n_inputs_runs = same ? 1 : 2;
-		if (!same && br_run_same_bench(&s[0].run, &s[1].run))
-			in.same_path = in.same_files = in.pairs[0].same_files = 1;   /* treated as one run, said as a copy */
+		int copy = same ? 0 : br_run_same_bench(&s[0].run, &s[1].run);
+		if (copy) {   /* treated as one run, said as a copy (1: the same file, 2: re-saved) */
+			in.same_path = 1;
+			in.same_files = in.pairs[0].same_files = copy;
+		}
 	} else {
 		in.name_a = s[0].camp.name;
 		in.name_b = s[1].camp.name;

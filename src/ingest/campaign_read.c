@@ -358,16 +358,23 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 			br_campaign_inputs_free(c);
 			return -1;
 		}
-		/* a byte-identical bench result is a copy of a run: two runs never
-		 * time their requests alike, and counting it twice would make a
-		 * repeat with zero variation */
+		/* a byte-identical bench result, or one saved again with the same
+		 * date and timings, is a copy of a run: two runs never time their
+		 * requests alike, and counting it twice would make a repeat with
+		 * zero variation */
 		size_t j = 0;
-		while (j < c->n_runs && !br_run_same_bench(&c->runs[j], &c->runs[c->n_runs]))
+		int copy = 0;
+		while (j < c->n_runs && !(copy = br_run_same_bench(&c->runs[j], &c->runs[c->n_runs])))
 			j++;
 		if (j < c->n_runs) {
-			add_warning(c, "%s: its bench result is byte-identical to that of %s (SHA-256 %.16s…): a copy "
-			    "of one run, not a repeat; skipped", subs[i], br_basename(c->runs[j].dir),
-			    br_run_bench_sha256(&c->runs[j]));
+			if (copy == 1)
+				add_warning(c, "%s: its bench result is byte-identical to that of %s (SHA-256 %.16s…): a "
+				    "copy of one run, not a repeat; skipped", subs[i], br_basename(c->runs[j].dir),
+				    br_run_bench_sha256(&c->runs[j]));
+			else
+				add_warning(c, "%s: its bench result states the same date and per-request timings, bit "
+				    "for bit, as that of %s (the file saved again): a copy of one run, not a repeat; "
+				    "skipped", subs[i], br_basename(c->runs[j].dir));
 			br_run_free(&c->runs[c->n_runs]);
 			memset(&c->runs[c->n_runs], 0, sizeof c->runs[c->n_runs]);
 			continue;

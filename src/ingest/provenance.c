@@ -1097,12 +1097,46 @@ br_run_bench_sha256(const br_run *r)
 	return NULL;
 }
 
+/* same_double: bit-equal doubles (a NaN equals the same NaN). */
+static int
+same_double(double x, double y)
+{
+	return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* same_timings: 1 when both bench results state the same end date and the
+ * same per-request timings (TTFT, E2E latency, start time, lengths, every
+ * ITL, bit for bit) for at least one request. */
+static int
+same_timings(const br_run *a, const br_run *b)
+{
+	if (a == NULL || b == NULL || a->bench.n == 0 || b->bench.n == 0)
+		return 0;
+	const br_bench *x = &a->bench.runs[0], *y = &b->bench.runs[0];
+	if (x->date == NULL || y->date == NULL || strcmp(x->date, y->date) != 0 ||
+	    x->n_requests == 0 || x->n_requests != y->n_requests || x->requests == NULL || y->requests == NULL)
+		return 0;
+	for (size_t i = 0; i < x->n_requests; i++) {
+		const br_request *p = &x->requests[i], *q = &y->requests[i];
+		if (!same_double(p->ttft_s, q->ttft_s) || !same_double(p->latency_s, q->latency_s) ||
+		    !same_double(p->start_time_s, q->start_time_s) ||
+		    !same_double(p->input_len_tokens, q->input_len_tokens) ||
+		    !same_double(p->output_len_tokens, q->output_len_tokens) || p->n_itls != q->n_itls ||
+		    (p->n_itls > 0 && (p->itls_s == NULL || q->itls_s == NULL ||
+		    memcmp(p->itls_s, q->itls_s, p->n_itls * sizeof *p->itls_s) != 0)))
+			return 0;
+	}
+	return 1;
+}
+
 /* br_run_same_bench: see run.h. */
 int
 br_run_same_bench(const br_run *a, const br_run *b)
 {
 	const char *ha = br_run_bench_sha256(a), *hb = br_run_bench_sha256(b);
-	return ha != NULL && hb != NULL && strcmp(ha, hb) == 0;
+	if (ha != NULL && hb != NULL && strcmp(ha, hb) == 0)
+		return 1;
+	return same_timings(a, b) ? 2 : 0;
 }
 
 /* br_run_set_aside_has: see run.h. */
