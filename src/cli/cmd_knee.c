@@ -320,6 +320,13 @@ br_cmd_knee(int argc, char **argv)
 	loaded L = { 0 };
 	for (size_t i = 0; i < na; i++) {
 		long got;
+		if (na > 1 && br_is_dir(args[i]) && br_outdir_is_report(args[i])) {
+			/* a shell glob ("knee sweep/" and a star) also names benchreport's own
+			 * output folder: not a run */
+			fprintf(stderr, "benchreport knee: note: %s is a report benchreport wrote, not a run; "
+			    "skipped\n", args[i]);
+			continue;
+		}
 		if (br_is_dir(args[i])) {
 			got = load_dir(&L, args[i], 2, &cause);
 			if (got == 0)
@@ -336,6 +343,14 @@ br_cmd_knee(int argc, char **argv)
 			br_outdir_free(od);
 			return BR_EXIT_INPUT;
 		}
+	}
+	if (L.n_in == 0) {   /* every argument was a report folder */
+		fprintf(stderr, "benchreport knee: no run among the arguments: expected run folders or bench "
+		    "result files\n");
+		loaded_free(&L);
+		free(args);
+		br_outdir_free(od);
+		return BR_EXIT_INPUT;
 	}
 	for (size_t i = 0; i < L.n_in; i++)
 		L.in[i].name = L.names[i];

@@ -17,6 +17,15 @@ check "report.pdf written" [ -s "$tmp/k/report.pdf" ]
 check "one curve" [ "$(jget "$s" n_groups)" = 1 ]
 check "curve is a rate sweep" [ "$(jget "$s" groups.0.kind)" = rate ]
 check "6 points" [ "$(jget "$s" groups.0.n_points)" = 6 ]
+# a shell glob over the sweep folder also names the report just written
+# inside it: skipped with a note, the same 6 points
+"$BIN" knee "$tmp/sweep" --slo "$SLO" -o "$tmp/sweep/knee-report" > /dev/null 2>&1
+"$BIN" knee "$tmp"/sweep/* --slo "$SLO" -o "$tmp/kg" > /dev/null 2> "$tmp/errg"; rc=$?
+check "glob with the report folder: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "glob: the report folder skipped with a note" grep -q "knee-report is a report benchreport wrote, not a run; skipped" "$tmp/errg"
+check "glob: 6 points" [ "$(jget "$tmp/kg/summary.json" groups.0.n_points)" = 6 ]
+"$BIN" knee "$tmp/sweep/knee-report" "$tmp/sweep/knee-report" --slo "$SLO" -o "$tmp/kr" > /dev/null 2>&1; rc=$?
+check "only report folders: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "inf point labelled inf" [ "$(jget "$s" groups.0.points.5.x_label)" = inf ]
 # Truth from the simulated stress.json files: p99 (numpy linear) of TTFT and
 # E2EL over successful requests; goodput = requests with ttft<=500 ms and
