@@ -140,9 +140,11 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 			return term_error(cause, idx, s, len, "a unit us, ms or s after the latency limit");
 		val *= scale;
 		snprintf(t->unit, sizeof t->unit, "%s", unit);
+	} else if (t->quantity == BR_GATE_FAILED_PCT && strcmp(unit, "%") == 0) {
+		;   /* failed_pct<=5% reads as failed_pct<=5: the quantity is in % already */
 	} else if (*unit != '\0')
 		return term_error(cause, idx, s, len, "a plain number after the operator (counts and "
-		    "rates take no unit: failed==0, output_tps>=1000)");
+		    "rates take no unit: failed==0, output_tps>=1000; failed_pct may end in %)");
 	if (!isfinite(val))
 		return term_error(cause, idx, s, len, "a finite limit");
 	t->limit = val;

@@ -29,6 +29,7 @@ static const struct {
 	{ "completed>100", "completed>100", BR_GATE_COMPLETED, BR_GATE_GT, 100 },
 	{ "preemptions == 0", "preemptions==0", BR_GATE_PREEMPTIONS, BR_GATE_EQ, 0 },
 	{ "failed_pct<1", "failed_pct<1", BR_GATE_FAILED_PCT, BR_GATE_LT, 1 },
+	{ "failed_pct<=5%", "failed_pct<=5", BR_GATE_FAILED_PCT, BR_GATE_LE, 5 },   /* % allowed */
 	{ "output_tps>=1000.5", "output_tps>=1000.5", BR_GATE_OUTPUT_TPS, BR_GATE_GE, 1000.5 },
 	{ "rps>2", "rps>2", BR_GATE_RPS, BR_GATE_GT, 2 },
 };
@@ -66,6 +67,7 @@ static const char *const bad_terms[][2] = {
 	{ "ttft_p99<=2", "a unit us, ms or s" },
 	{ "ttft_p99<=1e400ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected a unit" */
 	{ "failed==0ms", "a plain number" },
+	{ "failed<=5%", "a plain number" },   /* % is for failed_pct only */
 	{ "failed==-1", "a number (0 or more" },
 	{ "failed==1.2.3", "a number (0 or more" },
 	{ "failed==0,failed==0", "term 2 'failed==0': expected each term once" },
