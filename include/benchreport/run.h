@@ -52,6 +52,8 @@ typedef struct br_input_file {
  * (br_run_check_provenance). All strings owned by the run. */
 typedef struct br_set_aside {
 	char *path;
+	char *files;              /* (added) "before.prom and after.prom" when several files went
+	                             together (a snapshot pair), else NULL: path's base name says it */
 	char *what;               /* "the server log", "the server metrics" */
 	char *reason;             /* a sentence: why it is not this run's */
 } br_set_aside;

@@ -152,7 +152,8 @@ set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 			n_files++;
 		}
 	r->set_aside = br_xrealloc(r->set_aside, (r->n_set_aside + 1) * sizeof *r->set_aside);
-	r->set_aside[r->n_set_aside++] = (br_set_aside){ br_xstrdup(path ? path : what), br_xstrdup(what), reason };
+	r->set_aside[r->n_set_aside++] = (br_set_aside){ br_xstrdup(path ? path : what),
+		n_files >= 2 ? br_xasprintf("%s and %s", files->str, last) : NULL, br_xstrdup(what), reason };
 	/* the files as separate arguments, so the Chinese phrase joins them
 	 * with its own word ("a.prom and b.prom" → "a.prom 和 b.prom") */
 	if (n_files >= 2)

@@ -1221,6 +1221,7 @@ br_run_free(br_run *r)
 	free(r->inputs);
 	for (size_t i = 0; i < r->n_set_aside; i++) {
 		free(r->set_aside[i].path);
+		free(r->set_aside[i].files);
 		free(r->set_aside[i].what);
 		free(r->set_aside[i].reason);
 	}

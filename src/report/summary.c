@@ -667,8 +667,12 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 		const br_set_aside *x = &r->set_aside[i];
 		json_array_append_new(aside, json_pack("{s:s, s:s, s:s}", "path", x->path, "what", x->what,
 		    "reason", x->reason));
-		g_string_append_printf(aside_text, "%s%s (%s) is not used: %s.", i ? " " : "",
-		    br_basename(x->path), x->what, x->reason);
+		if (x->files != NULL)
+			g_string_append_printf(aside_text, "%s%s (%s) are not used: %s.", i ? " " : "", x->files,
+			    x->what, x->reason);
+		else
+			g_string_append_printf(aside_text, "%s%s (%s) is not used: %s.", i ? " " : "",
+			    br_basename(x->path), x->what, x->reason);
 	}
 	set(run, "set_aside", aside);
 	set(run, "n_set_aside", json_integer((json_int_t)r->n_set_aside));
