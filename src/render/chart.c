@@ -875,12 +875,13 @@ legend(br_canvas *cv, const br_chart *c, double x, double y, double w, double fs
 /* ------------------------------------------------------------------ */
 /* series drawing                                                       */
 
-/* draw_lines: a line or step series; the path breaks at unusable points. */
+/* draw_lines: a line or step series; the path breaks at unusable points
+ * and, when max_gap_x > 0, between points further apart than that in x. */
 static void
-draw_lines(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *ya)
+draw_lines(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *ya, double max_gap_x)
 {
 	int pen = 0;
-	double ly = 0;
+	double ly = 0, lx = 0;
 	br_cv_new_path(cv);
 	for (size_t j = 0; j < s->n; j++) {
 		double px, py;
@@ -888,6 +889,9 @@ draw_lines(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *
 			pen = 0;
 			continue;
 		}
+		if (pen && max_gap_x > 0 && s->x[j] - lx > max_gap_x)
+			pen = 0;
+		lx = s->x[j];
 		if (!pen) {
 			br_cv_move_to(cv, px, py);
 		} else if (s->kind == BR_SERIES_STEP) {
@@ -1493,7 +1497,7 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_LINE || c->series[i].kind == BR_SERIES_STEP)
 			draw_lines(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT2 ?
-			    (has_y3 ? &y3r : &yr) : c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+			    (has_y3 ? &y3r : &yr) : c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl, c->max_gap_x);
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_SCATTER)
 			draw_scatter(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);

@@ -120,6 +120,9 @@ typedef struct br_chart {
 	size_t n_notes;
 	int legend;             /* 1: legend above the plot area (default) */
 	double font_pt;         /* tick label size; titles are scaled from it (default 7.5) */
+	double max_gap_x;       /* (added) > 0: a line or step series breaks where consecutive x
+	                           lie further apart (a time series' missing samples are not drawn
+	                           as a straight line across the gap); 0 = never */
 } br_chart;
 
 /* br_chart_new: an empty chart, linear axes, legend on. Free with br_chart_free. */

@@ -75,6 +75,7 @@ br_fig_gpu(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *out
 	double *t = br_fig_series_time(s, &t0);
 
 	br_chart *c = br_chart_new(NULL);
+	c->max_gap_x = br_fig_series_max_gap_s(s);   /* missing samples: a break, not a line */
 	br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "figG-gpu.x_axis"));
 	br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "figG-gpu.y_power"));
 	br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ft(ft, "figG-gpu.y_clock"));

@@ -125,6 +125,7 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 	int rc = 0;
 	if (kvn >= 2) {
 		br_chart *c = br_chart_new(NULL);
+		c->max_gap_x = br_fig_series_max_gap_s(s);   /* missing samples: a break, not a line */
 		br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.x_axis"));
 		c->x.min = z0;
 		c->x.max = z1;

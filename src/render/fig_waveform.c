@@ -94,6 +94,7 @@ br_fig_waveform(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure
 	 */
 	br_chart *c = br_chart_new(NULL);
 	br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig2-waveform.x_axis"));
+	c->max_gap_x = br_fig_series_max_gap_s(s);   /* missing samples: a break, not a line */
 	int left_used = running || waiting;
 	int kv_side = left_used ? BR_SIDE_RIGHT : BR_SIDE_LEFT;
 	int pre_side = !left_used && !kv ? BR_SIDE_LEFT : (left_used && kv) ? BR_SIDE_RIGHT2 : BR_SIDE_RIGHT;

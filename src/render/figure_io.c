@@ -683,6 +683,16 @@ br_figure_write_single(const char *out_dir, const char *id, const char *title,
 	return br_figure_write(out_dir, &spec, out, cause) == 0 ? 1 : -1;
 }
 
+/* br_fig_series_max_gap_s: see figure_io.h. */
+double
+br_fig_series_max_gap_s(const br_series *s)
+{
+	if (s == NULL || s->n_rows < 2)
+		return 0;
+	double step = br_series_median_step_s(s, 0, s->n_rows - 1);
+	return isfinite(step) && step > 0 ? 2.5 * step : 0;
+}
+
 /* br_fig_series_time: see figure_io.h. */
 double *
 br_fig_series_time(const br_series *s, double *t0)

@@ -128,6 +128,14 @@ int br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_f
 double *br_fig_series_time(const br_series *s, double *t0);
 
 /*
+ * br_fig_series_max_gap_s: the widest spacing (s) a time series' lines are
+ * drawn across: 2.5 × the series' median sample step (br_chart.max_gap_x),
+ * so dropped rows or missed scrapes show as a break, not as a straight line
+ * that looks measured; 0 (never break) when the step is unknown.
+ */
+double br_fig_series_max_gap_s(const br_series *s);
+
+/*
  * br_fig_add_run_window: the run window of the residency block (epoch s)
  * shaded on c, shifted by t0, labelled figtext.common.benchmark_window. Returns 1 when
  * drawn, 0 when the window is unknown.

@@ -496,6 +496,40 @@ test_log_axis_near_constant(void **state)
 }
 
 /*
+ * A time series' line breaks across missing samples (br_chart.max_gap_x):
+ * x = 0, 1, 2, 6, 7 s (4 s without a sample between 2 and 6). With
+ * max_gap_x 0 the line is one path (1 move, 4 line segments); with 2.5 s,
+ * as br_fig_series_max_gap_s gives for a 1 s step, it is two (2 moves,
+ * 3 segments): the gap is not drawn as a measured straight line. The same
+ * chart otherwise, so the difference is the series' own path.
+ */
+static void
+test_line_breaks_at_gap(void **state)
+{
+	(void)state;
+	size_t moves[2], lines[2];
+	for (int k = 0; k < 2; k++) {
+		br_chart *c = br_chart_new(NULL);
+		c->legend = 0;
+		c->max_gap_x = k ? 2.5 : 0;
+		double x[5] = { 0, 1, 2, 6, 7 }, y[5] = { 1, 2, 3, 2, 1 };
+		br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, NULL, x, y, 5);
+		br_canvas *cv = br_canvas_new(300, 200);
+		br_chart_draw(c, cv, 0, 0, 300, 200);
+		br_drawing *dr = br_canvas_finish(cv);
+		moves[k] = lines[k] = 0;
+		for (size_t i = 0; i < dr->n_ops; i++) {
+			moves[k] += dr->ops[i].kind == BR_OP_MOVE_TO;
+			lines[k] += dr->ops[i].kind == BR_OP_LINE_TO;
+		}
+		br_drawing_free(dr);
+		br_chart_free(c);
+	}
+	assert_int_equal(moves[1], moves[0] + 1);
+	assert_int_equal(lines[1] + 1, lines[0]);
+}
+
+/*
  * A value label above a bar moves inside the bar's top when a right-axis
  * marker sits where it would be drawn (campaign figure 1: the KV-demand
  * circle over "32"), and stays above the bar otherwise. Bars of 32 on a
@@ -851,6 +885,7 @@ main(void)
 		cmocka_unit_test(test_tick_labels),
 		cmocka_unit_test(test_text_cjk),
 		cmocka_unit_test(test_note_clear_of_marker),
+		cmocka_unit_test(test_line_breaks_at_gap),
 		cmocka_unit_test(test_log_axis_near_constant),
 		cmocka_unit_test(test_render_all),
 		cmocka_unit_test(test_render_failed_file),
