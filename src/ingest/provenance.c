@@ -1105,8 +1105,8 @@ same_double(double x, double y)
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
-/* same_timings: 1 when both bench results state the same end date and the
- * same per-request timings (TTFT, E2E latency, start time, lengths, every
+/* same_timings: 1 when both bench results state the same end date,
+ * backend and per-request timings (TTFT, E2E latency, start time, lengths, every
  * ITL, bit for bit) for at least one request. */
 static int
 same_timings(const br_run *a, const br_run *b)
@@ -1114,7 +1114,9 @@ same_timings(const br_run *a, const br_run *b)
 	if (a == NULL || b == NULL || a->bench.n == 0 || b->bench.n == 0)
 		return 0;
 	const br_bench *x = &a->bench.runs[0], *y = &b->bench.runs[0];
+	/* the same backend too: the simulator times both engines' requests alike */
 	if (x->date == NULL || y->date == NULL || strcmp(x->date, y->date) != 0 ||
+	    (x->backend != NULL) != (y->backend != NULL) || (x->backend && strcmp(x->backend, y->backend) != 0) ||
 	    x->n_requests == 0 || x->n_requests != y->n_requests || x->requests == NULL || y->requests == NULL)
 		return 0;
 	for (size_t i = 0; i < x->n_requests; i++) {
