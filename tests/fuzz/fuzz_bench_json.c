@@ -20,7 +20,7 @@
 /* The comparison below names every field; a new field must be added there
  * (then update these sizes, taken on x86-64). */
 #if defined(__x86_64__)
-_Static_assert(sizeof(br_bench) == 328, "br_bench changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
+_Static_assert(sizeof(br_bench) == 336, "br_bench changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
 _Static_assert(sizeof(br_request) == 80, "br_request changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
 _Static_assert(sizeof(br_file_stat) == 128, "br_file_stat changed: compare the new field in tests/fuzz/fuzz_bench_json.c");
 #endif
@@ -150,6 +150,8 @@ compare_run(size_t k, const br_bench *x, const br_bench *y)
 	CMP_I(k, has_latencies);
 	CMP_I(k, has_start_times);
 	CMP_I(k, has_queue_times);
+	CMP_I(k, has_errors);
+	CMP_I(k, has_itls);
 	CMP_I(k, itls_taken);   /* 0 from both loaders (only the latency analysis takes them) */
 
 	CMP_I(k, n_stats);
