@@ -300,10 +300,15 @@ typedef struct br_cmp_repeat_test {
  * br_cmp_repeat_tests: for every configuration label repeated (n >= 2) in
  * both campaigns, a Welch test per repeat metric (output tok/s, total
  * tok/s, TTFT p50/p99, ITL p50, E2EL p50; metrics absent on a side are
- * skipped). Out: *tests (malloc'd, caller frees), *n. Formula: Welch 1947,
- * src/stats/repeats.c.
+ * skipped). A configuration whose B repeats include a copy of one of A's
+ * (br_run_same_bench: the same bench file, or the same one saved again) is
+ * not tested: a copy is the same sample twice, and Welch's test needs two
+ * independent ones; its label goes to *copied instead. Out: *tests and
+ * *copied (malloc'd arrays, caller frees them; the labels are borrowed from
+ * A), *n, *n_copied. Formula: Welch 1947, src/stats/repeats.c.
  */
-void br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n);
+void br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n,
+    const char ***copied, size_t *n_copied);
 
 /* The whole comparison handed to the report (borrowed). */
 typedef struct br_compare_input {
@@ -314,6 +319,9 @@ typedef struct br_compare_input {
 	                                  inputs are the same files: same_files */
 	int same_files;                /* (added) two run folders holding one run: 1 the same bench
 	                                  file (SHA-256), 2 re-saved (br_run_same_bench); 0 neither */
+	const char *const *repeats_copied; /* configurations repeated on both sides but not tested:
+	                                      B's repeats include a copy of A's (br_cmp_repeat_tests) */
+	size_t n_repeats_copied;
 	br_cmp_pair_result *pairs;     /* matched pairs */
 	size_t n_pairs;
 	size_t focus_pair;             /* the pair given the detailed chapter and figures */

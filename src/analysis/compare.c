@@ -870,12 +870,28 @@ group_values(const br_campaign *c, const br_config_group *g, int m, double *x)
 	return n;
 }
 
+/* group_holds_copy: 1 when some member of gb is a copy of some member of ga
+ * (br_run_same_bench: the same file, or re-saved): the two samples are not
+ * independent, so no test may compare them. */
+static int
+group_holds_copy(const br_campaign *a, const br_config_group *ga, const br_campaign *b, const br_config_group *gb)
+{
+	for (size_t i = 0; i < ga->n; i++)
+		for (size_t j = 0; j < gb->n; j++)
+			if (br_run_same_bench(&a->runs[ga->members[i]], &b->runs[gb->members[j]]))
+				return 1;
+	return 0;
+}
+
 /* br_cmp_repeat_tests: see compare.h. */
 void
-br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n)
+br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n,
+    const char ***copied, size_t *n_copied)
 {
 	*tests = NULL;
 	*n = 0;
+	*copied = NULL;
+	*n_copied = 0;
 	for (size_t i = 0; i < a->n_groups; i++) {
 		const br_config_group *ga = &a->groups[i];
 		if (ga->n < 2)
@@ -886,6 +902,11 @@ br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_te
 				gb = &b->groups[j];
 		if (gb == NULL)
 			continue;
+		if (group_holds_copy(a, ga, b, gb)) {
+			*copied = br_xrealloc(*copied, (*n_copied + 1) * sizeof **copied);
+			(*copied)[(*n_copied)++] = ga->label;
+			continue;
+		}
 		double *xa = br_xcalloc(ga->n, sizeof *xa), *xb = br_xcalloc(gb->n, sizeof *xb);
 		for (int m = 0; m < BR_REPEAT_N_METRICS; m++) {
 			size_t na = group_values(a, ga, m, xa), nb = group_values(b, gb, m, xb);

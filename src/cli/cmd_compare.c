@@ -301,8 +301,10 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		for (size_t i = 0; i < m.n_only_b; i++)
 			only_b[i] = B->runs[m.only_b[i]].name;
 		br_cmp_repeat_test *rt = NULL;
-		br_cmp_repeat_tests(A, B, &rt, &in.n_repeat_tests);
+		const char **copied = NULL;
+		br_cmp_repeat_tests(A, B, &rt, &in.n_repeat_tests, &copied, &in.n_repeats_copied);
 		in.repeat_tests = rt;
+		in.repeats_copied = copied;
 		in.only_a = only_a;
 		in.n_only_a = m.n_only_a;
 		in.only_b = only_b;
@@ -333,6 +335,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		br_cmp_pair_free(&in.pairs[i]);
 	free(in.pairs);
 	free((void *)in.repeat_tests);
+	free((void *)in.repeats_copied);
 	free(only_a);
 	free(only_b);
 	free(inputs);

@@ -324,6 +324,16 @@ br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_f
 	for (size_t i = 0; i < in->n_repeat_tests; i++)
 		json_array_append_new(rts, repeat_test_json(&in->repeat_tests[i]));
 	json_object_set_new(root, "repeat_tests", rts);
+	json_t *rc = json_array();
+	GString *rct = g_string_new(NULL);
+	for (size_t i = 0; i < in->n_repeats_copied; i++) {
+		json_array_append_new(rc, json_string(in->repeats_copied[i]));
+		g_string_append_printf(rct, "%s%s", i ? ", " : "", in->repeats_copied[i]);
+	}
+	json_object_set_new(root, "repeats_not_tested_copies", rc);
+	json_object_set_new(root, "repeats_not_tested_copies_text", json_string(rct->str));
+	json_object_set_new(root, "n_repeats_not_tested_copies", json_integer((json_int_t)in->n_repeats_copied));
+	g_string_free(rct, TRUE);
 	if (in->n_pairs > 0) {
 		json_object_set_new(root, "focus_pair", json_integer((json_int_t)in->focus_pair));
 		json_object_set(root, "focus", json_array_get(pairs, in->focus_pair));
@@ -724,8 +734,11 @@ repeat_tests_section(ctx *c)
 {
 	const br_compare_input *in = c->in;
 	heading(c, 2, "sec.repeats", NULL);
+	if (in->n_repeats_copied > 0)
+		para(c, in->n_repeats_copied == 1 ? "repeats.copied_one" : "repeats.copied", NULL);
 	if (in->n_repeat_tests == 0) {
-		para(c, "repeats.none", NULL);
+		if (in->n_repeats_copied == 0)
+			para(c, "repeats.none", NULL);
 		return;
 	}
 	para(c, "repeats.intro", NULL);
@@ -863,6 +876,8 @@ title_page(ctx *c)
 			    t->exceeds_noise ? "glance.repeats_exceeds" : "glance.repeats_noise", o);
 			json_decref(o);
 		}
+		if (in->n_repeats_copied > 0 && !in->same_files)
+			para(c, in->n_repeats_copied == 1 ? "repeats.copied_one" : "repeats.copied", NULL);
 		if (in->n_only_a > 0)
 			para(c, "glance.unmatched_a", NULL);
 		if (in->n_only_b > 0)
