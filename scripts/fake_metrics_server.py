@@ -12,13 +12,17 @@ Faults, switched on over HTTP while it runs (each answers 200 "ok"):
   GET /control/fail?n=N      the next N /metrics answer HTTP 500
   GET /control/drop?n=N      the next N /metrics close the connection without an answer
   GET /control/restart       counters restart from 0 and process_start_time_seconds changes
+  GET /control/reset-tokens  only the token counters (vllm:prompt_tokens_total,
+                             vllm:generation_tokens_total) restart from 0; the
+                             other counters and process_start_time_seconds stay
   GET /control/quit          exit 0
   GET /slots                 with --slots FILE (a llama-server run's slots.jsonl): the "slots"
                              array of the line for the current row; without it HTTP 501, as a
                              llama-server started with --no-slots answers
 Options:
   --port P (0: any free port), --port-file F (the port is written there once listening),
-  --pad-series N (N extra gauge series, to size the page), --model NAME, --slots FILE.
+  --pad-series N (N extra gauge series, to size the page), --model NAME, --slots FILE,
+  --nan-series (one more gauge, fake:nan_gauge, always NaN: a value the server wrote as NaN).
 Only the Python standard library (Debian's python3) is used.
 """
 import argparse
@@ -44,7 +48,8 @@ def split_column(col):
 
 
 class Replay:
-    def __init__(self, path, row_s, model, pad, slots_path=None):
+    def __init__(self, path, row_s, model, pad, slots_path=None, nan_series=False):
+        self.nan_series = nan_series
         self.slots = None
         if slots_path:
             with open(slots_path) as f:
@@ -69,14 +74,15 @@ class Replay:
         i = int((time.monotonic() - self.t0) / self.row_s)
         return min(i, len(self.rows) - 1)
 
-    def restart(self):
+    def restart(self, only=None):
         with self.lock:
             row = self.rows[self.row_index()]
             for c, name in enumerate(self.header):
                 base = split_column(name)[0]
-                if base.endswith(MONOTONE) and row[c] is not None:
+                if base.endswith(MONOTONE) and row[c] is not None and (only is None or base in only):
                     self.baseline[c] = row[c]
-            self.start_time = time.time()
+            if only is None:
+                self.start_time = time.time()
 
     def slots_page(self):
         """The /slots answer of the current row, or None without --slots."""
@@ -98,6 +104,8 @@ class Replay:
                 out.append("%s{%s} %r\n" % (base, lab, v))
             for k in range(self.pad):
                 out.append('fake:pad_gauge{engine="0",model_name="%s",slot="%d"} %d\n' % (self.model, k, k))
+            if self.nan_series:
+                out.append('fake:nan_gauge{engine="0",model_name="%s"} NaN\n' % self.model)
             out.append("process_start_time_seconds %.2f\n" % self.start_time)
             self.served += 1
             return "".join(out).encode()
@@ -158,6 +166,9 @@ def make_handler(rp):
             elif u.path == "/control/restart":
                 rp.restart()
                 self.reply(200, b"ok\n")
+            elif u.path == "/control/reset-tokens":
+                rp.restart(only=("vllm:prompt_tokens_total", "vllm:generation_tokens_total"))
+                self.reply(200, b"ok\n")
             elif u.path == "/control/quit":
                 self.reply(200, b"ok\n")
                 threading.Thread(target=self.server.shutdown, daemon=True).start()
@@ -185,8 +196,9 @@ def main():
     ap.add_argument("--model", default="Qwen/Qwen2.5-7B-Instruct")
     ap.add_argument("--pad-series", type=int, default=0)
     ap.add_argument("--slots", help="slots.jsonl of a llama-server run: /slots answers its rows")
+    ap.add_argument("--nan-series", action="store_true", help="add a gauge whose value is always NaN")
     a = ap.parse_args()
-    rp = Replay(a.metrics_csv, a.row_s, a.model, a.pad_series, a.slots)
+    rp = Replay(a.metrics_csv, a.row_s, a.model, a.pad_series, a.slots, a.nan_series)
     srv = Server(("127.0.0.1", a.port), make_handler(rp))
     if a.port_file:
         tmp = a.port_file + ".tmp"

@@ -216,6 +216,25 @@ is_monotone(const char *series)
 	    has_suffix_n(series, n, "_bucket");
 }
 
+/* is_ledger: the engine's own token and request counters (vLLM, SGLang,
+ * llama-server). They count from the process's start and nothing else
+ * resets them, so one of them falling is a restart whatever other counters
+ * do (a fake or a proxy may keep some rising). */
+static int
+is_ledger(const char *series)
+{
+	static const char *const names[] = {
+		"vllm:prompt_tokens_total", "vllm:generation_tokens_total", "vllm:request_success_total",
+		"sglang:prompt_tokens_total", "sglang:generation_tokens_total", "sglang:num_requests_total",
+		"llamacpp:prompt_tokens_total", "llamacpp:tokens_predicted_total",
+	};
+	size_t n = series_base(series);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strlen(names[i]) == n && memcmp(series, names[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* is_load_series: running / waiting gauges of the engines benchreport reads. */
 static int
 is_load_series(const char *series)
@@ -242,7 +261,9 @@ typedef struct sampler {
 	size_t n_cols;
 	double *prev;               /* previous answered values per column (NAN = none) */
 	double *row;                /* this row's values */
+	unsigned char *in_page;     /* this row: 1 when the page held the series (its value may be NaN) */
 	double prev_start_time;     /* process_start_time_seconds of the last answered scrape */
+	char restart_why[320];      /* take_page: what showed the last restart ("" when none) */
 	double *pending_t;          /* failed ticks before the header existed */
 	size_t n_pending;
 	int header_done;
@@ -259,7 +280,8 @@ write_or_fail(FILE *fp, const GString *g, const char *path, char **cause)
 	return 0;
 }
 
-/* write_row: one row; ok = 0 leaves the series cells empty. */
+/* write_row: one row; ok = 0 leaves the series cells empty, as it leaves a
+ * series the page did not hold; a series the server wrote as NaN is "NaN". */
 static int
 write_row(sampler *s, double t_wall, int ok, int restart, char **cause)
 {
@@ -267,7 +289,7 @@ write_row(sampler *s, double t_wall, int ok, int restart, char **cause)
 	g_string_append_printf(g, "%.3f", t_wall);
 	for (size_t c = 0; c < s->n_cols; c++) {
 		g_string_append_c(g, ',');
-		if (ok && !isnan(s->row[c]))
+		if (ok && s->in_page[c])
 			append_num(g, s->row[c]);
 	}
 	g_string_append_printf(g, ",%d,%d\n", ok, restart);
@@ -301,6 +323,7 @@ write_header(sampler *s, const page *pg, char **cause)
 	g_string_free(g, TRUE);
 	s->prev = br_xcalloc(s->n_cols, sizeof *s->prev);
 	s->row = br_xcalloc(s->n_cols, sizeof *s->row);
+	s->in_page = br_xcalloc(s->n_cols, sizeof *s->in_page);
 	for (size_t c = 0; c < s->n_cols; c++)
 		s->prev[c] = NAN;
 	s->header_done = 1;
@@ -343,8 +366,10 @@ side_add(sampler *s, double t_wall, const char *series, double v, char **cause)
 static int
 take_page(sampler *s, const page *pg, double t_wall, char **cause)
 {
-	for (size_t c = 0; c < s->n_cols; c++)
+	for (size_t c = 0; c < s->n_cols; c++) {
 		s->row[c] = NAN;
+		s->in_page[c] = 0;
+	}
 	double start_time = NAN;
 	for (size_t i = 0; i < pg->n; i++) {
 		size_t c = GPOINTER_TO_SIZE(g_hash_table_lookup(s->col, pg->series[i]));
@@ -359,23 +384,38 @@ take_page(sampler *s, const page *pg, double t_wall, char **cause)
 			continue;
 		}
 		s->row[c - 1] = pg->value[i];
+		s->in_page[c - 1] = 1;
 	}
 	int restart = 0;
-	if (!isnan(start_time) && !isnan(s->prev_start_time) && start_time != s->prev_start_time)
+	s->restart_why[0] = '\0';
+	if (!isnan(start_time) && !isnan(s->prev_start_time) && start_time != s->prev_start_time) {
 		restart = 1;
-	size_t fell = 0, rose_or_kept = 0;
+		snprintf(s->restart_why, sizeof s->restart_why, "process_start_time_seconds changed from %.15g to %.15g",
+		    s->prev_start_time, start_time);
+	}
+	size_t fell = 0, rose_or_kept = 0, ledger = (size_t)-1, first = (size_t)-1;
 	for (size_t c = 0; c < s->n_cols; c++) {
 		if (!is_monotone(s->names[c]) || isnan(s->row[c]) || isnan(s->prev[c]))
 			continue;
-		if (s->row[c] < s->prev[c])
+		if (s->row[c] < s->prev[c]) {
 			fell++;
-		else if (s->row[c] > 0)
+			if (first == (size_t)-1)
+				first = c;
+			if (ledger == (size_t)-1 && is_ledger(s->names[c]))
+				ledger = c;
+		} else if (s->row[c] > 0)
 			rose_or_kept++;
 	}
 	/* one counter falling while the rest rise is that counter's problem (the
-	 * report says so); most counters falling together is a new process */
-	if (fell > 0 && fell >= rose_or_kept)
+	 * report says so); most counters falling together, or one of the
+	 * engine's token or request ledgers falling, is a new process */
+	if (fell > 0 && (fell >= rose_or_kept || ledger != (size_t)-1)) {
+		size_t c = ledger != (size_t)-1 ? ledger : first;
+		if (!restart)
+			snprintf(s->restart_why, sizeof s->restart_why, "%.200s fell from %.15g to %.15g%s", s->names[c],
+			    s->prev[c], s->row[c], fell > 1 ? " (and other counters with it)" : "");
 		restart = 1;
+	}
 	if (!isnan(start_time))
 		s->prev_start_time = start_time;
 	for (size_t c = 0; c < s->n_cols; c++)
@@ -551,7 +591,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 				goto io_fail;
 			if (restart) {
 				st->n_restarts++;
-				note(o, "the server restarted before %.3f (counters fell or process_start_time_seconds changed)", t_wall);
+				note(o, "the server restarted before %.3f: %s", t_wall, s.restart_why);
 			}
 			if (write_row(&s, t_wall, 1, restart, &tmp_cause) != 0)
 				goto io_fail;
@@ -658,6 +698,7 @@ done:
 	free(s.names);
 	free(s.prev);
 	free(s.row);
+	free(s.in_page);
 	free(s.pending_t);
 	free(s.side_path);
 	g_hash_table_destroy(s.col);

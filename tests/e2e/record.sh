@@ -15,9 +15,9 @@
 #   client's exit code is record's.
 . "$(dirname "$0")/lib.bash"
 FAKE="$SRC/scripts/fake_metrics_server.py"
-start_fake() {   # start_fake ROW_S [PORT]: sets FAKE_PID and PORT
+start_fake() {   # start_fake ROW_S [PORT [MORE OPTIONS]]: sets FAKE_PID and PORT
   rm -f "$tmp/port"
-  "$PY" "$FAKE" "$SRC/fixtures/runs/tiny/metrics.csv" --row-s "$1" --port "${2:-0}" --port-file "$tmp/port" &
+  "$PY" "$FAKE" "$SRC/fixtures/runs/tiny/metrics.csv" --row-s "$1" --port "${2:-0}" --port-file "$tmp/port" "${@:3}" &
   FAKE_PID=$!
   for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
   PORT=$(cat "$tmp/port")
@@ -73,6 +73,31 @@ assert open('$tmp/int.csv').read().endswith('\n')"
 check "sample: never answered: exit 3 (got $rc), nothing written" bash -c "[ $rc -eq 3 ] && [ ! -e '$tmp/none.csv' ] && grep -q 'never answered' '$tmp/none.err'"
 "$BIN" sample "ftp://x" 2>/dev/null; rc=$?
 check "sample: bad URL exit 2 (got $rc)" [ "$rc" -eq 2 ]
+stop_fake
+
+# a restart seen only in the token counters (process_start_time_seconds kept,
+# preemption and request counters still rising): the ledgers cannot fall
+# while one process lives, so the row is marked a restart (second breaker);
+# a series the server writes as NaN is written "NaN", not an empty cell
+# (empty means "not sampled")
+start_fake 0.2 0 --nan-series
+( sleep 1.1; ctl reset-tokens ) &
+FAULTS=$!
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/st.csv" --interval 200ms --duration 2s 2> "$tmp/st.err"; rc=$?
+wait "$FAULTS"
+check "sample: token counters fell alone: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "sample: token counters fell alone: one restart row" "$PY" -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))[1:]
+sys.exit(0 if [r[-1] for r in rows].count('1') == 1 else 1)" "$tmp/st.csv"
+check "sample: a scraped NaN is written NaN in every answered row" "$PY" -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))
+c = [i for i, h in enumerate(rows[0]) if h.startswith('fake:nan_gauge{')]
+assert len(c) == 1, rows[0]
+cells = [r[c[0]] for r in rows[1:] if r[-2] == '1']
+sys.exit(0 if cells and all(x == 'NaN' for x in cells) else 1)" "$tmp/st.csv"
+check "sample: token counters fell alone: the note names the counter" grep -qE "server restarted before [0-9.]+: vllm:(prompt|generation)_tokens_total\{[^}]*\} fell from [0-9.]+ to [0-9.]+" "$tmp/st.err"
 stop_fake
 
 # ---- record ----
