@@ -177,6 +177,13 @@ typedef struct br_knee_group {
 	long knee_idx;              /* last x meeting the SLO while goodput still rises */
 	long first_fail_idx;        /* first x not meeting the SLO */
 	long first_gap_idx;         /* first x with achieved < 0.95 × offered (rate sweeps) */
+	int first_fail_warmup_only; /* (added) the first failing x fails only through its first
+	                               repeat, which looks like a warm-up (level_warmup); the other
+	                               evaluable repeats meet. The verdict above stands (every
+	                               repeat must meet); the two below say what it would be
+	                               without that repeat */
+	long knee_idx_without_warmup;       /* as knee_idx, that repeat left out (-1: none) */
+	long first_fail_idx_without_warmup; /* as first_fail_idx, that repeat left out (-1: none) */
 	int any_meets;
 	int has_repeats;            /* several runs at one x */
 	/* (added) per point: the pass count of its x level (repeats meeting the

@@ -1181,7 +1181,9 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		qsort(G->pts, G->n, sizeof *G->pts, point_cmp);
 		/* distinct x levels */
 		int *meets = br_xcalloc(G->n, sizeof *meets);
+		int *meets_nw = br_xcalloc(G->n, sizeof *meets_nw);   /* the same without a warm-up repeat */
 		double *gp = br_xcalloc(G->n, sizeof *gp);
+		double *gp_nw = br_xcalloc(G->n, sizeof *gp_nw);
 		size_t *lvl_first = br_xcalloc(G->n, sizeof *lvl_first);
 		size_t nl = 0;
 		G->level_pass = br_xcalloc(G->n, sizeof *G->level_pass);
@@ -1193,20 +1195,27 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		long *lvl_map = br_xcalloc(G->n, sizeof *lvl_map);   /* level index → its meets/gp slot, -1 skipped */
 		for (size_t i = 0; i < G->n;) {
 			size_t j = i;
-			int ok = 1;
-			double sum = 0;
-			size_t cnt = 0, pass = 0, eval = 0;
+			int ok = 1, ok_rest = 1;    /* ok_rest: the repeats after the first */
+			double sum = 0, sum_rest = 0;
+			size_t cnt = 0, cnt_rest = 0, pass = 0, eval = 0, eval_rest = 0;
 			while (j < G->n && G->pts[j].x == G->pts[i].x) {
 				/* a rate the server cannot keep up with is no knee, whatever
 				 * the latencies of a finite run say */
-				if (G->pts[j].cannot_keep_up)
+				if (G->pts[j].cannot_keep_up) {
 					ok = 0;
+					if (j > i)
+						ok_rest = 0;
+				}
 				if (G->pts[j].verdict_withheld)
 					G->n_withheld++;    /* too short for a verdict: neither meets nor fails */
 				else if (G->pts[j].slo_evaluable) {
 					ok &= G->pts[j].meets_slo;
 					eval++;
 					pass += (size_t)G->pts[j].meets_slo;
+					if (j > i) {
+						ok_rest &= G->pts[j].meets_slo;
+						eval_rest++;
+					}
 				}
 				/* the goodput, or for a point without arrays the top of its
 				 * range: goodput stops rising only where even that cannot rise
@@ -1215,6 +1224,10 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 				if (isfinite(gp_j)) {
 					sum += gp_j;
 					cnt++;
+					if (j > i) {
+						sum_rest += gp_j;
+						cnt_rest++;
+					}
 				}
 				if (!G->pts[j].goodput_exact)
 					G->goodput_approx = 1;
@@ -1258,6 +1271,8 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			}
 			if (eval > 0) {        /* a level no repeat of which is evaluable is skipped */
 				meets[nl] = ok;
+				meets_nw[nl] = warm && eval_rest > 0 ? ok_rest : ok;
+				gp_nw[nl] = warm && cnt_rest > 0 ? sum_rest / (double)cnt_rest : cnt ? sum / (double)cnt : NAN;
 				gp[nl] = cnt ? sum / (double)cnt : NAN;
 				lvl_first[nl] = i;
 				nl++;
@@ -1269,6 +1284,18 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		br_knee_find(meets, gp, nl, &knee, &ff);
 		G->knee_idx = knee >= 0 ? (long)lvl_first[knee] : -1;
 		G->first_fail_idx = ff >= 0 ? (long)lvl_first[ff] : -1;
+		/* the first failing level fails only through a first repeat that
+		 * looks like a warm-up: the verdict stands (every repeat must meet),
+		 * but the knee and first failure without that repeat are kept */
+		G->first_fail_warmup_only = 0;
+		G->knee_idx_without_warmup = G->first_fail_idx_without_warmup = -1;
+		if (ff >= 0 && meets_nw[ff] && G->level_warmup[lvl_first[ff]]) {
+			long knw, ffnw;
+			br_knee_find(meets_nw, gp_nw, nl, &knw, &ffnw);
+			G->first_fail_warmup_only = 1;
+			G->knee_idx_without_warmup = knw >= 0 ? (long)lvl_first[knw] : -1;
+			G->first_fail_idx_without_warmup = ffnw >= 0 ? (long)lvl_first[ffnw] : -1;
+		}
 		G->first_gap_idx = -1;
 		for (size_t i = 0; i < G->n; i++)
 			if (G->pts[i].cannot_keep_up) {
@@ -1280,7 +1307,9 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			G->any_meets |= meets[l];
 		out->any_meets |= G->any_meets;
 		free(meets);
+		free(meets_nw);
 		free(gp);
+		free(gp_nw);
 		free(lvl_first);
 		if (G->has_repeats)
 			add_note(out, "Some settings were run more than once (repeats); a setting meets the SLO only "

@@ -389,6 +389,16 @@ br_cmd_knee(int argc, char **argv)
 				if (G->first_fail_idx >= 0)
 					snprintf(fx, sizeof fx, "%g", G->pts[G->first_fail_idx].x);
 				printf("  knee %s %s; first failing %s\n", rate ? "offered req/s" : "max_concurrency", kx, fx);
+				if (G->first_fail_warmup_only) {
+					/* that failure is one warm-up-like repeat: say what the others show */
+					char kw[32] = "none", fw[32] = "none";
+					if (G->knee_idx_without_warmup >= 0)
+						snprintf(kw, sizeof kw, "%g", G->pts[G->knee_idx_without_warmup].x);
+					if (G->first_fail_idx_without_warmup >= 0)
+						snprintf(fw, sizeof fw, "%g", G->pts[G->first_fail_idx_without_warmup].x);
+					printf("  (at %s only the first repeat misses, and it looks like a warm-up; "
+					    "without it: knee %s, first failing %s; rerun %s after a warm-up round)\n", fx, kw, fw, fx);
+				}
 			}
 			printf("report: %s/report.pdf\n", br_outdir_path(od));
 		}

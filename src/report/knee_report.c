@@ -545,6 +545,17 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 			json_object_set_new(kn, "level_repeats", json_integer((json_int_t)G->level_n[G->knee_idx]));
 		}
 		json_object_set_new(o, "first_failing", at_json(G, G->first_fail_idx, &r->slo, 1));
+		if (G->first_fail_warmup_only) {
+			/* the first failure rests on a warm-up-like first repeat alone */
+			json_t *wo = json_object();
+			long f = G->first_fail_idx;
+			json_object_set_new(wo, "n_others", json_integer((json_int_t)(G->level_evaluable[f] - 1)));
+			json_object_set_new(wo, "n_others_meeting", json_integer((json_int_t)G->level_pass[f]));
+			json_object_set_new(wo, "knee", at_json(G, G->knee_idx_without_warmup, &r->slo, 0));
+			json_object_set_new(wo, "first_failing", at_json(G, G->first_fail_idx_without_warmup, &r->slo, 1));
+			json_object_set_new(o, "first_failing_warmup_only", wo);
+		} else
+			json_object_set_new(o, "first_failing_warmup_only", json_null());
 		json_object_set_new(o, "first_cannot_keep_up", at_json(G, G->first_gap_idx, &r->slo, 0));
 		json_t *pts = json_array();
 		for (size_t i = 0; i < G->n; i++)
@@ -1011,8 +1022,13 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		}
 		if (n_eval == 0)
 			;
-		else if (G->first_fail_idx >= 0)
+		else if (G->first_fail_idx >= 0) {
 			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
+			if (G->first_fail_warmup_only)
+				para(d, t, G->first_fail_idx_without_warmup < 0 ? "group.first_fail_warmup_only_none" :
+				    G->knee_idx_without_warmup < 0 ? "group.first_fail_warmup_only_no_knee" :
+				    "group.first_fail_warmup_only", go);
+		}
 		else if (G->n_withheld > 0)
 			para(d, t, "group.no_fail_withheld", go);   /* the runs too short for a verdict are not "meets" */
 		else if (G->knee_idx >= 0 && G->n > 0 && G->pts[G->knee_idx].x != G->pts[G->n - 1].x)

@@ -210,6 +210,68 @@ test_warmup_by_date(void **state)
 		free(b[i].requests);
 }
 
+/*
+ * The first failing rate fails only through a warm-up-like first repeat.
+ * Rate 1 (one run, TTFT 100 ms, goodput 4 / 4 s = 1 req/s) meets
+ * ttft_p99 <= 500 ms. Rate 2 has three repeats: the first by date with every
+ * TTFT 1 s (p99 1,000 ms: misses; 10x the others' 100 ms: a warm-up), two
+ * more at 100 ms (meet; goodput 4 / 2 s = 2 req/s). Rate 4 (20 requests at
+ * TTFT 600 ms over 5 s: p99 600 ms) misses. Every repeat must meet, so the
+ * knee is rate 1 and the first failure rate 2 (pts index 1, the warm-up);
+ * without the warm-up the knee is rate 2 and the first failure rate 4
+ * (pts index 4, after the three rate-2 repeats).
+ */
+static void
+test_first_fail_warmup_only(void **state)
+{
+	(void)state;
+	const double fast[] = { 0.1, 0.1, 0.1, 0.1 }, fast2[] = { 0.1, 0.1, 0.1, 0.1001 };
+	const double cold[] = { 1.0, 1.0, 1.0, 1.0 };
+	double slow[20];
+	for (int i = 0; i < 20; i++)
+		slow[i] = 0.6;
+	br_bench b[5];
+	make_run(&b[0], 1, fast, 4, 4);
+	make_run(&b[1], 2, cold, 4, 2);
+	make_run(&b[2], 2, fast, 4, 2);
+	make_run(&b[3], 2, fast2, 4, 2);
+	make_run(&b[4], 4, slow, 20, 5);
+	b[1].date = "20260115-090000";
+	b[2].date = "20260115-100000";
+	b[3].date = "20260115-110000";
+	br_knee_input in[5] = { { &b[0], NULL, "r1" }, { &b[1], NULL, "r2-a" }, { &b[2], NULL, "r2-b" },
+		{ &b[3], NULL, "r2-c" }, { &b[4], NULL, "r4" } };
+	br_slo slo;
+	char *cause = NULL;
+	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
+	br_knee_result r;
+	assert_int_equal(br_knee_analyze(in, 5, &slo, &r, &cause), 0);
+	assert_int_equal(r.n_groups, 1);
+	const br_knee_group *G = &r.groups[0];
+	assert_int_equal(G->n, 5);
+	assert_string_equal(G->pts[1].name, "r2-a");
+	assert_int_equal(G->level_warmup[1], 1);
+	assert_int_equal(G->knee_idx, 0);
+	assert_int_equal(G->first_fail_idx, 1);
+	assert_int_equal(G->first_fail_warmup_only, 1);
+	assert_int_equal(G->knee_idx_without_warmup, 1);
+	assert_int_equal(G->first_fail_idx_without_warmup, 4);
+	br_knee_free(&r);
+	/* the same rate-2 warm-up with one later repeat missing too: a real failure */
+	const double miss[] = { 0.1, 0.1, 0.1, 0.9 };   /* p99 = 0.1 + 0.97 * 0.8 = 876 ms */
+	free(b[3].requests);
+	make_run(&b[3], 2, miss, 4, 2);
+	b[3].date = "20260115-110000";
+	assert_int_equal(br_knee_analyze(in, 5, &slo, &r, &cause), 0);
+	G = &r.groups[0];
+	assert_int_equal(G->first_fail_idx, 1);
+	assert_int_equal(G->first_fail_warmup_only, 0);
+	assert_int_equal(G->knee_idx_without_warmup, -1);
+	br_knee_free(&r);
+	for (int i = 0; i < 5; i++)
+		free(b[i].requests);
+}
+
 /* Waiting share: only inside the busy window (one idle sample each side). */
 static void
 test_waiting_share(void **state)
@@ -668,6 +730,7 @@ main(void)
 		cmocka_unit_test(test_knee_find),
 		cmocka_unit_test(test_analyze),
 		cmocka_unit_test(test_warmup_by_date),
+		cmocka_unit_test(test_first_fail_warmup_only),
 		cmocka_unit_test(test_waiting_share),
 		cmocka_unit_test(test_mu_plateau),
 		cmocka_unit_test(test_next_rates),
