@@ -167,6 +167,11 @@ typedef struct br_mean_ci {
 } br_mean_ci;
 void br_mean_ci95(const double *x, size_t n, br_mean_ci *out);
 
+/* Reports (PDF and summary.json) give a mean's 95% interval from this many
+ * repeats on: with 2, t_{0.975, 1} = 12.7 stretches it to ±12.7 sem, an
+ * interval that says only that two values are too few. */
+#define BR_CI_MIN_REPEATS 3
+
 /* Welch's unequal-variance t test of mean(b) − mean(a). Needs >= 2 finite values on each side;
  * returns 0 and fills out, or -1 (out->ok = 0, all NAN except the means/diff when computable).
  * df: Welch–Satterthwaite. p_two_sided as scipy.stats.ttest_ind(b, a, equal_var=False).

@@ -1518,7 +1518,8 @@ br_campaign_summary_build(const br_campaign *c, json_t *const *run_summaries,
 			const br_mean_ci *m = &g->stat[mi];
 			json_object_set_new(st, br_repeat_metric_name[mi], json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}",
 			    "n", (json_int_t)m->n, "mean", jnum_or_null(m->mean), "sd", jnum_or_null(m->sd),
-			    "ci95_lo", jnum_or_null(m->ci95_lo), "ci95_hi", jnum_or_null(m->ci95_hi),
+			    "ci95_lo", jnum_or_null(m->n >= BR_CI_MIN_REPEATS ? m->ci95_lo : NAN),
+			    "ci95_hi", jnum_or_null(m->n >= BR_CI_MIN_REPEATS ? m->ci95_hi : NAN),
 			    "min", jnum_or_null(m->min), "max", jnum_or_null(m->max)));
 		}
 		json_object_set_new(go, "label", json_string(g->label));
@@ -1775,7 +1776,7 @@ fmt_lat(double ms)
 	return br_xasprintf("%.1f ms", ms);
 }
 
-/* mean_sd: "mean ± sd" (dec decimals) with "[lo, hi]" for n >= 3; the value
+/* mean_sd: "mean ± sd" (dec decimals) with "[lo, hi]" for n >= BR_CI_MIN_REPEATS; the value
  * alone for n == 1; "n/a" when no repeat has it. */
 static char *
 mean_sd(const br_mean_ci *m, int dec)
@@ -1786,7 +1787,7 @@ mean_sd(const br_mean_ci *m, int dec)
 	if (m->n == 1 || !isfinite(m->sd))
 		return mean;
 	char *sd = fmt_num(m->sd, dec), *out;
-	if (m->n >= 3 && isfinite(m->ci95_lo)) {
+	if (m->n >= BR_CI_MIN_REPEATS && isfinite(m->ci95_lo)) {
 		char *lo = fmt_num(m->ci95_lo, dec), *hi = fmt_num(m->ci95_hi, dec);
 		out = br_xasprintf("%s ± %s [%s, %s]", mean, sd, lo, hi);
 		free(lo);
