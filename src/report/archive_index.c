@@ -323,12 +323,23 @@ read_summary(index_state *st, const char *path, char **cause)
 	}
 	if (why == NULL) {
 		json_t *sv = json_object_get(root, "schema_version");
-		if (!json_is_integer(sv))
-			why = br_xasprintf("%s: no integer schema_version (expected %d)", path, BR_SUMMARY_SCHEMA_VERSION);
-		else if (json_integer_value(sv) != BR_SUMMARY_SCHEMA_VERSION)
-			why = br_xasprintf("%s: schema_version %" JSON_INTEGER_FORMAT ", this benchreport reads "
-			    "schema_version %d (index it with the benchreport that wrote it)", path,
-			    json_integer_value(sv), BR_SUMMARY_SCHEMA_VERSION);
+		if (!json_is_integer(sv) || json_integer_value(sv) != BR_SUMMARY_SCHEMA_VERSION) {
+			/* file:line:column of the key (of the file when it has none) */
+			char *text = NULL, *rcause = NULL;
+			size_t len = 0;
+			if (br_read_file(path, &text, &len, &rcause) != 0)
+				free(rcause);
+			char *at = sv == NULL ? br_xstrdup(path) : br_json_key_where(path, text, len, "schema_version");
+			free(text);
+			if (!json_is_integer(sv))
+				why = br_xasprintf("%s: %s schema_version (expected the integer %d)", at,
+				    sv == NULL ? "no" : "not an integer", BR_SUMMARY_SCHEMA_VERSION);
+			else
+				why = br_xasprintf("%s: schema_version %" JSON_INTEGER_FORMAT ", this benchreport reads "
+				    "schema_version %d (index it with the benchreport that wrote it)", at,
+				    json_integer_value(sv), BR_SUMMARY_SCHEMA_VERSION);
+			free(at);
+		}
 	}
 	if (why != NULL) {
 		json_decref(root);

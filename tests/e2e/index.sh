@@ -69,7 +69,7 @@ check "broken summary.json: nothing written" [ ! -e "$tmp/bad.csv" ]
 check "--skip-bad: exit 0 (got $rc) and a note" bash -c "[ $rc -eq 0 ] && grep -q 'skipped .*other/summary.json:2' '$tmp/stderr3'"
 sed 's/"schema_version": 1/"schema_version": 2/' "$arch/nightly/tiny-report/summary.json" > "$arch/other/summary.json"
 "$BIN" index "$arch" -o "$tmp/bad.csv" 2> "$tmp/stderr4"; rc=$?
-check "schema_version 2: exit 3 (got $rc), named" bash -c "[ $rc -eq 3 ] && grep -q 'schema_version 2, this benchreport reads schema_version 1' '$tmp/stderr4'"
+check "schema_version 2: exit 3 (got $rc), named" bash -c "[ $rc -eq 3 ] && grep -qE 'other/summary.json:[0-9]+:[0-9]+: schema_version 2, this benchreport reads schema_version 1' '$tmp/stderr4'"
 cp "$SRC/fixtures/runs/tiny/stress.json" "$tmp/keep.json"; sum_before=$(sha256sum "$tmp/keep.json")
 "$BIN" index "$arch/nightly" -o "$tmp/keep.json" 2> "$tmp/stderr5"; rc=$?
 check "-o onto a file that is not an index: exit 2 (got $rc), unchanged" bash -c "[ $rc -eq 2 ] && [ \"\$(sha256sum '$tmp/keep.json')\" = '$sum_before' ]"
