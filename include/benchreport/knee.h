@@ -34,20 +34,28 @@ enum br_slo_metric { BR_SLO_TTFT = 0, BR_SLO_TPOT, BR_SLO_ITL, BR_SLO_E2EL, BR_S
 typedef struct br_slo_term {
 	int metric;            /* enum br_slo_metric */
 	double percentile;     /* 50, 90, 95, 99 or 99.9 */
-	double limit_ms;       /* the term holds when value <= limit_ms */
-	char text[48];         /* canonical text, e.g. "ttft_p99<=500ms" */
+	double limit_ms;       /* the term holds when value <= limit_ms (< when strict) */
+	int strict;            /* 1: written "<" (value < limit_ms); 0: "<=" */
+	char name[16];         /* metric and percentile, e.g. "ttft_p99" */
+	char limit_text[40];   /* the limit as written, e.g. "500ms", "0.5s", "800us" */
+	char text[64];         /* canonical text, e.g. "ttft_p99<=500ms" */
 } br_slo_term;
+
+/* br_slo_term_holds: 1 when value_ms (ms) is within term t's limit
+ * (value < limit for "<", value <= limit for "<="); 0 otherwise, NaN too. */
+int br_slo_term_holds(const br_slo_term *t, double value_ms);
 
 typedef struct br_slo {
 	br_slo_term terms[BR_SLO_MAX_TERMS];
 	size_t n;
-	char text[BR_SLO_MAX_TERMS * 48];   /* terms joined by "," */
+	char text[BR_SLO_MAX_TERMS * 64];   /* terms joined by "," */
 } br_slo;
 
 /*
- * br_slo_parse: parse "metric_pNN<=VALUE(ms|s)[,...]" (metrics ttft, tpot,
- * itl, e2el; percentiles p50, p90, p95, p99, p99.9; spaces around terms
- * allowed; value a positive decimal number). Returns 0, or -1 with *cause
+ * br_slo_parse: parse "metric_pNN<=VALUE(ms|s|us)[,...]" (metrics ttft,
+ * tpot, itl, e2el; percentiles p50, p90, p95, p99, p99.9; "<=" or "<", as
+ * --fail-on accepts; spaces around terms allowed; value a positive decimal
+ * number). Returns 0, or -1 with *cause
  * "--slo: term N 'TEXT': expected ..." naming the bad term and what was
  * expected (empty text, unknown metric or percentile, missing "<=", bad
  * number or unit, more than BR_SLO_MAX_TERMS terms, duplicate term).

@@ -35,7 +35,7 @@ slo_term_error(char **cause, size_t idx, const char *s, size_t len, const char *
 {
 	if (cause)
 		*cause = br_xasprintf("--slo: term %zu '%.*s': expected %s "
-		    "(form metric_pNN<=VALUE(ms|s), e.g. ttft_p99<=500ms,e2el_p99<=20s)",
+		    "(form metric_pNN<=VALUE(ms|s|us), e.g. ttft_p99<=500ms,e2el_p99<=20s)",
 		    idx, (int)len, s, what);
 	return -1;
 }
@@ -64,9 +64,10 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 	if (m < 0)
 		return slo_term_error(cause, idx, s, len, "metric ttft, tpot, itl or e2el before '_'");
 	char *pp = us + 1;
-	char *le = strstr(pp, "<=");
+	char *le = strchr(pp, '<');
 	if (le == NULL)
-		return slo_term_error(cause, idx, s, len, "'<=' between the percentile and the limit");
+		return slo_term_error(cause, idx, s, len, "'<=' or '<' between the percentile and the limit");
+	int strict = le[1] != '=';
 	*le = '\0';
 	/* trim spaces around the percentile */
 	while (*pp == ' ')
@@ -83,22 +84,37 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 		return slo_term_error(cause, idx, s, len, "percentile p50, p90, p95, p99 or p99.9 after the metric");
 	double val;
 	char num[32], *u;
-	if (br_term_number(le + 2, &val, num, sizeof num, &u) != 0)
+	if (br_term_number(le + (strict ? 1 : 2), &val, num, sizeof num, &u) != 0)
 		return slo_term_error(cause, idx, s, len, "a positive plain decimal after '<=' (no exponent: 2000ms, not 2e3ms)");
 	double scale;
 	if (strcmp(u, "ms") == 0)
 		scale = 1;
 	else if (strcmp(u, "s") == 0)
 		scale = 1000;
+	else if (strcmp(u, "us") == 0)
+		scale = 1e-3;
 	else
-		return slo_term_error(cause, idx, s, len, "unit ms or s after the number");
+		return slo_term_error(cause, idx, s, len, "unit ms, s or us after the number");
 	if (!(val > 0) || !isfinite(val))
 		return slo_term_error(cause, idx, s, len, "a limit greater than 0");
 	t->metric = m;
 	t->percentile = pct;
 	t->limit_ms = val * scale;
-	snprintf(t->text, sizeof t->text, "%s_%s<=%s%s", metric_names[m], pp, num, u);
+	t->strict = strict;
+	char name[sizeof t->name], lim[sizeof t->limit_text];
+	snprintf(name, sizeof name, "%s_%s", metric_names[m], pp);
+	snprintf(lim, sizeof lim, "%.31s%.3s", num, u);
+	memcpy(t->name, name, sizeof name);
+	memcpy(t->limit_text, lim, sizeof lim);
+	snprintf(t->text, sizeof t->text, "%s%s%s", name, strict ? "<" : "<=", lim);
 	return 0;
+}
+
+/* br_slo_term_holds: see knee.h. */
+int
+br_slo_term_holds(const br_slo_term *t, double value_ms)
+{
+	return t->strict ? value_ms < t->limit_ms : value_ms <= t->limit_ms;
 }
 
 /* br_slo_parse: see knee.h. */
@@ -242,7 +258,7 @@ goodput_bounds(const br_bench *b, const br_slo *slo, double *lo, double *hi)
 			    !br_isnum(fs->value_ms))
 				continue;
 			double h = (n - 1) * pct / 100.0;
-			if (fs->value_ms <= t->limit_ms)
+			if (br_slo_term_holds(t, fs->value_ms))
 				meet_lo = fmax(meet_lo, (floor(h) + 1) / n);
 			else
 				meet_hi = fmin(meet_hi, ceil(h) / n);
@@ -283,7 +299,7 @@ good_request(const br_bench *b, const br_request *r, const br_slo *slo)
 			v = (lat - r->ttft_s) / (r->output_len_tokens - 1) * 1000.0;
 		} else
 			continue;
-		if (!(v <= t->limit_ms))
+		if (!br_slo_term_holds(t, v))
 			return 0;
 	}
 	return 1;
@@ -617,10 +633,10 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		if (isnan(v) && !arrays) {
 			br_bench_file_pct_bounds(b, metric_names[t->metric], t->percentile, &lower, &lower_pct,
 			    &upper, &upper_pct);
-			if (!(lower > t->limit_ms))
-				lower = NAN;
-			if (!(upper <= t->limit_ms))
-				upper = NAN;
+			if (!(isfinite(lower) && !br_slo_term_holds(t, lower)))
+				lower = NAN;   /* keep a lower stated pX only when it already fails */
+			if (!br_slo_term_holds(t, upper))
+				upper = NAN;   /* keep a higher one only when it already holds */
 		}
 		if (isnan(v) && isfinite(upper)) {
 			p->slo_bound_ms[k] = upper;
@@ -639,7 +655,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 			unknown = 1;
 			p->meets_slo = 0;
 		} else {
-			p->slo_term_ok[k] = v <= t->limit_ms;
+			p->slo_term_ok[k] = br_slo_term_holds(t, v);
 			if (!p->slo_term_ok[k]) {
 				p->meets_slo = 0;
 				some_term_fails = 1;

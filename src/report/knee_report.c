@@ -398,17 +398,13 @@ why_fail(const br_knee_point *p, const br_slo *slo)
 		if (p->slo_term_ok[k] == 1)
 			continue;
 		const br_slo_term *t = &slo->terms[k];
-		char name[64];
-		snprintf(name, sizeof name, "%s", t->text);
-		char *le = strstr(name, "<=");
-		if (le)
-			*le = '\0';
+		const char *name = t->name, *over = t->strict ? "≥" : ">";
 		char *part = p->slo_term_ok[k] < 0
 		    ? br_xasprintf("%s unknown", name)
 		    : isnan(p->slo_value_ms[k]) && isfinite(p->slo_bound_ms[k])
-		    ? br_xasprintf("%s not stated, but p%g is already %.1f ms > %g ms", name, p->slo_bound_pct[k],
-		        p->slo_bound_ms[k], t->limit_ms)
-		    : br_xasprintf("%s %.1f ms > %g ms", name, p->slo_value_ms[k], t->limit_ms);
+		    ? br_xasprintf("%s not stated, but p%g is already %.1f ms %s %g ms", name, p->slo_bound_pct[k],
+		        p->slo_bound_ms[k], over, t->limit_ms)
+		    : br_xasprintf("%s %.1f ms %s %g ms", name, p->slo_value_ms[k], over, t->limit_ms);
 		char *n = br_xasprintf("%s%s%s", s, s[0] ? "; " : "", part);
 		free(part);
 		free(s);
@@ -477,15 +473,8 @@ slo_display(const br_slo *slo)
 {
 	char *s = br_xstrdup("");
 	for (size_t k = 0; k < slo->n; k++) {
-		char name[48];
-		snprintf(name, sizeof name, "%s", slo->terms[k].text);
-		char *le = strstr(name, "<=");
-		const char *val = "";
-		if (le) {
-			*le = '\0';
-			val = le + 2;
-		}
-		char *n = br_xasprintf("%s%s%s ≤ %s", s, k ? ", " : "", name, val);
+		const br_slo_term *t = &slo->terms[k];
+		char *n = br_xasprintf("%s%s%s %s %s", s, k ? ", " : "", t->name, t->strict ? "<" : "≤", t->limit_text);
 		free(s);
 		s = n;
 	}
@@ -511,6 +500,7 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 		json_object_set_new(o, "metric", json_string(br_slo_metric_name(t->metric)));
 		json_object_set_new(o, "percentile", json_real(t->percentile));
 		json_object_set_new(o, "limit_ms", json_real(t->limit_ms));
+		json_object_set_new(o, "op", json_string(t->strict ? "<" : "<="));
 		json_array_append_new(terms, o);
 	}
 	json_object_set_new(slo, "terms", terms);
@@ -672,12 +662,7 @@ decided_by_higher(br_pdf *d, const br_template *t, const br_knee_group *G, const
 		}
 		if (isnan(worst))
 			continue;
-		char name[64];
-		snprintf(name, sizeof name, "%s", slo->terms[k].text);
-		char *le = strstr(name, "<=");
-		if (le)
-			*le = '\0';
-		json_t *o = json_pack("{s:s, s:f, s:f, s:f}", "name", name, "pct", pct, "value_ms", worst,
+		json_t *o = json_pack("{s:s, s:f, s:f, s:f}", "name", slo->terms[k].name, "pct", pct, "value_ms", worst,
 		    "limit_ms", slo->terms[k].limit_ms);
 		para(d, t, "group.decided_by_higher", o);
 		json_decref(o);

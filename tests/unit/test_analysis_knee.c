@@ -25,6 +25,23 @@ test_slo_parse_ok(void **state)
 	assert_int_equal(s.terms[2].metric, BR_SLO_TPOT);
 	assert_double_abs(s.terms[2].limit_ms, 0.5, 0);
 	assert_string_equal(s.text, "ttft_p99<=500ms,e2el_p99.9<=20s,tpot_p50<=0.5ms");
+	assert_int_equal(s.terms[0].strict, 0);
+	assert_string_equal(s.terms[1].name, "e2el_p99.9");
+	assert_string_equal(s.terms[1].limit_text, "20s");
+	/* "<" and "us", as --fail-on takes them: 800 us = 0.8 ms; a strict term
+	 * fails at its limit, a "<=" one holds there */
+	assert_int_equal(br_slo_parse("itl_p99<800us, ttft_p99 < 0.5s", &s, &cause), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.terms[0].strict, 1);
+	assert_double_rel(s.terms[0].limit_ms, 0.8, 1e-15);
+	assert_double_abs(s.terms[1].limit_ms, 500, 0);
+	assert_string_equal(s.text, "itl_p99<800us,ttft_p99<0.5s");
+	assert_int_equal(br_slo_term_holds(&s.terms[1], 499.999), 1);
+	assert_int_equal(br_slo_term_holds(&s.terms[1], 500), 0);
+	assert_int_equal(br_slo_term_holds(&s.terms[1], NAN), 0);
+	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &s, &cause), 0);
+	assert_int_equal(br_slo_term_holds(&s.terms[0], 500), 1);
+	assert_int_equal(br_slo_term_holds(&s.terms[0], 500.001), 0);
 }
 
 /* Bad terms: -1 and a message naming the term and what was expected. */
@@ -33,10 +50,10 @@ test_slo_parse_bad(void **state)
 {
 	(void)state;
 	static const char *const bad[][2] = {
-		{ "ttft_p99<500ms", "'<='" },
+		{ "ttft_p99>=500ms", "'<=' or '<'" },
 		{ "foo_p99<=1s", "metric ttft, tpot, itl or e2el" },
 		{ "ttft_p42<=1s", "percentile p50" },
-		{ "ttft_p99<=5min", "unit ms or s" },
+		{ "ttft_p99<=5min", "unit ms, s or us" },
 		{ "ttft_p99<=ms", "a positive plain decimal" },
 		{ "ttft_p99<=2e3ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected unit ms or s" */
 		{ "ttft_p99<=0ms", "greater than 0" },
