@@ -6,7 +6,8 @@
  * x: seconds since the first timed sample. The run window from the
  * residency analysis is shaded.
  *
- * Text: templates/report.LANG.json "figtext.fig2-waveform.*" (title, x_axis,
+ * Text: templates/report.LANG.json "figtext.fig2-waveform.*" (title and its
+ * variants title_no_preemptions, title_requests, title_generic, x_axis,
  * y_requests, y_kv, y_preemptions, legend_running, legend_waiting,
  * legend_kv {side}, legend_preemptions {side}, caption, caption_left,
  * caption_kv_right, caption_kv_only, caption_preemptions {side},
@@ -170,8 +171,12 @@ br_fig_waveform(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure
 			    br_ft(ft, side_key[pre_side])));
 		if (window)
 			g_string_append(cap, br_ft(ft, "fig2-waveform.caption_window"));
-		rc = br_figure_write_single(out_dir, "fig2-waveform", br_ft(ft, "fig2-waveform.title"),
-		    cap->str, c, csv, out, cause);
+		/* the title names only what is drawn (a llama-server has no
+		 * preemption counter, some builds no KV usage) */
+		const char *title_key = left_used && kv && pre ? "fig2-waveform.title" :
+		    left_used && kv ? "fig2-waveform.title_no_preemptions" :
+		    left_used && !pre ? "fig2-waveform.title_requests" : "fig2-waveform.title_generic";
+		rc = br_figure_write_single(out_dir, "fig2-waveform", br_ft(ft, title_key), cap->str, c, csv, out, cause);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);
 	}

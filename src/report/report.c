@@ -1084,7 +1084,7 @@ residency_section(ctx *c)
 	const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
 	br_pdf_table t = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
 	br_pdf_table(c->d, &t);
-	figure(c, "fig2-waveform", "residency.waveform_caption");
+	figure(c, "fig2-waveform", NULL);   /* its caption names only the series drawn */
 	figure(c, "fig3-residency", NULL);
 	figure(c, "figG-gpu", NULL);   /* only when the series has GPU telemetry */
 	strpool_free(&p);

@@ -629,6 +629,21 @@ br_summary_english_titles(json_t *figures, const br_template *t)
 			snprintf(key, sizeof key, "figtext.figK%s.title_%.*s", what, (int)(what - kind), kind);
 		} else {
 			snprintf(key, sizeof key, "figtext.%s.title", id);
+			/* a title variant chosen by what the figure draws
+			 * ("figtext.fig2-waveform.title_no_preemptions"): the one
+			 * whose text in the report's language is the figure's title */
+			static const char *const variants[] = { "_no_preemptions", "_requests", "_generic" };
+			const char *now = json_string_value(json_object_get(f, "title"));
+			for (size_t k = 0; now != NULL && k < sizeof variants / sizeof variants[0]; k++) {
+				char vk[sizeof key];
+				if (snprintf(vk, sizeof vk, "%s%s", key, variants[k]) >= (int)sizeof vk)
+					continue;
+				const char *vt = br_template_get(t, vk);
+				if (vt != NULL && strcmp(vt, now) == 0) {
+					memcpy(key, vk, sizeof key);
+					break;
+				}
+			}
 		}
 		const char *en = br_template_english(t, key);
 		if (en != NULL && strchr(en, '{') == NULL)

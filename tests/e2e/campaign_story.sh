@@ -177,6 +177,6 @@ for r in 1 2; do
   check "round $r PDF: recompute is the wound" grep -qF "Recompute is the wound, the concurrency collapse is the cliff" "$tmp/p$r.txt"
   check "round $r PDF: the expectations table" grep -qF "The usual expectations of an overload test" "$tmp/p$r.txt"
   check "round $r PDF: the kv-cache-memory experiment" grep -qF -- "--kv-cache-memory-bytes at three sizes" "$tmp/p$r.txt"
-  check "round $r PDF: figures numbered" grep -qF "Figure 2. Whole-run waveform" "$tmp/p$r.txt"
+  check "round $r PDF: figures numbered" grep -qF "Figure 2. The whole run, sampled from the server's /metrics" "$tmp/p$r.txt"
 done
 finish

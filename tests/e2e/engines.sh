@@ -53,6 +53,13 @@ check "llamacpp: the gate's source says why" [ "$(jget "$tmp/lc-gate/summary.jso
 check "llamacpp: index preemptions 0, source named" "$PY" -c "
 import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))
 sys.exit(0 if len(r) == 1 and r[0]['preemptions'] == '0' and r[0]['preemptions_source'] == 'llama.cpp does not preempt' else 1)" "$tmp/lc-index.csv"
+# figure 2 names only what it draws: no KV usage or preemption series on a llama-server
+check "llamacpp: waveform title names only the requests" \
+	[ "$(jget "$l" figures.id=fig2-waveform.title)" = "Whole-run waveform: requests running and waiting" ]
+check "vllm: waveform title names all three" \
+	[ "$(jget "$v" figures.id=fig2-waveform.title)" = "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions" ]
+check "llamacpp: the PDF's figure 2 caption names no KV or preemption axis" bash -c "
+pdftotext '$tmp/llamacpp/report/report.pdf' - | tr -s ' \n' '  ' | grep -o 'Figure 2\. The whole run[^.]*\.[^.]*\.[^.]*\.' | grep -qv 'KV\|preemption'"
 check "llamacpp: no preemption role, reason given" grep -q "does not preempt" <<< "$(jget "$l" engine.absent.preemptions)"
 check "llamacpp: prompt tokens compared as <=" \
 	[ "$(jget "$l" ledger.rows.series=llamacpp:prompt_tokens_total.relation)" = "<=" ]
