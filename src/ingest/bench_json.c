@@ -1762,6 +1762,12 @@ fast_array(const pctx *p, farr *f)
 		return 1;
 	}
 	size_t nv = 0, ocap = 0;
+	/* sized once from the bytes left, as the streamed reader does (a Python
+	 * repr float and its ", " take about 20 bytes): no copies while it grows */
+	if (p->len - i > ((size_t)1 << 20)) {
+		cap = (p->len - i) / 18 + 1024;
+		f->v = br_xmalloc_huge(cap * sizeof *f->v);
+	}
 	i = skip_ws_z(t, i + 1);
 	f->ofs = br_xmalloc((ocap = 1024) * sizeof *f->ofs);
 	f->ofs[0] = 0;
