@@ -1002,7 +1002,10 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			int some_run = 0;     /* a single repeat meets it, its setting does not */
 			for (size_t i = 0; i < G->n; i++)
 				some_run |= G->pts[i].meets_slo && !G->pts[i].verdict_withheld;
-			para(d, t, some_run ? "group.no_knee_repeats" : n_eval < G->n ? "group.no_knee_partial" :
+			/* a setting met in every repeat, but only above the first
+			 * failure: the knee search stops there */
+			para(d, t, G->any_meets && G->first_fail_idx >= 0 ? "group.no_knee_first_fails" :
+			    some_run ? "group.no_knee_repeats" : n_eval < G->n ? "group.no_knee_partial" :
 			    "group.no_knee", go);
 		}
 		if (n_eval == 0)
