@@ -242,4 +242,18 @@ br_isnum(double x)
 	return __builtin_isfinite(x);
 }
 
+/* br_cmp_limit: a measured value against a limit typed by the user (SLO
+ * and gate terms): -1 below, 0 equal, +1 above, 2 when either is NaN.
+ * Equal means within 1e-12 of the limit, relatively: the same number read
+ * in another unit (394447.767 us is 394.447767 ms, but the two doubles
+ * differ in their last bit), so "<=" holds there and "<" does not. */
+static inline int
+br_cmp_limit(double value, double limit)
+{
+	if (__builtin_isnan(value) || __builtin_isnan(limit))
+		return 2;
+	double tol = 1e-12 * __builtin_fabs(limit);
+	return value < limit - tol ? -1 : value > limit + tol ? 1 : 0;
+}
+
 #endif

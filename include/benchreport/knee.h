@@ -42,7 +42,8 @@ typedef struct br_slo_term {
 } br_slo_term;
 
 /* br_slo_term_holds: 1 when value_ms (ms) is within term t's limit
- * (value < limit for "<", value <= limit for "<="); 0 otherwise, NaN too. */
+ * (value < limit for "<", value <= limit for "<="; equal within 1e-12
+ * relatively, br_cmp_limit); 0 otherwise, NaN too. */
 int br_slo_term_holds(const br_slo_term *t, double value_ms);
 
 typedef struct br_slo {

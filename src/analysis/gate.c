@@ -331,12 +331,15 @@ term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 static int
 holds(int op, double v, double limit)
 {
+	int c = br_cmp_limit(v, limit);   /* equal within 1e-12: a unit conversion's last bit */
+	if (c == 2)
+		return 0;
 	switch (op) {
-	case BR_GATE_LE: return v <= limit;
-	case BR_GATE_LT: return v < limit;
-	case BR_GATE_GE: return v >= limit;
-	case BR_GATE_GT: return v > limit;
-	default: return v == limit;
+	case BR_GATE_LE: return c <= 0;
+	case BR_GATE_LT: return c < 0;
+	case BR_GATE_GE: return c >= 0;
+	case BR_GATE_GT: return c > 0;
+	default: return c == 0;
 	}
 }
 

@@ -114,7 +114,8 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 int
 br_slo_term_holds(const br_slo_term *t, double value_ms)
 {
-	return t->strict ? value_ms < t->limit_ms : value_ms <= t->limit_ms;
+	int c = br_cmp_limit(value_ms, t->limit_ms);   /* equal within 1e-12: a unit conversion's last bit */
+	return c == 2 ? 0 : t->strict ? c < 0 : c <= 0;
 }
 
 /* br_slo_parse: see knee.h. */

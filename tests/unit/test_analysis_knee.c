@@ -42,6 +42,12 @@ test_slo_parse_ok(void **state)
 	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &s, &cause), 0);
 	assert_int_equal(br_slo_term_holds(&s.terms[0], 500), 1);
 	assert_int_equal(br_slo_term_holds(&s.terms[0], 500.001), 0);
+	/* a limit in us equal to the value in ms: equal, whatever the last bit
+	 * of 394447.7670468165e-3 (third breaker: "394.4 ms > 394.448 ms") */
+	assert_int_equal(br_slo_parse("ttft_p99<=394447.7670468165us", &s, &cause), 0);
+	assert_int_equal(br_slo_term_holds(&s.terms[0], 394.4477670468165), 1);
+	assert_int_equal(br_slo_parse("ttft_p99<394447.7670468165us", &s, &cause), 0);
+	assert_int_equal(br_slo_term_holds(&s.terms[0], 394.4477670468165), 0);
 }
 
 /* Bad terms: -1 and a message naming the term and what was expected. */
