@@ -48,7 +48,9 @@ typedef struct br_config_group {
 	br_mean_ci stat[BR_REPEAT_N_METRICS];
 	size_t n_all_failed;    /* members whose every request failed (their latencies absent,
 	                           so a statistic's own n can be below the group's n) */
-	int warmup_suspect;     /* first member's TTFT p99 > 3 × the median of the others' */
+	size_t first_run;       /* (added) the member run first: the earliest bench date when
+	                           every member states one, else members[0] (index into members) */
+	int warmup_suspect;     /* the first run's TTFT p99 > 3 × the median of the others' */
 	double warmup_ratio;    /* that ratio */
 	double warmup_rest_p99_ms; /* the others' median TTFT p99, ms */
 } br_config_group;

@@ -262,6 +262,18 @@ shapeless(const char *key)
  * settings apart from the shape, the failed result is a repeat of it: its
  * group (of one) is folded in and counted in n_all_failed.
  */
+/* member_date: the bench date ("20261201-120000") of measurement m, or NULL. */
+static const char *
+member_date(const br_campaign *c, size_t m)
+{
+	const br_measurement *x = &c->measurements[m];
+	const br_run *r = &c->runs[x->run];
+	if (x->result >= r->bench.n)
+		return NULL;
+	const char *d = r->bench.runs[x->result].date;
+	return d && *d ? d : NULL;
+}
+
 static void
 merge_all_failed(br_campaign *c)
 {
@@ -373,10 +385,21 @@ br_campaign_group_repeats(br_campaign *c)
 		}
 		/* warm-up: the first repeat's TTFT p99 more than 3× the median of
 		 * the others' (a cold cache, CUDA graphs still compiling) */
+		/* "first" is first in time, as knee takes it: the earliest bench
+		 * date when every member states one, else load (name) order */
+		g->first_run = 0;
+		int dated = 1;
+		for (size_t j = 0; j < g->n && dated; j++)
+			dated = member_date(c, g->members[j]) != NULL;
+		for (size_t j = 1; dated && j < g->n; j++)
+			if (strcmp(member_date(c, g->members[j]), member_date(c, g->members[g->first_run])) < 0)
+				g->first_run = j;
 		if (g->n >= 2) {
-			double first = c->measurements[g->members[0]].value[BR_REPEAT_TTFT_P99];
+			double first = c->measurements[g->members[g->first_run]].value[BR_REPEAT_TTFT_P99];
 			size_t nr = 0;
-			for (size_t j = 1; j < g->n; j++) {
+			for (size_t j = 0; j < g->n; j++) {
+				if (j == g->first_run)
+					continue;
 				double v = c->measurements[g->members[j]].value[BR_REPEAT_TTFT_P99];
 				if (isfinite(v))
 					x[nr++] = v;

@@ -1851,10 +1851,10 @@ campaign_repeats(ctx *c, const br_campaign *camp)
 				free(t);
 			}
 			if (g->warmup_suspect) {
-				char *a = fmt_lat(camp->measurements[g->members[0]].value[BR_REPEAT_TTFT_P99]);
+				char *a = fmt_lat(camp->measurements[g->members[g->first_run]].value[BR_REPEAT_TTFT_P99]);
 				char *b = fmt_lat(g->warmup_rest_p99_ms);
 				json_t *v = json_pack("{s:s, s:s, s:s, s:s, s:f}", "config", g->label, "first",
-				    camp->measurements[g->members[0]].name, "first_p99", a, "rest_p99", b, "ratio", g->warmup_ratio);
+				    camp->measurements[g->members[g->first_run]].name, "first_p99", a, "rest_p99", b, "ratio", g->warmup_ratio);
 				char *txt = br_template_fill(c->t, "campaign.repeats_warmup", v);
 				g_string_append_printf(s, ". %s", txt);
 				free(txt);
