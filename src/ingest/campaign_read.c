@@ -367,14 +367,18 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 		while (j < c->n_runs && !(copy = br_run_same_bench(&c->runs[j], &c->runs[c->n_runs])))
 			j++;
 		if (j < c->n_runs) {
+			/* which folder holds the original is unknown: the one read
+			 * first (folder order) is kept; both are named by folder and
+			 * run name, as the tables call the kept one */
+			const br_run *kept = &c->runs[j], *skip = &c->runs[c->n_runs];
 			if (copy == 1)
-				add_warning(c, "%s: its bench result is byte-identical to that of %s (SHA-256 %.16s…): a "
-				    "copy of one run, not a repeat; skipped", subs[i], br_basename(c->runs[j].dir),
-				    br_run_bench_sha256(&c->runs[j]));
+				add_warning(c, "%s (run %s): its bench result is byte-identical to that of %s (SHA-256 "
+				    "%.16s…): one run saved twice, not a repeat; counted once, as run %s", subs[i],
+				    skip->name, br_basename(kept->dir), br_run_bench_sha256(kept), kept->name);
 			else
-				add_warning(c, "%s: its bench result states the same date and per-request timings, bit "
-				    "for bit, as that of %s (the file saved again): a copy of one run, not a repeat; "
-				    "skipped", subs[i], br_basename(c->runs[j].dir));
+				add_warning(c, "%s (run %s): its bench result states the same date and per-request "
+				    "timings, bit for bit, as that of %s: one run saved twice, not a repeat; counted "
+				    "once, as run %s", subs[i], skip->name, br_basename(kept->dir), kept->name);
 			br_run_free(&c->runs[c->n_runs]);
 			memset(&c->runs[c->n_runs], 0, sizeof c->runs[c->n_runs]);
 			continue;

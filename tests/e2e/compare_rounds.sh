@@ -332,7 +332,7 @@ cp -r "$tmp/campA/c32-1024-256" "$tmp/campA-dup/zz-rerun"
 import json, sys; p = sys.argv[1]; d = json.load(open(p)); d['name'] = 'c32-1024-256-rerun'; json.dump(d, open(p, 'w'))" "$tmp/campA-dup/zz-rerun/run.json"
 "$BIN" "$tmp/campA-dup" -o "$tmp/campA-dup-rep" > /dev/null 2> "$tmp/campA-dup.err"; rc=$?
 check "a campaign with a copied run: exit 0 (got $rc)" [ "$rc" -eq 0 ]
-check "a campaign with a copied run: the note names both" grep -qF "zz-rerun: its bench result is byte-identical to that of c32-1024-256" "$tmp/campA-dup.err"
+check "a campaign with a copied run: the note names both" grep -qF "zz-rerun (run c32-1024-256-rerun): its bench result is byte-identical to that of c32-1024-256" "$tmp/campA-dup.err"
 check "a campaign with a copied run: as many runs as campA" "$PY" -c "
 import json, sys; sys.exit(0 if len(json.load(open(sys.argv[1]))['runs']) == int(sys.argv[2]) else 1)" "$tmp/campA-dup-rep/summary.json" "$(ls -d "$tmp/campA"/*/ | wc -l)"
 finish
