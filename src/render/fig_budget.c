@@ -133,7 +133,8 @@ br_fig_budget(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *
 		br_chart *charts[1] = { c };
 		br_fig_spec spec = {
 			.id = "fig9-budget",
-			.title = br_ft(ft, "fig9-budget.title"),
+			.title = br_ft(ft, drawn[0] && drawn[1] && drawn[2] && drawn[3] ? "fig9-budget.title" :
+			    "fig9-budget.title_partial"),   /* names only what is drawn */
 			.caption = cap->str,
 			.width_pt = BR_FIG_W_PT, .height_pt = 60.0 / 25.4 * 72.0,
 			.charts = charts, .n_charts = 1, .cols = 1,

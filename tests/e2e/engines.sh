@@ -56,6 +56,8 @@ sys.exit(0 if len(r) == 1 and r[0]['preemptions'] == '0' and r[0]['preemptions_s
 # figure 2 names only what it draws: no KV usage or preemption series on a llama-server
 check "llamacpp: waveform title names only the requests" \
 	[ "$(jget "$l" figures.id=fig2-waveform.title)" = "Whole-run waveform: requests running and waiting" ]
+check "llamacpp: budget title names only what is drawn (decode alone)" \
+	[ "$(jget "$l" figures.id=fig9-budget.title)" = "Wall-clock budget: the parts that could be estimated" ]
 check "vllm: waveform title names all three" \
 	[ "$(jget "$v" figures.id=fig2-waveform.title)" = "Whole-run waveform: requests running and waiting, KV-cache usage, preemptions" ]
 check "llamacpp: the PDF's figure 2 caption names no KV or preemption axis" bash -c "
