@@ -298,6 +298,55 @@ add_row(index_state *st, const char *path, const char *kind, const char *campaig
 		r->values[c] = row_value(&src, c);
 }
 
+/* key_at: "PATH:LINE:COL" of key in the file at path (PATH when the key
+ * or the file cannot be found). Malloc'd. */
+static char *
+key_at(const char *path, const char *key)
+{
+	char *text = NULL, *rcause = NULL;
+	size_t len = 0;
+	if (br_read_file(path, &text, &len, &rcause) != 0)
+		free(rcause);
+	char *at = br_json_key_where(path, text, len, key);
+	free(text);
+	return at;
+}
+
+/* damaged_ours: a run or campaign summary.json of benchreport (tool.name
+ * "benchreport", no "command": knee and compare write one) whose blocks
+ * are missing or of the wrong type. Returns the message (malloc'd), or
+ * NULL when the file is not one of those. */
+static char *
+damaged_ours(const char *path, json_t *root)
+{
+	if (g_strcmp0(json_string_value(path_get(root, "tool.name")), "benchreport") != 0 ||
+	    json_object_get(root, "command") != NULL)
+		return NULL;
+	int camp = json_object_get(root, "campaign") != NULL || json_object_get(root, "runs") != NULL;
+	static const char *const run_keys[] = { "bench", "run", "latency" };
+	const char *bad = NULL, *want = "an object";
+	if (camp) {
+		if (!json_is_object(json_object_get(root, "campaign")))
+			bad = "campaign";
+		else if (!json_is_array(json_object_get(root, "runs")))
+			bad = "runs", want = "an array of run objects";
+	} else {
+		for (size_t k = 0; k < 3 && bad == NULL; k++)
+			if (!json_is_object(json_object_get(root, run_keys[k])))
+				bad = run_keys[k];
+	}
+	if (bad == NULL)
+		return NULL;
+	json_t *v = json_object_get(root, bad);
+	char *at = v ? key_at(path, bad) : br_xstrdup(path);
+	char *why = br_xasprintf("%s: a benchreport %s summary damaged: expected %s at \"%s\", found %s", at,
+	    camp ? "campaign" : "run", want, bad, v == NULL ? "no such key" : json_is_null(v) ? "null" :
+	    json_is_array(v) ? "an array" : json_is_object(v) ? "an object" : json_is_string(v) ? "a string" :
+	    "a number");
+	free(at);
+	return why;
+}
+
 /* read_summary: one summary.json into rows. Returns 0, or -1 with *cause
  * (bad JSON with file:line:column, a schema this version cannot read)
  * unless st->skip_bad, which notes it and goes on. */
@@ -314,6 +363,8 @@ read_summary(index_state *st, const char *path, char **cause)
 		    err.line, err.column > 0 ? err.column : 1, err.text);
 	/* a JSON array is another tool's (a `vllm bench sweep` summary.json) */
 	const char *kind = why || !json_is_object(root) ? NULL : summary_kind(root);
+	if (why == NULL && kind == NULL && json_is_object(root))
+		why = damaged_ours(path, root);
 	if (why == NULL && kind == NULL) {
 		if (st->n_not_ours < 3)
 			g_string_append_printf(st->not_ours, "%s%s", st->n_not_ours ? ", " : "", path);
@@ -356,6 +407,22 @@ read_summary(index_state *st, const char *path, char **cause)
 	else {
 		const char *cname = json_string_value(path_get(root, "campaign.name"));
 		json_t *runs = json_object_get(root, "runs");
+		for (size_t i = 0; i < json_array_size(runs); i++)
+			if (!json_is_object(json_array_get(runs, i))) {
+				char *at = key_at(path, "runs");
+				why = br_xasprintf("%s: a benchreport campaign summary damaged: expected run objects in "
+				    "\"runs\", found %s at index %zu", at, json_is_null(json_array_get(runs, i)) ? "null" :
+				    "another value", i);
+				free(at);
+				json_decref(root);
+				if (st->skip_bad) {
+					fprintf(st->notes, "benchreport: index: skipped %s\n", why);
+					free(why);
+					return 0;
+				}
+				*cause = why;
+				return -1;
+			}
 		for (size_t i = 0; i < json_array_size(runs); i++)
 			add_row(st, path, "campaign", cname, root, json_array_get(runs, i));
 	}

@@ -70,6 +70,13 @@ check "--skip-bad: exit 0 (got $rc) and a note" bash -c "[ $rc -eq 0 ] && grep -
 sed 's/"schema_version": 1/"schema_version": 2/' "$arch/nightly/tiny-report/summary.json" > "$arch/other/summary.json"
 "$BIN" index "$arch" -o "$tmp/bad.csv" 2> "$tmp/stderr4"; rc=$?
 check "schema_version 2: exit 3 (got $rc), named" bash -c "[ $rc -eq 3 ] && grep -qE 'other/summary.json:[0-9]+:[0-9]+: schema_version 2, this benchreport reads schema_version 1' '$tmp/stderr4'"
+# a benchreport run summary with a block damaged (null "bench"): named, not
+# passed over as another tool's (third breaker)
+"$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d['bench']=None; json.dump(d,open(sys.argv[2],'w'),indent=1)" \
+  "$arch/nightly/tiny-report/summary.json" "$arch/other/summary.json"
+"$BIN" index "$arch" -o "$tmp/bad.csv" 2> "$tmp/stderr7"; rc=$?
+check "damaged run summary: exit 3 (got $rc), file:line:col and the key named" bash -c "[ $rc -eq 3 ] && grep -qE 'other/summary.json:[0-9]+:[0-9]+: a benchreport run summary damaged: expected an object at \"bench\", found null' '$tmp/stderr7'"
+rm -f "$arch/other/summary.json"
 cp "$SRC/fixtures/runs/tiny/stress.json" "$tmp/keep.json"; sum_before=$(sha256sum "$tmp/keep.json")
 "$BIN" index "$arch/nightly" -o "$tmp/keep.json" 2> "$tmp/stderr5"; rc=$?
 check "-o onto a file that is not an index: exit 2 (got $rc), unchanged" bash -c "[ $rc -eq 2 ] && [ \"\$(sha256sum '$tmp/keep.json')\" = '$sum_before' ]"
