@@ -734,6 +734,11 @@ br_template_fill(const br_template *t, const char *key, const json_t *summary)
 			char *lb_path = br_xasprintf("%s_is_lower_bound", inner);
 			if (json_is_true(lookup(summary, lb_path))) {
 				const char *w = br_template_get(t, "format.at_least");
+				/* a word in a CJK script ("至少 ") takes no space before
+				 * it after CJK text: "抢占了 至少 37 次" → "抢占了至少 37 次" */
+				if (w && (unsigned char)w[0] >= 0x80 && b.n >= 2 && b.s[b.n - 1] == ' ' &&
+				    (unsigned char)b.s[b.n - 2] >= 0x80)
+					b.n--;
 				char *q = br_xasprintf("%s%s", w && *w ? w : "at least ", out);
 				free(out);
 				out = q;
