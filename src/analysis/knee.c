@@ -69,6 +69,9 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 		return slo_term_error(cause, idx, s, len, "'<=' or '<' between the percentile and the limit");
 	int strict = le[1] != '=';
 	*le = '\0';
+	if (strpbrk(pp, "=>!") != NULL)   /* "=<", ">=", "!=": an SLO is a limit from above */
+		return slo_term_error(cause, idx, s, len, "'<=' or '<' between the percentile and the limit "
+		    "(an SLO is an upper limit)");
 	/* trim spaces around the percentile */
 	while (*pp == ' ')
 		pp++;
@@ -85,7 +88,9 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 	double val;
 	char num[32], *u;
 	if (br_term_number(le + (strict ? 1 : 2), &val, num, sizeof num, &u) != 0)
-		return slo_term_error(cause, idx, s, len, "a positive plain decimal after '<=' (no exponent: 2000ms, not 2e3ms)");
+		return slo_term_error(cause, idx, s, len, strict ?
+		    "a positive plain decimal after '<' (no exponent: 2000ms, not 2e3ms)" :
+		    "a positive plain decimal after '<=' (no exponent: 2000ms, not 2e3ms)");
 	double scale;
 	if (strcmp(u, "ms") == 0)
 		scale = 1;
@@ -125,7 +130,7 @@ br_slo_parse(const char *text, br_slo *out, char **cause)
 	memset(out, 0, sizeof *out);
 	if (text == NULL || text[0] == '\0') {
 		if (cause)
-			*cause = br_xasprintf("--slo: expected at least one term metric_pNN<=VALUE(ms|s), "
+			*cause = br_xasprintf("--slo: expected at least one term metric_pNN<=VALUE(ms|s|us), "
 			    "e.g. ttft_p99<=500ms, found an empty string");
 		return -1;
 	}

@@ -57,6 +57,8 @@ test_slo_parse_bad(void **state)
 	(void)state;
 	static const char *const bad[][2] = {
 		{ "ttft_p99>=500ms", "'<=' or '<'" },
+		{ "ttft_p99=<500ms", "an SLO is an upper limit" },
+		{ "ttft_p99<-5ms", "a positive plain decimal after '<' " },
 		{ "foo_p99<=1s", "metric ttft, tpot, itl or e2el" },
 		{ "ttft_p42<=1s", "percentile p50" },
 		{ "ttft_p99<=5min", "unit ms, s or us" },
