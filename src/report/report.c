@@ -1788,7 +1788,10 @@ mean_sd(const br_mean_ci *m, int dec)
 		return mean;
 	char *sd = fmt_num(m->sd, dec), *out;
 	if (m->n >= BR_CI_MIN_REPEATS && isfinite(m->ci95_lo)) {
-		char *lo = fmt_num(m->ci95_lo, dec), *hi = fmt_num(m->ci95_hi, dec);
+		/* every repeat metric is >= 0 (throughput, latency, counts): a
+		 * lower bound below 0 (few repeats, a wide spread) is shown as 0 */
+		double lo_v = m->min >= 0 && m->ci95_lo < 0 ? 0 : m->ci95_lo;
+		char *lo = fmt_num(lo_v, dec), *hi = fmt_num(m->ci95_hi, dec);
 		out = br_xasprintf("%s ± %s [%s, %s]", mean, sd, lo, hi);
 		free(lo);
 		free(hi);
