@@ -37,6 +37,7 @@ typedef struct csv_col {
 	int ignored;           /* unnamed, _created, or a bucket under BR_METRICS_NO_BUCKETS */
 	int usage;             /* a cache usage fraction column (percent check) */
 	int gauge;             /* running/waiting/swapped/usage: never < 0, finite */
+	int counter;           /* an engine counter (NAME_total of vllm:, sglang:, llamacpp:): finite */
 	int all_nan;           /* no cell sampled: contributes nothing */
 	/* cells dropped to NAN, per reason: count, first value and file offset */
 	size_t n_neg, n_nonfinite, n_range, n_huge;
@@ -73,6 +74,17 @@ is_gauge(const char *name)
 		if (strlen(g[i]) == n && strncmp(name, g[i], n) == 0)
 			return 1;
 	return 0;
+}
+
+/* is_engine_counter: NAME_total of an engine's own series (vllm:, sglang:,
+ * llamacpp:), as a capture writes it: a NaN or infinite cell there is said,
+ * as for a gauge, not dropped silently. */
+static int
+is_engine_counter(const char *name)
+{
+	size_t n = strcspn(name, "{");
+	return n > 6 && strncmp(name + n - 6, "_total", 6) == 0 &&
+	    (strncmp(name, "vllm:", 5) == 0 || strncmp(name, "sglang:", 7) == 0 || strncmp(name, "llamacpp:", 9) == 0);
 }
 
 /*
@@ -431,6 +443,7 @@ setup_columns(const char *path, const char *d, size_t len, const csv_rec *hdr, s
 		cols[i].full = (long)br_series_add_col(out, full[i]);
 		cols[i].usage = br_metric_is_usage_frac(full[i]);
 		cols[i].gauge = is_gauge(full[i]);
+		cols[i].counter = is_engine_counter(full[i]);
 		if (bare[i] && !g_hash_table_contains(explicit_names, bare[i]))
 			cols[i].bare = (long)br_series_add_col(out, bare[i]);
 	}
@@ -1098,7 +1111,7 @@ br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cau
 				free(tok);
 				goto done;
 			}
-			if (cols[i].gauge && n > 0 && !isfinite(v)) {
+			if ((cols[i].gauge || cols[i].counter) && !cols[i].ignored && n > 0 && !isfinite(v)) {
 				if (cols[i].n_nonfinite++ == 0) {
 					cols[i].first_nonfinite = v;
 					cols[i].off_nonfinite = rec.cell[i].src;
