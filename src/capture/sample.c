@@ -216,6 +216,17 @@ is_monotone(const char *series)
 	    has_suffix_n(series, n, "_bucket");
 }
 
+/* base_in: 1 when the series' name without labels is one of names[0..n). */
+static int
+base_in(const char *series, const char *const *names, size_t n_names)
+{
+	size_t n = series_base(series);
+	for (size_t i = 0; i < n_names; i++)
+		if (strlen(names[i]) == n && memcmp(series, names[i], n) == 0)
+			return 1;
+	return 0;
+}
+
 /* is_ledger: the engine's own token and request counters (vLLM, SGLang,
  * llama-server). They count from the process's start and nothing else
  * resets them, so one of them falling is a restart whatever other counters
@@ -228,11 +239,7 @@ is_ledger(const char *series)
 		"sglang:prompt_tokens_total", "sglang:generation_tokens_total", "sglang:num_requests_total",
 		"llamacpp:prompt_tokens_total", "llamacpp:tokens_predicted_total",
 	};
-	size_t n = series_base(series);
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strlen(names[i]) == n && memcmp(series, names[i], n) == 0)
-			return 1;
-	return 0;
+	return base_in(series, names, sizeof names / sizeof names[0]);
 }
 
 /* is_load_series: running / waiting gauges of the engines benchreport reads. */
@@ -244,11 +251,7 @@ is_load_series(const char *series)
 		"sglang:num_running_reqs", "sglang:num_queue_reqs",
 		"llamacpp:requests_processing", "llamacpp:requests_deferred",
 	};
-	size_t n = series_base(series);
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strlen(names[i]) == n && memcmp(series, names[i], n) == 0)
-			return 1;
-	return 0;
+	return base_in(series, names, sizeof names / sizeof names[0]);
 }
 
 typedef struct sampler {

@@ -312,6 +312,26 @@ key_at(const char *path, const char *key)
 	return at;
 }
 
+/* first_not_object: index of the first entry of array a that is not an
+ * object (json_array_size(a) when every one is). */
+static size_t
+first_not_object(json_t *a)
+{
+	size_t i = 0;
+	while (i < json_array_size(a) && json_is_object(json_array_get(a, i)))
+		i++;
+	return i;
+}
+
+/* is_ours: 1 for a run or campaign summary.json of benchreport (tool.name
+ * "benchreport" and no "command": knee and compare write one). */
+static int
+is_ours(json_t *root)
+{
+	return g_strcmp0(json_string_value(path_get(root, "tool.name")), "benchreport") == 0 &&
+	    json_object_get(root, "command") == NULL;
+}
+
 /* damaged_ours: a run or campaign summary.json of benchreport (tool.name
  * "benchreport", no "command": knee and compare write one) whose blocks
  * are missing or of the wrong type. Returns the message (malloc'd), or
@@ -319,8 +339,7 @@ key_at(const char *path, const char *key)
 static char *
 damaged_ours(const char *path, json_t *root)
 {
-	if (g_strcmp0(json_string_value(path_get(root, "tool.name")), "benchreport") != 0 ||
-	    json_object_get(root, "command") != NULL)
+	if (!is_ours(root))
 		return NULL;
 	int camp = json_object_get(root, "campaign") != NULL || json_object_get(root, "runs") != NULL;
 	static const char *const run_keys[] = { "bench", "run", "latency" };
@@ -328,8 +347,11 @@ damaged_ours(const char *path, json_t *root)
 	if (camp) {
 		if (!json_is_object(json_object_get(root, "campaign")))
 			bad = "campaign";
-		else if (!json_is_array(json_object_get(root, "runs")))
-			bad = "runs", want = "an array of run objects";
+		else {
+			json_t *runs = json_object_get(root, "runs");
+			if (!json_is_array(runs) || first_not_object(runs) < json_array_size(runs))
+				bad = "runs", want = "an array of run objects";
+		}
 	} else {
 		for (size_t k = 0; k < 3 && bad == NULL; k++)
 			if (!json_is_object(json_object_get(root, run_keys[k])))
@@ -339,10 +361,14 @@ damaged_ours(const char *path, json_t *root)
 		return NULL;
 	json_t *v = json_object_get(root, bad);
 	char *at = v ? key_at(path, bad) : br_xstrdup(path);
-	char *why = br_xasprintf("%s: a benchreport %s summary damaged: expected %s at \"%s\", found %s", at,
-	    camp ? "campaign" : "run", want, bad, v == NULL ? "no such key" : json_is_null(v) ? "null" :
-	    json_is_array(v) ? "an array" : json_is_object(v) ? "an object" : json_is_string(v) ? "a string" :
-	    "a number");
+	char *why = json_is_array(v) && !strcmp(bad, "runs") ?
+	    br_xasprintf("%s: a benchreport campaign summary damaged: expected run objects in \"runs\", found "
+	        "%s at index %zu", at, json_is_null(json_array_get(v, first_not_object(v))) ? "null" : "another value",
+	        first_not_object(v)) :
+	    br_xasprintf("%s: a benchreport %s summary damaged: expected %s at \"%s\", found %s", at,
+	        camp ? "campaign" : "run", want, bad, v == NULL ? "no such key" : json_is_null(v) ? "null" :
+	        json_is_array(v) ? "an array" : json_is_object(v) ? "an object" : json_is_string(v) ? "a string" :
+	        "a number");
 	free(at);
 	return why;
 }
@@ -363,9 +389,8 @@ read_summary(index_state *st, const char *path, char **cause)
 		    err.line, err.column > 0 ? err.column : 1, err.text);
 	/* a JSON array is another tool's (a `vllm bench sweep` summary.json) */
 	const char *kind = why || !json_is_object(root) ? NULL : summary_kind(root);
-	if (why == NULL && kind == NULL && json_is_object(root))
-		why = damaged_ours(path, root);
-	if (why == NULL && kind == NULL) {
+	int ours = why == NULL && json_is_object(root) && is_ours(root);
+	if (why == NULL && kind == NULL && !ours) {
 		if (st->n_not_ours < 3)
 			g_string_append_printf(st->not_ours, "%s%s", st->n_not_ours ? ", " : "", path);
 		st->n_not_ours++;
@@ -376,12 +401,7 @@ read_summary(index_state *st, const char *path, char **cause)
 		json_t *sv = json_object_get(root, "schema_version");
 		if (!json_is_integer(sv) || json_integer_value(sv) != BR_SUMMARY_SCHEMA_VERSION) {
 			/* file:line:column of the key (of the file when it has none) */
-			char *text = NULL, *rcause = NULL;
-			size_t len = 0;
-			if (br_read_file(path, &text, &len, &rcause) != 0)
-				free(rcause);
-			char *at = sv == NULL ? br_xstrdup(path) : br_json_key_where(path, text, len, "schema_version");
-			free(text);
+			char *at = sv == NULL ? br_xstrdup(path) : key_at(path, "schema_version");
 			if (!json_is_integer(sv))
 				why = br_xasprintf("%s: %s schema_version (expected the integer %d)", at,
 				    sv == NULL ? "no" : "not an integer", BR_SUMMARY_SCHEMA_VERSION);
@@ -392,6 +412,8 @@ read_summary(index_state *st, const char *path, char **cause)
 			free(at);
 		}
 	}
+	if (why == NULL)   /* of this schema, but a block missing or of the wrong type */
+		why = damaged_ours(path, root);
 	if (why != NULL) {
 		json_decref(root);
 		if (st->skip_bad) {
@@ -407,22 +429,6 @@ read_summary(index_state *st, const char *path, char **cause)
 	else {
 		const char *cname = json_string_value(path_get(root, "campaign.name"));
 		json_t *runs = json_object_get(root, "runs");
-		for (size_t i = 0; i < json_array_size(runs); i++)
-			if (!json_is_object(json_array_get(runs, i))) {
-				char *at = key_at(path, "runs");
-				why = br_xasprintf("%s: a benchreport campaign summary damaged: expected run objects in "
-				    "\"runs\", found %s at index %zu", at, json_is_null(json_array_get(runs, i)) ? "null" :
-				    "another value", i);
-				free(at);
-				json_decref(root);
-				if (st->skip_bad) {
-					fprintf(st->notes, "benchreport: index: skipped %s\n", why);
-					free(why);
-					return 0;
-				}
-				*cause = why;
-				return -1;
-			}
 		for (size_t i = 0; i < json_array_size(runs); i++)
 			add_row(st, path, "campaign", cname, root, json_array_get(runs, i));
 	}
