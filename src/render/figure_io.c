@@ -43,7 +43,16 @@ br_ftx_free(br_ftx *ft)
 const char *
 br_ftj(br_ftx *ft, const char *key, const json_t *vars)
 {
-	char *full = br_xasprintf("figtext.%s", key);
+	char *full = NULL;
+	if (ft->engine != NULL && ft->t != NULL) {
+		full = br_xasprintf("figtext.%s_%s", key, ft->engine);
+		if (br_template_get(ft->t, full) == NULL) {
+			free(full);
+			full = NULL;
+		}
+	}
+	if (full == NULL)
+		full = br_xasprintf("figtext.%s", key);
 	char *s = br_template_fill(ft->t, full, vars);
 	free(full);
 	g_ptr_array_add(ft->keep, s);

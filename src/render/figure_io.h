@@ -34,6 +34,9 @@
 typedef struct br_ftx {
 	const br_template *t;   /* may be NULL: every string is then "[figtext.KEY]" */
 	GPtrArray *keep;
+	const char *engine;     /* NULL, or an engine key ("sglang", "llamacpp"):
+	                         * "figtext.KEY_<engine>" is taken for KEY when the
+	                         * template has it (SGLang's "retractions"); static */
 } br_ftx;
 
 #define BR_FT_KEY(k) k

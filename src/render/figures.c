@@ -12,6 +12,7 @@
 #include <pango/pangocairo.h>
 
 #include "benchreport/common.h"
+#include "benchreport/model.h"
 #include "render/figure_io.h"
 
 typedef int (*fig_fn)(const br_analysis *, br_ftx *, const char *, br_figure *, char **);
@@ -31,6 +32,11 @@ br_render_figures(const br_analysis *a, const br_template *t, const char *out_di
 	br_figure *v = br_xcalloc(nfn, sizeof *v);
 	size_t n = 0;
 	br_ftx *ft = br_ftx_new(t);
+	/* an engine's own words where the template has them: SGLang's
+	 * retractions are vLLM's preemptions */
+	br_engine e = br_run_engine(a->run);
+	if (e == BR_ENGINE_SGLANG || e == BR_ENGINE_LLAMACPP)
+		ft->engine = br_engine_key(e);
 	for (size_t i = 0; i < nfn; i++) {
 		int rc = fns[i](a, ft, out_dir, &v[n], cause);
 		if (rc < 0) {

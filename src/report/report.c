@@ -274,7 +274,9 @@ figure(ctx *c, const char *id, const char *caption_key)
 		if (br_template_get(c->t, variant) != NULL)
 			memcpy(fig_key, variant, sizeof fig_key);
 	}
-	char *lead = br_template_get(c->t, fig_key) != NULL ? br_template_fill(c->t, fig_key, c->s) : NULL;
+	char lb[128];
+	const char *lead_key = ekey(c, fig_key, lb);
+	char *lead = br_template_get(c->t, lead_key) != NULL ? br_template_fill(c->t, lead_key, c->s) : NULL;
 	snprintf(fig_key, sizeof fig_key, "figures.%s", id);
 	if (caption_key == NULL && br_template_get(c->t, fig_key) != NULL)
 		caption_key = fig_key;

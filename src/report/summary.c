@@ -632,7 +632,8 @@ br_summary_english_titles(json_t *figures, const br_template *t)
 			/* a title variant chosen by what the figure draws
 			 * ("figtext.fig2-waveform.title_no_preemptions"): the one
 			 * whose text in the report's language is the figure's title */
-			static const char *const variants[] = { "_no_preemptions", "_requests", "_generic", "_partial" };
+			static const char *const variants[] = { "_no_preemptions", "_requests", "_generic", "_partial",
+				"_sglang" };
 			const char *now = json_string_value(json_object_get(f, "title"));
 			for (size_t k = 0; now != NULL && k < sizeof variants / sizeof variants[0]; k++) {
 				char vk[sizeof key];

@@ -38,6 +38,12 @@ pdftotext "$tmp/sglang/report/report.pdf" - 2>/dev/null | tr '\n' ' ' > "$tmp/s.
 check "sglang PDF: capacity from max_total_num_tokens" grep -qF "KV pool P (max_total_num_tokens)" "$tmp/s.txt"
 check "sglang PDF: retraction counter named" grep -qF "sglang:num_retracted_requests_total" "$tmp/s.txt"
 check "sglang PDF: no vLLM log line claimed" bash -c "! grep -qF 'GPU KV cache size' '$tmp/s.txt'"
+# SGLang's preemption is a retraction: the figures' axes, legends and leads say so, as the captions do
+check "sglang: staircase titled in retractions" \
+	[ "$(jget "$s" figures.id=fig5-preemption-staircase.title)" = "Retraction staircase: cumulative retractions against a constant rate" ]
+check "sglang PDF: staircase axis in retractions" grep -qF "retractions since window start (count)" "$tmp/s.txt"
+check "sglang PDF: no 'preemptions since' axis" bash -c "! grep -qF 'preemptions since' '$tmp/s.txt'"
+check "sglang PDF: figure 5 lead in retractions" grep -qF "Figure 5 counts the retractions over time" "$tmp/s.txt"
 
 check "llamacpp: engine detected" [ "$(jget "$l" engine.key)" = llamacpp ]
 check "llamacpp: slots from the log (n_slots = 4)" [ "$(jget "$l" server_log.max_num_seqs)" = 4 ]

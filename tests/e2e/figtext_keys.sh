@@ -48,7 +48,8 @@ for n, t in tmpl.items():
         s = re.sub(r"\{\{|\}\}", "", v)
         if re.search(r"\{[^{}]*\{|\}[^{}]*\}|^[^{]*\}|\{[^}]*$", s):
             print(f"FAIL - templates/{n}.en.json: {k}: unbalanced braces"); bad += 1
-        if k[len("figtext."):] not in used[n]:
+        bare = re.sub(r"_(sglang|llamacpp)$", "", k[len("figtext."):])   # an engine's variant
+        if k[len("figtext."):] not in used[n] and bare not in used[n]:
             print(f"note - templates/{n}.en.json: {k} is not named by the code")
 # another language (templates/NAME.LANG.json, when present): a missing figtext key is
 # only noted (it draws as "[figtext.KEY]"), a placeholder the English string does not
