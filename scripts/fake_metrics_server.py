@@ -11,6 +11,7 @@ Faults, switched on over HTTP while it runs (each answers 200 "ok"):
   GET /control/stall?s=S     the next /metrics answers after S seconds
   GET /control/fail?n=N      the next N /metrics answer HTTP 500
   GET /control/drop?n=N      the next N /metrics close the connection without an answer
+  GET /control/garbage?n=N   the next N /metrics answer 200 with an HTML page, not Prometheus text
   GET /control/restart       counters restart from 0 and process_start_time_seconds changes
   GET /control/reset-tokens  only the token counters (vllm:prompt_tokens_total,
                              vllm:generation_tokens_total) restart from 0; the
@@ -67,6 +68,7 @@ class Replay:
         self.baseline = [0.0] * len(self.header)   # subtracted from counters after a restart
         self.stall_s = 0.0
         self.fail_n = 0
+        self.garbage_n = 0
         self.drop_n = 0
         self.served = 0
 
@@ -133,10 +135,13 @@ def make_handler(rp):
                     stall, rp.stall_s = rp.stall_s, 0.0
                     drop = rp.drop_n > 0
                     fail = not drop and rp.fail_n > 0
+                    garbage = not drop and not fail and rp.garbage_n > 0
                     if drop:
                         rp.drop_n -= 1
                     elif fail:
                         rp.fail_n -= 1
+                    elif garbage:
+                        rp.garbage_n -= 1
                 if stall:
                     time.sleep(stall)
                 if drop:
@@ -145,6 +150,9 @@ def make_handler(rp):
                     return
                 if fail:
                     self.reply(500, b"internal error\n")
+                    return
+                if garbage:
+                    self.reply(200, b"<html><body><h1>Welcome</h1></body></html>\n", "text/html")
                     return
                 self.reply(200, rp.page())
             elif u.path == "/slots":
@@ -159,6 +167,9 @@ def make_handler(rp):
                 self.reply(200, b"ok\n")
             elif u.path == "/control/fail":
                 rp.fail_n = int(q.get("n", ["1"])[0])
+                self.reply(200, b"ok\n")
+            elif u.path == "/control/garbage":
+                rp.garbage_n = int(q.get("n", ["1"])[0])
                 self.reply(200, b"ok\n")
             elif u.path == "/control/drop":
                 rp.drop_n = int(q.get("n", ["1"])[0])

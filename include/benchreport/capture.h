@@ -100,6 +100,8 @@ void br_slots_poll_close(br_slots_poll *p);
 typedef struct br_sample_stats {
 	size_t n_rows;                /* rows written (ticks) */
 	size_t n_ok, n_failed;        /* scrapes that answered / failed or timed out */
+	size_t n_unusable;            /* (added) failed scrapes the server did answer: an HTTP status
+	                               * other than 200 or a page that is not Prometheus text */
 	size_t n_restarts;            /* rows marked server_restart */
 	size_t n_columns;             /* series columns in the header */
 	size_t n_new_series;          /* series written to the side file */

@@ -137,8 +137,9 @@ page_clear(page *p)
 }
 
 /*
- * scrape: GET the URL into pg. Returns 0, or -1 with err (a short reason:
- * "connection refused", "timeout after 800 ms", "HTTP 500", "bad exposition
+ * scrape: GET the URL into pg. Returns 0; -1 when no answer came, with err
+ * (a short reason: "connection refused", "timeout after 800 ms"); -2 when
+ * the server answered with something unusable ("HTTP 500", "bad exposition
  * at LINE:COL").
  */
 static int
@@ -158,7 +159,7 @@ scrape(CURL *h, body_buf *b, page *pg, char *err, size_t errsz)
 	br_curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (code != 200) {
 		snprintf(err, errsz, "HTTP %ld", code);
-		return -1;
+		return -2;
 	}
 	char *cause = NULL;
 	page_clear(pg);
@@ -166,7 +167,7 @@ scrape(CURL *h, body_buf *b, page *pg, char *err, size_t errsz)
 		snprintf(err, errsz, "bad exposition: %s", cause);
 		free(cause);
 		page_clear(pg);
-		return -1;
+		return -2;
 	}
 	return 0;
 }
@@ -564,7 +565,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 		}
 		jitter[n_jit++] = (start - target) * 1e3;
 		double t_ask = br_clock_wall_s();
-		int ok = scrape(h, &body, &pg, err, sizeof err) == 0;
+		int src = scrape(h, &body, &pg, err, sizeof err), ok = src == 0;
 		/* an answer is stamped when it arrived; a failure when it was asked for */
 		double t_wall = ok ? br_clock_wall_s() : t_ask;
 		if (o->stop != NULL && *o->stop && !ok)
@@ -645,6 +646,8 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			}
 		} else {
 			st->n_failed++;
+			if (src == -2)
+				st->n_unusable++;
 			if (strcmp(err, st->last_error) != 0)
 				note(o, "scrape failed: %s", err);
 			snprintf(st->last_error, sizeof st->last_error, "%.*s", (int)sizeof st->last_error - 1, err);   /* cut to fit */
@@ -678,9 +681,17 @@ done:
 	}
 	if (rc == 0 && st->n_ok == 0) {
 		rc = BR_SAMPLE_NEVER_ANSWERED;
-		*cause = br_xasprintf("%s never answered: %zu attempt%s over %.1f s%s%s", o->url,
-		    st->n_failed, st->n_failed == 1 ? "" : "s", st->wall_s,
-		    st->last_error[0] ? "; last error: " : "", st->last_error);
+		/* a server that answered, but never with a page of Prometheus
+		 * text, is not said to have been silent */
+		if (st->n_unusable > 0)
+			*cause = br_xasprintf("%s never gave a usable page: %zu attempt%s over %.1f s, %zu answered "
+			    "with an HTTP error or a page that is not Prometheus text%s%s", o->url,
+			    st->n_failed, st->n_failed == 1 ? "" : "s", st->wall_s, st->n_unusable,
+			    st->last_error[0] ? "; last error: " : "", st->last_error);
+		else
+			*cause = br_xasprintf("%s never answered: %zu attempt%s over %.1f s%s%s", o->url,
+			    st->n_failed, st->n_failed == 1 ? "" : "s", st->wall_s,
+			    st->last_error[0] ? "; last error: " : "", st->last_error);
 	}
 	br_gpu_monitor_stop(gpu);
 	br_slots_poll_close(slots);

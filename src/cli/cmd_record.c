@@ -379,8 +379,10 @@ br_cmd_record(int argc, char **argv)
 	/* a URL that never answered while the load ran will not tell when the
 	 * server is idle: no --tail wait for it */
 	if (sampling && !not_started && !interrupted && __atomic_load_n(&job.st.n_ok, __ATOMIC_RELAXED) == 0) {
-		fprintf(stderr, "benchreport record: the client exited %d; --metrics-url never answered, so "
-		    "sampling stops now instead of waiting for the server to go idle\n", cmd_rc);
+		fprintf(stderr, "benchreport record: the client exited %d; --metrics-url %s, so "
+		    "sampling stops now instead of waiting for the server to go idle\n", cmd_rc,
+		    __atomic_load_n(&job.st.n_unusable, __ATOMIC_RELAXED) > 0 ? "never gave a usable page" :
+		    "never answered");
 		sampler_stop = 1;
 	}
 	if (sampling) {
@@ -495,8 +497,9 @@ br_cmd_record(int argc, char **argv)
 			rc = report_rc;
 	}
 	if (cmd_rc == 0 && sampling && job.rc == BR_SAMPLE_NEVER_ANSWERED) {
-		fprintf(stderr, "benchreport record: --metrics-url %s never answered, so the folder has no "
-		    "metrics series; exit 3 so a wrong URL does not pass unnoticed\n", url);
+		fprintf(stderr, "benchreport record: --metrics-url %s %s, so the folder has no "
+		    "metrics series; exit 3 so a wrong URL does not pass unnoticed\n", url,
+		    job.st.n_unusable > 0 ? "never gave a usable page" : "never answered");
 		rc = BR_EXIT_INPUT;
 	}
 	if (not_started)

@@ -577,6 +577,19 @@ fix_usage(csv_col *c, double *col, size_t stride, size_t nrows, const size_t *of
 	c->usage = percent ? 2 : 1;
 }
 
+/* quoted_value: v as a note quotes it: "NaN", "+Inf", "-Inf" (Prometheus'
+ * spelling), else %g; into buf (32 bytes), returned. */
+static const char *
+quoted_value(double v, char buf[32])
+{
+	if (isnan(v))
+		return "NaN";
+	if (isinf(v))
+		return v > 0 ? "+Inf" : "-Inf";
+	snprintf(buf, 32, "%g", v);
+	return buf;
+}
+
 /*
  * warn_dropped: one warning per reason for which cells of column c were set
  * to NAN (count, first value and its line).
@@ -585,6 +598,7 @@ static void
 warn_dropped(const char *path, const char *d, size_t len, const csv_col *c, br_series *out)
 {
 	int line, col;
+	char vb[32];
 	if (c->n_neg) {
 		br_line_col(d, len, c->off_neg, &line, &col);
 		br_series_add_warning(out, "%s: column '%s': %zu negative value%s (first %g at line %d) "
@@ -593,9 +607,9 @@ warn_dropped(const char *path, const char *d, size_t len, const csv_col *c, br_s
 	}
 	if (c->n_nonfinite) {
 		br_line_col(d, len, c->off_nonfinite, &line, &col);
-		br_series_add_warning(out, "%s: column '%s': %zu NaN or infinite value%s (first %g at line %d) "
+		br_series_add_warning(out, "%s: column '%s': %zu NaN or infinite value%s (first %s at line %d) "
 		    "set to NaN (not sampled)", path, c->header, c->n_nonfinite,
-		    c->n_nonfinite == 1 ? "" : "s", c->first_nonfinite, line);
+		    c->n_nonfinite == 1 ? "" : "s", quoted_value(c->first_nonfinite, vb), line);
 	}
 	if (c->n_huge) {
 		br_line_col(d, len, c->off_huge, &line, &col);

@@ -71,6 +71,13 @@ assert open('$tmp/int.csv').read().endswith('\n')"
 # never answered: exit 3, nothing written
 "$BIN" sample "http://127.0.0.1:1/metrics" -o "$tmp/none.csv" --interval 100ms --duration 500ms 2> "$tmp/none.err"; rc=$?
 check "sample: never answered: exit 3 (got $rc), nothing written" bash -c "[ $rc -eq 3 ] && [ ! -e '$tmp/none.csv' ] && grep -q 'never answered' '$tmp/none.err'"
+# answered, but never with Prometheus text: exit 3, and not called silent
+ctl 'garbage?n=1000'
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/garb.csv" --interval 100ms --duration 500ms 2> "$tmp/garb.err"; rc=$?
+ctl 'garbage?n=0'
+check "sample: only HTML pages: exit 3 (got $rc), nothing written" bash -c "[ $rc -eq 3 ] && [ ! -e '$tmp/garb.csv' ]"
+check "sample: only HTML pages: 'never gave a usable page', not 'never answered'" \
+	bash -c "grep -q 'never gave a usable page: 5 attempts over .* 5 answered with an HTTP error or a page that is not Prometheus text' '$tmp/garb.err' && ! grep -q 'never answered' '$tmp/garb.err'"
 "$BIN" sample "ftp://x" 2>/dev/null; rc=$?
 check "sample: bad URL exit 2 (got $rc)" [ "$rc" -eq 2 ]
 stop_fake
