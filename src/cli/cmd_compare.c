@@ -214,9 +214,12 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 	char *cause = NULL;
 	int camp[2] = { br_campaign_looks_like(args[0]), br_campaign_looks_like(args[1]) };
 	if (camp[0] != camp[1]) {
-		fprintf(stderr, "benchreport compare: A (%s) is a %s and B (%s) is a %s: compare two runs or two campaigns\n",
+		/* the arguments' kinds, not a file, are wrong: bad usage (exit 2),
+		 * with the run folder of the campaign that would make it a pair */
+		fprintf(stderr, "benchreport compare: A (%s) is a %s and B (%s) is a %s: compare two runs or two campaigns "
+		    "(a campaign's run is its subfolder: benchreport compare RUN CAMPAIGN/RUN_NAME)\n",
 		    args[0], camp[0] ? "campaign" : "run", args[1], camp[1] ? "campaign" : "run");
-		return BR_EXIT_INPUT;
+		return BR_EXIT_USAGE;
 	}
 	side s[2];
 	for (int k = 0; k < 2; k++)

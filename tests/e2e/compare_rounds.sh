@@ -192,7 +192,8 @@ check "A missing: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "A missing: named" grep -qF "$tmp/nope" "$tmp/e1"
 check "A missing: nothing written" [ ! -e "$tmp/x" ]
 "$BIN" compare "$tmp/r1" "$tmp/campB" -o "$tmp/x" > /dev/null 2> "$tmp/e2"; rc=$?
-check "run vs campaign: exit 3 (got $rc)" [ "$rc" -eq 3 ]
+check "run vs campaign: bad usage, exit 2 (got $rc), nothing written" [ "$rc" -eq 2 ] && [ ! -e "$tmp/x" ]
+check "run vs campaign: names the campaign's run subfolder as the way" grep -qF "CAMPAIGN/RUN_NAME" "$tmp/e2"
 "$BIN" compare "$tmp/r1" "$tmp/r2" -o "$tmp/r1/cmp" > /dev/null 2> "$tmp/e3"; rc=$?
 check "OUT_DIR inside A: exit 2 (got $rc)" [ "$rc" -eq 2 ] && [ ! -e "$tmp/r1/cmp" ]
 mkdir -p "$tmp/foreign" && echo keep > "$tmp/foreign/file.txt"
