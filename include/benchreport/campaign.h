@@ -133,6 +133,14 @@ void br_campaign_free(br_campaign *c);
  */
 void br_campaign_group_repeats(br_campaign *c);
 
+/*
+ * br_run_name_stem: run name `name` without a repeat suffix ("-r2", "_r10",
+ * ".r3", "-rep2", "-run2", " run=1", " #2"): "c64" for "c64-r2"; the name
+ * itself when it has none (or is only digits). The configuration label of
+ * repeats that share it. Returns a new string (caller frees).
+ */
+char *br_run_name_stem(const char *name);
+
 /* br_campaign_group_of_run: the configuration of run i's reported result. */
 const br_config_group *br_campaign_group_of_run(const br_campaign *c, size_t run);
 

@@ -333,6 +333,9 @@ typedef struct br_compare_input {
 	size_t n_inputs_runs;
 	const br_cmp_repeat_test *repeat_tests;  /* campaigns with repeats: Welch per metric */
 	size_t n_repeat_tests;
+	int matched_by_stem;           /* (added) campaigns: no run name was in both, so runs were
+	                                  paired by configuration name (br_run_name_stem: "c16" of
+	                                  c16-r1 and c16-r4), in name order */
 } br_compare_input;
 
 /* br_compare_summary: summary.json of `benchreport compare` (schema_version,

@@ -165,12 +165,9 @@ result_name(const br_run *r, size_t k)
 	return br_xasprintf("%s #%zu", r->name, br_bench_set_ordinal(&r->bench, k));
 }
 
-/*
- * stem: a run name without a repeat suffix ("-r2", "_r10", ".r3", "-rep2",
- * "-run2", " run=1", " #2"); the group label when all members share it.
- */
-static char *
-stem(const char *name)
+/* br_run_name_stem: see campaign.h. */
+char *
+br_run_name_stem(const char *name)
 {
 	size_t n = strlen(name);
 	size_t d = n;
@@ -196,11 +193,11 @@ label_stem(const br_campaign *c, size_t k)
 	const br_run *r = &c->runs[m->run];
 	if (r->given_name_len > 0 && r->bench.n == 1) {
 		char *given = br_xstrndup(r->name, r->given_name_len);
-		char *st = stem(given);
+		char *st = br_run_name_stem(given);
 		free(given);
 		return st;
 	}
-	return stem(m->name);
+	return br_run_name_stem(m->name);
 }
 
 /* result metrics (NAN when absent): throughputs from the file, latency from

@@ -143,8 +143,9 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		printf("  A and B are the same folder: comparing a %s with itself\n",
 		    in->campaigns ? "campaign" : "run");
 	if (in->campaigns)
-		printf("  %zu pairs matched by name; only in A: %zu; only in B: %zu\n", in->n_pairs, in->n_only_a,
-		    in->n_only_b);
+		printf("  %zu pair%s matched by %s; only in A: %zu; only in B: %zu\n", in->n_pairs,
+		    in->n_pairs == 1 ? "" : "s", in->matched_by_stem ? "configuration name (no run name in both; "
+		    "repeat suffix dropped, in name order)" : "name", in->n_only_a, in->n_only_b);
 	const json_t *po = json_object_get(summary, "focus");
 	if (po != NULL && !json_is_null(po)) {
 		const char *v = json_string_value(json_object_get(po, "verdict"));
@@ -265,6 +266,26 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 			gb_[i] = B->runs[i].given_name_len ? B->runs[i].given_name_len : (size_t)-1;
 		}
 		br_cmp_match_names(na_, ga_, A->n_runs, nb_, gb_, B->n_runs, &m);
+		if (m.n_pairs == 0) {
+			/* no name in both (round B's repeats numbered on: c16-r4 beside
+			 * c16-r1): pair within configurations of the same name, the
+			 * repeat suffix dropped, in name order; said as such */
+			br_cmp_match_free(&m);
+			char **sa = br_xcalloc(A->n_runs + 1, sizeof *sa), **sb = br_xcalloc(B->n_runs + 1, sizeof *sb);
+			for (size_t i = 0; i < A->n_runs; i++)
+				sa[i] = br_run_name_stem(na_[i] ? na_[i] : "");
+			for (size_t i = 0; i < B->n_runs; i++)
+				sb[i] = br_run_name_stem(nb_[i] ? nb_[i] : "");
+			br_cmp_match_names((const char *const *)sa, NULL, A->n_runs, (const char *const *)sb, NULL,
+			    B->n_runs, &m);
+			in.matched_by_stem = m.n_pairs > 0;
+			for (size_t i = 0; i < A->n_runs; i++)
+				free(sa[i]);
+			for (size_t i = 0; i < B->n_runs; i++)
+				free(sb[i]);
+			free(sa);
+			free(sb);
+		}
 		free(na_);
 		free(nb_);
 		free(ga_);
@@ -272,8 +293,9 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		if (m.n_pairs == 0) {
 			/* nothing to compare: say which names each side has, write nothing */
 			char *la = names_text(A), *lb = names_text(B);
-			fprintf(stderr, "benchreport compare: no run name is in both campaigns, so nothing can be "
-			    "compared (runs are matched by run.json name, else folder name; runs named alike within a campaign, in folder order).\n"
+			fprintf(stderr, "benchreport compare: no run name is in both campaigns, nor a configuration name "
+			    "(a run name without its repeat suffix, c16 of c16-r1), so nothing can be compared (runs are matched "
+			    "by run.json name, else folder name; runs named alike within a campaign, in folder order).\n"
 			    "  A (%s): %s\n  B (%s): %s\n", args[0], la, args[1], lb);
 			free(la);
 			free(lb);

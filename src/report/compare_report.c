@@ -312,6 +312,9 @@ br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_f
 	json_object_set_new(root, "same_path", json_boolean(in->same_path && !in->same_files));
 	json_object_set_new(root, "same_files", json_boolean(in->same_files));
 	json_object_set_new(root, "n_pairs", json_integer((json_int_t)in->n_pairs));
+	/* campaigns: "name", or "configuration name" when no run name was in both */
+	json_object_set_new(root, "pairs_matched_by", in->campaigns ? json_string(in->matched_by_stem ?
+	    "configuration name" : "name") : json_null());
 	size_t n_controlled = 0;
 	json_t *pairs = json_array();
 	for (size_t i = 0; i < in->n_pairs; i++) {
@@ -407,16 +410,36 @@ value(const ctx *c, pool *p, const char *v)
 	return tr ? keep(p, tr) : v;
 }
 
+/*
+ * how: `key` + "_by_stem" when the campaigns' runs were paired by
+ * configuration name (br_compare_input.matched_by_stem) and the template
+ * has that variant, else `key`; buf holds the composed key (128 bytes).
+ * fill, para, note and heading look every key up through it, so the words
+ * for "matched by name" change in the templates alone.
+ */
+static const char *
+how(const ctx *c, const char *key, char buf[128])
+{
+	if (!c->in->matched_by_stem)
+		return key;
+	int n = snprintf(buf, 128, "%s_by_stem", key);
+	if (n < 0 || n >= 128)
+		return key;
+	return br_template_get(c->t, buf) != NULL ? buf : key;
+}
+
 static const char *
 fill(ctx *c, pool *p, const char *key, const json_t *obj)
 {
-	return keep(p, br_template_fill(c->t, key, obj ? obj : c->s));
+	char kb[128];
+	return keep(p, br_template_fill(c->t, how(c, key, kb), obj ? obj : c->s));
 }
 
 static void
 para(ctx *c, const char *key, const json_t *obj)
 {
-	char *s = br_template_fill(c->t, key, obj ? obj : c->s);
+	char kb[128];
+	char *s = br_template_fill(c->t, how(c, key, kb), obj ? obj : c->s);
 	br_pdf_paragraph(c->d, s);
 	free(s);
 }
@@ -424,7 +447,8 @@ para(ctx *c, const char *key, const json_t *obj)
 static void
 note(ctx *c, const char *key, const json_t *obj)
 {
-	char *s = br_template_fill(c->t, key, obj ? obj : c->s);
+	char kb[128];
+	char *s = br_template_fill(c->t, how(c, key, kb), obj ? obj : c->s);
 	br_pdf_note(c->d, s);
 	free(s);
 }
@@ -432,7 +456,8 @@ note(ctx *c, const char *key, const json_t *obj)
 static void
 heading(ctx *c, int level, const char *key, const json_t *obj)
 {
-	char *s = br_template_fill(c->t, key, obj ? obj : c->s);
+	char kb[128];
+	char *s = br_template_fill(c->t, how(c, key, kb), obj ? obj : c->s);
 	br_pdf_heading(c->d, level, s);
 	free(s);
 }
@@ -777,7 +802,9 @@ campaign_overview(ctx *c)
 	for (size_t i = 0; i < in->n_pairs; i++) {
 		const br_cmp_pair_result *p = &in->pairs[i];
 		const char **row = &cells[i * NC];
-		row[0] = p->name_a;
+		/* paired by configuration name, the two runs have their own names */
+		row[0] = p->name_b != NULL && p->name_a != NULL && strcmp(p->name_a, p->name_b) != 0 ?
+		    keep(&sp, br_xasprintf("%s → %s", p->name_a, p->name_b)) : p->name_a;
 		for (int k = 0; k < 4; k++) {
 			const br_cmp_row *r = &p->rows[mets[k]];
 			char *x = fmt_value(mets[k], r->a, 0), *y = fmt_value(mets[k], r->b, 0), *z = fmt_rel(r->rel_change);

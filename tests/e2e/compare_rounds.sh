@@ -186,6 +186,35 @@ check "campaign card names the focus pair" grep -qF "Controlled A/B? (run c64-61
 check "campaign card counts controlled pairs (none: 7 repeats, 1 pool moved alone)" \
 	grep -qF "8 pairs, 0 controlled · 1 only in A · 1 only in B" "$tmp/pdfcc.txt"
 
+# Round B's repeats numbered on (A: X-r1, B: X-r2): no run name in both, so
+# the runs pair by configuration name (the name without its repeat suffix),
+# and the report says so instead of refusing (third breaker)
+mkdir -p "$tmp/stA" "$tmp/stB"
+for r in c64-1024-256 c16-2048-512; do
+	cp -r "$tmp/campA/$r" "$tmp/stA/$r-r1"; rm -rf "$tmp/stA/$r-r1/report"
+done
+cp -r "$tmp/campB/c64-1024-256-new" "$tmp/stB/c64-1024-256-r2"; cp -r "$tmp/campB/c16-2048-512" "$tmp/stB/c16-2048-512-r2"
+rm -rf "$tmp"/stB/*/report
+"$PY" - "$tmp" <<'PYEOF'
+import json, os, sys
+for side in ("stA", "stB"):
+    for r in os.listdir(os.path.join(sys.argv[1], side)):
+        p = os.path.join(sys.argv[1], side, r, "run.json")
+        d = json.load(open(p)); d["name"] = r; json.dump(d, open(p, "w"))
+PYEOF
+"$BIN" compare "$tmp/stA" "$tmp/stB" -o "$tmp/st" > "$tmp/st.out" 2> "$tmp/st.err"; rc=$?
+check "campaigns by configuration name: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "campaigns by configuration name: said in summary.json" [ "$(jget "$tmp/st/summary.json" pairs_matched_by)" = "configuration name" ]
+check "campaigns by configuration name: 2 pairs, X-r1 with X-r2" "$PY" -c "
+import json, sys; s = json.load(open(sys.argv[1]))
+got = sorted((p['name_a'], p['name_b']) for p in s['pairs'])
+sys.exit(0 if got == [('c16-2048-512-r1', 'c16-2048-512-r2'), ('c64-1024-256-r1', 'c64-1024-256-r2')] else 1)" "$tmp/st/summary.json"
+check "campaigns by configuration name: stdout says how" grep -qF "2 pairs matched by configuration name" "$tmp/st.out"
+pdftotext "$tmp/st/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfst.txt"
+check "campaigns by configuration name: PDF says how, and that one pair is arbitrary" \
+	bash -c "grep -qF 'runs are matched by configuration name' '$tmp/pdfst.txt' && grep -qF 'the pairing is arbitrary' '$tmp/pdfst.txt'"
+check "campaigns by name: summary.json says 'name'" [ "$(jget "$cs" pairs_matched_by)" = name ]
+
 # Bad input and the rules of OUT_DIR.
 "$BIN" compare "$tmp/nope" "$tmp/r2" -o "$tmp/x" > /dev/null 2> "$tmp/e1"; rc=$?
 check "A missing: exit 3 (got $rc)" [ "$rc" -eq 3 ]
