@@ -451,15 +451,48 @@ at_json(const br_knee_group *G, long i, const br_slo *slo, int with_why)
 		}
 	json_object_set_new(o, "level_repeats", json_integer((json_int_t)n_rep));
 	json_object_set_new(o, "level_cannot_keep_up", json_integer((json_int_t)n_gap));
+	/* the achieved rates of the repeats that fell behind (rate curves) */
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t j = 0; j < G->n; j++)
+		if (G->pts[j].x == p->x && G->pts[j].cannot_keep_up && isfinite(G->pts[j].achieved_rps)) {
+			lo = fmin(lo, G->pts[j].achieved_rps);
+			hi = fmax(hi, G->pts[j].achieved_rps);
+		}
+	json_object_set_new(o, "level_behind_achieved_lo_rps", jnum(n_gap ? lo : NAN));
+	json_object_set_new(o, "level_behind_achieved_hi_rps", jnum(n_gap ? hi : NAN));
 	if (with_why) {
-		/* the first repeat that fails explains it */
-		const br_knee_point *q = p;
-		for (size_t j = (size_t)i; j < G->n && G->pts[j].x == p->x; j++)
-			if (!G->pts[j].meets_slo) {
-				q = &G->pts[j];
-				break;
+		/* the first repeat that misses the SLO explains it; a level whose
+		 * every judged repeat meets it fails because the server fell behind
+		 * there (knee.c: a rate it cannot keep up with is no knee) */
+		const br_knee_point *q = NULL;
+		size_t n_miss = 0;
+		for (size_t j = 0; j < G->n; j++)
+			if (G->pts[j].x == p->x && G->pts[j].slo_evaluable && !G->pts[j].verdict_withheld &&
+			    !G->pts[j].meets_slo) {
+				if (q == NULL)
+					q = &G->pts[j];
+				n_miss++;
 			}
-		char *w = why_fail(q, slo);
+		char *w;
+		if (q != NULL) {
+			w = why_fail(q, slo);
+			if (n_rep > 1) {
+				char *m = br_xasprintf("%s (%zu of %zu repeats miss)", w, n_miss, n_rep);
+				free(w);
+				w = m;
+			}
+		} else if (n_gap > 0 && lo < hi) {
+			w = br_xasprintf("the latencies meet the SLO, but the server falls behind: %zu of %zu repeats "
+			    "achieved %.2f to %.2f req/s, below 95%% of the offered rate", n_gap, n_rep, lo, hi);
+		} else if (n_gap > 0 && n_rep > 1) {
+			w = br_xasprintf("the latencies meet the SLO, but the server falls behind: %zu of %zu repeats "
+			    "achieved %.2f req/s, below 95%% of the offered rate", n_gap, n_rep, lo);
+		} else if (n_gap > 0) {
+			w = br_xasprintf("the latencies meet the SLO, but the server falls behind: it achieved %.2f req/s, "
+			    "below 95%% of the offered rate", lo);
+		} else {
+			w = why_fail(p, slo);
+		}
 		json_object_set_new(o, "why", json_string(w));
 		free(w);
 	}
@@ -638,6 +671,9 @@ verdict_key(const br_knee_point *p)
 		return "table.verdict_withheld";
 	if (!p->slo_evaluable)
 		return "table.verdict_not_evaluable";
+	/* latencies within the SLO at a rate the server fell behind at: no knee */
+	if (p->meets_slo && p->cannot_keep_up)
+		return "table.verdict_met_behind";
 	return p->meets_slo ? "table.verdict_met" : "table.verdict_missed";
 }
 
@@ -1040,7 +1076,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 				const br_knee_point *g0 = &G->pts[G->first_gap_idx];
 				int by_failures = g0->failed > 0 && isfinite(g0->duration_s) && g0->duration_s > 0 &&
 				    (g0->completed + g0->failed) / g0->duration_s >= BR_KNEE_KEEPUP_FRAC * g0->offered_rps;
-				para(d, t, n_gap < n_rep ? "group.gap_repeats" : by_failures ? "group.gap_failed" : "group.gap", go);
+				para(d, t, n_gap < n_rep ? "group.gap_repeats" : by_failures ? "group.gap_failed" :
+				    n_rep > 1 ? "group.gap_all_repeats" : "group.gap", go);
 			}
 			/* a shortfall the inputs cannot attribute (the first one below the
 			 * first gap, or any when there is none): said, not called keeping up */
