@@ -483,6 +483,79 @@ gate_section(ctx *c)
 }
 
 /*
+ * campaign_gate: the --fail-on verdict of a campaign (campaign.gate of the
+ * summary: every run must pass) and, when it failed, one row per term a
+ * run did not pass (run, term, measured, FAIL / unknown, from), read from
+ * each run's summary (run_summaries[i], "gate"); nothing without a gate.
+ */
+static void
+campaign_gate(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
+{
+	const json_t *g = json_object_get(json_object_get(c->s, "campaign"), "gate");
+	if (g == NULL || !json_is_object(g))
+		return;
+	heading(c, 2, "gate.heading");
+	int passed = json_is_true(json_object_get(g, "passed"));
+	para(c, passed ? "gate.campaign_passed" : "gate.campaign_failed");
+	if (passed)
+		return;
+	strpool p = { 0 };
+	size_t n = 0, cap = 8, n_unknown = 0;
+	const char **cells = br_xcalloc(cap * 5, sizeof *cells);
+	/* each run's gate, then those of the other results a run folder holds
+	 * (gate.other_results, named "RUN#k"): every one of them is gated */
+	for (size_t r = 0, k = 0; r < camp->n_runs; k == 0 ? r++ : 0) {
+		const json_t *rg = json_object_get(run_summaries[r], "gate");
+		const json_t *others = json_object_get(rg, "other_results");
+		const json_t *gk = k == 0 ? rg : json_array_get(others, k - 1);
+		const char *label = k == 0 ? camp->runs[r].name : json_string_value(json_object_get(gk, "result"));
+		k = k < json_array_size(others) ? k + 1 : 0;
+		const json_t *terms = json_object_get(gk, "terms");
+		for (size_t i = 0; i < json_array_size(terms); i++) {
+			const json_t *t = json_array_get(terms, i);
+			const char *st = json_string_value(json_object_get(t, "status"));
+			if (st != NULL && strcmp(st, "pass") == 0)
+				continue;
+			int unknown = st != NULL && strcmp(st, "unknown") == 0;
+			n_unknown += (size_t)unknown;
+			if (n == cap) {
+				cap *= 2;
+				cells = br_xrealloc(cells, cap * 5 * sizeof *cells);
+			}
+			const char *measured = json_string_value(json_object_get(t, "measured"));
+			const char *src = json_string_value(json_object_get(t, "source"));
+			const char *why = json_string_value(json_object_get(t, "why_unknown"));
+			const char *term = json_string_value(json_object_get(t, "term"));
+			const char **row = &cells[n * 5];
+			row[0] = label ? label : "";
+			row[1] = term ? term : "";
+			row[2] = measured ? measured : "";
+			row[3] = fill(c, &p, unknown ? "gate.unknown" : "gate.fail");
+			row[4] = unknown && why ? why : src ? src : "";
+			n++;
+		}
+	}
+	if (n_unknown > 0)
+		para(c, "gate.unknown_note");
+	if (n > 0) {
+		int *hl = br_xcalloc(n, sizeof *hl);
+		for (size_t i = 0; i < n; i++)
+			hl[i] = 2;
+		const char *hdr[5] = { fill(c, &p, "gate.col_run"), fill(c, &p, "gate.col_term"),
+		    fill(c, &p, "gate.col_measured"), fill(c, &p, "gate.col_result"), fill(c, &p, "gate.col_source") };
+		static const enum br_align al[5] = { BR_ALIGN_LEFT, BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT,
+			BR_ALIGN_LEFT };
+		static const double w[5] = { 1.3, 1.2, 0.9, 0.6, 2.2 };
+		br_pdf_table t = { .n_cols = 5, .n_rows = n, .header = hdr, .cells = cells, .align = al,
+		    .col_weight = w, .row_highlight = hl };
+		br_pdf_table(c->d, &t);
+		free(hl);
+	}
+	free(cells);
+	strpool_free(&p);
+}
+
+/*
  * headline_cards: the run's headline cards (GPU, versions, lengths, load,
  * outcome, KV pool and demand, preemptions; when known the resident share,
  * TTFT p50 with its queue share and the recomputed prefill, as the reference
@@ -1672,7 +1745,7 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level
  * campaign_closing).
  */
 static void
-campaign_title(ctx *c, const br_campaign *camp)
+campaign_title(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
 {
 	strpool p = { 0 };
 	const br_run *focus = &camp->runs[camp->focus];
@@ -1689,6 +1762,8 @@ campaign_title(ctx *c, const br_campaign *camp)
 	for (size_t i = 0; i < json_array_size(ids); i++)
 		any_story |= strncmp(json_string_value(json_array_get(ids, i)), "rec_", 4) != 0;
 	para(c, any_story ? "campaign.glance" : "campaign.glance_no_story");
+	/* a CI gate's verdict comes before the story: it set the exit status */
+	campaign_gate(c, camp, run_summaries);
 	c->s = merged;
 	const char **items = NULL;
 	size_t n = 0;
@@ -2087,7 +2162,7 @@ br_report_write_campaign_pdf(const br_campaign *camp, const json_t *campaign_sum
 		json_decref(view);
 		return -1;
 	}
-	campaign_title(&c, camp);
+	campaign_title(&c, camp, run_summaries);
 	campaign_configs(&c, camp);
 	campaign_calibration(&c, camp);
 	heading(&c, 2, "campaign.focus_heading");

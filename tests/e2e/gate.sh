@@ -86,6 +86,11 @@ cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp2/tiny"; rm -rf "$tmp/camp2/tiny/repor
 "$BIN" "$tmp/camp2" -o "$tmp/camp2-out" --quiet --fail-on 'ttft_p99<=1s' 2> "$tmp/c2.err"; rc=$?
 check "campaign with a several-result run: exit 1 (got $rc), the older result named" bash -c "[ $rc -eq 1 ] && grep -q 'gate: multi#1: FAIL' '$tmp/c2.err'"
 check "campaign: 1 of 2 runs fails" [ "$(jget "$tmp/camp2-out/summary.json" campaign.gate.n_runs_failed)" = 1 ]
+# the campaign PDF states the gate on its first page, one row per failed term, the older result by name
+pdftotext -l 1 "$tmp/camp2-out/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/c2p1.txt"
+check "campaign PDF page 1: the gate failed (tiny is a copy of multi's newest result, so one run)" \
+	grep -qF "The campaign fails the CI gate given with --fail-on (ttft_p99<=1s): a term fails in 1 of its 1 run" "$tmp/c2p1.txt"
+check "campaign PDF page 1: the failing older result's row" grep -qE "multi#1 ttft_p99<=1s [0-9.]+ s FAIL" "$tmp/c2p1.txt"
 
 # no per-request arrays: the file's statistics; p50 is its median_ttft_ms (346.594 ms, the file's value)
 mkdir -p "$tmp/noarr"
