@@ -77,6 +77,12 @@ typedef struct br_latency {
 	                              ITL statistics (not recomputed, not checked) */
 	int itl_array_absent;      /* (added) with itl_from_file: the file has no "itls" array at
 	                              all (not empty lists) */
+	int e2el_rebuilt;          /* (added) the file has no "latencies": each E2EL is TTFT + Σ ITL
+	                              (TPOT from it), and their checks allow 1e-6 relative */
+	int e2el_from_file;        /* (added) no "latencies" and n_e2el_unbuildable requests that
+	                              streamed 2+ tokens have no ITLs: m[BR_E2EL] and m[BR_TPOT]
+	                              hold the file's own statistics (not recomputed, not checked) */
+	size_t n_e2el_unbuildable;
 	int itl_stalls_known;      /* (added) 1 only when recomputed from ITL arrays;
 	                              0 → itl_stalls is meaningless ("unknown"), not 0 */
 	size_t itl_stalls;         /* ITL gaps > the stall threshold (valid when itl_stalls_known) */

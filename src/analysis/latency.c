@@ -68,8 +68,9 @@ add_checks(const br_bench *b, br_latency *out, double tol_rebuilt_tpot_e2el)
 	for (size_t i = 0; i < b->n_stats; i++) {
 		const br_file_stat *fs = &b->stats[i];
 		int k = metric_index(fs->metric);
-		if (k < 0 || (k == BR_ITL && out->itl_from_file))
-			continue;   /* (ITL from the file: nothing recomputed to compare) */
+		if (k < 0 || (k == BR_ITL && out->itl_from_file) ||
+		    ((k == BR_E2EL || k == BR_TPOT) && out->e2el_from_file))
+			continue;   /* (from the file: nothing recomputed to compare) */
 		br_latency_check *c = &out->checks[out->n_checks];
 		snprintf(c->key, sizeof c->key, "%s", fs->key);
 		c->file_ms = fs->value_ms;
@@ -510,6 +511,7 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 	br_dvec v[BR_N_LATENCY];
 	memset(v, 0, sizeof v);
 	int rebuilt = 0;
+	size_t n_unbuildable = 0;   /* no latency and no gaps, yet 2+ tokens streamed */
 	char *pooled = br_xcalloc(b->n_requests, 1);   /* 1: the request's gaps enter the ITL pool */
 	size_t n_pool_max = 0, n_side = 0;
 	out->failed_index = br_xcalloc(b->n_requests, sizeof *out->failed_index);
@@ -528,6 +530,12 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 				s += q->itls_s[j];
 			lat = ttft + s;
 			rebuilt = 1;
+			/* no gaps for a request that streamed 2+ tokens: TTFT alone
+			 * is not its latency */
+			if (q->n_itls == 0 && br_isnum(q->output_len_tokens) && q->output_len_tokens > 1) {
+				lat = NAN;
+				n_unbuildable++;
+			}
 		}
 		/* absent values (JSON null) are NAN and stay out of the samples */
 		if (br_isnum(ttft))
@@ -664,6 +672,30 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		out->has_stats[BR_ITL] = 1;
 		out->count_known[BR_ITL] = 0;
 	}
+	/* a latency that cannot be rebuilt for some request (no "latencies",
+	 * its ITL list empty): E2EL and TPOT of the others alone would be
+	 * another population than the file's, so the file's own statistics
+	 * stand for both, not checked; absent when the file states none */
+	if (n_unbuildable > 0) {
+		static const int kk[2] = { BR_E2EL, BR_TPOT };
+		for (int j = 0; j < 2; j++) {
+			int k = kk[j];
+			br_ranked_free(out->ranked[k]);
+			out->ranked[k] = NULL;
+			free(out->samples_ms[k]);
+			out->samples_ms[k] = NULL;
+			out->n_samples[k] = 0;
+			memset(&out->m[k], 0, sizeof out->m[k]);
+			out->has_stats[k] = file_metric(b, k, &out->m[k]);   /* NAN where it states none */
+			out->m[k].min = NAN;
+			out->m[k].count = br_isnum(b->completed) && b->completed >= 0 ? (size_t)b->completed : 0;
+			out->count_known[k] = br_isnum(b->completed);
+		}
+		out->e2el_from_file = 1;
+		out->n_e2el_unbuildable = n_unbuildable;
+		rebuilt = 0;
+	}
+	out->e2el_rebuilt = rebuilt;
 	add_checks(b, out, rebuilt ? REL_TOL_REBUILT : REL_TOL);
 	group_errors(b, out);
 	br_latency_fill_cdf(out);

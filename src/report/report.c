@@ -724,7 +724,8 @@ title_page(ctx *c)
 	if (!a->latency.from_arrays && a->latency.n_succeeded > 0)
 		para(c, b->backend && strncmp(b->backend, "sglang", 6) == 0 ? "glance.no_arrays_sglang" : "glance.no_arrays");
 	else if (a->latency.n_checks > a->latency.n_checks_empty)
-		para(c, a->latency.n_mismatches ? "glance.checks_bad" : "glance.checks_ok");
+		para(c, a->latency.n_mismatches ? "glance.checks_bad" : a->latency.e2el_rebuilt ? "glance.checks_ok_rebuilt" :
+		    "glance.checks_ok");
 	if (a->latency.from_arrays && a->latency.itl_stalls_known && a->latency.itl_stalls > 0)
 		para(c, "glance.stalls");
 
@@ -757,6 +758,10 @@ latency_section(ctx *c)
 	para(c, !l->from_arrays ? "latency.intro_file" : itl_left_out ? "latency.intro_arrays_itl_left_out" :
 	    l->itl_array_absent ? "latency.intro_arrays_itl_absent" :
 	    l->itl_from_file ? "latency.intro_arrays_itl_file" : "latency.intro_arrays");
+	if (l->from_arrays && l->e2el_rebuilt)
+		para(c, "latency.e2el_rebuilt");
+	else if (l->from_arrays && l->e2el_from_file)
+		para(c, "latency.e2el_from_file");
 
 	const char *hdr[9];
 	static const char *cols[9] = { "latency.col_metric", "latency.col_count", "latency.col_mean",
@@ -814,7 +819,8 @@ latency_section(ctx *c)
 		heading(c, 2, "latency.checks_heading");
 		para(c, l->n_mismatches ? "latency.checks_some_bad" : itl_left_out ? "latency.checks_all_ok_but_itl_left_out" :
 		    l->itl_array_absent ? "latency.checks_all_ok_but_itl_absent" :
-		    l->itl_from_file ? "latency.checks_all_ok_but_itl" : "latency.checks_all_ok");
+		    l->itl_from_file ? "latency.checks_all_ok_but_itl" : l->e2el_rebuilt ? "latency.checks_all_ok_rebuilt" :
+		    "latency.checks_all_ok");
 		if (l->n_checks_empty > 0)
 			note(c, "latency.checks_empty");
 		if (l->n_mismatches > 0) {

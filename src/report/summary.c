@@ -66,6 +66,9 @@ latency_json(const br_latency *l)
 	set(o, "from_arrays", json_boolean(l->from_arrays));
 	set(o, "itl_from_file", json_boolean(l->itl_from_file));
 	set(o, "itl_array_absent", json_boolean(l->itl_array_absent));
+	set(o, "e2el_rebuilt", json_boolean(l->e2el_rebuilt));
+	set(o, "e2el_from_file", json_boolean(l->e2el_from_file));
+	set(o, "n_e2el_unbuildable", json_integer((json_int_t)l->n_e2el_unbuildable));
 	for (int m = 0; m < BR_N_LATENCY; m++)
 		set(o, br_latency_metric_name[m], describe_json(&l->m[m], l->count_known[m]));
 	set(o, "n_requests", json_integer((json_int_t)l->n_requests));
