@@ -603,7 +603,10 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 		    (a->preemptions.server_restarts > 0 ? "cards.preemptions_value_restart" : "cards.preemptions_value_lb") :
 		    a->preemptions.available && a->preemptions.n_events >= 2 &&
 		    isfinite(a->preemptions.mean_interval_s) && isfinite(a->preemptions.trigger_kv_frac) ?
-		    "cards.preemptions_value_loop" : "cards.preemptions_value"));
+		    /* the interval is between sampled events: with several preemptions
+		     * in one sample it is not the interval between preemptions */
+		    (a->preemptions.n_multi_events > 0 ? "cards.preemptions_value_loop_events" :
+		    "cards.preemptions_value_loop") : "cards.preemptions_value"));
 	else if (a->ledger.available) {
 		for (size_t i = 0; i < a->ledger.n_rows; i++)
 			if (a->ledger.rows[i].role == BR_ROLE_PREEMPTIONS) {
