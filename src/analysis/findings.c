@@ -558,8 +558,16 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* One engine step stalled several requests at once (latency.c stall_event). */
 	if (a->latency.stall_event_known &&
-	    a->latency.stall_event_streams + a->latency.stall_event_first_tokens >= 3)
-		add(f, "engine_stall", BR_SEV_NOTICE, BR_FINDING);
+	    a->latency.stall_event_streams + a->latency.stall_event_first_tokens >= 3) {
+		/* it gave waiting requests their first token and the run is proven
+		 * free of preemptions (no recompute): a prefill step of chunked
+		 * prefill, said as the normal thing it is */
+		int no_preemption = num(x->preemptions) && x->preemptions == 0 && !a->preemptions.count_lower_bound;
+		if (no_preemption && a->latency.stall_event_first_tokens > 0)
+			add(f, "engine_stall_prefill", BR_SEV_INFO, BR_FINDING);
+		else
+			add(f, "engine_stall", BR_SEV_NOTICE, BR_FINDING);
+	}
 
 	/* Inputs in the folder that are not this run's (provenance.c). */
 	if (r && r->n_set_aside > 0)

@@ -265,7 +265,10 @@ group_errors(const br_bench *b, br_latency *out)
  * request whose stall gap ends within tol = max(50 ms, 10% of it) of the
  * same moment stalled in the same engine step; every request whose first
  * token arrives within tol of it after a TTFT above the stall threshold
- * waited on it for its first token. Needs start times.
+ * waited on it for its first token. Needs start times. A gap that ends
+ * within the ramp-up is left out: until the last of the requests sent
+ * before any first token came back (the opening batch) has its first
+ * token, long steps are that batch's prefill, which every run has.
  */
 /* One request's ITL gaps (s) as the stall search reads them: the bench's
  * own array, or the request's slice of the pool once the pool was built in
@@ -383,6 +386,24 @@ stall_event(const br_bench *b, const itl_seq *sq, br_latency *out)
 			}
 		}
 	}
+	/* the ramp-up: the opening batch, sent before the first token, is
+	 * prefilled in chunks while its first members already decode */
+	double first_tok = INFINITY, rampup_end = -INFINITY;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (!q->failed && isfinite(q->start_time_s) && isfinite(q->ttft_s))
+			first_tok = fmin(first_tok, q->start_time_s + q->ttft_s);
+	}
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		if (!q->failed && isfinite(q->start_time_s) && isfinite(q->ttft_s) && q->start_time_s < first_tok)
+			rampup_end = fmax(rampup_end, q->start_time_s + q->ttft_s);
+	}
+	size_t kept = 0;
+	for (size_t k = 0; k < ng; k++)
+		if (gaps[k].end_s > rampup_end + fmax(0.05, 0.1 * gaps[k].gap_s))
+			gaps[kept++] = gaps[k];
+	ng = kept;
 	if (ng > 1)
 		qsort(gaps, ng, sizeof *gaps, stall_gap_cmp);
 	/* an engine step stalls everyone: when any request got a token inside

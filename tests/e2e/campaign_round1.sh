@@ -28,6 +28,14 @@ has_finding() { "$PY" -c "import json,sys; f=[x['id'] for x in json.load(open(sy
 for id in capacity_not_compute oversubscribed throughput_cliff preemptions_invisible_p99 token_counter_misses_recompute rec_max_num_seqs closed_loop; do
   check "finding $id" has_finding "$id"
 done
+# cal-512-128 (no preemption, a 207 ms prefill step of 4 × 512 tokens each time the closed
+# loop admits a wave): its longest step is called a prefill step, never an engine stall
+# (fourth breaker); the ramp-up's first chunk is not the event
+ci_=$("$PY" -c "import json,sys; r=json.load(open(sys.argv[1]))['runs']; print([i for i,x in enumerate(r) if x['run']['name']=='cal-512-128'][0])" "$s")
+run_findings() { "$PY" -c "import json,sys; print(' '.join(x['id'] for x in json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])]['findings']))" "$s" "$1"; }
+check "cal-512-128: prefill step, not an engine stall" bash -c "f=' $(run_findings "$ci_") '; [[ \$f == *' engine_stall_prefill '* && \$f != *' engine_stall '* ]]"
+check "cal-512-128: the step is after the ramp-up (> 1 s into the run)" "$PY" -c "
+import json,sys; r=json.load(open(sys.argv[1]))['runs'][$ci_]; sys.exit(0 if r['latency']['stall_event']['at_s'] > 1 else 1)" "$s"
 for f in fig1-kv-demand fig2-waveform fig3-residency fig4-preemption-loop fig5-preemption-staircase fig6-configs fig7-ttft-split fig8-flops-calibration fig9-budget figL-latency-cdf; do
   check "figure $f (png, svg, csv)" [ -s "$camp/report/figures/$f.png" -a -s "$camp/report/figures/$f.svg" -a -s "$camp/report/figures/$f.csv" ]
 done
