@@ -61,10 +61,20 @@ br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figur
 	double C = run->bench.n > 0 ? run->bench.runs[0].max_concurrency : NAN;
 	if (!(isfinite(C) && C > 0))
 		C = NAN;
+	/* fewer prompts than max_concurrency: no more than N were ever in
+	 * flight, so the line is drawn at min(C, N) and says why */
+	double C_cap = C;
+	double C_eff = run->bench.n > 0 ? br_effective_concurrency(&run->bench.runs[0], NULL) : NAN;
+	int by_prompts = isfinite(C) && isfinite(C_eff) && C_eff < C;
+	if (by_prompts)
+		C = C_eff;
+	char c_num[32] = "", cap_num[32] = "";
 	if (isfinite(C)) {
-		char num[32];
-		br_fig_num(num, sizeof num, "%.0f", C);
-		const char *lab = br_ftp(ft, "fig3-residency.ref_concurrency", "{s:s}", "c", num);
+		br_fig_num(c_num, sizeof c_num, "%.0f", C);
+		br_fig_num(cap_num, sizeof cap_num, "%.0f", C_cap);
+		const char *lab = by_prompts ?
+		    br_ftp(ft, "fig3-residency.ref_concurrency_prompts", "{s:s,s:s}", "n", c_num, "cap", cap_num) :
+		    br_ftp(ft, "fig3-residency.ref_concurrency", "{s:s}", "c", c_num);
 		br_refline *r = br_chart_add_hline(c, BR_SIDE_LEFT, C, lab, 5);
 		if (r)
 			r->dash = 1;
@@ -98,7 +108,10 @@ br_fig_residency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figur
 		}
 		if (window)
 			g_string_append(cap, br_ft(ft, "fig3-residency.caption_window"));
-		if (isfinite(C))
+		if (by_prompts)
+			g_string_append(cap, br_ftp(ft, "fig3-residency.caption_concurrency_prompts", "{s:s,s:s}",
+			    "n", c_num, "cap", cap_num));
+		else if (isfinite(C))
 			g_string_append(cap, br_ft(ft, br_capped_open_loop(&run->bench.runs[0]) ?
 			    "fig3-residency.caption_concurrency_cap" : "fig3-residency.caption_concurrency"));
 		rc = br_figure_write_single(out_dir, "fig3-residency", br_ft(ft, "fig3-residency.title"),

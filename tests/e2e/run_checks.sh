@@ -113,4 +113,14 @@ check "restart: the front card names the restart, not the capture" bash -c "
   ! pdftotext '$tmp/restart/report.pdf' - | grep -qF 'the capture missed part'"
 "$BIN" "$tmp/r" -o "$tmp/restart2" -q --fail-on 'preemptions>=1' 2> /dev/null; rc=$?
 check "restart: preemptions>=1 still settled by the lower bound (exit $rc)" [ "$rc" -eq 0 ]
+# max_concurrency above the number of prompts: figure 3's line is at min(C, N), said so
+# (fourth breaker: C = 1024 with 48 prompts squashed the data into the bottom 4%)
+fresh
+"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['max_concurrency']=1000; json.dump(d,open(p,'w'))" "$tmp/r/stress.json"
+n_pr=$("$PY" -c "import json,sys; print(json.load(open(sys.argv[1]))['num_prompts'])" "$tmp/r/stress.json")
+"$BIN" "$tmp/r" -q > /dev/null 2>&1
+pdftotext "$tmp/r/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/f3.txt"
+check "fig3: the line at the $n_pr prompts, max_concurrency 1000 named" \
+	grep -qF "the $n_pr prompts of the run, as max_concurrency (1000) exceeds them" "$tmp/f3.txt"
+check "fig3: its label N = $n_pr" grep -qF "N = $n_pr prompts (max_concurrency 1000)" "$tmp/f3.txt"
 finish
