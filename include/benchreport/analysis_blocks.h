@@ -213,6 +213,17 @@ typedef struct br_residency {
 } br_residency;
 
 /*
+ * br_kv_usage_above_held (analysis.c; added): 1 when a KV usage peak
+ * (fraction of the pool) of at least 5% is more than twice held_max_frac,
+ * the most the running requests can hold (running peak × (mean input +
+ * mean output + one block) tokens / pool): the usage column is misread,
+ * most likely percent values below 1 taken as a fraction. NaN gives 0.
+ * The analysis then withholds the column with a note (every KV usage
+ * number becomes unknown).
+ */
+int br_kv_usage_above_held(double kv_peak_frac, double held_max_frac);
+
+/*
  * br_effective_concurrency (capacity.c; added): the closed-loop concurrency
  * the client can actually reach, min(max_concurrency, N), N = num_prompts
  * (else the number of per-request records, else completed + failed). NAN

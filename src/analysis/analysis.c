@@ -5,8 +5,60 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/analysis.h"
+#include "benchreport/common.h"
+#include "benchreport/model.h"
+#include "benchreport/metrics.h"
 
 const char *const br_latency_metric_name[BR_N_LATENCY] = { "ttft", "tpot", "itl", "e2el" };
+
+/* br_kv_usage_above_held: see analysis_blocks.h. */
+int
+br_kv_usage_above_held(double kv_peak_frac, double held_max_frac)
+{
+	return br_isnum(kv_peak_frac) && kv_peak_frac >= 0.05 && br_isnum(held_max_frac) &&
+	    kv_peak_frac > 2.0 * held_max_frac;
+}
+
+/*
+ * kv_usage_misread: the KV usage column peaks above 2× what the running
+ * requests can hold (running peak × (mean input + mean output + one block)
+ * tokens as a share of the pool) and at 5% of the pool or more: the column
+ * is misread, most likely percent values below 1 taken as a fraction (the
+ * two cannot be told apart from the values). Its cells are set to NaN with
+ * a note, so every block says KV usage is unknown instead of printing a
+ * number 100× too high, and residency is computed again. Returns 1 when
+ * it withheld the column.
+ */
+static int
+kv_usage_misread(br_run *run, const br_capacity *c, br_residency *res)
+{
+	if (run == NULL || run->metrics == NULL || !res->available || !br_isnum(res->kv_peak_frac) ||
+	    !br_isnum(res->running_peak) || !(res->running_peak > 0) ||
+	    !c->available || !br_isnum(c->kv_pool_tokens) || !(c->kv_pool_tokens > 0) ||
+	    !br_isnum(c->mean_input_tokens) || !br_isnum(c->mean_output_tokens))
+		return 0;
+	double bs = run->log ? run->log->block_size_tokens : NAN;
+	double block = br_isnum(bs) && bs > 0 ? bs : 16;   /* vLLM's default block */
+	double held_tokens = res->running_peak * (c->mean_input_tokens + c->mean_output_tokens + block);
+	double held = held_tokens / c->kv_pool_tokens;
+	if (!br_kv_usage_above_held(res->kv_peak_frac, held))
+		return 0;
+	const char *name = br_role_name(run->metrics, BR_ROLE_KV_USAGE_FRAC);
+	long col = name ? br_series_col_index(run->metrics, name) : -1;
+	if (col < 0)
+		return 0;
+	double peak = res->kv_peak_frac;
+	for (size_t r = 0; r < run->metrics->n_rows; r++)
+		run->metrics->cols[col][r] = NAN;
+	char ht[32], pool[32];
+	br_run_add_warning(run, "metrics column '%s': KV cache usage peaks at %.2f%% of the pool, but at most %.0f "
+	    "requests ran, which hold at most %s tokens, %.2f%% of the %s-token pool: the column is misread "
+	    "(percent values below 1 read as a fraction, most likely), so it is left out and KV usage is unknown "
+	    "in this report", name, 100.0 * peak, res->running_peak, br_format_count(held_tokens, ht), 100.0 * held,
+	    br_format_count(c->kv_pool_tokens, pool));
+	br_analyze_residency(run, res);
+	return 1;
+}
 
 /*
  * analyze: fill every block of *out from the run (borrowed, must outlive
@@ -31,6 +83,7 @@ analyze(br_run *run, br_bench *take, br_analysis *out)
 	br_analyze_latency_taking(run, take, &out->latency);
 	br_analyze_capacity(run, &out->capacity);
 	br_analyze_residency(run, &out->residency);
+	kv_usage_misread(run, &out->capacity, &out->residency);
 	br_analyze_preemptions(run, &out->residency, &out->capacity, &out->preemptions);
 	br_analyze_ttft_split(run, &out->latency, &out->ttft_split);
 	br_analyze_littles_law(run, &out->residency, &out->latency, &out->littles_law);

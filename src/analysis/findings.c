@@ -88,7 +88,6 @@
 /* KV usage more than this many times what the running requests can hold =
  * the usage column is misread (a percent series below 1 read as a fraction
  * is 100× too high). */
-#define KV_HELD_EXCESS 2.0
 
 /* Keys of the derived numbers, in the order they are stored. */
 enum {
@@ -865,14 +864,6 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_flops_ledger *fl = &a->flops;
 	if (fl->available && (fl->cal_n_used == 2 || (num(fl->extrapolation) && fl->extrapolation > FLOPS_STRETCH_MAX)))
 		add(f, "flops_basis_weak", BR_SEV_NOTICE, BR_CAVEAT);
-
-	/* KV usage above what the running requests can hold (more than
-	 * KV_HELD_EXCESS times it, and at least 5% of the pool): the usage
-	 * column is misread, most likely percent values below 1 taken as a
-	 * fraction (the two cannot be told apart from the values). */
-	if (a->residency.available && num(a->residency.kv_peak_frac) && a->residency.kv_peak_frac >= 0.05 &&
-	    num(x->d[D_KV_HELD_MAX_FRAC]) && a->residency.kv_peak_frac > KV_HELD_EXCESS * x->d[D_KV_HELD_MAX_FRAC])
-		add(f, "kv_usage_above_held", BR_SEV_PROBLEM, BR_CAVEAT);
 
 	/* Closed loop: the server held more requests at once (running + waiting
 	 * in one sample) than the client kept in flight, C_eff, with one of
