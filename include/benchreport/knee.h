@@ -177,6 +177,8 @@ typedef struct br_knee_group {
 	char *label;                /* settings shared by the curve, e.g. "Qwen/… · in/out 1024/128" */
 	char *key;                  /* canonical group key (for summary.json) */
 	char *model_id;             /* (added) the curve's model (bench model_id), NULL when not stated */
+	char *backend;              /* (added) the curve's bench backend ("vllm", "sglang", ...), NULL
+	                               when not stated: the client the next runs are written for */
 	int kind;                   /* enum br_knee_kind */
 	br_knee_point *pts;         /* sorted by x, then run_number */
 	size_t n;

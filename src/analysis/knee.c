@@ -1079,7 +1079,10 @@ littles_group(br_knee_group *G)
 		for (size_t i = 0; i < G->n_next_rates; i++) {
 			double need = isfinite(f->e2el_mean_ms)
 			    ? ceil(BR_KNEE_STEADY_WINDOWS * G->next_rates_rps[i] * f->e2el_mean_ms / 1000.0) : NAN;
-			double have = k->num_prompts;
+			/* the prompts the knee run sent: num_prompts, else (SGLang's
+			 * lines state none) its completed + failed requests */
+			double have = isfinite(k->num_prompts) ? k->num_prompts :
+			    isfinite(k->completed) ? k->completed + (isfinite(k->failed) ? k->failed : 0) : NAN;
 			G->next_num_prompts[i] = isfinite(have) && isfinite(need) ? fmax(have, need)
 			    : isfinite(have) ? have : need;
 		}
@@ -1185,6 +1188,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		G->kind = closed_of[first[g]] ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
 		G->label = group_label(b0, &pts[first[g]], G->kind == BR_KNEE_CONCURRENCY);
 		G->model_id = b0->model_id ? br_xstrdup(b0->model_id) : NULL;
+		G->backend = b0->backend ? br_xstrdup(b0->backend) : NULL;
 		/* same exact key with different lengths: tell the groups apart */
 		for (size_t h = 0; h < ng; h++)
 			if (h != g && strcmp(keys[h], keys[g]) == 0) {
@@ -1400,6 +1404,7 @@ br_knee_free(br_knee_result *r)
 		free(G->label);
 		free(G->key);
 		free(G->model_id);
+		free(G->backend);
 		free(G->level_pass);
 		free(G->level_evaluable);
 		free(G->level_n);

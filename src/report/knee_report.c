@@ -343,7 +343,11 @@ next_json(const br_knee_group *G, const char *model)
 			free(opts);
 			opts = t;
 		}
-		char *cmd = br_xasprintf("vllm bench serve%s%s ...%s%s --request-rate %s",
+		/* the client the sweep was run with: SGLang's bench_serving takes
+		 * the same options under its own name */
+		int sglang = G->backend != NULL && strncmp(G->backend, "sglang", 6) == 0;
+		char *cmd = br_xasprintf("%s%s%s ...%s%s --request-rate %s",
+		    sglang ? "python3 -m sglang.bench_serving --backend sglang" : "vllm bench serve",
 		    model ? " --model " : "", model ? model : "", opts, nb, rb);
 		json_array_append_new(cmds, json_string(cmd));
 		free(cmd);
@@ -366,6 +370,9 @@ queue_json(const br_knee_group *G)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "threshold_frac", json_real(BR_KNEE_QUEUE_FRAC));
+	/* the waiting gauge by the engine the sweep ran against */
+	int sglang = G->backend != NULL && strncmp(G->backend, "sglang", 6) == 0;
+	json_object_set_new(o, "metric", json_string(sglang ? "sglang:num_queue_reqs" : "vllm:num_requests_waiting"));
 	json_object_set_new(o, "n_known", json_integer((json_int_t)G->n_queue_known));
 	json_object_set_new(o, "n_points", json_integer((json_int_t)G->n));
 	json_object_set_new(o, "status", json_string(G->n_queue_known == 0 ? "unknown"

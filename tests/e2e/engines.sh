@@ -307,6 +307,21 @@ if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then
 	check "real SGLang log: KV pool 46611 (max_total_num_tokens)" [ "$(jget "$r" capacity.kv_pool_tokens)" = 46611 ]
 	check "real SGLang log: TP 4 from the rank tags" [ "$(jget "$r" server_log.tensor_parallel_size)" = 4 ]
 	check "real SGLang JSONL: 2400 completed (its last result)" [ "$(jget "$r" bench.completed)" = 2400 ]
+	# knee on the real SGLang sweep (fourth breaker): its lines state no num_prompts, so the
+	# next runs' floor is the knee run's 600 requests (completed + failed), the commands are
+	# SGLang's bench_serving and the queue gauge is sglang:num_queue_reqs
+	sgk="$REAL/engines/sglang/llama_3_3_70b_online_output.jsonl"
+	if [ -f "$sgk" ]; then
+		"$BIN" knee "$sgk" --slo 'ttft_p50<=100ms' -o "$tmp/sgknee" -q > /dev/null 2>&1
+		k="$tmp/sgknee/summary.json"
+		check "real SGLang knee: next runs never fewer prompts than the knee run's 600" "$PY" -c "
+import json, sys; n = json.load(open(sys.argv[1]))['groups'][0]['next_rates']
+sys.exit(0 if n and min(n['num_prompts']) >= 600 else 1)" "$k"
+		check "real SGLang knee: commands are SGLang's bench_serving" "$PY" -c "
+import json, sys; n = json.load(open(sys.argv[1]))['groups'][0]['next_rates']
+sys.exit(0 if all(c.startswith('python3 -m sglang.bench_serving') for c in n['commands']) else 1)" "$k"
+		check "real SGLang knee: the queue gauge is SGLang's" [ "$(jget "$k" groups.0.queue_signal.metric)" = "sglang:num_queue_reqs" ]
+	fi
 else
 	echo "note: $REAL/engines not found; real SGLang files skipped"
 fi
