@@ -13,6 +13,8 @@ Faults, switched on over HTTP while it runs (each answers 200 "ok"):
   GET /control/drop?n=N      the next N /metrics close the connection without an answer
   GET /control/garbage?n=N   the next N /metrics answer 200 with an HTML page, not Prometheus text
   GET /control/restart       counters restart from 0 and process_start_time_seconds changes
+  GET /control/reset-series?name=N  only series N (a counter, e.g. vllm:num_preemptions_total)
+                             restarts from 0
   GET /control/reset-tokens  only the token counters (vllm:prompt_tokens_total,
                              vllm:generation_tokens_total) restart from 0; the
                              other counters and process_start_time_seconds stay
@@ -176,6 +178,9 @@ def make_handler(rp):
                 self.reply(200, b"ok\n")
             elif u.path == "/control/restart":
                 rp.restart()
+                self.reply(200, b"ok\n")
+            elif u.path == "/control/reset-series":
+                rp.restart(only=tuple(q.get("name", [])))
                 self.reply(200, b"ok\n")
             elif u.path == "/control/reset-tokens":
                 rp.restart(only=("vllm:prompt_tokens_total", "vllm:generation_tokens_total"))

@@ -268,6 +268,8 @@ typedef struct sampler {
 	unsigned char *in_page;     /* this row: 1 when the page held the series (its value may be NaN) */
 	double prev_start_time;     /* process_start_time_seconds of the last answered scrape */
 	char restart_why[320];      /* take_page: what showed the last restart ("" when none) */
+	char lone_fall[320];        /* take_page: a counter that fell while the others rose, not a
+	                               restart ("" when none): said, and left to the report */
 	double *pending_t;          /* failed ticks before the header existed */
 	size_t n_pending;
 	int header_done;
@@ -392,6 +394,7 @@ take_page(sampler *s, const page *pg, double t_wall, char **cause)
 	}
 	int restart = 0;
 	s->restart_why[0] = '\0';
+	s->lone_fall[0] = '\0';
 	if (!isnan(start_time) && !isnan(s->prev_start_time) && start_time != s->prev_start_time) {
 		restart = 1;
 		snprintf(s->restart_why, sizeof s->restart_why, "process_start_time_seconds changed from %.15g to %.15g",
@@ -419,6 +422,9 @@ take_page(sampler *s, const page *pg, double t_wall, char **cause)
 			snprintf(s->restart_why, sizeof s->restart_why, "%.200s fell from %.15g to %.15g%s", s->names[c],
 			    s->prev[c], s->row[c], fell > 1 ? " (and other counters with it)" : "");
 		restart = 1;
+	} else if (fell > 0 && !restart) {
+		snprintf(s->lone_fall, sizeof s->lone_fall, "%.200s fell from %.15g to %.15g%s", s->names[first],
+		    s->prev[first], s->row[first], fell > 1 ? " (and other counters with it)" : "");
 	}
 	if (!isnan(start_time))
 		s->prev_start_time = start_time;
@@ -596,6 +602,10 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			if (restart) {
 				st->n_restarts++;
 				note(o, "the server restarted before %.3f: %s", t_wall, s.restart_why);
+			} else if (s.lone_fall[0] != '\0') {
+				note(o, "%s before %.3f while the other counters rose: not marked a restart (the "
+				    "process and its token and request counters carried on); the report treats that "
+				    "counter's values as suspect", s.lone_fall, t_wall);
 			}
 			if (write_row(&s, t_wall, 1, restart, &tmp_cause) != 0)
 				goto io_fail;

@@ -107,6 +107,20 @@ sys.exit(0 if cells and all(x == 'NaN' for x in cells) else 1)" "$tmp/st.csv"
 check "sample: token counters fell alone: the note names the counter" grep -qE "server restarted before [0-9.]+: vllm:(prompt|generation)_tokens_total\{[^}]*\} fell from [0-9.]+ to [0-9.]+" "$tmp/st.err"
 stop_fake
 
+# one counter that is not a ledger (tiny's preemption counter) falls while the rest rise: not a restart, said on
+# stderr (fourth breaker: "0 server restarts" and not a word)
+start_fake 0.2
+( sleep 2.0; ctl 'reset-series?name=vllm:num_preemptions_total' ) &   # 1 from tiny's row 7 (1.4 s) on
+FAULTS=$!
+"$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/lone.csv" --interval 200ms --duration 3s 2> "$tmp/lone.err"; rc=$?
+wait "$FAULTS"
+check "sample: a lone counter fell: exit 0 (got $rc), no restart row" bash -c "[ $rc -eq 0 ] && \"$PY\" -c \"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline='')))[1:]
+sys.exit(0 if rows and [r[-1] for r in rows].count('1') == 0 else 1)\" '$tmp/lone.csv'"
+check "sample: a lone counter fell: said, not marked" grep -qE "vllm:num_preemptions_total\{[^}]*\} fell from [0-9.]+ to [0-9.]+ before [0-9.]+ while the other counters rose: not marked a restart" "$tmp/lone.err"
+stop_fake
+
 # ---- record ----
 # one replayed row per second: the busy rows span the bench's 5.1 s as a real
 # capture would (an accelerated replay squeezes them into 2 s, which the
