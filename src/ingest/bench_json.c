@@ -1030,6 +1030,16 @@ read_requests(octx *o, br_bench *b, json_t *arr[A_N], char **cause)
 			    is_null[a], *dst[a], chk[c].unit, cause) != 0)
 				return -1;
 		}
+		/* a token count is whole: 512.5 would only surface later as totals
+		 * that "differ" while printing alike */
+		static const int counts[] = { A_INPUT, A_OUTPUT };
+		for (size_t c = 0; c < 2; c++) {
+			int a = counts[c];
+			if (arr[a] && !is_null[a] && isfinite(*dst[a]) && *dst[a] != floor(*dst[a]))
+				return err_at(o->p, elem_off(o, array_keys[a], i, (size_t)-1), cause,
+				    "\"%s\"[%zu]: %g for successful request %zu; expected a whole number of tokens",
+				    array_keys[a], i, *dst[a], i);
+		}
 		/* the first token cannot come after the last: E2E latency includes TTFT
 		 * (1 µs of slack for clocks rounded differently) */
 		if (isfinite(r->ttft_s) && isfinite(r->latency_s) && r->ttft_s > r->latency_s + 1e-6)

@@ -563,7 +563,11 @@ bench_json(const br_bench *b)
 		set(o, "request_rate", json_string("inf"));
 	else
 		set(o, "request_rate", jnum(b->request_rate_rps));
-	set(o, "burstiness", jnum(b->burstiness));
+	/* --burstiness inf (evenly spaced arrivals) is "inf", as request_rate's, not null */
+	if (isinf(b->burstiness) && b->burstiness > 0)
+		set(o, "burstiness", json_string("inf"));
+	else
+		set(o, "burstiness", jnum(b->burstiness));
 	set(o, "max_concurrency", jint(b->max_concurrency));
 	set(o, "closed_loop", json_boolean(isfinite(b->max_concurrency)));
 	set(o, "duration_s", jnum(b->duration_s));
