@@ -81,7 +81,10 @@ br_text_clean(const char *s)
 			out[o++] = '\n';
 		} else if (cp < 0x20 || cp == 0x7F) {
 			/* dropped */
-		} else if (cp == UINT32_MAX || cp > 0xFFFF || cp == 0xFEFF) {
+		} else if (cp != UINT32_MAX && cp > 0xFFFF) {
+			/* 4 bytes in, at most 10 out ("[U+10FFFF]"): within n * 3 */
+			o += (size_t)snprintf(out + o, 11, "[U+%04X]", (unsigned)cp);
+		} else if (cp == UINT32_MAX || cp == 0xFEFF) {
 			memcpy(out + o, "\xEF\xBF\xBD", 3);
 			o += 3;
 		} else {

@@ -15,8 +15,10 @@ typedef struct br_line {
 
 /*
  * br_text_clean: a copy of s that is valid UTF-8 restricted to the Basic
- * Multilingual Plane: invalid bytes and characters above U+FFFF become
- * U+FFFD, tabs become spaces, '\r' and other control characters except '\n'
+ * Multilingual Plane: invalid bytes become U+FFFD, a character above
+ * U+FFFF (an emoji, which the embedded fonts cannot draw) its code point
+ * as text, "[U+1F680]", so the user's text is not silently altered; a BOM
+ * becomes U+FFFD, tabs become spaces, '\r' and other control characters except '\n'
  * are dropped. NULL gives "". Returns a malloc'd string.
  */
 char *br_text_clean(const char *s);

@@ -358,6 +358,33 @@ is_cont(unsigned char c)
 	return (c & 0xC0) == 0x80;
 }
 
+/*
+ * br_text_clean: what reaches the PDF's fonts (BMP only). An emoji becomes
+ * its code point as text (the fonts cannot draw it; U+FFFD would alter the
+ * user's words silently); invalid bytes and a BOM become U+FFFD; tabs
+ * spaces; other controls dropped. Expected strings written by hand from
+ * the code points (U+1F680 rocket, U+2713 check mark kept: in the BMP).
+ */
+static void
+test_text_clean(void **state)
+{
+	(void)state;
+	static const struct { const char *in, *out; } rows[] = {
+		{ "done \xE2\x9C\x93 \xF0\x9F\x9A\x80", "done \xE2\x9C\x93 [U+1F680]" },
+		{ "\xF4\x8F\xBF\xBF", "[U+10FFFF]" },
+		{ "a\xFF" "b", "a\xEF\xBF\xBD" "b" },
+		{ "\xEF\xBB\xBFx", "\xEF\xBF\xBDx" },
+		{ "a\tb\rc\n", "a bc\n" },
+		{ "\xF0\x9F\x9A\x80\xF0\x9F\x9A\x80\xF0\x9F\x9A\x80", "[U+1F680][U+1F680][U+1F680]" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char *s = br_text_clean(rows[i].in);
+		if (strcmp(s, rows[i].out) != 0)
+			fail_msg("row %zu: got \"%s\", expected \"%s\"", i, s, rows[i].out);
+		free(s);
+	}
+}
+
 static void
 test_line_breaker(void **state)
 {
@@ -534,9 +561,9 @@ test_line_breaker(void **state)
 	free(l);
 	free(s);
 
-	/* 5. cleaning: invalid bytes → U+FFFD, tab → space, CR dropped, emoji → U+FFFD */
+	/* 5. cleaning: invalid bytes → U+FFFD, tab → space, CR dropped, emoji → its code point */
 	s = br_text_clean("a\tb\r\xFF\xF0\x9F\x98\x80z");
-	assert_string_equal(s, "a b\xEF\xBF\xBD\xEF\xBF\xBDz");
+	assert_string_equal(s, "a b\xEF\xBF\xBD[U+1F600]z");
 	free(s);
 	s = br_text_clean("\xE2\x82"); /* truncated sequence */
 	assert_string_equal(s, "\xEF\xBF\xBD\xEF\xBF\xBD");
@@ -713,6 +740,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_clean),
 		cmocka_unit_test(test_line_breaker),
 		cmocka_unit_test(test_no_lone_lines),
 		cmocka_unit_test(test_bidi_visual),
