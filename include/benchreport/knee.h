@@ -147,8 +147,9 @@ typedef struct br_knee_point {
 	                               file's mean_e2el_ms; NAN when neither */
 	double littles_l_requests;  /* L = achieved_rps × e2el_mean_ms / 1000: mean requests in the
 	                               system over the run; NAN when λ or W is unknown */
-	double in_system_mean_requests; /* measured L: mean of running + waiting over the series' run
-	                               window (br_knee_in_system_mean); NAN without both columns */
+	double in_system_mean_requests; /* measured L: running + waiting integrated over the series' run
+	                               window / duration_s (br_knee_in_system_mean); NAN without
+	                               both columns */
 	size_t in_system_samples;   /* samples behind in_system_mean_requests */
 	/* (added) steady state of an open-loop run at a finite rate */
 	double arrival_window_s;    /* requests (num_prompts, else completed + failed) / offered
@@ -273,13 +274,18 @@ void br_knee_find(const int *meets, const double *goodput, size_t n, long *knee,
 double br_knee_waiting_share(const br_series *s, size_t *n_samples);
 
 /*
- * br_knee_in_system_mean: the measured L of Little's law, the mean of
- * running + waiting (requests) over the same run window as
- * br_knee_waiting_share. Rows where either gauge is not a number are
- * skipped. *n_samples (may be NULL) gets the samples used. NAN when the
- * series lacks either column or has no usable row.
+ * br_knee_in_system_mean: the measured L of Little's law (requests): the
+ * time integral of running + waiting (trapezoids between the samples of
+ * the run window of br_knee_waiting_share, whose idle end samples close
+ * the ramps) divided by duration_s, the client's run duration (s; the
+ * samples' own span when not finite > 0). For a run that starts and ends
+ * empty that integral is the server's request-seconds, so it compares
+ * with λ·W = Σ E2EL / duration (Little 1961). Rows where either gauge is
+ * not a number are skipped; one usable row gives its value. *n_samples
+ * (may be NULL) gets the samples used. NAN when the series lacks either
+ * column or has no usable row.
  */
-double br_knee_in_system_mean(const br_series *s, size_t *n_samples);
+double br_knee_in_system_mean(const br_series *s, double duration_s, size_t *n_samples);
 
 /*
  * br_knee_mu_plateau: μ, the maximum sustainable completion rate (req/s),

@@ -367,7 +367,7 @@ br_knee_waiting_share(const br_series *s, size_t *n_samples)
 
 /* br_knee_in_system_mean: see knee.h. */
 double
-br_knee_in_system_mean(const br_series *s, size_t *n_samples)
+br_knee_in_system_mean(const br_series *s, double duration_s, size_t *n_samples)
 {
 	if (n_samples)
 		*n_samples = 0;
@@ -379,17 +379,34 @@ br_knee_in_system_mean(const br_series *s, size_t *n_samples)
 		return NAN;
 	size_t lo, hi;
 	run_window(s, w, run, &lo, &hi);
+	/* the time integral of running + waiting by trapezoids between usable
+	 * samples (the window's idle end samples close the ramps), over the
+	 * client's duration: the same denominator as λ, so L / measured is
+	 * Σ E2EL against the server's request-seconds. Averaging the samples
+	 * instead counted both idle end samples whole, 2/N too low. */
 	size_t n = 0;
-	double sum = 0;
+	double integral = 0, t_prev = NAN, v_prev = NAN, t_first = NAN, t_last = NAN;
 	for (size_t i = lo; i < hi; i++) {
-		if (!isfinite(w[i]) || !isfinite(run[i]))
+		if (!isfinite(w[i]) || !isfinite(run[i]) || s->t_s == NULL || !isfinite(s->t_s[i]))
 			continue;
+		double v = run[i] + w[i];
+		if (n > 0 && s->t_s[i] > t_prev)
+			integral += (v + v_prev) / 2.0 * (s->t_s[i] - t_prev);
+		if (n == 0)
+			t_first = s->t_s[i];
+		t_last = s->t_s[i];
+		t_prev = s->t_s[i];
+		v_prev = v;
 		n++;
-		sum += run[i] + w[i];
 	}
 	if (n_samples)
 		*n_samples = n;
-	return n ? sum / (double)n : NAN;
+	if (n == 0)
+		return NAN;
+	if (n == 1)
+		return v_prev;
+	double span = isfinite(duration_s) && duration_s > 0 ? duration_s : t_last - t_first;
+	return span > 0 ? integral / span : NAN;
 }
 
 /* br_knee_mu_plateau: see knee.h. */
@@ -762,7 +779,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	}
 	p->littles_l_requests = isfinite(p->achieved_rps) && isfinite(p->e2el_mean_ms)
 	    ? p->achieved_rps * p->e2el_mean_ms / 1000.0 : NAN;
-	p->in_system_mean_requests = br_knee_in_system_mean(in->metrics, &p->in_system_samples);
+	p->in_system_mean_requests = br_knee_in_system_mean(in->metrics, p->duration_s, &p->in_system_samples);
 
 	/* steady state: the arrivals must last several in-system times W (see
 	 * BR_KNEE_STEADY_WINDOWS) for the run to show its plateau, not its ramp */

@@ -136,7 +136,8 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "L_requests", jnum(p->littles_l_requests));
 	json_object_set_new(o, "in_system_mean_requests", jnum(p->in_system_mean_requests));
 	json_object_set_new(o, "arrival_window_s", jnum(p->arrival_window_s));
-	json_object_set_new(o, "steady_state", p->steady_state < 0 ? json_null() : json_boolean(p->steady_state));
+	json_object_set_new(o, "steady_state", p->cannot_keep_up ? json_false() :
+	    p->steady_state < 0 ? json_null() : json_boolean(p->steady_state));
 	json_object_set_new(o, "verdict_withheld", json_boolean(p->verdict_withheld));
 	json_object_set_new(o, "slo_verdict", json_string(slo_verdict(p)));
 	free(xl);
@@ -170,7 +171,8 @@ little_point_json(const br_knee_point *p)
 	json_object_set_new(o, "L_over_concurrency_ratio", jnum(ratio(p->littles_l_requests, p->concurrency)));
 	json_object_set_new(o, "arrival_window_s", jnum(p->arrival_window_s));
 	json_object_set_new(o, "arrival_window_over_e2el_ratio", jnum(ratio(p->arrival_window_s, p->e2el_mean_ms / 1000.0)));
-	json_object_set_new(o, "steady_state", p->steady_state < 0 ? json_null() : json_boolean(p->steady_state));
+	json_object_set_new(o, "steady_state", p->cannot_keep_up ? json_false() :
+	    p->steady_state < 0 ? json_null() : json_boolean(p->steady_state));
 	json_object_set_new(o, "verdict_withheld", json_boolean(p->verdict_withheld));
 	free(xl);
 	return o;
@@ -853,7 +855,10 @@ little_table(br_pdf *d, const br_template *t, const br_knee_group *G)
 		                                     : br_xstrdup(na);
 		double wr = ratio(p->arrival_window_s, w_s);
 		c[7] = isfinite(wr) ? fmt1(wr, wr >= 10 ? 1 : 2) : br_xstrdup(na);
-		c[8] = br_xstrdup(p->steady_state < 0 ? (isfinite(p->arrival_window_s) ? unk : na)
+		/* a run the server fell behind at has no steady state at any
+		 * length (its queue grows as long as it lasts) */
+		c[8] = p->cannot_keep_up ? tword(t, "little.steady_behind") :
+		    br_xstrdup(p->steady_state < 0 ? (isfinite(p->arrival_window_s) ? unk : na)
 		    : p->steady_state ? yes : no);
 	}
 	const double w[NC] = { G->kind == BR_KNEE_RATE ? 1.0 : 1.4, 1.1, 1.1, 0.9, 1.2, 1.15, 1.1, 0.85, 0.85 };
@@ -913,11 +918,12 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 	free(note);
 	if (rate) {
 		/* steady state of the finite-rate runs */
-		size_t n_fin = 0, n_unknown = 0, n_short = 0;
+		size_t n_fin = 0, n_unknown = 0, n_short = 0, n_behind = 0;
 		for (size_t i = 0; i < G->n; i++) {
 			if (!isfinite(G->pts[i].arrival_window_s))
 				continue;
 			n_fin++;
+			n_behind += (size_t)G->pts[i].cannot_keep_up;
 			n_unknown += G->pts[i].steady_state < 0;
 			n_short += G->pts[i].steady_state == 0;
 		}
@@ -930,7 +936,7 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 		if (so && so[0])
 			para(d, t, "steady.short_not_evaluable", go);
 		if (n_fin > 0 && n_short == 0 && n_unknown == 0)
-			para(d, t, "steady.all_steady", go);
+			para(d, t, n_behind > 0 ? "steady.all_long_enough_behind" : "steady.all_steady", go);
 		if (n_unknown > 0)
 			para(d, t, "steady.unknown", go);
 		/* where to measure next */

@@ -387,24 +387,28 @@ test_next_rates(void **state)
 	}
 }
 
-/* Measured L: mean running + waiting over the run window (the rows of test_waiting_share). */
+/* Measured L: running + waiting integrated over the run window (the rows
+ * of test_waiting_share) over the run's duration. By hand: window rows
+ * 1..6 (t = 1..6 s) hold 0, 2, 5, 4, 1, 0; trapezoids (0+2)/2 + (2+5)/2 +
+ * (5+4)/2 + (4+1)/2 + (1+0)/2 = 12 request-seconds; over a 6 s run 2.0,
+ * over the samples' own 5 s span (no duration) 2.4. */
 static void
 test_in_system_mean(void **state)
 {
 	(void)state;
-	/* window rows 1..6: running + waiting = 0, 2, 5, 4, 1, 0 → 12 / 6 = 2 */
 	double t[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	double run[8] = { 0, 0, 2, 3, 3, 1, 0, 0 }, wait[8] = { 0, 0, 0, 2, 1, 0, 0, 0 };
 	char *names[2] = { "vllm:num_requests_running", "vllm:num_requests_waiting" };
 	double *cols[2] = { run, wait };
 	br_series s = { .n_rows = 8, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
 	size_t n = 0;
-	assert_double_rel(br_knee_in_system_mean(&s, &n), 2.0, 1e-12);
+	assert_double_rel(br_knee_in_system_mean(&s, 6.0, &n), 2.0, 1e-12);
 	assert_int_equal(n, 6);
+	assert_double_rel(br_knee_in_system_mean(&s, NAN, &n), 2.4, 1e-12);
 	s.n_cols = 1;     /* running only: the measured L is unknown, never 0 */
-	assert_nan(br_knee_in_system_mean(&s, &n));
+	assert_nan(br_knee_in_system_mean(&s, 6.0, &n));
 	assert_int_equal(n, 0);
-	assert_nan(br_knee_in_system_mean(NULL, &n));
+	assert_nan(br_knee_in_system_mean(NULL, 6.0, &n));
 }
 
 /*
@@ -455,8 +459,9 @@ test_littles_points(void **state)
 		assert_int_equal(p->steady_state, want[i].steady);
 		assert_int_equal(p->verdict_withheld, want[i].withheld);
 	}
-	/* measured L only where a series was given: 2.0 (test_in_system_mean) */
-	assert_double_rel(G->pts[0].in_system_mean_requests, 2.0, 1e-12);
+	/* measured L only where a series was given: test_in_system_mean's 12
+	 * request-seconds over r1's 4 s duration = 3.0 */
+	assert_double_rel(G->pts[0].in_system_mean_requests, 3.0, 1e-12);
 	assert_nan(G->pts[1].in_system_mean_requests);
 	assert_int_equal(G->n_withheld, 1);
 	assert_int_equal(G->knee_idx, 0);
