@@ -492,12 +492,40 @@ br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_pat
 	}
 	if (st.n_paths > 1)   /* qsort(NULL, 0, ...) is undefined (UBSan) */
 		qsort(st.paths, st.n_paths, sizeof *st.paths, cmp_str);
+	/* one file is read once however it was reached: a folder and a file
+	 * inside it, "./x" beside "x", an absolute path, a symlink; told
+	 * apart by device and inode, not by spelling */
+	dev_t *seen_dev = br_xcalloc(st.n_paths + 1, sizeof *seen_dev);
+	ino_t *seen_ino = br_xcalloc(st.n_paths + 1, sizeof *seen_ino);
+	size_t n_seen = 0, n_again = 0;
 	for (size_t i = 0; i < st.n_paths; i++) {
-		if (i > 0 && strcmp(st.paths[i], st.paths[i - 1]) == 0)
-			continue;   /* named twice (a folder and a file inside it) */
-		if (read_summary(&st, st.paths[i], cause) != 0)
+		struct stat fs;
+		int again = 0;
+		if (stat(st.paths[i], &fs) == 0) {
+			for (size_t k = 0; k < n_seen && !again; k++)
+				again = seen_dev[k] == fs.st_dev && seen_ino[k] == fs.st_ino;
+			if (!again) {
+				seen_dev[n_seen] = fs.st_dev;
+				seen_ino[n_seen++] = fs.st_ino;
+			}
+		}
+		if (again) {
+			/* the same spelling twice (a folder and a file inside it) is no news */
+			n_again += i > 0 && strcmp(st.paths[i], st.paths[i - 1]) != 0;
+			continue;
+		}
+		if (read_summary(&st, st.paths[i], cause) != 0) {
+			free(seen_dev);
+			free(seen_ino);
 			goto out;
+		}
 	}
+	free(seen_dev);
+	free(seen_ino);
+	if (n_again > 0)
+		fprintf(notes, "benchreport: index: %zu summary.json file%s reached again under another path (another "
+		    "spelling, an absolute path or a link) %s indexed once\n", n_again, n_again == 1 ? "" : "s",
+		    n_again == 1 ? "was" : "were");
 	if (st.n_not_ours > 0)
 		fprintf(notes, "benchreport: index: left out %zu summary.json file%s that %s not a run or "
 		    "campaign report of benchreport (knee, compare, or another tool's): %s%s\n", st.n_not_ours,

@@ -90,6 +90,11 @@ if [ -c /dev/full ]; then
   "$BIN" index "$arch/nightly" -o /dev/full 2>/dev/null; rc=$?
   check "-o /dev/full: refused (exit 2, got $rc), the device left alone" bash -c "[ $rc -eq 2 ] && [ -c /dev/full ]"
 fi
+# one archive named three ways (relative, with ./, through a link): each file indexed once, said
+ln -s "$arch/nightly" "$tmp/nightly-link"
+(cd "$arch" && "$BIN" index nightly ./nightly "$tmp/nightly-link" -o "$tmp/spell.csv" 2> "$tmp/spell.err"); rc=$?
+check "index, one archive named three ways: exit 0 (got $rc), $((1 + n_camp)) rows" bash -c "[ $rc -eq 0 ] && [ \$(( \$(wc -l < '$tmp/spell.csv') - 1 )) -eq $((1 + n_camp)) ]"
+check "index, one archive named three ways: the extra spellings noted" grep -q "4 summary.json files reached again under another path" "$tmp/spell.err"   # 2 reports × 2 extra spellings
 "$BIN" index 2>/dev/null; rc=$?
 check "no folder: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 mkdir -p "$tmp/empty"
