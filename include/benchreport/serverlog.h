@@ -157,7 +157,9 @@ typedef struct br_server_log {
  * `engine_kind` (br_engine) names no setting of the server's behaviour that
  * a comparison should credit: where it listens (host, port, SGLang's
  * nccl_port and dist_init_addr), vLLM's model/model_tag/served_model_name
- * (compared as the model), and for SGLang the random_seed that
+ * (compared as the model), credentials (api_key, admin_api_key, hf_token,
+ * token, and names holding password, secret or credential: who may call,
+ * not how it runs), and for SGLang the random_seed that
  * ServerArgs draws anew at each start when none is given
  * (python/sglang/srt/server_args.py: random.randint(0, 1 << 30)). 0 otherwise.
  */

@@ -538,7 +538,8 @@ config_arg(const br_server_log *l, const char *key)
  * tensor_parallel_size", ...) when both logs print one: what the engine ran
  * with, also when the args line does not list it (or is missing). A setting
  * either args line lists is left to the argument comparison (one fact, counted
- * once); one the other line does not print is unknown.
+ * once), unless both list it alike and the config lines differ (the
+ * effective value differs); one the other line does not print is unknown.
  */
 static void
 add_config(const br_server_log *la, const br_server_log *lb, br_cmp_pair_result *out)
@@ -547,9 +548,15 @@ add_config(const br_server_log *la, const br_server_log *lb, br_cmp_pair_result 
 		return;
 	for (int i = 0; br_log_config_keys[i] != NULL; i++) {
 		const char *k = br_log_config_keys[i], *an = br_log_config_arg(k);
-		if (log_arg(la, an) != NULL || log_arg(lb, an) != NULL)
-			continue;
+		const br_log_arg *aa = log_arg(la, an), *ab = log_arg(lb, an);
 		const br_log_arg *ca = config_arg(la, k), *cb = config_arg(lb, k);
+		/* an argument either line lists is compared as the argument, unless
+		 * both list it alike while the engines ran with different values
+		 * (--max-model-len auto resolved to two lengths): then the
+		 * effective values differ, and that is said */
+		if ((aa != NULL || ab != NULL) &&
+		    !(aa && ab && arg_same(aa->raw, ab->raw) && ca && cb && !arg_same(ca->raw, cb->raw)))
+			continue;
 		if (ca == NULL && cb == NULL)
 			continue;
 		char *name = br_xasprintf("config %s", k);
@@ -588,7 +595,13 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 			extra_text(out, "endpoint_type", a->endpoint_type, b->endpoint_type);
 		extra_text(out, "tokenizer", a->tokenizer_id, b->tokenizer_id);
 		extra_num(out, "num_prompts", a->num_prompts, b->num_prompts);
-		extra_num(out, "burstiness", a->burstiness, b->burstiness);
+		/* burstiness shapes the gaps between arrivals at a finite rate; at
+		 * request_rate inf every request is sent at once and vllm bench
+		 * serve ignores it: not a setting of either run then */
+		int inf_a = isinf(a->request_rate_rps) && a->request_rate_rps > 0;
+		int inf_b = isinf(b->request_rate_rps) && b->request_rate_rps > 0;
+		if (!(inf_a && inf_b))
+			extra_num(out, "burstiness", a->burstiness, b->burstiness);
 		/* vllm bench serve writes spec_decode_* keys only when the server
 		 * decoded speculatively: one side with them and one without differ */
 		int sa = br_isnum(a->spec_decode_acceptance_length) || br_isnum(a->spec_decode_acceptance_rate);

@@ -623,9 +623,16 @@ br_log_arg_incidental(int engine_kind, const char *name)
 	static const char *const any[] = { "host", "port", "model", "model_tag", "served_model_name" };
 	/* model_path and tokenizer_path are settings (another model, another tokenizer) */
 	static const char *const sglang[] = { "random_seed", "nccl_port", "dist_init_addr" };
+	/* a credential says who may call the server, not how it runs */
+	static const char *const credential[] = { "api_key", "admin_api_key", "hf_token", "token" };
 	for (size_t i = 0; i < sizeof any / sizeof any[0]; i++)
 		if (strcmp(name, any[i]) == 0)
 			return 1;
+	for (size_t i = 0; i < sizeof credential / sizeof credential[0]; i++)
+		if (strcmp(name, credential[i]) == 0)
+			return 1;
+	if (strstr(name, "password") != NULL || strstr(name, "secret") != NULL || strstr(name, "credential") != NULL)
+		return 1;
 	if (engine_kind == BR_ENGINE_SGLANG)
 		for (size_t i = 0; i < sizeof sglang / sizeof sglang[0]; i++)
 			if (strcmp(name, sglang[i]) == 0)

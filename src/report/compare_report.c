@@ -696,8 +696,16 @@ static void
 elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 {
 	const br_cmp_elasticity *e = &p->elasticity;
+	double oa = p->rows[BR_CMP_OVERSUBSCRIPTION].a, ob = p->rows[BR_CMP_OVERSUBSCRIPTION].b;
 	if (!isfinite(e->resident_rel) || !isfinite(e->throughput_rel))
 		note(c, "elasticity.missing", po);
+	else if (p->same_files || p->verdict == 2)
+		/* one configuration twice: its changes are run-to-run variation,
+		 * and a ratio of two noises is no elasticity */
+		para(c, "elasticity.repeat", po);
+	else if (e->available && e->pool_changed && isfinite(oa) && isfinite(ob) && oa <= 1 && ob <= 1)
+		/* the demand fits both pools: the pool bound neither run */
+		para(c, "elasticity.pool_not_binding", po);
 	else if (e->available && e->pool_changed)
 		para(c, "elasticity.chain", po);
 	else if (e->available)   /* "_flat": resident did not move, so no ratio per 1% of it */

@@ -141,8 +141,8 @@ check "SGLang args: clipped values that differ are shown where they differ" \
 	[ "$(jget "$c3" "pairs.0.other_settings.arg hf_overrides.a")|$(jget "$c3" "pairs.0.other_settings.arg hf_overrides.b")" = \
 	  "… from byte 282: aaaaaaaaaaaaaaaaaaaax'|… from byte 282: aaaaaaaaaaaaaaaaaaaay'" ]
 check "SGLang args: two redacted values that differ are shown apart, without a digest" bash -c "
-	a=\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"a\"])' '$c3')
-	b=\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"b\"])' '$c3')
+	a=\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg model_loader_extra_config\"][\"a\"])' '$c3')
+	b=\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg model_loader_extra_config\"][\"b\"])' '$c3')
 	[ \"\$a\" = \"(redacted; not B's value)\" ] && [ \"\$b\" = \"(redacted; not A's value)\" ]"
 check "SGLang args: a credential nested in a dict is compared, never printed" bash -c "
 	[ \"\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg model_loader_extra_config\"][\"state\"])' '$c3')\" = differs ] &&
@@ -151,7 +151,9 @@ check "SGLang args: integers beyond 2^53 compared by their digits" [ "$(jget "$c
 check "SGLang args: a key written twice keeps its last value (7 = A's)" \
 	[ "$(jget "$c3" "pairs.0.other_settings.arg dup_size.b")/$(jget "$c3" "pairs.0.other_settings.arg dup_size.state")" = "7/same" ]
 check "SGLang args: 1.0 and 1 are the same setting" [ "$(jget "$c3" "pairs.0.other_settings.arg schedule_conservativeness.state")" = same ]
-check "SGLang args: api_key compared, never printed" bash -c "[ \"\$(\"$PY\" -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"][\"arg api_key\"][\"a\"][:10])' '$c3')\" = '(redacted;' ] && ! grep -rq 'sk-AAAA' '$tmp/cmpsg3' && ! grep -q 'sk-AAAA' '$tmp/sglang/report/summary.json' 2>/dev/null"
+# a credential says who may call, not how the server runs: no setting (fifth breaker: a different
+# api_key was "the one difference" the changes were credited to); never printed either
+check "SGLang args: api_key is no setting, never printed" bash -c "\"$PY\" -c 'import json,sys; sys.exit(1 if \"arg api_key\" in json.load(open(sys.argv[1]))[\"pairs\"][0][\"other_settings\"] else 0)' '$c3' && ! grep -rq 'sk-AAAA' '$tmp/cmpsg3' && ! grep -q 'sk-AAAA' '$tmp/sglang/report/summary.json' 2>/dev/null"
 "$PY" - "$tmp/sgB/server.log" <<'PYEOF'
 import sys
 p = sys.argv[1]
