@@ -142,6 +142,12 @@ typedef struct br_knee_point {
 	                               median E2EL: a drain tail cannot be told from falling
 	                               behind, so cannot_keep_up is not claimed */
 	double drain_excess_s;      /* (added) duration − requests / offered rate, s; NAN when unknown */
+	double sent_rps;            /* (added) the rate the client really sent at, from the start
+	                               times: (requests − 1) / (last start − first start), req/s;
+	                               NAN without start times, at rate inf or with < 10 requests.
+	                               A finite Poisson draw strays from the nominal rate (200
+	                               requests at 3 req/s: ±7%), so the keep-up test holds the
+	                               server to what it was sent */
 	/* (added) Little's law L = λ·W per run (Little 1961; knee tutorial §3.3) */
 	double e2el_mean_ms;        /* W: mean E2EL of the successful requests (arrays), else the
 	                               file's mean_e2el_ms; NAN when neither */

@@ -122,6 +122,7 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "drain_tail", json_boolean(p->drain_tail));
 	json_object_set_new(o, "keep_up_unknown", json_boolean(p->keep_up_unknown));
 	json_object_set_new(o, "drain_excess_s", jnum(p->drain_excess_s));
+	json_object_set_new(o, "sent_rps", jnum(p->sent_rps));
 	json_object_set_new(o, "ttft_growth", jnum(p->ttft_growth));
 	json_object_set_new(o, "goodput_rps", jnum(p->goodput_rps));
 	json_object_set_new(o, "goodput_exact", json_boolean(p->goodput_exact));
