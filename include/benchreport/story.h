@@ -43,6 +43,12 @@ typedef struct br_story {
 	int has_contrast;             /* a light run exists (see the file comment) */
 	size_t light;                 /* its index in br_campaign.runs (valid when has_contrast) */
 	int n_prompts_differ;         /* 1 when N differs between the two runs */
+	int has_near;                 /* (added) no light run, but run `near` is at the focus's
+	                                 concurrency with other lengths and no preemption: only
+	                                 its settings, near_differs, keep it out */
+	size_t near;
+	char near_differs[240];       /* "gpu NVIDIA GeForce RTX 4090 → NVIDIA H100; arg enforce_eager
+	                                 default → True" (near → focus); "" when none */
 	double concurrency;           /* C of both, requests */
 	double light_in_tokens, light_out_tokens, focus_in_tokens, focus_out_tokens;  /* mean per request */
 	double light_num_prompts, focus_num_prompts;

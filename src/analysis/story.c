@@ -56,9 +56,24 @@ same_str(const char *a, const char *b)
  * or unstated); only the request lengths (which must differ) and the number
  * of prompts may differ.
  */
-static int
-is_light(const br_campaign *c, size_t i, size_t f)
+/* why_add: "NAME A → B" appended to why (len bytes, *o used), "; " between;
+ * cut at the end of the buffer. */
+static void
+why_add(char *why, size_t len, size_t *o, const char *name, const char *a, const char *b)
 {
+	if (*o >= len)
+		return;
+	int w = snprintf(why + *o, len - *o, "%s%s %s → %s", *o ? "; " : "", name, a ? a : "n/a", b ? b : "n/a");
+	if (w > 0)
+		*o = *o + (size_t)w < len ? *o + (size_t)w : len;
+}
+
+static int
+is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t why_len)
+{
+	*near = 0;
+	if (why_len > 0)
+		why[0] = '\0';
 	const br_analysis *a = &c->analyses[i], *fa = &c->analyses[f];
 	const br_bench *b = &c->runs[i].bench.runs[0], *fb = &c->runs[f].bench.runs[0];
 	if (i == f || !num(b->max_concurrency) || !(isinf(b->request_rate_rps) && isinf(fb->request_rate_rps)))
@@ -69,21 +84,35 @@ is_light(const br_campaign *c, size_t i, size_t f)
 		return 0;
 	br_cmp_pair_result p;
 	br_cmp_pair(a, fa, c->runs[i].name, c->runs[f].name, &p);
+	/* every check is made (not stopping at the first failure) so that a
+	 * run at the focus's concurrency that misses only by its settings can
+	 * say which ones */
 	int ok = 1, lengths_differ = 0;
-	for (int k = 0; k < BR_SET_N && ok; k++) {
+	size_t o = 0;
+	for (int k = 0; k < BR_SET_N; k++) {
 		int st = p.diffs[k].state;
-		if (k == BR_SET_INPUT_LEN || k == BR_SET_OUTPUT_LEN)
-			lengths_differ |= st == BR_DIFF_DIFFERS, ok = st != BR_DIFF_UNKNOWN;
-		else
-			ok = st == BR_DIFF_SAME;
+		if (k == BR_SET_INPUT_LEN || k == BR_SET_OUTPUT_LEN) {
+			lengths_differ |= st == BR_DIFF_DIFFERS;
+			ok &= st != BR_DIFF_UNKNOWN;
+		} else if (st != BR_DIFF_SAME) {
+			ok = 0;
+			why_add(why, why_len, &o, br_cmp_setting_key[k], p.diffs[k].a_text, p.diffs[k].b_text);
+		}
 	}
 	/* driver and CUDA (run.json labels) may be unstated; the sentence does not name them */
-	for (size_t k = 0; k < p.n_extra && ok; k++) {
+	for (size_t k = 0; k < p.n_extra; k++) {
 		const char *n = p.extra[k].name;
-		ok = strcmp(n, "num_prompts") == 0 || p.extra[k].state == BR_DIFF_SAME ||
-		    (p.extra[k].state == BR_DIFF_UNKNOWN && (strcmp(n, "driver") == 0 || strcmp(n, "CUDA") == 0));
+		if (strcmp(n, "num_prompts") == 0 || p.extra[k].state == BR_DIFF_SAME ||
+		    (p.extra[k].state == BR_DIFF_UNKNOWN && (strcmp(n, "driver") == 0 || strcmp(n, "CUDA") == 0)))
+			continue;
+		ok = 0;
+		why_add(why, why_len, &o, n, p.extra[k].a_text, p.extra[k].b_text);
 	}
 	ok = ok && !p.different_engines;   /* two engines are not one server at two lengths */
+	/* near: the same concurrency, other lengths, kept up without preempting:
+	 * only its settings keep it out of the contrast */
+	*near = !ok && lengths_differ && !p.different_engines && p.diffs[BR_SET_CONCURRENCY].state == BR_DIFF_SAME &&
+	    o > 0;
 	br_cmp_pair_free(&p);
 	/* the lengths must differ, or it is a repeat, not a contrast */
 	return ok && lengths_differ;
@@ -186,10 +215,19 @@ br_story_build(const br_campaign *c, br_story *s)
 	int overloaded = (num(fpre) && fpre > 0) ||
 	    (fa->capacity.available && fa->capacity.oversubscription > 1.0);
 	s->overloaded = overloaded;
-	/* the light run: the highest output throughput among the candidates */
+	/* the light run: the highest output throughput among the candidates;
+	 * without one, the first run that misses only by its settings says why */
 	for (size_t i = 0; overloaded && i < c->n_runs; i++) {
-		if (!is_light(c, i, f))
+		int near = 0;
+		char why[sizeof s->near_differs];
+		if (!is_light(c, i, f, &near, why, sizeof why)) {
+			if (near && !s->has_near) {
+				s->has_near = 1;
+				s->near = i;
+				memcpy(s->near_differs, why, sizeof why);
+			}
 			continue;
+		}
 		if (!s->has_contrast || c->runs[i].bench.runs[0].output_throughput_tps >
 		    c->runs[s->light].bench.runs[0].output_throughput_tps) {
 			s->has_contrast = 1;
@@ -238,6 +276,8 @@ br_story_build(const br_campaign *c, br_story *s)
 		s->light_slow_gap_frac = slow_gap_frac(la);
 		s->focus_slow_gap_frac = slow_gap_frac(fa);
 	}
+	if (!s->has_contrast && s->has_near)
+		s->concurrency = fb->max_concurrency;
 	br_expect_verdicts(fa, s->itl_p99_ratio, s->verdict);
 	if (c->n_plan > 0) {
 		s->plan = c->plan;
@@ -252,6 +292,8 @@ br_story_build(const br_campaign *c, br_story *s)
 	/* the campaign's findings */
 	if (s->has_contrast && num(s->out_tps_change_frac) && num(s->ttft_p50_ratio))
 		add(s, s->n_prompts_differ ? "length_contrast_n" : "length_contrast");
+	else if (!s->has_contrast && s->has_near)
+		add(s, "no_contrast_settings");
 	/* recompute is the wound, the collapse the cliff: the recompute share is
 	 * small against the throughput lost, and the concurrency collapsed */
 	if (s->has_contrast && num(s->recompute_share_frac) && num(s->out_tps_kept_frac) &&

@@ -19,6 +19,9 @@ br_story_summary(const br_campaign *c, const br_story *s)
 	json_t *o = json_object();
 	json_object_set_new(o, "has_contrast", json_boolean(s->has_contrast));
 	json_object_set_new(o, "light_name", s->has_contrast ? json_string(c->runs[s->light].name) : json_null());
+	/* no light run, but one at the focus's C kept out by its settings alone */
+	json_object_set_new(o, "near_name", s->has_near ? json_string(c->runs[s->near].name) : json_null());
+	json_object_set_new(o, "near_differs", s->has_near ? json_string(s->near_differs) : json_null());
 	json_object_set_new(o, "focus_name", c->n_runs ? json_string(c->runs[c->focus].name) : json_null());
 	json_object_set_new(o, "num_prompts_differ", json_boolean(s->n_prompts_differ));
 	struct { const char *k; double v; } nums[] = {

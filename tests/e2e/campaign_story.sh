@@ -179,4 +179,15 @@ for r in 1 2; do
   check "round $r PDF: the kv-cache-memory experiment" grep -qF -- "--kv-cache-memory-bytes at three sizes" "$tmp/p$r.txt"
   check "round $r PDF: figures numbered" grep -qF "Figure 2. The whole run, sampled from the server's /metrics" "$tmp/p$r.txt"
 done
+# the light run differs from the focus in a server argument too (enforce_eager): no length contrast,
+# and the report says which setting keeps it out instead of dropping the comparison silently
+# (fifth breaker)
+mkdir -p "$tmp/cx"
+for r in c16-2048-512 c64-1024-256 c64-6144-2048; do cp -r "$tmp/c1/$r" "$tmp/cx/"; rm -rf "$tmp/cx/$r/report"; done
+sed -i "0,/'max_num_seqs': 128/s//'max_num_seqs': 128, 'enforce_eager': True/" "$tmp/cx/c64-1024-256/server.log"
+"$BIN" "$tmp/cx" -q > /dev/null 2>&1
+sx="$tmp/cx/report/summary.json"
+check "light run with another server argument: no contrast, the near run named" \
+	[ "$(jget "$sx" story.has_contrast)/$(jget "$sx" story.near_name)" = "False/c64-1024-256" ]
+check "light run with another server argument: the setting named" bash -c "\"$PY\" -c 'import json,sys; d=json.load(open(sys.argv[1]))[\"story\"]; sys.exit(0 if \"enforce_eager\" in d[\"near_differs\"] and \"no_contrast_settings\" in d[\"findings\"] else 1)' '$sx'"
 finish
