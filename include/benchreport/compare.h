@@ -325,6 +325,8 @@ typedef struct br_compare_input {
 	br_cmp_pair_result *pairs;     /* matched pairs */
 	size_t n_pairs;
 	size_t focus_pair;             /* the pair given the detailed chapter and figures */
+	int focus_controlled;          /* (added) campaigns: focus_pair is the first controlled pair,
+	                                  chosen over A's focus run's pair, which is not one */
 	const char *const *only_a;     /* unmatched run names */
 	size_t n_only_a;
 	const char *const *only_b;

@@ -314,6 +314,16 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 				in.focus_pair = i;
 		}
 		in.n_pairs = m.n_pairs;
+		/* the pair shown in detail: A's focus run when its pair is a
+		 * controlled A/B, else the first controlled pair (the A/B the
+		 * campaigns were run for), else A's focus run */
+		if (in.pairs[in.focus_pair].verdict != 1)
+			for (size_t i = 0; i < m.n_pairs; i++)
+				if (in.pairs[i].verdict == 1 && !in.pairs[i].same_files) {
+					in.focus_pair = i;
+					in.focus_controlled = 1;
+					break;
+				}
 		/* every run of one campaign a copy of the other's: a copy, not a round B */
 		int all_copies = !same && m.n_only_a == 0 && m.n_only_b == 0;
 		for (size_t i = 0; i < m.n_pairs; i++)

@@ -925,7 +925,7 @@ title_page(ctx *c)
 	}
 	const br_cmp_pair_result *p = &in->pairs[in->focus_pair];
 	if (in->campaigns)
-		para(c, "glance.focus", po);
+		para(c, in->focus_controlled ? "glance.focus_controlled" : "glance.focus", po);
 	para(c, "glance.headline", po);
 	/* a run folder holding several results (a sweep's summary.json, appended
 	 * results): the pair is their last ones, not the repeats as a whole */

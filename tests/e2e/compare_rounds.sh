@@ -214,6 +214,14 @@ pdftotext "$tmp/st/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfst.t
 check "campaigns by configuration name: PDF says how, and that one pair is arbitrary" \
 	bash -c "grep -qF 'runs are matched by configuration name' '$tmp/pdfst.txt' && grep -qF 'the pairing is arbitrary' '$tmp/pdfst.txt'"
 check "campaigns by name: summary.json says 'name'" [ "$(jget "$cs" pairs_matched_by)" = name ]
+# the detailed pair: A's focus run's (c16-2048-512-r1, by name order) is a repeat, c64's pair a
+# controlled A/B (max_num_seqs 128 → 64 in B's log): the controlled one is shown (fifth breaker)
+sed -i "0,/'max_num_seqs': 128/s//'max_num_seqs': 64/" "$tmp/stB/c64-1024-256-r2/server.log"
+"$BIN" compare "$tmp/stA" "$tmp/stB" -o "$tmp/st2" > /dev/null 2>&1
+check "campaigns: the detailed pair is the controlled one" \
+	[ "$(jget "$tmp/st2/summary.json" focus.name_a)/$(jget "$tmp/st2/summary.json" focus.verdict)" = "c64-1024-256-r1/controlled" ]
+pdftotext "$tmp/st2/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/st2.txt"
+check "campaigns: the report says why that pair" grep -qF "the first controlled A/B among the pairs" "$tmp/st2.txt"
 
 # Bad input and the rules of OUT_DIR.
 "$BIN" compare "$tmp/nope" "$tmp/r2" -o "$tmp/x" > /dev/null 2> "$tmp/e1"; rc=$?
