@@ -168,7 +168,10 @@ const char *br_run_bench_sha256(const br_run *r);
 /* br_run_same_bench (provenance.c): one run copied: 1 when a and b both
  * have a hashed bench result and the hashes are equal (br_run_bench_sha256);
  * 2 when the files differ but state the same date and the same per-request
- * timings bit for bit (a result re-saved, e.g. pretty-printed); else 0.
+ * timings bit for bit (a result re-saved, e.g. pretty-printed); 3 when
+ * neither has per-request arrays and they state the same date, duration
+ * and every statistic bit for bit (a sweep's run=N.json beside its
+ * summary.json entry); else 0.
  * Needs both runs' requests loaded. */
 int br_run_same_bench(const br_run *a, const br_run *b);
 

@@ -136,7 +136,8 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 	if (in->same_files)
 		printf("  A and B hold the same bench result%s (%s; two runs never time their requests "
 		    "alike): comparing a %s with a copy of itself, not a repeat\n", in->campaigns ? ", run by run" : "",
-		    in->campaigns ? "the same file, or the same date and timings saved again" : in->same_files == 2 ?
+		    in->campaigns ? "the same file, or the same date and timings saved again" : in->same_files == 3 ?
+		    "saved again, its date, duration and every statistic the same bit for bit" : in->same_files == 2 ?
 		    "saved again, its date and every request's timings the same bit for bit" : "its SHA-256 matches",
 		    in->campaigns ? "campaign" : "run");
 	else if (in->same_path)
@@ -309,7 +310,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		for (size_t i = 0; i < m.n_pairs; i++) {
 			size_t ia = m.pairs[i][0], ib = m.pairs[i][1];
 			br_cmp_pair(&A->analyses[ia], &B->analyses[ib], A->runs[ia].name, B->runs[ib].name, &in.pairs[i]);
-			in.pairs[i].same_files = !same && br_run_same_bench(&A->runs[ia], &B->runs[ib]);
+			in.pairs[i].same_files = same ? 0 : br_run_same_bench(&A->runs[ia], &B->runs[ib]);
 			if (ia == A->focus)
 				in.focus_pair = i;
 		}

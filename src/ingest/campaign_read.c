@@ -375,6 +375,11 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 				add_warning(c, "%s (run %s): its bench result is byte-identical to that of %s (SHA-256 "
 				    "%.16s…): one run saved twice, not a repeat; counted once, as run %s", subs[i],
 				    skip->name, br_basename(kept->dir), br_run_bench_sha256(kept), kept->name);
+			else if (copy == 3)
+				add_warning(c, "%s (run %s): its bench result states the same date, duration and "
+				    "statistics, bit for bit, as that of %s (neither has per-request arrays): one run "
+				    "saved twice, not a repeat; counted once, as run %s", subs[i], skip->name,
+				    br_basename(kept->dir), kept->name);
 			else
 				add_warning(c, "%s (run %s): its bench result states the same date and per-request "
 				    "timings, bit for bit, as that of %s: one run saved twice, not a repeat; counted "

@@ -1105,9 +1105,29 @@ same_double(double x, double y)
 	return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* same_stats: both results without per-request arrays state the same
+ * duration, counts, throughputs and every *_ms statistic, bit for bit, at
+ * least 4 of them: a run's duration to 16 digits with its statistics does
+ * not recur in another run. */
+static int
+same_stats(const br_bench *x, const br_bench *y)
+{
+	if (x->n_requests != 0 || y->n_requests != 0 || x->n_stats < 4 || x->n_stats != y->n_stats ||
+	    !isfinite(x->duration_s) || !same_double(x->duration_s, y->duration_s) ||
+	    !same_double(x->completed, y->completed) || !same_double(x->total_output_tokens, y->total_output_tokens) ||
+	    !same_double(x->output_throughput_tps, y->output_throughput_tps))
+		return 0;
+	for (size_t i = 0; i < x->n_stats; i++)
+		if (strcmp(x->stats[i].key, y->stats[i].key) != 0 || !same_double(x->stats[i].value_ms, y->stats[i].value_ms))
+			return 0;
+	return 1;
+}
+
 /* same_timings: 1 when both bench results state the same end date,
  * backend and per-request timings (TTFT, E2E latency, start time, lengths, every
- * ITL, bit for bit) for at least one request. */
+ * ITL, bit for bit) for at least one request; 2 when, without per-request
+ * arrays on either side, they state the same duration and statistics
+ * (same_stats); 0 otherwise. */
 static int
 same_timings(const br_run *a, const br_run *b)
 {
@@ -1116,8 +1136,11 @@ same_timings(const br_run *a, const br_run *b)
 	const br_bench *x = &a->bench.runs[0], *y = &b->bench.runs[0];
 	/* the same backend too: the simulator times both engines' requests alike */
 	if (x->date == NULL || y->date == NULL || strcmp(x->date, y->date) != 0 ||
-	    (x->backend != NULL) != (y->backend != NULL) || (x->backend && strcmp(x->backend, y->backend) != 0) ||
-	    x->n_requests == 0 || x->n_requests != y->n_requests || x->requests == NULL || y->requests == NULL)
+	    (x->backend != NULL) != (y->backend != NULL) || (x->backend && strcmp(x->backend, y->backend) != 0))
+		return 0;
+	if (same_stats(x, y))
+		return 2;
+	if (x->n_requests == 0 || x->n_requests != y->n_requests || x->requests == NULL || y->requests == NULL)
 		return 0;
 	for (size_t i = 0; i < x->n_requests; i++) {
 		const br_request *p = &x->requests[i], *q = &y->requests[i];
@@ -1139,7 +1162,8 @@ br_run_same_bench(const br_run *a, const br_run *b)
 	const char *ha = br_run_bench_sha256(a), *hb = br_run_bench_sha256(b);
 	if (ha != NULL && hb != NULL && strcmp(ha, hb) == 0)
 		return 1;
-	return same_timings(a, b) ? 2 : 0;
+	int t = same_timings(a, b);
+	return t == 2 ? 3 : t ? 2 : 0;
 }
 
 /* br_run_set_aside_has: see run.h. */

@@ -634,10 +634,12 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 {
 	char kb[128];
 	if (c->in->same_path)
-		para(c, c->in->campaigns ? "verdict.self_campaigns" : c->in->same_files == 2 ? "verdict.self_copy_resaved" :
+		para(c, c->in->campaigns ? "verdict.self_campaigns" : c->in->same_files == 3 ? "verdict.self_copy_resaved_stats" :
+		    c->in->same_files == 2 ? "verdict.self_copy_resaved" :
 		    c->in->same_files ? "verdict.self_copy" : "verdict.self", NULL);
 	else if (p->same_files)
-		para(c, p->same_files == 2 ? "verdict.pair_copy_resaved" : "verdict.pair_copy", NULL);
+		para(c, p->same_files == 3 ? "verdict.pair_copy_resaved_stats" : p->same_files == 2 ?
+		    "verdict.pair_copy_resaved" : "verdict.pair_copy", NULL);
 	else if (p->verdict == 1 || p->verdict == 2) {
 		para(c, p->verdict == 1 ? vkey(c, p, "verdict.controlled", kb) : "verdict.same_settings", po);
 		if (p->n_unchecked_hw > 0)
@@ -895,7 +897,8 @@ title_page(ctx *c)
 
 	heading(c, 2, "glance.heading", NULL);
 	if (in->same_path)
-		para(c, in->campaigns ? "verdict.self_campaigns" : in->same_files == 2 ? "verdict.self_copy_resaved" :
+		para(c, in->campaigns ? "verdict.self_campaigns" : in->same_files == 3 ? "verdict.self_copy_resaved_stats" :
+		    in->same_files == 2 ? "verdict.self_copy_resaved" :
 		    in->same_files ? "verdict.self_copy" : "verdict.self", NULL);
 	else if (in->campaigns && in->same_files)
 		para(c, "verdict.self_copy_campaigns", NULL);
