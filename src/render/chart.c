@@ -1100,11 +1100,11 @@ draw_refs(br_canvas *cv, const br_chart *c, const axrt *xa, const axrt *yl, cons
 		if (!ax_map(xa, r->value, &p) || p < px0 - 0.5 || p > px1 + 0.5)
 			continue;
 		br_text_size(cv, r->label, fs, 0, 0, &tw, &th);
-		double x0 = p + 2;
+		double x0 = r->label_left ? p - 2 - tw : p + 2;
 		if (x0 + tw > px1 - 1)
 			x0 = p - 2 - tw;
 		if (x0 < px0 + 1)
-			x0 = px0 + 1;
+			x0 = r->label_left && p + 2 + tw <= px1 - 1 ? p + 2 : px0 + 1;
 		int pos = r->label_pos == BR_LABEL_BOTTOM;
 		int row = 0;
 		while (row < MAXROWS - 1 && row_end[pos][row] > x0 - 2)
@@ -1521,9 +1521,31 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 	/* x */
 	int keep[MAX_TICKS];
 	x_label_select(cv, &xa, fs, keep);
-	if (xrot)
-		for (size_t i = 0; i < xa.n_ticks; i++)
-			keep[i] = 1;
+	if (xrot) {
+		/* rotated labels stand one line height wide: where categories
+		 * crowd (2, 2.5, 3, 3.5, 4 on a log axis) one that would touch the
+		 * last kept is left out, the last category ("inf") always kept */
+		double lh;
+		br_text_size(cv, "Ag", xfs, 0, 0, NULL, &lh);
+		double pos[MAX_TICKS], last_p = NAN;
+		long last_i = -1;
+		for (size_t i = 0; i < xa.n_ticks; i++) {
+			keep[i] = 0;
+			if (!ax_map(&xa, xa.ticks[i], &pos[i]) || pos[i] < px0 - 0.5 || pos[i] > px1 + 0.5)
+				continue;
+			last_i = (long)i;
+			last_p = pos[i];
+		}
+		double prev = -INFINITY;
+		for (size_t i = 0; last_i >= 0 && i < xa.n_ticks; i++) {
+			if (!ax_map(&xa, xa.ticks[i], &pos[i]) || pos[i] < px0 - 0.5 || pos[i] > px1 + 0.5)
+				continue;
+			if ((long)i == last_i || (pos[i] - prev >= lh + 1 && last_p - pos[i] >= lh + 1)) {
+				keep[i] = 1;
+				prev = pos[i];
+			}
+		}
+	}
 	for (size_t i = 0; i < xa.n_ticks; i++) {
 		double p;
 		if (!ax_map(&xa, xa.ticks[i], &p) || p < px0 - 0.5 || p > px1 + 0.5)

@@ -87,6 +87,8 @@ typedef struct br_refline {
 	char *label;            /* drawn next to the line; NULL = none */
 	int color, dash;        /* dash -1 = dashed */
 	int label_pos;          /* vertical lines: enum br_label_pos */
+	int label_left;         /* (added) vertical lines: the label left of the line (else right;
+	                           either flips when it would leave the plot) */
 } br_refline;
 
 /* A text note at a data point (values on bars, a labelled point). */

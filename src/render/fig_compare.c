@@ -292,6 +292,18 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 		c->y.min = 0;
 		c->y.max = 1;
 		c->legend = 1;   /* short labels on every panel: equal plot heights */
+		/* where each p50 label goes: right of its median a CDF is >= 0.5,
+		 * left of it <= 0.5. The larger median's label goes bottom right
+		 * (its own curve high, the other's near 1 there), the smaller's top
+		 * left (its own curve low, the other's near 0 there): no label
+		 * hides a curve */
+		double med_r[2] = { NAN, NAN };
+		for (int r = 0; r < 2; r++) {
+			const br_describe_t *d = &run[r]->latency.m[metric[k]];
+			if (v[r] != NULL && d->count > 0)
+				med_r[r] = d->median;
+		}
+		int b_larger = !(med_r[1] < med_r[0]);   /* B's median is the larger (or ties) */
 		for (int r = 0; r < 2; r++) {
 			if (v[r] == NULL)
 				continue;
@@ -316,10 +328,13 @@ fig_latency(const br_analysis *a, const br_analysis *b, br_ftx *ft, const char *
 				fmt3(d->median / div, num, sizeof num);
 				const char *rl = br_ftp(ft, "figC2-compare-latency-cdf.ref_p50", "{s:s,s:s,s:s}", "run", ab(ft, r),
 				    "value", num, "unit", unit);
+				int larger = r == 1 ? b_larger : !b_larger;
 				br_refline *ref = br_chart_add_vline(c, d->median / div, rl,
-				    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, r == 0 ? BR_LABEL_BOTTOM : BR_LABEL_TOP);
-				if (ref)
+				    r == 0 ? CMP_COLOR_A : CMP_COLOR_B, larger ? BR_LABEL_BOTTOM : BR_LABEL_TOP);
+				if (ref) {
 					ref->dash = 3;
+					ref->label_left = !larger;
+				}
 			}
 			free(x);
 			free(y);
