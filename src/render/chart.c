@@ -141,6 +141,7 @@ br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
 	static const double mult[4] = { 1, 2, 5, 10 };
 	double step = 0, a = 0, b = 0;
 	for (int k = 0; k < 4; k++) {
+		double pa = a, pb = b, ps = step;
 		step = mult[k] * mag;
 		if (fixed) {
 			a = ceil(lo / step - 1e-9);
@@ -149,8 +150,17 @@ br_nice_ticks(double lo, double hi, int scale, int target, int fixed,
 			a = floor(lo / step + 1e-9);
 			b = ceil(hi / step - 1e-9);
 		}
-		if (b - a <= target)
+		if (b - a <= target) {
+			/* a fixed range that the coarser step leaves one tick (5.8 to
+			 * 14.3 s: only 10) keeps the finer step's ticks (6, 8, ..., 14):
+			 * an axis needs two labels to be read */
+			if (fixed && b - a < 1 && k > 0 && pb - pa >= 1) {
+				a = pa;
+				b = pb;
+				step = ps;
+			}
 			break;
+		}
 	}
 	if (lo_out)
 		*lo_out = fixed ? lo : a * step;

@@ -393,6 +393,13 @@ test_nice_ticks_log(void **state)
 	assert_int_equal(n, 5);
 	assert_double_rel(t[1], 1, 1e-12);
 	assert_double_rel(t[4], 1e9, 1e-12);
+	/* 5.8..14.3 (compare C2's E2EL panel): 1-2-5 leaves 10 alone, and the
+	 * linear fallback's step 5 too (target 3: ceil(5.8/5) = 2 = floor(14.3/5));
+	 * its finer step 2 gives 6, 8, 10, 12, 14: two labels at least */
+	n = br_nice_ticks(5.8, 14.3, BR_SCALE_LOG10, 3, 1, t, 64, NULL, NULL);
+	assert_int_equal(n, 5);
+	assert_double_rel(t[0], 6, 1e-12);
+	assert_double_rel(t[4], 14, 1e-12);
 	/* 3..40: one decade inside → 1-2-5 ticks 5, 10, 20 */
 	n = br_nice_ticks(3, 40, BR_SCALE_LOG10, 6, 1, t, 64, NULL, NULL);
 	assert_int_equal(n, 3);
