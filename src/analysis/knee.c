@@ -745,7 +745,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 		if (n_st >= 10 && t_hi > t_lo)
 			p->sent_rps = (double)(n_st - 1) / (t_hi - t_lo);
 	}
-	double held_to = isfinite(p->sent_rps) && p->sent_rps < p->offered_rps ? p->sent_rps : p->offered_rps;
+	double held_to = isfinite(p->sent_rps) ? p->sent_rps : p->offered_rps;
 	p->cannot_keep_up = !closed && isfinite(held_to) && isfinite(p->achieved_rps) &&
 	    p->achieved_rps < BR_KNEE_KEEPUP_FRAC * held_to;
 	p->ttft_growth = latency_growth(b, 0);

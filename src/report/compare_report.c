@@ -701,7 +701,9 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	double oa = p->rows[BR_CMP_OVERSUBSCRIPTION].a, ob = p->rows[BR_CMP_OVERSUBSCRIPTION].b;
 	if (!isfinite(e->resident_rel) || !isfinite(e->throughput_rel))
 		note(c, "elasticity.missing", po);
-	else if (p->same_files || p->verdict == 2)
+	else if (p->same_files || c->in->same_files)
+		para(c, "elasticity.copy", po);     /* one run saved twice: nothing moved */
+	else if (p->verdict == 2)
 		/* one configuration twice: its changes are run-to-run variation,
 		 * and a ratio of two noises is no elasticity */
 		para(c, "elasticity.repeat", po);

@@ -204,7 +204,12 @@ x_list(const br_knee_group *G, int (*pred)(const br_knee_point *))
 static int pred_withheld(const br_knee_point *p) { return p->verdict_withheld; }
 static int pred_short_miss(const br_knee_point *p)
 {
-	return p->steady_state == 0 && !p->verdict_withheld && p->slo_evaluable && (!p->meets_slo || p->cannot_keep_up);
+	return p->steady_state == 0 && !p->verdict_withheld && p->slo_evaluable && !p->meets_slo;
+}
+/* short, latencies within the SLO, but the server fell behind: no SLO miss */
+static int pred_short_behind(const br_knee_point *p)
+{
+	return p->steady_state == 0 && !p->verdict_withheld && p->slo_evaluable && p->meets_slo && p->cannot_keep_up;
 }
 static int pred_short_other(const br_knee_point *p) { return p->steady_state == 0 && !p->slo_evaluable; }
 static int pred_short(const br_knee_point *p) { return p->steady_state == 0; }
@@ -299,9 +304,11 @@ littles_json(const br_knee_group *G)
 	json_object_set_new(o, "steady_state_min_windows", json_real(BR_KNEE_STEADY_WINDOWS));
 	json_object_set_new(o, "n_withheld", json_integer((json_int_t)G->n_withheld));
 	char *w = x_list(G, pred_withheld), *sm = x_list(G, pred_short_miss), *sh = x_list(G, pred_short);
-	char *so = x_list(G, pred_short_other);
+	char *so = x_list(G, pred_short_other), *sb = x_list(G, pred_short_behind);
 	json_object_set_new(o, "short_not_evaluable_x_labels", json_string(so));
+	json_object_set_new(o, "short_behind_x_labels", json_string(sb));
 	free(so);
+	free(sb);
 	json_object_set_new(o, "withheld_x_labels", json_string(w));
 	json_object_set_new(o, "short_miss_x_labels", json_string(sm));
 	json_object_set_new(o, "short_x_labels", json_string(sh));
@@ -933,6 +940,9 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 		const char *sm = json_string_value(json_object_get(ll, "short_miss_x_labels"));
 		if (sm && sm[0])
 			para(d, t, "steady.short_miss", go);
+		const char *sbh = json_string_value(json_object_get(ll, "short_behind_x_labels"));
+		if (sbh && sbh[0])
+			para(d, t, "steady.short_behind", go);
 		const char *so = json_string_value(json_object_get(ll, "short_not_evaluable_x_labels"));
 		if (so && so[0])
 			para(d, t, "steady.short_not_evaluable", go);

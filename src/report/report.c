@@ -439,6 +439,28 @@ failed_requests(ctx *c)
 }
 
 /*
+ * measured_cell: a gate term's "measured" text, and when the value is only
+ * a bound that settles the term (a stated p99 for an unstated p90), "at
+ * most X" / "at least X" as stderr and summary.json (value_is) say it;
+ * kept in p.
+ */
+static const char *
+measured_cell(ctx *c, strpool *p, const json_t *t)
+{
+	const char *m = json_string_value(json_object_get(t, "measured"));
+	const char *is = json_string_value(json_object_get(t, "value_is"));
+	if (m == NULL)
+		return "";
+	int upper = is && strcmp(is, "upper bound") == 0, lower = is && strcmp(is, "lower bound") == 0;
+	if (!upper && !lower)
+		return m;
+	json_t *o = json_pack("{s:s}", "value", m);
+	const char *s = keep(p, br_template_fill(c->t, upper ? "gate.at_most" : "gate.at_least", o));
+	json_decref(o);
+	return s;
+}
+
+/*
  * gate_section: the --fail-on verdict and one row per term, from the
  * summary's "gate" object; nothing without it.
  */
@@ -461,11 +483,10 @@ gate_section(ctx *c)
 		json_t *t = json_array_get(terms, i);
 		const char *st = json_string_value(json_object_get(t, "status"));
 		int ok = st && strcmp(st, "pass") == 0, unknown = st && strcmp(st, "unknown") == 0;
-		const char *measured = json_string_value(json_object_get(t, "measured"));
 		const char *src = json_string_value(json_object_get(t, "source"));
 		const char *why = json_string_value(json_object_get(t, "why_unknown"));
 		cells[i * 4] = json_string_value(json_object_get(t, "term"));
-		cells[i * 4 + 1] = measured ? measured : "";
+		cells[i * 4 + 1] = measured_cell(c, &p, t);
 		cells[i * 4 + 2] = fill(c, &p, ok ? "gate.pass" : unknown ? "gate.unknown" : "gate.fail");
 		cells[i * 4 + 3] = unknown && why ? why : src ? src : "";
 		hl[i] = ok ? 0 : 2;
@@ -522,14 +543,13 @@ campaign_gate(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
 				cap *= 2;
 				cells = br_xrealloc(cells, cap * 5 * sizeof *cells);
 			}
-			const char *measured = json_string_value(json_object_get(t, "measured"));
 			const char *src = json_string_value(json_object_get(t, "source"));
 			const char *why = json_string_value(json_object_get(t, "why_unknown"));
 			const char *term = json_string_value(json_object_get(t, "term"));
 			const char **row = &cells[n * 5];
 			row[0] = label ? label : "";
 			row[1] = term ? term : "";
-			row[2] = measured ? measured : "";
+			row[2] = measured_cell(c, &p, t);
 			row[3] = fill(c, &p, unknown ? "gate.unknown" : "gate.fail");
 			row[4] = unknown && why ? why : src ? src : "";
 			n++;
@@ -727,7 +747,8 @@ title_page(ctx *c)
 	if (!a->latency.from_arrays && a->latency.n_succeeded > 0)
 		para(c, b->backend && strncmp(b->backend, "sglang", 6) == 0 ? "glance.no_arrays_sglang" : "glance.no_arrays");
 	else if (a->latency.n_checks > a->latency.n_checks_empty)
-		para(c, a->latency.n_mismatches ? "glance.checks_bad" : a->latency.e2el_rebuilt ? "glance.checks_ok_rebuilt" :
+		para(c, a->latency.n_mismatches ? "glance.checks_bad" : a->latency.e2el_from_file ? "glance.checks_ok_ttft_only" :
+		    a->latency.e2el_rebuilt ? "glance.checks_ok_rebuilt" :
 		    "glance.checks_ok");
 	if (a->latency.from_arrays && a->latency.itl_stalls_known && a->latency.itl_stalls > 0)
 		para(c, "glance.stalls");
@@ -758,13 +779,13 @@ latency_section(ctx *c)
 	}
 	/* ITL from the file: the lists were empty, or every one was left out */
 	int itl_left_out = l->itl_from_file && l->n_itl_inconsistent > 0;
-	para(c, !l->from_arrays ? "latency.intro_file" : itl_left_out ? "latency.intro_arrays_itl_left_out" :
+	para(c, !l->from_arrays ? "latency.intro_file" : l->e2el_from_file ? "latency.intro_arrays_ttft_only" :
+	    itl_left_out ? "latency.intro_arrays_itl_left_out" :
 	    l->itl_array_absent ? "latency.intro_arrays_itl_absent" :
 	    l->itl_from_file ? "latency.intro_arrays_itl_file" : "latency.intro_arrays");
 	if (l->from_arrays && l->e2el_rebuilt)
 		para(c, "latency.e2el_rebuilt");
-	else if (l->from_arrays && l->e2el_from_file)
-		para(c, "latency.e2el_from_file");
+
 
 	const char *hdr[9];
 	static const char *cols[9] = { "latency.col_metric", "latency.col_count", "latency.col_mean",
@@ -804,7 +825,9 @@ latency_section(ctx *c)
 	if (l->from_arrays && l->m[BR_TTFT].count > 1 && l->m[BR_TTFT].count < 10000)
 		note(c, "latency.small_sample");   /* one request: the caveat single_request_ttft says it */
 
-	figure(c, "figL-latency-cdf", "latency.cdf_caption");
+	/* the figure's own caption names the metrics it draws (a file with
+	 * neither latencies nor ITLs draws TTFT alone) */
+	figure(c, "figL-latency-cdf", NULL);
 	{
 		const br_bench *b = &c->a->run->bench.runs[0];
 		if (isfinite(b->spec_decode_num_drafts) && b->spec_decode_num_drafts > 0) {
@@ -820,7 +843,8 @@ latency_section(ctx *c)
 
 	if (l->n_checks > 0) {
 		heading(c, 2, "latency.checks_heading");
-		para(c, l->n_mismatches ? "latency.checks_some_bad" : itl_left_out ? "latency.checks_all_ok_but_itl_left_out" :
+		para(c, l->n_mismatches ? "latency.checks_some_bad" : l->e2el_from_file ? "latency.checks_all_ok_ttft_only" :
+		    itl_left_out ? "latency.checks_all_ok_but_itl_left_out" :
 		    l->itl_array_absent ? "latency.checks_all_ok_but_itl_absent" :
 		    l->itl_from_file ? "latency.checks_all_ok_but_itl" : l->e2el_rebuilt ? "latency.checks_all_ok_rebuilt" :
 		    "latency.checks_all_ok");

@@ -214,6 +214,7 @@ pdftotext "$tmp/st/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfst.t
 check "campaigns by configuration name: PDF says how, and that one pair is arbitrary" \
 	bash -c "grep -qF 'runs are matched by configuration name' '$tmp/pdfst.txt' && grep -qF 'the pairing is arbitrary' '$tmp/pdfst.txt'"
 check "campaigns by name: summary.json says 'name'" [ "$(jget "$cs" pairs_matched_by)" = name ]
+check "campaigns by configuration name: every run paired, said without 'same name'" bash -c "grep -qF 'has a partner with the same configuration name in B' '$tmp/pdfst.txt' && ! grep -qF 'partner of the same name' '$tmp/pdfst.txt'"
 # the detailed pair: A's focus run's (c16-2048-512-r1, by name order) is a repeat, c64's pair a
 # controlled A/B (max_num_seqs 128 → 64 in B's log): the controlled one is shown (fifth breaker)
 sed -i "0,/'max_num_seqs': 128/s//'max_num_seqs': 64/" "$tmp/stB/c64-1024-256-r2/server.log"
@@ -268,7 +269,14 @@ rm -rf "$tmp/u_a" "$tmp/u_b" "$tmp/u_c"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp
 check "burstiness at request_rate inf: not a setting, not the one difference" \
 	[ "$(jget "$tmp/u_c/summary.json" focus.other_settings.burstiness)/$(jget "$tmp/u_c/summary.json" focus.n_differences)" = "null/0" ]
 pdftotext "$tmp/u_c/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/u_c.txt"
-check "a repeat: no elasticity ratio from two noises" bash -c "grep -qF 'A and B are one configuration run twice' '$tmp/u_c.txt' && ! grep -q 'each 1% more resident' '$tmp/u_c.txt'"
+check "a copy (r1 saved again): no elasticity, 'one run saved twice'" bash -c "grep -qF 'A and B are one run saved twice: every change is zero' '$tmp/u_c.txt' && ! grep -q 'each 1% more resident' '$tmp/u_c.txt'"
+# a true repeat (round 1 again with another seed): its changes are noise, no elasticity ratio from them
+"$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d['seed']=7; json.dump(d, open(sys.argv[2],'w'))" "$SRC/fixtures/configs/round1.json" "$tmp/r1seed.json"
+"$BIN" simulate "$tmp/r1seed.json" -o "$tmp/r1s" > /dev/null 2>&1
+"$BIN" compare "$tmp/r1" "$tmp/r1s" -o "$tmp/u_r" > /dev/null 2>&1
+pdftotext "$tmp/u_r/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/u_r.txt"
+check "a repeat: verdict same settings" [ "$(jget "$tmp/u_r/summary.json" focus.verdict)" = same_settings ]
+check "a repeat: no elasticity ratio from two noises" bash -c "grep -qF 'A and B are one configuration run twice' '$tmp/u_r.txt' && ! grep -q 'each 1% more resident' '$tmp/u_r.txt'"
 # the engine-config line: tensor_parallel_size=2 in B's "with config:" line while neither args
 # line lists it is the one difference; listed in B's args line too, it is counted once (as the arg)
 rm -rf "$tmp/u_a" "$tmp/u_b" "$tmp/u_c"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/u_b"; rm -rf "$tmp/u_a/report" "$tmp/u_b/report"
