@@ -213,6 +213,15 @@ typedef struct br_residency {
 } br_residency;
 
 /*
+ * br_kv_held_max_tokens (analysis.c; added): the most KV cache the running
+ * requests can hold, tokens: the running peak × (mean input + mean output
+ * + one block of rounding; the log's block size, else vLLM's 16). Prefix-
+ * cached blocks no request holds count as free in vLLM's and SGLang's
+ * usage. NAN when residency or the mean lengths are unknown.
+ */
+double br_kv_held_max_tokens(const br_run *run, const br_capacity *c, const br_residency *res);
+
+/*
  * br_kv_usage_above_held (analysis.c; added): 1 when a KV usage peak
  * (fraction of the pool) of at least 5% is more than twice held_max_frac,
  * the most the running requests can hold (running peak × (mean input +

@@ -19,6 +19,18 @@ br_kv_usage_above_held(double kv_peak_frac, double held_max_frac)
 	    kv_peak_frac > 2.0 * held_max_frac;
 }
 
+/* br_kv_held_max_tokens: see analysis_blocks.h. */
+double
+br_kv_held_max_tokens(const br_run *run, const br_capacity *c, const br_residency *res)
+{
+	if (!res->available || !br_isnum(res->running_peak) || !(res->running_peak > 0) || !c->available ||
+	    !br_isnum(c->mean_input_tokens) || !br_isnum(c->mean_output_tokens))
+		return NAN;
+	double bs = run && run->log ? run->log->block_size_tokens : NAN;
+	double block = br_isnum(bs) && bs > 0 ? bs : 16;   /* vLLM's default block */
+	return res->running_peak * (c->mean_input_tokens + c->mean_output_tokens + block);
+}
+
 /*
  * kv_usage_misread: the KV usage column peaks above 2× what the running
  * requests can hold (running peak × (mean input + mean output + one block)
@@ -32,14 +44,9 @@ br_kv_usage_above_held(double kv_peak_frac, double held_max_frac)
 static int
 kv_usage_misread(br_run *run, const br_capacity *c, br_residency *res)
 {
-	if (run == NULL || run->metrics == NULL || !res->available || !br_isnum(res->kv_peak_frac) ||
-	    !br_isnum(res->running_peak) || !(res->running_peak > 0) ||
-	    !c->available || !br_isnum(c->kv_pool_tokens) || !(c->kv_pool_tokens > 0) ||
-	    !br_isnum(c->mean_input_tokens) || !br_isnum(c->mean_output_tokens))
+	if (run == NULL || run->metrics == NULL || !br_isnum(c->kv_pool_tokens) || !(c->kv_pool_tokens > 0))
 		return 0;
-	double bs = run->log ? run->log->block_size_tokens : NAN;
-	double block = br_isnum(bs) && bs > 0 ? bs : 16;   /* vLLM's default block */
-	double held_tokens = res->running_peak * (c->mean_input_tokens + c->mean_output_tokens + block);
+	double held_tokens = br_kv_held_max_tokens(run, c, res);
 	double held = held_tokens / c->kv_pool_tokens;
 	if (!br_kv_usage_above_held(res->kv_peak_frac, held))
 		return 0;

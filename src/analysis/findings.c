@@ -356,17 +356,9 @@ gather(const br_analysis *a, facts *x)
 			x->d[D_OPEN_LOOP_KEPT] = ratio(ob->request_throughput_rps, ob->request_rate_rps);
 	}
 
-	/* the most KV cache the running requests can hold: the running peak ×
-	 * (mean input + mean output + one block of rounding) tokens, as a share
-	 * of the pool (prefix-cached blocks no request holds count as free in
-	 * vLLM's and SGLang's usage) */
-	const br_residency *rs = &a->residency;
-	if (rs->available && num(rs->running_peak) && rs->running_peak > 0 && c->available &&
-	    num(c->kv_pool_tokens) && c->kv_pool_tokens > 0 && num(c->mean_input_tokens) &&
-	    num(c->mean_output_tokens)) {
-		double bs = a->run && a->run->log ? a->run->log->block_size_tokens : NAN;
-		double block = num(bs) && bs > 0 ? bs : 16;   /* vLLM's default block */
-		x->d[D_KV_HELD_MAX_TOKENS] = rs->running_peak * (c->mean_input_tokens + c->mean_output_tokens + block);
+	/* the most KV cache the running requests can hold (br_kv_held_max_tokens), as a share of the pool */
+	if (num(c->kv_pool_tokens) && c->kv_pool_tokens > 0) {
+		x->d[D_KV_HELD_MAX_TOKENS] = br_kv_held_max_tokens(a->run, c, &a->residency);
 		x->d[D_KV_HELD_MAX_FRAC] = x->d[D_KV_HELD_MAX_TOKENS] / c->kv_pool_tokens;
 	}
 

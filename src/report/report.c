@@ -461,6 +461,27 @@ measured_cell(ctx *c, strpool *p, const json_t *t)
 }
 
 /*
+ * gate_cells: a gate term's term, measured, result and source cells into
+ * row[0..3] (strings borrowed from t or kept in p); returns 1 when it
+ * passed, sets *unknown for a term the inputs cannot give.
+ */
+static int
+gate_cells(ctx *c, strpool *p, const json_t *t, const char *row[4], int *unknown)
+{
+	const char *st = json_string_value(json_object_get(t, "status"));
+	int ok = st && strcmp(st, "pass") == 0;
+	*unknown = st && strcmp(st, "unknown") == 0;
+	const char *src = json_string_value(json_object_get(t, "source"));
+	const char *why = json_string_value(json_object_get(t, "why_unknown"));
+	const char *term = json_string_value(json_object_get(t, "term"));
+	row[0] = term ? term : "";
+	row[1] = measured_cell(c, p, t);
+	row[2] = fill(c, p, ok ? "gate.pass" : *unknown ? "gate.unknown" : "gate.fail");
+	row[3] = *unknown && why ? why : src ? src : "";
+	return ok;
+}
+
+/*
  * gate_section: the --fail-on verdict and one row per term, from the
  * summary's "gate" object; nothing without it.
  */
@@ -480,16 +501,8 @@ gate_section(ctx *c)
 	const char **cells = br_xcalloc(n * 4, sizeof *cells);
 	int *hl = br_xcalloc(n, sizeof *hl);
 	for (size_t i = 0; i < n; i++) {
-		json_t *t = json_array_get(terms, i);
-		const char *st = json_string_value(json_object_get(t, "status"));
-		int ok = st && strcmp(st, "pass") == 0, unknown = st && strcmp(st, "unknown") == 0;
-		const char *src = json_string_value(json_object_get(t, "source"));
-		const char *why = json_string_value(json_object_get(t, "why_unknown"));
-		cells[i * 4] = json_string_value(json_object_get(t, "term"));
-		cells[i * 4 + 1] = measured_cell(c, &p, t);
-		cells[i * 4 + 2] = fill(c, &p, ok ? "gate.pass" : unknown ? "gate.unknown" : "gate.fail");
-		cells[i * 4 + 3] = unknown && why ? why : src ? src : "";
-		hl[i] = ok ? 0 : 2;
+		int unknown;
+		hl[i] = gate_cells(c, &p, json_array_get(terms, i), &cells[i * 4], &unknown) ? 0 : 2;
 	}
 	const char *hdr[4] = { fill(c, &p, "gate.col_term"), fill(c, &p, "gate.col_measured"),
 	    fill(c, &p, "gate.col_result"), fill(c, &p, "gate.col_source") };
@@ -533,25 +546,16 @@ campaign_gate(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
 		k = k < json_array_size(others) ? k + 1 : 0;
 		const json_t *terms = json_object_get(gk, "terms");
 		for (size_t i = 0; i < json_array_size(terms); i++) {
-			const json_t *t = json_array_get(terms, i);
-			const char *st = json_string_value(json_object_get(t, "status"));
-			if (st != NULL && strcmp(st, "pass") == 0)
-				continue;
-			int unknown = st != NULL && strcmp(st, "unknown") == 0;
-			n_unknown += (size_t)unknown;
 			if (n == cap) {
 				cap *= 2;
 				cells = br_xrealloc(cells, cap * 5 * sizeof *cells);
 			}
-			const char *src = json_string_value(json_object_get(t, "source"));
-			const char *why = json_string_value(json_object_get(t, "why_unknown"));
-			const char *term = json_string_value(json_object_get(t, "term"));
+			int unknown;
 			const char **row = &cells[n * 5];
+			if (gate_cells(c, &p, json_array_get(terms, i), row + 1, &unknown))
+				continue;   /* a passed term: no row (the cells written are overwritten) */
 			row[0] = label ? label : "";
-			row[1] = term ? term : "";
-			row[2] = measured_cell(c, &p, t);
-			row[3] = fill(c, &p, unknown ? "gate.unknown" : "gate.fail");
-			row[4] = unknown && why ? why : src ? src : "";
+			n_unknown += (size_t)unknown;
 			n++;
 		}
 	}
