@@ -50,6 +50,9 @@ typedef struct br_sim_result {
 	double itl_p50_s, itl_p90_s, itl_p99_s;
 	double e2el_p50_s;
 	double output_throughput_tps;
+	/* the server's vllm:request_queue_time_seconds and
+	 * vllm:request_prefill_time_seconds means (NAN without requests) */
+	double queue_time_mean_s, prefill_time_mean_s;
 	size_t n_steps;                    /* engine steps executed */
 	struct br_sim_run *run;            /* private: what br_sim_write needs */
 } br_sim_result;

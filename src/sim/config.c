@@ -309,7 +309,8 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 
 	/* scheduler (before gpu: the pool is rounded to whole blocks) */
 	static const char *const k_sched[] = { "max_num_seqs", "max_num_batched_tokens",
-		"chunked_prefill", "block_size", "max_model_len", "watermark_frac", "reserve_full_isl", NULL };
+		"chunked_prefill", "block_size", "max_model_len", "watermark_frac", "reserve_full_isl",
+		"async_scheduling", NULL };
 	if (check_keys(sched, k_sched, path, "scheduler", cause) < 0)
 		goto out;
 	if (get_num(sched, "max_num_seqs", 256, 1, 0, 1e6, 1, &x, path, "scheduler", cause) < 0)
@@ -327,7 +328,8 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (get_num(sched, "watermark_frac", 0.0, 0, 0, 0.5, 0, &cfg->watermark_frac, path, "scheduler", cause) < 0)
 		goto out;
 	if (get_bool(sched, "chunked_prefill", 1, &cfg->chunked_prefill, path, "scheduler", cause) < 0 ||
-	    get_bool(sched, "reserve_full_isl", 1, &cfg->reserve_full_isl, path, "scheduler", cause) < 0)
+	    get_bool(sched, "reserve_full_isl", 1, &cfg->reserve_full_isl, path, "scheduler", cause) < 0 ||
+	    get_bool(sched, "async_scheduling", 1, &cfg->async_scheduling, path, "scheduler", cause) < 0)
 		goto out;
 
 	/* gpu */
@@ -501,6 +503,16 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		goto out;
 	}
 	free(engine);
+	if (cfg->engine != BR_ENGINE_VLLM) {
+		/* the one-step-ahead scheduler is modelled for vLLM only (its
+		 * SCHEDULED event feeds the queue and prefill histograms) */
+		if (json_object_get(sched, "async_scheduling") != NULL) {
+			fail(cause, path, "scheduler", "async_scheduling", "applies to engine \"vllm\" only; "
+			    "remove it for engine \"%s\"", cfg->engine == BR_ENGINE_SGLANG ? "sglang" : "llamacpp");
+			goto out;
+		}
+		cfg->async_scheduling = 0;
+	}
 	if (get_str(server, "engine_version", cfg->engine == BR_ENGINE_SGLANG ? "0.5.4" : "5489",
 	    &cfg->engine_version, path, "server", cause) < 0)
 		goto out;

@@ -124,6 +124,10 @@ summarize(const struct br_sim_run *run, br_sim_result *out)
 	out->itl_p99_s = itl_v[2];
 	free(itl);
 
+	const br_sim_hist *hq = &run->hist[H_QUEUE], *hp = &run->hist[H_PREFILL];
+	out->queue_time_mean_s = hq->count > 0 ? hq->sum / hq->count : NAN;
+	out->prefill_time_mean_s = hp->count > 0 ? hp->sum / hp->count : NAN;
+
 	out->n_preemptions = run->n_pre;
 	out->preemptions = run->pre;
 }

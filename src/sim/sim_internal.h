@@ -41,6 +41,7 @@ typedef struct br_sim_config {
 	int max_model_len;
 	double watermark_frac;       /* admission headroom for waiting requests (vLLM default 0.0) */
 	int reserve_full_isl;        /* admission needs blocks for the whole sequence (vLLM default true) */
+	int async_scheduling;        /* vLLM's scheduler works one step ahead (default true; vLLM only) */
 	/* workload */
 	int num_prompts;
 	br_sim_dist input_len, output_len;

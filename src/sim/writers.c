@@ -539,6 +539,8 @@ write_log(const struct br_sim_run *run, FILE *fp)
 		fprintf(fp, ", 'block_size': %d", c->block_size);
 	if (!c->chunked_prefill)
 		fprintf(fp, ", 'enable_chunked_prefill': False");
+	if (!c->async_scheduling)
+		fprintf(fp, ", 'async_scheduling': False");
 	fprintf(fp, ", 'enable_prefix_caching': False, 'enable_mfu_metrics': True}\n");
 	stamp(c, t0 + 0.1 * c->server_startup_s, ts, sizeof ts);
 	fprintf(fp, "%s %s [core.py:93] Initializing a V1 LLM engine (v%s) with config: model='%s', "

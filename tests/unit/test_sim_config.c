@@ -123,6 +123,12 @@ test_engine_key(void **state)
 	char *q = make_cfg("englong", "86864", "", "8192", "6144", "2");
 	char *slots = with_engine(q, "llamacpp");
 	expect_bad(slots, "scheduler.max_num_seqs", "672 tokens each");
+	/* async scheduling is modelled for vLLM only */
+	char *as = make_cfg("engasync", "86864", "\"async_scheduling\": false, ", "8192", "100", "2");
+	char *as_sg = with_engine(as, "sglang");
+	expect_bad(as_sg, "scheduler.async_scheduling", "engine \"vllm\" only");
+	free(as);
+	free(as_sg);
 	char *good = with_engine(p, "llamacpp");
 	br_sim_result r;
 	char *cause = NULL;

@@ -3,6 +3,7 @@
  * the comments are the reference reports'; tolerances are the task's).
  */
 #include "br_test.h"
+#include <unistd.h>
 #include "benchreport/sim.h"
 
 static void
@@ -64,6 +65,11 @@ test_round1(void **state)
 	assert_double_rel(r.itl_p99_s, 0.2156, 0.10);
 	assert_double_rel(r.output_throughput_tps, 438.8, 0.05);
 	assert_double_rel(r.e2el_p50_s, 270, 0.05);
+	/* server TTFT split: queue 177.6 s, prefill 1.06 s (async scheduling
+	 * stamps SCHEDULED one step early: about five steps of 0.21 s; 0.82 s
+	 * without it), simulated 176.4 s and 1.027 s */
+	assert_double_rel(r.queue_time_mean_s, 177.6, 0.05);
+	assert_double_rel(r.prefill_time_mean_s, 1.06, 0.05);
 	br_sim_result_free(&r);
 }
 
@@ -105,7 +111,59 @@ test_round2(void **state)
 	assert_double_rel(r.itl_p50_s, 0.02339, 0.05);
 	assert_double_abs(r.iteration_tokens_sum, 1048576.0, 0);
 	assert_true(r.n_preemptions > 0);
+	/* server split: queue 135.0 s, prefill 1.10 s (simulated 131.3 s and
+	 * 1.038 s: the step time is round 1's, 0.21 s, where round 2's ITL p99
+	 * says 0.228 s) */
+	assert_double_rel(r.queue_time_mean_s, 135.0, 0.05);
+	assert_double_rel(r.prefill_time_mean_s, 1.10, 0.10);
 	br_sim_result_free(&r);
+}
+
+/*
+ * Async scheduling's SCHEDULED stamp, by hand. Steps cost 0.1 s flat (no
+ * per-token cost), max_num_seqs 1, C = 2, three requests of 100 in / 3 out,
+ * no frontend time. Request 0 meets an idle engine at 0: stamped 0, prefill
+ * step 0-0.1, decodes to 0.3, when request 2 is sent. Request 1 (waiting
+ * since 0) is admitted at 0.3 after a step that ran 0.2-0.3, so it is
+ * stamped 0.2: queue 0.2 s, prefill 0.4 - 0.2 = 0.2 s; request 2 (sent at
+ * 0.3) likewise at 0.6, stamped 0.5: queue 0.2 s, prefill 0.2 s. Means:
+ * prefill (0.1 + 0.2 + 0.2) / 3, queue (0 + 0.2 + 0.2) / 3. Without async
+ * scheduling each prefill is its one step, 0.1 s, and the queues 0, 0.3 and
+ * 0.3 s. Which steps run is the same either way (client TTFT mean
+ * (0.1 + 0.4 + 0.4) / 3 = 0.3 s).
+ */
+static void
+test_async_stamp(void **state)
+{
+	(void)state;
+	static const struct { const char *async; double prefill_s, queue_s; } t[] = {
+		{ "true", (0.1 + 0.2 + 0.2) / 3, (0.0 + 0.2 + 0.2) / 3 },
+		{ "false", 0.1, (0.0 + 0.3 + 0.3) / 3 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		char path[] = "/tmp/br_async_stamp_XXXXXX";
+		int fd = mkstemp(path);
+		assert_true(fd >= 0);
+		FILE *fp = fdopen(fd, "w");
+		fprintf(fp, "{\"model\": {\"kv_bytes_per_token\": 1024, \"flops_per_token_c0\": 1e9},\n"
+		    " \"gpu\": {\"kv_pool_tokens\": 16384, \"fixed_s\": 0.1, \"per_prefill_token_s\": 0,\n"
+		    "  \"per_decode_token_s\": 0, \"per_context_token_s\": 0},\n"
+		    " \"scheduler\": {\"max_num_seqs\": 1, \"max_model_len\": 1024, \"async_scheduling\": %s},\n"
+		    " \"workload\": {\"num_prompts\": 3, \"input_len\": 100, \"output_len\": 3,\n"
+		    "  \"max_concurrency\": 2, \"frontend_delay_s\": 0, \"frontend_per_input_token_s\": 0}}\n",
+		    t[i].async);
+		fclose(fp);
+		br_sim_result r;
+		char *cause = NULL;
+		int rc = br_sim_run(path, &r, &cause);
+		unlink(path);
+		if (rc != 0)
+			fail_msg("async_scheduling %s: %s", t[i].async, cause ? cause : "?");
+		assert_double_abs(r.prefill_time_mean_s, t[i].prefill_s, 1e-9);
+		assert_double_abs(r.queue_time_mean_s, t[i].queue_s, 1e-9);
+		assert_double_abs(r.ttft_mean_s, 0.3, 1e-9);
+		br_sim_result_free(&r);
+	}
 }
 
 /* 1024/256 at C = 64: demand 64 × 1280 = 81,920 ≤ 86,864, so no
@@ -146,6 +204,7 @@ main(void)
 		cmocka_unit_test(test_round2),
 		cmocka_unit_test(test_small_fits),
 		cmocka_unit_test(test_max_num_seqs_10),
+		cmocka_unit_test(test_async_stamp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
