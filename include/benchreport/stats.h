@@ -99,12 +99,13 @@ size_t br_ranked_count_above(const br_ranked *r, double lim);
 void br_describe_ranked(const double *x, size_t n, const br_ranked *r, br_describe_t *out);
 /*
  * br_ranked_cdf: points (x[i], cdf[i]) on the sample's empirical CDF,
- * ascending, at most max_points: all values ((v_i, (i+1)/n)) when n <=
- * max_points; else the tail_points largest at their ranks, exactly, and
- * below them max_points − tail_points points evenly spaced in rank: on a
- * sorted copy the values at those ranks, on a bucket index the minimum and
- * the upper edge e of the bucket holding each rank at the exact share of
- * the sample <= e (a bucket spans 2^-12 of a binade or less: below a
+ * x strictly ascending and each a value of the sample, cdf[i] the exact
+ * share of the sample <= x[i] (ties count whole: 5,000 zeros in 250,000
+ * give (0, 0.02)), at most max_points: every distinct value when n <=
+ * max_points; else the tail_points largest ranks' values, and below them
+ * points evenly spaced in rank: on a sorted copy the values at those ranks,
+ * on a bucket index the minimum and the largest value of the bucket
+ * holding each rank (a bucket spans 2^-12 of a binade or less: below a
  * pixel). Out: *x and *cdf malloc'd (caller frees), returns the count.
  */
 size_t br_ranked_cdf(const br_ranked *r, size_t max_points, size_t tail_points, double **x, double **cdf);

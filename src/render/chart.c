@@ -181,12 +181,14 @@ exp_label(double v, char *tmp, size_t len)
 {
 	int e = (int)floor(log10(fabs(v)) + 1e-9);
 	double mant = v / pow(10.0, e);
+	/* a negative exponent takes the Unicode minus sign, as tick labels do */
+	const char *sign = e < 0 ? "\xe2\x88\x92" : "";
 	if (fabs(mant - 1) < 1e-9)
-		snprintf(tmp, len, "10<sup>%d</sup>", e);
+		snprintf(tmp, len, "10<sup>%s%d</sup>", sign, abs(e));
 	else {
 		char mb[32];
 		g_ascii_formatd(mb, sizeof mb, "%.3g", mant);
-		snprintf(tmp, len, "%s×10<sup>%d</sup>", mb, e);
+		snprintf(tmp, len, "%s×10<sup>%s%d</sup>", mb, sign, abs(e));
 	}
 }
 

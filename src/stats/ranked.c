@@ -304,42 +304,69 @@ br_ranked_cdf(const br_ranked *r, size_t max_points, size_t tail_points, double 
 		br_ranked_at(r, rank, m, px);
 		for (size_t i = 0; i < m; i++)
 			py[i] = (double)(rank[i] + 1) / (double)n;
+		if (r->sorted != NULL)
+			for (size_t i = 0; i < m; i++) {
+				/* the share at or below px[i]: past the last equal value */
+				size_t lo = rank[i] + 1, hi = n;
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+					if (r->sorted[mid] <= px[i])
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				py[i] = (double)lo / (double)n;
+			}
 		free(rank);
 		np = m;
 	} else {
-		/* the minimum, then the upper edge of the bucket holding each of
-		 * the evenly spaced ranks below the tail, at the exact share of
-		 * the sample at or below it (buckets reaching into the tail are
-		 * skipped), then the tail's values at their ranks */
+		/* the minimum at the share of values equal to it; then, for each
+		 * evenly spaced rank below the tail, the largest value of the
+		 * bucket holding it, at the exact share of the sample at or below
+		 * it (later buckets hold only larger values; buckets reaching into
+		 * the tail are skipped); then the tail's values at their ranks */
 		size_t bulk = max_points - tail_points, nbulk = n - tail_points;
-		size_t r0 = 0;
-		br_ranked_at(r, &r0, 1, &px[0]);
-		py[0] = 1.0 / (double)n;
+		size_t *rank = br_xmalloc((bulk + tail_points) * sizeof *rank);
+		size_t n_min = 0;
+		for (size_t i = 0; i < n; i++)
+			n_min += key_of(r->x[i]) == r->kmin;
+		rank[0] = 0;
+		py[0] = (double)n_min / (double)n;
 		np = 1;
 		size_t last_b = SIZE_MAX;
 		for (size_t i = 1; i < bulk && np < bulk; i++) {
 			size_t t = (size_t)((double)i * (double)(nbulk - 1) / (double)(bulk - 1) + 0.5);
 			size_t b = bucket_of_rank(r, t);
-			if (b == last_b || r->start[b + 1] > nbulk)
+			if (b == last_b || r->start[b + 1] > nbulk || r->start[b + 1] <= n_min)
 				continue;
 			last_b = b;
-			uint64_t edge = r->kmin + ((((uint64_t)b + 1) << r->shift) - 1);
-			if (edge > r->kmax || edge < r->kmin)
-				edge = r->kmax;
-			px[np] = r->scale * double_of(edge);
+			rank[np] = r->start[b + 1] - 1;
 			py[np] = (double)r->start[b + 1] / (double)n;
 			np++;
 		}
-		size_t *rank = br_xmalloc(tail_points * sizeof *rank + 1);
-		for (size_t i = 0; i < tail_points; i++)
-			rank[i] = nbulk + i;
-		br_ranked_at(r, rank, tail_points, px + np);
-		for (size_t i = 0; i < tail_points; i++)
+		for (size_t i = 0; i < tail_points; i++) {
+			rank[np + i] = nbulk + i;
 			py[np + i] = (double)(nbulk + i + 1) / (double)n;
+		}
 		np += tail_points;
+		br_ranked_at(r, rank, np, px);
 		free(rank);
+	}
+	/* ties: every point of a run of equal values takes the share of the
+	 * last (the ranks above it are all in the points: the whole sample, or
+	 * the contiguous tail), then each value is kept once */
+	for (size_t i = np - 1; i-- > 0;)
+		if (px[i] == px[i + 1])
+			py[i] = py[i + 1];
+	size_t w = 0;
+	for (size_t i = 0; i < np; i++) {
+		if (w > 0 && px[w - 1] == px[i])
+			w--;
+		px[w] = px[i];
+		py[w] = py[i];
+		w++;
 	}
 	*x = px;
 	*cdf = py;
-	return np;
+	return w;
 }

@@ -13,11 +13,13 @@
 
 /* key_of / double_of: map a double's bits to an unsigned key that sorts
  * like the double (flip all bits of negatives, the sign bit of the rest),
- * and back. -0.0 sorts before +0.0, which compare equal anyway. */
+ * and back. -0.0 takes +0.0's key (d + 0.0 is +0.0 for either zero), so
+ * equal values, which -0.0 and +0.0 are, always share a key. */
 static inline uint64_t
 key_of(double d)
 {
 	uint64_t u;
+	d += 0.0;
 	memcpy(&u, &d, sizeof u);
 	return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
 }

@@ -445,6 +445,62 @@ test_tick_labels(void **state)
 	assert_string_equal(b, "\xe2\x88\x92" "2×10<sup>299</sup>");
 	assert_int_equal(br_tick_label(90000, 10000, b, sizeof b), 0);
 	assert_string_equal(b, "90000");
+	/* a negative exponent takes the minus sign too */
+	assert_int_equal(br_tick_label(1e-6, NAN, b, sizeof b), 1);
+	assert_string_equal(b, "10<sup>\xe2\x88\x92" "6</sup>");
+}
+
+/* ink_height_px: rows holding a dark pixel when `text` (9 pt, markup as
+ * given) is replayed at 300 dpi, as figure PNGs are. */
+static int
+ink_height_px(const char *text, int markup)
+{
+	br_canvas *cv = br_canvas_new(60, 40);
+	br_cv_rgb(cv, 1, 1, 1);
+	br_cv_paint(cv);
+	br_cv_rgb(cv, 0, 0, 0);
+	br_text_draw(cv, text, 9, 0, markup, 10, 30, 0, 1, 0);
+	br_drawing *d = br_canvas_finish(cv);
+	int w = 60 * 300 / 72, h = 40 * 300 / 72;
+	cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cairo_t *cr = cairo_create(img);
+	cairo_scale(cr, 300.0 / 72, 300.0 / 72);
+	br_drawing_cairo(d, cr);
+	cairo_destroy(cr);
+	cairo_surface_flush(img);
+	const unsigned char *px = cairo_image_surface_get_data(img);
+	int stride = cairo_image_surface_get_stride(img), top = -1, bottom = -1;
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++) {
+			uint32_t v;
+			memcpy(&v, px + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
+			if ((v & 0xff) < 128) {
+				if (top < 0)
+					top = y;
+				bottom = y;
+				break;
+			}
+		}
+	cairo_surface_destroy(img);
+	br_drawing_free(d);
+	return top < 0 ? 0 : bottom - top + 1;
+}
+
+/*
+ * A superscript stays a superscript at 300 dpi: pango 1.50's own <sup>
+ * scaled the exponent from the device-space font, so "10<sup>6</sup>" had
+ * an exponent four times the size of the "10" (log axes of Figure L in the
+ * PNG files). The label's ink is now at most 1.5 times the height of a
+ * plain "10" (its digits raised by a third of the size: about 1.3).
+ */
+static void
+test_superscript_png(void **state)
+{
+	(void)state;
+	int plain = ink_height_px("10", 0), sup = ink_height_px("10<sup>6</sup>", 1);
+	assert_true(plain > 20);   /* 9 pt digits at 300 dpi: about 27 px */
+	if (!(sup > plain && sup <= plain * 3 / 2))
+		fail_msg("10<sup>6</sup> is %d px tall against %d px for \"10\"", sup, plain);
 }
 
 /* note_box: the extent (x, y, w, h, figure pt) of the recorded text t. */
@@ -890,6 +946,7 @@ main(void)
 		cmocka_unit_test(test_nice_ticks_linear),
 		cmocka_unit_test(test_nice_ticks_log),
 		cmocka_unit_test(test_tick_labels),
+		cmocka_unit_test(test_superscript_png),
 		cmocka_unit_test(test_text_cjk),
 		cmocka_unit_test(test_note_clear_of_marker),
 		cmocka_unit_test(test_line_breaks_at_gap),
