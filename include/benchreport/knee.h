@@ -117,6 +117,9 @@ typedef struct br_knee_point {
 	int failed_too_many;        /* (added) > 1% of the requests failed: the SLO is missed */
 	int slo_evaluable;          /* (added) 0 when a metric an SLO term names is absent: the run is
 	                               "not evaluable", neither meeting nor failing the SLO */
+	int slo_no_sample;          /* (added) 1 when that absence is no sample in the per-request
+	                               arrays: every request produced one output token, so it has
+	                               no TPOT and no ITL (the file's 0s are placeholders) */
 	int slo_source;             /* enum br_knee_source */
 	double goodput_rps;         /* good requests / duration, req/s; NAN unless FROM_ARRAYS */
 	double goodput_lo_rps, goodput_hi_rps;   /* (added) the range the file's percentiles allow

@@ -205,7 +205,12 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	const br_bench *b = &a->run->bench.runs[0];
 	int k = t->metric;
 	const char *name = br_latency_metric_name[k];
-	if (l->from_arrays && l->samples_ms[k] != NULL) {
+	/* the per-request arrays decide whenever the analysis took the metric
+	 * from them, even with no sample at all: a file's 0 for an empty set
+	 * (every request one token long: no ITL, no TPOT) is a placeholder */
+	int from_file = (k == BR_ITL && (l->itl_from_file || !b->has_itls)) ||
+	    ((k == BR_E2EL || k == BR_TPOT) && l->e2el_from_file);
+	if (l->from_arrays && !from_file && (l->samples_ms[k] != NULL || l->n_samples[k] == 0)) {
 		size_t n = l->n_samples[k];
 		if (n == 0) {
 			snprintf(o->why_unknown, sizeof o->why_unknown, "no %s sample: no successful request%s",
@@ -226,6 +231,15 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	}
 	if (b->completed == 0) {
 		snprintf(o->why_unknown, sizeof o->why_unknown, "no successful request");
+		return NAN;
+	}
+	if ((k == BR_ITL || k == BR_TPOT) && br_isnum(b->total_output_tokens) && br_isnum(b->completed) &&
+	    b->total_output_tokens <= b->completed) {
+		/* one output token a request (or none): no gap to time, so the
+		 * file's ITL / TPOT statistics are vLLM's 0 for an empty set */
+		snprintf(o->why_unknown, sizeof o->why_unknown, "no %s sample: every successful request "
+		    "produced at most one output token (%.0f tokens over %.0f requests), so the file's %s "
+		    "statistics are placeholders", name, b->total_output_tokens, b->completed, name);
 		return NAN;
 	}
 	int is_max = strcmp(t->stat, "max") == 0;   /* the maximum is p100 */

@@ -677,6 +677,8 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 			p->slo_term_ok[k] = -1;
 			unknown = 1;
 			p->meets_slo = 0;
+			if (arrays && b->completed > 0)
+				p->slo_no_sample = 1;   /* arrays, but no TPOT / ITL sample */
 		} else {
 			p->slo_term_ok[k] = br_slo_term_holds(t, v);
 			if (!p->slo_term_ok[k]) {
@@ -1399,7 +1401,12 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		if (isinf(in[i].bench->request_rate_rps) && !closed_of[i])
 			add_note(out, "The inf point sends every request at once: it measures the saturated server, "
 			    "not a steady state, and is plotted at the right end of the rate axis.");
-		if (pts[i].slo_source == BR_KNEE_UNKNOWN && !pts[i].slo_evaluable)
+		if (!pts[i].slo_evaluable && pts[i].slo_no_sample)
+			add_note(out, "Some runs have per-request arrays but no sample of a metric the SLO names: "
+			    "every request produced a single output token, so there is no TPOT or ITL (the file's "
+			    "0s for them are placeholders). The SLO is not evaluable for them; they neither meet "
+			    "nor fail it, and a setting none of whose runs is evaluable is left out of the knee.");
+		else if (pts[i].slo_source == BR_KNEE_UNKNOWN && !pts[i].slo_evaluable)
 			add_note(out, "Some runs lack a percentile the SLO needs (the file does not state it and has "
 			    "no per-request arrays): the SLO is not evaluable for them; they neither meet nor "
 			    "fail it, and a setting none of whose runs is evaluable is left out of the knee.");

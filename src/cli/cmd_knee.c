@@ -403,11 +403,18 @@ br_cmd_knee(int argc, char **argv)
 			printf("report: %s/report.pdf\n", br_outdir_path(od));
 		}
 		if (!res.any_meets) {
-			size_t n_eval = 0;
+			size_t n_eval = 0, n_no_sample = 0, n_pts = 0;
 			for (size_t g = 0; g < res.n_groups; g++)
-				for (size_t i = 0; i < res.groups[g].n; i++)
+				for (size_t i = 0; i < res.groups[g].n; i++) {
 					n_eval += (size_t)res.groups[g].pts[i].slo_evaluable;
-			if (n_eval == 0)
+					n_no_sample += (size_t)res.groups[g].pts[i].slo_no_sample;
+					n_pts++;
+				}
+			if (n_eval == 0 && n_no_sample == n_pts)
+				fprintf(stderr, "benchreport knee: the SLO %s is not evaluable for any run: every request "
+				    "produced a single output token, so there is no TPOT or ITL sample to hold to a "
+				    "limit (the files' 0s are placeholders)\n", slo.text);
+			else if (n_eval == 0)
 				fprintf(stderr, "benchreport knee: the SLO %s is not evaluable for any run: each lacks "
 				    "a percentile a term names (no per-request arrays, and the file does not state "
 				    "it); run vllm bench serve with --save-detailed\n", slo.text);

@@ -1052,8 +1052,11 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		size_t n_eval = 0;
 		for (size_t i = 0; i < G->n; i++)      /* judged: evaluable and long enough for a verdict */
 			n_eval += (size_t)(G->pts[i].slo_evaluable && !G->pts[i].verdict_withheld);
+		int all_no_sample = 1;   /* each unjudged run: arrays without a TPOT / ITL sample */
+		for (size_t i = 0; i < G->n; i++)
+			all_no_sample &= G->pts[i].slo_evaluable || G->pts[i].slo_no_sample;
 		if (n_eval == 0)      /* no run can be judged: neither "no run meets" nor "every setting meets" */
-			para(d, t, "group.not_evaluable", go);
+			para(d, t, all_no_sample ? "group.not_evaluable_no_sample" : "group.not_evaluable", go);
 		else if (G->knee_idx >= 0 && !G->pts[G->knee_idx].goodput_exact)
 			para(d, t, rate ? "group.knee_rate_bound" : "group.knee_concurrency_bound", go);
 		else if (G->knee_idx >= 0)

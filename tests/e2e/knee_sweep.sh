@@ -242,4 +242,21 @@ done
 "$BIN" knee "$tmp/strip" --slo 'ttft_p90<=2s' -o "$tmp/ks2" > /dev/null 2>&1
 check "no arrays, p90 from a p99: the PDF says which percentile decided" bash -c \
   "pdftotext '$tmp/ks2/report.pdf' - | tr -s ' \n' '  ' | grep -q 'ttft_p90 is not stated in these files: where a run shows met \\*, its stated p99 is within 2000 ms'"
+# Every request one output token long (output_len 1): the runs have
+# per-request arrays but no TPOT or ITL sample, so a TPOT term cannot be
+# judged, and the report says why (not "no per-request arrays").
+"$PY" - "$SRC/fixtures/configs/small-1024-256.json" "$tmp/one-token.json" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["workload"]["output_len"] = 1
+c["workload"]["num_prompts"] = 16
+c["workload"]["max_concurrency"] = 4
+json.dump(c, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" simulate "$tmp/one-token.json" -o "$tmp/one-token" > /dev/null 2>&1
+"$BIN" knee "$tmp/one-token" --slo 'ttft_p99<=10s,tpot_p99<=50ms' -o "$tmp/k1" > /dev/null 2> "$tmp/k1.err"
+check "one-token outputs: not evaluable, said why on stderr" grep -qF "every request produced a single output token" "$tmp/k1.err"
+check "one-token outputs: the PDF says why" bash -c \
+  "pdftotext '$tmp/k1/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'every request produced a single output token, so the runs have per-request arrays but no TPOT or ITL sample'"
+check "one-token outputs: not the no-arrays reason" bash -c "! grep -qF 'no per-request arrays' '$tmp/k1.err'"
 finish

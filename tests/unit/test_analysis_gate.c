@@ -243,6 +243,51 @@ test_gate_percentile_bounds(void **state)
 	}
 }
 
+/*
+ * Every request one output token long (output_len 1): no ITL and no TPOT
+ * exists, and the file's 0s for them are vLLM's value for an empty set. The
+ * gate must not pass on them: with per-request arrays (every ITL list
+ * empty) and without (16 output tokens over 16 requests), the terms are
+ * unknown; TTFT, which has samples, is evaluated (p99 = 500 ms, stated).
+ */
+static void
+test_gate_one_token_outputs(void **state)
+{
+	(void)state;
+	br_file_stat st[3] = { { .metric = "itl", .stat = "p", .percentile = 99, .value_ms = 0 },
+		{ .metric = "tpot", .stat = "p", .percentile = 99, .value_ms = 0 },
+		{ .metric = "ttft", .stat = "p", .percentile = 99, .value_ms = 500 } };
+	for (int arrays = 0; arrays < 2; arrays++) {
+		br_bench b = { .completed = 16, .failed = 0, .total_output_tokens = 16, .stats = st, .n_stats = 3,
+			.has_itls = arrays };
+		br_run run = { .bench = { .runs = &b, .n = 1 } };
+		br_analysis a = { .run = &run };
+		a.latency.from_arrays = arrays;   /* n_samples all 0: no ITL, no TPOT sample */
+		double ttft_ms = 500;
+		br_ranked *rk = br_ranked_new(&ttft_ms, 1, 1.0);
+		if (arrays) {
+			a.latency.samples_ms[BR_TTFT] = &ttft_ms;
+			a.latency.n_samples[BR_TTFT] = 1;
+			a.latency.ranked[BR_TTFT] = rk;
+		}
+		br_gate_spec s;
+		br_gate_result r;
+		char *cause = NULL;
+		if (br_gate_parse("itl_p99<=100ms,tpot_p99<=50ms,itl_max<=10s,ttft_p99<=1s", &s, &cause) != 0)
+			fail_msg("%s", cause);
+		br_gate_evaluate(&s, &a, &r);
+		for (int k = 0; k < 3; k++) {
+			if (r.terms[k].status != BR_GATE_UNKNOWN)
+				fail_msg("arrays %d, term %d: status %d, expected unknown", arrays, k, r.terms[k].status);
+			assert_non_null(strstr(r.terms[k].why_unknown, "sample"));
+		}
+		assert_int_equal(r.terms[3].status, BR_GATE_PASS);
+		assert_double_rel(r.terms[3].value, 500, 0);
+		assert_false(r.passed);
+		br_ranked_free(rk);
+	}
+}
+
 int
 main(void)
 {
@@ -252,6 +297,7 @@ main(void)
 		cmocka_unit_test(test_gate_evaluate_tiny),
 		cmocka_unit_test(test_gate_unknown_fails),
 		cmocka_unit_test(test_gate_percentile_bounds),
+		cmocka_unit_test(test_gate_one_token_outputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
