@@ -641,6 +641,44 @@ log_series(br_run *r)
 	for (size_t i = 0; i < l->n_stats; i++)
 		if (!isfinite(l->stats[i].t_s) || (i > 0 && l->stats[i].t_s < l->stats[i - 1].t_s))
 			return 0;
+	/* a bench result without a date (SGLang's JSONL states none) cannot pick
+	 * its own lines out of a longer log (provenance checks the dated ones):
+	 * the lines stand in only when they span about the run, and when the
+	 * requests they show in the system agree with the bench's own Little's
+	 * law (L = completed / duration × mean E2EL) within a factor of 3 */
+	const br_bench *b = r->bench.n > 0 ? &r->bench.runs[0] : NULL;
+	if (b != NULL && b->date == NULL && br_isnum(b->duration_s) && b->duration_s > 0) {
+		double t0 = l->stats_epoch0_s + l->stats[0].t_s, t1 = l->stats_epoch0_s + l->stats[l->n_stats - 1].t_s;
+		char a[32], c[32];
+		time_t tt0 = (time_t)t0, tt1 = (time_t)t1;
+		struct tm tm0, tm1;
+		gmtime_r(&tt0, &tm0);
+		gmtime_r(&tt1, &tm1);
+		strftime(a, sizeof a, "%Y-%m-%d %H:%M:%S", &tm0);
+		strftime(c, sizeof c, "%Y-%m-%d %H:%M:%S", &tm1);
+		if (t1 - t0 > 2 * b->duration_s + 120) {
+			br_run_add_warning(r, "%s: its %zu batch lines cover %s to %s UTC, far longer than the "
+			    "bench's %.0f s run, and the bench result states no date to pick this run's lines by: "
+			    "they are not used as the run's series", br_basename(l->source_path), l->n_stats, a, c,
+			    b->duration_s);
+			return 0;
+		}
+		double e2el_ms = br_bench_file_stat(b, "e2el", "mean", NAN);
+		double L = br_isnum(b->completed) && br_isnum(e2el_ms) ? b->completed / b->duration_s * e2el_ms / 1000 : NAN;
+		double sum = 0;
+		for (size_t i = 0; i < l->n_stats; i++)
+			sum += (br_isnum(l->stats[i].running) ? l->stats[i].running : 0) +
+			    (br_isnum(l->stats[i].waiting) ? l->stats[i].waiting : 0);
+		double seen = sum / (double)l->n_stats;
+		if (br_isnum(L) && L >= 2 && (seen < L / 3 || seen > 3 * L)) {
+			br_run_add_warning(r, "%s: its %zu batch lines (%s to %s UTC) show %.1f requests in the "
+			    "system on average, where the bench's own Little's law gives %.1f (%.4g req/s × %.3f s "
+			    "mean E2EL), and the bench result states no date to tie them to this run: they are not "
+			    "used as the run's series", br_basename(l->source_path), l->n_stats, a, c, seen, L,
+			    b->completed / b->duration_s, e2el_ms / 1000);
+			return 0;
+		}
+	}
 	br_series *s = br_xcalloc(1, sizeof *s);
 	size_t c_run = br_series_add_col(s, "sglang:num_running_reqs");
 	size_t c_wait = br_series_add_col(s, "sglang:num_queue_reqs");

@@ -309,6 +309,13 @@ if [ -f "$REAL/engines/sglang/llama_405b_online_output.jsonl" ]; then
 	check "real SGLang log: KV pool 46611 (max_total_num_tokens)" [ "$(jget "$r" capacity.kv_pool_tokens)" = 46611 ]
 	check "real SGLang log: TP 4 from the rank tags" [ "$(jget "$r" server_log.tensor_parallel_size)" = 4 ]
 	check "real SGLang JSONL: 2400 completed (its last result)" [ "$(jget "$r" bench.completed)" = 2400 ]
+	# tenth breaker: the JSONL states no date and the log's batch lines span
+	# 2025-03-08 to 2025-09-03: they are not this run's series
+	"$BIN" "$tmp/sgreal" -o "$tmp/sgreal-rep2" > /dev/null 2> "$tmp/sgreal.err"
+	check "undated SGLang bench, log lines of other days: not used as the series" \
+		grep -qF "the bench result states no date to pick this run's lines by" "$tmp/sgreal.err"
+	check "undated SGLang bench, log lines of other days: no residency" \
+		[ "$(jget "$tmp/sgreal-rep2/summary.json" residency.available)" = False ]
 	# knee on the real SGLang sweep (fourth breaker): its lines state no num_prompts, so the
 	# next runs' floor is the knee run's 600 requests (completed + failed), the commands are
 	# SGLang's bench_serving and the queue gauge is sglang:num_queue_reqs
