@@ -341,6 +341,12 @@ typedef struct br_log_timings {
 	double eval_ms_per_token_p50, eval_ms_per_token_p99;  /* generation time / tokens */
 	double eval_tps_p50;           /* per request: tokens / generation time, tokens/s */
 	double client_tpot_p50_ms;     /* the client's TPOT p50 beside it (latency block), NAN */
+	double bench_input_tokens_mean, bench_output_tokens_mean;   /* the bench's per completed
+	                                  request (tokens), NAN when it states no totals */
+	int tokens_disagree;           /* the lines generated more than 10% (+1 token) more or
+	                                  fewer tokens per request than the bench's requests, or
+	                                  evaluated more prompt tokens than they sent: they are
+	                                  not this run's requests */
 } br_log_timings;
 
 /*

@@ -498,6 +498,20 @@ log_cap_reached(const br_analysis *a)
 }
 
 /*
+ * oversubscribed: the demand of the requests in flight, C_eff·(in + out),
+ * exceeds the KV pool by more than OVERSUB_MIN. With one request at a time
+ * (C_eff <= 1) nothing shares the pool, so nothing can queue for it or be
+ * preempted by another: a request longer than its context is
+ * slot_context_short's finding, not oversubscription.
+ */
+static int
+oversubscribed(const br_capacity *c)
+{
+	return c->available && num(c->oversubscription) && c->oversubscription > OVERSUB_MIN &&
+	    !(num(c->effective_concurrency) && c->effective_concurrency <= 1);
+}
+
+/*
  * queue_holder: what the queued requests waited for. HOLD_KV when the KV
  * cache filled: its usage peak reached KV_FULL_FRAC of the pool, or left
  * less room than one mean prompt (1 − input / P: the admission gate needs
@@ -519,7 +533,7 @@ queue_holder(const br_analysis *a, const facts *x)
 	if (c->available && num(c->kv_pool_tokens) && c->kv_pool_tokens > 0 && num(c->mean_input_tokens) &&
 	    1 - c->mean_input_tokens / c->kv_pool_tokens < full)
 		full = 1 - c->mean_input_tokens / c->kv_pool_tokens;
-	int oversub = c->available && num(c->oversubscription) && c->oversubscription > OVERSUB_MIN;
+	int oversub = oversubscribed(c);
 	/* a KV usage series decides; without one, a preemption or demand above
 	 * the pool stands in for it */
 	int kv_full = num(kv_peak) ? kv_peak >= full : (num(x->preemptions) && x->preemptions > 0) || oversub;
@@ -544,8 +558,7 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	const br_capacity *c = &a->capacity;
 	const br_residency *res = &a->residency;
 	int slow = decode_slow(x), exploded = ttft_exploded(x), holder = queue_holder(a, x);
-	int oversub = c->available && num(c->oversubscription) &&
-	    c->oversubscription > OVERSUB_MIN;
+	int oversub = oversubscribed(c);
 
 	/* One engine step stalled several requests at once (latency.c stall_event). */
 	if (a->latency.stall_event_known &&
@@ -686,12 +699,11 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	/* Soft degradation: overloaded (oversubscribed or preempting), yet every
 	 * prompt completed and none failed (all three counts known). */
 	const br_bench *sb = a->run && a->run->bench.n > 0 ? &a->run->bench.runs[0] : NULL;
-	int overloaded = (num(x->preemptions) && x->preemptions > 0) || (a->capacity.available &&
-	    num(a->capacity.oversubscription) && a->capacity.oversubscription > OVERSUB_MIN);
+	int overloaded = (num(x->preemptions) && x->preemptions > 0) || oversubscribed(&a->capacity);
 	if (overloaded && sb && num(sb->failed) && sb->failed == 0 && num(sb->completed) &&
 	    num(sb->num_prompts) && sb->completed == sb->num_prompts && sb->completed > 0) {
 		int pre = num(x->preemptions) && x->preemptions > 0;
-		int over = a->capacity.available && num(a->capacity.oversubscription);
+		int over = oversubscribed(&a->capacity);
 		add(f, pre && over ? "soft_degradation" : pre ? "soft_degradation_preemptions" :
 		    "soft_degradation_no_preemption", BR_SEV_INFO, BR_FINDING);
 	}
@@ -726,8 +738,7 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 {
 	const br_run *r = a->run;
 	const br_capacity *c = &a->capacity;
-	int oversub = c->available && num(c->oversubscription) &&
-	    c->oversubscription > OVERSUB_MIN;
+	int oversub = oversubscribed(c);
 
 	/* --max-num-seqs = floor(log max concurrency): only when oversubscribed
 	 * (demand with C_eff above the pool) AND > 0 preemptions — the cap then

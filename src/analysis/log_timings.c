@@ -68,8 +68,24 @@ br_analyze_log_timings(const br_run *run, const br_latency *lat, br_log_timings 
 		out->eval_ms_per_token_p99 = p_of(ems, ne, 99);
 		out->eval_tps_p50 = p_of(etps, net, 50);
 	}
-	if (run->bench.n > 0)
-		out->bench_completed = run->bench.runs[0].completed;
+	out->bench_input_tokens_mean = out->bench_output_tokens_mean = NAN;
+	if (run->bench.n > 0) {
+		const br_bench *b = &run->bench.runs[0];
+		out->bench_completed = b->completed;
+		if (br_isnum(b->completed) && b->completed > 0) {
+			out->bench_input_tokens_mean = b->total_input_tokens / b->completed;
+			out->bench_output_tokens_mean = b->total_output_tokens / b->completed;
+		}
+		/* the same requests generated the same tokens (eval tokens are
+		 * every generated token, as output_lens count them); a cached
+		 * prefix only lowers the prompt tokens evaluated, never raises
+		 * them */
+		double bo = out->bench_output_tokens_mean, bi = out->bench_input_tokens_mean;
+		if (out->available && br_isnum(bo) && fabs(out->eval_tokens_mean - bo) > 0.1 * bo + 1)
+			out->tokens_disagree = 1;
+		if (out->available && br_isnum(bi) && out->prompt_tokens_mean > 1.1 * bi + 1)
+			out->tokens_disagree = 1;
+	}
 	if (lat != NULL && lat->m[BR_TPOT].count > 0)
 		out->client_tpot_p50_ms = lat->m[BR_TPOT].median;
 	free(pms);

@@ -728,7 +728,11 @@ title_page(ctx *c)
 		int contradicted = lg && isfinite(lg->max_num_seqs) && !isfinite(br_log_cap(r, &seen, &where));
 		if (capped && contradicted)
 			capped = 2;
-		para(c, a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
+		/* one request at a time shares the pool with nothing: it does not
+		 * queue for it, it simply does not fit */
+		int single = br_isnum(a->capacity.effective_concurrency) && a->capacity.effective_concurrency <= 1;
+		para(c, a->capacity.oversubscription > 1.0 && single ? "glance.single_too_long" :
+		    a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
 		    preempted ? "glance.fits_yet_preempted" : log_preempted ? "glance.fits_log_preempted" :
 		    capped == 1 ? "glance.fits_capped" : capped_slots ? "glance.fits_capped_slots" : "glance.fits");
 		if (contradicted) {
@@ -1440,7 +1444,8 @@ log_timings_section(ctx *c)
 		return;
 	strpool p = { 0 };
 	heading(c, 2, "log_timings.heading");
-	para(c, br_isnum(t->bench_completed) && t->bench_completed == (double)t->n ?
+	int same_n = br_isnum(t->bench_completed) && t->bench_completed == (double)t->n;
+	para(c, t->tokens_disagree ? "log_timings.intro_other_tokens" : same_n ?
 	    "log_timings.intro_same_n" : "log_timings.intro_other_n");
 	const char *hdr[2] = { fill(c, &p, "capacity.col_quantity"), fill(c, &p, "capacity.col_value") };
 	const char *cells[2 * 6];
@@ -1459,9 +1464,12 @@ log_timings_section(ctx *c)
 	const enum br_align al[2] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT };
 	br_pdf_table bt = { .n_cols = 2, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
 	br_pdf_table(c->d, &bt);
-	if (br_isnum(t->client_tpot_p50_ms) && br_isnum(t->eval_ms_per_token_p50) &&
-	    br_isnum(t->bench_completed) && t->bench_completed == (double)t->n)
-		para(c, "log_timings.vs_client");
+	/* the client cannot see tokens faster than the server made them: a
+	 * negative difference says the two medians are not of the same
+	 * requests, not that the client added a negative overhead */
+	if (br_isnum(t->client_tpot_p50_ms) && br_isnum(t->eval_ms_per_token_p50) && same_n && !t->tokens_disagree)
+		para(c, t->client_tpot_p50_ms >= t->eval_ms_per_token_p50 ? "log_timings.vs_client" :
+		    "log_timings.vs_client_negative");
 	strpool_free(&p);
 }
 

@@ -310,6 +310,9 @@ log_timings_json(const br_log_timings *t)
 	set(o, "eval_tps_p50", jnum(t->eval_tps_p50));
 	set(o, "client_tpot_p50_ms", jnum(t->client_tpot_p50_ms));
 	set(o, "client_minus_server_ms", jnum(t->client_tpot_p50_ms - t->eval_ms_per_token_p50));
+	set(o, "bench_input_tokens_mean", jnum(t->bench_input_tokens_mean));
+	set(o, "bench_output_tokens_mean", jnum(t->bench_output_tokens_mean));
+	set(o, "tokens_disagree", json_boolean(t->tokens_disagree));
 	return o;
 }
 

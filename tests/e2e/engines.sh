@@ -334,4 +334,22 @@ sys.exit(0 if all(c.startswith('python3 -m sglang.bench_serving') for c in n['co
 else
 	echo "note: $REAL/engines not found; real SGLang files skipped"
 fi
+
+# tenth breaker: a real one-at-a-time bench (4,096 in / 256 out, C = 1) beside a
+# llama-server log of another workload (4 prompt tokens, 128 generated): the
+# timing lines are not this run's, and with one request at a time nothing waits
+if [ -f "$REAL/bench/glm52-batch1-detailed.json" ]; then
+	mkdir -p "$tmp/llreal"
+	cp "$REAL/bench/glm52-batch1-detailed.json" "$tmp/llreal/stress.json"
+	cp "$SRC/fixtures/engines/llama-server-b5489.log" "$tmp/llreal/server.log"
+	"$BIN" "$tmp/llreal" -o "$tmp/llreal-rep" -q > /dev/null 2>&1
+	r="$tmp/llreal-rep/summary.json"
+	pdftotext "$tmp/llreal-rep/report.pdf" - | tr -s ' \n' '  ' > "$tmp/llreal.txt"
+	check "log timing lines of another workload: tokens_disagree" [ "$(jget "$r" log_timings.tokens_disagree)" = True ]
+	check "log timing lines of another workload: said, not set against TPOT" \
+		grep -qF "they are not this run's requests" "$tmp/llreal.txt"
+	check "log timing lines of another workload: no negative client overhead" bash -c "! grep -q 'a difference of -' '$tmp/llreal.txt'"
+	check "one request at a time: it does not fit, nothing waits" grep -qF "One request at a time needs 4,352 tokens" "$tmp/llreal.txt"
+	check "one request at a time: no 'shortage became waiting'" bash -c "! grep -q 'became waiting\|expect queueing' '$tmp/llreal.txt'"
+fi
 finish
