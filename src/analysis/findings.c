@@ -508,7 +508,7 @@ static int
 oversubscribed(const br_capacity *c)
 {
 	return c->available && num(c->oversubscription) && c->oversubscription > OVERSUB_MIN &&
-	    !(num(c->effective_concurrency) && c->effective_concurrency <= 1);
+	    !(num(c->effective_concurrency) && c->effective_concurrency > 0 && c->effective_concurrency <= 1);
 }
 
 /*

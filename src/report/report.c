@@ -730,7 +730,8 @@ title_page(ctx *c)
 			capped = 2;
 		/* one request at a time shares the pool with nothing: it does not
 		 * queue for it, it simply does not fit */
-		int single = br_isnum(a->capacity.effective_concurrency) && a->capacity.effective_concurrency <= 1;
+		int single = br_isnum(a->capacity.effective_concurrency) && a->capacity.effective_concurrency > 0 &&
+		    a->capacity.effective_concurrency <= 1;
 		para(c, a->capacity.oversubscription > 1.0 && single ? "glance.single_too_long" :
 		    a->capacity.oversubscription > 1.0 ? "glance.oversubscribed" :
 		    preempted ? "glance.fits_yet_preempted" : log_preempted ? "glance.fits_log_preempted" :

@@ -602,6 +602,17 @@ test_oversub_and_cliff_boundaries(void **state)
 	assert_false(has(&f, "throughput_cliff"));
 	f.a.residency.resident_share = 0.49;
 	assert_true(has(&f, "throughput_cliff"));
+	/* one request at a time shares the pool with nothing: a request longer
+	 * than the pool is not oversubscription (tenth breaker: C = 1 read
+	 * "expect queueing" and "the shortage became waiting") */
+	double c_eff = f.a.capacity.effective_concurrency;
+	f.a.capacity.effective_concurrency = 1;
+	assert_false(has(&f, "oversubscribed"));
+	assert_false(has(&f, "throughput_cliff"));
+	assert_false(has(&f, "soft_degradation"));
+	f.a.capacity.effective_concurrency = 2;
+	assert_true(has(&f, "oversubscribed"));
+	f.a.capacity.effective_concurrency = c_eff;
 	f.a.capacity.available = 0;
 	assert_false(has(&f, "oversubscribed"));
 	assert_false(has(&f, "throughput_cliff"));
