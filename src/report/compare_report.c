@@ -707,6 +707,9 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		/* one configuration twice: its changes are run-to-run variation,
 		 * and a ratio of two noises is no elasticity */
 		para(c, "elasticity.repeat", po);
+	else if (p->different_engines)
+		/* two servers: no change is any setting's, so no ratio either */
+		para(c, "elasticity.engines", po);
 	else if (e->available && e->pool_changed && isfinite(oa) && isfinite(ob) && oa <= 1 && ob <= 1)
 		/* the demand fits both pools: the pool bound neither run */
 		para(c, "elasticity.pool_not_binding", po);

@@ -86,6 +86,8 @@ check "compare: same workload" [ "$(jget "$c" pairs.0.same_workload)" = True ]
 only_a=$(jget "$c" pairs.0.only_a_series_text)
 check "compare: vLLM's FLOPs counter listed as only A's" grep -q 'vllm:estimated_flops_per_gpu_total' <<< "$only_a"
 check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_series_text)" = null ]
+check "compare across engines: no elasticity ratio (tenth breaker)" bash -c \
+	"pdftotext '$tmp/cmp/report.pdf' - | tr -s ' \n' '  ' | grep -q 'A and B ran on different engines: resident .* so no elasticity is computed' && ! pdftotext '$tmp/cmp/report.pdf' - | tr -s ' \n' '  ' | grep -q 'each 1% more'"
 
 # two SGLang runs compared through their ServerArgs lines: B doubles the chunked
 # prefill (2048 -> 4096) and draws another seed; random_seed (drawn at each start)
