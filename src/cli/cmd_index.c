@@ -47,13 +47,20 @@ br_cmd_index(int argc, char **argv)
 	}
 	char *cause = NULL;
 	size_t rows = 0;
+	/* an index benchreport wrote is replaced whichever form it had (a CSV
+	 * index by a JSONL one and back), as the README says */
+	char *other = NULL;
 	if (out != NULL && br_output_replaceable(out, jsonl ? "{\"summary_path\"" : "summary_path,report_kind,",
-	    &cause) != 0) {
+	    &cause) != 0 && br_output_replaceable(out, jsonl ? "summary_path,report_kind," : "{\"summary_path\"",
+	    &other) != 0) {
+		free(other);
 		fprintf(stderr, "benchreport index: -o %s\n", cause);
 		free(cause);
 		free(inputs);
 		return BR_EXIT_USAGE;
 	}
+	free(cause);   /* the first form's refusal, when the other form matched */
+	cause = NULL;
 	int rc = br_archive_index(inputs, n, out, jsonl, skip_bad, stderr, &rows, &cause);
 	if (rc != 0) {
 		fprintf(stderr, "benchreport index: %s\n", cause);

@@ -134,6 +134,19 @@ row_value(const index_src *r, size_t c)
 		json_t *v = path_get(r->run, p);
 		if (v == NULL || json_is_object(v) || json_is_array(v))
 			return json_null();
+		/* a block the report could not compute keeps its fields at 0 and
+		 * false (ledger.n_agree, preemptions.count_is_lower_bound): in the
+		 * index they are unknown, never 0 */
+		char block[64];
+		const char *dot = strchr(p, '.');
+		if (dot != NULL && (size_t)(dot - p) < sizeof block) {
+			memcpy(block, p, (size_t)(dot - p));
+			block[dot - p] = '\0';
+			json_t *b = json_object_get(r->run, block);
+			if (json_is_false(json_object_get(b, "available")) ||
+			    (strcmp(block, "preemptions") == 0 && json_is_false(json_object_get(b, "count_available"))))
+				return json_null();
+		}
 		/* "inf" request rate stays a string; other strings verbatim */
 		return json_incref(v);
 	}

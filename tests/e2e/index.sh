@@ -101,4 +101,20 @@ mkdir -p "$tmp/empty"
 "$BIN" index "$tmp/empty" > "$tmp/empty.csv" 2> "$tmp/empty.err"; rc=$?
 check "empty folder: exit 0 (got $rc), the header only" bash -c "[ $rc -eq 0 ] && [ \$(wc -l < '$tmp/empty.csv') -eq 1 ]"
 check "empty folder: says it found no summary.json" grep -q "no summary.json of a benchreport report under" "$tmp/empty.err"
+# a run without metrics: its ledger and preemption count were never computed,
+# so the index leaves them empty (unknown), never 0 / false (tenth breaker)
+mkdir -p "$tmp/nom" "$tmp/nomarch"
+cp "$SRC/fixtures/runs/tiny/stress.json" "$SRC/fixtures/runs/tiny/server.log" "$tmp/nom/"
+"$BIN" "$tmp/nom" -o "$tmp/nomarch/r" --quiet > /dev/null 2>&1
+"$BIN" index "$tmp/nomarch" -o "$tmp/nom.csv" > /dev/null 2>&1
+check "no metrics: ledger and lower-bound columns empty, not 0/false" "$PY" - "$tmp/nom.csv" <<'PYEOF'
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1], newline="")))[0]
+bad = {k: r[k] for k in ("ledger_n_agree", "ledger_n_disagree", "preemptions_is_lower_bound", "running_mean") if r[k] != ""}
+sys.exit(1 if bad else 0)
+PYEOF
+# an index benchreport wrote is replaced in the other form too (README: "replaced
+# only when it is an index benchreport wrote"; tenth breaker)
+"$BIN" index "$tmp/nomarch" -o "$tmp/nom.csv" --jsonl > /dev/null 2>&1; rc=$?
+check "a CSV index replaced by a JSONL one: exit 0 (got $rc)" bash -c "[ $rc -eq 0 ] && head -c 16 '$tmp/nom.csv' | grep -q '{\"summary_path\"'"
 finish
