@@ -153,7 +153,8 @@ int br_parse_duration_s(const char *text, double *out_s);
  * when the log holds none, *cause then NULL; NULL with *cause when it
  * cannot be read). The block begins at the earliest of a run of start-up
  * lines ("vLLM API server version", "non-default args", SGLang
- * "server_args=", llama.cpp "system_info:") with no line of a server at
+ * "server_args=", llama.cpp "build: N (hash)", "system_info:" or
+ * "main: loading model") with no line of a server at
  * work (a stats line, a request) between them, so a restart after an
  * earlier run starts a new block; it ends at "Application startup
  * complete", the first line of work, or 2,000 lines. Taken at the start, it

@@ -15,7 +15,8 @@
 
 /* Lines that open a server's start-up block, and the one that closes it. */
 static const char *const startup_marks[] = {
-	"vLLM API server version", "non-default args", "server_args=", "system_info:", NULL
+	"vLLM API server version", "non-default args", "server_args=", "system_info:",
+	"main: loading model", NULL
 };
 #define STARTUP_DONE "Application startup complete"
 /* lines of a server at work: the start-up block ends before the first one */
@@ -48,7 +49,11 @@ startup_block(const char *data, size_t off, size_t *b0, size_t *b1)
 	for (size_t p = 0; p < off;) {
 		const char *nl = memchr(data + p, '\n', off - p);
 		size_t e = nl ? (size_t)(nl - data) : off;
-		if (line_has(data + p, e - p, startup_marks)) {
+		/* llama-server opens with "build: 5489 (hash) ..." (system_info
+		 * follows in a real log, but not in every excerpt of one) */
+		int build_line = e - p > 8 && memcmp(data + p, "build: ", 7) == 0 && data[p + 7] >= '0' &&
+		    data[p + 7] <= '9';
+		if (build_line || line_has(data + p, e - p, startup_marks)) {
 			mark_off = br_xrealloc(mark_off, (n_marks + 1) * sizeof *mark_off);
 			mark_work = br_xrealloc(mark_work, (n_marks + 1) * sizeof *mark_work);
 			mark_off[n_marks] = p;
