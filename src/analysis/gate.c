@@ -141,7 +141,9 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 		val *= scale;
 		snprintf(t->unit, sizeof t->unit, "%s", unit);
 	} else if (t->quantity == BR_GATE_FAILED_PCT && strcmp(unit, "%") == 0) {
-		;   /* failed_pct<=5% reads as failed_pct<=5: the quantity is in % already */
+		/* failed_pct<=5% reads as failed_pct<=5: the quantity is in % already;
+		 * the term's text keeps the % the user wrote */
+		snprintf(t->unit, sizeof t->unit, "%%");
 	} else if (*unit != '\0')
 		return term_error(cause, idx, s, len, "a plain number after the operator (counts and "
 		    "rates take no unit: failed==0, output_tps>=1000; failed_pct may end in %)");

@@ -29,7 +29,7 @@ static const struct {
 	{ "completed>100", "completed>100", BR_GATE_COMPLETED, BR_GATE_GT, 100 },
 	{ "preemptions == 0", "preemptions==0", BR_GATE_PREEMPTIONS, BR_GATE_EQ, 0 },
 	{ "failed_pct<1", "failed_pct<1", BR_GATE_FAILED_PCT, BR_GATE_LT, 1 },
-	{ "failed_pct<=5%", "failed_pct<=5", BR_GATE_FAILED_PCT, BR_GATE_LE, 5 },   /* % allowed */
+	{ "failed_pct<=5%", "failed_pct<=5%", BR_GATE_FAILED_PCT, BR_GATE_LE, 5 },   /* % allowed, and kept */
 	{ "output_tps>=1000.5", "output_tps>=1000.5", BR_GATE_OUTPUT_TPS, BR_GATE_GE, 1000.5 },
 	{ "rps>2", "rps>2", BR_GATE_RPS, BR_GATE_GT, 2 },
 };
