@@ -62,8 +62,10 @@ ids = st["findings"]
 for want_id in ["length_contrast_n", "wound_vs_cliff", "itl_p90_better", "rec_kv_pool_experiment"]:
     if want_id not in ids:
         print("missing story finding", want_id, ids); bad += 1
+# the reference's tally: three hold, one partly (the recompute gaps exist but
+# sit at p99.99, where p99 cannot see them), one does not (V1 logs no line)
 exp = {"kv_full": "holds", "preemptions": "holds", "log_lines": "does_not_hold",
-       "itl_p99_spike": "does_not_hold", "ttft_explodes": "holds"}
+       "itl_p99_spike": "partly", "ttft_explodes": "holds"}
 if st["expectations"] != exp:
     print("expectations", st["expectations"]); bad += 1
 # the reference's numbers, round 1: 1,405 -> 439 tok/s (-69%), TTFT x281
@@ -129,7 +131,7 @@ check "plan: campaign report exit 0 (got $rc)" [ "$rc" -eq 0 ]
 sp="$tmp/c1plan/report/summary.json"
 check "plan: source campaign.json" [ "$(jget "$sp" story.plan_source)" = campaign.json ]
 check "plan: 3 checks in the plan's order" [ "$(jget "$sp" story.checks.0.check),$(jget "$sp" story.checks.1.check),$(jget "$sp" story.checks.2.check)" = "log_lines,itl_p99_spike,kv_full" ]
-check "plan: verdicts from the data" [ "$(jget "$sp" story.checks.0.verdict),$(jget "$sp" story.checks.1.verdict),$(jget "$sp" story.checks.2.verdict)" = "does_not_hold,does_not_hold,holds" ]
+check "plan: verdicts from the data" [ "$(jget "$sp" story.checks.0.verdict),$(jget "$sp" story.checks.1.verdict),$(jget "$sp" story.checks.2.verdict)" = "does_not_hold,partly,holds" ]
 pdftotext "$tmp/c1plan/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pplan.txt"
 check "plan: the plan's words in the PDF" grep -qF "P99 ITL shows huge spikes" "$tmp/pplan.txt"
 check "plan: beside the check they were held to" grep -qF "P99 ITL shows huge spikes (checked as: p99 ITL spikes because preempted requests recompute)" "$tmp/pplan.txt"
