@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "benchreport/common.h"
+#include "benchreport/findings.h"
 #include "benchreport/report.h"
 #include "benchreport/model.h"
 #include "benchreport/story.h"
@@ -1422,8 +1423,12 @@ budget_section(ctx *c)
 	if (b->prefill_missing || b->recompute_missing)
 		note(c, "budget.part_missing");
 	figure(c, "fig9-budget", NULL);
-	if (isfinite(b->decode_stolen_s))
-		para(c, "budget.stolen");
+	if (isfinite(b->decode_stolen_s)) {
+		/* with preemptions a request's own wait after its eviction is in
+		 * its decode time too; without, only others' prefill is */
+		double pre = br_preemption_count(c->a);
+		para(c, isfinite(pre) && pre > 0 ? "budget.stolen_preempted" : "budget.stolen");
+	}
 	strpool_free(&p);
 }
 
