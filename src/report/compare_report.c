@@ -725,6 +725,57 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		note(c, p->pool_moved_alone && p->n_differ == 0 ? "elasticity.pool_alone" : "elasticity.not_controlled", po);
 }
 
+/*
+ * preemptions_with_pool: when the KV pool moved by 10% or more between two
+ * oversubscribed runs that both preempted, and the preemption count moved
+ * by at most 15%, say what the round-2 reference concluded from its 37 → 38
+ * preemptions beside a 38% larger pool: a preemption fires when the pool
+ * is full, whatever its size; each releases about the victim's context
+ * (the mean released tokens moved by less than half the pool's change);
+ * with more requests resident they come closer together. Every number is
+ * from the two runs' preemption analyses; nothing is said when a count is
+ * a lower bound, the releases are unreadable or a number is missing.
+ */
+/* signed_pct: x (a fraction) as "+38.2%" / "−6.5%" (the Unicode minus, as tables print it). */
+static void
+signed_pct(double x, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%.1f%%", x < 0 ? "\xe2\x88\x92" : "+", fabs(100 * x));
+}
+
+static void
+preemptions_with_pool(ctx *c, const br_cmp_pair_result *p)
+{
+	if (p->a == NULL || p->b == NULL)
+		return;
+	const br_preemptions *ea = &p->a->preemptions, *eb = &p->b->preemptions;
+	double pool_chg = p->rows[BR_CMP_KV_POOL_TOKENS].rel_change;
+	double oa = p->rows[BR_CMP_OVERSUBSCRIPTION].a, ob = p->rows[BR_CMP_OVERSUBSCRIPTION].b;
+	if (!ea->count_available || !eb->count_available || ea->count_lower_bound || eb->count_lower_bound ||
+	    !(ea->n_preemptions > 0) || !(eb->n_preemptions > 0) || !isfinite(pool_chg) || fabs(pool_chg) < 0.10 ||
+	    !(oa > 1) || !(ob > 1))
+		return;
+	double dn = (eb->n_preemptions - ea->n_preemptions) / ea->n_preemptions;
+	double ra = ea->mean_released_per_preemption_tokens, rb = eb->mean_released_per_preemption_tokens;
+	double dr = isfinite(ra) && isfinite(rb) && ra > 0 ? (rb - ra) / ra : NAN;
+	if (fabs(dn) > 0.15 || ea->released_unreadable || eb->released_unreadable || !isfinite(dr) ||
+	    fabs(dr) >= fabs(pool_chg) / 2 || !isfinite(ea->trigger_kv_frac) || !isfinite(eb->trigger_kv_frac) ||
+	    !isfinite(ea->mean_interval_s) || !isfinite(eb->mean_interval_s))
+		return;
+	char pool_t[32], dn_t[32], dr_t[32];
+	signed_pct(pool_chg, pool_t, sizeof pool_t);
+	signed_pct(dn, dn_t, sizeof dn_t);
+	signed_pct(dr, dr_t, sizeof dr_t);
+	json_t *o = json_pack("{s:f, s:f, s:s, s:s, s:f, s:f, s:f, s:f, s:s, s:f, s:f, s:f, s:f}",
+	    "n_a", ea->n_preemptions, "n_b", eb->n_preemptions, "n_change_text", dn_t, "pool_change_text", pool_t,
+	    "trigger_a_frac", ea->trigger_kv_frac, "trigger_b_frac", eb->trigger_kv_frac,
+	    "released_a", ra, "released_b", rb, "released_change_text", dr_t,
+	    "interval_a_s", ea->mean_interval_s, "interval_b_s", eb->mean_interval_s,
+	    "running_a", p->rows[BR_CMP_RUNNING_MEAN].a, "running_b", p->rows[BR_CMP_RUNNING_MEAN].b);
+	para(c, "preemption_pool.text", o);
+	json_decref(o);
+}
+
 /* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
 
 static void
@@ -734,6 +785,7 @@ pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	para(c, "ab_table.intro", po);
 	rows_table(c, p, 1);
 	elasticity_paragraph(c, p, po);
+	preemptions_with_pool(c, p);
 	note(c, has_other_engine(p) ? "ab_table.note_engines" : "ab_table.note", po);
 	heading(c, 2, "sec.settings", po);
 	verdict_paragraphs(c, p, po);

@@ -110,6 +110,20 @@ check "PDF: P/M row has no ×" bash -c "! grep -oE 'P/M \(requests\) [^a-z]*' '$
 check "PDF groups thousands in the verdict sentence" grep -qF "86,864 → 120,064" "$tmp/pdf.txt"
 sentence=$(grep SENTENCE "$tmp/chk" | sed 's/^SENTENCE //')
 check "PDF holds the elasticity sentence '$sentence'" grep -qF "$sentence" "$tmp/pdf.txt"
+# round 1 vs round 2: the preemption count barely moved while the pool grew
+# 38%; the sentence's numbers are the two runs' own (their summary.json)
+pre_sentence=$("$PY" - "$tmp/rep1/summary.json" "$tmp/rep2/summary.json" <<'PYEOF'
+import json, sys
+a, b = (json.load(open(p))["preemptions"] for p in sys.argv[1:3])
+def pct(x): return ("\u2212" if x < 0 else "+") + "%.1f%%" % abs(100 * x)
+print("Preemptions %d → %d (%s) although the KV pool changed by +38.2%%" % (a["n_preemptions"], b["n_preemptions"],
+      pct((b["n_preemptions"] - a["n_preemptions"]) / a["n_preemptions"])) +
+      ": both pools stayed oversubscribed, and a preemption fires when the pool is full, whatever its size (KV usage %.2f%% and %.2f%% just before, on average). Each released about %s → %s tokens"
+      % (100 * a["trigger_kv_frac"], 100 * b["trigger_kv_frac"], format(round(a["mean_released_tokens_per_preemption"]), ","),
+         format(round(b["mean_released_tokens_per_preemption"]), ",")))
+PYEOF
+)
+check "PDF: preemptions beside the pool, numbers from the runs ('${pre_sentence:0:40}...')" grep -qF "$pre_sentence" "$tmp/pdf.txt"
 check "PDF says the pool moved by itself" grep -qF "Not a controlled A/B: the KV pool differs (86,864 → 120,064 tokens) although no argument that sets it changed" "$tmp/pdf.txt"
 check "figures written (waveform, CDFs, TTFT split)" [ -s "$tmp/compare-report/figures/figC1-compare-waveform.png" ] && \
 	[ -s "$tmp/compare-report/figures/figC2-compare-latency-cdf.csv" ] && [ -s "$tmp/compare-report/figures/figC3-compare-ttft-split.svg" ]
