@@ -59,6 +59,10 @@ typedef struct br_story {
 	double focus_running_mean, focus_running_peak;
 	double light_itl_p90_ms, focus_itl_p90_ms;
 	double light_itl_p99_ms, focus_itl_p99_ms, itl_p99_ratio;      /* ratio focus / light */
+	double light_queue_s, focus_queue_s;          /* (added) server TTFT split (ttft_split): mean
+	                                                 queue and prefill time per request, s */
+	double light_prefill_s, focus_prefill_s;
+	double queue_ratio;                            /* focus / light queue time */
 	double light_slow_gap_frac, focus_slow_gap_frac;  /* share of ITL gaps > 3 × the run's own median
 	                                                     (per-request arrays; NAN without them) */
 	/* ---- recompute against the collapse ---- */

@@ -208,7 +208,8 @@ br_story_build(const br_campaign *c, br_story *s)
 		&s->focus_running_peak, &s->light_itl_p90_ms, &s->focus_itl_p90_ms, &s->light_itl_p99_ms,
 		&s->focus_itl_p99_ms, &s->itl_p99_ratio, &s->recompute_share_frac, &s->recompute_s,
 		&s->out_tps_kept_frac, &s->resident_share, &s->kv_pool_bytes, &s->light_slow_gap_frac,
-		&s->focus_slow_gap_frac };
+		&s->focus_slow_gap_frac, &s->light_queue_s, &s->focus_queue_s, &s->light_prefill_s,
+		&s->focus_prefill_s, &s->queue_ratio };
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		*all[i] = NAN;
 	if (c->n_runs == 0)
@@ -280,6 +281,13 @@ br_story_build(const br_campaign *c, br_story *s)
 		s->itl_p99_ratio = s->focus_itl_p99_ms / s->light_itl_p99_ms;
 		s->light_slow_gap_frac = slow_gap_frac(la);
 		s->focus_slow_gap_frac = slow_gap_frac(fa);
+		if (la->ttft_split.available && fa->ttft_split.available) {
+			s->light_queue_s = la->ttft_split.queue_s;
+			s->focus_queue_s = fa->ttft_split.queue_s;
+			s->light_prefill_s = la->ttft_split.prefill_s;
+			s->focus_prefill_s = fa->ttft_split.prefill_s;
+			s->queue_ratio = s->light_queue_s > 0 ? s->focus_queue_s / s->light_queue_s : NAN;
+		}
 	}
 	if (!s->has_contrast && s->has_near)
 		s->concurrency = fb->max_concurrency;

@@ -2107,6 +2107,11 @@ campaign_configs(ctx *c, const br_campaign *camp)
 	/* runs of several engines: captions that name each engine's series */
 	figure(c, "fig6-configs", show_engine ? "figures.fig6-configs_engines" : NULL);
 	figure(c, "fig7-ttft-split", show_engine ? "figures.fig7-ttft-split_engines" : NULL);
+	/* the light run against the focus: which part of TTFT grew */
+	const json_t *st = json_object_get(c->s, "story");
+	if (json_is_number(json_object_get(st, "queue_ratio")) && json_is_number(json_object_get(st, "light_prefill_s")) &&
+	    json_is_number(json_object_get(st, "focus_prefill_s")))
+		para(c, "story.ttft_growth");
 	strpool_free(&p);
 }
 

@@ -39,6 +39,9 @@ br_story_summary(const br_campaign *c, const br_story *s)
 		{ "light_itl_p99_ms", s->light_itl_p99_ms }, { "focus_itl_p99_ms", s->focus_itl_p99_ms },
 		{ "itl_p99_ratio", s->itl_p99_ratio },
 		{ "light_slow_gap_frac", s->light_slow_gap_frac }, { "focus_slow_gap_frac", s->focus_slow_gap_frac },
+		{ "light_queue_s", s->light_queue_s }, { "focus_queue_s", s->focus_queue_s },
+		{ "light_prefill_s", s->light_prefill_s }, { "focus_prefill_s", s->focus_prefill_s },
+		{ "queue_ratio", s->queue_ratio },
 		{ "recompute_share_frac", s->recompute_share_frac }, { "recompute_s", s->recompute_s },
 		{ "resident_share", s->resident_share }, { "kv_pool_bytes", s->kv_pool_bytes },
 	};

@@ -58,6 +58,15 @@ if abs(st["recompute_share_frac"] - fr["flops"]["recompute_share_frac"]) > 1e-12
     print("recompute share", st["recompute_share_frac"]); bad += 1
 if abs(st["resident_share"] - fr["residency"]["resident_share"]) > 1e-12:
     print("resident share", st["resident_share"]); bad += 1
+# the TTFT split of the light and focus runs, as their own reports state it
+names = [r["run"]["name"] for r in s["runs"]]
+li = names.index(st["light_name"])
+for who, idx in (("light", li), ("focus", fi)):
+    for part in ("queue", "prefill"):
+        if st[who + "_" + part + "_s"] != s["runs"][idx]["ttft_split"][part + "_s"]:
+            print("story", who, part, st[who + "_" + part + "_s"]); bad += 1
+if abs(st["queue_ratio"] / (st["focus_queue_s"] / st["light_queue_s"]) - 1) > 1e-9:   # summary.json keeps 12 digits
+    print("queue ratio", st["queue_ratio"]); bad += 1
 ids = st["findings"]
 for want_id in ["length_contrast_n", "wound_vs_cliff", "itl_p90_better", "rec_kv_pool_experiment"]:
     if want_id not in ids:
