@@ -324,32 +324,52 @@ br_ranked_cdf(const br_ranked *r, size_t max_points, size_t tail_points, double 
 		 * evenly spaced rank below the tail, the largest value of the
 		 * bucket holding it, at the exact share of the sample at or below
 		 * it (later buckets hold only larger values; buckets reaching into
-		 * the tail are skipped); then the tail's values at their ranks */
+		 * the tail are skipped); then the tail's values at their ranks.
+		 * The buckets' largest keys come from one pass over the sample,
+		 * with the count of the minimum: gathering and sorting those
+		 * buckets instead cost 0.5 s and 35 MB on 5 M ITLs */
 		size_t bulk = max_points - tail_points, nbulk = n - tail_points;
-		size_t *rank = br_xmalloc((bulk + tail_points) * sizeof *rank);
-		size_t n_min = 0;
-		for (size_t i = 0; i < n; i++)
-			n_min += key_of(r->x[i]) == r->kmin;
-		rank[0] = 0;
-		py[0] = (double)n_min / (double)n;
-		np = 1;
-		size_t last_b = SIZE_MAX;
-		for (size_t i = 1; i < bulk && np < bulk; i++) {
+		unsigned char *want = br_xcalloc(r->nb, 1);
+		size_t *sel = br_xmalloc(bulk * sizeof *sel), n_sel = 0, last_b = SIZE_MAX;
+		for (size_t i = 1; i < bulk; i++) {
 			size_t t = (size_t)((double)i * (double)(nbulk - 1) / (double)(bulk - 1) + 0.5);
 			size_t b = bucket_of_rank(r, t);
-			if (b == last_b || r->start[b + 1] > nbulk || r->start[b + 1] <= n_min)
+			if (b == last_b || r->start[b + 1] > nbulk)
 				continue;
 			last_b = b;
-			rank[np] = r->start[b + 1] - 1;
+			want[b] = 1;
+			sel[n_sel++] = b;
+		}
+		uint64_t *kmax = br_xcalloc(r->nb, sizeof *kmax);
+		size_t n_min = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k = key_of(r->x[i]);
+			n_min += k == r->kmin;
+			size_t b = (size_t)((k - r->kmin) >> r->shift);
+			if (want[b] && k > kmax[b])
+				kmax[b] = k;
+		}
+		px[0] = r->scale * double_of(r->kmin);
+		py[0] = (double)n_min / (double)n;
+		np = 1;
+		for (size_t s = 0; s < n_sel && np < bulk; s++) {
+			size_t b = sel[s];
+			if (r->start[b + 1] <= n_min)
+				continue;   /* the bucket holds the minimum alone */
+			px[np] = r->scale * double_of(kmax[b]);
 			py[np] = (double)r->start[b + 1] / (double)n;
 			np++;
 		}
+		free(want);
+		free(sel);
+		free(kmax);
+		size_t *rank = br_xmalloc(tail_points * sizeof *rank + 1);
 		for (size_t i = 0; i < tail_points; i++) {
-			rank[np + i] = nbulk + i;
+			rank[i] = nbulk + i;
 			py[np + i] = (double)(nbulk + i + 1) / (double)n;
 		}
+		br_ranked_at(r, rank, tail_points, px + np);
 		np += tail_points;
-		br_ranked_at(r, rank, np, px);
 		free(rank);
 	}
 	/* ties: every point of a run of equal values takes the share of the
