@@ -901,7 +901,7 @@ draw_lines(br_canvas *cv, const br_chart_series *s, const axrt *xa, const axrt *
 			pen = 0;
 			continue;
 		}
-		if (pen && max_gap_x > 0 && s->x[j] - lx > max_gap_x)
+		if (pen && max_gap_x > 0 && !s->no_gap_break && s->x[j] - lx > max_gap_x)
 			pen = 0;
 		lx = s->x[j];
 		if (!pen) {

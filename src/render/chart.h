@@ -75,6 +75,8 @@ typedef struct br_chart_series {
 	double *err;            /* (added) bars: NULL, or n half-lengths in y units of a whisker
 	                           y ± err[j] (e.g. the sd over repeats); NaN = none. Owned;
 	                           set with br_chart_series_set_err */
+	int no_gap_break;       /* (added) 1: drawn through x gaps wider than the chart's max_gap_x
+	                           (a reference line given as its two end points) */
 	int uncounted;          /* (added) 1: the series redraws, as a summary, points another
 	                           series of the chart draws (a line through the means of
 	                           repeats): its missing points are not counted as not drawn */

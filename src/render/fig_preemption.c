@@ -194,6 +194,7 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 			br_chart_series *tl = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_RIGHT, 4, lab, tx, ty, 2);
 			tl->dash = 1;
 			tl->line_width_pt = 0.8;
+			tl->no_gap_break = 1;   /* two end points: the chart's gap rule would leave it undrawn */
 		}
 		GString *csv = g_string_new("t_since_window_start_s,t_unix_s,running_requests,kv_cache_usage_pct,"
 		    "preemptions_in_sample_count,kv_before_preemption_pct,trigger_kv_pct\n");

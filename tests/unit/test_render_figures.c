@@ -590,6 +590,26 @@ test_line_breaks_at_gap(void **state)
 	}
 	assert_int_equal(moves[1], moves[0] + 1);
 	assert_int_equal(lines[1] + 1, lines[0]);
+	/* a reference line given as its two end points (Figure 4's trigger level,
+	 * twelfth breaker: announced in the legend, never drawn) is exempt */
+	size_t ref_lines[2];
+	for (int exempt = 0; exempt < 2; exempt++) {
+		br_chart *c = br_chart_new(NULL);
+		c->legend = 0;
+		c->max_gap_x = 2.5;
+		double rx[2] = { 0, 7 }, ry[2] = { 2, 2 };
+		br_chart_series *ref = br_chart_add(c, BR_SERIES_LINE, BR_SIDE_LEFT, 0, NULL, rx, ry, 2);
+		ref->no_gap_break = exempt;
+		br_canvas *cv = br_canvas_new(300, 200);
+		br_chart_draw(c, cv, 0, 0, 300, 200);
+		br_drawing *dr = br_canvas_finish(cv);
+		ref_lines[exempt] = 0;
+		for (size_t i = 0; i < dr->n_ops; i++)
+			ref_lines[exempt] += dr->ops[i].kind == BR_OP_LINE_TO;
+		br_drawing_free(dr);
+		br_chart_free(c);
+	}
+	assert_int_equal(ref_lines[1], ref_lines[0] + 1);   /* the one segment 0 → 7 */
 }
 
 /*
