@@ -1301,7 +1301,9 @@ label_every(double ext, double sp)
 /*
  * x_label_select: which x tick labels to draw (keep[i] = 1) so that no two
  * touch: all of them if they fit; else, on a log axis with 1-2-5 ticks, the
- * powers of ten if they fit; else greedily from the left.
+ * powers of ten if they fit (a single one too: 150-7,000 ms kept 200, 500,
+ * 2000 and 5000 and left 1000 unlabelled), with the 2s and 5s that fit
+ * beside them; else greedily from the left.
  */
 static void
 x_label_select(br_canvas *cv, const axrt *a, double fs, int *keep)
@@ -1344,7 +1346,7 @@ x_label_select(br_canvas *cv, const axrt *a, double fs, int *keep)
 			last = r[i];
 			nsel++;
 		}
-		if (fits && mode == 1 && nsel >= 2) {
+		if (fits && mode == 1 && nsel >= 1) {
 			/* add the 2s and 5s that do not touch a chosen label */
 			for (size_t i = 0; i < a->n_ticks; i++) {
 				if (!ok[i] || keep[i])
