@@ -684,6 +684,15 @@ axis_setup(const br_chart *c, const br_axis *ax, int which, int target, axrt *a)
 				a->hi = ax->max;
 		}
 		a->step = a->n_ticks >= 2 ? a->ticks[1] - a->ticks[0] : (a->hi - a->lo);
+		/* a count never has a tick between whole numbers: a tall panel
+		 * (the Chinese waveform) asked for more ticks and got 0.5 steps */
+		if (ax->whole_ticks && a->n_ticks >= 2 && a->step < 1 - 1e-9 && a->hi - a->lo <= MAX_TICKS - 1) {
+			size_t k = 0;
+			for (double v = ceil(a->lo - 1e-9); v <= a->hi + 1e-9 && k < MAX_TICKS; v += 1)
+				a->ticks[k++] = v;
+			a->n_ticks = k;
+			a->step = 1;
+		}
 		/* drop ticks pushed outside by an explicit min or max */
 		size_t k = 0;
 		for (size_t i = 0; i < a->n_ticks; i++)

@@ -613,6 +613,42 @@ test_line_breaks_at_gap(void **state)
 }
 
 /*
+ * A count axis (whole_ticks) labels whole numbers only, however tall the
+ * panel: the Chinese waveform's preemption axis (no preemption: 0 to 4)
+ * read 0.0, 0.5, 1.0 ... 4.0 (twelfth breaker). Heights 200 to 1200 pt.
+ */
+static void
+test_count_axis_whole_ticks(void **state)
+{
+	(void)state;
+	for (double h = 200; h <= 1200; h += 250) {
+		br_chart *c = br_chart_new(NULL);
+		c->legend = 0;
+		br_axis_set(&c->y, BR_SCALE_LINEAR, "preemptions (count)");
+		c->y.include_zero = 1;
+		c->y.whole_ticks = 1;
+		double x[3] = { 0, 10, 20 }, y[3] = { 0, 0, 0 };
+		br_chart_add(c, BR_SERIES_STEP, BR_SIDE_LEFT, 4, NULL, x, y, 3);
+		br_canvas *cv = br_canvas_new(300, h);
+		br_chart_draw(c, cv, 0, 0, 300, h);
+		br_drawing *dr = br_canvas_finish(cv);
+		size_t n_y = 0;
+		for (size_t i = 0; i < dr->n_texts; i++) {
+			char *end;
+			double v = strtod(dr->texts[i].text, &end);
+			if (*end != '\0' || end == dr->texts[i].text || dr->texts[i].x > 40)
+				continue;   /* the y tick labels: numbers at the left */
+			n_y++;
+			if (v != floor(v) || strchr(dr->texts[i].text, '.') != NULL)
+				fail_msg("panel %g pt tall: count tick \"%s\"", h, dr->texts[i].text);
+		}
+		assert_true(n_y >= 2);
+		br_drawing_free(dr);
+		br_chart_free(c);
+	}
+}
+
+/*
  * A value label above a bar moves inside the bar's top when a right-axis
  * marker sits where it would be drawn (campaign figure 1: the KV-demand
  * circle over "32"), and stays above the bar otherwise. Bars of 32 on a
@@ -970,6 +1006,7 @@ main(void)
 		cmocka_unit_test(test_text_cjk),
 		cmocka_unit_test(test_note_clear_of_marker),
 		cmocka_unit_test(test_line_breaks_at_gap),
+		cmocka_unit_test(test_count_axis_whole_ticks),
 		cmocka_unit_test(test_log_axis_near_constant),
 		cmocka_unit_test(test_render_all),
 		cmocka_unit_test(test_render_failed_file),
