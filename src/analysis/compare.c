@@ -67,6 +67,11 @@ br_cmp_change(double a, double b, double *abs_change, double *rel_change)
 	double d = NAN, r = NAN;
 	if (isfinite(a) && isfinite(b)) {
 		d = b - a;
+		/* a difference within 1e-9 of the values is the rounding of a
+		 * residual (frontend = TTFT − queue − prefill), not a change:
+		 * the table printed "−0.000000000000158 s" */
+		if (fabs(d) <= 1e-9 * fmax(fabs(a), fabs(b)))
+			d = 0;
 		if (a != 0)
 			r = d / fabs(a);
 		else if (b == 0)
