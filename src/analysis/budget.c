@@ -94,7 +94,10 @@ br_analyze_budget(const br_run *run, const br_latency *lat, const br_residency *
 	if (res != NULL && res->available)
 		out->running_mean = res->running_mean;
 	if (!br_isnum(out->itl_p50_ms)) {
-		out->missing = "needs the ITL median (per-request arrays or median_itl_ms)";
+		/* arrays without a single gap: every request one token long */
+		out->missing = lat != NULL && lat->from_arrays && lat->count_known[BR_ITL] && lat->n_samples[BR_ITL] == 0 ?
+		    "no decode to estimate: every request produced a single output token, so there is no ITL" :
+		    "needs the ITL median (per-request arrays or median_itl_ms)";
 	} else if (!br_isnum(out->running_mean) || !(out->running_mean > 0)) {
 		out->missing = "needs the mean number of running requests (metrics series)";
 	} else if (!br_isnum(out->decode_tokens)) {

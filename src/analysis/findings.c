@@ -781,7 +781,11 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	int has9999 = num(br_bench_file_stat(b, "itl", "p", 99.99));
 	int from_arrays = a->latency.from_arrays && num(a->latency.m[BR_ITL].p999) &&
 	    num(a->latency.m[BR_ITL].p9999);
-	if (measured && (!has999 || !has9999) && from_arrays)
+	/* no gap at all (every request one token long): no percentile to ask for */
+	int no_itl = a->latency.from_arrays && a->latency.count_known[BR_ITL] && a->latency.n_samples[BR_ITL] == 0;
+	if (no_itl)
+		;
+	else if (measured && (!has999 || !has9999) && from_arrays)
 		add(f, "rec_metric_percentiles_arrays", BR_SEV_INFO, BR_RECOMMENDATION);
 	else if (measured && !has9999)
 		add(f, has999 ? "rec_metric_percentiles_9999" : "rec_metric_percentiles", BR_SEV_INFO, BR_RECOMMENDATION);

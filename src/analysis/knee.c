@@ -1405,7 +1405,9 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			add_note(out, "Some runs have per-request arrays but no sample of a metric the SLO names: "
 			    "every request produced a single output token, so there is no TPOT or ITL (the file's "
 			    "0s for them are placeholders). The SLO is not evaluable for them; they neither meet "
-			    "nor fail it, and a setting none of whose runs is evaluable is left out of the knee.");
+			    "nor fail it, and a setting none of whose runs is evaluable is left out of the knee. "
+			    "Their goodput column follows vllm bench serve, which counts a one-token request's "
+			    "TPOT as 0, within any TPOT limit.");
 		else if (pts[i].slo_source == BR_KNEE_UNKNOWN && !pts[i].slo_evaluable)
 			add_note(out, "Some runs lack a percentile the SLO needs (the file does not state it and has "
 			    "no per-request arrays): the SLO is not evaluable for them; they neither meet nor "

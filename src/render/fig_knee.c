@@ -468,6 +468,20 @@ fig_throughput(const br_knee_result *r, br_ftx *ft, int kind, const char *out_di
 	return rc;
 }
 
+/* latency_drawn: a panel's latency (left-axis) series has a finite point: the
+ * queue signal on the right axis alone is no panel (one-token outputs have
+ * no TPOT: twelfth breaker saw an empty TPOT axis beside the SLO line) */
+static int
+latency_drawn(const br_chart *c)
+{
+	for (size_t i = 0; i < c->n_series; i++)
+		if (c->series[i].side == BR_SIDE_LEFT)
+			for (size_t j = 0; j < c->series[i].n; j++)
+				if (isfinite(c->series[i].y[j]) && c->series[i].y[j] > 0)
+					return 1;
+	return 0;
+}
+
 /*
  * fig_latency: one panel per SLO term: that percentile vs x, log y, the
  * SLO limit as a horizontal line, knees marked. 1 made, 0 no data, -1 error.
@@ -565,7 +579,7 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 			    5, 4, -4, 0, 1);
 		}
 		c->legend = (nc == 0 && gi > 1) || n_queue > 0;   /* the queue entry on every panel: equal heights */
-		if (gi > 0 && br_chart_has_data(c)) {
+		if (gi > 0 && latency_drawn(c)) {
 			charts[nc++] = c;
 			g_string_append_printf(drawn, "%s%s", drawn->len ? br_ft(ft, "figK.list_sep") : "", t->text);
 		} else {

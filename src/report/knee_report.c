@@ -1068,7 +1068,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			/* a setting met in every repeat, but only above the first
 			 * failure: the knee search stops there */
 			para(d, t, G->any_meets && G->first_fail_idx >= 0 ? "group.no_knee_first_fails" :
-			    some_run ? "group.no_knee_repeats" : n_eval < G->n ? "group.no_knee_partial" :
+			    some_run ? "group.no_knee_repeats" : n_eval < G->n ? (all_no_sample ?
+			    "group.no_knee_partial_no_sample" : "group.no_knee_partial") :
 			    "group.no_knee", go);
 		}
 		if (n_eval == 0)

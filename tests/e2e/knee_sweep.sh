@@ -259,4 +259,13 @@ check "one-token outputs: not evaluable, said why on stderr" grep -qF "every req
 check "one-token outputs: the PDF says why" bash -c \
   "pdftotext '$tmp/k1/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'every request produced a single output token, so the runs have per-request arrays but no TPOT or ITL sample'"
 check "one-token outputs: not the no-arrays reason" bash -c "! grep -qF 'no per-request arrays' '$tmp/k1.err'"
+# the run report of the same one-token run (twelfth breaker): the file states 16
+# statistics, 8 of them placeholder 0s; no ITL means no decode estimate and no
+# advice to add ITL percentiles
+"$BIN" "$tmp/one-token" -o "$tmp/one-rep" -q > /dev/null 2>&1
+pdftotext "$tmp/one-rep/report.pdf" - | tr -s ' \n' '  ' > "$tmp/one.txt"
+check "one-token report: 8 statistics with samples, 8 placeholders" \
+	grep -qF "All 8 statistics the bench file states for metrics with samples were recomputed from its per-request arrays and agree within 1e-9; its other 8 are 0s" "$tmp/one.txt"
+check "one-token report: the budget says why it has no decode" grep -qF "every request produced a single output token, so there is no ITL" "$tmp/one.txt"
+check "one-token report: no advice to add ITL percentiles" bash -c "! grep -q 'metric-percentiles' '$tmp/one.txt'"
 finish
