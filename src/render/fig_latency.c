@@ -46,6 +46,7 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 	size_t nc = 0;
 	GString *csv = g_string_new("metric,value_ms,cdf\n");
 	GString *names = g_string_new(NULL);
+	GString *off_axis = g_string_new(NULL);   /* "ITL 50.2%": values of 0 or less, off the log axis */
 	for (int k = 0; k < 3; k++) {
 		int m = metric[k];
 		const char *label = br_ft(ft, label_key[k]);
@@ -102,6 +103,17 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 			if (r)
 				r->dash = j == 0 ? 5 : j == 1 ? 1 : 3;
 		}
+		/* the share at or below 0: those values have no place on a log
+		 * axis, and the curve starts at it (the points are ascending) */
+		double zero_share = 0;
+		for (size_t i = 0; i < np && L->cdf_x_ms[m][i] <= 0; i++)
+			zero_share = y[i];
+		if (zero_share > 0 && br_chart_has_data(c)) {
+			char pct[32];
+			g_ascii_formatd(pct, sizeof pct, "%.1f", 100 * zero_share);
+			g_string_append_printf(off_axis, "%s%s %s%%", off_axis->len ? br_ft(ft, "figL-latency-cdf.list_sep") : "",
+			    label, pct);
+		}
 		if (br_chart_has_data(c)) {
 			charts[nc++] = c;
 			g_string_append_len(csv, part->str, (gssize)part->len);
@@ -116,6 +128,9 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 	if (nc > 0) {
 		const char *caption = br_ftp(ft, "figL-latency-cdf.caption", "{s:s,s:i,s:i}", "metrics", names->str,
 		    "max_points", BR_LATENCY_CDF_POINTS, "tail_points", BR_LATENCY_CDF_TAIL);
+		if (off_axis->len > 0)
+			caption = br_ftp(ft, "figL-latency-cdf.caption_off_axis", "{s:s,s:s}", "caption", caption,
+			    "parts", off_axis->str);
 		br_fig_spec spec = {
 			.id = "figL-latency-cdf",
 			.title = br_ft(ft, "figL-latency-cdf.title"),
@@ -130,5 +145,6 @@ br_fig_latency(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure 
 		br_chart_free(charts[i]);
 	g_string_free(csv, TRUE);
 	g_string_free(names, TRUE);
+	g_string_free(off_axis, TRUE);
 	return rc;
 }

@@ -84,4 +84,23 @@ printf 'timestamp,series,value\n1793275201.000,x_total,abc\n' > "$tmp/side/metri
 "$BIN" "$tmp/side" -o "$tmp/side-report3" > /dev/null 2> "$tmp/side3.err"; rc=$?
 check "a bad side file: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "a bad side file: file:line:col named" grep -qF "metrics.new-series.csv:2:24: expected a number" "$tmp/side3.err"
+# ITLs of 0 ms on the log axis of Figure L (twelfth breaker): the curve starts
+# at their share, which the caption gives (numpy: the share of gaps <= 0)
+mkdir -p "$tmp/zeros"
+"$PY" - "$SRC/fixtures/runs/tiny/stress.json" "$tmp/zeros/stress.json" > "$tmp/zeros.share" <<'PYEOF'
+import json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+for gs in d["itls"]:
+    for j in range(0, len(gs), 2):
+        gs[j] = 0.0
+for k in [k for k in d if k.endswith("_itl_ms") or k.endswith("_tpot_ms")]:
+    del d[k]
+json.dump(d, open(sys.argv[2], "w"))
+a = np.array([g for gs in d["itls"] for g in gs])
+print("%.1f" % (100 * (a <= 0).mean()))
+PYEOF
+"$BIN" "$tmp/zeros" -o "$tmp/zeros-rep" -q > /dev/null 2>&1
+check "zero ITLs: Figure L's caption gives their share off the log axis ($(cat "$tmp/zeros.share")%)" bash -c \
+  "pdftotext '$tmp/zeros-rep/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'no place on a log axis (ITL $(cat "$tmp/zeros.share")% of the samples)'"
 finish
