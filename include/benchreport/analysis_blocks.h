@@ -70,6 +70,8 @@ typedef struct br_latency {
 	 * count unknown (the number of gaps is not in the file) → count 0 and
 	 * count_known 0. */
 	int count_known[BR_N_LATENCY];
+	size_t n_ttft_zero;        /* (added) successful requests whose TTFT is 0 s or less: a streamed
+	                              first token cannot arrive in no time, so a missing measurement */
 	size_t n_itl_inconsistent; /* (added) successful requests whose TTFT + Σ ITL exceeds their
 	                              E2E latency: their gaps are left out of ITL */
 	int itl_from_file;         /* (added) 1: arrays present but every ITL list empty although

@@ -559,8 +559,10 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 			}
 		}
 		/* absent values (JSON null) are NAN and stay out of the samples */
-		if (br_isnum(ttft))
+		if (br_isnum(ttft)) {
 			br_dvec_push(&v[BR_TTFT], ttft * 1000.0);
+			out->n_ttft_zero += !(ttft > 0);   /* no first token arrives in no time */
+		}
 		if (br_isnum(lat))
 			br_dvec_push(&v[BR_E2EL], lat * 1000.0);
 		if (br_isnum(q->output_len_tokens) && q->output_len_tokens > 1 &&

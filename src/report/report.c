@@ -848,6 +848,8 @@ latency_section(ctx *c)
 	note(c, div > 1 ? "latency.unit_note_s" : "latency.unit_note");
 	if (l->n_itl_inconsistent > 0)
 		note(c, "latency.itl_inconsistent");
+	if (l->n_ttft_zero > 0)
+		note(c, "latency.ttft_zero");
 	if (l->from_arrays && l->m[BR_TTFT].count > 1 && l->m[BR_TTFT].count < 10000)
 		note(c, "latency.small_sample");   /* one request: the caveat single_request_ttft says it */
 

@@ -81,6 +81,7 @@ latency_json(const br_latency *l)
 	set(o, "itl_stalls", l->itl_stalls_known ? json_integer((json_int_t)l->itl_stalls) : json_null());
 	set(o, "itl_stall_threshold_ms", jnum(l->itl_stall_threshold_ms));
 	set(o, "n_itl_inconsistent_requests", json_integer((json_int_t)l->n_itl_inconsistent));
+	set(o, "n_ttft_zero_requests", json_integer((json_int_t)l->n_ttft_zero));
 	json_t *ev = json_object();
 	set(ev, "known", json_boolean(l->stall_event_known));
 	set(ev, "gap_ms", jnum(l->stall_event_known ? l->stall_event_ms : NAN));

@@ -103,4 +103,16 @@ PYEOF
 "$BIN" "$tmp/zeros" -o "$tmp/zeros-rep" -q > /dev/null 2>&1
 check "zero ITLs: Figure L's caption gives their share off the log axis ($(cat "$tmp/zeros.share")%)" bash -c \
   "pdftotext '$tmp/zeros-rep/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'no place on a log axis (ITL $(cat "$tmp/zeros.share")% of the samples)'"
+# a TTFT of 0 ms is a missing measurement, said with its count (twelfth breaker)
+"$PY" - "$SRC/fixtures/runs/tiny/stress.json" "$tmp/zeros/stress.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for j in range(0, len(d["ttfts"]), 4):
+    d["ttfts"][j] = 0.0
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+rm -rf "$tmp/zeros-rep2"
+"$BIN" "$tmp/zeros" -o "$tmp/zeros-rep2" -q > /dev/null 2>&1
+check "TTFT of 0: counted and called a missing measurement" bash -c \
+  "[ \"\$(\"$PY\" -c \"import json,sys; print(json.load(open(sys.argv[1]))['latency']['n_ttft_zero_requests'])\" '$tmp/zeros-rep2/summary.json')\" = 3 ] && pdftotext '$tmp/zeros-rep2/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'Successful requests with a TTFT of 0 ms or less: 3 of 12'"
 finish
