@@ -776,6 +776,36 @@ preemptions_with_pool(ctx *c, const br_cmp_pair_result *p)
 	json_decref(o);
 }
 
+/*
+ * pool_chain_reading: what the elasticity chain says when the pool bound
+ * both runs (oversubscribed on each side), moved by 10% or more, resident
+ * requests followed it nearly one for one (0.8 to 1.25% per 1%) and output
+ * throughput followed resident requests less than one for one (below 0.8)
+ * while ITL p50 rose by more than 2%: the round-2 reference's reading of
+ * +38% pool → +40% resident → +21% throughput (each step serves more
+ * requests and takes longer). Nothing is said otherwise, nor for a repeat,
+ * a copy or two engines.
+ */
+static void
+pool_chain_reading(ctx *c, const br_cmp_pair_result *p)
+{
+	const br_cmp_elasticity *e = &p->elasticity;
+	double oa = p->rows[BR_CMP_OVERSUBSCRIPTION].a, ob = p->rows[BR_CMP_OVERSUBSCRIPTION].b;
+	double ia = p->rows[BR_CMP_ITL_P50_MS].a, ib = p->rows[BR_CMP_ITL_P50_MS].b;
+	double di = p->rows[BR_CMP_ITL_P50_MS].rel_change;
+	if (p->same_files || c->in->same_files || p->verdict == 2 || p->different_engines || !e->available ||
+	    !e->pool_changed || !(fabs(e->pool_rel) >= 0.10) || !(oa > 1) || !(ob > 1) ||
+	    !(e->resident_per_pool >= 0.8 && e->resident_per_pool <= 1.25) || !(e->throughput_per_resident < 0.8) ||
+	    !(di > 0.02) || !isfinite(ia) || !isfinite(ib))
+		return;
+	char itl_t[32];
+	signed_pct(di, itl_t, sizeof itl_t);
+	json_t *o = json_pack("{s:f, s:f, s:f, s:f, s:s}", "resident_per_pool", e->resident_per_pool,
+	    "throughput_per_resident", e->throughput_per_resident, "itl_a_ms", ia, "itl_b_ms", ib, "itl_change_text", itl_t);
+	para(c, "elasticity.reading", o);
+	json_decref(o);
+}
+
 /* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
 
 static void
@@ -785,6 +815,7 @@ pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	para(c, "ab_table.intro", po);
 	rows_table(c, p, 1);
 	elasticity_paragraph(c, p, po);
+	pool_chain_reading(c, p);
 	preemptions_with_pool(c, p);
 	note(c, has_other_engine(p) ? "ab_table.note_engines" : "ab_table.note", po);
 	heading(c, 2, "sec.settings", po);

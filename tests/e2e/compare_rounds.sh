@@ -123,6 +123,16 @@ print("Preemptions %d → %d (%s) although the KV pool changed by +38.2%%" % (a[
          format(round(b["mean_released_tokens_per_preemption"]), ",")))
 PYEOF
 )
+# the chain read as round 2's reference reads it: resident follows the pool,
+# throughput follows resident less while ITL p50 rises (numbers from the table)
+chain=$("$PY" - "$s" <<'PYEOF'
+import json, sys
+c = json.load(open(sys.argv[1]))["focus"]
+e, r = c["elasticity"], c["rows"]
+print("resident requests followed the pool almost one for one (%.2f%% per 1%%); output throughput followed them less (%.2f%% per 1%% more resident)" % (e["resident_per_pool"], e["throughput_per_resident"]))
+PYEOF
+)
+check "PDF: the chain's reading ('${chain:0:40}...')" grep -qF "$chain" "$tmp/pdf.txt"
 check "PDF: preemptions beside the pool, numbers from the runs ('${pre_sentence:0:40}...')" grep -qF "$pre_sentence" "$tmp/pdf.txt"
 check "PDF says the pool moved by itself" grep -qF "Not a controlled A/B: the KV pool differs (86,864 → 120,064 tokens) although no argument that sets it changed" "$tmp/pdf.txt"
 check "figures written (waveform, CDFs, TTFT split)" [ -s "$tmp/compare-report/figures/figC1-compare-waveform.png" ] && \
