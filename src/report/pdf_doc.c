@@ -826,8 +826,9 @@ br_pdf_page_break(br_pdf *d)
 /* ------------------------------------------------------------------ */
 
 /* br_pdf_cards: boxes of (grey label, bold value), 3 or 4 per row (4 when
- * that fills the rows better); labels and values wrap inside the box and a
- * row moves to the next page whole. */
+ * that fills the rows better; one or two cards share the row's whole width,
+ * so a single card is a callout across the page); labels and values wrap
+ * inside the box and a row moves to the next page whole. */
 void
 br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, size_t n)
 {
@@ -835,7 +836,7 @@ br_pdf_cards(br_pdf *d, const char *const *labels, const char *const *values, si
 		return;
 	flush_heading(d, KEEP_TEXT);
 	d->doing = "cards";
-	size_t cols = (n % 4 == 0 || (n > 6 && n % 3 != 0)) ? 4 : 3;
+	size_t cols = n <= 2 ? n : (n % 4 == 0 || (n > 6 && n % 3 != 0)) ? 4 : 3;
 	const double gap = 8, pad = 7, lab_pt = 7.5, val_pt = cols == 4 ? 12.0 : 13.0;
 	double w = (TEXT_W - gap * (double)(cols - 1)) / (double)cols;
 	for (size_t r0 = 0; r0 < n; r0 += cols) {

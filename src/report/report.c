@@ -1831,9 +1831,20 @@ campaign_title(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
 	const char *cal = fill(c, &p, camp->has_calibration ? "campaign.card_cal_value" : "campaign.card_cal_none");
 	c->s = merged;
 	headline_cards(c, "campaign.card_cal", cal);
+	const json_t *ids = json_object_get(json_object_get(saved, "story"), "findings");
+	/* the same-C length contrast as a callout across the page, as the
+	 * reference's front page has it (the bullet below gives the detail) */
+	for (size_t i = 0; i < json_array_size(ids); i++) {
+		const char *id = json_string_value(json_array_get(ids, i));
+		if (strcmp(id, "length_contrast") == 0 || strcmp(id, "length_contrast_n") == 0) {
+			const char *lab = fill(c, &p, strcmp(id, "length_contrast") == 0 ? "campaign.card_contrast" :
+			    "campaign.card_contrast_n");
+			const char *val = fill(c, &p, "campaign.card_contrast_value");
+			br_pdf_cards(c->d, &lab, &val, 1);
+		}
+	}
 	c->s = saved;
 	(void)focus;
-	const json_t *ids = json_object_get(json_object_get(saved, "story"), "findings");
 	int any_story = 0;
 	for (size_t i = 0; i < json_array_size(ids); i++)
 		any_story |= strncmp(json_string_value(json_array_get(ids, i)), "rec_", 4) != 0;

@@ -185,6 +185,13 @@ check "plan: single run verdicts (spike unknown, preemptions hold)" [ "$(jget "$
 for r in 1 2; do
   pdftotext "$tmp/c$r/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/p$r.txt"
   check "round $r PDF: the length contrast" grep -qF "Same C = 64, the request length changed" "$tmp/p$r.txt"
+  # the front page's callout card, its numbers those of summary.json's story
+  # (checked against numpy above): reference "1,405 -> 439 tok/s, -69%; TTFT x281"
+  card=$("$PY" -c 'import json, sys
+st = json.load(open(sys.argv[1]))["story"]
+a, b, ch, x = st["light_output_tps"], st["focus_output_tps"], st["output_tps_change_frac"], st["ttft_p50_ratio"]
+print(f"{a:,.0f} → {b:,.0f} output tok/s ({ch * 100:.0f}%) · TTFT p50 ×{x:,.0f}")' "$tmp/c$r/report/summary.json")
+  check "round $r PDF: the contrast card ($card)" grep -qF "$card" "$tmp/p$r.txt"
   check "round $r PDF: recompute is the wound" grep -qF "Recompute is the wound, the concurrency collapse is the cliff" "$tmp/p$r.txt"
   check "round $r PDF: the expectations table" grep -qF "The usual expectations of an overload test" "$tmp/p$r.txt"
   check "round $r PDF: the kv-cache-memory experiment" grep -qF -- "--kv-cache-memory-bytes at three sizes" "$tmp/p$r.txt"
