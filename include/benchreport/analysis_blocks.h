@@ -112,6 +112,14 @@ typedef struct br_latency {
 	 * first seen first); only from the per-request errors array */
 	br_error_group *error_groups;
 	size_t n_error_groups;
+	/* (added) the file's own percentiles of metric k contradict each other
+	 * (br_bench_file_pct_disorder: a higher percentile stated below a lower
+	 * one); the pair with the largest drop: the lower percentile and its
+	 * value (ms), the higher one and its smaller value. Set whether or not
+	 * the arrays were read; matters where m[k] comes from the file. */
+	int file_disorder[BR_N_LATENCY];
+	double disorder_lo_pct[BR_N_LATENCY], disorder_lo_ms[BR_N_LATENCY];
+	double disorder_hi_pct[BR_N_LATENCY], disorder_hi_ms[BR_N_LATENCY];
 } br_latency;
 
 /* ---- §3.3 capacity ---- */
@@ -268,6 +276,14 @@ void br_analyze_latency(const br_run *run, br_latency *out);
  * br_analyze_latency. The numbers are the same either way.
  */
 void br_analyze_latency_taking(const br_run *run, br_bench *take, br_latency *out);
+/*
+ * br_latency_from_file: 1 when the statistics of metric k (enum
+ * br_latency_metric) in l->m[k] are the file's own, not recomputed from
+ * per-request arrays: no arrays at all, ITL with no (or only empty) ITL
+ * lists, TPOT / E2EL with no latencies to rebuild them from. b is the bench
+ * result l was computed from.
+ */
+int br_latency_from_file(const br_latency *l, const br_bench *b, int k);
 
 /* Figure L's CDF: at most this many points per metric, the largest
  * BR_LATENCY_CDF_TAIL samples always at their own values and ranks. */

@@ -159,6 +159,20 @@ int br_bench_looks_like(const char *path);
 void br_bench_file_pct_bounds(const br_bench *b, const char *metric, double p,
     double *below, double *below_pct, double *above, double *above_pct);
 
+/*
+ * br_bench_file_pct_disorder: 1 when the file's own order statistics of
+ * `metric` contradict each other: a percentile stated above another
+ * ("median" is p50, p100 the maximum) that is smaller than it, e.g. a
+ * median_ttft_ms of 820 with a p99_ttft_ms of 1.0. Percentiles never fall
+ * as p rises, so such a file was edited or written by a faulty tool and
+ * none of its percentiles of that metric can be trusted. A difference of
+ * 1e-9 relative (float noise) is not a contradiction. On 1, the pair
+ * with the largest drop: *lo_pct / *lo_ms the lower percentile and its
+ * (larger) value, *hi_pct / *hi_ms the higher one; all four NAN on 0.
+ */
+int br_bench_file_pct_disorder(const br_bench *b, const char *metric,
+    double *lo_pct, double *lo_ms, double *hi_pct, double *hi_ms);
+
 /* br_bench_file_stat: the file's own value (ms) for metric/stat/percentile,
  * or NAN. Percentile is ignored unless stat is "p". */
 double br_bench_file_stat(const br_bench *b, const char *metric,

@@ -210,9 +210,7 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	/* the per-request arrays decide whenever the analysis took the metric
 	 * from them, even with no sample at all: a file's 0 for an empty set
 	 * (every request one token long: no ITL, no TPOT) is a placeholder */
-	int from_file = (k == BR_ITL && (l->itl_from_file || !b->has_itls)) ||
-	    ((k == BR_E2EL || k == BR_TPOT) && l->e2el_from_file);
-	if (l->from_arrays && !from_file && (l->samples_ms[k] != NULL || l->n_samples[k] == 0)) {
+	if (!br_latency_from_file(l, b, k) && (l->samples_ms[k] != NULL || l->n_samples[k] == 0)) {
 		size_t n = l->n_samples[k];
 		if (n == 0) {
 			snprintf(o->why_unknown, sizeof o->why_unknown, "no %s sample: no successful request%s",
@@ -242,6 +240,19 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 		snprintf(o->why_unknown, sizeof o->why_unknown, "no %s sample: every successful request "
 		    "produced at most one output token (%.0f tokens over %.0f requests), so the file's %s "
 		    "statistics are placeholders", name, b->total_output_tokens, b->completed, name);
+		return NAN;
+	}
+	if (l->file_disorder[k]) {
+		/* a file whose percentiles fall as p rises has no trustworthy one:
+		 * neither the stated value nor a bound from a neighbour decides */
+		char up[8];
+		size_t i = 0;
+		for (; name[i] && i + 1 < sizeof up; i++)
+			up[i] = (char)toupper((unsigned char)name[i]);
+		up[i] = '\0';
+		snprintf(o->why_unknown, sizeof o->why_unknown, "the file's %s percentiles contradict each "
+		    "other: p%g %.4g ms > p%g %.4g ms", up, l->disorder_lo_pct[k],
+		    l->disorder_lo_ms[k], l->disorder_hi_pct[k], l->disorder_hi_ms[k]);
 		return NAN;
 	}
 	int is_max = strcmp(t->stat, "max") == 0;   /* the maximum is p100 */

@@ -520,6 +520,10 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 	if (run == NULL || run->bench.n == 0 || run->bench.runs == NULL)
 		return;
 	const br_bench *b = &run->bench.runs[0];
+	for (int k = 0; k < BR_N_LATENCY; k++)
+		out->file_disorder[k] = br_bench_file_pct_disorder(b, br_latency_metric_name[k],
+		    &out->disorder_lo_pct[k], &out->disorder_lo_ms[k], &out->disorder_hi_pct[k],
+		    &out->disorder_hi_ms[k]);
 
 	if (b->n_requests == 0 || b->requests == NULL) {
 		from_file_values(b, out);
@@ -787,4 +791,14 @@ void
 br_analyze_latency_taking(const br_run *run, br_bench *take, br_latency *out)
 {
 	analyze_latency(run, take, out);
+}
+
+/* br_latency_from_file: see analysis_blocks.h. */
+int
+br_latency_from_file(const br_latency *l, const br_bench *b, int k)
+{
+	if (!l->from_arrays)
+		return 1;
+	return (k == BR_ITL && (l->itl_from_file || (b != NULL && !b->has_itls))) ||
+	    ((k == BR_E2EL || k == BR_TPOT) && l->e2el_from_file);
 }

@@ -69,6 +69,47 @@ br_bench_file_pct_bounds(const br_bench *b, const char *metric, double p,
 	}
 }
 
+/* stat_pct: the percentile an order statistic stands at ("median" 50,
+ * "p" its own), NAN for mean / std. */
+static double
+stat_pct(const br_file_stat *s)
+{
+	return strcmp(s->stat, "median") == 0 ? 50 : strcmp(s->stat, "p") == 0 ? s->percentile : NAN;
+}
+
+/* br_bench_file_pct_disorder: see bench.h. */
+int
+br_bench_file_pct_disorder(const br_bench *b, const char *metric,
+    double *lo_pct, double *lo_ms, double *hi_pct, double *hi_ms)
+{
+	*lo_pct = *lo_ms = *hi_pct = *hi_ms = NAN;
+	if (b == NULL || metric == NULL)
+		return 0;
+	double worst = 0;   /* the largest drop found, relative */
+	for (size_t i = 0; i < b->n_stats; i++) {
+		const br_file_stat *s = &b->stats[i];
+		double qs = stat_pct(s);
+		if (strcmp(s->metric, metric) != 0 || !(qs >= 0 && qs <= 100) || !br_isnum(s->value_ms))
+			continue;
+		for (size_t j = 0; j < b->n_stats; j++) {
+			const br_file_stat *t = &b->stats[j];
+			double qt = stat_pct(t);
+			if (strcmp(t->metric, metric) != 0 || !(qt > qs + 1e-9 && qt <= 100) || !br_isnum(t->value_ms))
+				continue;
+			double m = fmax(fabs(s->value_ms), fabs(t->value_ms));
+			double drop = m > 0 ? (s->value_ms - t->value_ms) / m : 0;
+			if (drop > 1e-9 && drop > worst) {
+				worst = drop;
+				*lo_pct = qs;
+				*lo_ms = s->value_ms;
+				*hi_pct = qt;
+				*hi_ms = t->value_ms;
+			}
+		}
+	}
+	return worst > 0;
+}
+
 /* br_bench_extra_get: value text of extra key `key`, or NULL (last one wins). */
 const char *
 br_bench_extra_get(const br_bench *b, const char *key)

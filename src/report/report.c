@@ -623,7 +623,8 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 	CARD("cards.requests", fill(c, &p, "cards.requests_value"));
 	CARD("cards.duration", fill(c, &p, "cards.duration_value"));
 	CARD("cards.output_tps", fill(c, &p, "cards.output_tps_value"));
-	CARD("cards.ttft", fill(c, &p, "cards.ttft_value"));
+	CARD("cards.ttft", fill(c, &p, a->latency.file_disorder[BR_TTFT] &&
+	    br_latency_from_file(&a->latency, b, BR_TTFT) ? "cards.ttft_value_disorder" : "cards.ttft_value"));
 	if (a->capacity.available) {
 		const char *src = a->capacity.kv_pool_source ? a->capacity.kv_pool_source : "";
 		CARD(strcmp(src, "run.json") == 0 ? "cards.pool_run_json" : strcmp(src, "server log") == 0 ?
@@ -850,6 +851,21 @@ latency_section(ctx *c)
 		note(c, "latency.itl_inconsistent");
 	if (l->n_ttft_zero > 0)
 		note(c, "latency.ttft_zero");
+	for (int m = 0; m < BR_N_LATENCY; m++) {
+		/* the file's percentiles fall as p rises: the table above shows
+		 * them as stated, the note says none of them can be trusted */
+		if (!l->has_stats[m] || !l->file_disorder[m] ||
+		    !br_latency_from_file(l, &c->a->run->bench.runs[0], m))
+			continue;
+		static const char *const upper[BR_N_LATENCY] = { "TTFT", "TPOT", "ITL", "E2EL" };
+		json_t *v = json_pack("{s:s, s:f, s:f, s:f, s:f}", "metric", upper[m],
+		    "lower_pct", l->disorder_lo_pct[m], "lower_ms", l->disorder_lo_ms[m],
+		    "higher_pct", l->disorder_hi_pct[m], "higher_ms", l->disorder_hi_ms[m]);
+		char *s = br_template_fill(c->t, "latency.file_disorder", v);
+		br_pdf_note(c->d, s);
+		free(s);
+		json_decref(v);
+	}
 	if (l->from_arrays && l->m[BR_TTFT].count > 1 && l->m[BR_TTFT].count < 10000)
 		note(c, "latency.small_sample");   /* one request: the caveat single_request_ttft says it */
 

@@ -91,6 +91,19 @@ latency_json(const br_latency *l)
 	set(ev, "requests", l->stall_event_known ?
 	    json_integer((json_int_t)(l->stall_event_streams + l->stall_event_first_tokens)) : json_null());
 	set(o, "stall_event", ev);
+	json_t *dis = json_object();   /* per metric: the file's percentiles that contradict each other */
+	for (int m = 0; m < BR_N_LATENCY; m++) {
+		json_t *d = json_null();
+		if (l->file_disorder[m]) {
+			d = json_object();
+			set(d, "lower_pct", jnum(l->disorder_lo_pct[m]));
+			set(d, "lower_ms", jnum(l->disorder_lo_ms[m]));
+			set(d, "higher_pct", jnum(l->disorder_hi_pct[m]));
+			set(d, "higher_ms", jnum(l->disorder_hi_ms[m]));
+		}
+		set(dis, br_latency_metric_name[m], d);
+	}
+	set(o, "file_percentiles_disordered", dis);
 	json_t *checks = json_array();
 	for (size_t i = 0; i < l->n_checks; i++) {
 		const br_latency_check *c = &l->checks[i];

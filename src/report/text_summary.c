@@ -86,6 +86,12 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	line(fp, s, "output throughput", "bench.output_throughput_tps", 1, "tok/s");
 	line_ms(fp, s, "TTFT median", "latency.ttft.median_ms");
 	line_ms(fp, s, "TTFT p99", "latency.ttft.p99_ms");
+	json_t *dis = get(s, "latency.file_percentiles_disordered.ttft");
+	if (json_is_object(dis) && !json_is_true(get(s, "latency.from_arrays")))
+		fprintf(fp, "  %-34s p%g %.2f ms > p%g %.2f ms: the file contradicts itself, no TTFT "
+		    "percentile of it can be trusted\n", "TTFT percentiles",
+		    json_number_value(json_object_get(dis, "lower_pct")), json_number_value(json_object_get(dis, "lower_ms")),
+		    json_number_value(json_object_get(dis, "higher_pct")), json_number_value(json_object_get(dis, "higher_ms")));
 	/* the file's own ITL statistics (lists empty or left out) are not recomputed */
 	int itl_file = json_is_true(get(s, "latency.itl_from_file"));
 	line_ms(fp, s, itl_file ? "ITL median (the file's)" : "ITL median", "latency.itl.median_ms");
@@ -97,8 +103,8 @@ br_summary_print_text(const json_t *s, FILE *fp)
 	else
 		line(fp, s, strcmp(ek, "sglang") == 0 ? "retractions during the run" :
 		    "preemptions during the run", "preemptions.n_preemptions", 0, "");
-	json_t *ag = get(s, "ledger.n_agree"), *dis = get(s, "ledger.n_disagree");
+	json_t *ag = get(s, "ledger.n_agree"), *ndis = get(s, "ledger.n_disagree");
 	if (json_is_true(get(s, "ledger.available")))
 		fprintf(fp, "  %-34s %lld agree, %lld disagree\n", "server counters vs client",
-		    (long long)json_integer_value(ag), (long long)json_integer_value(dis));
+		    (long long)json_integer_value(ag), (long long)json_integer_value(ndis));
 }

@@ -110,6 +110,30 @@ check "no arrays: itl_max unknown" [ "$(jget "$tmp/noarr-out/summary.json" gate.
 check "no arrays: ttft_p90 settled by the stated p99, an upper bound" [ "$(jget "$tmp/noarr-b/summary.json" gate.terms.0.value_is)" = "upper bound" ]
 pdftotext -l 1 "$tmp/noarr-b/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/noarr-b.txt"
 check "no arrays: the gate table says at most" grep -qE "at most [0-9.]+ m?s pass" "$tmp/noarr-b.txt"
+# percentiles that fall as p rises (thirteenth breaker: p99_ttft_ms set to 1.0 under a
+# median of 346.6 ms let ttft_p90<=5ms pass on the "upper bound" p99): no percentile of
+# the file can be trusted, so the term is unknown; the values below are the edited file's
+mkdir -p "$tmp/disorder"
+"$PY" - "$tmp/noarr/stress.json" "$tmp/disorder/stress.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["p99_ttft_ms"] = 1.0
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" "$tmp/disorder" -o "$tmp/disorder-out" --fail-on 'ttft_p90<=5ms' > "$tmp/disorder.stdout" 2> "$tmp/disorder.err"; rc=$?
+ds="$tmp/disorder-out/summary.json"
+check "disordered percentiles: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "disordered percentiles: the term unknown, not passed" [ "$(jget "$ds" gate.terms.0.status)" = unknown ]
+check "disordered percentiles: stderr says why" grep -qF "the file's TTFT percentiles contradict each other: p50 346.6 ms > p99 1 ms" "$tmp/disorder.err"
+check "disordered percentiles: summary names p50 as the lower percentile" [ "$(jget "$ds" latency.file_percentiles_disordered.ttft.lower_pct)" = 50.0 ]
+check "disordered percentiles: summary names p99 = 1 ms as the higher" [ "$(jget "$ds" latency.file_percentiles_disordered.ttft.higher_pct)/$(jget "$ds" latency.file_percentiles_disordered.ttft.higher_ms)" = 99.0/1.0 ]
+check "disordered percentiles: ITL's are in order" [ "$(jget "$ds" latency.file_percentiles_disordered.itl)" = null ]
+check "disordered percentiles: summary lower_ms is the file's median" near "$(jget "$ds" latency.file_percentiles_disordered.ttft.lower_ms)" 346.59414507060575 1e-9
+pdftotext "$tmp/disorder-out/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/disorder.txt"
+check "disordered percentiles: the latency chapter says so" grep -qF "TTFT: the file's own percentiles contradict each other: p50 is 346.6 ms but p99 only 1.00 ms" "$tmp/disorder.txt"
+check "disordered percentiles: the TTFT card says so" grep -qF "(file inconsistent)" "$tmp/disorder.txt"
+check "disordered percentiles: the text summary says so" grep -qF "the file contradicts itself" "$tmp/disorder.stdout"
+check "ordered percentiles: no disorder claimed" [ "$(jget "$tmp/noarr-b/summary.json" latency.file_percentiles_disordered.ttft)" = null ]
 
 # a campaign: every run is gated; the campaign fails when one run fails
 cp -r "$SRC/fixtures/truth/campaign-repeats" "$tmp/camp"
