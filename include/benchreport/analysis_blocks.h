@@ -169,6 +169,10 @@ typedef struct br_ledger_row {
 	int agrees;                /* -1 no counterpart, 0 disagrees, 1 agrees */
 	double tolerance;          /* (added) how far Δ may be off because the server prints its counters
 	                              rounded (llama.cpp: 6 significant digits), tokens; 0 = exact */
+	int capture_short;         /* (added) 1: Δ falls short of the client's number, and the metrics
+	                              capture missed the start or end of the load (run->metrics_cut),
+	                              which explains a shortfall: not compared (agrees -1), not a
+	                              disagreement */
 } br_ledger_row;
 
 typedef struct br_ledger {
@@ -177,6 +181,9 @@ typedef struct br_ledger {
 	const char *window_source; /* "before/after snapshots", "metrics series window" */
 	double window_start_t_s, window_end_t_s;  /* epoch s; NAN for a bare pair */
 	int counter_resets;        /* resets seen inside the window */
+	int window_cut;            /* (added) run->metrics_cut for a series: 1 the capture began after
+	                              the load had started, 2 ended before it stopped, 3 both */
+	size_t n_capture_short;    /* (added) rows with capture_short */
 	br_ledger_row *rows;
 	size_t n_rows;
 } br_ledger;

@@ -26,6 +26,18 @@
 int br_counter_span(const br_run *run, size_t *i0, size_t *i1, const char **source);
 
 /*
+ * br_capture_missed_requests: 1 when the run's metrics capture missed the
+ * start or end of the load (run->metrics_cut) and a per-request histogram
+ * counted `hist_count` requests over the window where the client completed
+ * a different number (off by more than max(1, 2%)): the server's means then
+ * describe another set of requests than the client's, and setting one
+ * against the other (TTFT split, Little's law) compares two populations.
+ * 0 when the capture covers the run, when the counts agree, or when either
+ * count is unknown.
+ */
+int br_capture_missed_requests(const br_run *run, double hist_count);
+
+/*
  * br_hist_delta_mean: Δ`<base>_sum` / Δ`<base>_count` of Prometheus
  * histogram `base` (e.g. "vllm:request_queue_time_seconds") over rows
  * i0..i1 of s (reset-aware, br_counter_delta). *count (may be NULL) gets
@@ -131,6 +143,9 @@ typedef struct br_ttft_split {
 	double server_ttft_mean_s; /* Δsum/Δcount time_to_first_token_seconds */
 	double server_ttft_count;
 	double server_over_client; /* server_ttft_mean_s / client_ttft_mean_s */
+	int population_differs;    /* (added) br_capture_missed_requests: the capture missed part of the
+	                              load and server_requests is not the client's completed count, so
+	                              no share or residual is formed (available 0) */
 } br_ttft_split;
 
 /*
@@ -163,6 +178,10 @@ typedef struct br_littles_law {
 	double ttft_p50_s;         /* client TTFT median */
 	double queue_ttft_ratio;   /* w_queue / TTFT p50 */
 	double implied_waiting;    /* λ · measured queue time */
+	int measured_population_differs; /* (added) br_capture_missed_requests: the histograms behind the
+	                              measured times counted other requests than the client completed
+	                              (the capture missed part of the load): measured_* are NAN */
+	double measured_requests;  /* (added) Δcount of the queue (else prefill) histogram, requests */
 } br_littles_law;
 
 /*

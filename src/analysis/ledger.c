@@ -115,6 +115,7 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 		out->window_source = "before/after snapshots";
 	} else if (br_run_window(s, &i0, &i1) == 0) {
 		out->window_source = "metrics series window";
+		out->window_cut = run->metrics_cut;
 	} else {
 		i0 = 0;
 		i1 = s->n_rows - 1;
@@ -157,6 +158,13 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 			r->agrees = d < r->client_value + tol;
 		else
 			r->agrees = d > r->client_value - tol;
+		if (r->agrees == 0 && out->window_cut != 0 && d < r->client_value) {
+			/* part of the load fell outside the capture: a shortfall is what
+			 * that predicts, so it proves nothing either way */
+			r->agrees = -1;
+			r->capture_short = 1;
+			out->n_capture_short++;
+		}
 	}
 	out->available = 1;
 	out->missing = NULL;

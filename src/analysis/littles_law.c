@@ -55,7 +55,7 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 	out->resident_ratio = out->implied_running = NAN;
 	out->queue_length = out->w_queue_s = out->measured_queue_s = NAN;
 	out->queue_ratio = out->ttft_p50_s = out->queue_ttft_ratio = NAN;
-	out->implied_waiting = NAN;
+	out->implied_waiting = out->measured_requests = NAN;
 	out->missing = "needs completed and duration in the bench result";
 	if (run == NULL || run->bench.n == 0)
 		return;
@@ -81,8 +81,18 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 			if (br_isnum(out->measured_resident_s))
 				out->measured_resident_source = "inference time";
 		}
+		double nq = NAN;
 		out->measured_queue_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST),
-		    i0, i1, NULL);
+		    i0, i1, &nq);
+		if (!br_isnum(nq))
+			(void)br_hist_delta_mean(s, br_role_name(s, BR_ROLE_PREFILL_HIST), i0, i1, &nq);
+		out->measured_requests = nq;
+		if (br_capture_missed_requests(run, nq)) {
+			/* other requests than λ counts: no measured time to set L/λ against */
+			out->measured_population_differs = 1;
+			out->measured_resident_s = out->measured_queue_s = NAN;
+			out->measured_resident_source = NULL;
+		}
 	}
 
 	/* readings from the residency block */

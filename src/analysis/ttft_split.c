@@ -79,6 +79,18 @@ br_hist_delta_mean(const br_series *s, const char *base, size_t i0, size_t i1,
 	return dsum / dcnt;
 }
 
+/* br_capture_missed_requests: see analysis_overload.h. */
+int
+br_capture_missed_requests(const br_run *run, double hist_count)
+{
+	if (run == NULL || run->metrics_cut == 0 || run->bench.n == 0 || !br_isnum(hist_count))
+		return 0;
+	double done = run->bench.runs[0].completed;
+	if (!br_isnum(done))
+		return 0;
+	return fabs(hist_count - done) > fmax(1, 0.02 * done);
+}
+
 /*
  * client_ttft_mean: client mean TTFT (s) from the latency block (its
  * source: arrays or the file's own mean), else the bench file's
@@ -148,6 +160,16 @@ br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *o
 	}
 	if (!br_isnum(out->client_ttft_mean_s)) {
 		out->missing = "needs the client mean TTFT (mean_ttft_ms or per-request ttfts)";
+		return;
+	}
+	if (br_capture_missed_requests(run, out->server_requests)) {
+		/* the histograms' means are over the requests the capture saw, the
+		 * client's over all: a share of one in the other is no evidence */
+		out->population_differs = 1;
+		out->server_over_client = NAN;
+		out->missing = "needs a metrics capture that covers the whole run: this one missed the start or "
+		    "end of the load, so its queue and prefill histograms counted other requests than the "
+		    "client's mean TTFT covers";
 		return;
 	}
 	out->available = 1;

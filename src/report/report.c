@@ -763,6 +763,8 @@ title_page(ctx *c)
 		double good = sum_num(json_object_get(c->s, "ledger"), "n_agree", NULL);
 		if (bad > 0)
 			para(c, "glance.ledger_bad");
+		else if (a->ledger.n_capture_short > 0)
+			para(c, "glance.ledger_capture_short");
 		else if (good > 0)
 			para(c, "glance.ledger_ok");
 	}
@@ -1169,7 +1171,7 @@ ledger_section(ctx *c)
 	const char **cells = br_xcalloc(l->n_rows * 5 + 1, sizeof *cells);
 	int *hl = br_xcalloc(l->n_rows + 1, sizeof *hl);
 	const char *agrees = fill(c, &p, "ledger.agrees"), *dis = fill(c, &p, "ledger.disagrees"),
-		   *none = fill(c, &p, "ledger.no_counterpart");
+		   *none = fill(c, &p, "ledger.no_counterpart"), *cut = fill(c, &p, "ledger.capture_short");
 	for (size_t i = 0; i < l->n_rows; i++) {
 		const br_ledger_row *r = &l->rows[i];
 		int dec = fabs(r->server_delta) >= 1e12 ? -1 : (r->server_delta == floor(r->server_delta) ? 0 : 2);
@@ -1179,7 +1181,7 @@ ledger_section(ctx *c)
 		    keep(&p, br_xasprintf("%s %s", r->relation ? (strcmp(r->relation, ">=") == 0 ? "≥" : r->relation) : "",
 			keep(&p, fmt_num(r->client_value, r->client_value == floor(r->client_value) ? 0 : 2)))) : "";
 		cells[i * 5 + 3] = r->client_label ? r->client_label : "";
-		cells[i * 5 + 4] = r->agrees < 0 ? none : r->agrees ? agrees : dis;
+		cells[i * 5 + 4] = r->capture_short ? cut : r->agrees < 0 ? none : r->agrees ? agrees : dis;
 		hl[i] = r->agrees < 0 ? 0 : r->agrees ? 1 : 2;
 	}
 	const double w[5] = { 3.6, 1.4, 1.4, 2.0, 1.4 };
@@ -1192,6 +1194,9 @@ ledger_section(ctx *c)
 		rounded |= l->rows[i].tolerance > 0;
 	if (rounded)
 		note(c, "ledger.print_precision");
+	if (l->n_capture_short > 0)
+		note(c, l->window_cut == 3 ? "ledger.capture_short_note_both" : l->window_cut == 1 ?
+		    "ledger.capture_short_note_start" : "ledger.capture_short_note_end");
 	note(c, "ledger.prefix_note");
 	free(cells);
 	free(hl);
@@ -1387,9 +1392,11 @@ ttft_section(ctx *c)
 		para(c, "ttft.little_intro");
 		/* the measured side is said only when the metrics have it */
 		if (isfinite(ll->w_resident_s))
-			para(c, isfinite(ll->measured_resident_s) ? "ttft.little_resident" : "ttft.little_resident_alone");
+			para(c, isfinite(ll->measured_resident_s) ? "ttft.little_resident" :
+			    ll->measured_population_differs ? "ttft.little_resident_partial" : "ttft.little_resident_alone");
 		if (isfinite(ll->w_queue_s))
-			para(c, isfinite(ll->measured_queue_s) ? "ttft.little_queue" : "ttft.little_queue_alone");
+			para(c, isfinite(ll->measured_queue_s) ? "ttft.little_queue" :
+			    ll->measured_population_differs ? "ttft.little_queue_partial" : "ttft.little_queue_alone");
 		if (!isfinite(ll->w_resident_s) && isfinite(ll->implied_running))
 			para(c, "ttft.little_implied");
 	}

@@ -193,6 +193,7 @@ ledger_json(const br_ledger *l)
 		set(ro, "agrees", r->agrees < 0 ? json_null() : json_boolean(r->agrees));
 		if (r->tolerance > 0)   /* (added) only for counters printed rounded */
 			set(ro, "print_tolerance", jnum(r->tolerance));
+		set(ro, "capture_short", json_boolean(r->capture_short));
 		json_array_append_new(rows, ro);
 		if (r->agrees == 1)
 			agree++;
@@ -202,6 +203,9 @@ ledger_json(const br_ledger *l)
 	set(o, "rows", rows);
 	set(o, "n_agree", json_integer((json_int_t)agree));
 	set(o, "n_disagree", json_integer((json_int_t)disagree));
+	set(o, "n_capture_short", json_integer((json_int_t)l->n_capture_short));
+	set(o, "window_cut", l->window_cut == 3 ? jstr("start and end") : l->window_cut == 1 ? jstr("start") :
+	    l->window_cut == 2 ? jstr("end") : json_null());
 	return o;
 }
 
@@ -302,6 +306,7 @@ ttft_split_json(const br_ttft_split *t)
 	set(o, "frontend_share", jnum(t->frontend_share));
 	set(o, "server_ttft_mean_s", jnum(t->server_ttft_mean_s));
 	set(o, "server_over_client", jnum(t->server_over_client));
+	set(o, "population_differs", json_boolean(t->population_differs));
 	return o;
 }
 
@@ -351,6 +356,8 @@ littles_law_json(const br_littles_law *l)
 	set(o, "ttft_p50_s", jnum(l->ttft_p50_s));
 	set(o, "queue_ttft_ratio", jnum(l->queue_ttft_ratio));
 	set(o, "implied_waiting", jnum(l->implied_waiting));
+	set(o, "measured_requests", jnum(l->measured_requests));
+	set(o, "measured_population_differs", json_boolean(l->measured_population_differs));
 	return o;
 }
 

@@ -105,6 +105,8 @@ br_summary_print_text(const json_t *s, FILE *fp)
 		    "preemptions during the run", "preemptions.n_preemptions", 0, "");
 	json_t *ag = get(s, "ledger.n_agree"), *ndis = get(s, "ledger.n_disagree");
 	if (json_is_true(get(s, "ledger.available")))
-		fprintf(fp, "  %-34s %lld agree, %lld disagree\n", "server counters vs client",
-		    (long long)json_integer_value(ag), (long long)json_integer_value(ndis));
+		fprintf(fp, "  %-34s %lld agree, %lld disagree%s\n", "server counters vs client",
+		    (long long)json_integer_value(ag), (long long)json_integer_value(ndis),
+		    json_integer_value(get(s, "ledger.n_capture_short")) > 0 ?
+		    " (others not comparable: the capture missed part of the load)" : "");
 }
