@@ -703,6 +703,8 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		note(c, "elasticity.missing", po);
 	else if (p->same_files || c->in->same_files)
 		para(c, "elasticity.copy", po);     /* one run saved twice: nothing moved */
+	else if (c->in->same_path)
+		para(c, "elasticity.self", po);     /* one folder given twice: not a repeat */
 	else if (p->verdict == 2)
 		/* one configuration twice: its changes are run-to-run variation,
 		 * and a ratio of two noises is no elasticity */

@@ -336,6 +336,8 @@ check "A == B: zero change" [ "$(jget "$tmp/self/summary.json" focus.rows.output
 pdftotext "$tmp/self/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfself.txt"
 check "A == B: PDF says it compares a run with itself" grep -qF "compares a run with itself" "$tmp/pdfself.txt"
 check "A == B: terminal says a run with itself" grep -qF "comparing a run with itself" "$tmp/e5.out"
+# thirteenth breaker: the elasticity paragraph called it "one configuration run twice ... run-to-run variation"
+check "A == B: the elasticity paragraph says same folder, not a repeat" bash -c "grep -qF 'A and B are the same folder: every change is zero by construction' '$tmp/pdfself.txt' && ! grep -qF 'run-to-run variation, so' '$tmp/pdfself.txt'"
 
 # A == B for campaigns: "a campaign with itself", not "a run"
 "$BIN" compare "$tmp/campA" "$tmp/campA" -o "$tmp/selfc" > "$tmp/selfc.out" 2> /dev/null; rc=$?
