@@ -68,6 +68,68 @@ kv_usage_misread(br_run *run, const br_capacity *c, br_residency *res)
 }
 
 /*
+ * kv_usage_below_running: the KV usage column reads less, at two samples
+ * or more, than the requests running at that moment must hold: each holds
+ * at least one KV block of its own (the one its next token goes into), so
+ * usage >= running × block_size / pool (block size from the log, else
+ * vLLM's 16 tokens). A zero is left alone (a gauge not yet updated). Such
+ * rows are most likely fraction values in a column read as percent (a
+ * series that switched units: 80.86 then 0.78), which would put the median
+ * far below the truth. The column is withheld as in kv_usage_misread.
+ * Returns 1 when it did.
+ */
+static int
+kv_usage_below_running(br_run *run, const br_capacity *c, br_residency *res)
+{
+	if (run == NULL || run->metrics == NULL || !br_isnum(c->kv_pool_tokens) || !(c->kv_pool_tokens > 0))
+		return 0;
+	const br_series *m = run->metrics;
+	const double *kv = br_role_col(m, BR_ROLE_KV_USAGE_FRAC), *running = br_role_col(m, BR_ROLE_RUNNING);
+	if (kv == NULL || running == NULL)
+		return 0;
+	double bs = run->log ? run->log->block_size_tokens : NAN;
+	double block = br_isnum(bs) && bs > 0 ? bs : 16;
+	size_t n_low = 0, first = 0, last = 0, worst = 0;
+	double worst_gap = 1, peak = NAN;
+	for (size_t r = 0; r < m->n_rows; r++) {
+		if (isfinite(kv[r]) && !(kv[r] <= peak))
+			peak = kv[r];
+		if (!(kv[r] > 0) || !(running[r] >= 1))
+			continue;
+		double need = running[r] * block / c->kv_pool_tokens;
+		if (!(kv[r] < need))
+			continue;
+		if (n_low++ == 0)
+			first = r;
+		last = r;
+		if (kv[r] / need < worst_gap) {
+			worst_gap = kv[r] / need;
+			worst = r;
+		}
+	}
+	if (n_low < 2)
+		return 0;
+	const char *name = br_role_name(m, BR_ROLE_KV_USAGE_FRAC);
+	long col = name ? br_series_col_index(m, name) : -1;
+	if (col < 0)
+		return 0;
+	double t0 = m->t_s ? m->t_s[0] : NAN;
+	double kv_w = kv[worst], run_w = running[worst];
+	char pool[32];
+	br_run_add_warning(run, "metrics column '%s': at %zu samples (%.0f to %.0f s into the capture) it reads "
+	    "less than the running requests must hold (%.2f%% with %.0f running, which hold at least one "
+	    "%.0f-token block each: %.2f%% of the %s-token pool), while it peaks at %.2f%% elsewhere: the "
+	    "column most likely mixes percent and fraction values, so it is left out and KV usage is unknown "
+	    "in this report", name, n_low, m->t_s ? m->t_s[first] - t0 : NAN, m->t_s ? m->t_s[last] - t0 : NAN,
+	    100.0 * kv_w, run_w, block, 100.0 * run_w * block / c->kv_pool_tokens,
+	    br_format_count(c->kv_pool_tokens, pool), 100.0 * peak);
+	for (size_t r = 0; r < m->n_rows; r++)
+		m->cols[col][r] = NAN;
+	br_analyze_residency(run, res);
+	return 1;
+}
+
+/*
  * analyze: fill every block of *out from the run (borrowed, must outlive
  * out); take: NULL, or the bench result whose ITLs the latency block takes
  * (br_analyze_taking_itls). Never fails: missing inputs mark blocks
@@ -90,7 +152,8 @@ analyze(br_run *run, br_bench *take, br_analysis *out)
 	br_analyze_latency_taking(run, take, &out->latency);
 	br_analyze_capacity(run, &out->capacity);
 	br_analyze_residency(run, &out->residency);
-	kv_usage_misread(run, &out->capacity, &out->residency);
+	if (!kv_usage_misread(run, &out->capacity, &out->residency))
+		kv_usage_below_running(run, &out->capacity, &out->residency);
 	br_analyze_preemptions(run, &out->residency, &out->capacity, &out->preemptions);
 	br_analyze_ttft_split(run, &out->latency, &out->ttft_split);
 	br_analyze_littles_law(run, &out->residency, &out->latency, &out->littles_law);

@@ -79,6 +79,36 @@ check "another run's 594 s busy period beside a 23.9 s bench: set aside" \
   grep -q "its busy period lasts 59[0-9] s (.*), the bench run 23.9 s: it holds more load than this run" "$tmp/mix.err"
 check "another run's metrics: preemptions unknown, not 37" grep -q "UNKNOWN preemptions==0" "$tmp/mix.err"
 
+# a KV usage column that switches from percent to fraction mid-run (thirteenth
+# breaker: read as percent by its median, the fraction rows became 0.78% with 60
+# requests running and the KV median printed 35.64% against a true 78.86%): rows
+# below one 16-token block per running request are counted here from the CSV and
+# the column is withheld
+cp -r "$tmp/s" "$tmp/unit"; rm -rf "$tmp/unit/report"
+"$PY" - "$tmp/unit/metrics.csv" "$tmp/unit/run.json" > "$tmp/unit.expect" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h, body = rows[0], rows[1:]
+kv, run = h.index("vllm:kv_cache_usage_perc"), h.index("vllm:num_requests_running")
+busy = [i for i, r in enumerate(body) if float(r[kv]) > 0]
+switch = busy[len(busy) * 3 // 5]        # percent before, fraction from here on
+for i in busy:
+    if i < switch:
+        body[i][kv] = repr(float(body[i][kv]) * 100)
+csv.writer(open(sys.argv[1], "w", newline="")).writerows([h] + body)
+pool = json.load(open(sys.argv[2]))["kv_pool_tokens"]
+# the column reads as percent (median of positive cells > 1), so a fraction cell f is f/100 of the pool
+low = [i for i in busy if i >= switch and float(body[i][run]) >= 1 and float(body[i][kv]) / 100 < float(body[i][run]) * 16 / pool]
+print(len(low))
+PYEOF
+"$BIN" "$tmp/unit" -o "$tmp/unit-out" > /dev/null 2> "$tmp/unit.err"
+check "percent then fraction: at least 2 rows below the running requests' blocks" [ "$(cat "$tmp/unit.expect")" -ge 2 ]
+check "percent then fraction: the column is withheld, with the count of rows" \
+  grep -q "metrics column 'vllm:kv_cache_usage_perc': at $(cat "$tmp/unit.expect") samples .* the column most likely mixes percent and fraction values" "$tmp/unit.err"
+check "percent then fraction: KV median unknown, not a number" [ "$(jget "$tmp/unit-out/summary.json" residency.kv_usage_median_frac)" = null ]
+"$BIN" "$tmp/s" -o "$tmp/s-out" > /dev/null 2> "$tmp/s.err"
+check "unedited small run: KV median known, nothing withheld" bash -c "[ \"\$(grep -c 'mixes percent' '$tmp/s.err')\" = 0 ] && grep -q '\"kv_usage_median_frac\": 0\\.[0-9]' '$tmp/s-out/summary.json'"
+
 mkdir -p "$tmp/fail"; cp "$tmp/s/stress.json" "$tmp/s/metrics.csv" "$tmp/fail/"
 "$PY" - "$tmp/fail/stress.json" <<'PYEOF'
 import json, sys
