@@ -836,9 +836,14 @@ caveat_rules(const br_analysis *a, const facts *x, br_findings *f)
 
 	/* Closed loop: max_concurrency set (with a finite rate too: an open
 	 * loop under that cap). */
-	if (b && num(b->max_concurrency))
+	if (b && num(b->max_concurrency)) {
+		/* the cap holds the load only when more prompts than it were sent:
+		 * one prompt is a lone request, a few all go at once (a burst) */
+		int few = num(b->num_prompts) && b->num_prompts < b->max_concurrency;
 		add(f, br_capped_open_loop(b) ? "capped_open_loop" : b->max_concurrency == 1 ? "closed_loop_one" :
-		    "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
+		    few && b->num_prompts <= 1 ? "closed_loop_single_prompt" : few ? "closed_loop_burst" :
+		    !num(x->ttft_p50_s) ? "closed_loop_no_ttft" : "closed_loop", BR_SEV_NOTICE, BR_CAVEAT);
+	}
 
 	/* TTFT tail: n·0.001 < 10 samples beyond p99.9, i.e. n < 10,000. */
 	if (x->ttft_n == 1)

@@ -1118,7 +1118,7 @@ check_counts(octx *o, br_bench *b, int have_failed, char **cause)
 	 * (NaN, written by very old zero-success runs for rates, means absent) */
 	if (!(isfinite(b->duration_s) && b->duration_s > 0 && b->duration_s <= 1e9))
 		return err_at(o->p, key_off(o, "duration"), cause,
-		    "\"duration\": %g: expected the run's length in seconds (> 0 and finite)", b->duration_s);
+		    "\"duration\": %g: expected the run's length in seconds (> 0 and at most 1e9 s, about 32 years)", b->duration_s);
 	const struct { const char *key; double v; } rt[] = {
 		{ "request_throughput", b->request_throughput_rps },
 		{ "request_goodput", b->request_goodput_rps },

@@ -709,7 +709,9 @@ title_page(ctx *c)
 	if (!(a->latency.n_succeeded == 0 && a->latency.n_failed > 0))
 		para(c, !isfinite(b->max_concurrency) ? (isinf(b->request_rate_rps) ? "glance.all_at_once" :
 		    "glance.open_loop") : br_capped_open_loop(b) ? "glance.capped_open_loop" :
-		    b->max_concurrency == 1 ? "glance.closed_loop_one" : "glance.closed_loop");
+		    b->max_concurrency == 1 ? "glance.closed_loop_one" :
+		    isfinite(b->num_prompts) && b->num_prompts < b->max_concurrency ? "glance.closed_loop_few" :
+		    "glance.closed_loop");
 	if (isfinite(a->capacity.effective_concurrency) && isfinite(a->capacity.concurrency) &&
 	    a->capacity.effective_concurrency < a->capacity.concurrency)
 		para(c, "glance.fewer_prompts");
@@ -1469,7 +1471,8 @@ budget_section(ctx *c)
 		/* with preemptions a request's own wait after its eviction is in
 		 * its decode time too; without, only others' prefill is */
 		double pre = br_preemption_count(c->a);
-		para(c, isfinite(pre) && pre > 0 ? "budget.stolen_preempted" : "budget.stolen");
+		para(c, fabs(b->decode_stolen_frac) < 0.005 ? "budget.stolen_none" : b->decode_stolen_s < 0 ?
+		    "budget.stolen_less" : isfinite(pre) && pre > 0 ? "budget.stolen_preempted" : "budget.stolen");
 	}
 	strpool_free(&p);
 }

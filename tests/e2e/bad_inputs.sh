@@ -24,6 +24,10 @@ printf 'timestamp,vllm:num_requests_running\n1.0,3\n2.0,abc\n' > "$tmp/nonnum.cs
 expect_bad nonnumeric-csv metrics.csv "$tmp/nonnum.csv" 'metrics\.csv:3:5: .*number'
 : > "$tmp/empty.csv"
 expect_bad empty-csv metrics.csv "$tmp/empty.csv" 'metrics\.csv.*empty'
+# a duration of 1e+300 s: the message states the bound it broke (thirteenth breaker: "finite")
+"$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d['duration']=1e300; json.dump(d,open(sys.argv[2],'w'))" \
+  "$SRC/fixtures/runs/tiny/stress.json" "$tmp/hugedur.json"
+expect_bad huge-duration stress.json "$tmp/hugedur.json" 'stress\.json:1:[0-9]+: "duration": 1e\+300: expected the run.s length in seconds \(> 0 and at most 1e9 s'
 # JSONL whose line 2 is cut off after 60 bytes: the message points at line 2's
 # end (jansson read on and blamed line 3, a valid record)
 T="$SRC/fixtures/runs/tiny/stress.json"

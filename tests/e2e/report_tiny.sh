@@ -115,4 +115,39 @@ rm -rf "$tmp/zeros-rep2"
 "$BIN" "$tmp/zeros" -o "$tmp/zeros-rep2" -q > /dev/null 2>&1
 check "TTFT of 0: counted and called a missing measurement" bash -c \
   "[ \"\$(\"$PY\" -c \"import json,sys; print(json.load(open(sys.argv[1]))['latency']['n_ttft_zero_requests'])\" '$tmp/zeros-rep2/summary.json')\" = 3 ] && pdftotext '$tmp/zeros-rep2/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'Successful requests with a TTFT of 0 ms or less: 3 of 12'"
+# closed-loop caveats that match what the client did (thirteenth breaker: "keeps 64
+# requests outstanding" with one prompt; "TTFT p50 (n/a) is the median of this batch"
+# when every request failed; "Decode time stolen 0.0 s (-0.0%) more" for one request)
+mkdir -p "$tmp/one" "$tmp/burst" "$tmp/allfail"
+"$PY" - "$SRC/fixtures/runs/tiny/stress.json" "$tmp" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); out = sys.argv[2]
+lists = [k for k, v in d.items() if isinstance(v, list)]
+one = dict(d, completed=1, num_prompts=1)
+for k in lists:
+    one[k] = d[k][:1]
+one["total_input_tokens"], one["total_output_tokens"] = sum(one["input_lens"]), sum(one["output_lens"])
+json.dump(one, open(out + "/one/stress.json", "w"))
+json.dump(dict(d, max_concurrency=64), open(out + "/burst/stress.json", "w"))
+n = len(d["ttfts"])
+fail = dict(d, completed=0, failed=n, errors=["Connection refused"] * n)
+json.dump(fail, open(out + "/allfail/stress.json", "w"))
+PYEOF
+for c in one burst allfail; do
+  "$BIN" "$tmp/$c" -o "$tmp/$c-rep" -q > /dev/null 2>&1
+  pdftotext "$tmp/$c-rep/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/$c.txt"
+done
+check "one prompt: a lone request, not 'keeps 4 outstanding'" bash -c "grep -qF 'One prompt (num_prompts = 1, max_concurrency = 4 never came into play)' '$tmp/one.txt' && ! grep -qF 'keeps that many requests outstanding' '$tmp/one.txt'"
+# the budget needs a metrics series: a simulated one-prompt run (its gaps all one step long)
+"$PY" -c "import json,sys; c=json.load(open(sys.argv[1])); c['workload']['num_prompts']=1; json.dump(c,open(sys.argv[2],'w'))" \
+  "$SRC/fixtures/configs/small-1024-256.json" "$tmp/one.json"
+"$BIN" simulate "$tmp/one.json" -o "$tmp/one-sim" > /dev/null 2>&1
+"$BIN" "$tmp/one-sim" -o "$tmp/one-sim-rep" -q > /dev/null 2>&1
+pdftotext "$tmp/one-sim-rep/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/one-sim.txt"
+stolen=$(jget "$tmp/one-sim-rep/summary.json" budget.decode_stolen_frac)
+check "one simulated prompt: decode time stolen within 0.5% ($stolen)" "$PY" -c "import sys; sys.exit(0 if abs(float(sys.argv[1])) < 0.005 else 1)" "$stolen"
+check "one simulated prompt: said as none, not '0.0 s more'" bash -c "grep -qF 'Decode time stolen: none.' '$tmp/one-sim.txt' && ! grep -qF 'more, time taken by the prefill' '$tmp/one-sim.txt'"
+check "12 prompts under max_concurrency 64: a burst" grep -qF "Burst, not a sustained closed loop: 12 prompts, fewer than max_concurrency = 64" "$tmp/burst.txt"
+check "every request failed: no TTFT of the batch, no 'TTFT p50 (n/a)'" bash -c "grep -qF 'no request succeeded, so there is no TTFT of this batch to read' '$tmp/allfail.txt' && ! grep -qF 'TTFT p50 (n/a)' '$tmp/allfail.txt'"
+check "tiny (12 prompts, C = 4): the closed-loop caveat as before" bash -c "pdftotext '$tmp/zeros-rep2/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'the client keeps that many requests outstanding and sends the next only when one ends, so TTFT p50'"
 finish
