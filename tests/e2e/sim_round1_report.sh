@@ -65,5 +65,6 @@ check "late capture: no counter disagrees" [ "$(jget "$ls_" ledger.n_disagree)" 
 pdftotext "$tmp/late-out/report.pdf" - | tr -s ' \n' '  ' > "$tmp/late.txt"
 check "late capture: no queue share in the PDF" bash -c "! grep -qi 'queue share\|another client' '$tmp/late.txt'"
 check "late capture: the ledger says why" grep -qF "Not comparable: the metrics capture began after the load had started" "$tmp/late.txt"
+check "late capture: Little's law names both counts" grep -qF "they counted $(printf '%.0f' "$(cat "$tmp/late.expect")") requests over the capture, not the 128 the client completed" "$tmp/late.txt"
 check "full capture: TTFT split, same population" [ "$(jget "$s" ttft_split.available)/$(jget "$s" ttft_split.population_differs)" = True/False ]
 finish
