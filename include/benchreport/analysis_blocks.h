@@ -319,7 +319,8 @@ void br_analyze_capacity(const br_run *run, br_capacity *out);
 
 /*
  * br_log_cap (capacity.c): the server log's cap on running requests
- * (vLLM max_num_seqs, SGLang max_running_requests, llama.cpp n_slots), or
+ * (vLLM max_num_seqs, SGLang max_running_requests, llama.cpp n_slots;
+ * times the data-parallel engines when the log has several), or
  * NAN when the log states none or the run contradicts it: the metrics'
  * running gauge over the busy span (br_run_busy_span), or the log's own
  * statistics lines, saw more running requests than the cap allows (the log

@@ -96,7 +96,10 @@ br_log_cap(const br_run *run, double *seen_out, const char **where_out)
 	const br_server_log *lg = run != NULL ? run->log : NULL;
 	if (lg == NULL || !br_isnum(lg->max_num_seqs) || lg->max_num_seqs <= 0)
 		return NAN;
-	double cap = lg->max_num_seqs, seen = NAN;
+	/* max_num_seqs bounds each data-parallel engine: the server runs up
+	 * to that many per engine */
+	double dp = br_isnum(lg->data_parallel_size) && lg->data_parallel_size > 1 ? lg->data_parallel_size : 1;
+	double cap = lg->max_num_seqs * dp, seen = NAN;
 	const char *where = NULL;
 	const br_series *s = run->metrics;
 	size_t b0, b1;

@@ -749,7 +749,12 @@ recommendation_rules(const br_analysis *a, const facts *x, br_findings *f)
 	double rec = x->d[D_MAX_NUM_SEQS];
 	double cur = br_log_cap(r, NULL, NULL);
 	double ceff = r && r->bench.n > 0 ? br_effective_concurrency(&r->bench.runs[0], NULL) : NAN;
-	if (oversub && num(x->preemptions) && x->preemptions > 0 && num(rec) &&
+	/* with data-parallel engines max_num_seqs is per engine while the pool
+	 * is their sum: no value is recommended (the sentence would name the
+	 * server's capacity as one engine's) */
+	const br_server_log *lg = r ? r->log : NULL;
+	int dp = lg && num(lg->data_parallel_size) && lg->data_parallel_size > 1;
+	if (oversub && !dp && num(x->preemptions) && x->preemptions > 0 && num(rec) &&
 	    num(ceff) && rec < ceff && !(num(cur) && cur <= rec))
 		add(f, x->max_num_seqs_by_workload ? "rec_max_num_seqs_workload" : "rec_max_num_seqs", BR_SEV_NOTICE,
 		    BR_RECOMMENDATION);

@@ -133,6 +133,7 @@ typedef struct scanner {
 	double p_abs;
 	hit p_hit;
 	int p_hit_valid;
+	char p_tag[64];     /* process tag of the pending line's first physical line, "" when none */
 	dict_scan p_dict;   /* resumable args-dict scan of the pending text */
 	search_memo p_memo; /* its substring searches so far */
 	/* clock: MM-DD has no year */
@@ -141,12 +142,18 @@ typedef struct scanner {
 	int leap;
 	int prev_prefix_cut;
 	char prev_stamp[32];
+	char prev_tag[64];  /* process tag of the previous physical line */
 	double prev_abs;
 	/* found so far */
 	int has_vllm;
 	int gave_up;        /* stopped: no vLLM line in the first NO_VLLM_GIVE_UP_BYTES */
 	char *bad_cap;      /* the first impossible capacity value (bad_capacity), or NULL */
 	int n_kvsize, n_blocks;
+	/* data-parallel engines (EngineCore_DPn tags, n < 64) of the current
+	 * start-up: the ranks whose KV cache size, KV memory and maximum
+	 * concurrency lines were seen (one each), and the sums of those */
+	unsigned long long dp_size_ranks, dp_mem_ranks, dp_conc_ranks;
+	double dp_pool_tokens, dp_pool_gib, dp_conc_x;
 	int startups;       /* start-ups seen so far (see new_startup) */
 	int cap_seen;       /* the current start-up printed a capacity line */
 	size_t stats_at_startup; /* o->n_stats when the current start-up began */
@@ -1000,6 +1007,8 @@ new_startup(scanner *s, int line, const char *stamp)
 	if (s->startups == 1)
 		return;
 	s->n_kvsize = s->n_blocks = 0;
+	s->dp_size_ranks = s->dp_mem_ranks = s->dp_conc_ranks = 0;
+	s->dp_pool_tokens = s->dp_pool_gib = s->dp_conc_x = 0;
 	s->gpu_blocks = NAN;
 	s->blocks_line = 0;
 	o->kv_pool_tokens = o->kv_pool_gib = o->max_concurrency_x = o->max_concurrency_len_tokens = NAN;
@@ -1035,6 +1044,38 @@ bad_capacity(scanner *s, const char *text, size_t len, int line, const char *wha
 	return 0;
 }
 
+/*
+ * dp_rank: the data-parallel rank n of a vLLM V1 engine core's process tag
+ * "(EngineCore_DPn pid=..)", else -1 (no tag, another process, n >= 64).
+ */
+static int
+dp_rank(const char *tag)
+{
+	const char *q = strstr(tag, "EngineCore_DP");
+	if (q == NULL || !is_digit(q[13]))
+		return -1;
+	int n = 0;
+	for (q += 13; is_digit(*q) && n < 64; q++)
+		n = n * 10 + (*q - '0');
+	return n < 64 ? n : -1;
+}
+
+/*
+ * dp_add: a capacity value v printed by the pending line's engine. Each
+ * data-parallel engine (EngineCore_DPn) owns a pool of its own, so the
+ * server holds the sum over the distinct ranks of one start-up: v is added
+ * to *sum once per rank (a repeated line is counted once), *ranks marks it.
+ */
+static void
+dp_add(const char *tag, unsigned long long *ranks, double *sum, double v)
+{
+	int r = dp_rank(tag);
+	if (r < 0 || (*ranks & (1ULL << r)))
+		return;
+	*ranks |= 1ULL << r;
+	*sum += v;
+}
+
 /* apply: record a finished logical line (analysed with final = 1). */
 static void
 apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *stamp, double abs_s)
@@ -1060,10 +1101,14 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 			o->kv_pool_tokens = h->a;
 			o->kv_pool_line = line;
 		}
+		if (h->score)
+			dp_add(s->p_tag, &s->dp_size_ranks, &s->dp_pool_tokens, h->a);
 		break;
 	case K_KVMEM:
 		if (h->score && !bad_capacity(s, p, n, line, "Available KV cache memory", h->a, "GiB", 1e-6, 1e6, 0))
 			break;
+		if (h->score)
+			dp_add(s->p_tag, &s->dp_mem_ranks, &s->dp_pool_gib, h->a);
 		if (h->score && o->kv_mem_line == 0) {
 			o->kv_pool_gib = h->a;
 			o->kv_mem_line = line;
@@ -1075,6 +1120,8 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 			break;
 		if (h->score >= 2 && !bad_capacity(s, p, n, line, "Maximum concurrency", h->b, "x", 1e-9, 1e12, 0))
 			break;
+		if (h->score >= 2)
+			dp_add(s->p_tag, &s->dp_conc_ranks, &s->dp_conc_x, h->b);
 		if (h->score && o->max_conc_line == 0) {
 			o->max_concurrency_len_tokens = h->a;
 			o->max_concurrency_x = h->b;
@@ -1353,6 +1400,8 @@ start_pending(scanner *s, const pline *l, int lineno)
 	s->p_first_piece = l->len;
 	s->p_line = lineno;
 	s->p_body_off = (size_t)(l->body - l->text);
+	/* a record whose logger prefix was wrapped has its tag on the line before */
+	snprintf(s->p_tag, sizeof s->p_tag, "%s", l->tag[0] == '\0' && s->prev_prefix_cut ? s->prev_tag : l->tag);
 	s->p_anchored = l->vllm && !l->prefix_cut;
 	pending_append(s, l->body, l->body_len);
 	if (l->vllm) {
@@ -1536,6 +1585,7 @@ scan(scanner *s, FILE *fp, size_t limit, int stop_on_vllm, int *n_lines, char **
 			start_pending(s, &l, lineno);
 		}
 		s->prev_prefix_cut = l.prefix_cut;
+		snprintf(s->prev_tag, sizeof s->prev_tag, "%s", l.tag);
 		if (l.vllm) {
 			snprintf(s->prev_stamp, sizeof s->prev_stamp, "%s", l.stamp);
 			s->prev_abs = l.abs_s;
@@ -1644,6 +1694,15 @@ br_server_log_load(const char *path, br_server_log *out, char **cause)
 	/* capacity (of the last start-up: new_startup forgot earlier ones) */
 	out->n_startups = s.startups;
 	out->n_capacity_lines = s.n_kvsize > 0 ? s.n_kvsize : s.n_blocks;
+	if (__builtin_popcountll(s.dp_size_ranks) > 1 && br_isnum(out->kv_pool_tokens)) {
+		/* data-parallel engines, each with its own pool: the server holds
+		 * their sum; memory and concurrency summed over the same engines,
+		 * else unknown (one engine's value would read as the server's) */
+		out->data_parallel_size = __builtin_popcountll(s.dp_size_ranks);
+		out->kv_pool_tokens = s.dp_pool_tokens;
+		out->kv_pool_gib = s.dp_mem_ranks == s.dp_size_ranks ? s.dp_pool_gib : NAN;
+		out->max_concurrency_x = s.dp_conc_ranks == s.dp_size_ranks ? s.dp_conc_x : NAN;
+	}
 	if (isnan(out->kv_pool_tokens) && !isnan(s.gpu_blocks)) {
 		double bs = isnan(out->block_size_tokens) ? DEFAULT_BLOCK_TOKENS : out->block_size_tokens;
 		out->kv_pool_tokens = s.gpu_blocks * bs;

@@ -717,7 +717,9 @@ title_page(ctx *c)
 		para(c, "glance.fewer_prompts");
 	if (a->capacity.available && isfinite(a->capacity.oversubscription)) {
 		const char *parts[3] = {
-			isfinite(a->capacity.kv_pool_gib) ? "glance.capacity_pool_gib" : "glance.capacity_pool",
+			isfinite(a->capacity.kv_pool_gib) ? (r->log && isfinite(r->log->data_parallel_size) &&
+			    r->log->data_parallel_size > 1 ? "glance.capacity_pool_gib_dp" : "glance.capacity_pool_gib") :
+			    "glance.capacity_pool",
 			isfinite(a->capacity.predicted_max_concurrency) ? "glance.capacity_fit" : "glance.capacity_end",
 			"glance.capacity_demand" };
 		para_joined(c, parts, 3);
@@ -1036,7 +1038,9 @@ capacity_section(ctx *c)
 		ROW("capacity.row_pool", br_xasprintf("%s tokens (%s)", keep(&p, fmt_num(cap->kv_pool_tokens, 0)),
 		    cap->kv_pool_source ? cap->kv_pool_source : "?"));
 		if (isfinite(cap->kv_pool_gib))
-			ROW("capacity.row_gib", br_xasprintf("%s GiB", keep(&p, fmt_num(cap->kv_pool_gib, 2))));
+			ROW(c->a->run->log && isfinite(c->a->run->log->data_parallel_size) &&
+			    c->a->run->log->data_parallel_size > 1 ? "capacity.row_gib_dp" : "capacity.row_gib",
+			    br_xasprintf("%s GiB", keep(&p, fmt_num(cap->kv_pool_gib, 2))));
 		if (isfinite(cap->kv_bytes_per_token)) {
 			/* vLLM prints the KV memory of one GPU and the pool in tokens of the
 			 * whole tensor-parallel group: the ratio is one GPU's share */

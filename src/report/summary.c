@@ -507,6 +507,7 @@ log_json(const br_server_log *l)
 	set(o, "model", jstr(l->model));
 	set(o, "max_model_len_tokens", jint(l->max_model_len_tokens));
 	set(o, "max_num_seqs", jint(l->max_num_seqs));
+	set(o, "data_parallel_size", jint(l->data_parallel_size));
 	set(o, "max_num_batched_tokens", jint(l->max_num_batched_tokens));
 	set(o, "tensor_parallel_size", jint(l->tensor_parallel_size));
 	set(o, "gpu_memory_utilization", jnum(l->gpu_memory_utilization));

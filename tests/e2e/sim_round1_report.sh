@@ -67,4 +67,27 @@ check "late capture: no queue share in the PDF" bash -c "! grep -qi 'queue share
 check "late capture: the ledger says why" grep -qF "Not comparable: the metrics capture began after the load had started" "$tmp/late.txt"
 check "late capture: Little's law names both counts" grep -qF "they counted $(printf '%.0f' "$(cat "$tmp/late.expect")") requests over the capture, not the 128 the client completed" "$tmp/late.txt"
 check "full capture: TTFT split, same population" [ "$(jget "$s" ttft_split.available)/$(jget "$s" ttft_split.population_differs)" = True/False ]
+# two data-parallel engines (fourteenth breaker: one engine's 86,864 tokens taken as the
+# server's pool, oversubscription 6.04x): each EngineCore_DPn line of the simulated log
+# is repeated for DP1, so the server holds 2 x 86,864 = 173,728 tokens and the demand
+# 64 x (6,144 + 2,048) = 524,288 tokens is 3.0179x of it (by hand)
+cp -r "$tmp/r1" "$tmp/dp2"; rm -rf "$tmp/dp2/report"
+"$PY" - "$tmp/dp2/server.log" <<'PYEOF'
+import sys
+out = []
+for l in open(sys.argv[1]):
+    out.append(l)
+    if l.startswith("(EngineCore_DP0") and any(k in l for k in ("GPU KV cache size", "Available KV cache memory", "Maximum concurrency")):
+        out.append(l.replace("(EngineCore_DP0 pid=", "(EngineCore_DP1 pid=1"))
+open(sys.argv[1], "w").writelines(out)
+PYEOF
+"$BIN" "$tmp/dp2" -o "$tmp/dp2-out" > /dev/null 2> "$tmp/dp2.err"
+ds="$tmp/dp2-out/summary.json"
+check "DP 2: the pool is both engines' (173,728 tokens)" near "$(jget "$ds" capacity.kv_pool_tokens)" 173728 0
+check "DP 2: oversubscription 3.0179x" near "$(jget "$ds" capacity.oversubscription)" 3.0179 1e-4
+check "DP 2: data_parallel_size 2 from the log" [ "$(jget "$ds" server_log.data_parallel_size)" = 2 ]
+check "DP 2: the log's maximum concurrency is the sum (2 x 10.60)" near "$(jget "$ds" capacity.log_max_concurrency_x)" 21.2 1e-9
+pdftotext "$tmp/dp2-out/report.pdf" - | tr -s ' \n' '  ' > "$tmp/dp2.txt"
+check "DP 2: no per-engine --max-num-seqs advice, no 'per GPU' pool" bash -c "! grep -qF 'Consider --max-num-seqs' '$tmp/dp2.txt' && ! grep -qF 'GiB of KV cache memory per GPU' '$tmp/dp2.txt' && grep -qF 'over 2 data-parallel engines' '$tmp/dp2.txt'"
+check "one engine: the pool as before (86,864 tokens)" near "$(jget "$s" capacity.kv_pool_tokens)" 86864 0
 finish

@@ -350,7 +350,9 @@ test_docker_ansi(void **state)
 /*
  * fixtures/logs/dp2-preemptions.log: data parallel 2 (EngineCore_DP0/DP1).
  * DP1 prints its capacity pair first (lines 7-8: 246,480 tokens, 30.09x),
- * DP0 second (246,800, 30.13x): the first is kept, both are counted. Stats
+ * DP0 second (246,800, 30.13x): each engine owns its pool, so the server
+ * holds the sums: 493,280 tokens, 60.22x, 30.10 + 30.05 = 60.15 GiB (the
+ * first line's number is still the one kept as kv_pool_line). Stats
  * for Engine 000 and 001 with "Preemptions: N"; one with a thousands
  * separator in the generation throughput (1,234.5).
  */
@@ -363,11 +365,12 @@ test_dp2_preemptions(void **state)
 	load_ok(p, &l);
 	assert_string_equal(l.vllm_version, "0.26.0");
 	assert_int_equal(l.n_capacity_lines, 2);
-	assert_double_abs(l.kv_pool_tokens, 246480, 0);
+	assert_double_abs(l.kv_pool_tokens, 493280, 0);
+	assert_double_abs(l.data_parallel_size, 2, 0);
 	assert_int_equal(l.kv_pool_line, 7);
-	assert_double_abs(l.max_concurrency_x, 30.09, 1e-12);
+	assert_double_abs(l.max_concurrency_x, 60.22, 1e-12);
 	assert_double_abs(l.max_concurrency_len_tokens, 8192, 0);
-	assert_double_abs(l.kv_pool_gib, 30.10, 1e-12);
+	assert_double_abs(l.kv_pool_gib, 60.15, 1e-12);
 	assert_double_abs(l.max_num_batched_tokens, 4096, 0);
 	assert_double_abs(l.tensor_parallel_size, 1, 0); /* from the config line */
 	assert_int_equal(l.n_stats, 3);
