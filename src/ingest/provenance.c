@@ -206,6 +206,8 @@ drop_log(br_run *r)
 	r->log = NULL;
 }
 
+static void series_beyond_bench(br_run *r, const br_bench *b);
+
 /* utc: "YYYY-MM-DD HH:MM:SS" of epoch seconds t into buf[32]. */
 static const char *
 utc(double t, char buf[32])
@@ -972,9 +974,69 @@ br_run_check_provenance(br_run *r)
 		set_aside(r, "metrics", "the server metrics", misfit);
 		drop_metrics(r);
 	}
+	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS))
+		series_beyond_bench(r, b);
 	if (r->log != NULL)
 		v0_preemptions_in_run(r->log, b);
 	names_free(&bench);
+}
+
+/*
+ * series_beyond_bench: a 1 Hz series whose samples show more requests
+ * running than the bench's client could have had in flight
+ * (max_concurrency, or num_prompts when fewer; 5% + 1 request of slack for
+ * a request the client gave up on that the server still finishes). The
+ * waiting gauge is not held to the bound: a request the client aborted can
+ * sit in the queue until the scheduler next looks at it. At most 3 such
+ * samples, and at most 1% of the rows: corrupted or stray samples, whose
+ * running and waiting cells are set to NaN with a note (an impossible peak
+ * would reach the headline); more: other load ran on the server, and the
+ * series is set aside. Open loop (no cap): nothing.
+ */
+static void
+series_beyond_bench(br_run *r, const br_bench *b)
+{
+	if (!(br_isnum(b->max_concurrency) && b->max_concurrency > 0))
+		return;
+	double c_eff = b->max_concurrency;
+	if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
+		c_eff = b->num_prompts;
+	double limit = 1.05 * c_eff + 1;
+	br_series *m = r->metrics;
+	const char *rn = br_role_name(m, BR_ROLE_RUNNING), *wn = br_role_name(m, BR_ROLE_WAITING);
+	long rc = rn ? br_series_col_index(m, rn) : -1, wc = wn ? br_series_col_index(m, wn) : -1;
+	if (rc < 0)
+		return;
+	size_t n_over = 0, first = 0;
+	double worst = 0;
+	for (size_t i = 0; i < m->n_rows; i++) {
+		if (!(m->cols[rc][i] > limit))
+			continue;
+		if (n_over++ == 0)
+			first = i;
+		worst = fmax(worst, m->cols[rc][i]);
+	}
+	if (n_over == 0)
+		return;
+	char at[32];
+	if (n_over <= 3 && (double)n_over <= 0.01 * (double)m->n_rows) {
+		for (size_t i = 0; i < m->n_rows; i++)
+			if (m->cols[rc][i] > limit) {
+				m->cols[rc][i] = NAN;
+				if (wc >= 0)
+					m->cols[wc][i] = NAN;
+			}
+		br_run_add_warning(r, "the metrics series: %zu of its %zu samples (the first at %s UTC) show up to "
+		    "%.0f requests running, more than the bench's %.0f concurrent requests could have had in "
+		    "flight: corrupted or another client's samples, so their running and waiting counts are left out",
+		    n_over, m->n_rows, utc(m->t_s[first], at), worst, c_eff);
+		return;
+	}
+	set_aside(r, "metrics", "the server metrics", br_xasprintf("%zu of its %zu samples (the first at %s UTC) "
+	    "show up to %.0f requests running, more than the bench's %.0f concurrent requests could have had "
+	    "in flight: other load ran on the server, so its gauges and counters are not this run's alone",
+	    n_over, m->n_rows, utc(m->t_s[first], at), worst, c_eff));
+	drop_metrics(r);
 }
 
 /*
