@@ -135,7 +135,7 @@ metrics_models(const br_series *m, names *out)
 static void
 set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 {
-	const char *path = NULL, *last = NULL;
+	const char *path = NULL, *last = NULL, *first = NULL;
 	GString *files = g_string_new(NULL);   /* every file set aside but the last: a pair is two */
 	size_t n_files = 0;
 	for (size_t i = 0; i < r->n_inputs; i++)
@@ -149,6 +149,8 @@ set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 			if (last != NULL)
 				g_string_append_printf(files, "%s%s", files->len ? ", " : "", last);
 			last = br_basename(r->inputs[i].path);
+			if (first == NULL)
+				first = last;
 			n_files++;
 		}
 	r->set_aside = br_xrealloc(r->set_aside, (r->n_set_aside + 1) * sizeof *r->set_aside);
@@ -156,7 +158,9 @@ set_aside(br_run *r, const char *role_prefix, const char *what, char *reason)
 		n_files >= 2 ? br_xasprintf("%s and %s", files->str, last) : NULL, br_xstrdup(what), reason };
 	/* the files as separate arguments, so the Chinese phrase joins them
 	 * with its own word ("a.prom and b.prom" → "a.prom 和 b.prom") */
-	if (n_files >= 2)
+	if (n_files > 3)   /* hundreds of snapshots: the first and last name, not every one */
+		br_run_add_warning(r, "%zu files, %s to %s (%s), are not used: %s", n_files, first, last, what, reason);
+	else if (n_files >= 2)
 		br_run_add_warning(r, "%s and %s (%s) are not used: %s", files->str, last, what, reason);
 	else
 		br_run_add_warning(r, "%s (%s) is not used: %s", last ? last : what, what, reason);

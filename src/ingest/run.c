@@ -341,7 +341,9 @@ find_bench(const char *dir, const name_list *files, br_bench_set *set, char **ca
 }
 
 /* snapshot_time: epoch seconds from a snapshot file name such as
- * "1722480000.prom" or "metrics-1722480000.5.txt"; NAN when none. */
+ * "1722480000.prom" or "metrics-1722480000.5.txt"; NAN when none. A
+ * number of 1e11 or more is no time in seconds (year 5138 on): 13 digits
+ * are milliseconds (date +%s%3N), 16 microseconds, 19 nanoseconds. */
 static double
 snapshot_time(const char *name)
 {
@@ -349,8 +351,13 @@ snapshot_time(const char *name)
 		if (*s >= '0' && *s <= '9') {
 			char *end;
 			double t = strtod(s, &end);
-			if (end - s >= 9 && t > 1e8)
-				return t;
+			if (end - s >= 9 && t > 1e8) {
+				static const double unit[] = { 1, 1e3, 1e6, 1e9 };
+				for (int k = 0; k < 4; k++)
+					if (t / unit[k] < 1e11)
+						return t / unit[k];
+				return NAN;
+			}
 			s = end - 1;
 		}
 	}

@@ -164,6 +164,22 @@ if [ -d "$run" ]; then
     grep -qF "notatime.prom: its name holds no epoch time (expected e.g. 1793275200.prom)" "$tmp/snaps.err"
   check "metrics/ folder: the input list holds the two timestamped snapshots only" \
     sh -c "pdftotext '$tmp/snaps-out/report.pdf' - | grep -c 'metrics snapshot' | grep -qx 2"
+  # snapshots named in milliseconds (date +%s%3N; fourteenth breaker: read as seconds,
+  # the year 58010, and set aside as another run's): named 30 s before and 5 s after the
+  # bench's end (its "date" 20260801-035708 read as UTC: 1785556628 s), in s and in ms,
+  # the two folders give the same counter window
+  for u in s ms; do
+    mkdir -p "$tmp/t$u/metrics"; cp "$run/stress.json" "$run/server.log" "$tmp/t$u/"
+    k=1; [ "$u" = ms ] && k=1000
+    cp "$run/metrics-before.prom" "$tmp/t$u/metrics/$(( (1785556628 - 30) * k )).prom"
+    cp "$run/metrics-after.prom" "$tmp/t$u/metrics/$(( (1785556628 + 5) * k )).prom"
+    "$BIN" "$tmp/t$u" -o "$tmp/t$u-out" > /dev/null 2> "$tmp/t$u.err"
+  done
+  check "metrics/ folder named in s: used" bash -c "! grep -q 'not used' '$tmp/ts.err'"
+  check "metrics/ folder named in ms: used" bash -c "! grep -q 'not used' '$tmp/tms.err'"
+  check "metrics/ folder named in ms: the counter window starts at 1785556598 s, as named in s" \
+    [ "$(jget "$tmp/tms-out/summary.json" ledger.window_start_unix_s)" = "$(jget "$tmp/ts-out/summary.json" ledger.window_start_unix_s)" ]
+  check "metrics/ folder named in s: the window start is the first name" near "$(jget "$tmp/ts-out/summary.json" ledger.window_start_unix_s)" 1785556598 0
   "$BIN" "$run" -o "$tmp/pair-real" --fail-on 'preemptions==0' > /dev/null 2>&1
   check "the real pair (both idle) is kept: gate passes on its count" [ $? -eq 0 ]
 fi
