@@ -30,7 +30,7 @@ static const struct {
 	{ "report_kind", "@report_kind" },        /* "run" or "campaign" */
 	{ "campaign_name", "@campaign_name" },
 	{ "run_name", "run.name" },
-	{ "run_dir", "run.dir" },
+	{ "run_dir", "@run_dir" },
 	{ "schema_version", "@schema_version" },
 	{ "tool_version", "@tool_version" },
 	{ "bench_end_local", "bench.date_text" },
@@ -125,6 +125,37 @@ path_get(json_t *o, const char *path)
 	return o;
 }
 
+/*
+ * run_dir_value: where the run folder is, for a reader of the index: the
+ * absolute path the summary recorded (run.dir_abs) while it still names a
+ * folder; else, for a summary in the default place RUN_DIR/report/ (a run
+ * report, not a campaign's), that RUN_DIR; else run.dir as given when the
+ * report was written (relative to a working directory not recorded).
+ */
+static json_t *
+run_dir_value(const index_src *r)
+{
+	json_t *abs = path_get(r->run, "run.dir_abs");
+	if (json_is_string(abs) && br_is_dir(json_string_value(abs)))
+		return json_incref(abs);
+	if (r->campaign_name == NULL && r->summary_path != NULL) {
+		char *rep = g_path_get_dirname(r->summary_path);
+		char *base = g_path_get_basename(rep);
+		json_t *v = NULL;
+		if (strcmp(base, "report") == 0) {
+			char *run = g_path_get_dirname(rep);
+			v = json_string(run);
+			g_free(run);
+		}
+		g_free(base);
+		g_free(rep);
+		if (v != NULL)
+			return v;
+	}
+	json_t *dir = path_get(r->run, "run.dir");
+	return json_is_string(dir) ? json_incref(dir) : json_null();
+}
+
 /* row_value: column c of the run at r as a new JSON reference (null when absent). */
 static json_t *
 row_value(const index_src *r, size_t c)
@@ -152,6 +183,8 @@ row_value(const index_src *r, size_t c)
 	}
 	if (strcmp(p, "@summary_path") == 0)
 		return json_string(r->summary_path);
+	if (strcmp(p, "@run_dir") == 0)
+		return run_dir_value(r);
 	if (strcmp(p, "@engine_version") == 0) {
 		/* another engine's version as the summary states it (summaries before
 		 * engine.server_version: the log's own) */

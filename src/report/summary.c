@@ -698,6 +698,13 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 	json_t *run = json_object();
 	set(run, "name", jstr(r->name));
 	set(run, "dir", jstr(r->dir));
+	{
+		/* (added) the folder as an absolute path: run.dir is as given on the
+		 * command line, relative to a working directory nothing records */
+		char *abs = r->dir ? realpath(r->dir, NULL) : NULL;
+		set(run, "dir_abs", jstr(abs));
+		free(abs);
+	}
 	set(run, "gpu", jstr(r->gpu));
 	set(run, "driver", jstr(r->driver));
 	set(run, "cuda", jstr(r->cuda));

@@ -42,6 +42,16 @@ for r, s in zip(rows[:n_camp], camp["runs"]):
     assert float(r["completed"]) == s["bench"]["completed"]
 assert all(r["schema_version"] == "1" for r in rows)
 PYEOF
+# run_dir names the folder for a reader anywhere (fourteenth breaker: a campaign reported
+# from another working directory gave "work/camp1/c16-2048-512", relative to nothing recorded)
+(cd "$tmp" && "$BIN" camp -o "$tmp/camp-rel-report" --quiet 2>/dev/null)
+(cd / && "$BIN" index "$tmp/camp-rel-report" -o "$tmp/rel.csv" 2>/dev/null)
+check "run_dir: absolute, each a run folder of the campaign" "$PY" - "$tmp/rel.csv" "$tmp/camp" <<'PYEOF'
+import csv, os, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert rows and all(r["run_dir"].startswith(os.path.realpath(sys.argv[2]) + "/") for r in rows), [r["run_dir"] for r in rows]
+assert all(os.path.isdir(r["run_dir"]) for r in rows)
+PYEOF
 
 "$BIN" index "$arch/nightly" --jsonl -o "$tmp/runs.jsonl" 2>/dev/null; rc=$?
 check "JSONL: exit 0 (got $rc)" [ "$rc" -eq 0 ]
