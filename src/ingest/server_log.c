@@ -27,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@
 #define FAILURE_MAX 300        /* bytes kept of a start-up failure message */
 #define DEFAULT_BLOCK_TOKENS 16.0 /* vLLM's CUDA default when the log does not say */
 
-enum kind { K_NONE, K_KVSIZE, K_KVMEM, K_MAXCONC, K_BLOCKS, K_STATS, K_V0PRE, K_ARGS, K_INIT, K_BANNER };
+enum kind { K_NONE, K_KVSIZE, K_KVMEM, K_MAXCONC, K_BLOCKS, K_STATS, K_V0PRE, K_ARGS, K_NSARGS, K_INIT, K_BANNER };
 
 /* Stats fields in br_log_stat order. */
 enum { S_PROMPT, S_GEN, S_RUN, S_WAIT, S_PREEMPT, S_KV, S_PREFIX, S_N };
@@ -703,6 +704,15 @@ analyze(const scanner *s, const char *p, size_t n, int anchored, int final, dict
 			h->score = (b != NULL && dict_end(b, end) != NULL);
 		}
 		h->want_more = !h->score;
+	} else if ((k = find(m, p, end, anchored, "args: Namespace(")) != NULL) {
+		/* V0's argparse Namespace: every argument, defaults included; read
+		 * once its closing ')' has arrived (a wrapped line goes on) */
+		h->kind = K_NSARGS;
+		const char *q = end;
+		while (q > k && (q[-1] == ' ' || q[-1] == '\r'))
+			q--;
+		h->score = q > k && q[-1] == ')';
+		h->want_more = !h->score;
 	} else if ((k = find(m, p, end, anchored, "Initializing a V1 LLM engine (v")) != NULL ||
 	           (k = find(m, p, end, anchored, "Initializing an LLM engine (v")) != NULL) {
 		h->kind = K_INIT;
@@ -804,6 +814,87 @@ clear_args(scanner *s)
 	s->args_model = s->args_model_tag = NULL;
 }
 
+/*
+ * args_field: read a wanted argument (name key of kl bytes, printed value
+ * v..vt) into its field of the log model; other names are only listed.
+ */
+static void
+args_field(scanner *s, const char *key, size_t kl, const char *v, const char *vt)
+{
+	br_server_log *o = s->out;
+#define KEY(name) (kl == strlen(name) && memcmp(key, name, kl) == 0)
+	if (KEY("max_model_len"))
+		o->max_model_len_tokens = py_num(v, vt);
+	else if (KEY("max_num_seqs"))
+		o->max_num_seqs = py_num(v, vt);
+	else if (KEY("max_num_batched_tokens"))
+		o->max_num_batched_tokens = py_num(v, vt);
+	else if (KEY("tensor_parallel_size"))
+		o->tensor_parallel_size = py_num(v, vt);
+	else if (KEY("decode_context_parallel_size"))
+		o->decode_context_parallel_size = py_num(v, vt);
+	else if (KEY("gpu_memory_utilization"))
+		o->gpu_memory_utilization = py_num(v, vt);
+	else if (KEY("block_size"))
+		o->block_size_tokens = py_num(v, vt);
+	else if (KEY("model") && s->args_model == NULL)
+		s->args_model = py_str(v, vt);
+	else if (KEY("model_tag") && s->args_model_tag == NULL)
+		s->args_model_tag = py_str(v, vt);
+	else if (KEY("served_model_name") && o->served_model_name == NULL) {
+		if (v < vt && *v == '[') /* a list: keep the first name */
+			o->served_model_name = py_str(v + 1, vt);
+		else
+			o->served_model_name = py_str(v, vt);
+	}
+#undef KEY
+}
+
+/*
+ * apply_ns_args: V0's `args: Namespace(name=value, ...)`: every argument
+ * (args_all = 1), each listed and the wanted ones read (args_field);
+ * args_complete when the closing ')' was reached. A later line (a restart)
+ * replaces an earlier one.
+ */
+static void
+apply_ns_args(scanner *s, const char *p, const char *end, int line)
+{
+	br_server_log *o = s->out;
+	const char *b = memmem(p, (size_t)(end - p), "Namespace(", 10);
+	if (b == NULL)
+		return;
+	clear_args(s);
+	s->args_seen = 1;
+	o->args_line = line;
+	o->args_all = 1;
+	p = b + strlen("Namespace(");
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *key = p;
+		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+		if (p == key || p >= end || *p != '=') {
+			o->args_complete = p == key && p < end && *p == ')';
+			return;
+		}
+		size_t kl = (size_t)(p - key);
+		int closed;
+		const char *v = p + 1, *ve = br_py_skip_value(v, end, &closed);
+		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
+		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(ve - v));
+		o->n_args++;
+		args_field(s, key, kl, v, ve);
+		if (!closed)
+			return;   /* cut before its ')' */
+		if (*ve == ')') {
+			o->args_complete = 1;
+			return;
+		}
+		p = ve + 1;
+	}
+}
+
 static void
 apply_args(scanner *s, const char *p, const char *end, int line)
 {
@@ -848,32 +939,7 @@ apply_args(scanner *s, const char *p, const char *end, int line)
 		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
 		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(vt - v));
 		o->n_args++;
-#define KEY(name) (kl == strlen(name) && memcmp(key, name, kl) == 0)
-		if (KEY("max_model_len"))
-			o->max_model_len_tokens = py_num(v, vt);
-		else if (KEY("max_num_seqs"))
-			o->max_num_seqs = py_num(v, vt);
-		else if (KEY("max_num_batched_tokens"))
-			o->max_num_batched_tokens = py_num(v, vt);
-		else if (KEY("tensor_parallel_size"))
-			o->tensor_parallel_size = py_num(v, vt);
-		else if (KEY("decode_context_parallel_size"))
-			o->decode_context_parallel_size = py_num(v, vt);
-		else if (KEY("gpu_memory_utilization"))
-			o->gpu_memory_utilization = py_num(v, vt);
-		else if (KEY("block_size"))
-			o->block_size_tokens = py_num(v, vt);
-		else if (KEY("model") && s->args_model == NULL)
-			s->args_model = py_str(v, vt);
-		else if (KEY("model_tag") && s->args_model_tag == NULL)
-			s->args_model_tag = py_str(v, vt);
-		else if (KEY("served_model_name") && o->served_model_name == NULL) {
-			if (v < vt && *v == '[') /* a list: keep the first name */
-				o->served_model_name = py_str(v + 1, vt);
-			else
-				o->served_model_name = py_str(v, vt);
-		}
-#undef KEY
+		args_field(s, key, kl, v, vt);
 		p = ve;
 		if (p < end && *p == ',')
 			p++;
@@ -1174,6 +1240,12 @@ apply(scanner *s, const hit *h, const char *p, size_t n, int line, const char *s
 	case K_ARGS:
 		apply_args(s, p, end, line);
 		br_log_args_dedupe(s->out);
+		break;
+	case K_NSARGS:
+		if (h->score) {
+			apply_ns_args(s, p, end, line);
+			br_log_args_dedupe(s->out);
+		}
 		break;
 	case K_INIT:
 		apply_init(s, p, end, line);

@@ -1098,7 +1098,8 @@ capacity_section(ctx *c)
 	}
 	if (log != NULL && log->vllm_version != NULL) {
 		heading(c, 2, "capacity.server_heading");
-		para(c, log->args_line == 0 ? "capacity.server_no_args" :
+		para(c, log->args_line == 0 ? "capacity.server_no_args" : log->args_all ?
+		    (log->args_complete ? "capacity.server_namespace" : "capacity.server_namespace_cut") :
 		    log->args_complete ? "capacity.server" : "capacity.server_args_cut");
 		args_table(c, &p, log, NULL);
 		if (log->n_stats > 0)
@@ -1203,7 +1204,12 @@ ledger_section(ctx *c)
 	if (l->n_capture_short > 0)
 		note(c, l->window_cut == 3 ? "ledger.capture_short_note_both" : l->window_cut == 1 ?
 		    "ledger.capture_short_note_start" : "ledger.capture_short_note_end");
-	note(c, "ledger.prefix_note");
+	{
+		/* how V1 counts prompt and iteration tokens; V0's counters are not described */
+		const br_server_log *lg = c->a->run ? c->a->run->log : NULL;
+		if (!(lg && lg->engine && strcmp(lg->engine, "V0") == 0))
+			note(c, "ledger.prefix_note");
+	}
 	free(cells);
 	free(hl);
 	strpool_free(&p);
@@ -1266,7 +1272,11 @@ preemptions_section(ctx *c)
 		return;
 	}
 	heading(c, 1, "preemptions.heading");
-	para(c, "preemptions.intro");
+	{
+		/* V0 warns at every 50th preemption; V1 writes no line at all */
+		const br_server_log *lg = c->a->run ? c->a->run->log : NULL;
+		para(c, lg && lg->engine && strcmp(lg->engine, "V0") == 0 ? "preemptions.intro_v0" : "preemptions.intro");
+	}
 	if (pr->n_events == 0) {
 		para(c, c->a->run != NULL && c->a->run->metrics_cut ? "preemptions.none_cut" : "preemptions.none");
 		strpool_free(&p);

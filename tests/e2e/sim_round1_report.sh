@@ -90,4 +90,23 @@ check "DP 2: the log's maximum concurrency is the sum (2 x 10.60)" near "$(jget 
 pdftotext "$tmp/dp2-out/report.pdf" - | tr -s ' \n' '  ' > "$tmp/dp2.txt"
 check "DP 2: no per-engine --max-num-seqs advice, no 'per GPU' pool" bash -c "! grep -qF 'Consider --max-num-seqs' '$tmp/dp2.txt' && ! grep -qF 'GiB of KV cache memory per GPU' '$tmp/dp2.txt' && grep -qF 'over 2 data-parallel engines' '$tmp/dp2.txt'"
 check "one engine: the pool as before (86,864 tokens)" near "$(jget "$s" capacity.kv_pool_tokens)" 86864 0
+# a vLLM V0 server log beside the series (fourteenth breaker: the PDF said "vLLM's V1
+# engine prints no log line per preemption" and "the log holds no non-default args line"
+# while its args: Namespace(...) line lists every argument and two V0 warnings fall in the run)
+cp -r "$tmp/r1" "$tmp/v0"; rm -rf "$tmp/v0/report"
+cat > "$tmp/v0/server.log" <<'LOGEOF'
+INFO 01-15 08:58:50 api_server.py:495] vLLM API server version 0.6.3.post1
+INFO 01-15 08:58:50 api_server.py:496] args: Namespace(host=None, port=8000, model='Qwen/Qwen2.5-7B-Instruct', max_model_len=8192, max_num_seqs=128, enable_prefix_caching=False, block_size=16, gpu_memory_utilization=0.9)
+INFO 01-15 08:58:55 llm_engine.py:237] Initializing an LLM engine (v0.6.3.post1) with config: model='Qwen/Qwen2.5-7B-Instruct', max_seq_len=8192, tensor_parallel_size=1, enable_prefix_caching=False
+INFO 01-15 08:59:30 gpu_executor.py:122] # GPU blocks: 5429, # CPU blocks: 4681
+INFO 01-15 08:59:30 gpu_executor.py:126] Maximum concurrency for 8192 tokens per request: 10.60x
+WARNING 01-15 09:00:20 scheduler.py:1439] Sequence group 12 is preempted by PreemptionMode.RECOMPUTE mode because there is not enough KV cache space. This can affect the end-to-end performance. Increase gpu_memory_utilization or tensor_parallel_size to provide more KV cache memory. total_num_cumulative_preemption=1
+WARNING 01-15 09:08:20 scheduler.py:1439] Sequence group 99 is preempted by PreemptionMode.RECOMPUTE mode because there is not enough KV cache space. This can affect the end-to-end performance. Increase gpu_memory_utilization or tensor_parallel_size to provide more KV cache memory. total_num_cumulative_preemption=51
+LOGEOF
+"$BIN" "$tmp/v0" -o "$tmp/v0-out" > /dev/null 2> "$tmp/v0.err"
+vs="$tmp/v0-out/summary.json"
+check "V0 log: every argument of the Namespace line (8), max_num_seqs 128" [ "$(jget "$vs" server_log.n_server_args)/$(jget "$vs" server_log.max_num_seqs)" = 8/128 ]
+check "V0 log: the pool 5,429 blocks x 16 = 86,864 tokens" near "$(jget "$vs" capacity.kv_pool_tokens)" 86864 0
+pdftotext "$tmp/v0-out/report.pdf" - | tr -s ' \n' '  ' > "$tmp/v0.txt"
+check "V0 log: no V1 claims, the warnings said" bash -c "! grep -qF \"V1 engine prints no log line\" '$tmp/v0.txt' && ! grep -qF 'no non-default args line' '$tmp/v0.txt' && grep -qF \"vLLM's V0 engine warns in its log only at every 50th preemption\" '$tmp/v0.txt' && grep -qF '2 such lines fall inside this run' '$tmp/v0.txt' && grep -qF 'lists all 8 arguments the server started with' '$tmp/v0.txt'"
 finish
