@@ -69,6 +69,42 @@ br_log_args_clear(br_server_log *o)
 	o->args_line = o->args_complete = o->args_all = 0;
 }
 
+/* br_log_kwargs_args: see pyrepr.h. */
+void
+br_log_kwargs_args(br_server_log *o, const char *p, const char *end, int line,
+    void (*each)(void *ctx, const char *key, size_t kl, const char *v, const char *ve), void *ctx)
+{
+	br_log_args_clear(o);
+	o->args_line = line;
+	o->args_all = 1;
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		const char *key = p;
+		while (p < end && (g_ascii_isalnum(*p) || *p == '_'))
+			p++;
+		if (p == key || p >= end || *p != '=') {
+			o->args_complete = p == key && p < end && *p == ')';
+			return;
+		}
+		size_t kl = (size_t)(p - key);
+		int closed;
+		const char *v = p + 1, *ve = br_py_skip_value(v, end, &closed);
+		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
+		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(ve - v));
+		o->n_args++;
+		if (each != NULL)
+			each(ctx, key, kl, v, ve);
+		if (!closed)
+			return;   /* cut before its ')' */
+		if (*ve == ')') {
+			o->args_complete = 1;
+			return;
+		}
+		p = ve + 1;
+	}
+}
+
 /* br_log_arg_secret: see serverlog.h. */
 int
 br_log_arg_secret(const char *name)

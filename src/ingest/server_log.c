@@ -27,7 +27,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -850,49 +849,27 @@ args_field(scanner *s, const char *key, size_t kl, const char *v, const char *vt
 #undef KEY
 }
 
+/* ns_field: br_log_kwargs_args' callback: args_field of the scanner ctx. */
+static void
+ns_field(void *ctx, const char *key, size_t kl, const char *v, const char *ve)
+{
+	args_field(ctx, key, kl, v, ve);
+}
+
 /*
  * apply_ns_args: V0's `args: Namespace(name=value, ...)`: every argument
- * (args_all = 1), each listed and the wanted ones read (args_field);
- * args_complete when the closing ')' was reached. A later line (a restart)
- * replaces an earlier one.
+ * (br_log_kwargs_args), the wanted ones read (args_field). A later line (a
+ * restart) replaces an earlier one.
  */
 static void
 apply_ns_args(scanner *s, const char *p, const char *end, int line)
 {
-	br_server_log *o = s->out;
 	const char *b = memmem(p, (size_t)(end - p), "Namespace(", 10);
 	if (b == NULL)
 		return;
 	clear_args(s);
 	s->args_seen = 1;
-	o->args_line = line;
-	o->args_all = 1;
-	p = b + strlen("Namespace(");
-	for (;;) {
-		while (p < end && *p == ' ')
-			p++;
-		const char *key = p;
-		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-			p++;
-		if (p == key || p >= end || *p != '=') {
-			o->args_complete = p == key && p < end && *p == ')';
-			return;
-		}
-		size_t kl = (size_t)(p - key);
-		int closed;
-		const char *v = p + 1, *ve = br_py_skip_value(v, end, &closed);
-		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
-		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(ve - v));
-		o->n_args++;
-		args_field(s, key, kl, v, ve);
-		if (!closed)
-			return;   /* cut before its ')' */
-		if (*ve == ')') {
-			o->args_complete = 1;
-			return;
-		}
-		p = ve + 1;
-	}
+	br_log_kwargs_args(s->out, b + strlen("Namespace("), end, line, ns_field, s);
 }
 
 static void

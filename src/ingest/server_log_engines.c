@@ -252,37 +252,10 @@ sglang_server_args(br_server_log *o, const char *line, int lineno)
 	const char *p = strstr(line, "ServerArgs(");
 	if (p == NULL)
 		return;
-	br_log_args_clear(o);
-	o->args_line = lineno;
-	o->args_all = 1;
-	p += strlen("ServerArgs(");
 	const char *end = line + strlen(line);
 	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
 		end--;
-	for (;;) {
-		while (p < end && *p == ' ')
-			p++;
-		const char *key = p;
-		while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-			p++;
-		if (p == key || p >= end || *p != '=') {
-			o->args_complete = p == key && p < end && *p == ')';
-			return;
-		}
-		size_t kl = (size_t)(p - key);
-		int closed;
-		const char *v = p + 1, *ve = br_py_skip_value(v, end, &closed);
-		o->args = br_xrealloc(o->args, (o->n_args + 1) * sizeof *o->args);
-		br_log_arg_set(&o->args[o->n_args], key, kl, v, (size_t)(ve - v));
-		o->n_args++;
-		if (!closed)
-			return;   /* cut before its ')' */
-		if (*ve == ')') {
-			o->args_complete = 1;
-			return;
-		}
-		p = ve + 1;
-	}
+	br_log_kwargs_args(o, p + strlen("ServerArgs("), end, lineno, NULL, NULL);
 }
 
 /* new_startup_if_after_batches: a capacity line before any start-up, or
