@@ -165,8 +165,20 @@ void br_dvec_free(br_dvec *d);
  * 4 KiB hold `signature` (a mark of that output, e.g. the JUnit root
  * element benchreport writes); no (-1 with *cause) otherwise, so a user's
  * file (a bench result, a summary.json) named by mistake is never replaced.
+ * A file sealed by br_output_seal whose bytes before the seal changed is
+ * refused too (edited after benchreport wrote it).
  */
 int br_output_replaceable(const char *path, const char *signature, char **cause);
+
+/*
+ * br_output_seal: the line that seals an output text (its first len bytes)
+ * against later edits, "benchreport-seal sha256:<64 hex>" inside the
+ * comment markers open / close (e.g. "<!-- ", " -->"), newline-ended;
+ * malloc'd, caller frees. br_output_replaceable refuses a file that holds
+ * a seal which no longer matches the bytes before it (a file the user
+ * edited after benchreport wrote it).
+ */
+char *br_output_seal(const char *text, size_t len, const char *open, const char *close);
 
 /*
  * br_shortest_digits: the shortest decimal digits that read back as x

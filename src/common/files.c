@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <nettle/sha2.h>
@@ -407,6 +408,8 @@ br_write_atomic(const char *path, const void *data, size_t len, char **cause)
 	return 0;
 }
 
+static int seal_broken(const char *path);
+
 /* br_output_replaceable: see common.h. */
 int
 br_output_replaceable(const char *path, const char *signature, char **cause)
@@ -426,11 +429,61 @@ br_output_replaceable(const char *path, const char *signature, char **cause)
 		fclose(fp);
 	}
 	head[n] = '\0';
-	if (lst.st_size == 0 || strstr(head, signature) != NULL)
+	if (lst.st_size == 0)
 		return 0;
+	if (strstr(head, signature) != NULL) {
+		if (seal_broken(path)) {
+			*cause = br_xasprintf("%s: was written by benchreport but edited since (its seal no longer "
+			    "matches); it is not replaced (choose another file, or remove it yourself)", path);
+			return -1;
+		}
+		return 0;
+	}
 	*cause = br_xasprintf("%s: exists and was not written by benchreport as this kind of output; "
 	    "it is not replaced (choose another file, or remove it yourself)", path);
 	return -1;
+}
+
+#define SEAL_MARK "benchreport-seal sha256:"
+
+/* br_output_seal: see common.h. */
+char *
+br_output_seal(const char *text, size_t len, const char *open, const char *close)
+{
+	char *hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	char *line = br_xasprintf("%s" SEAL_MARK "%s%s\n", open, hex, close);
+	g_free(hex);
+	return line;
+}
+
+/*
+ * seal_broken: 1 when the file at path holds a seal line (br_output_seal)
+ * whose hash differs from the SHA-256 of the bytes before that line, or
+ * anything but the seal line follows it; 0 when it matches or the file
+ * holds no seal (written before seals: the signature alone decides) or
+ * cannot be read (the write reports that).
+ */
+static int
+seal_broken(const char *path)
+{
+	gchar *data = NULL;
+	gsize n = 0;
+	if (!g_file_get_contents(path, &data, &n, NULL))
+		return 0;
+	int broken = 0;
+	const char *m = g_strrstr_len(data, (gssize)n, SEAL_MARK);
+	if (m != NULL) {
+		const char *line = m;
+		while (line > data && line[-1] != '\n')
+			line--;
+		const char *h = m + strlen(SEAL_MARK), *eol = memchr(m, '\n', (size_t)(data + n - m));
+		char *want = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, (gsize)(line - data));
+		broken = (size_t)(data + n - h) < 64 || memcmp(h, want, 64) != 0 ||
+		    eol == NULL || eol + 1 != data + n;
+		g_free(want);
+	}
+	g_free(data);
+	return broken;
 }
 
 /* br_json_load_file: see common.h. */

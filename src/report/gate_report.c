@@ -187,6 +187,9 @@ br_gate_write_junit(const char *path, const br_gate_spec *spec,
 		free(suite);
 	}
 	g_string_append(g, "</testsuites>\n");
+	char *seal = br_output_seal(g->str, g->len, "<!-- ", " -->");   /* an edit is then not overwritten */
+	g_string_append(g, seal);
+	free(seal);
 	int rc = br_write_atomic(path, g->str, g->len, cause);
 	g_string_free(g, TRUE);
 	return rc;

@@ -58,6 +58,16 @@ check "--junit onto the bench result: exit 2 (got $rc), file unchanged" bash -c 
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' > /dev/null 2>&1
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$out/gate.xml" > /dev/null 2> "$tmp/j2"; rc=$?
 check "--junit inside the report folder: exit 2 (got $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'inside the report folder' '$tmp/j2'"
+# a JUnit file benchreport wrote is replaced; once edited it is not (fourteenth breaker:
+# an appended note and an added attribute were silently overwritten)
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/sealed.xml" > /dev/null 2>&1
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/sealed.xml" > /dev/null 2> "$tmp/j3"; rc=$?
+check "--junit over its own unedited file: replaced (exit $rc)" [ "$rc" -eq 0 ]
+check "--junit: the file still parses as XML with its seal comment" "$PY" -c "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])" "$tmp/sealed.xml"
+echo '<!-- my notes -->' >> "$tmp/sealed.xml"
+sum_edit=$(sha256sum "$tmp/sealed.xml")
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/sealed.xml" > /dev/null 2> "$tmp/j4"; rc=$?
+check "--junit over an edited file: exit 2 (got $rc), said, file unchanged" bash -c "[ $rc -eq 2 ] && grep -q 'edited since' '$tmp/j4' && [ \"\$(sha256sum '$tmp/sealed.xml')\" = '$sum_edit' ]"
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/gate.xml" > /dev/null 2>&1; rc=$?
 check "--junit replaces its own earlier file (exit $rc)" [ "$rc" -eq 0 ]
 
