@@ -126,7 +126,8 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 		    "completed, preemptions, failed_pct, output_tps, total_tps, rps");
 	double val;
 	char num[32], *unit;
-	if (br_term_number(rhs, &val, num, sizeof num, &unit) != 0)
+	if (br_term_number(rhs, &val, num, sizeof num, &unit) != 0 || strpbrk(unit, "0123456789.") != NULL)
+		/* a digit after the "unit" (0x10s, 1_000ms): the number was not a plain decimal */
 		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal, no exponent: 2000ms, not 2e3ms) after the operator");
 	if (t->quantity == BR_GATE_LATENCY) {
 		double scale;

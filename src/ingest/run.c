@@ -967,7 +967,7 @@ load_meta(br_run *r, const char *path, char **cause)
 		double v = json_is_number(pool) ? json_number_value(pool) : NAN;
 		if (!(v >= 1 && v <= 1e12 && v == floor(v))) {
 			char *where = br_json_key_where(path, text, len, "kv_pool_tokens");
-			*cause = br_xasprintf("%s: \"kv_pool_tokens\": expected a whole number of tokens >= 1", where);
+			*cause = br_xasprintf("%s: \"kv_pool_tokens\": expected a whole number of tokens from 1 to 1e12", where);
 			free(where);
 			goto out;
 		}

@@ -28,6 +28,10 @@ expect_bad empty-csv metrics.csv "$tmp/empty.csv" 'metrics\.csv.*empty'
 "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d['duration']=1e300; json.dump(d,open(sys.argv[2],'w'))" \
   "$SRC/fixtures/runs/tiny/stress.json" "$tmp/hugedur.json"
 expect_bad huge-duration stress.json "$tmp/hugedur.json" 'stress\.json:1:[0-9]+: "duration": 1e\+300: expected the run.s length in seconds \(> 0 and at most 1e9 s'
+# kv_pool_tokens 1e20 in run.json: the message gives the range it must fall in (fourteenth breaker:
+# "expected a whole number of tokens >= 1", which 1e20 is)
+printf '{\n  "name": "tiny",\n  "kv_pool_tokens": 1e20\n}\n' > "$tmp/pool.json"
+expect_bad huge-pool run.json "$tmp/pool.json" 'run\.json:3:[0-9]+: "kv_pool_tokens": expected a whole number of tokens from 1 to 1e12'
 # JSONL whose line 2 is cut off after 60 bytes: the message points at line 2's
 # end (jansson read on and blamed line 3, a valid record)
 T="$SRC/fixtures/runs/tiny/stress.json"

@@ -66,6 +66,7 @@ static const char *const bad_terms[][2] = {
 	{ "ttft_p99<=2min", "a unit us, ms or s" },
 	{ "ttft_p99<=2", "a unit us, ms or s" },
 	{ "ttft_p99<=1e400ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected a unit" */
+	{ "ttft_p99<=0x10s", "a number (0 or more, plain decimal" },   /* fourteenth breaker: "a unit" */
 	{ "failed==0ms", "a plain number" },
 	{ "failed<=5%", "a plain number" },   /* % is for failed_pct only */
 	{ "failed==-1", "a number (0 or more" },
