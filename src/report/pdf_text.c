@@ -173,11 +173,15 @@ one_width(HPDF_Font font, double size, const char *s, size_t len)
 	return isfinite(w) ? w : 0.0;
 }
 
-/* br_text_is_alt: CJK, Hangul, full-width: drawn with the fallback font. */
+/* br_text_is_alt: CJK, Hangul, full-width: drawn with the fallback font.
+ * Not the presentation forms above U+2E80 that the main font (DejaVu
+ * Sans) draws and the CJK fonts lack: Latin / Hebrew / Arabic forms A
+ * (U+FB00-FDFF) and Arabic forms B (U+FE70-FEFE), which shaped Arabic
+ * text is made of (a model name in Arabic came out as empty boxes). */
 int
 br_text_is_alt(unsigned cp)
 {
-	return cp >= 0x2E80 && cp != 0xFFFD;
+	return cp >= 0x2E80 && cp != 0xFFFD && !(cp >= 0xFB00 && cp <= 0xFDFF) && !(cp >= 0xFE70 && cp <= 0xFEFE);
 }
 
 /* br_text_has_alt: see pdf_text.h. */

@@ -471,6 +471,13 @@ test_line_breaker(void **state)
 		assert_int_equal(rl, 2);
 		assert_ptr_equal(br_text_run(f, alt, "\xE5\x90\x9E\xE5\x90\x9Ex", 7, &rl), alt);
 		assert_int_equal(rl, 6);
+		/* shaped Arabic (presentation forms B, U+FEE3 U+FEAE: 3 bytes each)
+		 * stays in the main font, which has it; uming has none (empty boxes
+		 * in a model name, fourteenth breaker) */
+		assert_ptr_equal(br_text_run(f, alt, "\xEF\xBB\xA3\xEF\xBA\xAE\xE5\x90\x9E", 9, &rl), f);
+		assert_int_equal(rl, 6);
+		assert_false(br_text_is_alt(0xFB50));
+		assert_true(br_text_is_alt(0xFF01));   /* full-width forms stay CJK */
 		/* 24 ideographs at 10 pt in 45 pt lines: 4 per line → 6 lines */
 		s = br_text_clean("吞吐量和延迟吞吐量和延迟吞吐量和延迟吞吐量和延迟");
 		n = br_text_break(f, alt, 10, s, 45, &l);
