@@ -208,4 +208,25 @@ sx="$tmp/cx/report/summary.json"
 check "light run with another server argument: no contrast, the near run named" \
 	[ "$(jget "$sx" story.has_contrast)/$(jget "$sx" story.near_name)" = "False/c64-1024-256" ]
 check "light run with another server argument: the setting named" bash -c "\"$PY\" -c 'import json,sys; d=json.load(open(sys.argv[1]))[\"story\"]; sys.exit(0 if \"enforce_eager\" in d[\"near_differs\"] and \"no_contrast_settings\" in d[\"findings\"] else 1)' '$sx'"
+# the light run's uneven ITL is prefill sharing its steps, not a slow decode (fifteenth
+# breaker: "decoding itself is slow" for a 21.5 ms median and 116 ms p90): its own
+# decode time beyond (out - 1) x ITL p50, from numpy on stress.json, is >= 20%
+"$PY" - "$s1" "$tmp/c1/c64-1024-256/stress.json" <<'PYEOF' > "$tmp/light.chk"
+import json, sys
+import numpy as np
+s = json.load(open(sys.argv[1]))
+run = [r for r in s["runs"] if r["run"]["name"] == "c64-1024-256"][0]
+d = json.load(open(sys.argv[2]))
+ok = [i for i, e in enumerate(d["errors"]) if not e]
+itl = np.concatenate([np.array(d["itls"][i]) for i in ok])
+dec = np.mean([d["latencies"][i] - d["ttfts"][i] for i in ok])
+out = np.mean([d["output_lens"][i] for i in ok])
+stolen = dec / ((out - 1) * np.median(itl)) - 1
+ids = [f["id"] for f in run["findings"]]
+print("stolen %.4f ids %s" % (stolen, ids))
+assert stolen >= 0.2 and abs(run["budget"]["decode_stolen_frac"] - stolen) < 1e-6, (stolen, run["budget"]["decode_stolen_frac"])
+assert "decode_shares_prefill" in ids and "decode_bound" not in ids, ids
+PYEOF
+rc=$?
+check "light run: prefill sharing the decode steps, not a slow decode ($(head -c 40 "$tmp/light.chk"))" [ "$rc" -eq 0 ]
 finish
