@@ -319,6 +319,9 @@ typedef struct br_compare_input {
 	                                  inputs are the same files: same_files */
 	int same_files;                /* (added) two run folders holding one run: 1 the same bench
 	                                  file (SHA-256), 2 re-saved (br_run_same_bench); 0 neither */
+	int same_bench_only;           /* (added) runs: one bench result (as same_files would say) beside
+	                                  server files that differ: compared, the client side equal by
+	                                  construction */
 	const char *const *repeats_copied; /* configurations repeated on both sides but not tested:
 	                                      B's repeats include a copy of A's (br_cmp_repeat_tests) */
 	size_t n_repeats_copied;

@@ -176,6 +176,9 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		    vt, dt && *dt ? " — " : "", dt ? dt : "", verdict_says && hw->len ? " (" : "",
 		    verdict_says && hw->len ? hw->str : "", verdict_says && hw->len ? " not stated)" : "");
 		g_string_free(hw, TRUE);
+		if (in->same_bench_only)
+			printf("  note: A and B hold one bench result: client-side numbers are equal by construction; "
+			    "only the server files differ\n");
 		static const char *const keys[] = { "kv_pool_tokens", "running_mean", "output_throughput_tps",
 			"duration_s", "ttft_p50_s", "e2el_p50_s", "preemptions", "waiting_mean" };
 		const json_t *rows = json_object_get(po, "rows");
@@ -203,6 +206,42 @@ names_text(const br_campaign *c)
 	if (c->n_runs > 5)
 		g_string_append(g, ", …");
 	return g_string_free(g, FALSE);
+}
+
+/*
+ * server_files_differ: 1 when runs a and b, whose bench results are one
+ * run's, hold server-side inputs (log, metrics) that are not the same
+ * files: the SHA-256 of their inputs other than the bench result and the
+ * run labels (run.json: a renamed copy is still a copy), as sorted lists,
+ * differ. A copied bench file beside another server's record is then not
+ * "one run saved twice".
+ */
+static int
+cmp_hex(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static int
+server_files_differ(const br_run *a, const br_run *b)
+{
+	const br_run *r[2] = { a, b };
+	const char **h[2];
+	size_t n[2];
+	for (int k = 0; k < 2; k++) {
+		h[k] = br_xcalloc(r[k]->n_inputs + 1, sizeof *h[k]);
+		n[k] = 0;
+		for (size_t i = 0; i < r[k]->n_inputs; i++)
+			if (strcmp(r[k]->inputs[i].role, "bench result") != 0 && strcmp(r[k]->inputs[i].role, "run labels") != 0)
+				h[k][n[k]++] = r[k]->inputs[i].sha256;
+		qsort(h[k], n[k], sizeof *h[k], cmp_hex);
+	}
+	int differ = n[0] != n[1];
+	for (size_t i = 0; !differ && i < n[0]; i++)
+		differ = strcmp(h[0][i], h[1][i]) != 0;
+	free(h[0]);
+	free(h[1]);
+	return differ;
 }
 
 /*
@@ -248,6 +287,12 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		inputs[1] = &s[1].run;
 		in.n_inputs_runs = same ? 1 : 2;
 		int copy = same ? 0 : br_run_same_bench(&s[0].run, &s[1].run);
+		if (copy && server_files_differ(&s[0].run, &s[1].run)) {
+			/* one bench result beside two servers' files: not a copy of a
+			 * run; the client-side numbers are equal by construction */
+			in.same_bench_only = 1;
+			copy = 0;
+		}
 		if (copy) {   /* treated as one run, said as a copy (1: the same file, 2: re-saved) */
 			in.same_path = 1;
 			in.same_files = in.pairs[0].same_files = copy;

@@ -310,6 +310,7 @@ br_compare_summary(const br_compare_input *in, const br_figure *figs, size_t n_f
 	json_object_set_new(root, "a", a);
 	json_object_set_new(root, "b", b);
 	json_object_set_new(root, "same_path", json_boolean(in->same_path && !in->same_files));
+	json_object_set_new(root, "same_bench_only", json_boolean(in->same_bench_only));
 	json_object_set_new(root, "same_files", json_boolean(in->same_files));
 	json_object_set_new(root, "n_pairs", json_integer((json_int_t)in->n_pairs));
 	/* campaigns: "name", or "configuration name" when no run name was in both */
@@ -641,6 +642,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		para(c, p->same_files == 3 ? "verdict.pair_copy_resaved_stats" : p->same_files == 2 ?
 		    "verdict.pair_copy_resaved" : "verdict.pair_copy", NULL);
 	else if (p->verdict == 1 || p->verdict == 2) {
+		if (c->in->same_bench_only)
+			para(c, "verdict.same_bench_only", NULL);
 		para(c, p->verdict == 1 ? vkey(c, p, "verdict.controlled", kb) : "verdict.same_settings", po);
 		if (p->n_unchecked_hw > 0)
 			para(c, "verdict.hw_unchecked", po);

@@ -383,6 +383,14 @@ json.dump(d, open(p, 'w'))" "$tmp/r1s10-copy/run.json"
 "$BIN" compare "$tmp/r1s10" "$tmp/r1s10-copy" -o "$tmp/c-copy" > "$tmp/c-copy.out" 2>&1
 check "a copy: stdout says the same bench result, not a repeat" grep -qF "the same bench result twice (a copy, not a repeat)" "$tmp/c-copy.out"
 check "a copy: never 'same settings (a repeat)'" bash -c "! grep -qF 'same settings (a repeat)' '$tmp/c-copy.out'"
+# the same bench result beside another server log (fifteenth breaker: a simulated
+# async_scheduling=false run, whose stress.json is byte-identical, was "one run saved twice"
+# while its TTFT split moved): compared, with the client side called equal by construction
+cp -r "$tmp/r1s10" "$tmp/r1s10-log"
+echo "(APIServer pid=1) INFO 01-15 08:59:59 [loggers.py:1] a line only B's log has" >> "$tmp/r1s10-log/server.log"
+"$BIN" compare "$tmp/r1s10" "$tmp/r1s10-log" -o "$tmp/c-log" > "$tmp/c-log.out" 2>&1
+check "one bench result, two server logs: not a copy" bash -c "! grep -qF 'the same bench result twice' '$tmp/c-log.out' && grep -qF 'A and B hold one bench result' '$tmp/c-log.out'"
+check "one bench result, two server logs: summary same_bench_only" [ "$(jget "$tmp/c-log/summary.json" same_bench_only)" = True ]
 check "a copy: summary same_files" [ "$(jget "$tmp/c-copy/summary.json" same_files)" = True ]
 check "a copy: the PDF says so" bash -c "pdftotext '$tmp/c-copy/report.pdf' - | tr -s ' \n' '  ' | grep -qF 'compares a run with a copy of itself, so every change is zero; it is not a repeat'"
 # runs named alike within a campaign ("NAME [folder]"): paired with NAME in
