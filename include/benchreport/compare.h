@@ -113,7 +113,7 @@ typedef struct br_cmp_elasticity {
 	int pool_changed;            /* |pool change| > 0.1% */
 	double pool_rel, resident_rel, throughput_rel;
 	double resident_per_pool;    /* resident_rel / pool_rel (NAN when the pool did not change) */
-	double throughput_per_resident;  /* throughput_rel / resident_rel */
+	double throughput_per_resident;  /* throughput_rel / resident_rel; NAN when resident moved < 1% */
 	double throughput_per_pool;  /* throughput_rel / pool_rel */
 } br_cmp_elasticity;
 

@@ -719,7 +719,7 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		/* the demand fits both pools: the pool bound neither run */
 		para(c, "elasticity.pool_not_binding", po);
 	else if (e->available && e->pool_changed)
-		para(c, "elasticity.chain", po);
+		para(c, isfinite(e->throughput_per_resident) ? "elasticity.chain" : "elasticity.chain_flat", po);
 	else if (e->available)   /* "_flat": resident did not move, so no ratio per 1% of it */
 		para(c, isfinite(e->throughput_per_resident) ? "elasticity.no_pool_change" :
 		    "elasticity.no_pool_change_flat", po);

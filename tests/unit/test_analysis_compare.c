@@ -120,6 +120,18 @@ test_elasticities(void **state)
 	assert_nan(e.resident_per_pool);
 	assert_nan(e.throughput_per_pool);
 	assert_double_abs(e.throughput_per_resident, 0.53184, 1e-4);
+	/* resident +0.3% (11.20 -> 11.2336): under 1%, no ratio per 1% of it
+	 * (fifteenth breaker: +0.1% / +0.3% printed as 0.49% per 1%); +1.0%
+	 * exactly is divided: 0.213309 / 0.01 = 21.33 */
+	a.v[BR_CMP_RUNNING_MEAN] = 11.20;
+	b.v[BR_CMP_RUNNING_MEAN] = 11.2336;
+	br_cmp_rows(&a, &b, rows);
+	br_cmp_elasticities(rows, &e);
+	assert_nan(e.throughput_per_resident);
+	b.v[BR_CMP_RUNNING_MEAN] = 11.312;
+	br_cmp_rows(&a, &b, rows);
+	br_cmp_elasticities(rows, &e);
+	assert_double_abs(e.throughput_per_resident, 21.3309, 1e-2);
 	/* no residency in B: chain unavailable */
 	b.v[BR_CMP_RUNNING_MEAN] = NAN;
 	br_cmp_rows(&a, &b, rows);
