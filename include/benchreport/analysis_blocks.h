@@ -134,6 +134,9 @@ typedef struct br_capacity {
 	double kv_pool_gib;
 	double kv_bytes_per_token; /* bytes of one token on the GPU that holds it: kv_pool_gib · 2^30 ·
 	                              decode_context_parallel_size / P */
+	int kv_gib_sig_digits;     /* (added) significant digits kv_pool_gib and what is computed from it
+	                              carry: the log prints GiB with 2 decimals (±0.005 GiB), so 4.64 GiB
+	                              gives 3; 0 when kv_pool_gib is unknown */
 	double concurrency;        /* C = max_concurrency as configured (NAN for open loop) */
 	/* (added) C_eff = min(max_concurrency, num_prompts): the most requests
 	 * the client can have in flight (NAN for open loop). Used for demand,
@@ -316,6 +319,9 @@ const br_ranked *br_latency_ranked(const br_latency *L, int m, br_ranked **own, 
  */
 void br_latency_fill_cdf(br_latency *L);
 void br_analyze_capacity(const br_run *run, br_capacity *out);
+/* br_round_sig: x rounded to `digits` significant digits (x itself when
+ * digits <= 0 or x is 0 or not finite). */
+double br_round_sig(double x, int digits);
 
 /*
  * br_log_cap (capacity.c): the server log's cap on running requests

@@ -208,6 +208,8 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 			    log->decode_context_parallel_size > 1 ? log->decode_context_parallel_size : 1;
 			out->kv_pool_gib = log->kv_pool_gib;
 			out->kv_bytes_per_token = log->kv_pool_gib * 1073741824.0 * dcp / P;
+			/* the log prints 2 decimals: ±0.005 GiB, relative 0.005 / GiB */
+			out->kv_gib_sig_digits = (int)fmax(1, fmin(15, ceil(-log10(0.005 / log->kv_pool_gib))));
 		}
 	}
 	/* without a log: kv_cache_max_concurrency = P / max_model_len (the
@@ -256,4 +258,14 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 			out->resident_cap_from_slots = from_slots;
 		}
 	}
+}
+
+/* br_round_sig: see analysis_blocks.h. */
+double
+br_round_sig(double x, int digits)
+{
+	if (digits <= 0 || x == 0 || !isfinite(x))
+		return x;
+	double scale = pow(10, digits - 1 - (int)floor(log10(fabs(x))));
+	return round(x * scale) / scale;
 }

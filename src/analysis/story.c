@@ -247,7 +247,9 @@ br_story_build(const br_campaign *c, br_story *s)
 	}
 	s->focus_out_tps = fb->output_throughput_tps;
 	if (fa->capacity.available && num(fa->capacity.kv_pool_gib))
-		s->kv_pool_bytes = floor(fa->capacity.kv_pool_gib * 1073741824.0);
+		/* to the digits the log's GiB carries: 4.64 GiB is 4,980,000,000
+		 * bytes, not 4,982,162,063 (fifteenth breaker: false precision) */
+		s->kv_pool_bytes = br_round_sig(fa->capacity.kv_pool_gib * 1073741824.0, fa->capacity.kv_gib_sig_digits);
 	s->focus_ttft_p50_ms = lat(fa, BR_TTFT, 50);
 	s->focus_itl_p90_ms = lat(fa, BR_ITL, 90);
 	s->focus_itl_p99_ms = lat(fa, BR_ITL, 99);

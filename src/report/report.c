@@ -1055,8 +1055,10 @@ capacity_section(ctx *c)
 				snprintf(par + strlen(par), sizeof par - strlen(par), "%s decode_context_parallel_size "
 				    "%.0f (each GPU holds 1/%.0f of the pool's tokens: memory × %.0f / P)",
 				    par[0] ? "," : " per GPU,", dcp, dcp, dcp);
+			/* to the digits the log's GiB carries (4.64 GiB: 3), not 57,356 */
+			double bpt = br_round_sig(cap->kv_bytes_per_token, cap->kv_gib_sig_digits);
 			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)%s", keep(&p,
-			    fmt_num(cap->kv_bytes_per_token, 0)), keep(&p, fmt_num(cap->kv_bytes_per_token / 1024.0, 1)), par));
+			    fmt_num(bpt, 0)), keep(&p, fmt_num(br_round_sig(bpt / 1024.0, cap->kv_gib_sig_digits), 1)), par));
 		}
 		if (isfinite(cap->max_model_len_tokens))
 			ROW("capacity.row_m", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->max_model_len_tokens, 0))));

@@ -229,4 +229,12 @@ assert "decode_shares_prefill" in ids and "decode_bound" not in ids, ids
 PYEOF
 rc=$?
 check "light run: prefill sharing the decode steps, not a slow decode ($(head -c 40 "$tmp/light.chk"))" [ "$rc" -eq 0 ]
+# the pool in bytes to the 3 digits the log's 4.64 GiB carries (fifteenth breaker:
+# 4,982,162,063 bytes claimed 10 digits from a number printed with 3)
+check "round 1: the designed experiment's pool is 4.98e9 bytes, not 4,982,162,063" "$PY" -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+gib = [r for r in s['runs'] if r['run']['name'] == s['story']['focus_name']][0]['capacity']['kv_pool_gib']
+want = float('%.3g' % (gib * 2**30))
+sys.exit(0 if gib == 4.64 and s['story']['kv_pool_bytes'] == want == 4.98e9 else 1)" "$s1"
 finish
