@@ -9,9 +9,9 @@
 
 /*
  * br_run_window: see analysis.h. The first and last busy rows are found;
- * the window extends one sample before the first and one after the last
- * (the idle samples that bracket the run), so counter deltas over it catch
- * everything the run did.
+ * the window extends one answered sample before the first and one after
+ * the last (the idle samples that bracket the run; failed scrapes between
+ * are passed over), so counter deltas over it catch everything the run did.
  */
 int
 br_run_window(const br_series *s, size_t *i0, size_t *i1)
@@ -19,8 +19,21 @@ br_run_window(const br_series *s, size_t *i0, size_t *i1)
 	size_t first, last;
 	if (br_run_busy_span(s, &first, &last) != 0)
 		return -1;
-	*i0 = first > 0 ? first - 1 : 0;
-	*i1 = last + 1 < s->n_rows ? last + 1 : s->n_rows - 1;
+	/* the bracketing samples are the nearest scrapes that answered: a
+	 * failed one (no running value) next to the load would end the window
+	 * on counters read while requests still ran (sixteenth breaker: every
+	 * counter short by its last second, "3 disagree") */
+	const double *running = br_role_col(s, BR_ROLE_RUNNING);
+	size_t b = first, e = last + 1;
+	if (b > 0) {
+		b--;
+		while (b > 0 && !br_isnum(running[b]))
+			b--;
+	}
+	while (e < s->n_rows && !br_isnum(running[e]))
+		e++;
+	*i0 = b;
+	*i1 = e < s->n_rows ? e : s->n_rows - 1;
 	return 0;
 }
 

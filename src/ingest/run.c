@@ -719,16 +719,49 @@ check_counter_resets(br_run *r)
 		return;
 	size_t *lone = br_xcalloc(s->n_cols + 1, sizeof *lone), *first = br_xcalloc(s->n_cols + 1, sizeof *first);
 	size_t restarts = 0, first_restart = 0;
+	const double *start = br_series_col(s, "process_start_time_seconds");
+	long mk = br_series_col_index(s, "benchreport:server_restart");
+	double *marker = mk >= 0 ? s->cols[mk] : NULL;
+	/* a labelled series beside its own sum ("..._total{finished_reason=...}"
+	 * and "..._total") is one counter, not two votes */
+	char *vote = br_xcalloc(s->n_cols + 1, 1);
+	for (size_t c = 0; c < s->n_cols; c++) {
+		const char *brace = strchr(s->names[c], '{');
+		int dup = 0;
+		if (brace != NULL)
+			for (size_t k = 0; k < s->n_cols && !dup; k++)
+				dup = k != c && strlen(s->names[k]) == (size_t)(brace - s->names[c]) &&
+				    strncmp(s->names[k], s->names[c], (size_t)(brace - s->names[c])) == 0;
+		vote[c] = is_counter(s->names[c]) && !dup;
+	}
 	for (size_t i = 1; i < s->n_rows; i++) {
 		size_t fell = 0, comparable = 0;
 		for (size_t c = 0; c < s->n_cols; c++) {
 			double a = s->cols[c][i - 1], b = s->cols[c][i];
-			if (!is_counter(s->names[c]) || !isfinite(a) || !isfinite(b) || a <= 0)
+			if (!vote[c] || !isfinite(a) || !isfinite(b) || a <= 0)
 				continue;
 			comparable++;
 			fell += b < a;
 		}
-		int restart = fell > 0 && 2 * fell >= comparable;
+		/* the same process start time on both sides, and every counter that
+		 * fell later comes back to where it was (17 -> 0 -> 0 -> 23): a scrape
+		 * that missed the series for a moment, not a restart (sixteenth
+		 * breaker); a fall that stays down is a restart even then (the
+		 * engine's counters reset under a living API server) */
+		int same_process = start != NULL && isfinite(start[i - 1]) && start[i - 1] == start[i];
+		int all_dip = fell > 0 && same_process;
+		for (size_t c = 0; all_dip && c < s->n_cols; c++) {
+			double a = s->cols[c][i - 1], b = s->cols[c][i];
+			if (!is_counter(s->names[c]) || !isfinite(a) || !isfinite(b) || !(b < a))
+				continue;
+			size_t j = i + 1;
+			while (j < s->n_rows && !(isfinite(s->cols[c][j]) && s->cols[c][j] >= a))
+				j++;
+			all_dip = j < s->n_rows;
+		}
+		int restart = fell > 0 && 2 * fell >= comparable && !all_dip;
+		if (all_dip && marker != NULL && marker[i] == 1)
+			marker[i] = 0;   /* the sampler marked it from one falling ledger counter */
 		if (restart && restarts++ == 0)
 			first_restart = i;
 		if (restart || fell == 0)
@@ -747,17 +780,32 @@ check_counter_resets(br_run *r)
 	for (size_t c = 0; c < s->n_cols; c++)
 		if (lone[c] > 0) {
 			size_t i = first[c];
+			double before = s->cols[c][i - 1], after = s->cols[c][i];
+			/* a dip that comes back to where the counter was (17 -> 0 -> 0 -> 23:
+			 * a scrape that missed the series' children) is a glitch: its
+			 * samples are left out, so the delta runs 17 -> 23, not 17 + 23 */
+			size_t back = i;
+			while (back < s->n_rows && !(isfinite(s->cols[c][back]) && s->cols[c][back] >= before))
+				back++;
+			int dip = back < s->n_rows && lone[c] == 1;
+			if (dip)
+				for (size_t j = i; j < back; j++)
+					s->cols[c][j] = NAN;
+			if (!vote[c])
+				continue;   /* a labelled child of a counter said once, under its sum */
 			const char *pre_name = br_role_name(s, BR_ROLE_PREEMPTIONS);
 			if (pre_name != NULL && strcmp(s->names[c], pre_name) == 0)
 				r->preemptions_suspect = 1;
 			br_run_add_warning(r, "%s falls %zu time%s while the other counters keep rising (first "
 			    "%.0f s after the first sample, %g → %g): not a server restart, so this counter's "
 			    "values are suspect; %s", s->names[c],
-			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, s->cols[c][i - 1], s->cols[c][i],
+			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, before, after,
 			    r->preemptions_suspect && pre_name != NULL && strcmp(s->names[c], pre_name) == 0 ?
-			    "the preemption count and events are left out of the report" :
+			    "the preemption count and events are left out of the report" : dip ?
+			    "it came back above its earlier value, so the samples of the dip are left out" :
 			    "its deltas count each fall as a restart from 0");
 		}
+	free(vote);
 	free(lone);
 	free(first);
 }
