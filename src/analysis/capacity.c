@@ -146,6 +146,12 @@ br_analyze_capacity(const br_run *run, br_capacity *out)
 	out->missing = "needs the server log (GPU KV cache size line)";
 	if (run == NULL)
 		return;
+	/* each engine states its pool in its own line */
+	br_engine eng = br_run_engine(run);
+	if (eng == BR_ENGINE_SGLANG)
+		out->missing = "needs the SGLang server log (its max_total_num_tokens line)";
+	else if (eng == BR_ENGINE_LLAMACPP)
+		out->missing = "needs the llama-server log (its n_ctx / slot lines)";
 	const br_server_log *log = run->log;
 	/* the slots llama-server's /slots listed (known with or without a pool) */
 	const double *slots = run->metrics ? br_series_col(run->metrics, "llamacpp_slots:total") : NULL;

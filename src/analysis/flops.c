@@ -90,6 +90,15 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 		}
 	}
 	const br_series *s = run->metrics;
+	{
+		/* SGLang and llama.cpp export no FLOPs counter at all: say that, not
+		 * vLLM's flag, whatever else is missing */
+		const char *why = br_role_absent(br_run_engine(run), BR_ROLE_FLOPS);
+		if (why != NULL) {
+			out->missing = why;
+			return;
+		}
+	}
 	if (s == NULL && br_run_metrics_set_aside(run) != NULL)
 		out->missing = br_run_metrics_set_aside(run);
 	if (s == NULL || s->n_rows < 2 || run->metrics_kind == BR_METRICS_NONE ||

@@ -354,4 +354,15 @@ if [ -f "$REAL/bench/glm52-batch1-detailed.json" ]; then
 	check "one request at a time: it does not fit, nothing waits" grep -qF "One request at a time needs 4,352 tokens" "$tmp/llreal.txt"
 	check "one request at a time: no 'shortage became waiting'" bash -c "! grep -q 'became waiting\|expect queueing' '$tmp/llreal.txt'"
 fi
+# an SGLang bench result alone (sixteenth breaker: its "could not compute" list asked for
+# vllm:estimated_flops_per_gpu_total and vLLM's "GPU KV cache size" line): a real
+# sglang.bench_serving file, so the engine is known from the file itself
+sgf="$REAL/engines/sglang/llama_3_3_70b_online_output.jsonl"
+if [ -f "$sgf" ]; then
+	mkdir -p "$tmp/sg-alone"; cp "$sgf" "$tmp/sg-alone/"
+	"$BIN" "$tmp/sg-alone" -o "$tmp/sg-alone-out" > /dev/null 2>&1
+	check "SGLang bench alone: no FLOPs counter, said for SGLang" [ "$(jget "$tmp/sg-alone-out/summary.json" flops.missing)" = "SGLang has no FLOPs counter" ]
+	check "SGLang bench alone: the capacity needs SGLang's own log line" \
+		[ "$(jget "$tmp/sg-alone-out/summary.json" capacity.missing)" = "needs the SGLang server log (its max_total_num_tokens line)" ]
+fi
 finish
