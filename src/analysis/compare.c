@@ -139,6 +139,8 @@ br_cmp_values_from_analysis(const br_analysis *a, br_cmp_values *out)
 	const br_preemptions *p = &a->preemptions;
 	if (p->count_available)
 		v[BR_CMP_PREEMPTIONS] = p->n_preemptions;
+	else if (a->run != NULL && br_run_engine(a->run) == BR_ENGINE_LLAMACPP)
+		v[BR_CMP_PREEMPTIONS] = 0;   /* fixed slots: llama.cpp does not preempt (as the gate and index) */
 	if (p->available) {
 		v[BR_CMP_PREEMPT_INTERVAL_S] = p->mean_interval_s;
 		v[BR_CMP_PREEMPT_TRIGGER_KV_FRAC] = p->trigger_kv_frac;

@@ -365,4 +365,10 @@ if [ -f "$sgf" ]; then
 	check "SGLang bench alone: the capacity needs SGLang's own log line" \
 		[ "$(jget "$tmp/sg-alone-out/summary.json" capacity.missing)" = "needs the SGLang server log (its max_total_num_tokens line)" ]
 fi
+# two llama.cpp runs: preemptions 0 -> 0, as the run report, the gate and index say (sixteenth
+# breaker: "n/a -> n/a")
+"$BIN" simulate "$SRC/fixtures/configs/engines/llamacpp-open-loop.json" -o "$tmp/ll-open" > /dev/null 2>&1
+"$BIN" compare "$tmp/llamacpp" "$tmp/ll-open" -o "$tmp/cmp-ll" > "$tmp/cmp-ll.out" 2>&1
+check "compare two llama.cpp runs: preemptions 0 on both sides" \
+	[ "$(jget "$tmp/cmp-ll/summary.json" focus.rows.preemptions.a)/$(jget "$tmp/cmp-ll/summary.json" focus.rows.preemptions.b)" = "0.0/0.0" ]
 finish
