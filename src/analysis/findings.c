@@ -609,6 +609,12 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		int shared = num(bg->decode_stolen_frac) && bg->decode_stolen_frac >= 0.2 &&
 		    !(num(x->preemptions) && x->preemptions > 0);
 		add(f, shared ? "decode_shares_prefill" : "decode_bound", BR_SEV_NOTICE, BR_FINDING);
+	} else if (slow == 0 && num(a->budget.decode_stolen_frac) && a->budget.decode_stolen_frac >= 0.2 &&
+	    !(num(x->preemptions) && x->preemptions > 0)) {
+		/* a steady p90, yet decode 20%+ longer than its median step predicts:
+		 * the time sits in the few steps that carry a prefill chunk, beyond
+		 * p90 (seventeenth breaker: "no rule fired" beside a 37.5% excess) */
+		add(f, "decode_tail_prefill", BR_SEV_INFO, BR_FINDING);
 	}
 
 	/* llama.cpp: requests longer than a slot's context (mean input + output

@@ -1057,8 +1057,9 @@ capacity_section(ctx *c)
 				    par[0] ? "," : " per GPU,", dcp, dcp, dcp);
 			/* to the digits the log's GiB carries (4.64 GiB: 3), not 57,356 */
 			double bpt = br_round_sig(cap->kv_bytes_per_token, cap->kv_gib_sig_digits);
+			double kib = br_round_sig(cap->kv_bytes_per_token / 1024.0, cap->kv_gib_sig_digits);   /* from the value, not the rounded bytes */
 			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)%s", keep(&p,
-			    fmt_num(bpt, 0)), keep(&p, fmt_num(br_round_sig(bpt / 1024.0, cap->kv_gib_sig_digits), 1)), par));
+			    fmt_num(bpt, 0)), keep(&p, fmt_num(kib, 1)), par));
 		}
 		if (isfinite(cap->max_model_len_tokens))
 			ROW("capacity.row_m", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->max_model_len_tokens, 0))));

@@ -237,4 +237,26 @@ s = json.load(open(sys.argv[1]))
 gib = [r for r in s['runs'] if r['run']['name'] == s['story']['focus_name']][0]['capacity']['kv_pool_gib']
 want = float('%.3g' % (gib * 2**30))
 sys.exit(0 if gib == 4.64 and s['story']['kv_pool_bytes'] == want == 4.98e9 else 1)" "$s1"
+# a steady p90 yet decode 20%+ beyond (out - 1) x ITL p50 (seventeenth breaker: "no rule
+# fired" beside a 37.5% excess): said as steps carrying prefill, from numpy on c32-1024-256
+"$PY" - "$s1" "$tmp/c1/c32-1024-256/stress.json" <<'PYEOF' > "$tmp/c32.chk"
+import json, sys
+import numpy as np
+s = json.load(open(sys.argv[1]))
+run = [r for r in s["runs"] if r["run"]["name"] == "c32-1024-256"][0]
+d = json.load(open(sys.argv[2]))
+ok = [i for i, e in enumerate(d["errors"]) if not e]
+itl = np.concatenate([np.array(d["itls"][i]) for i in ok])
+dec = np.mean([d["latencies"][i] - d["ttfts"][i] for i in ok])
+out = np.mean([d["output_lens"][i] for i in ok])
+stolen = dec / ((out - 1) * np.median(itl)) - 1
+p90 = np.percentile(itl, 90) / np.median(itl)
+ids = [f["id"] for f in run["findings"]]
+print("stolen %.4f p90/p50 %.3f" % (stolen, p90))
+assert stolen >= 0.2 and p90 < 1.5 and "decode_tail_prefill" in ids, (stolen, p90, ids)
+PYEOF
+rc=$?
+check "c32-1024-256: decode time in the prefill steps said ($(cat "$tmp/c32.chk"))" [ "$rc" -eq 0 ]
+# KV bytes per token from the log's 4.64 GiB / 86,864 tokens = 57,355.9 B = 56.01 KiB: both to 3 digits
+check "round 1: KV bytes per token 57,400 bytes (56.0 KiB), KiB from the value" bash -c "pdftotext -layout '$tmp/c1/report/report.pdf' - | grep -q 'KV bytes per token .* 57,400 bytes (56.0 KiB)'"
 finish
