@@ -17,6 +17,7 @@
 /* ---- §3.2 latency ---- */
 enum br_latency_metric { BR_TTFT = 0, BR_TPOT, BR_ITL, BR_E2EL, BR_N_LATENCY };
 extern const char *const br_latency_metric_name[BR_N_LATENCY]; /* "ttft","tpot","itl","e2el" */
+extern const char *const br_latency_metric_label[BR_N_LATENCY]; /* "TTFT","TPOT","ITL","E2EL": as printed */
 
 /* Recomputed value vs the file's own for one statistic. */
 typedef struct br_latency_check {

@@ -10,6 +10,7 @@
 #include "benchreport/metrics.h"
 
 const char *const br_latency_metric_name[BR_N_LATENCY] = { "ttft", "tpot", "itl", "e2el" };
+const char *const br_latency_metric_label[BR_N_LATENCY] = { "TTFT", "TPOT", "ITL", "E2EL" };
 
 /* br_kv_usage_above_held: see analysis_blocks.h. */
 int

@@ -246,13 +246,8 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	if (l->file_disorder[k]) {
 		/* a file whose percentiles fall as p rises has no trustworthy one:
 		 * neither the stated value nor a bound from a neighbour decides */
-		char up[8];
-		size_t i = 0;
-		for (; name[i] && i + 1 < sizeof up; i++)
-			up[i] = (char)toupper((unsigned char)name[i]);
-		up[i] = '\0';
 		snprintf(o->why_unknown, sizeof o->why_unknown, "the file's %s percentiles contradict each "
-		    "other: p%g %.4g ms > p%g %.4g ms", up, l->disorder_lo_pct[k],
+		    "other: p%g %.4g ms > p%g %.4g ms", br_latency_metric_label[k], l->disorder_lo_pct[k],
 		    l->disorder_lo_ms[k], l->disorder_hi_pct[k], l->disorder_hi_ms[k]);
 		return NAN;
 	}

@@ -210,6 +210,16 @@ drop_log(br_run *r)
 	r->log = NULL;
 }
 
+/* client_in_flight_max: the most requests the bench's closed loop could
+ * have in flight: max_concurrency, or num_prompts when fewer (the caller
+ * checked max_concurrency is a positive number). */
+static double
+client_in_flight_max(const br_bench *b)
+{
+	double c = b->max_concurrency;
+	return br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c ? b->num_prompts : c;
+}
+
 static void series_beyond_bench(br_run *r, const br_bench *b);
 
 /* utc: "YYYY-MM-DD HH:MM:SS" of epoch seconds t into buf[32]. */
@@ -907,9 +917,7 @@ br_run_check_provenance(br_run *r)
 	 * this run's. A 1 Hz series is cut to its busy period instead. */
 	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_SNAPSHOT || r->metrics_kind == BR_METRICS_PAIR) &&
 	    br_isnum(b->max_concurrency) && b->max_concurrency > 0) {
-		double c_eff = b->max_concurrency;
-		if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
-			c_eff = b->num_prompts;
+		double c_eff = client_in_flight_max(b);
 		const double *run = br_role_col(r->metrics, BR_ROLE_RUNNING);
 		const double *wait = br_role_col(r->metrics, BR_ROLE_WAITING);
 		for (size_t i = 0; run != NULL && i < r->metrics->n_rows; i++) {
@@ -1002,9 +1010,7 @@ series_beyond_bench(br_run *r, const br_bench *b)
 {
 	if (!(br_isnum(b->max_concurrency) && b->max_concurrency > 0))
 		return;
-	double c_eff = b->max_concurrency;
-	if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
-		c_eff = b->num_prompts;
+	double c_eff = client_in_flight_max(b);
 	double limit = 1.05 * c_eff + 1;
 	br_series *m = r->metrics;
 	const char *rn = br_role_name(m, BR_ROLE_RUNNING), *wn = br_role_name(m, BR_ROLE_WAITING);
@@ -1053,9 +1059,7 @@ busy_beyond_bench(const br_series *sl, const br_bench *b)
 {
 	if (!(br_isnum(b->max_concurrency) && b->max_concurrency > 0))
 		return NULL;
-	double c_eff = b->max_concurrency;
-	if (br_isnum(b->num_prompts) && b->num_prompts > 0 && b->num_prompts < c_eff)
-		c_eff = b->num_prompts;
+	double c_eff = client_in_flight_max(b);
 	const double *busy = br_series_col(sl, "llamacpp_slots:busy");
 	for (size_t i = 0; busy != NULL && i < sl->n_rows; i++)
 		if (isfinite(busy[i]) && busy[i] > c_eff)

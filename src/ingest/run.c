@@ -703,6 +703,17 @@ log_series(br_run *r)
 	return 1;
 }
 
+/* comes_back: the first row from `from` on where column c holds a number
+ * >= level (a counter back where it was before a fall), else n_rows. */
+static size_t
+comes_back(const br_series *s, size_t c, size_t from, double level)
+{
+	size_t j = from;
+	while (j < s->n_rows && !(isfinite(s->cols[c][j]) && s->cols[c][j] >= level))
+		j++;
+	return j;
+}
+
 /*
  * check_counter_resets: a counter that falls between two samples is read
  * as a restart from 0 by the deltas (window.c). When most counters fall at
@@ -754,10 +765,7 @@ check_counter_resets(br_run *r)
 			double a = s->cols[c][i - 1], b = s->cols[c][i];
 			if (!is_counter(s->names[c]) || !isfinite(a) || !isfinite(b) || !(b < a))
 				continue;
-			size_t j = i + 1;
-			while (j < s->n_rows && !(isfinite(s->cols[c][j]) && s->cols[c][j] >= a))
-				j++;
-			all_dip = j < s->n_rows;
+			all_dip = comes_back(s, c, i + 1, a) < s->n_rows;
 		}
 		int restart = fell > 0 && 2 * fell >= comparable && !all_dip;
 		if (all_dip && marker != NULL && marker[i] == 1)
@@ -784,9 +792,7 @@ check_counter_resets(br_run *r)
 			/* a dip that comes back to where the counter was (17 -> 0 -> 0 -> 23:
 			 * a scrape that missed the series' children) is a glitch: its
 			 * samples are left out, so the delta runs 17 -> 23, not 17 + 23 */
-			size_t back = i;
-			while (back < s->n_rows && !(isfinite(s->cols[c][back]) && s->cols[c][back] >= before))
-				back++;
+			size_t back = comes_back(s, c, i, before);
 			int dip = back < s->n_rows && lone[c] == 1;
 			if (dip)
 				for (size_t j = i; j < back; j++)

@@ -122,6 +122,21 @@ finding_key(ctx *c, const json_t *f, char key[128])
 	return key;
 }
 
+/* log_dp: 1 when the run's server log shows several data-parallel engines
+ * (the KV pool and memory are then their sums). */
+static int
+log_dp(const br_run *r)
+{
+	return r && r->log && isfinite(r->log->data_parallel_size) && r->log->data_parallel_size > 1;
+}
+
+/* log_v0: 1 when the run's server log is of vLLM's V0 engine. */
+static int
+log_v0(const br_run *r)
+{
+	return r && r->log && r->log->engine && strcmp(r->log->engine, "V0") == 0;
+}
+
 /* fill: template string for key (ekey), owned by the pool. */
 static const char *
 fill(ctx *c, strpool *p, const char *key)
@@ -717,9 +732,8 @@ title_page(ctx *c)
 		para(c, "glance.fewer_prompts");
 	if (a->capacity.available && isfinite(a->capacity.oversubscription)) {
 		const char *parts[3] = {
-			isfinite(a->capacity.kv_pool_gib) ? (r->log && isfinite(r->log->data_parallel_size) &&
-			    r->log->data_parallel_size > 1 ? "glance.capacity_pool_gib_dp" : "glance.capacity_pool_gib") :
-			    "glance.capacity_pool",
+			isfinite(a->capacity.kv_pool_gib) ? (log_dp(r) ? "glance.capacity_pool_gib_dp" :
+			    "glance.capacity_pool_gib") : "glance.capacity_pool",
 			isfinite(a->capacity.predicted_max_concurrency) ? "glance.capacity_fit" : "glance.capacity_end",
 			"glance.capacity_demand" };
 		para_joined(c, parts, 3);
@@ -838,12 +852,8 @@ latency_section(ctx *c)
 		const br_describe_t *d = &l->m[m];
 		if (!l->has_stats[m])
 			continue;
-		char name[16];
-		snprintf(name, sizeof name, "%s", br_latency_metric_name[m]);
-		for (char *q = name; *q; q++)
-			*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 32 : *q);
 		const char **row = &cells[rows * 9];
-		row[0] = keep(&p, br_xstrdup(name));
+		row[0] = br_latency_metric_label[m];
 		row[1] = keep(&p, l->count_known[m] ? fmt_num((double)d->count, 0) : br_xstrdup("n/a"));
 		const double v[7] = { d->mean, d->median, d->p90, d->p99, d->p999, d->p9999, d->max };
 		for (int k = 0; k < 7; k++)
@@ -863,8 +873,7 @@ latency_section(ctx *c)
 		if (!l->has_stats[m] || !l->file_disorder[m] ||
 		    !br_latency_from_file(l, &c->a->run->bench.runs[0], m))
 			continue;
-		static const char *const upper[BR_N_LATENCY] = { "TTFT", "TPOT", "ITL", "E2EL" };
-		json_t *v = json_pack("{s:s, s:f, s:f, s:f, s:f}", "metric", upper[m],
+		json_t *v = json_pack("{s:s, s:f, s:f, s:f, s:f}", "metric", br_latency_metric_label[m],
 		    "lower_pct", l->disorder_lo_pct[m], "lower_ms", l->disorder_lo_ms[m],
 		    "higher_pct", l->disorder_hi_pct[m], "higher_ms", l->disorder_hi_ms[m]);
 		char *s = br_template_fill(c->t, "latency.file_disorder", v);
@@ -1038,8 +1047,7 @@ capacity_section(ctx *c)
 		ROW("capacity.row_pool", br_xasprintf("%s tokens (%s)", keep(&p, fmt_num(cap->kv_pool_tokens, 0)),
 		    cap->kv_pool_source ? cap->kv_pool_source : "?"));
 		if (isfinite(cap->kv_pool_gib))
-			ROW(c->a->run->log && isfinite(c->a->run->log->data_parallel_size) &&
-			    c->a->run->log->data_parallel_size > 1 ? "capacity.row_gib_dp" : "capacity.row_gib",
+			ROW(log_dp(c->a->run) ? "capacity.row_gib_dp" : "capacity.row_gib",
 			    br_xasprintf("%s GiB", keep(&p, fmt_num(cap->kv_pool_gib, 2))));
 		if (isfinite(cap->kv_bytes_per_token)) {
 			/* vLLM prints the KV memory of one GPU and the pool in tokens of the
@@ -1207,12 +1215,8 @@ ledger_section(ctx *c)
 	if (l->n_capture_short > 0)
 		note(c, l->window_cut == 3 ? "ledger.capture_short_note_both" : l->window_cut == 1 ?
 		    "ledger.capture_short_note_start" : "ledger.capture_short_note_end");
-	{
-		/* how V1 counts prompt and iteration tokens; V0's counters are not described */
-		const br_server_log *lg = c->a->run ? c->a->run->log : NULL;
-		if (!(lg && lg->engine && strcmp(lg->engine, "V0") == 0))
-			note(c, "ledger.prefix_note");
-	}
+	if (!log_v0(c->a->run))   /* how V1 counts prompt and iteration tokens; V0's are not described */
+		note(c, "ledger.prefix_note");
 	free(cells);
 	free(hl);
 	strpool_free(&p);
@@ -1275,11 +1279,8 @@ preemptions_section(ctx *c)
 		return;
 	}
 	heading(c, 1, "preemptions.heading");
-	{
-		/* V0 warns at every 50th preemption; V1 writes no line at all */
-		const br_server_log *lg = c->a->run ? c->a->run->log : NULL;
-		para(c, lg && lg->engine && strcmp(lg->engine, "V0") == 0 ? "preemptions.intro_v0" : "preemptions.intro");
-	}
+	/* V0 warns at every 50th preemption; V1 writes no line at all */
+	para(c, log_v0(c->a->run) ? "preemptions.intro_v0" : "preemptions.intro");
 	if (pr->n_events == 0) {
 		para(c, c->a->run != NULL && c->a->run->metrics_cut ? "preemptions.none_cut" : "preemptions.none");
 		strpool_free(&p);
