@@ -221,6 +221,7 @@ client_in_flight_max(const br_bench *b)
 }
 
 static void series_beyond_bench(br_run *r, const br_bench *b);
+static void clock_disagrees(br_run *r, const br_bench *b);
 
 /* utc: "YYYY-MM-DD HH:MM:SS" of epoch seconds t into buf[32]. */
 static const char *
@@ -986,11 +987,50 @@ br_run_check_provenance(br_run *r)
 		set_aside(r, "metrics", "the server metrics", misfit);
 		drop_metrics(r);
 	}
-	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS))
+	if (r->metrics != NULL && (r->metrics_kind == BR_METRICS_CSV || r->metrics_kind == BR_METRICS_SNAPSHOTS)) {
 		series_beyond_bench(r, b);
+		clock_disagrees(r, b);
+	}
 	if (r->log != NULL)
 		v0_preemptions_in_run(r->log, b);
 	names_free(&bench);
+}
+
+/*
+ * clock_disagrees: the bench's `date` is its end in client local time with
+ * no zone, and a 1 Hz series is stamped in UTC, so the series' last busy
+ * sample minus that date is −(the client's UTC offset), a whole number of
+ * 15-minute steps, give or take the bench's save delay and one sampling
+ * step. When no whole zone brings the two within 2 min + 2 steps, either
+ * the client's and the server's clocks disagree or the series is another
+ * run's of the same length; its span fits the bench, so it is used, with a
+ * warning that states the residue. Nothing when the bench has no date, the
+ * capture ended busy (its last busy sample is not the load's end), or the
+ * series has no busy sample.
+ */
+static void
+clock_disagrees(br_run *r, const br_bench *b)
+{
+	const br_series *m = r->metrics;
+	struct tm tm;
+	size_t f, l;
+	int cs, ce;
+	memset(&tm, 0, sizeof tm);
+	if (m == NULL || m->t_s == NULL || m->n_rows < 2 || b->date == NULL ||
+	    strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL || !busy_edges(m, &f, &l, &cs, &ce) || ce)
+		return;
+	double step = (m->t_s[m->n_rows - 1] - m->t_s[0]) / (double)(m->n_rows - 1);
+	double off = m->t_s[l] - (double)timegm(&tm);
+	double residue = off - 900.0 * round(off / 900.0);
+	if (!isfinite(step) || !isfinite(residue) || fabs(residue) <= 120 + 2 * step)
+		return;
+	char at[32];
+	br_run_add_warning(r, "the metrics series' load ends at %s UTC, but no whole time zone (15-minute steps) "
+	    "brings that within 2 min of the bench result's end date %.4s-%.2s-%.2s %.2s:%.2s:%.2s (client "
+	    "local time): the nearest is %.0f min %02.0f s off. The client's and the server's clocks disagree, or "
+	    "the series is of another run of the same length; it is used as this run's because its busy span "
+	    "fits the bench's", utc(m->t_s[l], at), b->date, b->date + 4, b->date + 6, b->date + 9, b->date + 11,
+	    b->date + 13, floor(rint(fabs(residue)) / 60), fmod(rint(fabs(residue)), 60));
 }
 
 /*

@@ -49,6 +49,31 @@ check "symlink loop: says so" grep -q "stress.json: a symbolic link loop" "$tmp/
 "$BIN" "$d/dangling" -q 2> "$tmp/err"; rc=$?
 check "dangling symlink: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "dangling symlink: names the target" grep -q "a symbolic link to nowhere.json, which does not exist" "$tmp/err"
+# 8. the series' clock against the bench's date (client local time, no zone):
+# shifted by a whole zone (−5 h 30 min, +1 h) it is silent; by 37 min no
+# zone explains it and the warning states the residue, computed here from
+# the files: last busy row + shift − the date read as UTC, less the nearest
+# multiple of 900 s
+for shift in -19800 3600 2220 -500; do
+	fresh
+	want=$("$PY" - "$tmp/r/metrics.csv" "$tmp/r/stress.json" "$shift" <<'PYEOF'
+import sys, json, calendar, time
+p, b, sh = sys.argv[1], sys.argv[2], float(sys.argv[3])
+lines = open(p).read().splitlines()
+rows = [l.split(",") for l in lines[1:]]
+open(p, "w").write(lines[0] + "\n" + "\n".join(
+    ["%.3f,%s" % (float(r[0]) + sh, ",".join(r[1:])) for r in rows]) + "\n")
+last = max(float(r[0]) for r in rows if float(r[1]) + float(r[2]) > 0) + sh
+end = calendar.timegm(time.strptime(json.load(open(b))["date"], "%Y%m%d-%H%M%S"))
+res = abs(round((last - end) - 900 * round((last - end) / 900)))
+print("-" if res <= 122 else "%d min %02d s" % (res // 60, res % 60))
+PYEOF
+)
+	"$BIN" "$tmp/r" -q > /dev/null 2> "$tmp/err"; rc=$?
+	got=$("$PY" -c 'import json,sys,re; w=[x for x in json.load(open(sys.argv[1])).get("warnings",[]) if "no whole time zone" in x]; m=re.search(r"nearest is (\d+ min \d\d s)", w[0]) if w else None; print(m.group(1) if m else "-")' "$tmp/r/report/summary.json")
+	check "clock shift $shift s: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+	check "clock shift $shift s: residue '$want' (got '$got')" [ -n "$want" -a "$got" = "$want" ]
+done
 # 6. knee DIR finds an --append-result *.jsonl inside the folder
 d="$tmp/kneejsonl"; mkdir -p "$d"; cp "$SRC/fixtures/bench/append3.jsonl" "$d/"
 "$BIN" knee "$d" --slo 'ttft_p99<=500ms' -o "$tmp/kneeout" > /dev/null 2> "$tmp/err"; rc=$?
