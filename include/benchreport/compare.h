@@ -140,6 +140,17 @@ typedef struct br_cmp_settings {
  * request, max_concurrency, request rate, max_num_seqs (log), KV pool. */
 void br_cmp_settings_from_run(const br_run *run, const br_analysis *a, br_cmp_settings *out);
 
+/*
+ * br_cmp_server_fingerprint: the server setup a run met, as canonical text
+ * for grouping runs ("gpu=NVIDIA H100; version=0.10.1; max_num_seqs=8;
+ * arg max_model_len=8192; ..."): run.json's gpu, the server's version, the
+ * log's running cap and every argument its args line lists (sorted by name;
+ * host, port and other incidental ones left out; secrets as redacted), items
+ * joined by "; ". NULL when the run states none of these (no log, no gpu).
+ * Caller frees.
+ */
+char *br_cmp_server_fingerprint(const br_run *run);
+
 enum br_cmp_diff_state { BR_DIFF_SAME = 0, BR_DIFF_DIFFERS, BR_DIFF_UNKNOWN };
 
 typedef struct br_cmp_diff {

@@ -73,6 +73,9 @@ typedef struct br_knee_input {
 	const br_bench *bench;
 	const br_series *metrics;   /* NULL when the run has no metrics series */
 	const char *name;           /* shown in tables; e.g. "r4" or "summary.json#2" */
+	const char *server;         /* (added) the server setup (br_cmp_server_fingerprint: GPU,
+	                               version, running cap, arguments); NULL when the run states
+	                               none. Runs of different setups form different curves */
 } br_knee_input;
 
 enum br_knee_kind {
@@ -186,6 +189,11 @@ typedef struct br_knee_point {
 typedef struct br_knee_group {
 	char *label;                /* settings shared by the curve, e.g. "Qwen/… · in/out 1024/128" */
 	char *key;                  /* canonical group key (for summary.json) */
+	char *server;               /* (added) the curve's server setup (br_knee_input.server),
+	                               NULL when not stated */
+	int server_number;          /* (added) 1, 2, ... when curves of the same workload differ
+	                               only in their server setup (the label says "server N"); 0
+	                               otherwise */
 	char *model_id;             /* (added) the curve's model (bench model_id), NULL when not stated */
 	char *backend;              /* (added) the curve's bench backend ("vllm", "sglang", ...), NULL
 	                               when not stated: the client the next runs are written for */

@@ -525,6 +525,46 @@ skip_arg(const br_server_log *l, const char *name)
 	    br_log_arg_incidental(l->engine_kind, name);
 }
 
+/* arg_name_cmp: qsort by argument name. */
+static int
+arg_name_cmp(const void *x, const void *y)
+{
+	return strcmp((*(const br_log_arg *const *)x)->name, (*(const br_log_arg *const *)y)->name);
+}
+
+/* br_cmp_server_fingerprint: see compare.h. */
+char *
+br_cmp_server_fingerprint(const br_run *run)
+{
+	if (run == NULL)
+		return NULL;
+	GString *s = g_string_new(NULL);
+	const char *ver = br_run_server_version(run);
+	const br_server_log *l = run->log;
+	if (run->gpu && run->gpu[0])
+		g_string_append_printf(s, "gpu=%s", run->gpu);
+	if (ver && ver[0])
+		g_string_append_printf(s, "%sversion=%s", s->len ? "; " : "", ver);
+	if (l && br_isnum(l->max_num_seqs))
+		g_string_append_printf(s, "%smax_num_seqs=%.0f", s->len ? "; " : "", l->max_num_seqs);
+	if (l && l->n_args > 0) {
+		const br_log_arg **v = br_xcalloc(l->n_args, sizeof *v);
+		size_t n = 0;
+		for (size_t i = 0; i < l->n_args; i++)
+			if (!skip_arg(l, l->args[i].name))
+				v[n++] = &l->args[i];
+		qsort(v, n, sizeof *v, arg_name_cmp);
+		for (size_t i = 0; i < n; i++)
+			g_string_append_printf(s, "%sarg %s=%s", s->len ? "; " : "", v[i]->name, v[i]->value);
+		free(v);
+	}
+	if (s->len == 0) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	return g_string_free(s, FALSE);
+}
+
 /* args_state: what one side's log says of its arguments when they cannot be compared. */
 static const char *
 args_state(const br_server_log *l, int listed)

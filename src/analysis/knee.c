@@ -876,7 +876,7 @@ fmt_num(char *buf, size_t len, double v)
  * every extra key=value sorted by key.
  */
 static char *
-exact_key(const br_bench *b, int closed)
+exact_key(const br_bench *b, int closed, const char *server)
 {
 	char bur[32], mc[32];
 	fmt_num(bur, sizeof bur, b->burstiness);
@@ -913,6 +913,11 @@ exact_key(const br_bench *b, int closed)
 		k = k2;
 	}
 	free(ex);
+	if (server != NULL) {
+		char *k2 = br_xasprintf("%s|server=%s", k, server);
+		free(k);
+		k = k2;
+	}
 	return k;
 }
 
@@ -948,6 +953,8 @@ point_cmp(const void *pa, const void *pb)
 		return a->date ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
+
+static void split_servers(br_knee_result *out);
 
 /* add_note: append a caveat (formatted) to the result. */
 static void
@@ -1194,36 +1201,48 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			    "setting; whether the server kept up is judged against the rate it was sent.", q->name,
 			    q->offered_rps, q->sent_rps, 100 * (q->sent_rps / q->offered_rps - 1));
 	}
-	/* runs with no completed request have no in/out shape: they join, after
-	 * the others, the one curve of the same settings (when exactly one) */
-	for (int pass = 0; pass < 4; pass++)
+	/* runs with no completed request have no in/out shape, and runs that
+	 * state nothing of their server (no log, no GPU) cannot be told from
+	 * any setup: each joins, after the others, the one curve of the same
+	 * settings (when exactly one; several setups: the "not stated" curve of
+	 * its own) */
+	char **bkeys = NULL;      /* each group's key without the server part */
+	for (int pass = 0; pass < 8; pass++)
 		for (size_t i = 0; i < n; i++) {
 			int closed = closed_of[i];
+			int noserver = in[i].server == NULL;
 			int noshape = !isfinite(pts[i].mean_input_tokens);
-			if (closed != pass / 2 || noshape != pass % 2)
+			if (closed != pass / 4 || noserver != (pass / 2) % 2 || noshape != pass % 2)
 				continue;
-			char *k = exact_key(in[i].bench, closed);
+			char *k = exact_key(in[i].bench, closed, in[i].server);
+			char *bk = exact_key(in[i].bench, closed, NULL);
 			size_t g, n_same = 0, same = 0;
 			for (g = 0; g < ng; g++) {
-				if (noshape && strcmp(keys[g], k) == 0) {
+				int key_ok = noserver ? strcmp(bkeys[g], bk) == 0 : strcmp(keys[g], k) == 0;
+				if (!key_ok)
+					continue;
+				if (noshape || (close_rel(pts[first[g]].mean_input_tokens, pts[i].mean_input_tokens) &&
+				    close_rel(pts[first[g]].mean_output_tokens, pts[i].mean_output_tokens))) {
+					if (strcmp(keys[g], k) == 0 && (!noshape || !isfinite(pts[first[g]].mean_input_tokens)))
+						break;      /* its own curve: the same setup (or both not stated), and
+						               the same shape (or both none) */
 					n_same++;
 					same = g;
 				}
-				if (strcmp(keys[g], k) == 0 &&
-				    close_rel(pts[first[g]].mean_input_tokens, pts[i].mean_input_tokens) &&
-				    close_rel(pts[first[g]].mean_output_tokens, pts[i].mean_output_tokens))
-					break;
 			}
-			if (g == ng && noshape && n_same == 1)
+			if (g == ng && n_same == 1)
 				g = same;
 			if (g == ng) {
 				keys = br_xrealloc(keys, (ng + 1) * sizeof *keys);
+				bkeys = br_xrealloc(bkeys, (ng + 1) * sizeof *bkeys);
 				first = br_xrealloc(first, (ng + 1) * sizeof *first);
 				keys[ng] = k;
+				bkeys[ng] = bk;
 				first[ng] = i;
 				ng++;
 			} else {
 				free(k);
+				free(bk);
 			}
 			gid[i] = g;
 		}
@@ -1235,6 +1254,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		G->kind = closed_of[first[g]] ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
 		G->label = group_label(b0, &pts[first[g]], G->kind == BR_KNEE_CONCURRENCY);
 		G->model_id = b0->model_id ? br_xstrdup(b0->model_id) : NULL;
+		G->server = in[first[g]].server ? br_xstrdup(in[first[g]].server) : NULL;
 		G->backend = b0->backend ? br_xstrdup(b0->backend) : NULL;
 		/* same exact key with different lengths: tell the groups apart */
 		for (size_t h = 0; h < ng; h++)
@@ -1424,9 +1444,13 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		if (slo->terms[k].metric == BR_SLO_ITL)
 			add_note(out, "ITL terms apply to the run's pooled ITL percentile; per-request goodput uses "
 			    "only the TTFT, TPOT and E2EL terms (ITL is not a per-request quantity).");
-	for (size_t g = 0; g < ng; g++)
+	split_servers(out);
+	for (size_t g = 0; g < ng; g++) {
 		free(keys[g]);
+		free(bkeys[g]);
+	}
 	free(keys);
+	free(bkeys);
 	free(first);
 	free(gid);
 	free(pts);     /* the points moved into the groups */
@@ -1435,7 +1459,138 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	return 0;
 }
 
-/* free_point: strings of one point. */
+/* base_key: G's key without its "|server=..." part and its "|in=..|out=.."
+ * suffix (malloc'd). */
+static char *
+base_key(const br_knee_group *G)
+{
+	if (G->server == NULL)
+		return br_xstrdup(G->key);
+	char *seg = br_xasprintf("|server=%s", G->server);
+	const char *at = strstr(G->key, seg);
+	char *k = at == NULL ? br_xstrdup(G->key) :
+	    br_xasprintf("%.*s%s", (int)(at - G->key), G->key, at + strlen(seg));
+	free(seg);
+	char *io = strstr(k, "|in=");   /* lengths: compared by same_shape */
+	if (io != NULL)
+		*io = '\0';
+	return k;
+}
+
+/* same_shape: the first points of two curves have close mean input and
+ * output lengths (close_rel). */
+static int
+same_shape(const br_knee_group *a, const br_knee_group *b)
+{
+	return a->n > 0 && b->n > 0 && close_rel(a->pts[0].mean_input_tokens, b->pts[0].mean_input_tokens) &&
+	    close_rel(a->pts[0].mean_output_tokens, b->pts[0].mean_output_tokens);
+}
+
+/* item_key: the name part of a fingerprint item ("arg max_model_len" of
+ * "arg max_model_len=8192"), as a length. */
+static size_t
+item_key_len(const char *item)
+{
+	const char *eq = strchr(item, '=');
+	return eq ? (size_t)(eq - item) : strlen(item);
+}
+
+/* has_item: 1 when the "; "-joined fingerprint fp holds item exactly;
+ * with by_key, when it holds an item of the same name. */
+static int
+has_item(const char *fp, const char *item, int by_key)
+{
+	if (fp == NULL)
+		return 0;
+	gchar **v = g_strsplit(fp, "; ", -1);
+	size_t kl = item_key_len(item);
+	int found = 0;
+	for (size_t i = 0; v[i] != NULL && !found; i++)
+		found = by_key ? item_key_len(v[i]) == kl && strncmp(v[i], item, kl) == 0 :
+		    strcmp(v[i], item) == 0;
+	g_strfreev(v);
+	return found;
+}
+
+/*
+ * split_servers: curves of one workload (the same key but for the server
+ * part) whose runs met different server setups (GPU, version, running cap,
+ * arguments: br_knee_input.server) are kept apart by the grouping; here
+ * they are numbered ("server 1", "server 2" in their labels) and a note
+ * says what differs between them, so that no reader takes them for one
+ * sweep. A run that states no setup (no server log, no GPU in run.json) is
+ * its own "not stated" server.
+ */
+static void
+split_servers(br_knee_result *out)
+{
+	size_t ng = out->n_groups;
+	char **base = br_xcalloc(ng ? ng : 1, sizeof *base);
+	for (size_t g = 0; g < ng; g++)
+		base[g] = base_key(&out->groups[g]);
+	for (size_t g = 0; g < ng; g++) {
+		if (out->groups[g].server_number != 0)
+			continue;
+		/* the family of g: the curves with its base key */
+		size_t fam[64], nf = 0;
+		for (size_t h = g; h < ng && nf < 64; h++)
+			if (strcmp(base[h], base[g]) == 0 && same_shape(&out->groups[h], &out->groups[g]))
+				fam[nf++] = h;
+		if (nf < 2)
+			continue;
+		GPtrArray *lines = g_ptr_array_new_with_free_func(free);
+		for (size_t k = 0; k < nf; k++) {
+			br_knee_group *G = &out->groups[fam[k]];
+			G->server_number = (int)k + 1;
+			char *l2 = br_xasprintf("%s · server %d", G->label, G->server_number);
+			free(G->label);
+			G->label = l2;
+			/* its items not shared by every curve of the family, and the
+			 * names the others state that it does not */
+			GString *d = g_string_new(NULL);
+			gchar **v = G->server ? g_strsplit(G->server, "; ", -1) : NULL;
+			for (size_t i = 0; v && v[i] != NULL; i++) {
+				int everywhere = 1;
+				for (size_t j = 0; j < nf && everywhere; j++)
+					everywhere = out->groups[fam[j]].server == NULL ||
+					    has_item(out->groups[fam[j]].server, v[i], 0);
+				if (!everywhere)
+					g_string_append_printf(d, "%s%s", d->len ? ", " : "", v[i]);
+			}
+			g_strfreev(v);
+			for (size_t j = 0; j < nf; j++) {
+				gchar **o = out->groups[fam[j]].server ? g_strsplit(out->groups[fam[j]].server, "; ", -1) : NULL;
+				for (size_t i = 0; o && o[i] != NULL; i++) {
+					size_t kl = item_key_len(o[i]);
+					if (has_item(G->server, o[i], 1))
+						continue;
+					char *nm = br_xasprintf("%.*s not stated", (int)kl, o[i]);
+					if (strstr(d->str, nm) == NULL)
+						g_string_append_printf(d, "%s%s", d->len ? ", " : "", nm);
+					free(nm);
+				}
+				g_strfreev(o);
+			}
+			char *line = br_xasprintf("server %d (%zu run%s): %s.", G->server_number, G->n,
+			    G->n == 1 ? "" : "s", G->server == NULL ? "not stated (no server log, no gpu in run.json), "
+			    "so it may be any of the others" :
+			    d->len ? d->str : "as the others");
+			g_ptr_array_add(lines, line);
+			g_string_free(d, TRUE);
+		}
+		add_note(out, "The runs of one workload met %zu different server setups, so each is its own curve "
+		    "with its own knee (one curve over several servers would describe none of them); what differs "
+		    "follows.", nf);
+		for (size_t k = 0; k < lines->len; k++)
+			add_note(out, "%s", (const char *)g_ptr_array_index(lines, k));
+		g_ptr_array_free(lines, TRUE);
+	}
+	for (size_t g = 0; g < ng; g++)
+		free(base[g]);
+	free(base);
+}
+
+/* free_point: strings of one point. *//* free_point: strings of one point. */
 static void
 free_point(br_knee_point *p)
 {
@@ -1459,6 +1614,7 @@ br_knee_free(br_knee_result *r)
 		free(G->key);
 		free(G->model_id);
 		free(G->backend);
+		free(G->server);
 		free(G->level_pass);
 		free(G->level_evaluable);
 		free(G->level_n);

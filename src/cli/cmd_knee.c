@@ -24,6 +24,7 @@
 #include "benchreport/common.h"
 #include "benchreport/outdir.h"
 #include "benchreport/run.h"
+#include "benchreport/compare.h"
 #include "benchreport/knee.h"
 #include "benchreport/render.h"
 #include "cli/cmd.h"
@@ -36,6 +37,7 @@ typedef struct loaded {
 	size_t n_sets;
 	br_knee_input *in;
 	char **names;
+	char **servers;       /* br_cmp_server_fingerprint of each input's run, or NULL */
 	size_t n_in;
 	char **seen;          /* realpaths of the files and folders read */
 	size_t n_seen;
@@ -64,14 +66,17 @@ seen_before(loaded *L, const char *path)
 	return 0;
 }
 
-/* add_input: one run (borrowed bench/metrics, name copied). */
+/* add_input: one run (borrowed bench/metrics; the name and the server
+ * fingerprint, NULL or malloc'd, are taken over). */
 static void
-add_input(loaded *L, const br_bench *b, const br_series *m, char *name_owned)
+add_input(loaded *L, const br_bench *b, const br_series *m, char *name_owned, char *server_owned)
 {
 	L->in = br_xrealloc(L->in, (L->n_in + 1) * sizeof *L->in);
 	L->names = br_xrealloc(L->names, (L->n_in + 1) * sizeof *L->names);
+	L->servers = br_xrealloc(L->servers, (L->n_in + 1) * sizeof *L->servers);
 	L->names[L->n_in] = name_owned;
-	L->in[L->n_in] = (br_knee_input){ .bench = b, .metrics = m, .name = NULL };
+	L->servers[L->n_in] = server_owned;
+	L->in[L->n_in] = (br_knee_input){ .bench = b, .metrics = m, .name = NULL, .server = server_owned };
 	L->n_in++;
 }
 
@@ -102,7 +107,7 @@ load_file(loaded *L, const char *path, const char *label, char **cause)
 	/* pointers into the set array's element: stable, the runs array is not moved */
 	const br_bench_set *sp = &L->sets[L->n_sets - 1];
 	for (size_t i = 0; i < sp->n; i++)
-		add_input(L, &sp->runs[i], NULL, run_name(label, sp, i));
+		add_input(L, &sp->runs[i], NULL, run_name(label, sp, i), NULL);
 	return 0;
 }
 
@@ -169,7 +174,8 @@ load_dir(loaded *L, const char *dir, int depth, char **cause)
 		const br_run *rp = &L->runs[L->n_runs - 1];
 		for (size_t i = 0; i < rp->bench.n; i++)
 			add_input(L, &rp->bench.runs[i], rp->bench.n == 1 ? rp->metrics : NULL,
-			    run_name(rp->name ? rp->name : br_basename(dir), &rp->bench, i));
+			    run_name(rp->name ? rp->name : br_basename(dir), &rp->bench, i),
+			    br_cmp_server_fingerprint(rp));
 		return (long)(L->n_in - before);
 	}
 	if (depth <= 0)
@@ -215,9 +221,12 @@ loaded_free(loaded *L)
 	for (size_t i = 0; i < L->n_sets; i++)
 		br_bench_set_free(&L->sets[i]);
 	free(L->sets);
-	for (size_t i = 0; i < L->n_in; i++)
+	for (size_t i = 0; i < L->n_in; i++) {
 		free(L->names[i]);
+		free(L->servers[i]);
+	}
 	free(L->names);
+	free(L->servers);
 	free(L->in);
 	for (size_t i = 0; i < L->n_seen; i++)
 		free(L->seen[i]);

@@ -27,6 +27,26 @@ check "glob: 6 points" [ "$(jget "$tmp/kg/summary.json" groups.0.n_points)" = 6 
 "$BIN" knee "$tmp/sweep/knee-report" "$tmp/sweep/knee-report" --slo "$SLO" -o "$tmp/kr" > /dev/null 2>&1; rc=$?
 check "only report folders: exit 3 (got $rc)" [ "$rc" -eq 3 ]
 check "inf point labelled inf" [ "$(jget "$s" groups.0.points.5.x_label)" = inf ]
+# Runs of one workload from different server setups are different curves
+# (brk18 H1): the r4 run again, its server restarted with max_num_seqs 8
+# (the log's args line edited), and the r16 bench file alone (no log, no
+# GPU: it states no setup, and with two setups in the folder it cannot
+# join either: a third, "not stated", curve). A lone bench file beside one
+# setup joins it (the real spec-decode pair below).
+mkdir -p "$tmp/mix"
+for r in 1 2 8; do cp -r "$tmp/sweep/r$r" "$tmp/mix/r$r"; done
+cp -r "$tmp/sweep/r4" "$tmp/mix/r4-seqs8"
+sed -i "s/'max_num_seqs': [0-9]*/'max_num_seqs': 8/" "$tmp/mix/r4-seqs8/server.log"
+mkdir -p "$tmp/mix/r16-bare"; cp "$tmp/sweep/r16/stress.json" "$tmp/mix/r16-bare/"
+"$BIN" knee "$tmp/mix" --slo "$SLO" -o "$tmp/kmix" -q; rc=$?
+m="$tmp/kmix/summary.json"
+check "mixed servers: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "mixed servers: 3 curves (got $(jget "$m" n_groups))" [ "$(jget "$m" n_groups)" = 3 ]
+check "mixed servers: server 1 holds r1 r2 r8" [ "$(jget "$m" groups.0.n_points)" = 3 ]
+check "mixed servers: server 2 holds the r4 run alone" [ "$(jget "$m" groups.1.n_points)" = 1 ] 
+check "mixed servers: labels say server 2" grep -q "· server 2$" <(jget "$m" groups.1.label)
+check "mixed servers: the note names only what differs" grep -qF '"server 2 (1 run): max_num_seqs=8."' "$m"
+check "mixed servers: the bare run is 'not stated'" grep -qF '"server 3 (1 run): not stated' "$m"
 # Truth from the simulated stress.json files: p99 (numpy linear) of TTFT and
 # E2EL over successful requests; goodput = requests with ttft<=500 ms and
 # latency<=20 s / duration; knee = last rate (ascending, inf last) meeting

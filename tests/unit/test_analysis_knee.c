@@ -156,7 +156,7 @@ test_analyze(void **state)
 	make_run(&b[0], 1, t1, 4, 4);
 	make_run(&b[1], 2, t2, 4, 2);
 	make_run(&b[2], INFINITY, t3, 4, 1);
-	br_knee_input in[3] = { { &b[2], NULL, "inf" }, { &b[0], NULL, "r1" }, { &b[1], NULL, "r2" } };
+	br_knee_input in[3] = { { &b[2], NULL, "inf", NULL }, { &b[0], NULL, "r1", NULL }, { &b[1], NULL, "r2", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
@@ -216,7 +216,7 @@ test_warmup_by_date(void **state)
 	b[0].date = "20260115-110000";
 	b[1].date = "20260115-120000";
 	b[2].date = "20260115-090000";
-	br_knee_input in[3] = { { &b[0], NULL, "a" }, { &b[1], NULL, "b" }, { &b[2], NULL, "z-warm" } };
+	br_knee_input in[3] = { { &b[0], NULL, "a", NULL }, { &b[1], NULL, "b", NULL }, { &b[2], NULL, "z-warm", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
@@ -264,8 +264,8 @@ test_first_fail_warmup_only(void **state)
 	b[1].date = "20260115-090000";
 	b[2].date = "20260115-100000";
 	b[3].date = "20260115-110000";
-	br_knee_input in[5] = { { &b[0], NULL, "r1" }, { &b[1], NULL, "r2-a" }, { &b[2], NULL, "r2-b" },
-		{ &b[3], NULL, "r2-c" }, { &b[4], NULL, "r4" } };
+	br_knee_input in[5] = { { &b[0], NULL, "r1", NULL }, { &b[1], NULL, "r2-a", NULL }, { &b[2], NULL, "r2-b", NULL },
+		{ &b[3], NULL, "r2-c", NULL }, { &b[4], NULL, "r4", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
@@ -435,7 +435,7 @@ test_littles_points(void **state)
 	char *names[2] = { "vllm:num_requests_running", "vllm:num_requests_waiting" };
 	double *cols[2] = { run, wait };
 	br_series s = { .n_rows = 8, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
-	br_knee_input in[3] = { { &b[0], &s, "r1" }, { &b[1], NULL, "r2" }, { &b[2], NULL, "r4" } };
+	br_knee_input in[3] = { { &b[0], &s, "r1", NULL }, { &b[1], NULL, "r2", NULL }, { &b[2], NULL, "r4", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=500ms", &slo, &cause), 0);
@@ -501,7 +501,7 @@ test_mu_curve(void **state)
 		make_run(&b[i], rate[i], tt, 8, dur[i]);
 		for (size_t k = 0; k < 8; k++)
 			b[i].requests[k].start_time_s = NAN;    /* no start times: no TTFT growth to look at */
-		in[i] = (br_knee_input){ &b[i], NULL, "r" };
+		in[i] = (br_knee_input){ &b[i], NULL, "r", NULL };
 	}
 	br_slo slo;
 	char *cause = NULL;
@@ -572,7 +572,7 @@ test_grouping_settings_only(void **state)
 	b[0].extras = e0;
 	b[1].extras = e1;
 	b[0].n_extras = b[1].n_extras = sizeof e0 / sizeof e0[0];
-	br_knee_input in[2] = { { &b[0], NULL, "a" }, { &b[1], NULL, "b" } };
+	br_knee_input in[2] = { { &b[0], NULL, "a", NULL }, { &b[1], NULL, "b", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
@@ -618,7 +618,7 @@ test_loop_rule(void **state)
 	br_bench b[3];
 	make_run(&b[0], INFINITY, t, 1, 7.8);
 	b[0].max_concurrency = 1;          /* N = 1 = C */
-	br_knee_input in1[1] = { { &b[0], NULL, "batch1" } };
+	br_knee_input in1[1] = { { &b[0], NULL, "batch1", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
@@ -637,7 +637,7 @@ test_loop_rule(void **state)
 	make_run(&b[1], 2, t, 4, 2);
 	make_run(&b[2], INFINITY, t, 4, 1);
 	b[2].max_concurrency = 4;
-	br_knee_input in3[3] = { { &b[0], NULL, "r1" }, { &b[1], NULL, "r2" }, { &b[2], NULL, "rinf" } };
+	br_knee_input in3[3] = { { &b[0], NULL, "r1", NULL }, { &b[1], NULL, "r2", NULL }, { &b[2], NULL, "rinf", NULL } };
 	assert_int_equal(br_knee_analyze(in3, 3, &slo, &r, &cause), 0);
 	assert_int_equal(r.n_groups, 1);
 	assert_int_equal(r.groups[0].kind, BR_KNEE_RATE);
@@ -678,8 +678,8 @@ test_dedup(void **state)
 	copy = b[1];                              /* identical result object, other memory */
 	copy.requests = calloc(4, sizeof *copy.requests);
 	memcpy(copy.requests, b[1].requests, 4 * sizeof *copy.requests);
-	br_knee_input in[4] = { { &b[0], NULL, "r1" }, { &b[1], NULL, "r2" }, { &b[0], NULL, "r1 again" },
-		{ &copy, NULL, "r2 copy" } };
+	br_knee_input in[4] = { { &b[0], NULL, "r1", NULL }, { &b[1], NULL, "r2", NULL }, { &b[0], NULL, "r1 again", NULL },
+		{ &copy, NULL, "r2 copy", NULL } };
 	br_slo slo;
 	char *cause = NULL;
 	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
@@ -725,7 +725,7 @@ test_real_spec_decode(void **state)
 	assert_int_equal(br_bench_load(f1, &s1, &cause), 0);
 	assert_int_equal(br_bench_load(f2, &s2, &cause), 0);
 	assert_int_equal(br_bench_load(f3, &s3, &cause), 0);
-	br_knee_input in[2] = { { &s1.runs[0], NULL, "c4" }, { &s2.runs[0], NULL, "mtp" } };
+	br_knee_input in[2] = { { &s1.runs[0], NULL, "c4", NULL }, { &s2.runs[0], NULL, "mtp", NULL } };
 	br_slo slo;
 	assert_int_equal(br_slo_parse("ttft_p99<=5s", &slo, &cause), 0);
 	br_knee_result r;
@@ -735,7 +735,7 @@ test_real_spec_decode(void **state)
 	assert_int_equal(r.groups[0].n, 2);
 	assert_null(strstr(r.groups[0].label, "spec_decode"));
 	br_knee_free(&r);
-	br_knee_input in3[1] = { { &s3.runs[0], NULL, "batch1" } };
+	br_knee_input in3[1] = { { &s3.runs[0], NULL, "batch1", NULL } };
 	assert_int_equal(br_knee_analyze(in3, 1, &slo, &r, &cause), 0);
 	assert_int_equal(r.groups[0].kind, BR_KNEE_CONCURRENCY);
 	assert_double_abs(r.groups[0].pts[0].x, 1, 0);
