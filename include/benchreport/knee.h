@@ -205,6 +205,9 @@ typedef struct br_knee_group {
 	 * the first run at that x, or -1. */
 	long knee_idx;              /* last x meeting the SLO while goodput still rises */
 	long first_fail_idx;        /* first x not meeting the SLO */
+	long pass_after_fail_idx;   /* (added) first x above first_fail_idx that meets the SLO
+	                               again (-1: none): the curve is not monotone, so that failure
+	                               may be noise, and the knee is said to be unsettled */
 	long first_gap_idx;         /* first x with achieved < 0.95 × offered (rate sweeps) */
 	int first_fail_warmup_only; /* (added) the first failing x fails only through its first
 	                               repeat, which looks like a warm-up (level_warmup); the other

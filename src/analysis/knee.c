@@ -1377,6 +1377,12 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		br_knee_find(meets, gp, nl, &knee, &ff);
 		G->knee_idx = knee >= 0 ? (long)lvl_first[knee] : -1;
 		G->first_fail_idx = ff >= 0 ? (long)lvl_first[ff] : -1;
+		G->pass_after_fail_idx = -1;
+		for (long l = ff >= 0 ? ff + 1 : (long)nl; l < (long)nl; l++)
+			if (meets[l]) {
+				G->pass_after_fail_idx = (long)lvl_first[l];
+				break;
+			}
 		/* the first failing level fails only through a first repeat that
 		 * looks like a warm-up: the verdict stands (every repeat must meet),
 		 * but the knee and first failure without that repeat are kept */

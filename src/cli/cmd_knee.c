@@ -408,6 +408,9 @@ br_cmd_knee(int argc, char **argv)
 					printf("  (at %s only the first repeat misses, and it looks like a warm-up; "
 					    "without it: knee %s, first failing %s; rerun %s after a warm-up round)\n", fx, kw, fw, fx);
 				}
+				if (G->pass_after_fail_idx >= 0)
+					printf("  (not monotone: the SLO holds again at %g above the first failure; rerun %s with "
+					    "repeats before trusting the knee)\n", G->pts[G->pass_after_fail_idx].x, fx);
 			}
 			printf("report: %s/report.pdf\n", br_outdir_path(od));
 		}

@@ -585,6 +585,7 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 			json_object_set_new(kn, "level_repeats", json_integer((json_int_t)G->level_n[G->knee_idx]));
 		}
 		json_object_set_new(o, "first_failing", at_json(G, G->first_fail_idx, &r->slo, 1));
+		json_object_set_new(o, "pass_after_fail", at_json(G, G->pass_after_fail_idx, &r->slo, 0));
 		if (G->first_fail_warmup_only) {
 			/* the first failure rests on a warm-up-like first repeat alone */
 			json_t *wo = json_object();
@@ -1076,6 +1077,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			;
 		else if (G->first_fail_idx >= 0) {
 			para(d, t, rate ? "group.first_fail_rate" : "group.first_fail_concurrency", go);
+			if (G->pass_after_fail_idx >= 0 && G->knee_idx >= 0)   /* with no knee, no_knee_first_fails said it */
+				para(d, t, rate ? "group.pass_after_fail_rate" : "group.pass_after_fail_concurrency", go);
 			if (G->first_fail_warmup_only)
 				para(d, t, G->first_fail_idx_without_warmup < 0 ? "group.first_fail_warmup_only_none" :
 				    G->knee_idx_without_warmup < 0 ? "group.first_fail_warmup_only_no_knee" :

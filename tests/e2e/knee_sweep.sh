@@ -47,6 +47,33 @@ check "mixed servers: server 2 holds the r4 run alone" [ "$(jget "$m" groups.1.n
 check "mixed servers: labels say server 2" grep -q "· server 2$" <(jget "$m" groups.1.label)
 check "mixed servers: the note names only what differs" grep -qF '"server 2 (1 run): max_num_seqs=8."' "$m"
 check "mixed servers: the bare run is 'not stated'" grep -qF '"server 3 (1 run): not stated' "$m"
+# A failure between passes (brk18 H3): r1 and r2 meet ttft_p99<=500ms; a
+# copy of r1 stated as 1.5 req/s, three of its requests' TTFT (and
+# latency) raised by 1.8 s, fails it. The knee stays at 1 (below the first
+# failure) and the report says the curve is not monotone, naming both
+# rates. The truth: numpy p99 of each run's TTFT.
+mkdir -p "$tmp/nm"
+for r in 1 2; do cp -r "$tmp/sweep/r$r" "$tmp/nm/r$r"; done
+mkdir -p "$tmp/nm/r1.5"; cp "$tmp/sweep/r1/stress.json" "$tmp/nm/r1.5/"
+nm_truth=$("$PY" - "$tmp/nm" <<'PYEOF'
+import json, sys, numpy as np
+p = sys.argv[1] + "/r1.5/stress.json"; d = json.load(open(p))
+d["request_rate"] = 1.5
+for i in (3, 10, 20):
+    d["ttfts"][i] += 1.8; d["latencies"][i] += 1.8
+json.dump(d, open(p, "w"))
+print(" ".join("%d" % (np.percentile(np.array(json.load(open(f"{sys.argv[1]}/r{r}/stress.json"))["ttfts"]) * 1000, 99) <= 500)
+               for r in ("1", "1.5", "2")))
+PYEOF
+)
+check "non-monotone truth: 1 meets, 1.5 fails, 2 meets (numpy: $nm_truth)" [ "$nm_truth" = "1 0 1" ]
+"$BIN" knee "$tmp/nm" --slo 'ttft_p99<=500ms' -o "$tmp/knm" > "$tmp/nm.out"; rc=$?
+check "non-monotone: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "non-monotone: knee 1, first failing 1.5" [ "$(jget "$tmp/knm/summary.json" groups.0.knee.x_label)/$(jget "$tmp/knm/summary.json" groups.0.first_failing.x_label)" = 1/1.5 ]
+check "non-monotone: pass_after_fail 2" [ "$(jget "$tmp/knm/summary.json" groups.0.pass_after_fail.x_label)" = 2 ]
+check "non-monotone: said in the PDF" grep -qF "The SLO holds again at 2 req/s above that first failure: the curve is not monotone, so the failure at 1.5 req/s" <(pdftotext "$tmp/knm/report.pdf" - | tr -s ' \n' '  ')
+check "non-monotone: said on stdout" grep -qF "not monotone: the SLO holds again at 2 above" "$tmp/nm.out"
+check "monotone sweep: no pass_after_fail" [ "$(jget "$s" groups.0.pass_after_fail)" = null ]
 # Truth from the simulated stress.json files: p99 (numpy linear) of TTFT and
 # E2EL over successful requests; goodput = requests with ttft<=500 ms and
 # latency<=20 s / duration; knee = last rate (ascending, inf last) meeting
