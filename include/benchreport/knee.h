@@ -147,6 +147,9 @@ typedef struct br_knee_point {
 	                               arrivals (requests / offered rate) by no more than one
 	                               median E2EL: a drain tail cannot be told from falling
 	                               behind, so cannot_keep_up is not claimed */
+	int keep_up_short;          /* (added) keep_up_unknown because the run is too short for its
+	                               rate (steady_state 0): flat latencies over a few arrivals do
+	                               not show a drain tail, so the shortfall is not attributed */
 	double drain_excess_s;      /* (added) duration − requests / offered rate, s; NAN when unknown */
 	double sent_rps;            /* (added) the rate the client really sent at, from the start
 	                               times: (requests − 1) / (last start − first start), req/s;

@@ -807,6 +807,15 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	p->steady_state = -1;
 	if (isfinite(p->arrival_window_s) && isfinite(p->e2el_mean_ms) && p->e2el_mean_ms > 0)
 		p->steady_state = p->arrival_window_s >= BR_KNEE_STEADY_WINDOWS * p->e2el_mean_ms / 1000.0;
+	/* a run too short for its rate shows no drain tail: over a few arrivals
+	 * its latencies cannot grow whether or not the server keeps up
+	 * (eighteenth breaker: 12 prompts at 16 req/s, 3.4 req/s completed, was
+	 * "keeps up") */
+	if (p->drain_tail && p->steady_state == 0) {
+		p->drain_tail = 0;
+		p->keep_up_unknown = 1;
+		p->keep_up_short = 1;
+	}
 	/* a short run's pass is no verdict: it started with an empty server and
 	 * its queue had no time to form (the ramp biases its latencies down). Its
 	 * miss stands: a longer run from the same start only adds queueing (a

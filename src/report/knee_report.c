@@ -121,6 +121,7 @@ point_json(const br_knee_point *p, const br_slo *slo, int kind)
 	json_object_set_new(o, "failed_too_many", json_boolean(p->failed_too_many));
 	json_object_set_new(o, "drain_tail", json_boolean(p->drain_tail));
 	json_object_set_new(o, "keep_up_unknown", json_boolean(p->keep_up_unknown));
+	json_object_set_new(o, "keep_up_short", json_boolean(p->keep_up_short));
 	json_object_set_new(o, "drain_excess_s", jnum(p->drain_excess_s));
 	json_object_set_new(o, "sent_rps", jnum(p->sent_rps));
 	json_object_set_new(o, "ttft_growth", jnum(p->ttft_growth));
@@ -1119,7 +1120,7 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 					ku = (long)i;
 			if (ku >= 0) {
 				json_t *o = point_json(&G->pts[ku], &r->slo, G->kind);
-				para(d, t, "group.keep_up_unknown", o);
+				para(d, t, G->pts[ku].keep_up_short ? "group.keep_up_unknown_short" : "group.keep_up_unknown", o);
 				json_decref(o);
 			} else if (G->first_gap_idx < 0 && any_finite) {
 				int drain = 0;

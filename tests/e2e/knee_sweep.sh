@@ -74,6 +74,30 @@ check "non-monotone: pass_after_fail 2" [ "$(jget "$tmp/knm/summary.json" groups
 check "non-monotone: said in the PDF" grep -qF "The SLO holds again at 2 req/s above that first failure: the curve is not monotone, so the failure at 1.5 req/s" <(pdftotext "$tmp/knm/report.pdf" - | tr -s ' \n' '  ')
 check "non-monotone: said on stdout" grep -qF "not monotone: the SLO holds again at 2 above" "$tmp/nm.out"
 check "monotone sweep: no pass_after_fail" [ "$(jget "$s" groups.0.pass_after_fail)" = null ]
+# A run too short for its rate (brk18 M2): 12 prompts at 16 req/s. Its
+# arrivals last 0.75 s, under 5 mean E2ELs, and it completes under 95% of
+# the rate its client sent: no drain tail can be read from so few arrivals,
+# so keeping up is unknown (not "keeps up"). Truth from numpy on its file.
+for r in 1 16; do
+	"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["num_prompts"]=12; c["name"]+="-short"; json.dump(c,open(sys.argv[2],"w"))' \
+		"$SRC/fixtures/configs/sweep/rate-$r.json" "$tmp/short-$r.json"
+	"$BIN" simulate "$tmp/short-$r.json" -o "$tmp/short/r$r" > /dev/null 2>&1 || bad "simulate short rate-$r"
+done
+short_truth=$("$PY" - "$tmp/short/r16/stress.json" <<'PYEOF'
+import json, sys, numpy as np
+d = json.load(open(sys.argv[1]))
+st = np.array(d["start_times"]); w = np.mean(d["latencies"])
+sent = (len(st) - 1) / (st.max() - st.min()); ach = d["completed"] / d["duration"]
+print("%d %d" % (12 / 16 < 5 * w, ach < 0.95 * sent))
+PYEOF
+)
+check "short run truth: too short, achieved < 95% of sent (numpy: $short_truth)" [ "$short_truth" = "1 1" ]
+"$BIN" knee "$tmp/short" --slo 'ttft_p99<=5s' -o "$tmp/kshort" -q; rc=$?
+ks="$tmp/kshort/summary.json"
+check "short run: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "short run: 16 req/s keep-up unknown, for its length" [ "$(jget "$ks" groups.0.points.1.keep_up_unknown)/$(jget "$ks" groups.0.points.1.keep_up_short)/$(jget "$ks" groups.0.points.1.drain_tail)" = True/True/False ]
+check "short run: not 'keeps up at every finite rate'" bash -c "! pdftotext '$tmp/kshort/report.pdf' - | tr -s ' \n' '  ' | grep -q 'keeps up at every finite rate'"
+check "short run: said too short for its rate" grep -qF "and the run is too short for its rate" <(pdftotext "$tmp/kshort/report.pdf" - | tr -s ' \n' '  ')
 # Truth from the simulated stress.json files: p99 (numpy linear) of TTFT and
 # E2EL over successful requests; goodput = requests with ttft<=500 ms and
 # latency<=20 s / duration; knee = last rate (ascending, inf last) meeting
