@@ -290,6 +290,20 @@ littles_json(const br_knee_group *G)
 	json_object_set_new(o, "n_measured", json_integer((json_int_t)nm));
 	json_object_set_new(o, "L_over_measured_min_ratio", jnum(lo));
 	json_object_set_new(o, "L_over_measured_max_ratio", jnum(hi));
+	/* the client's W against the server's count: (L − measured) / λ is the
+	 * time per request spent outside the server's running and waiting
+	 * states (HTTP, tokenisation, detokenisation: the frontend), s */
+	double olo = NAN, ohi = NAN;
+	for (size_t i = 0; i < G->n; i++) {
+		const br_knee_point *p = &G->pts[i];
+		if (!isfinite(ratio(p->littles_l_requests, p->in_system_mean_requests)) || !(p->achieved_rps > 0))
+			continue;
+		double out_s = (p->littles_l_requests - p->in_system_mean_requests) / p->achieved_rps;
+		olo = !(out_s >= olo) ? out_s : olo;
+		ohi = !(out_s <= ohi) ? out_s : ohi;
+	}
+	json_object_set_new(o, "outside_server_min_s", jnum(olo));
+	json_object_set_new(o, "outside_server_max_s", jnum(ohi));
 	/* closed loop: L against the client's cap C */
 	double clo = NAN, chi = NAN;
 	for (size_t i = 0; i < G->n; i++) {
@@ -922,6 +936,16 @@ little_section(br_pdf *d, const br_template *t, const br_knee_group *G, const js
 	}
 	size_t n_measured = (size_t)json_integer_value(json_object_get(ll, "n_measured"));
 	para(d, t, n_measured > 0 ? "little.measured" : "little.measured_none", go);
+	/* beyond ±10%: what the gap is, not left for the reader to suspect the
+	 * metrics (eighteenth breaker: 1.27–1.39 with a 1 s frontend, unsaid) */
+	double rmin = json_number_value(json_object_get(ll, "L_over_measured_min_ratio"));
+	double rmax = json_number_value(json_object_get(ll, "L_over_measured_max_ratio"));
+	if (n_measured > 0 && rmin >= 1.1)
+		para(d, t, "little.measured_outside", go);
+	else if (n_measured > 0 && rmax <= 0.9)
+		para(d, t, "little.measured_more", go);
+	else if (n_measured > 0 && (rmax > 1.1 || rmin < 0.9))
+		para(d, t, "little.measured_mixed", go);
 	little_table(d, t, G);
 	char *note = br_template_fill(t, "little.table_note", go);
 	br_pdf_note(d, note);

@@ -98,6 +98,22 @@ check "short run: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "short run: 16 req/s keep-up unknown, for its length" [ "$(jget "$ks" groups.0.points.1.keep_up_unknown)/$(jget "$ks" groups.0.points.1.keep_up_short)/$(jget "$ks" groups.0.points.1.drain_tail)" = True/True/False ]
 check "short run: not 'keeps up at every finite rate'" bash -c "! pdftotext '$tmp/kshort/report.pdf' - | tr -s ' \n' '  ' | grep -q 'keeps up at every finite rate'"
 check "short run: said too short for its rate" grep -qF "and the run is too short for its rate" <(pdftotext "$tmp/kshort/report.pdf" - | tr -s ' \n' '  ')
+# Little's law with a 1 s frontend (brk18 M4): the client's W holds 1 s per
+# request outside the server's running + waiting, so (L − measured) / λ is
+# about the simulator's frontend_delay_s (1.0 s, its config: the expected
+# value, ±15% for the sampled series), and the report says what the gap is
+for r in 1 2; do
+	"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["frontend_delay_s"]=1.0; c["workload"]["num_prompts"]=100; json.dump(c,open(sys.argv[2],"w"))' \
+		"$SRC/fixtures/configs/sweep/rate-$r.json" "$tmp/fe-$r.json"
+	"$BIN" simulate "$tmp/fe-$r.json" -o "$tmp/fe/r$r" > /dev/null 2>&1 || bad "simulate fe rate-$r"
+done
+"$BIN" knee "$tmp/fe" --slo 'ttft_p99<=5s' -o "$tmp/kfe" -q; rc=$?
+kf="$tmp/kfe/summary.json"
+check "frontend 1 s: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "frontend 1 s: outside-server time min in [0.85, 1.15] s (got $(jget "$kf" littles_law.outside_server_min_s))" near "$(jget "$kf" littles_law.outside_server_min_s)" 1.0 0.15
+check "frontend 1 s: outside-server time max in [0.85, 1.15] s (got $(jget "$kf" littles_law.outside_server_max_s))" near "$(jget "$kf" littles_law.outside_server_max_s)" 1.0 0.15
+check "frontend 1 s: the gap is said to be the frontend" grep -qF "L exceeds the server's count at every measured rate" <(pdftotext "$tmp/kfe/report.pdf" - | tr -s ' \n' '  ')
+check "5 ms frontend: no such sentence" bash -c "! pdftotext '$tmp/k/report.pdf' - | tr -s ' \n' '  ' | grep -q \"L exceeds the server's count\""
 # Truth from the simulated stress.json files: p99 (numpy linear) of TTFT and
 # E2EL over successful requests; goodput = requests with ttft<=500 ms and
 # latency<=20 s / duration; knee = last rate (ascending, inf last) meeting
