@@ -226,6 +226,16 @@ typedef struct br_cmp_pair_result {
 	int same_workload;                 /* (added) different engines with equal mean input and
 	                                      output lengths and concurrency, and no rate known to
 	                                      differ: only then are the diagnoses made */
+	double sent_rps_a, sent_rps_b;     /* (added) open loop at a finite rate: the rate each
+	                                      client really sent (br_bench_sent_rps), req/s; NAN
+	                                      otherwise */
+	double achieved_rps_a, achieved_rps_b; /* (added) completed / duration, req/s */
+	int arrivals_set_throughput;       /* (added) both open-loop runs kept up with what their
+	                                      clients sent (achieved >= 95% of it) and the sent
+	                                      rates differ by 2% or more: their throughput is the
+	                                      arrivals' (another random draw), not the server's, so
+	                                      no throughput change is credited to a setting
+	                                      (eighteenth breaker: +12.3% from a seed) */
 } br_cmp_pair_result;
 
 /*

@@ -735,6 +735,30 @@ br_cmp_engine_diagnosis(const br_cmp_values *x, const br_cmp_values *y)
 	return NULL;
 }
 
+/*
+ * arrivals: for two open-loop runs at finite rates, the rate each client
+ * really sent and the achieved rate; when both kept up with what they were
+ * sent (achieved >= 95% of it, the knee's keep-up bound) and the sent
+ * rates differ by 2% or more, their throughputs are their arrivals', and
+ * out->arrivals_set_throughput is set.
+ */
+static void
+arrivals(const br_analysis *a, const br_analysis *b, br_cmp_pair_result *out)
+{
+	out->sent_rps_a = out->sent_rps_b = out->achieved_rps_a = out->achieved_rps_b = NAN;
+	const br_bench *x = a->run && a->run->bench.n ? &a->run->bench.runs[0] : NULL;
+	const br_bench *y = b->run && b->run->bench.n ? &b->run->bench.runs[0] : NULL;
+	if (x == NULL || y == NULL || !(isfinite(x->request_rate_rps) && x->request_rate_rps > 0) ||
+	    !(isfinite(y->request_rate_rps) && y->request_rate_rps > 0))
+		return;
+	out->sent_rps_a = br_bench_sent_rps(x);
+	out->sent_rps_b = br_bench_sent_rps(y);
+	out->achieved_rps_a = br_isnum(x->duration_s) && x->duration_s > 0 ? x->completed / x->duration_s : NAN;
+	out->achieved_rps_b = br_isnum(y->duration_s) && y->duration_s > 0 ? y->completed / y->duration_s : NAN;
+	int kept = out->achieved_rps_a >= 0.95 * out->sent_rps_a && out->achieved_rps_b >= 0.95 * out->sent_rps_b;
+	out->arrivals_set_throughput = kept && fabs(out->sent_rps_b / out->sent_rps_a - 1) >= 0.02;
+}
+
 /* br_cmp_pair: see compare.h. */
 void
 br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
@@ -749,6 +773,7 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 	br_cmp_values_from_analysis(b, &out->vb);
 	br_cmp_rows(&out->va, &out->vb, out->rows);
 	br_cmp_elasticities(out->rows, &out->elasticity);
+	arrivals(a, b, out);
 	br_cmp_settings sa, sb;
 	br_cmp_settings_from_run(a->run, a, &sa);
 	br_cmp_settings_from_run(b->run, b, &sb);

@@ -734,19 +734,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 	p->waiting_share_frac = br_knee_waiting_share(in->metrics, &p->n_metric_samples);
 	/* what the client really sent: the arrivals of a finite Poisson (or
 	 * gamma) draw stray from the nominal rate; the server is held to that */
-	p->sent_rps = NAN;
-	if (!closed && isfinite(p->offered_rps)) {
-		double t_lo = INFINITY, t_hi = -INFINITY;
-		size_t n_st = 0;
-		for (size_t i = 0; i < b->n_requests; i++)
-			if (isfinite(b->requests[i].start_time_s)) {
-				t_lo = fmin(t_lo, b->requests[i].start_time_s);
-				t_hi = fmax(t_hi, b->requests[i].start_time_s);
-				n_st++;
-			}
-		if (n_st >= 10 && t_hi > t_lo)
-			p->sent_rps = (double)(n_st - 1) / (t_hi - t_lo);
-	}
+	p->sent_rps = !closed && isfinite(p->offered_rps) ? br_bench_sent_rps(b) : NAN;
 	double held_to = isfinite(p->sent_rps) ? p->sent_rps : p->offered_rps;
 	p->cannot_keep_up = !closed && isfinite(held_to) && isfinite(p->achieved_rps) &&
 	    p->achieved_rps < BR_KNEE_KEEPUP_FRAC * held_to;

@@ -22,6 +22,21 @@ br_bench_looks_like(const char *path)
 	return ok;
 }
 
+/* br_bench_sent_rps: see bench.h. */
+double
+br_bench_sent_rps(const br_bench *b)
+{
+	double t_lo = INFINITY, t_hi = -INFINITY;
+	size_t n_st = 0;
+	for (size_t i = 0; b != NULL && i < b->n_requests; i++)
+		if (isfinite(b->requests[i].start_time_s)) {
+			t_lo = fmin(t_lo, b->requests[i].start_time_s);
+			t_hi = fmax(t_hi, b->requests[i].start_time_s);
+			n_st++;
+		}
+	return n_st >= 10 && t_hi > t_lo ? (double)(n_st - 1) / (t_hi - t_lo) : NAN;
+}
+
 /*
  * br_bench_file_stat: the file's own statistic in ms for metric ("ttft") and
  * stat ("mean", "median", "std", "p"); for "p" the percentile must match

@@ -141,6 +141,18 @@ pair_json(const br_cmp_pair_result *p)
 	json_object_set_new(o, "same_files", json_boolean(p->same_files));
 	json_object_set_new(o, "controlled", json_boolean(p->verdict == 1));
 	json_object_set_new(o, "n_differences", json_integer((json_int_t)p->n_differ));
+	/* (added) open loop: the rates the clients really sent, and whether they,
+	 * not the server, set the throughput */
+	json_object_set_new(o, "sent_rps_a", jnum(p->sent_rps_a));
+	json_object_set_new(o, "sent_rps_b", jnum(p->sent_rps_b));
+	json_object_set_new(o, "achieved_rps_a", jnum(p->achieved_rps_a));
+	json_object_set_new(o, "achieved_rps_b", jnum(p->achieved_rps_b));
+	json_object_set_new(o, "arrivals_set_throughput", json_boolean(p->arrivals_set_throughput));
+	if (isfinite(p->sent_rps_a) && isfinite(p->sent_rps_b) && p->sent_rps_a > 0) {
+		char *st = fmt_rel(p->sent_rps_b / p->sent_rps_a - 1);
+		json_object_set_new(o, "sent_rel_text", json_string(st));
+		free(st);
+	}
 	if (p->engine_a != BR_ENGINE_UNKNOWN || p->engine_b != BR_ENGINE_UNKNOWN) {
 		/* (added) the engines, and between two engines what only one exposes */
 		json_object_set_new(o, "engine_a", json_string(br_engine_name((br_engine)p->engine_a)));
@@ -671,6 +683,8 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		free(items);
 		pool_free(&sp);
 	}
+	if (p->arrivals_set_throughput && !p->same_files && !c->in->same_path)
+		para(c, "verdict.arrivals", po);
 	/* verdicts 3 and 4 name the unknown settings in their own sentence, 1 and 2
 	 * (where only GPU, driver and CUDA can be unknown) in verdict.hw_unchecked */
 	if ((p->verdict == 0 || p->verdict == 5) && json_array_size(json_object_get(po, "unknown_settings")) > 0)
@@ -715,6 +729,9 @@ elasticity_paragraph(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	else if (p->different_engines)
 		/* two servers: no change is any setting's, so no ratio either */
 		para(c, "elasticity.engines", po);
+	else if (p->arrivals_set_throughput)
+		/* throughput followed the clients' arrivals: no ratio of it */
+		para(c, "elasticity.arrivals", po);
 	else if (e->available && e->pool_changed && isfinite(oa) && isfinite(ob) && oa <= 1 && ob <= 1)
 		/* the demand fits both pools: the pool bound neither run */
 		para(c, "elasticity.pool_not_binding", po);

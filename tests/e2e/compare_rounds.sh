@@ -428,4 +428,42 @@ check "a campaign with a copied run: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "a campaign with a copied run: the note names both" grep -qF "zz-rerun (run c32-1024-256-rerun): its bench result is byte-identical to that of c32-1024-256" "$tmp/campA-dup.err"
 check "a campaign with a copied run: as many runs as campA" "$PY" -c "
 import json, sys; sys.exit(0 if len(json.load(open(sys.argv[1]))['runs']) == int(sys.argv[2]) else 1)" "$tmp/campA-dup-rep/summary.json" "$(ls -d "$tmp/campA"/*/ | wc -l)"
+# Open loop below saturation (brk18 H2): A at 1 req/s, B with
+# max_num_batched_tokens 4096 and another seed (another arrival draw). Both
+# keep up, so throughput is the arrivals': the verdict says so and no
+# throughput ratio is drawn. With A's seed the draws are equal: not said.
+# The truth from numpy: the sent rates from start_times, achieved from
+# completed / duration.
+mk_ol() {   # mk_ol OUT SEED MNBT
+	"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["num_prompts"]=60; c["seed"]=int(sys.argv[3]); c["scheduler"]["max_num_batched_tokens"]=int(sys.argv[4]); c["name"]=sys.argv[5]; json.dump(c,open(sys.argv[2],"w"))' \
+		"$SRC/fixtures/configs/sweep/rate-1.json" "$tmp/$1.json" "$2" "$3" "$1"
+	"$BIN" simulate "$tmp/$1.json" -o "$tmp/ol/$1" > /dev/null 2>&1 || bad "simulate $1"
+}
+mk_ol A 7 2048; mk_ol B 8 4096; mk_ol B7 7 4096
+ol_truth() {   # the numpy verdict: both kept up and the sent rates differ by >= 2%
+	"$PY" - "$tmp/ol/$1/stress.json" "$tmp/ol/$2/stress.json" <<'PYEOF'
+import json, sys, numpy as np
+r = []
+for f in sys.argv[1:]:
+    d = json.load(open(f)); st = np.array(d["start_times"])
+    r.append(((len(st) - 1) / (st.max() - st.min()), d["completed"] / d["duration"]))
+kept = all(a >= 0.95 * s for s, a in r)
+print("True" if kept and abs(r[1][0] / r[0][0] - 1) >= 0.02 else "False", "%.3f" % r[0][0], "%.3f" % r[1][0])
+PYEOF
+}
+read -r want sa sb < <(ol_truth A B)
+"$BIN" compare "$tmp/ol/A" "$tmp/ol/B" -o "$tmp/olAB" -q; rc=$?
+o="$tmp/olAB/summary.json"
+check "open loop A/B: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "open loop A/B: numpy says the arrivals differ ($want: $sa vs $sb req/s)" [ "$want" = True ]
+check "open loop A/B: arrivals_set_throughput = numpy's $want" [ "$(jget "$o" pairs.0.arrivals_set_throughput)" = "$want" ]
+check "open loop A/B: sent rate A $sa req/s" near "$(jget "$o" pairs.0.sent_rps_a)" "$sa" 0.001
+check "open loop A/B: sent rate B $sb req/s" near "$(jget "$o" pairs.0.sent_rps_b)" "$sb" 0.001
+pdftotext "$tmp/olAB/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/olAB.txt"
+check "open loop A/B: the verdict says throughput is the arrivals'" grep -qF "so their throughput is their arrivals: A's client sent $sa req/s, B's $sb req/s" "$tmp/olAB.txt"
+check "open loop A/B: no throughput ratio" grep -qF "No throughput ratio is drawn" "$tmp/olAB.txt"
+read -r want7 _ _ < <(ol_truth A B7)
+"$BIN" compare "$tmp/ol/A" "$tmp/ol/B7" -o "$tmp/olAB7" -q
+check "open loop, same seed: numpy says the same arrivals ($want7)" [ "$want7" = False ]
+check "open loop, same seed: arrivals_set_throughput false" [ "$(jget "$tmp/olAB7/summary.json" pairs.0.arrivals_set_throughput)" = False ]
 finish
