@@ -92,6 +92,8 @@ typedef struct br_latency {
 	double itl_stall_threshold_ms; /* 10 × median ITL; with >= 1,000 gaps at least 3 × ITL p99,
 	                                  so the normal tail (prefill steps interleaved with
 	                                  decode) is not called a stall */
+	int itl_stall_from_p99;    /* (added) 1 when the threshold is 3 × ITL p99 (>= 1,000 gaps and
+	                              that is above 10 × the median), 0 when 10 × the median */
 	/* (added) the longest stall event: stall gaps of several requests and
 	 * first tokens of others that end together (within max(50 ms, 10% of
 	 * the gap)) are one engine step that stalled everyone, provided no

@@ -653,8 +653,10 @@ analyze_latency(const br_run *run, br_bench *take, br_latency *out)
 		br_ranked_free(in_s);
 		out->itl_stalls_known = 1;
 		out->itl_stall_threshold_ms = 10.0 * median_ms;
-		if (n_pool >= 1000 && 3.0 * p99_ms > out->itl_stall_threshold_ms)
+		if (n_pool >= 1000 && 3.0 * p99_ms > out->itl_stall_threshold_ms) {
 			out->itl_stall_threshold_ms = 3.0 * p99_ms;
+			out->itl_stall_from_p99 = 1;
+		}
 		for (size_t j = 0; j < n_pool; j++)
 			if (pool[j] * 1000.0 > out->itl_stall_threshold_ms)
 				out->itl_stalls++;

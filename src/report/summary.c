@@ -80,6 +80,8 @@ latency_json(const br_latency *l)
 	set(o, "failed_request_index", failed);
 	set(o, "itl_stalls", l->itl_stalls_known ? json_integer((json_int_t)l->itl_stalls) : json_null());
 	set(o, "itl_stall_threshold_ms", jnum(l->itl_stall_threshold_ms));
+	set(o, "itl_stall_rule", isfinite(l->itl_stall_threshold_ms) ?
+	    json_string(l->itl_stall_from_p99 ? "3 × ITL p99" : "10 × median ITL") : json_null());
 	set(o, "n_itl_inconsistent_requests", json_integer((json_int_t)l->n_itl_inconsistent));
 	set(o, "n_ttft_zero_requests", json_integer((json_int_t)l->n_ttft_zero));
 	json_t *ev = json_object();
