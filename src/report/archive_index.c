@@ -111,6 +111,8 @@ typedef struct index_src {
  * thousands of summaries is not held in memory whole. */
 typedef struct index_row {
 	json_t *values[N_COLUMNS];
+	double mtime_s;             /* its summary.json's modification time (newest report wins) */
+	int dropped;                /* an older report of the same run folder: not written */
 } index_row;
 
 /* path_get: the value at a dotted path of o, or NULL. */
@@ -342,6 +344,65 @@ add_row(index_state *st, const char *path, const char *kind, const char *campaig
 	index_src src = { .summary_path = path, .kind = kind, .campaign_name = campaign, .root = root, .run = run };
 	for (size_t c = 0; c < N_COLUMNS; c++)
 		r->values[c] = row_value(&src, c);
+	struct stat sb;
+	r->mtime_s = stat(path, &sb) == 0 ? (double)sb.st_mtim.tv_sec + 1e-9 * (double)sb.st_mtim.tv_nsec : 0;
+	r->dropped = 0;
+}
+
+/* column_index: the index of column name in columns[]. */
+static size_t
+column_index(const char *name)
+{
+	for (size_t c = 0; c < N_COLUMNS; c++)
+		if (strcmp(columns[c].column, name) == 0)
+			return c;
+	abort();   /* a column this file names itself */
+}
+
+/*
+ * drop_older_reports: rows of one run folder (the same absolute run_dir and
+ * run_name) come from several reports of it (run again with --lang zh, with
+ * a --fail-on gate, inside a campaign): each run is one row, so an archive
+ * query counting rows counts runs. The row of the newest summary.json
+ * (modification time; ties, the later path) is kept, the others are
+ * dropped and named in a note. Rows whose run_dir is not absolute (reports
+ * from before run.dir_abs) are never merged: their folders cannot be
+ * told apart. Returns the number dropped.
+ */
+static size_t
+drop_older_reports(index_state *st)
+{
+	size_t cd = column_index("run_dir"), cn = column_index("run_name"), cp = column_index("summary_path");
+	size_t n_drop = 0;
+	GString *left = g_string_new(NULL);
+	for (size_t i = 0; i < st->n_rows; i++) {
+		index_row *a = &st->rows[i];
+		const char *da = json_string_value(a->values[cd]);
+		if (a->dropped || da == NULL || da[0] != '/')
+			continue;
+		for (size_t j = i + 1; j < st->n_rows; j++) {
+			index_row *b = &st->rows[j];
+			const char *db = json_string_value(b->values[cd]);
+			if (b->dropped || db == NULL || strcmp(da, db) != 0 ||
+			    !json_equal(a->values[cn], b->values[cn]))
+				continue;
+			index_row *older = b->mtime_s < a->mtime_s ? b : a;
+			older->dropped = 1;
+			n_drop++;
+			if (n_drop <= 3)
+				g_string_append_printf(left, "%s%s", n_drop > 1 ? ", " : "",
+				    json_string_value(older->values[cp]));
+			if (older == a)
+				break;
+		}
+	}
+	if (n_drop > 0)
+		fprintf(st->notes, "benchreport: index: %zu older report%s of a run folder already indexed (the same "
+		    "run_dir and run_name; a report written again, in another language, with a gate, or in a "
+		    "campaign) left out, one row per run, the newest report's: %s%s\n", n_drop, n_drop == 1 ? "" : "s",
+		    left->str, n_drop > 3 ? ", ..." : "");
+	g_string_free(left, TRUE);
+	return n_drop;
 }
 
 /* key_at: "PATH:LINE:COL" of key in the file at path (PATH when the key
@@ -492,6 +553,8 @@ render(const index_state *st, int jsonl, GString *g)
 		g_string_append_c(g, '\n');
 	}
 	for (size_t i = 0; i < st->n_rows; i++) {
+		if (st->rows[i].dropped)
+			continue;
 		json_t *o = jsonl ? json_object() : NULL;
 		for (size_t c = 0; c < N_COLUMNS; c++) {
 			json_t *v = st->rows[i].values[c];
@@ -577,6 +640,7 @@ br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_pat
 		    "campaign report of benchreport (knee, compare, or another tool's): %s%s\n", st.n_not_ours,
 		    st.n_not_ours == 1 ? "" : "s", st.n_not_ours == 1 ? "is" : "are", st.not_ours->str,
 		    st.n_not_ours > 3 ? ", ..." : "");
+	size_t n_dropped = drop_older_reports(&st);
 	g = g_string_new(NULL);
 	render(&st, jsonl, g);
 	if (out_path == NULL) {
@@ -589,7 +653,7 @@ br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_pat
 		rc = -2;
 		goto out;
 	}
-	*n_rows = st.n_rows;
+	*n_rows = st.n_rows - n_dropped;
 	rc = 0;
 out:
 	if (g != NULL)

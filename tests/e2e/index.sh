@@ -127,4 +127,21 @@ PYEOF
 # only when it is an index benchreport wrote"; tenth breaker)
 "$BIN" index "$tmp/nomarch" -o "$tmp/nom.csv" --jsonl > /dev/null 2>&1; rc=$?
 check "a CSV index replaced by a JSONL one: exit 0 (got $rc)" bash -c "[ $rc -eq 0 ] && head -c 16 '$tmp/nom.csv' | grep -q '{\"summary_path\"'"
+# One row per run (brk18 M3): the tiny run reported again in Chinese and
+# with a gate, in two more folders of the archive: still one row for it,
+# the newest report's, and a note naming the two left out. A second run
+# folder (a copy of tiny elsewhere) is another run: its own row.
+d3="$tmp/dedupe"; mkdir -p "$d3"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/tiny3"; rm -rf "$tmp/tiny3/report"
+"$BIN" "$tmp/tiny3" -o "$d3/en" --quiet || bad "tiny3 en"
+sleep 0.05; "$BIN" "$tmp/tiny3" -o "$d3/zh" --lang zh --quiet || bad "tiny3 zh"
+sleep 0.05; "$BIN" "$tmp/tiny3" -o "$d3/gate" --fail-on 'ttft_p99<=60s' --quiet || bad "tiny3 gate"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/tiny4"; rm -rf "$tmp/tiny4/report"
+"$BIN" "$tmp/tiny4" -o "$d3/other-run" --quiet || bad "tiny4"
+"$BIN" index "$d3" -o "$tmp/d3.csv" 2> "$tmp/d3.err"; rc=$?
+check "one row per run: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "one row per run: 2 rows (tiny3 once, tiny4)" [ "$("$PY" -c 'import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1])))))' "$tmp/d3.csv")" = 2 ]
+check "one row per run: tiny3's row is the newest report (gate)" grep -q "^$d3/gate/summary.json," "$tmp/d3.csv"
+check "one row per run: the note names the 2 left out" grep -q "2 older reports of a run folder already indexed" "$tmp/d3.err"
+check "one row per run: says 2 runs written" grep -q "2 runs written to" "$tmp/d3.err"
 finish
