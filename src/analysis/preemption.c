@@ -186,7 +186,12 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 	out->count_source = out->count_available ? source : NULL;
 	out->count_lower_bound = out->count_available && (run->metrics_cut != 0 || out->server_restarts > 0);
 	if (run->metrics_kind == BR_METRICS_PAIR) {
-		out->missing = engine == BR_ENGINE_SGLANG ? "retraction times need a 1 Hz metrics "
+		/* a counter that is not a number in either snapshot (NaN, an
+		 * empty cell) leaves not even the count (eighteenth breaker: the
+		 * count vanished under "a pair gives the count only") */
+		out->missing = !out->count_available ? "the before/after pair does not hold a numeric preemption "
+		    "counter in both snapshots (NaN or absent in one), so not even the preemption count is known" :
+		    engine == BR_ENGINE_SGLANG ? "retraction times need a 1 Hz metrics "
 		    "series; a before/after pair gives the count only" : NEED_SERIES_PAIR;
 		return;
 	}

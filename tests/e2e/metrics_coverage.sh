@@ -171,6 +171,13 @@ if [ -d "$run" ]; then
   check "a pair whose counters stand still: set aside, said (rc $rc)" \
     grep -q "its counters did not move between the two snapshots (vllm:request_success_total, vllm:generation_tokens_total: +0) while the bench completed 16 requests" "$tmp/still.err"
   check "a pair whose counters stand still: preemptions unknown, the gate fails" [ "$rc" -eq 1 ]
+  # a pair whose "after" preemption counter is NaN (eighteenth breaker: the
+  # count vanished under "a pair gives the count only"): said, count null
+  mkdir -p "$tmp/pnan"; cp "$run/stress.json" "$run/server.log" "$run/metrics-before.prom" "$run/metrics-after.prom" "$tmp/pnan/"
+  sed -i 's/^\(vllm:num_preemptions_total{[^}]*}\) .*/\1 NaN/' "$tmp/pnan/metrics-after.prom"
+  "$BIN" "$tmp/pnan" -o "$tmp/pnan-out" -q 2> /dev/null
+  check "a pair with a NaN preemption counter: the count is null" [ "$(jget "$tmp/pnan-out/summary.json" preemptions.n_preemptions)" = null ]
+  check "a pair with a NaN preemption counter: said why" grep -qF "not even the preemption count is known" "$tmp/pnan-out/summary.json"
   # a metrics/ folder: two timestamped snapshots and one whose name holds no
   # time (it was read as a sample 0 s from the others: "no activity")
   mkdir -p "$tmp/snaps/metrics"; cp "$run/stress.json" "$run/server.log" "$tmp/snaps/"
