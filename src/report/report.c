@@ -692,7 +692,9 @@ title_page(ctx *c)
 	const br_run *r = a->run;
 	const br_bench *b = &r->bench.runs[0];
 	strpool p = { 0 };
-	br_pdf_title(c->d, fill(c, &p, "doc.title"), fill(c, &p, "doc.subtitle"));
+	br_pdf_title(c->d, fill(c, &p, "doc.title"), fill(c, &p, b->date == NULL ? "doc.subtitle_no_date" :
+	    json_is_true(json_object_get(json_object_get(c->s, "bench"), "date_is_run_end_local")) ?
+	    "doc.subtitle" : "doc.subtitle_date_other"));
 	headline_cards(c, NULL, NULL);
 	gate_section(c);
 

@@ -577,10 +577,14 @@ bench_json(const br_bench *b)
 	/* "20261101-120030" → "2026-11-01 12:00:30" (local time of the client, no zone) */
 	int Y, M, D, h, m, sec;
 	char tail;
-	if (b->date && sscanf(b->date, "%4d%2d%2d-%2d%2d%2d%c", &Y, &M, &D, &h, &m, &sec, &tail) == 6)
+	int vllm_date = b->date && sscanf(b->date, "%4d%2d%2d-%2d%2d%2d%c", &Y, &M, &D, &h, &m, &sec, &tail) == 6;
+	if (vllm_date)
 		set(o, "date_text", json_sprintf("%04d-%02d-%02d %02d:%02d:%02d", Y, M, D, h, m, sec));
 	else
 		set(o, "date_text", jstr(b->date));
+	/* (added) only vllm bench serve's YYYYMMDD-HHMMSS is known to be the
+	 * run's end in client local time; another text is shown as stated */
+	set(o, "date_is_run_end_local", json_boolean(vllm_date));
 	set(o, "backend", jstr(b->backend));
 	set(o, "label", jstr(b->label));
 	set(o, "model_id", jstr(b->model_id));

@@ -74,6 +74,15 @@ PYEOF
 	check "clock shift $shift s: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 	check "clock shift $shift s: residue '$want' (got '$got')" [ -n "$want" -a "$got" = "$want" ]
 done
+# 9. a date in another format than vllm bench serve's is shown as stated,
+# not as the run's end in client local time (brk18 L5: "run ended garbage")
+fresh
+sed -i 's/"date": "[^"]*"/"date": "garbage"/' "$tmp/r/stress.json"
+"$BIN" "$tmp/r" -q > /dev/null 2>&1; rc=$?
+pdftotext "$tmp/r/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/db.txt"
+check "date 'garbage': exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "date 'garbage': shown as the file states it" grep -qF 'date "garbage" as the bench file states it' "$tmp/db.txt"
+check "date 'garbage': not 'run ended garbage'" bash -c "! grep -q 'run ended garbage' '$tmp/db.txt'"
 # 6. knee DIR finds an --append-result *.jsonl inside the folder
 d="$tmp/kneejsonl"; mkdir -p "$d"; cp "$SRC/fixtures/bench/append3.jsonl" "$d/"
 "$BIN" knee "$d" --slo 'ttft_p99<=500ms' -o "$tmp/kneeout" > /dev/null 2> "$tmp/err"; rc=$?
