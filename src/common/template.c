@@ -545,6 +545,8 @@ shortest(double x)
 /*
  * format_number: x printed with spec (the text after ':'), one of
  *   pctN          x·100 with N decimals and '%'
+ *   sigN          an estimate: x rounded to N significant digits, thousands
+ *                 grouped (259,036 → "259,000" with sig3; 0.012345 → "0.0123")
  *   dur_ms        a duration given in ms, printed with its unit by size:
  *                 "0.845 ms", "21.46 ms", "346.6 ms", "2.03 s", "219.7 s"
  *                 (the seconds' word is the template's "format.seconds")
@@ -590,6 +592,21 @@ format_number(double x, const char *spec, const char *sec)
 		    bar ? br_xasprintf("%s %s", g, bar + 1) : br_xasprintf("%s %ss", g, w);
 		free(g);
 		return r;
+	}
+	if (strncmp(spec, "sig", 3) == 0) {
+		/* an estimate: N significant digits, thousands grouped ("≈259,000") */
+		char *end;
+		long n = strtol(spec + 3, &end, 10);
+		if (end == spec + 3 || *end != '\0' || n < 1 || n > 15)
+			return NULL;
+		double r = x;
+		if (x != 0) {
+			double e = pow(10.0, floor(log10(fabs(x))) - (double)(n - 1));
+			r = round(x / e) * e;
+		}
+		int dec = x != 0 ? (int)(n - 1) - (int)floor(log10(fabs(x))) : 0;
+		snprintf(buf, sizeof buf, "%.*f", dec > 0 ? dec : 0, r);
+		return group_thousands(buf);
 	}
 	if (strncmp(spec, "pct", 3) == 0) {
 		char *end;

@@ -38,6 +38,7 @@ static const char *TEMPLATE =
     "  \"neg\": \"{run.neg:,.1f}\",\n"
     "  \"dur\": \"{d.a:dur_ms}|{d.b:dur_ms}|{d.c:dur_ms}|{d.d:dur_ms}|{d.e:dur_ms}|{d.f:dur_ms}\",\n"
     "  \"dur_s\": \"{ds.a:dur_s}|{ds.b:dur_s}|{ds.c:dur_s}\",\n"
+    "  \"sig\": \"{sg.a:sig3}|{sg.b:sig3}|{sg.c:sig2}|{sg.d:sig3}\",\n"
     "  \"count\": \"{cnt.one:n:request}|{cnt.two:n:request}|{cnt.big:n:prompt}|{cnt.zero:n:run}|"
     "{cnt.one:n:child|children}|{cnt.two:n:child|children}|{run.preemptions:n:preemption}\",\n"
     "  \"lb\": \"{p.n:n:preemption}|{p.m:,.0f}|{p.k}|{p.s}\",\n"
@@ -52,6 +53,7 @@ static const char *SUMMARY =
     " \"a\": {\"b\": {\"c\": \"yes\"}},"
     " \"d\": {\"a\": 0.8449, \"b\": 21.456, \"c\": 346.59, \"d\": 2032.36, \"e\": 219683.41, \"f\": 1234567.0},"
     " \"ds\": {\"a\": 0.005, \"b\": 26.11, \"c\": 0.0008},"
+    " \"sg\": {\"a\": 259036.4, \"b\": 0.012345, \"c\": 999.6, \"d\": -57356.0},"
     " \"cnt\": {\"one\": 1, \"two\": 2, \"big\": 2400, \"zero\": 0},"
     " \"runs\": [{\"name\": \"c16\"}, {\"name\": \"c64\"}],"
     " \"p\": {\"n\": 1234, \"n_is_lower_bound\": true, \"m\": 37, \"m_is_lower_bound\": false,"
@@ -135,6 +137,9 @@ test_formats(void **state)
 	/* dur_s: seconds through the same rule (0.005 s = 5 ms → "5.00 ms";
 	 * 26.11 s → "26.11 s"; 0.0008 s = 0.8 ms → "0.800 ms") */
 	check(f, "dur_s", "5.00 ms|26.11 s|0.800 ms");
+	/* sigN, by hand: 259036.4 → 259,000 (3 digits); 0.012345 → 0.0123;
+	 * 999.6 with 2 digits → 1,000 (rounds up a decade); −57356 → −57,400 */
+	check(f, "sig", "259,000|0.0123|1,000|-57,400");
 	/* n:WORD: the noun in the singular only for 1; thousands grouped; an
 	 * irregular plural after '|'; null → "n/a" and the plural */
 	check(f, "count", "1 request|2 requests|2,400 prompts|0 runs|1 child|2 children|n/a preemptions");
