@@ -1345,7 +1345,11 @@ events_table(ctx *c)
 		row[1] = keep(&p, fmt_num(e->count, 0));
 		row[2] = keep(&p, isfinite(e->kv_before_frac) ? br_xasprintf("%.2f%%", 100 * e->kv_before_frac) : br_xstrdup("n/a"));
 		row[3] = keep(&p, isfinite(e->kv_after_frac) ? br_xasprintf("%.2f%%", 100 * e->kv_after_frac) : br_xstrdup("n/a"));
-		row[4] = keep(&p, fmt_num(e->released_tokens, 0));
+		/* KV usage that did not fall over the sample: admissions refilled
+		 * what the victim freed, and a negative "release" is no quantity
+		 * (eighteenth breaker: "released -800 tokens") */
+		row[4] = keep(&p, isfinite(e->released_tokens) && e->released_tokens <= 0 ? br_xstrdup("—") :
+		    fmt_num(e->released_tokens, 0));
 		row[5] = keep(&p, fmt_num(e->running_before, 0));
 		row[6] = keep(&p, fmt_num(e->running_after, 0));
 		if (e->across_gap)   /* before the gap: not this event's state */

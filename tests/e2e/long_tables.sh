@@ -76,4 +76,21 @@ pdftotext -f 1 -l 1 "$tmp/longout/report.pdf" - | head -4 > "$tmp/longtitle"
 check "long name: the title's third line ends in …" grep -q "…$" "$tmp/longtitle"
 check "long name: c40 is cut from the title" bash -c "! grep -q -- '-c40-' '$tmp/longtitle'"
 check "long name: summary.json keeps all 1,895 characters" [ "$(jget "$tmp/longout/summary.json" run.name | wc -c)" -eq 1896 ]
+# a sample where KV usage did not fall shows "—", not a negative release
+# (eighteenth breaker: "released -800 tokens"): as many "—" cells in the
+# appendix as events whose summary release is <= 0, and no negative number
+"$PY" - "$tmp/out/summary.json" "$tmp/out/report.pdf" > "$tmp/rel" <<'PYEOF'
+import json, subprocess, sys, re
+ev = json.load(open(sys.argv[1]))["preemptions"]["events"]
+want = sum(1 for e in ev if e["released_tokens"] is not None and e["released_tokens"] <= 0)
+t = subprocess.run(["pdftotext", "-layout", sys.argv[2], "-"], capture_output=True, text=True).stdout
+app = t[t.rfind("Appendix: all preemption events"):]
+app = app[:app.find("Appendix: formulas")] if "Appendix: formulas" in app else app
+rows = [l for l in app.splitlines() if re.match(r"\s*\d+\s+\d+\s+[\d.]+%\s+[\d.]+%", l)]
+dash = sum(1 for l in rows if re.match(r"\s*\d+\s+\d+\s+[\d.]+%\s+[\d.]+%\s+—\s", l))
+neg = sum(1 for l in rows if re.match(r"\s*\d+\s+\d+\s+[\d.]+%\s+[\d.]+%\s+[−-]\d", l))
+print(want, dash, neg, len(rows))
+PYEOF
+read -r want dash neg nrows < "$tmp/rel"
+check "events table: $want releases <= 0 shown as — (got $dash of $nrows rows), no negative ($neg)" [ "$want" = "$dash" -a "$neg" = 0 -a "$want" -gt 0 ]
 finish
