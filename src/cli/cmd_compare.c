@@ -433,8 +433,11 @@ br_cmd_compare(int argc, char **argv)
 	const char *args[2] = { NULL, NULL }, *out_dir = "compare-report", *lang_arg = NULL;
 	size_t na = 0;
 	int quiet = 0, out_given = 0;
+	int operands = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		if (operands)
+			goto operand;
 		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			compare_usage(stdout);
 			return BR_EXIT_OK;
@@ -457,11 +460,14 @@ br_cmd_compare(int argc, char **argv)
 				return BR_EXIT_USAGE;
 			}
 			lang_arg = argv[++i];
+		} else if (strcmp(a, "--") == 0) {
+			operands = 1;   /* after "--": every argument is a folder ("-x" too) */
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "benchreport compare: unknown option '%s'\n", a);
 			compare_usage(stderr);
 			return BR_EXIT_USAGE;
 		} else {
+operand:
 			if (na == 2) {
 				fprintf(stderr, "benchreport compare: two folders expected (A and B), got a third: '%s'\n", a);
 				return BR_EXIT_USAGE;

@@ -266,9 +266,12 @@ br_cmd_knee(int argc, char **argv)
 	const char **args = br_xcalloc((size_t)argc + 1, sizeof *args);
 	size_t na = 0;
 	int quiet = 0;
+	int operands = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		if (operands)
+			args[na++] = a;
+		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			knee_usage(stdout);
 			free(args);
 			return BR_EXIT_OK;
@@ -289,6 +292,8 @@ br_cmd_knee(int argc, char **argv)
 				out_dir = argv[++i];
 		} else if (strncmp(a, "--slo=", 6) == 0) {
 			slo_text = a + 6;
+		} else if (strcmp(a, "--") == 0) {
+			operands = 1;   /* after "--": every argument is an input ("-x" too) */
 		} else if (a[0] == '-' && a[1] != '\0') {
 			fprintf(stderr, "benchreport knee: unknown option '%s'\n", a);
 			knee_usage(stderr);
@@ -392,12 +397,16 @@ br_cmd_knee(int argc, char **argv)
 				int rate = G->kind == BR_KNEE_RATE;
 				printf("curve %zu (%s): %s\n", g + 1, rate ? "request-rate sweep" : "concurrency sweep, closed loop",
 				    G->label);
-				char kx[32] = "none", fx[32] = "none";
+				/* "knee: 2 req/s offered", "knee: max_concurrency 4", "knee: none"
+				 * (eighteenth breaker: "knee max_concurrency none" read as "no cap") */
+				char kx[48] = "none", fx[48] = "none";
 				if (G->knee_idx >= 0)
-					snprintf(kx, sizeof kx, "%g", G->pts[G->knee_idx].x);
+					snprintf(kx, sizeof kx, rate ? "%g req/s offered" : "max_concurrency %g",
+					    G->pts[G->knee_idx].x);
 				if (G->first_fail_idx >= 0)
-					snprintf(fx, sizeof fx, "%g", G->pts[G->first_fail_idx].x);
-				printf("  knee %s %s; first failing %s\n", rate ? "offered req/s" : "max_concurrency", kx, fx);
+					snprintf(fx, sizeof fx, rate ? "%g req/s offered" : "max_concurrency %g",
+					    G->pts[G->first_fail_idx].x);
+				printf("  knee: %s; first failing: %s\n", kx, fx);
 				if (G->first_fail_warmup_only) {
 					/* that failure is one warm-up-like repeat: say what the others show */
 					char kw[32] = "none", fw[32] = "none";

@@ -52,9 +52,16 @@ parse_opts(int argc, char **argv, report_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->lang = NULL;
+	int operands = 0;   /* after "--": every argument is RUN_DIR (a folder named "-x") */
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		const char **target = NULL;
+		if (!operands && strcmp(a, "--") == 0) {
+			operands = 1;
+			continue;
+		}
+		if (operands)
+			goto run_dir;
 		if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0)
 			target = &o->out_dir;
 		else if (strcmp(a, "--bench") == 0)
@@ -96,6 +103,7 @@ parse_opts(int argc, char **argv, report_opts *o)
 			fprintf(stderr, "benchreport: unknown option '%s' (see benchreport --help)\n", a);
 			return -1;
 		} else {
+run_dir:
 			if (o->run_dir != NULL) {
 				fprintf(stderr, "benchreport: one RUN_DIR expected, got '%s' and '%s'\n",
 				    o->run_dir, a);

@@ -259,7 +259,7 @@ if [ -d "$REAL/bench/sweep-v0.25.1" ]; then
 	check "batch 1: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 	check "batch 1: concurrency curve" [ "$(jget "$tmp/kb1/summary.json" groups.0.kind)" = concurrency ]
 	check "batch 1: knee at C = 1" [ "$(jget "$tmp/kb1/summary.json" groups.0.knee.x_label)" = 1 ]
-	check "batch 1: terminal says max_concurrency 1" grep -qF "knee max_concurrency 1" "$tmp/kb1.out"
+	check "batch 1: terminal says max_concurrency 1" grep -qF "knee: max_concurrency 1" "$tmp/kb1.out"
 	# 500 ms: run 0 misses (762.49 ms) → no knee, exit 1
 	"$BIN" knee "$REAL/bench/sweep-v0.25.1" --slo 'ttft_p99<=500ms' -o "$tmp/kr2" -q 2>/dev/null; rc=$?
 	check "real sweep 500 ms exit 1 (got $rc)" [ "$rc" -eq 1 ]

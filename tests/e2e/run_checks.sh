@@ -83,6 +83,16 @@ pdftotext "$tmp/r/report/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/d
 check "date 'garbage': exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "date 'garbage': shown as the file states it" grep -qF 'date "garbage" as the bench file states it' "$tmp/db.txt"
 check "date 'garbage': not 'run ended garbage'" bash -c "! grep -q 'run ended garbage' '$tmp/db.txt'"
+# 10. "--" ends the options: a run folder named "-rate 1" (brk18 L9)
+d="$tmp/dash"; mkdir -p "$d"; cp -r "$SRC/fixtures/runs/tiny" "$d/-rate 1"; rm -rf "$d/-rate 1/report"
+(cd "$d" && "$BIN" -q -- "-rate 1"); rc=$?
+check "-- then '-rate 1': report exit 0 (got $rc)" [ "$rc" -eq 0 -a -s "$d/-rate 1/report/report.pdf" ]
+(cd "$d" && "$BIN" knee -q --slo 'ttft_p99<=60s' -o "$d/k" -- "-rate 1"); rc=$?
+check "knee -- '-rate 1': exit 0 (got $rc)" [ "$rc" -eq 0 ]
+(cd "$d" && "$BIN" compare -q -o "$d/c" -- "-rate 1" "-rate 1"); rc=$?
+check "compare -- '-rate 1' '-rate 1': exit 0 (got $rc)" [ "$rc" -eq 0 ]
+(cd "$d" && "$BIN" -q "-rate 1" 2> "$d/err"); rc=$?
+check "without --, '-rate 1' is an unknown option (exit 2, got $rc)" [ "$rc" -eq 2 ]
 # 6. knee DIR finds an --append-result *.jsonl inside the folder
 d="$tmp/kneejsonl"; mkdir -p "$d"; cp "$SRC/fixtures/bench/append3.jsonl" "$d/"
 "$BIN" knee "$d" --slo 'ttft_p99<=500ms' -o "$tmp/kneeout" > /dev/null 2> "$tmp/err"; rc=$?
