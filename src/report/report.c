@@ -1068,8 +1068,10 @@ capacity_section(ctx *c)
 			/* to the digits the log's GiB carries (4.64 GiB: 3), not 57,356 */
 			double bpt = br_round_sig(cap->kv_bytes_per_token, cap->kv_gib_sig_digits);
 			double kib = br_round_sig(cap->kv_bytes_per_token / 1024.0, cap->kv_gib_sig_digits);   /* from the value, not the rounded bytes */
-			ROW("capacity.row_bytes", br_xasprintf("%s bytes (%s KiB)%s", keep(&p,
-			    fmt_num(bpt, 0)), keep(&p, fmt_num(kib, 1)), par));
+			/* "≈": from the log's rounded GiB (brk18 L10, brk19 B2: read as exact) */
+			const char *approx = cap->kv_gib_sig_digits > 0 ? "≈" : "";
+			ROW("capacity.row_bytes", br_xasprintf("%s%s bytes (%s%s KiB)%s", approx, keep(&p,
+			    fmt_num(bpt, 0)), approx, keep(&p, fmt_num(kib, 1)), par));
 		}
 		if (isfinite(cap->max_model_len_tokens))
 			ROW("capacity.row_m", br_xasprintf("%s tokens", keep(&p, fmt_num(cap->max_model_len_tokens, 0))));
