@@ -548,7 +548,9 @@ figure(ctx *c, const char *id)
 			/* the title leads the caption (no heading of its own: a heading could be
 			 * left at the foot of a page when the figure moves to the next) */
 			char *err = NULL;
-			char *own = br_xasprintf("%s. %s", c->figs[i].title ? c->figs[i].title : "",
+			/* ". " in English, "。" in Chinese (brk19: "KV 占用. A 和 B") */
+			const char *sep = br_template_get(c->t, "format.title_sep");
+			char *own = br_xasprintf("%s%s%s", c->figs[i].title ? c->figs[i].title : "", sep ? sep : ". ",
 			    c->figs[i].caption ? c->figs[i].caption : "");
 			char *cap = br_template_figure_caption(c->t, own, &c->figs[i]);
 			free(own);
