@@ -272,6 +272,27 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 			return BR_EXIT_INPUT;
 		}
 
+	/* two sides of one name (round1/c64 and round2/c64) are told apart by
+	 * their parent folders, else by the paths given (brk19: "c64-6144-2048
+	 * vs c64-6144-2048") */
+	char **nm[2] = { camp[0] ? &s[0].camp.name : &s[0].run.name, camp[0] ? &s[1].camp.name : &s[1].run.name };
+	if (!same && *nm[0] != NULL && *nm[1] != NULL && strcmp(*nm[0], *nm[1]) == 0) {
+		char *parent[2];
+		for (int k = 0; k < 2; k++) {
+			char *abs = realpath(args[k], NULL);
+			char *dir = g_path_get_dirname(abs ? abs : args[k]);
+			parent[k] = g_path_get_basename(dir);
+			g_free(dir);
+			free(abs);
+		}
+		int distinct = strcmp(parent[0], parent[1]) != 0;
+		for (int k = 0; k < 2; k++) {
+			char *named = distinct ? br_xasprintf("%s/%s", parent[k], *nm[k]) : br_xstrdup(args[k]);
+			free(*nm[k]);
+			*nm[k] = named;
+			g_free(parent[k]);
+		}
+	}
 	br_compare_input in = { .campaigns = camp[0], .dir_a = args[0], .dir_b = args[1], .same_path = same };
 	br_cmp_match m = { 0 };
 	const char **only_a = NULL, **only_b = NULL;
