@@ -1037,6 +1037,18 @@ br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cau
 		if (!is_blank_record(&rec))
 			break;
 	}
+	/* column names are UTF-8 text: a byte that is not (a Latin-1 'é' in a
+	 * name) left the column unmatched and its role silently empty
+	 * (eighteenth breaker: waiting "n/a / n/a / n/a") */
+	for (size_t i = 0; i < rec.n; i++) {
+		const char *s = cell_text(&rec, i), *bad = NULL;
+		if (!g_utf8_validate(s, (gssize)rec.cell[i].len, &bad)) {
+			fail_at(path, d, len, rec.cell[i].src + (rec.cell[i].quoted ? 1 : 0) + (size_t)(bad - s), cause,
+			    "expected UTF-8 text in the "
+			    "header, found the byte 0x%02X (save the file as UTF-8)", (unsigned char)*bad);
+			goto done;
+		}
+	}
 	merge_brace_cells(&rec);
 	ncols = rec.n;
 	size_t hdr_start = rec.start;

@@ -24,6 +24,10 @@ printf 'timestamp,vllm:num_requests_running\n1.0,3\n2.0,abc\n' > "$tmp/nonnum.cs
 expect_bad nonnumeric-csv metrics.csv "$tmp/nonnum.csv" 'metrics\.csv:3:5: .*number'
 : > "$tmp/empty.csv"
 expect_bad empty-csv metrics.csv "$tmp/empty.csv" 'metrics\.csv.*empty'
+# a header cell in Latin-1 (0xE9 for 'é'): named with line:column, not an
+# unmatched column whose role is silently empty (eighteenth breaker)
+printf 'timestamp,vllm:num_requests_running,vllm:num_requests_waiting\xe9\n1.0,3,0\n' > "$tmp/latin1.csv"
+expect_bad latin1-csv-header metrics.csv "$tmp/latin1.csv" 'metrics\.csv:1:62: expected UTF-8 text in the header, found the byte 0xE9'
 # a duration of 1e+300 s: the message states the bound it broke (thirteenth breaker: "finite")
 "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); d['duration']=1e300; json.dump(d,open(sys.argv[2],'w'))" \
   "$SRC/fixtures/runs/tiny/stress.json" "$tmp/hugedur.json"
