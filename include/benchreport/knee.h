@@ -289,17 +289,19 @@ int br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 void br_knee_find(const int *meets, const double *goodput, size_t n, long *knee, long *first_fail);
 
 /*
- * br_knee_waiting_share: share of samples with waiting > 0 inside the run
- * window (from the sample before running+waiting first leave 0 to the sample
- * after they last return to 0; the whole series when there is no running
- * column). *n_samples gets the window length. NAN without a waiting column.
+ * br_knee_waiting_share: share of samples with waiting > 0 over the run's
+ * busy span (br_run_busy_span: the first to the last sample with running +
+ * waiting > 0, as the run report's residency reads it; the whole series
+ * when there is no running column or no busy sample). *n_samples gets the
+ * samples counted. NAN without a waiting column.
  */
 double br_knee_waiting_share(const br_series *s, size_t *n_samples);
 
 /*
  * br_knee_in_system_mean: the measured L of Little's law (requests): the
  * time integral of running + waiting (trapezoids between the samples of
- * the run window of br_knee_waiting_share, whose idle end samples close
+ * the run window (the sample before running + waiting first leave 0 to the
+ * sample after they last return to 0), whose idle end samples close
  * the ramps) divided by duration_s, the client's run duration (s; the
  * samples' own span when not finite > 0). For a run that starts and ends
  * empty that integral is the server's request-seconds, so it compares

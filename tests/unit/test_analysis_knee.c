@@ -297,20 +297,21 @@ test_first_fail_warmup_only(void **state)
 		free(b[i].requests);
 }
 
-/* Waiting share: only inside the busy window (one idle sample each side). */
+/* Waiting share: over the busy span, as the run report's residency reads it. */
 static void
 test_waiting_share(void **state)
 {
 	(void)state;
-	/* rows: running 0 0 2 3 3 1 0 0, waiting 0 0 0 2 1 0 0 0 → window rows 1..6 (6 samples), 2 with waiting > 0 */
+	/* rows: running 0 0 2 3 3 1 0 0, waiting 0 0 0 2 1 0 0 0 → busy rows 2..5 (4 samples), 2 with
+	 * waiting > 0: 2 / 4 (the window's idle brackets, rows 1 and 6, are left out) */
 	double t[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	double run[8] = { 0, 0, 2, 3, 3, 1, 0, 0 }, wait[8] = { 0, 0, 0, 2, 1, 0, 0, 0 };
 	char *names[2] = { "vllm:num_requests_running", "vllm:num_requests_waiting" };
 	double *cols[2] = { run, wait };
 	br_series s = { .n_rows = 8, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
 	size_t n = 0;
-	assert_double_rel(br_knee_waiting_share(&s, &n), 2.0 / 6.0, 1e-12);
-	assert_int_equal(n, 6);
+	assert_double_rel(br_knee_waiting_share(&s, &n), 2.0 / 4.0, 1e-12);
+	assert_int_equal(n, 4);
 	assert_nan(br_knee_waiting_share(NULL, &n));
 }
 
