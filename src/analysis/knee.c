@@ -1347,7 +1347,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 				warm = no > 0 && med > 0 && G->pts[i].ttft_p99_ms > 3 * med;
 				if (warm)
 					add_note(out, "At x = %.4g the first repeat (%s) looks like a warm-up: its TTFT "
-					    "p99 of %.1f ms is %.1f× the other repeats' median (%.1f ms); drop it or run a "
+					    "p99 of %.1f ms is %.1f× the median TTFT p99 of the other repeats (%.1f ms); drop it or run a "
 					    "warm-up round before measuring.", G->pts[i].x, G->pts[i].name,
 					    G->pts[i].ttft_p99_ms, G->pts[i].ttft_p99_ms / med, med);
 				free(o);
