@@ -70,6 +70,11 @@ typedef struct br_campaign {
 	br_flops_calibration calibration;
 	char **warnings;
 	size_t n_warnings;
+	char **no_bench_runs;       /* (added) sub-folders that look like runs (server.log,
+	                               metrics.csv, metrics/, run.json or a .prom file) but hold no
+	                               bench result: a load client that died. Not runs, but a CI
+	                               gate must not pass over them. Owned */
+	size_t n_no_bench_runs;
 	/* repeats (br_campaign_group_repeats, called by br_campaign_load) */
 	br_measurement *measurements;
 	size_t n_measurements;

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <time.h>
+#include <math.h>
 #include <stdio.h>
 #include <malloc.h>
 #include <stdlib.h>
@@ -467,6 +468,11 @@ gate_all(const report_opts *o, const br_run *run, const br_analysis *a, br_gate_
 	json_object_set_new(g, "n_results", json_integer((json_int_t)run->bench.n));
 	json_object_set_new(g, "n_results_failed", json_integer((json_int_t)n_fail));
 	json_object_set_new(g, "all_results_passed", json_boolean(n_fail == 0));
+	/* the run's verdict is every result's, as the exit status is (twentieth
+	 * breaker: "passed" read true while result #1 failed and the exit was 1);
+	 * the reported result's own stays beside it */
+	json_object_set(g, "reported_result_passed", json_object_get(g, "passed"));
+	json_object_set_new(g, "passed", json_boolean(n_fail == 0));
 }
 
 /*
@@ -696,10 +702,26 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		n_gates = 0;
 		for (size_t i = 0; i < camp.n_runs; i++)
 			n_gates += camp.runs[i].bench.n;
+		size_t n_run_gates = n_gates;
+		n_gates += camp.n_no_bench_runs;
 		gates = br_xcalloc(n_gates, sizeof *gates);
 		gate_names = br_xcalloc(n_gates, sizeof *gate_names);
 		for (size_t i = 0, k = 0; i < camp.n_runs; k += camp.runs[i].bench.n, i++)
 			gate_all(o, &camp.runs[i], &camp.analyses[i], gates + k, gate_names + k, run_sums[i]);
+		/* a run folder without its bench result is a run the gate cannot see
+		 * pass: every term unknown (twentieth breaker: a campaign whose client
+		 * died in one run passed) */
+		for (size_t i = 0; i < camp.n_no_bench_runs; i++) {
+			br_gate_result *gr = &gates[n_run_gates + i];
+			gr->n = gr->n_unknown = o->gate.n;
+			for (size_t k = 0; k < o->gate.n; k++) {
+				gr->terms[k].status = BR_GATE_UNKNOWN;
+				gr->terms[k].value = NAN;
+				snprintf(gr->terms[k].why_unknown, sizeof gr->terms[k].why_unknown,
+				    "the run folder holds no bench result (the load client did not finish?)");
+			}
+			gate_names[n_run_gates + i] = br_xstrdup(camp.no_bench_runs[i]);
+		}
 	}
 	summary = br_campaign_summary_build(&camp, run_sums, figs, n_figs);
 	br_summary_english_titles(json_object_get(summary, "figures"), tmpl);
@@ -711,11 +733,16 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 				ok &= gates[k + j].passed;
 			n_failed += !ok;
 		}
+		n_failed += camp.n_no_bench_runs;
 		json_t *g = json_object();
 		json_object_set_new(g, "spec", json_string(o->gate.text));
 		json_object_set_new(g, "passed", json_boolean(n_failed == 0));
-		json_object_set_new(g, "n_runs", json_integer((json_int_t)camp.n_runs));
+		json_object_set_new(g, "n_runs", json_integer((json_int_t)(camp.n_runs + camp.n_no_bench_runs)));
 		json_object_set_new(g, "n_runs_failed", json_integer((json_int_t)n_failed));
+		json_t *nb = json_array();
+		for (size_t i = 0; i < camp.n_no_bench_runs; i++)
+			json_array_append_new(nb, json_string(camp.no_bench_runs[i]));
+		json_object_set_new(g, "runs_without_bench_result", nb);
 		json_object_set_new(json_object_get(summary, "campaign"), "gate", g);
 	}
 	if (write_summary(&os, summary, &cause) != 0)

@@ -31,6 +31,9 @@ br_campaign_inputs_free(br_campaign *c)
 	for (size_t i = 0; i < c->n_warnings; i++)
 		free(c->warnings[i]);
 	free(c->warnings);
+	for (size_t i = 0; i < c->n_no_bench_runs; i++)
+		free(c->no_bench_runs[i]);
+	free(c->no_bench_runs);
 	br_plan_free(c->plan, c->n_plan);
 	free(c->dir);
 	free(c->name);
@@ -322,6 +325,31 @@ load_plan(br_campaign *c, const char *dir, char **cause)
 	return rc;
 }
 
+/* looks_like_run: 1 when folder p holds what a run's server side leaves
+ * (server.log, metrics.csv, a metrics/ folder, run.json, a *.prom file). */
+static int
+looks_like_run(const char *p)
+{
+	static const char *const names[] = { "server.log", "metrics.csv", "metrics", "run.json", NULL };
+	for (size_t i = 0; names[i]; i++) {
+		char *f = br_path_join(p, names[i]);
+		int ok = br_is_file(f) || br_is_dir(f);
+		free(f);
+		if (ok)
+			return 1;
+	}
+	DIR *d = opendir(p);
+	int prom = 0;
+	struct dirent *e;
+	while (d != NULL && !prom && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		prom = n > 5 && strcmp(e->d_name + n - 5, ".prom") == 0;
+	}
+	if (d != NULL)
+		closedir(d);
+	return prom;
+}
+
 int
 br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib, br_campaign *out,
     char **cause)
@@ -347,7 +375,14 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 	for (size_t i = 0; i < n_subs; i++) {
 		char *p = br_path_join(dir, subs[i]);
 		if (!has_bench_name(p)) {
-			add_warning(c, "%s: no bench result; not a run, skipped", subs[i]);
+			if (looks_like_run(p)) {
+				add_warning(c, "%s: server files (server.log, metrics or run.json) but no bench result: the "
+				    "load client did not finish or its result was not saved; not a run, skipped", subs[i]);
+				c->no_bench_runs = br_xrealloc(c->no_bench_runs, (c->n_no_bench_runs + 1) *
+				    sizeof *c->no_bench_runs);
+				c->no_bench_runs[c->n_no_bench_runs++] = br_xstrdup(subs[i]);
+			} else
+				add_warning(c, "%s: no bench result; not a run, skipped", subs[i]);
 			free(p);
 			continue;
 		}

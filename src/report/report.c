@@ -520,7 +520,16 @@ gate_section(ctx *c)
 	if (g == NULL || json_array_size(terms) == 0)
 		return;
 	heading(c, 2, "gate.heading");
-	para(c, json_is_true(json_object_get(g, "passed")) ? "gate.passed" : "gate.failed");
+	/* a file of several results: the run passes when every result does; the
+	 * table below is the reported one's, the others' failing terms follow */
+	const json_t *others = json_object_get(g, "other_results");
+	int several = json_array_size(others) > 0;
+	int reported_ok = json_is_true(json_object_get(g, several ? "reported_result_passed" : "passed"));
+	if (several && !json_is_true(json_object_get(g, "passed")))
+		para(c, reported_ok ? "gate.results_failed_reported_passed" : "gate.results_failed");
+	else
+		para(c, json_is_true(json_object_get(g, "passed")) ? (several ? "gate.results_passed" : "gate.passed") :
+		    "gate.failed");
 	if (json_integer_value(json_object_get(g, "n_unknown")) > 0)
 		para(c, "gate.unknown_note");
 	size_t n = json_array_size(terms);
@@ -540,6 +549,26 @@ gate_section(ctx *c)
 	br_pdf_table(c->d, &t);
 	free(cells);
 	free(hl);
+	/* the other results' failing or unknown terms, one bullet each */
+	size_t nb = 0;
+	const char **items = NULL;
+	for (size_t k = 0; k < json_array_size(others); k++) {
+		const json_t *gk = json_array_get(others, k);
+		const json_t *tk = json_object_get(gk, "terms");
+		for (size_t i = 0; i < json_array_size(tk); i++) {
+			const char *row[4];
+			int unknown;
+			if (gate_cells(c, &p, json_array_get(tk, i), row, &unknown))
+				continue;
+			items = br_xrealloc(items, (nb + 1) * sizeof *items);
+			items[nb++] = keep(&p, br_xasprintf("%s: %s — %s %s%s%s",
+			    json_string_value(json_object_get(gk, "result")), row[0], row[2], row[1],
+			    row[3][0] ? "; " : "", row[3]));
+		}
+	}
+	if (nb > 0)
+		br_pdf_bullets(c->d, items, nb);
+	free(items);
 	strpool_free(&p);
 }
 
@@ -585,6 +614,26 @@ campaign_gate(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
 			n_unknown += (size_t)unknown;
 			n++;
 		}
+	}
+	/* run folders without a bench result: every term unknown */
+	const char *spec = json_string_value(json_object_get(g, "spec"));
+	for (size_t r = 0; spec != NULL && r < camp->n_no_bench_runs; r++) {
+		gchar **tv = g_strsplit(spec, ",", -1);
+		for (size_t i = 0; tv[i] != NULL; i++) {
+			if (n == cap) {
+				cap *= 2;
+				cells = br_xrealloc(cells, cap * 5 * sizeof *cells);
+			}
+			const char **row = &cells[n * 5];
+			row[0] = camp->no_bench_runs[r];
+			row[1] = keep(&p, br_xstrdup(tv[i]));
+			row[2] = "n/a";
+			row[3] = fill(c, &p, "gate.unknown");
+			row[4] = fill(c, &p, "gate.no_bench_result");
+			n_unknown++;
+			n++;
+		}
+		g_strfreev(tv);
 	}
 	if (n_unknown > 0)
 		para(c, "gate.unknown_note");

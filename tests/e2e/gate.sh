@@ -84,12 +84,32 @@ PYEOF
 "$BIN" "$tmp/multi" -o "$tmp/multi-out" --quiet --fail-on 'ttft_p99<=1s' --junit "$tmp/multi.xml" 2> "$tmp/m.err"; rc=$?
 check "several results: the older, slower one fails the gate (exit 1, got $rc)" [ "$rc" -eq 1 ]
 check "several results: the failing result is named by its line" grep -q "gate: multi#1: FAIL ttft_p99<=1s: measured 1.18101 s" "$tmp/m.err"
-check "several results: the reported (newest) one passes" [ "$(jget "$tmp/multi-out/summary.json" gate.passed)" = True ]
+check "several results: the reported (newest) one passes" [ "$(jget "$tmp/multi-out/summary.json" gate.reported_result_passed)" = True ]
+# the run's verdict is every result's, as its exit status (twentieth breaker: the PDF,
+# summary.json and the index said "passes" beside exit 1)
+check "several results: gate.passed false, as the exit status" [ "$(jget "$tmp/multi-out/summary.json" gate.passed)" = False ]
+pdftotext "$tmp/multi-out/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/multi.txt"
+check "several results: the PDF says the run fails and names multi#1" bash -c "grep -q 'The run fails the CI gate' '$tmp/multi.txt' && grep -q 'multi#1: ttft_p99<=1s — FAIL' '$tmp/multi.txt' && ! grep -q 'The run passes the CI gate' '$tmp/multi.txt'"
+"$BIN" index "$tmp/multi-out/summary.json" > "$tmp/multi-idx.csv" 2> /dev/null
+check "several results: the index's gate_passed is false" "$PY" -c "
+import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r and r[0]['gate_passed'] in ('false','False') else 1)" "$tmp/multi-idx.csv"
 check "several results: summary lists the other result" [ "$(jget "$tmp/multi-out/summary.json" gate.other_results.0.result)" = "multi#1" ]
 check "several results: one JUnit suite per result" "$PY" -c "
 import xml.etree.ElementTree as ET
 assert len(ET.parse('$tmp/multi.xml').getroot().findall('testsuite')) == 2"
 
+# a campaign folder holding a run folder without its bench result (the load
+# client died: server.log and metrics only): the gate cannot pass over it
+# (twentieth breaker: "passes ... in each of its 2 runs", exit 0)
+mkdir -p "$tmp/camp3"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp3/tiny"; rm -rf "$tmp/camp3/tiny/report"
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp3/crashed"; rm -rf "$tmp/camp3/crashed/report" "$tmp/camp3/crashed/stress.json"
+"$BIN" "$tmp/camp3" -o "$tmp/camp3-out" --quiet --fail-on 'failed==0' --junit "$tmp/c3.xml" 2> "$tmp/c3.err"; rc=$?
+check "campaign with a run folder without its bench result: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "... named on stderr as unknown" grep -q "gate: crashed: UNKNOWN failed==0" "$tmp/c3.err"
+check "... summary: 2 runs, 1 failed, crashed listed" [ "$(jget "$tmp/camp3-out/summary.json" campaign.gate.n_runs)/$(jget "$tmp/camp3-out/summary.json" campaign.gate.n_runs_failed)/$(jget "$tmp/camp3-out/summary.json" campaign.gate.runs_without_bench_result.0)" = 2/1/crashed ]
+check "... a JUnit suite for it" "$PY" -c "
+import xml.etree.ElementTree as ET
+assert len(ET.parse('$tmp/c3.xml').getroot().findall('testsuite')) == 2"
 # the same file inside a campaign: its older result is gated too
 mkdir -p "$tmp/camp2"; cp -r "$tmp/multi" "$tmp/camp2/multi"; rm -rf "$tmp/camp2/multi/report" 2>/dev/null
 cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp2/tiny"; rm -rf "$tmp/camp2/tiny/report"
