@@ -314,7 +314,8 @@ term_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 		break;
 	case BR_GATE_FAILED_PCT:
 		v = br_isnum(b->failed) && b->num_prompts > 0 ? 100.0 * b->failed / b->num_prompts : NAN;
-		need = "the bench file states no number of prompts or failures";
+		need = !br_isnum(b->failed) ? "the bench file states no number of failures" :
+		    "the bench file states no number of prompts";
 		break;
 	case BR_GATE_OUTPUT_TPS:
 		v = b->output_throughput_tps;
@@ -399,6 +400,25 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 					    a->run->metrics_cut == 3 ? "missed the run's start and end" :
 					    a->run->metrics_cut == 1 ? "began after the load had started" :
 					    "ended before the load did", v);
+				o->value = NAN;
+			}
+		}
+		/* prompts neither completed nor failed (a run cut short) may be
+		 * failures: failed lies in [failed, failed + unaccounted], and the
+		 * term decides only when both ends agree (twentieth breaker:
+		 * failed==0 passed with 2 of 10 prompts unaccounted for) */
+		const br_bench *b = a->run ? &a->run->bench.runs[0] : NULL;
+		if ((t->quantity == BR_GATE_FAILED || t->quantity == BR_GATE_FAILED_PCT) && br_isnum(o->value) &&
+		    b != NULL && br_isnum(b->num_prompts) && br_isnum(b->completed) && br_isnum(b->failed) &&
+		    b->num_prompts > b->completed + b->failed) {
+			double miss = b->num_prompts - b->completed - b->failed;
+			double hi = t->quantity == BR_GATE_FAILED ? o->value + miss : o->value + 100.0 * miss / b->num_prompts;
+			int lo_ok = holds(t->op, o->value, t->limit), hi_ok = holds(t->op, hi, t->limit);
+			o->bound = 1;   /* "at least" */
+			if (lo_ok != hi_ok) {
+				snprintf(o->why_unknown, sizeof o->why_unknown, "%.0f of the %.0f prompts are neither "
+				    "completed nor failed (a run cut short): failed%s lies between %g and %g", miss,
+				    b->num_prompts, t->quantity == BR_GATE_FAILED ? "" : " (%)", o->value, hi);
 				o->value = NAN;
 			}
 		}

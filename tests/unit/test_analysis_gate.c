@@ -289,6 +289,53 @@ test_gate_one_token_outputs(void **state)
 	}
 }
 
+/*
+ * Prompts neither completed nor failed (num_prompts 10, completed 8,
+ * failed 0: 2 unaccounted) may be failures: failed lies in [0, 2] and
+ * failed_pct in [0, 20]; a term decides only when both ends agree (by
+ * hand: "==0" and "<1" split the range, "<=2" and "<=20" hold at both
+ * ends, ">=3" fails at both). Twentieth breaker: failed==0 passed.
+ */
+static const struct {
+	const char *term;
+	int status;
+} unaccounted_terms[] = {
+	{ "failed==0", BR_GATE_UNKNOWN },
+	{ "failed<1", BR_GATE_UNKNOWN },
+	{ "failed<=2", BR_GATE_PASS },
+	{ "failed>=3", BR_GATE_FAIL },
+	{ "failed_pct==0", BR_GATE_UNKNOWN },
+	{ "failed_pct<=20", BR_GATE_PASS },
+	{ "failed_pct<=10", BR_GATE_UNKNOWN },
+};
+
+static void
+test_gate_unaccounted_prompts(void **state)
+{
+	(void)state;
+	for (int full = 0; full < 2; full++) {
+		/* full: the same counts with num_prompts 8, nothing unaccounted: "==0" passes */
+		br_bench b = { .num_prompts = full ? 8 : 10, .completed = 8, .failed = 0 };
+		br_run run = { .bench = { .runs = &b, .n = 1 } };
+		br_analysis a = { .run = &run };
+		for (size_t i = 0; i < sizeof unaccounted_terms / sizeof unaccounted_terms[0]; i++) {
+			br_gate_spec s;
+			br_gate_result r;
+			char *cause = NULL;
+			assert_int_equal(br_gate_parse(unaccounted_terms[i].term, &s, &cause), 0);
+			br_gate_evaluate(&s, &a, &r);
+			int want = unaccounted_terms[i].status;
+			if (full && want == BR_GATE_UNKNOWN)
+				want = BR_GATE_PASS;   /* 0 failed of 8 sent: every split term holds */
+			if (r.terms[0].status != want)
+				fail_msg("num_prompts %g, %s: status %d, expected %d (%s)", b.num_prompts,
+				    unaccounted_terms[i].term, r.terms[0].status, want, r.terms[0].why_unknown);
+			if (!full && want == BR_GATE_UNKNOWN)
+				assert_non_null(strstr(r.terms[0].why_unknown, "2 of the 10 prompts are neither completed nor failed"));
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -299,6 +346,7 @@ main(void)
 		cmocka_unit_test(test_gate_unknown_fails),
 		cmocka_unit_test(test_gate_percentile_bounds),
 		cmocka_unit_test(test_gate_one_token_outputs),
+		cmocka_unit_test(test_gate_unaccounted_prompts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
