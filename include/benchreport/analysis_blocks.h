@@ -205,6 +205,18 @@ typedef struct br_ledger {
 int br_run_window(const br_series *s, size_t *i0, size_t *i1);
 
 /*
+ * br_run_counter_window (window.c): the window counter deltas are read over:
+ * br_run_window of the run's series, reaching further to the work counters'
+ * rises (requests finished, prompt and generated tokens) that the gauges
+ * missed: a request shorter than the sampling step starts and finishes
+ * between two scrapes. A rise joins when the window with it still spans no
+ * more than the bench's duration plus two sampling steps (so another test's
+ * traffic before or after the run stays out); without a duration, the
+ * window of br_run_window. Same returns as br_run_window.
+ */
+int br_run_counter_window(const struct br_run *run, size_t *i0, size_t *i1);
+
+/*
  * br_run_busy_span (window.c): the first and last busy rows (running +
  * waiting > 0) of a series, the run window without its two idle bracket
  * samples: the rows gauge statistics (mean running, KV usage) describe the

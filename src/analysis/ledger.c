@@ -113,7 +113,7 @@ br_analyze_ledger(const br_run *run, br_ledger *out)
 	size_t i0 = 0, i1 = s->n_rows - 1;
 	if (run->metrics_kind == BR_METRICS_PAIR) {
 		out->window_source = "before/after snapshots";
-	} else if (br_run_window(s, &i0, &i1) == 0) {
+	} else if (br_run_counter_window(run, &i0, &i1) == 0) {
 		out->window_source = "metrics series window";
 		out->window_cut = run->metrics_cut;
 	} else {

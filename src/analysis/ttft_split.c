@@ -38,7 +38,7 @@ br_counter_span(const br_run *run, size_t *i0, size_t *i1, const char **source)
 		return 0;
 	case BR_METRICS_CSV:
 	case BR_METRICS_SNAPSHOTS:
-		if (br_run_window(s, i0, i1) == 0) {
+		if (br_run_counter_window(run, i0, i1) == 0) {
 			*source = "metrics series window";
 		} else {
 			*i0 = 0;

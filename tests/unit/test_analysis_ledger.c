@@ -7,6 +7,7 @@
 #include "br_test.h"
 #include "benchreport/analysis.h"
 #include "benchreport/common.h"
+#include "benchreport/run.h"
 
 static const br_ledger_row *
 row(const br_ledger *l, const char *series)
@@ -309,6 +310,39 @@ test_llamacpp_print_precision(void **state)
 	}
 }
 
+/*
+ * br_run_counter_window, by hand: 12 rows at t = 0..11 s (1 s apart).
+ *   running   0 0 0 1 1 0 0 0 0 0 0 0   busy rows 3..4 → br_run_window rows 2..5
+ *   success   0 0 1 2 3 4 5 5 5 5 6 6   rises at rows 2..6 (short requests the gauge
+ *                                       missed) and at row 10 (another client, later)
+ * With the bench's duration 5 s the reach is 5 + 2 = 7 s: the rise at row 2
+ * (from row 1) and those at rows 5, 6 join (span rows 1..6 = 5 s); row 10
+ * (span 1..10 = 9 s) stays out. Without a duration: rows 2..5.
+ */
+static void
+test_counter_window(void **state)
+{
+	(void)state;
+	double t[12], running[12] = { 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0 };
+	double success[12] = { 0, 0, 1, 2, 3, 4, 5, 5, 5, 5, 6, 6 };
+	for (int i = 0; i < 12; i++)
+		t[i] = i;
+	char *names[2] = { "vllm:num_requests_running", "vllm:request_success_total" };
+	double *cols[2] = { running, success };
+	br_series s = { .n_rows = 12, .t_s = t, .n_cols = 2, .names = names, .cols = cols };
+	br_bench b = { .duration_s = 5.0, .completed = 5 };
+	br_run run = { .bench = { .runs = &b, .n = 1 }, .metrics = &s };
+	size_t i0 = 99, i1 = 99;
+	assert_int_equal(br_run_counter_window(&run, &i0, &i1), 0);
+	assert_int_equal(i0, 1);
+	assert_int_equal(i1, 6);
+	assert_double_abs(br_counter_delta(success, i0, i1, NULL), 5, 0);   /* the client's 5 */
+	b.duration_s = NAN;
+	assert_int_equal(br_run_counter_window(&run, &i0, &i1), 0);
+	assert_int_equal(i0, 2);
+	assert_int_equal(i1, 5);
+}
+
 int
 main(void)
 {
@@ -316,6 +350,7 @@ main(void)
 		cmocka_unit_test(test_real_glm52_pair),
 		cmocka_unit_test(test_hand_reset_window),
 		cmocka_unit_test(test_window_edges),
+		cmocka_unit_test(test_counter_window),
 		cmocka_unit_test(test_llamacpp_print_precision),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
