@@ -240,6 +240,10 @@ typedef struct br_residency {
 	double window_start_t_s, window_end_t_s;   /* the run window (with its brackets) */
 	double sample_interval_s;  /* median gap between the window's samples, s */
 	double running_mean, running_median, running_peak;
+	double running_mean_active; /* (added) mean running over the busy span's samples with running
+	                              > 0, requests: the batch the engine stepped when it worked
+	                              (an idle server between sparse requests lowers running_mean,
+	                              not this); NAN when none */
 	double waiting_mean, waiting_median, waiting_peak;
 	double in_system_peak;     /* (added) peak of running + waiting in one sample, requests; NAN without a waiting column */
 	double resident_share;     /* running_mean / C_eff (br_effective_concurrency) */

@@ -44,7 +44,7 @@ br_analyze_residency(const br_run *run, br_residency *out)
 {
 	memset(out, 0, sizeof *out);
 	out->window_start_t_s = out->window_end_t_s = NAN;
-	out->running_mean = out->running_median = out->running_peak = NAN;
+	out->running_mean = out->running_median = out->running_peak = out->running_mean_active = NAN;
 	out->waiting_mean = out->waiting_median = out->waiting_peak = NAN;
 	out->resident_share = out->in_system_peak = NAN;
 	out->kv_median_frac = out->kv_peak_frac = NAN;
@@ -80,6 +80,14 @@ br_analyze_residency(const br_run *run, br_residency *out)
 	}
 	window_stats(running, b0, b1, &out->running_mean, &out->running_median,
 	    &out->running_peak);
+	double act_sum = 0;
+	size_t act_n = 0;
+	for (size_t r = b0; r <= b1; r++)
+		if (br_isnum(running[r]) && running[r] > 0) {
+			act_sum += running[r];
+			act_n++;
+		}
+	out->running_mean_active = act_n > 0 ? act_sum / (double)act_n : NAN;
 	const double *waiting = br_role_col(s, BR_ROLE_WAITING);
 	window_stats(waiting, b0, b1, &out->waiting_mean, &out->waiting_median, &out->waiting_peak);
 	for (size_t r = b0; waiting != NULL && r <= b1; r++)

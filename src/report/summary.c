@@ -223,6 +223,7 @@ residency_json(const br_residency *r)
 	set(o, "window_end_unix_s", jnum(r->window_end_t_s));
 	set(o, "window_s", jnum(r->window_end_t_s - r->window_start_t_s));
 	set(o, "running_mean", jnum(r->running_mean));
+	set(o, "running_mean_active", jnum(r->running_mean_active));
 	set(o, "running_median", jnum(r->running_median));
 	set(o, "running_peak", jnum(r->running_peak));
 	set(o, "waiting_mean", jnum(r->waiting_mean));

@@ -261,6 +261,17 @@ test_reference_budget(void **state)
 	assert_double_rel(b.decode_expected_s, 43.92862, 1e-12);
 	assert_double_rel(b.decode_stolen_s, 17.07138, 1e-9);
 	assert_double_rel(b.decode_stolen_frac, 0.3886163507981812, 1e-9);
+	/* an engine idle between sparse requests: the batch it stepped when it
+	 * worked (mean running over the samples with requests, here 1) sets the
+	 * decode steps, not the mean over the idle samples too (0.009: decode
+	 * would be 111x the estimate). By hand: 262016 / 1 × 21.46 ms = 5622.86 s */
+	res.running_mean = 0.009;
+	res.running_mean_active = 1.0;
+	br_analyze_budget(run, &lat, &res, &cal, &fl, &b);
+	assert_double_rel(b.decode_s, 262016 * 21.46 / 1e3, 1e-12);
+	assert_double_rel(b.running_mean, 1.0, 0);
+	res.running_mean = 11.17;
+	res.running_mean_active = NAN;
 
 	/* no FLOPs ledger: decode and stolen only, prefill/recompute/rest NAN */
 	br_analyze_budget(run, &lat, &res, NULL, NULL, &b);
