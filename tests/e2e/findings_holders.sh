@@ -36,4 +36,27 @@ check "llama.cpp open loop past its slots: said ($(ids lcpp))" bash -c "
 report r1 "$C/round1.json"
 check "round 1: requests wait for KV cache ($(ids r1))" bash -c "
   grep -q 'requests wait for KV cache, not for the GPU' '$tmp/r1.txt' && grep -q 'slightly above 1' '$tmp/r1.txt'"
+# round 1's server at 8 req/s, open loop, 200 prompts of 512-2048 in and ~256
+# out: uneven steps and preemptions. Not "the GPU's step time, not the KV
+# cache, sets the pace" (twentieth breaker): the finding names prefill and
+# recompute. Truth from numpy on the files: decode 20%+ beyond
+# (out - 1) x ITL p50, and the preemption counter rose in the series.
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); w=c["workload"]; w.pop("max_concurrency",None); w["request_rate"]=8; w["num_prompts"]=200; w["input_len"]={"dist":"uniform","min":512,"max":2048}; w["output_len"]={"dist":"normal","mean":256,"std":64,"min":16,"max":512}; c["seed"]=42; json.dump(c,open(sys.argv[2],"w"))' \
+  "$C/round1.json" "$tmp/rate8.json"
+report rate8 "$tmp/rate8.json"
+"$PY" - "$tmp/rate8/stress.json" "$tmp/rate8/metrics.csv" > "$tmp/rate8.truth" <<'PYEOF'
+import json, sys, csv
+import numpy as np
+d = json.load(open(sys.argv[1]))
+ok = [i for i, e in enumerate(d["errors"]) if not e]
+itl = np.concatenate([np.array(d["itls"][i]) for i in ok])
+dec = np.mean([d["latencies"][i] - d["ttfts"][i] for i in ok])
+out = np.mean([d["output_lens"][i] for i in ok])
+rows = list(csv.DictReader(open(sys.argv[2])))
+pre = [float(r["vllm:num_preemptions_total"]) for r in rows if r["vllm:num_preemptions_total"] != ""]
+print("%d %d" % (dec / ((out - 1) * np.median(itl)) - 1 >= 0.2, max(pre) - min(pre) > 0))
+PYEOF
+check "rate 8: numpy says decode 20%+ beyond its median steps and preemptions ($(cat "$tmp/rate8.truth"))" [ "$(cat "$tmp/rate8.truth")" = "1 1" ]
+check "rate 8: prefill and recompute share the decode steps, not 'not the KV cache' ($(ids rate8))" bash -c "
+  grep -q 'Decode shares its steps with prefill and recompute' '$tmp/rate8.txt' && ! grep -q 'not the KV cache, sets the pace' '$tmp/rate8.txt'"
 finish
