@@ -466,4 +466,19 @@ read -r want7 _ _ < <(ol_truth A B7)
 "$BIN" compare "$tmp/ol/A" "$tmp/ol/B7" -o "$tmp/olAB7" -q
 check "open loop, same seed: numpy says the same arrivals ($want7)" [ "$want7" = False ]
 check "open loop, same seed: arrivals_set_throughput false" [ "$(jget "$tmp/olAB7/summary.json" pairs.0.arrivals_set_throughput)" = False ]
+# The simulator draws lengths and arrivals from separate streams (brk20 M8):
+# a burstiness change leaves every request's lengths as they were (numpy on
+# both files), and compare calls the pair a controlled A/B on burstiness
+for b in 1 0.5; do
+	"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); w=c["workload"]; w["num_prompts"]=60; w["output_len"]=32; w["burstiness"]=float(sys.argv[3]); c["seed"]=3; c["name"]="burst-"+sys.argv[3]; json.dump(c,open(sys.argv[2],"w"))' \
+		"$SRC/fixtures/configs/example-commented.json" "$tmp/burst$b.json" "$b"
+	"$BIN" simulate "$tmp/burst$b.json" -o "$tmp/burst/b$b" > /dev/null 2>&1 || bad "simulate burstiness $b"
+done
+check "burstiness 1 vs 0.5: the same lengths for every request (numpy)" "$PY" -c "
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+sys.exit(0 if a['input_lens'] == b['input_lens'] and a['output_lens'] == b['output_lens'] and a['start_times'] != b['start_times'] else 1)" \
+	"$tmp/burst/b1/stress.json" "$tmp/burst/b0.5/stress.json"
+"$BIN" compare "$tmp/burst/b1" "$tmp/burst/b0.5" -o "$tmp/burstAB" -q
+check "burstiness 1 vs 0.5: a controlled A/B on burstiness" [ "$(jget "$tmp/burstAB/summary.json" pairs.0.controlled)" = True ]
 finish
