@@ -565,6 +565,8 @@ write_log(const struct br_sim_run *run, FILE *fp)
 	fprintf(fp, "%s %s [launcher.py:46] Route: /metrics, Methods: GET\n", api, ts);
 	for (size_t i = 0; i < run->n_log; i++) {
 		const br_sim_logline *l = &run->log[i];
+		if (l->t < t0 + 0.9 * c->server_startup_s)
+			continue;   /* no stats line before the server started (twentieth breaker: 08:59:53 after 08:59:54) */
 		stamp(c, l->t, ts, sizeof ts);
 		/* a V1 server's periodic line carries no preemption count (the real
 		 * logs of ../shared/real/runs print none), so the simulated run's

@@ -107,6 +107,10 @@ want=$("$PY" -c 'import json,sys,numpy as np; d=json.load(open(sys.argv[1])); pr
 check "light load: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "light load: every counter agrees (disagree $(jget "$ls" ledger.n_disagree))" [ "$(jget "$ls" ledger.n_disagree)" = 0 -a "$(jget "$ls" ledger.n_agree)" = 4 ]
 check "light load: prompt tokens and requests as the client's ($want)" [ "$(jget "$ls" ledger.rows.0.server_delta) $(jget "$ls" ledger.rows.2.server_delta)" = "$(echo $want | awk '{printf "%.1f %.1f", $1, $2}')" ]
+check "simulated server.log: its stamps never go back (brk20 L16)" "$PY" -c "
+import re, sys
+ts = re.findall(r'INFO (\d\d-\d\d \d\d:\d\d:\d\d)', open(sys.argv[1]).read())
+sys.exit(0 if len(ts) > 3 and ts == sorted(ts) else 1)" "$tmp/light/server.log"
 # 6. knee DIR finds an --append-result *.jsonl inside the folder
 d="$tmp/kneejsonl"; mkdir -p "$d"; cp "$SRC/fixtures/bench/append3.jsonl" "$d/"
 "$BIN" knee "$d" --slo 'ttft_p99<=500ms' -o "$tmp/kneeout" > /dev/null 2> "$tmp/err"; rc=$?
