@@ -108,4 +108,12 @@ const char *br_gate_op_text(int op);
  */
 char *br_gate_format_value(const br_gate_term *t, double value, char *buf, size_t size);
 
+/*
+ * br_gate_format_limit: the term's limit as br_gate_format_value prints it,
+ * at the digits chosen for `value` (the measured value beside it), so a
+ * value just past the limit never sits beside a rounded limit that reads
+ * as a pass ("measured 210.3530184 ms, limit >= 210.353 ms"). buf returned.
+ */
+char *br_gate_format_limit(const br_gate_term *t, double value, char *buf, size_t size);
+
 #endif

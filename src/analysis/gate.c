@@ -438,6 +438,36 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 }
 
 /* br_gate_format_value: see gate.h. */
+/* gate_prec: the significant digits that show value apart from the term's
+ * limit (6 at least, up to 15), or 6 when the gate holds them equal
+ * (br_cmp_limit: within 1e-12, a unit conversion's last bit): a value
+ * the comparison calls equal prints as its limit. */
+static int
+gate_prec(const br_gate_term *t, double value)
+{
+	int prec = 6;
+	if (br_cmp_limit(value, t->limit) == 0)
+		return prec;
+	for (; prec < 15; prec += 2) {
+		char a[40], b[40];
+		snprintf(a, sizeof a, "%.*g", prec, value);
+		snprintf(b, sizeof b, "%.*g", prec, t->limit);
+		if (strcmp(a, b) != 0)
+			break;
+	}
+	return prec;
+}
+
+/* format_at: value in the term's unit with prec significant digits. */
+static char *format_at(const br_gate_term *t, double value, int prec, char *buf, size_t size);
+
+/* br_gate_format_limit: see gate.h. */
+char *
+br_gate_format_limit(const br_gate_term *t, double value, char *buf, size_t size)
+{
+	return format_at(t, t->limit, br_isnum(value) ? gate_prec(t, value) : 6, buf, size);
+}
+
 char *
 br_gate_format_value(const br_gate_term *t, double value, char *buf, size_t size)
 {
@@ -446,14 +476,12 @@ br_gate_format_value(const br_gate_term *t, double value, char *buf, size_t size
 		return buf;
 	}
 	/* enough digits that a failing value never prints as its limit */
-	int prec = 6;
-	for (double lim = t->limit, v = value; prec < 15; prec += 2) {
-		char a[40], b[40];
-		snprintf(a, sizeof a, "%.*g", prec, v);
-		snprintf(b, sizeof b, "%.*g", prec, lim);
-		if (v == lim || strcmp(a, b) != 0)
-			break;
-	}
+	return format_at(t, value, gate_prec(t, value), buf, size);
+}
+
+static char *
+format_at(const br_gate_term *t, double value, int prec, char *buf, size_t size)
+{
 	if (t->quantity == BR_GATE_LATENCY) {
 		double scale = strcmp(t->unit, "s") == 0 ? 1e-3 : strcmp(t->unit, "us") == 0 ? 1e3 : 1;
 		/* the comparison is in ms: scale both the same way */

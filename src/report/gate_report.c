@@ -88,7 +88,7 @@ term_message(const br_gate_term *t, const br_gate_outcome *oc, char *buf, size_t
 		return;
 	}
 	br_gate_format_value(t, oc->value, v, sizeof v);
-	br_gate_format_value(t, t->limit, lim, sizeof lim);
+	br_gate_format_limit(t, oc->value, lim, sizeof lim);
 	snprintf(buf, size, "measured %s%s%s%s%s, limit %s %s", oc->bound < 0 ? "at most " : oc->bound > 0 ? "at least " : "",
 	    v, oc->bound ? " (" : "", oc->bound ? oc->source : "", oc->bound ? ")" : "", br_gate_op_text(t->op), lim);
 }

@@ -336,6 +336,30 @@ test_gate_unaccounted_prompts(void **state)
 	}
 }
 
+/* The limit prints at the digits of the value beside it (twentieth
+ * breaker: "measured 210.3530184 ms, limit >= 210.353 ms" read as a pass);
+ * a value the gate holds equal (within 1e-12) prints as the limit. By hand. */
+static void
+test_gate_limit_digits(void **state)
+{
+	(void)state;
+	static const struct { const char *term; double value; const char *v, *lim; } cases[] = {
+		{ "itl_p99>=210.3530185ms", 210.3530184, "210.3530184 ms", "210.3530185 ms" },
+		{ "itl_p99<=2s", 2500.0, "2.5 s", "2 s" },
+		{ "itl_median>21.472489ms", 21.472489000018, "21.4725 ms", "21.4725 ms" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		br_gate_spec s;
+		char *cause = NULL, v[48], lim[48];
+		assert_int_equal(br_gate_parse(cases[i].term, &s, &cause), 0);
+		br_gate_format_value(&s.terms[0], cases[i].value, v, sizeof v);
+		br_gate_format_limit(&s.terms[0], cases[i].value, lim, sizeof lim);
+		if (strcmp(v, cases[i].v) != 0 || strcmp(lim, cases[i].lim) != 0)
+			fail_msg("%s: value '%s' limit '%s', expected '%s' '%s'", cases[i].term, v, lim, cases[i].v,
+			    cases[i].lim);
+	}
+}
+
 int
 main(void)
 {
@@ -347,6 +371,7 @@ main(void)
 		cmocka_unit_test(test_gate_percentile_bounds),
 		cmocka_unit_test(test_gate_one_token_outputs),
 		cmocka_unit_test(test_gate_unaccounted_prompts),
+		cmocka_unit_test(test_gate_limit_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
