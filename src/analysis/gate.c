@@ -285,11 +285,22 @@ latency_value(const br_gate_term *t, const br_analysis *a, br_gate_outcome *o)
 	}
 	if (!br_isnum(v)) {
 		int sglang = b->backend != NULL && strncmp(b->backend, "sglang", 6) == 0;
-		snprintf(o->why_unknown, sizeof o->why_unknown, sglang ?
-		    "the bench file has no per-request %s values (sglang.bench_serving --output-details) and "
-		    "does not state this statistic" :
-		    "the bench file has no per-request %s array (--save-detailed) and does not state this "
-		    "statistic (--metric-percentiles)", name);
+		/* a metric the file states nothing of is missing from vllm bench
+		 * serve's --percentile-metrics; a percentile of one it lists, from
+		 * --metric-percentiles (twentieth breaker: e2el_mean pointed at the
+		 * second when the file had no e2el statistic at all) */
+		int listed = br_isnum(br_bench_file_stat(b, name, "mean", NAN)) ||
+		    br_isnum(br_bench_file_stat(b, name, "median", NAN));
+		if (sglang)
+			snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s values "
+			    "(sglang.bench_serving --output-details) and does not state this statistic", name);
+		else if (!listed)
+			snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s array "
+			    "(--save-detailed) and no %s statistic at all (add %s to --percentile-metrics)", name, name,
+			    name);
+		else
+			snprintf(o->why_unknown, sizeof o->why_unknown, "the bench file has no per-request %s array "
+			    "(--save-detailed) and does not state this statistic (--metric-percentiles)", name);
 		return NAN;
 	}
 	snprintf(o->source, sizeof o->source, "the file's statistics");

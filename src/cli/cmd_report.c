@@ -450,7 +450,7 @@ gate_all(const report_opts *o, const br_run *run, const br_analysis *a, br_gate_
 		br_analysis ai;
 		br_analyze(&one, &ai);
 		br_gate_evaluate(&o->gate, &ai, &gates[i]);
-		for (size_t k = 0; k < o->gate.n; k++)
+		for (size_t k = 0; k < o->gate.n && run->metrics != NULL; k++)   /* no metrics: the reason stands */
 			if (gates[i].terms[k].status == BR_GATE_UNKNOWN &&
 			    o->gate.terms[k].quantity == BR_GATE_PREEMPTIONS)
 				snprintf(gates[i].terms[k].why_unknown, sizeof gates[i].terms[k].why_unknown,
