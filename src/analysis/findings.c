@@ -569,6 +569,13 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		int no_preemption = num(x->preemptions) && x->preemptions == 0 && !a->preemptions.count_lower_bound;
 		if (no_preemption && a->latency.stall_event_first_tokens > 0)
 			add(f, "engine_stall_prefill", BR_SEV_INFO, BR_FINDING);
+		else if (no_preemption && a->latency.itl_stalls_known && a->latency.itl_stalls >= 10)
+			/* one of many such gaps and no preemption: the rhythm of prompt
+			 * chunks sharing the steps (a prompt longer than the token budget
+			 * takes several steps, its middle ones give no first token),
+			 * not an event (twentieth breaker: "a pause of the server" for
+			 * one of 512 alike gaps at C = 4 with 6,144-token prompts) */
+			add(f, "engine_stall_chunks", BR_SEV_INFO, BR_FINDING);
 		else
 			add(f, "engine_stall", BR_SEV_NOTICE, BR_FINDING);
 	}

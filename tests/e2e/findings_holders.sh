@@ -59,4 +59,24 @@ PYEOF
 check "rate 8: numpy says decode 20%+ beyond its median steps and preemptions ($(cat "$tmp/rate8.truth"))" [ "$(cat "$tmp/rate8.truth")" = "1 1" ]
 check "rate 8: prefill and recompute share the decode steps, not 'not the KV cache' ($(ids rate8))" bash -c "
   grep -q 'Decode shares its steps with prefill and recompute' '$tmp/rate8.txt' && ! grep -q 'not the KV cache, sets the pace' '$tmp/rate8.txt'"
+# round 1 at C = 4, 32 prompts: 6,144-token prompts take three 2,048-token
+# chunks, and the steps carrying them are the gaps above the stall threshold,
+# many of them, no preemption: a rhythm of chunked prefill, not "a pause of
+# the server" (twentieth breaker). Truth: numpy counts the gaps above the
+# threshold the summary states, and the series' preemption counter stays 0.
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["max_concurrency"]=4; c["workload"]["num_prompts"]=32; json.dump(c,open(sys.argv[2],"w"))' "$C/round1.json" "$tmp/c4.json"
+report c4 "$tmp/c4.json"
+"$PY" - "$tmp/c4/stress.json" "$tmp/c4-report/summary.json" "$tmp/c4/metrics.csv" > "$tmp/c4.truth" <<'PYEOF'
+import json, sys, csv
+import numpy as np
+d = json.load(open(sys.argv[1])); s = json.load(open(sys.argv[2]))
+thr = s["latency"]["itl_stall_threshold_ms"]
+gaps = np.concatenate([np.array(g) * 1000 for g, e in zip(d["itls"], d["errors"]) if not e])
+pre = [float(r["vllm:num_preemptions_total"]) for r in csv.DictReader(open(sys.argv[3]))]
+print("%d %d %d" % ((gaps > thr).sum(), s["latency"]["itl_stalls"], max(pre) - min(pre)))
+PYEOF
+read -r n_np n_sum n_pre < "$tmp/c4.truth"
+check "C = 4: numpy's $n_np gaps above the threshold = the summary's $n_sum, >= 10, no preemption ($n_pre)" [ "$n_np" = "$n_sum" -a "$n_np" -ge 10 -a "$n_pre" = 0 ]
+check "C = 4: the stalls are chunked prefill's rhythm, not an engine pause ($(ids c4))" bash -c "
+  grep -q 'a rhythm, not an event' '$tmp/c4.txt' && ! grep -q 'a pause of the server' '$tmp/c4.txt'"
 finish
