@@ -239,7 +239,7 @@ test_phrases(void **state)
 	char dir[] = "/tmp/br_phr_XXXXXX";
 	assert_non_null(mkdtemp(dir));
 	write_file(dir, "report.en.json", "{\"k\": \"source: {src}\"}");
-	write_file(dir, "report.zh.json", "{\"k\": \"来源：{src}\"}");
+	write_file(dir, "report.zh.json", "{\"k\": \"来源：{src}\", \"sp\": \"按 {w} 选出，在 {n} 秒 内完成，共 {n} 条\"}");
 	write_file(dir, "phrases.zh.json",
 	    "{\"the server log\": \"服务端日志\",\n"
 	    " \"server log\": \"日志\",\n"
@@ -303,6 +303,13 @@ test_phrases(void **state)
 	char *filled = br_template_fill(t, "k", s);
 	assert_string_equal(filled, "来源：日志");
 	free(filled);
+	/* a space between two CJK characters goes (a hole spaced for a number
+	 * filled with Chinese words: nineteenth breaker); beside digits it stays */
+	json_t *sp = json_pack("{s:s, s:i}", "w", "抢占次数最多", "n", 42);
+	filled = br_template_fill(t, "sp", sp);
+	assert_string_equal(filled, "按抢占次数最多选出，在 42 秒内完成，共 42 条");
+	free(filled);
+	json_decref(sp);
 	br_template_free(t);
 	/* English loads no phrases */
 	t = br_template_load(en, &cause);
