@@ -836,6 +836,15 @@ test_invisible_boundaries(void **state)
 	assert_false(has(&f, "preemptions_invisible_p99"));
 	f.a.latency.m[BR_ITL].count = 10001;
 	assert_true(has(&f, "preemptions_invisible_p99"));
+	/* 201 stalls for 100 preemptions: over twice as many, most are prefill
+	 * steps and the sentence says so (twentieth breaker); 200: as before */
+	f.a.latency.itl_stalls_known = 1;
+	f.a.latency.itl_stalls = 200;
+	assert_true(has(&f, "preemptions_invisible_p99"));
+	f.a.latency.itl_stalls = 201;
+	assert_true(has(&f, "preemptions_invisible_p99_prefill"));
+	assert_false(has(&f, "preemptions_invisible_p99"));
+	f.a.latency.itl_stalls_known = 0;
 	/* zero preemptions: nothing to hide */
 	f.a.preemptions.n_preemptions = 0;
 	assert_false(has(&f, "preemptions_invisible_p99"));
