@@ -110,6 +110,13 @@ check "... summary: 2 runs, 1 failed, crashed listed" [ "$(jget "$tmp/camp3-out/
 check "... a JUnit suite for it" "$PY" -c "
 import xml.etree.ElementTree as ET
 assert len(ET.parse('$tmp/c3.xml').getroot().findall('testsuite')) == 2"
+# beside it, a folder holding only that file's newest result (the same
+# date and timings): not a copy of the two-result folder, whose failing
+# older result stays gated (twentieth breaker: skipped as a copy, exit 0)
+mkdir -p "$tmp/camp4/newest"; cp -r "$tmp/multi" "$tmp/camp4/multi"; rm -rf "$tmp/camp4/multi/report"
+tail -n 1 "$tmp/multi/results.jsonl" > "$tmp/camp4/newest/stress.json"
+"$BIN" "$tmp/camp4" -o "$tmp/camp4-out" --quiet --fail-on 'ttft_p99<=1s' 2> "$tmp/c4.err"; rc=$?
+check "a two-result folder beside its newest result alone: exit 1 (got $rc), multi#1 gated" bash -c "[ $rc -eq 1 ] && grep -q 'gate: multi#1: FAIL' '$tmp/c4.err'"
 # the same file inside a campaign: its older result is gated too
 mkdir -p "$tmp/camp2"; cp -r "$tmp/multi" "$tmp/camp2/multi"; rm -rf "$tmp/camp2/multi/report" 2>/dev/null
 cp -r "$SRC/fixtures/runs/tiny" "$tmp/camp2/tiny"; rm -rf "$tmp/camp2/tiny/report"
@@ -118,8 +125,8 @@ check "campaign with a several-result run: exit 1 (got $rc), the older result na
 check "campaign: 1 of 2 runs fails" [ "$(jget "$tmp/camp2-out/summary.json" campaign.gate.n_runs_failed)" = 1 ]
 # the campaign PDF states the gate on its first page, one row per failed term, the older result by name
 pdftotext -l 1 "$tmp/camp2-out/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/c2p1.txt"
-check "campaign PDF page 1: the gate failed (tiny is a copy of multi's newest result, so one run)" \
-	grep -qF "The campaign fails the CI gate given with --fail-on (ttft_p99<=1s): a term fails in 1 of its 1 run" "$tmp/c2p1.txt"
+check "campaign PDF page 1: the gate failed (tiny equals multi's newest result only: not a copy of the two-result file, two runs)" \
+	grep -qF "The campaign fails the CI gate given with --fail-on (ttft_p99<=1s): a term fails in 1 of its 2 runs" "$tmp/c2p1.txt"
 check "campaign PDF page 1: the failing older result's row" grep -qE "multi#1 ttft_p99<=1s [0-9.]+ s FAIL" "$tmp/c2p1.txt"
 
 # no per-request arrays: the file's statistics; p50 is its median_ttft_ms (346.594 ms, the file's value)
