@@ -103,6 +103,11 @@ typedef struct br_run_opts {
 	const char *meta_path;
 } br_run_opts;
 
+/* br_run_input_name: 1 when a file of that name is an input the run
+ * folder's reader takes (stress.json, metrics.csv, server.log, run.json,
+ * slots.jsonl, *.prom), else 0. */
+int br_run_input_name(const char *name);
+
 /*
  * br_run_load: discover and parse the inputs of run folder `dir`.
  * Returns 0, or -1 with *cause (file:line:col for bad input; "DIR: no bench

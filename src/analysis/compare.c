@@ -12,6 +12,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/compare.h"
+#include "benchreport/knee.h"
 #include "benchreport/model.h"
 
 /* Keys, units, display decimals, reference-table membership. */
@@ -755,7 +756,8 @@ arrivals(const br_analysis *a, const br_analysis *b, br_cmp_pair_result *out)
 	out->sent_rps_b = br_bench_sent_rps(y);
 	out->achieved_rps_a = br_isnum(x->duration_s) && x->duration_s > 0 ? x->completed / x->duration_s : NAN;
 	out->achieved_rps_b = br_isnum(y->duration_s) && y->duration_s > 0 ? y->completed / y->duration_s : NAN;
-	int kept = out->achieved_rps_a >= 0.95 * out->sent_rps_a && out->achieved_rps_b >= 0.95 * out->sent_rps_b;
+	int kept = out->achieved_rps_a >= BR_KNEE_KEEPUP_FRAC * out->sent_rps_a &&
+	    out->achieved_rps_b >= BR_KNEE_KEEPUP_FRAC * out->sent_rps_b;
 	out->arrivals_set_throughput = kept && fabs(out->sent_rps_b / out->sent_rps_a - 1) >= 0.02;
 }
 

@@ -1601,7 +1601,7 @@ split_servers(br_knee_result *out)
 	free(base);
 }
 
-/* free_point: strings of one point. *//* free_point: strings of one point. */
+/* free_point: strings of one point. */
 static void
 free_point(br_knee_point *p)
 {

@@ -325,29 +325,22 @@ load_plan(br_campaign *c, const char *dir, char **cause)
 	return rc;
 }
 
-/* looks_like_run: 1 when folder p holds what a run's server side leaves
- * (server.log, metrics.csv, a metrics/ folder, run.json, a *.prom file). */
+/* looks_like_run: 1 when folder p holds what a run's server side leaves:
+ * an input file of a run folder (br_run_input_name: server.log,
+ * metrics.csv, run.json, slots.jsonl, a *.prom) or a metrics/ folder. */
 static int
 looks_like_run(const char *p)
 {
-	static const char *const names[] = { "server.log", "metrics.csv", "metrics", "run.json", NULL };
-	for (size_t i = 0; names[i]; i++) {
-		char *f = br_path_join(p, names[i]);
-		int ok = br_is_file(f) || br_is_dir(f);
-		free(f);
-		if (ok)
-			return 1;
-	}
-	DIR *d = opendir(p);
-	int prom = 0;
+	char *m = br_path_join(p, "metrics");
+	int found = br_is_dir(m);
+	free(m);
+	DIR *d = found ? NULL : opendir(p);
 	struct dirent *e;
-	while (d != NULL && !prom && (e = readdir(d)) != NULL) {
-		size_t n = strlen(e->d_name);
-		prom = n > 5 && strcmp(e->d_name + n - 5, ".prom") == 0;
-	}
+	while (d != NULL && !found && (e = readdir(d)) != NULL)
+		found = br_run_input_name(e->d_name);
 	if (d != NULL)
 		closedir(d);
-	return prom;
+	return found;
 }
 
 int

@@ -52,10 +52,9 @@ link_nowhere(const char *path, const char *expected)
 
 static void name_list_free(name_list *l);
 
-/* is_input_name: a file name the run folder's reader takes as an input
- * (the bench result, metrics, log, labels, /slots snapshots). */
-static int
-is_input_name(const char *n)
+/* br_run_input_name: see run.h. */
+int
+br_run_input_name(const char *n)
 {
 	static const char *const exact[] = { "stress.json", "metrics.csv", "server.log", "run.json", "slots.jsonl" };
 	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
@@ -86,7 +85,7 @@ list_files(const char *dir, name_list *out, char **cause)
 		int is_file = br_is_file(p);
 		/* a link to a file that is gone: an input the user meant to give,
 		 * not an absent one ("no server metrics" would be false) */
-		if (!is_file && is_input_name(e->d_name) && (*cause = link_nowhere(p, "the file it names, or no link")) != NULL) {
+		if (!is_file && br_run_input_name(e->d_name) && (*cause = link_nowhere(p, "the file it names, or no link")) != NULL) {
 			free(p);
 			closedir(d);
 			name_list_free(out);
