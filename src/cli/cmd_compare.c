@@ -177,7 +177,8 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		    verdict_says && hw->len ? hw->str : "", verdict_says && hw->len ? " not stated)" : "");
 		g_string_free(hw, TRUE);
 		if (in->same_bench_only)
-			printf("  note: A and B hold one bench result: client-side numbers are equal by construction; "
+			printf("  note: A and B hold one bench result (one result placed twice, or a setting that did not "
+			    "bind): client-side numbers are equal and tell nothing of the change; "
 			    "only the server files differ\n");
 		static const char *const keys[] = { "kv_pool_tokens", "running_mean", "output_throughput_tps",
 			"duration_s", "ttft_p50_s", "e2el_p50_s", "preemptions", "waiting_mean" };
@@ -310,7 +311,7 @@ compare_rest(const char *const args[2], int same, br_outdir *od, int quiet, cons
 		int copy = same ? 0 : br_run_same_bench(&s[0].run, &s[1].run);
 		if (copy && server_files_differ(&s[0].run, &s[1].run)) {
 			/* one bench result beside two servers' files: not a copy of a
-			 * run; the client-side numbers are equal by construction */
+			 * run; its client-side numbers are equal and say nothing of the change */
 			in.same_bench_only = 1;
 			copy = 0;
 		}
