@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config
       libjansson-dev libcairo2-dev libpng-dev libpango1.0-dev libhpdf-dev libglib2.0-dev nettle-dev
-      libcmocka-dev libcurl4-openssl-dev libfast-float-dev libfribidi-dev fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei python3-fonttools poppler-utils qpdf python3-numpy time
+      libcmocka-dev libcurl4-openssl-dev libfast-float-dev libfribidi-dev fonts-dejavu-core fonts-arphic-uming fonts-wqy-microhei python3-fonttools poppler-utils qpdf python3-numpy time valgrind
       clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -362,6 +362,7 @@ add_ref(br_chart *c, int vertical, int side, double v, const char *label, int co
 		return NULL;
 	c->refs = br_xrealloc(c->refs, (c->n_refs + 1) * sizeof *c->refs);
 	br_refline *r = &c->refs[c->n_refs++];
+	memset(r, 0, sizeof *r);   /* label_left and later fields: 0, not the heap's leftovers */
 	r->vertical = vertical;
 	r->side = side;
 	r->value = v;
