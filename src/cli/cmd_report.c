@@ -241,8 +241,12 @@ progress(const report_opts *o, const char *step)
 				rss_kb = strtol(line + 6, NULL, 10);
 		if (st)
 			fclose(st);
-		fprintf(stderr, "benchreport: timing %.3f s (RSS %ld MB, peak %ld MB): %s\n", el, rss_kb / 1024,
-		    hwm_kb / 1024, step);
+		struct timespec cpu, main_cpu;   /* the process's CPU time, and this (main) thread's */
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &main_cpu);
+		fprintf(stderr, "benchreport: timing %.3f s, CPU %.3f s (main thread %.3f s) (RSS %ld MB, peak %ld MB): %s\n",
+		    el, (double)cpu.tv_sec + (double)cpu.tv_nsec * 1e-9,
+		    (double)main_cpu.tv_sec + (double)main_cpu.tv_nsec * 1e-9, rss_kb / 1024, hwm_kb / 1024, step);
 		return;
 	}
 	if (o->quiet || o->json || !isatty(2) || el < 1.0)

@@ -6,6 +6,7 @@
 #include "render/figure_io.h"
 
 #include <errno.h>
+#include <time.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -309,6 +310,7 @@ static GThread *fig_threads[FIG_WORKERS];
 static int fig_n_threads;
 static unsigned fig_pending;
 static char *fig_failure;   /* the first failure since the last br_fig_wait */
+static int fig_timing;      /* BR_TIMING set: each file's CPU time on stderr (bench/) */
 
 /* The calling worker's pixel buffer and its size (bytes); NULL on a thread
  * that is not a figure worker (its buffer is allocated per figure). */
@@ -462,7 +464,13 @@ run_job(fig_job *j)
 {
 	char *cause = NULL;
 	fig_files *f = j->files;
+	struct timespec c0, c1;   /* this thread's CPU time, for BR_TIMING */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	int rc = j->svg ? write_svg(j->dr, f->svg, &cause) : write_png(j->dr, f->png, &cause);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	if (fig_timing)
+		fprintf(stderr, "benchreport: timing figure file %s: CPU %.1f ms\n", j->svg ? f->svg : f->png,
+		    (double)(c1.tv_sec - c0.tv_sec) * 1e3 + (double)(c1.tv_nsec - c0.tv_nsec) * 1e-6);
 	if (rc != 0)
 		g_atomic_int_set(&f->failed, 1);
 	free(j);
@@ -532,6 +540,10 @@ static void
 fig_start(void)
 {
 	g_mutex_lock(&fig_mu);
+	if (fig_queue == NULL) {
+		const char *t = getenv("BR_TIMING");
+		fig_timing = t != NULL && *t != '\0';
+	}
 	if (fig_queue == NULL && g_get_num_processors() > 1) {
 		fig_queue = g_async_queue_new();
 		for (int i = 0; i < FIG_WORKERS; i++) {
