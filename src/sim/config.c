@@ -333,7 +333,7 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		goto out;
 
 	/* gpu */
-	static const char *const k_gpu[] = { "kv_pool_tokens", "kv_pool_gib", "fixed_s",
+	static const char *const k_gpu[] = { "kv_pool_tokens", "kv_pool_gib", "kv_pool_from_arg", "fixed_s",
 		"per_prefill_token_s", "per_decode_token_s", "per_context_token_s", NULL };
 	if (check_keys(gpu, k_gpu, path, "gpu", cause) < 0)
 		goto out;
@@ -389,6 +389,8 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 		    "scheduler.max_model_len %d tokens", cfg->kv_pool_tokens, cfg->max_model_len);
 		goto out;
 	}
+	if (get_bool(gpu, "kv_pool_from_arg", 0, &cfg->kv_pool_from_arg, path, "gpu", cause) < 0)
+		goto out;
 	if (get_num(gpu, "fixed_s", NAN, 0, 0, 100, 0, &cfg->fixed_s, path, "gpu", cause) < 0 ||
 	    get_num(gpu, "per_prefill_token_s", NAN, 0, 0, 10, 0, &cfg->per_prefill_token_s, path, "gpu", cause) < 0 ||
 	    get_num(gpu, "per_decode_token_s", NAN, 0, 0, 10, 0, &cfg->per_decode_token_s, path, "gpu", cause) < 0 ||
@@ -516,6 +518,11 @@ br_sim_config_load(const char *path, br_sim_config *cfg, char **cause)
 	if (get_str(server, "engine_version", cfg->engine == BR_ENGINE_SGLANG ? "0.5.4" : "5489",
 	    &cfg->engine_version, path, "server", cause) < 0)
 		goto out;
+	if (cfg->engine == BR_ENGINE_LLAMACPP && cfg->kv_pool_from_arg) {
+		fail(cause, path, "gpu", "kv_pool_from_arg", "applies to engines \"vllm\" and \"sglang\": "
+		    "llama-server's pool is always its -c argument (the log's n_ctx); remove the key");
+		goto out;
+	}
 	if (cfg->engine == BR_ENGINE_LLAMACPP) {
 		/* a slot server: each of the max_num_seqs slots owns its share of the cache
 		 * and a request holds its slot, and its whole context, until it finishes */

@@ -32,6 +32,9 @@ typedef struct br_sim_config {
 	/* gpu */
 	double kv_pool_tokens;       /* a multiple of block_size */
 	double kv_pool_gib;          /* as the log prints it */
+	int kv_pool_from_arg;        /* 1: the log's arguments set the pool (vLLM 'kv_cache_memory_bytes'
+	                                = P · kv_bytes_per_token, SGLang max_total_tokens = P); 0: start-up
+	                                memory profiling sized it, no argument names it */
 	double fixed_s, per_prefill_token_s, per_decode_token_s, per_context_token_s;
 	/* scheduler */
 	int max_num_seqs;

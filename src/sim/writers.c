@@ -541,6 +541,8 @@ write_log(const struct br_sim_run *run, FILE *fp)
 		fprintf(fp, ", 'enable_chunked_prefill': False");
 	if (!c->async_scheduling)
 		fprintf(fp, ", 'async_scheduling': False");
+	if (c->kv_pool_from_arg)   /* --kv-cache-memory-bytes: the pool is exactly P tokens */
+		fprintf(fp, ", 'kv_cache_memory_bytes': %.0f", c->kv_pool_tokens * c->kv_bytes_per_token);
 	fprintf(fp, ", 'enable_prefix_caching': False, 'enable_mfu_metrics': True}\n");
 	stamp(c, t0 + 0.1 * c->server_startup_s, ts, sizeof ts);
 	fprintf(fp, "%s %s [core.py:93] Initializing a V1 LLM engine (v%s) with config: model='%s', "

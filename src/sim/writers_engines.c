@@ -80,15 +80,18 @@ br_sim_write_log_sglang(const struct br_sim_run *run, FILE *fp)
 	char ts[48];
 	double t0 = -c->server_startup_s;
 	sg_stamp(c, t0, ts, sizeof ts);
+	char max_total[32] = "None";   /* --max-total-tokens sets the pool (gpu.kv_pool_from_arg) */
+	if (c->kv_pool_from_arg)
+		snprintf(max_total, sizeof max_total, "%.0f", c->kv_pool_tokens);
 	/* ServerArgs prints every argument (a subset here, in SGLang's repr:
 	 * quoted strings, None, True, lists); random_seed is drawn at each start */
 	fprintf(fp, "%s server_args=ServerArgs(model_path='%s', tokenizer_path='%s', tokenizer_mode='auto', "
 	    "served_model_name='%s', context_length=%d, kv_cache_dtype='auto', mem_fraction_static=None, "
-	    "max_running_requests=%d, max_total_tokens=None, chunked_prefill_size=%d, max_prefill_tokens=16384, "
+	    "max_running_requests=%d, max_total_tokens=%s, chunked_prefill_size=%d, max_prefill_tokens=16384, "
 	    "schedule_policy='fcfs', schedule_conservativeness=1.0, page_size=1, tp_size=1, dp_size=1, "
 	    "random_seed=%llu, cuda_graph_bs=None, lora_paths=None, enable_metrics=True, "
 	    "json_model_override_args='{}', disable_radix_cache=False)\n", ts,
-	    c->model_name, c->model_name, c->model_name, c->max_model_len, c->max_num_seqs,
+	    c->model_name, c->model_name, c->model_name, c->max_model_len, c->max_num_seqs, max_total,
 	    c->chunked_prefill ? c->max_num_batched_tokens : -1,
 	    (unsigned long long)((c->seed * 2654435761u) % (1u << 30)));
 	sg_stamp(c, t0 + 0.6 * c->server_startup_s, ts, sizeof ts);
