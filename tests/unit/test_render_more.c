@@ -317,7 +317,7 @@ test_run_figs(void **state)
 	g = find_fig(figs, n, "fig4-preemption-loop");
 	check_files(g, W_PX, H_PX);
 	assert_non_null(strstr(g->caption, "0 to 140 s"));
-	assert_non_null(strstr(g->caption, "99.50 %"));
+	assert_non_null(strstr(g->caption, "99.50%"));
 	csv = slurp(g->csv_path);
 	assert_int_equal(count_lines(csv), 1 + 141);
 	double sum = 0;
@@ -610,7 +610,7 @@ test_campaign_figs(void **state)
 	free(csv);
 
 	/* fig8: 5 calibration rows + the focus row; values from numpy (cfixture_init) */
-	assert_non_null(strstr(figs[3].caption, "+20.7 %"));
+	assert_non_null(strstr(figs[3].caption, "+20.7%"));
 	assert_non_null(strstr(figs[3].caption, "R² = 0.999"));
 	csv = slurp(figs[3].csv_path);
 	assert_int_equal(count_lines(csv), 1 + NCAL + 1);
@@ -633,7 +633,7 @@ test_campaign_figs(void **state)
 	f.an[0].flops.excess_frac = 0.266;
 	assert_int_equal(br_render_campaign_figures(&f.c, g_tmpl, dir, &figs, &n, &cause), 0);
 	assert_int_equal(br_render_wait(&cause), 0);   /* PNG and SVG finished by the writer threads */
-	assert_non_null(strstr(find_fig(figs, n, "fig8-flops-calibration")->caption, "+26.6 %"));
+	assert_non_null(strstr(find_fig(figs, n, "fig8-flops-calibration")->caption, "+26.6%"));
 	br_figures_free(figs, n);
 	rm_tmp(dir);
 }
