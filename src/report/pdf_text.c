@@ -365,6 +365,35 @@ glued(const ch *c, size_t j, size_t e)
 	return k - (j + 1) <= 6 || is_cjk(after);
 }
 
+/*
+ * short_group_start: a break between CJK characters at `at` that falls
+ * inside a short bracketed group ("64（峰|值 14）": at most 8 characters from
+ * its opening to its closing bracket) moves before the group's opening
+ * bracket, when the line up to there is at least 40% of max_pt: a card
+ * read "（峰" then "值 14）" (nineteenth breaker). Returns the break to take
+ * (`at` itself when the rule does not apply).
+ */
+static size_t
+short_group_start(const ch *c, size_t start, size_t at, size_t e, double max_pt)
+{
+	size_t ob = at;
+	while (ob > start && at - ob < 8 && c[ob - 1].cp != 0xFF08 && c[ob - 1].cp != '(' &&
+	    c[ob - 1].cp != 0xFF09 && c[ob - 1].cp != ')')
+		ob--;
+	if (ob == start || (c[ob - 1].cp != 0xFF08 && c[ob - 1].cp != '('))
+		return at;
+	ob--;   /* the opening bracket */
+	size_t cb = at;
+	while (cb < e && cb - ob <= 8 && c[cb].cp != 0xFF09 && c[cb].cp != ')')
+		cb++;
+	if (cb >= e || cb - ob > 8 || ob == start)
+		return at;
+	double w = 0;
+	for (size_t k = start; k < ob; k++)
+		w += c[k].w;
+	return w >= 0.4 * max_pt ? ob : at;
+}
+
 /* br_text_break: greedy breaking, see pdf_text.h. */
 size_t
 br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double max_pt, br_line **lines_out)
@@ -454,6 +483,8 @@ br_text_break(HPDF_Font font, HPDF_Font alt, double size, const char *s, double 
 			} else {
 				end = next = j;         /* break a long word by character */
 			}
+			if (end == brk && !brk_soft && end == next)
+				end = next = short_group_start(c, start, end, e, max_pt);
 			push_line(&lines, &n_lines, &cap, c, start, end, c[start].off);
 			while (next < e && c[next].cp == ' ')
 				next++;

@@ -495,6 +495,25 @@ test_line_breaker(void **state)
 		assert_memory_equal(s + l[1].off, "和。", 6);
 		free(l);
 		free(s);
+		/* a short bracketed group moves down whole when the line keeps at
+		 * least 40% (nineteenth breaker: a card read "（峰" / "值 14）"):
+		 * 65 pt holds 6 full-width characters (10 pt each, 60 pt), so the
+		 * greedy break falls between 峰 and 值; the 40 pt before "（" are
+		 * 62% of the line, so "（峰值）" goes down whole */
+		s = br_text_clean("一二三四（峰值）");
+		n = br_text_break(f, alt, 10, s, 65, &l);
+		assert_int_equal(n, 2);
+		assert_int_equal(l[0].len, 12);            /* 一二三四 */
+		assert_int_equal(l[1].len, 12);            /* （峰值） */
+		free(l);
+		free(s);
+		/* 10 pt before the bracket are 29% of a 35 pt line: the break stays */
+		s = br_text_clean("一（峰值）");
+		n = br_text_break(f, alt, 10, s, 35, &l);
+		assert_int_equal(n, 2);
+		assert_int_equal(l[0].len, 9);             /* 一（峰 */
+		free(l);
+		free(s);
 	} else {
 		fprintf(stderr, "note: %s absent; CJK fallback not checked\n", uming);
 	}
