@@ -1539,8 +1539,11 @@ budget_section(ctx *c)
 		para(c, "budget.negative");
 	else if (isfinite(b->decode_frac) && b->decode_frac > 1.0)
 		para(c, "budget.decode_over");   /* one estimate alone above the run: its inputs disagree */
-	if (b->prefill_missing || b->recompute_missing)
-		note(c, "budget.part_missing");
+	if (b->prefill_missing && b->recompute_missing)   /* one sentence for a shared reason */
+		note(c, strcmp(b->prefill_missing, b->recompute_missing) == 0 ? "budget.part_missing_both" :
+		    "budget.part_missing");
+	else if (b->prefill_missing || b->recompute_missing)
+		note(c, b->prefill_missing ? "budget.part_missing_prefill" : "budget.part_missing_recompute");
 	figure(c, "fig9-budget", NULL);
 	if (isfinite(b->decode_stolen_s)) {
 		/* with preemptions a request's own wait after its eviction is in

@@ -28,6 +28,13 @@ check "KV pool 86864 tokens from the simulated log" [ "$(jget "$s" capacity.kv_p
 # oversubscription = 64 * 8192 / 86864 = 6.0357 (DESIGN.md §6 "6.0x")
 check "oversubscription 6.04" near "$(jget "$s" capacity.oversubscription)" 6.035734020998342 1e-9
 check "preemptions in the series = simulator truth" [ "$(jget "$s" residency.preemptions)" = "$(truth preemptions)" ]
+# a single run has no FLOPs calibration: the budget names both missing parts
+# once, with their one reason (was "prefill (needs the FLOPs ledger
+# (calibration and FLOPs counter)), recompute (needs ...)": nineteenth breaker)
+check "budget: both parts missing for one reason" [ "$(jget "$s" budget.prefill_missing)" = "$(jget "$s" budget.recompute_missing)" ]
+pdftotext "$tmp/r1/report/report.pdf" - | tr -s ' \n' '  ' > "$tmp/r1.txt"
+check "PDF: 'Not computed: prefill and recompute; each needs the FLOPs ledger (calibration and FLOPs counter).'" \
+	grep -qF "Not computed: prefill and recompute; each needs the FLOPs ledger (calibration and FLOPs counter)." "$tmp/r1.txt"
 check "ledger: all agree" [ "$(jget "$s" ledger.n_disagree)" = 0 ]
 check "mean running within 15% of 11.17" near "$(jget "$s" residency.running_mean)" 11.17 0.15
 check "no latency mismatch against the file" [ "$(jget "$s" latency.n_mismatches)" = 0 ]
