@@ -332,7 +332,8 @@ check_brackets(br_run *r)
  *     counter deltas, residency and preemptions would describe that part
  *     as the whole;
  *   - idle at both ends, its busy span plus two steps is under 75% of the
- *     bench's duration: a shorter load than this run;
+ *     bench's duration: a shorter load than this run; for a closed loop
+ *     without failures, under 90% of it less 5 s;
  *   - no sample shows a request in the server (or none holds a value)
  *     while the bench completed requests over three sampling steps or more.
  * A series that begins or ends busy but covers 90% or more is kept: *cut
@@ -393,6 +394,21 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		return br_xasprintf("its busy samples span %.0f s (%s to %s UTC), idle before and after, but the bench "
 		    "ran %.1f s: it records a shorter load than this run (another run's, such as a neighbouring "
 		    "sweep point's)", span, utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, dur);
+	/* a closed loop (max_concurrency, every request sent at once) keeps
+	 * requests in the server from its first request to its last answer:
+	 * the whole duration but a frontend time at each end. A series idle
+	 * at both ends whose busy span falls clearly short of that is another
+	 * run's (twenty-first breaker: round 2's 481 s beside round 1's 593.9 s
+	 * bench, 81%, passed the 75% rule; simulated and real closed loops span
+	 * 95.5-115% of their duration). Failed requests may end without
+	 * reaching the engine, so a run with failures is left to the 75% rule. */
+	int closed = br_isnum(b->max_concurrency) && b->max_concurrency > 0 && isinf(b->request_rate_rps) &&
+	    br_isnum(b->failed) && b->failed == 0;
+	if (!cs && !ce && closed && span + 2 * step + 5 < 0.9 * dur)
+		return br_xasprintf("its busy samples span %.0f s (%s to %s UTC), idle before and after, but the bench's "
+		    "closed loop (max_concurrency %.0f, every request sent at once) kept requests in the server for "
+		    "its whole %.1f s run: it records a shorter load than this run (another run's)", span,
+		    utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, b->max_concurrency, dur);
 	*cut = (cs ? 1 : 0) | (ce ? 2 : 0);
 	if (cs)
 		br_run_add_warning(r, "the metrics series: its first sample (%s UTC) already shows %.0f requests "
@@ -759,6 +775,80 @@ set_aside_other_model(br_run *r, const names *bench, const names *mm)
 	drop_metrics(r);
 }
 
+/* cmp_double_asc: qsort order of doubles (no NaN here). */
+static int
+cmp_double_asc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * log_busy_short: a closed-loop bench without failures keeps requests in
+ * the server for its whole duration (series_misfit). When the periodic
+ * "Running: N reqs, Waiting: M reqs" lines after the log's last start-up
+ * hold at least 3 busy lines and even their longest busy period (lines
+ * with requests, split at an idle line or a gap of over 3.5 logging
+ * intervals) plus two intervals and 5 s falls under 90% of a bench of 60 s
+ * or more, the log saw another, shorter load: the reason (malloc'd), else
+ * NULL (twenty-first breaker: round 2's log, busy 480 s, gave its 120,064-
+ * token pool to round 1's 593.9 s bench). Logs print a line about every
+ * 10 s and none while idle in recent versions, so shorter runs are never
+ * judged.
+ */
+static char *
+log_busy_short(const br_server_log *l, const br_bench *b)
+{
+	int closed = br_isnum(b->max_concurrency) && b->max_concurrency > 0 && isinf(b->request_rate_rps) &&
+	    br_isnum(b->failed) && b->failed == 0;
+	double dur = b->duration_s;
+	if (!closed || !br_isnum(dur) || dur < 60 || l->n_stats < 3)
+		return NULL;
+	/* the logging interval: the median gap between consecutive stamped lines */
+	double *gap = br_xmalloc(l->n_stats * sizeof *gap);
+	size_t ng = 0, n_busy = 0;
+	for (size_t i = 0; i < l->n_stats; i++) {
+		const br_log_stat *s = &l->stats[i];
+		if (s->line < l->last_startup_line)
+			continue;
+		n_busy += s->running + s->waiting > 0;
+		if (i > 0 && l->stats[i - 1].line >= l->last_startup_line && isfinite(s->t_s) &&
+		    isfinite(l->stats[i - 1].t_s) && s->t_s > l->stats[i - 1].t_s)
+			gap[ng++] = s->t_s - l->stats[i - 1].t_s;
+	}
+	qsort(gap, ng, sizeof *gap, cmp_double_asc);
+	double interval = ng > 0 ? gap[ng / 2] : NAN;   /* the upper median: the interval, not a burst */
+	free(gap);
+	if (n_busy < 3 || !isfinite(interval))
+		return NULL;
+	double longest = 0, t_first = NAN, t_last = NAN, best_first = NAN, best_last = NAN;
+	for (size_t i = 0; i < l->n_stats; i++) {
+		const br_log_stat *s = &l->stats[i];
+		if (s->line < l->last_startup_line || !isfinite(s->t_s))
+			continue;
+		int busy = s->running + s->waiting > 0;
+		if (!busy || (isfinite(t_last) && s->t_s - t_last > 3.5 * interval))
+			t_first = t_last = NAN;   /* the period ends */
+		if (!busy)
+			continue;
+		if (!isfinite(t_first))
+			t_first = s->t_s;
+		t_last = s->t_s;
+		if (t_last - t_first >= longest) {
+			longest = t_last - t_first;
+			best_first = t_first;
+			best_last = t_last;
+		}
+	}
+	if (!isfinite(best_first) || longest + 2 * interval + 5 >= 0.9 * dur)
+		return NULL;
+	return br_xasprintf("its periodic lines (about every %.0f s) show the server busy for at most %.0f s at a "
+	    "stretch, but the bench's closed loop (max_concurrency %.0f, every request sent at once) kept "
+	    "requests in the server for its whole %.1f s run: the log saw another, shorter load, so its "
+	    "capacity and arguments may not be this run's server's", interval, best_last - best_first,
+	    b->max_concurrency, dur);
+}
+
 /*
  * br_run_check_provenance: see run.h.
  */
@@ -803,6 +893,16 @@ br_run_check_provenance(br_run *r)
 		    r->log->stats_epoch0_s + r->log->stats[r->log->n_stats - 1].t_s, b);
 		if (off != NULL) {
 			set_aside(r, "server log", "the server log", off);
+			drop_log(r);
+		}
+	}
+
+	/* 1b''. a vLLM log whose periodic lines show only shorter loads than a
+	 * closed-loop bench: another run's server (log_busy_short) */
+	if (r->log != NULL && r->log->engine_kind == BR_ENGINE_VLLM) {
+		char *short_why = log_busy_short(r->log, b);
+		if (short_why != NULL) {
+			set_aside(r, "server log", "the server log", short_why);
 			drop_log(r);
 		}
 	}

@@ -261,4 +261,22 @@ PYEOF
 "$BIN" "$tmp/frozen" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/frozen.err"; rc=$?
 check "a frozen idle series beside 128 completed requests: set aside" grep -q "running + waiting is 0 at every one of its [0-9]* samples, yet the bench completed 128 requests" "$tmp/frozen.err"
 check "a frozen idle series: the gate does not pass (rc $rc)" [ "$rc" -eq 1 ]
+# round 2's metrics.csv and server.log beside round 1's closed-loop bench
+# (twenty-first breaker: no warning, round 2's pool of 120,064 tokens and its
+# 36 preemptions reported as round 1's). Round 2's series is busy for 479 s
+# (1 Hz samples, idle at both ends) and its log's lines for 470 s, against a
+# closed loop of C = 64 that kept requests in the server for 593.9 s: both
+# set aside. Genuine closed loops span 95.5-115% of their duration.
+"$BIN" simulate "$SRC/fixtures/configs/round2.json" -o "$tmp/r2" > /dev/null || bad "simulate round 2"
+mkdir -p "$tmp/mix"; cp "$tmp/r1/stress.json" "$tmp/mix/"; cp "$tmp/r2/metrics.csv" "$tmp/r2/server.log" "$tmp/mix/"
+"$BIN" "$tmp/mix" -o "$tmp/mix-out" -q 2> "$tmp/mix.err"; rc=$?
+check "round 2's files beside round 1's bench: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "mix: the metrics set aside as a shorter load than the closed loop" \
+	grep -qF "metrics.csv (the server metrics) is not used: its busy samples span 479 s" "$tmp/mix-out/summary.json"
+check "mix: the log set aside, its longest busy stretch 470 s" \
+	grep -qF "server.log (the server log) is not used: its periodic lines (about every 10 s) show the server busy for at most 470 s" "$tmp/mix-out/summary.json"
+check "mix: no KV pool reported (was round 2's 120,064)" [ "$(jget "$tmp/mix-out/summary.json" capacity.kv_pool_tokens)" = null ]
+"$BIN" "$tmp/r1" -o "$tmp/r1-out" -q 2> /dev/null
+check "round 1's own files: metrics and log used (KV pool 86,864)" [ "$(jget "$tmp/r1-out/summary.json" capacity.kv_pool_tokens)" = 86864 ] && \
+	! grep -q "is not used" "$tmp/r1-out/summary.json"
 finish
