@@ -181,8 +181,8 @@ double br_bench_file_stat(const br_bench *b, const char *metric,
 /* br_bench_sent_rps: the rate the client really sent at, req/s, from the
  * per-request start times: (requests − 1) / (last start − first start). A
  * finite Poisson or gamma draw strays from the nominal request_rate (200
- * requests at 3 req/s: ±7%). NAN without start times, with fewer than 10 of
- * them, or when they span no time. */
+ * requests at 3 req/s: ±7%). NAN without per-request records or start
+ * times, with fewer than 10 of them, or when they span no time. */
 double br_bench_sent_rps(const br_bench *b);
 
 /* br_bench_set_ordinal: 1-based position of s->runs[i] in its file (the

@@ -122,6 +122,7 @@ enum {
 	D_REQUEST_TOKENS_MEAN,
 	D_IN_FLIGHT,
 	D_OPEN_LOOP_KEPT,
+	D_SENT_RPS,
 	D_KV_HELD_MAX_FRAC,
 	D_KV_HELD_MAX_TOKENS,
 	D_N
@@ -159,6 +160,7 @@ static const char *const D_KEY[D_N] = {
 	"request_tokens_mean",
 	"requests_in_flight",
 	"completed_over_offered_rate",
+	"sent_rps",
 	"kv_held_max_frac",
 	"kv_held_max_tokens",
 };
@@ -352,8 +354,13 @@ gather(const br_analysis *a, facts *x)
 	/* open loop: completions per second over the offered rate */
 	if (a->run && a->run->bench.n > 0) {
 		const br_bench *ob = &a->run->bench.runs[0];
+		/* the rate the client really sent (its start times; a finite Poisson
+		 * draw strays from request_rate: 8.07 for 8 req/s, twenty-first
+		 * breaker), else the nominal one */
+		double sent = br_bench_sent_rps(ob);
+		x->d[D_SENT_RPS] = num(sent) ? sent : num(ob->request_rate_rps) ? ob->request_rate_rps : NAN;
 		if (!num(ob->max_concurrency))
-			x->d[D_OPEN_LOOP_KEPT] = ratio(ob->request_throughput_rps, ob->request_rate_rps);
+			x->d[D_OPEN_LOOP_KEPT] = ratio(ob->request_throughput_rps, x->d[D_SENT_RPS]);
 	}
 
 	/* the most KV cache the running requests can hold (br_kv_held_max_tokens), as a share of the pool */

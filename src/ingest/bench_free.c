@@ -28,7 +28,7 @@ br_bench_sent_rps(const br_bench *b)
 {
 	double t_lo = INFINITY, t_hi = -INFINITY;
 	size_t n_st = 0;
-	for (size_t i = 0; b != NULL && i < b->n_requests; i++)
+	for (size_t i = 0; b != NULL && b->requests != NULL && i < b->n_requests; i++)
 		if (isfinite(b->requests[i].start_time_s)) {
 			t_lo = fmin(t_lo, b->requests[i].start_time_s);
 			t_hi = fmax(t_hi, b->requests[i].start_time_s);

@@ -486,7 +486,7 @@ test_bench_only(void **state)
 	br_findings_evaluate(&f.a, &r);
 	static const char *const want_norun[] = { "small_sample_ttft", NULL };
 	assert_ids(&r, want_norun);
-	assert_int_equal(r.n_num, 33);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, kv_held_max_frac, kv_held_max_tokens) */
+	assert_int_equal(r.n_num, 34);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, sent_rps, kv_held_max_frac, kv_held_max_tokens) */
 	br_findings_free(&r);
 }
 
