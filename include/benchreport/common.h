@@ -234,8 +234,12 @@ int br_decimal_to_double(const char *first, const char *last, double *out);
  */
 const char *br_decimal_prefix(const char *first, const char *last, double *out);
 
-/* br_clock_mono_s / br_clock_wall_s: CLOCK_MONOTONIC / CLOCK_REALTIME in
- * seconds (wall: Unix epoch). */
+/* br_clock_mono_s: CLOCK_MONOTONIC in seconds. br_clock_wall_s: Unix epoch
+ * seconds, read from CLOCK_REALTIME once (the first call) and carried on by
+ * the monotonic clock, so a step of the system clock during a capture (NTP,
+ * a VM resumed) neither sends stamps backwards nor opens a false gap (a 3 s
+ * step back made record's own metrics.csv "time goes backwards": brk22).
+ * Thread-safe. */
 double br_clock_mono_s(void);
 double br_clock_wall_s(void);
 

@@ -6,6 +6,12 @@
 
 /* `benchreport RUN_DIR [options]`; argv[0] is RUN_DIR or the first option. */
 int br_cmd_report(int argc, char **argv);
+/* br_cmd_report_check: the options of `benchreport RUN_DIR [OPTIONS]` checked
+ * as br_cmd_report would (--fail-on grammar, --junit's folder, --lang,
+ * unknown options) without reading RUN_DIR: 0, or BR_EXIT_USAGE after the
+ * message on stderr. record calls it before the load runs, so a typo does
+ * not cost the run. */
+int br_cmd_report_check(int argc, char **argv);
 
 /* `benchreport knee DIR|FILE... --slo SLO [-o OUT_DIR]`; argv[0] is "knee"
  * (added by the knee helper; src/cli/cmd_knee.c). */

@@ -84,16 +84,28 @@ iso_utc(double t, char *buf, size_t n)
 /* A client still running this long after a stop gets SIGTERM, and SIGKILL
  * as long again later (a client that ignores the signals it was sent). */
 #define STOP_GRACE_S 5.0
+/* After the client's own process has exited, its output is read this much
+ * longer: a helper it left in the background may hold the pipes open. */
+#define DRAIN_S 1.0
+
+/* group_alive: 1 while a process of the client's process group lives. */
+static int
+group_alive(pid_t pgid)
+{
+	return kill(-pgid, 0) == 0 || errno == EPERM;
+}
 
 /*
  * escalate: after a stop (*stop set; *t_stop the monotonic time it was
- * first seen, NAN before), pass SIGTERM/SIGHUP on at once, then SIGTERM
- * after STOP_GRACE_S and SIGKILL after twice that, each said on stderr
- * once. *stage counts what was sent (0 nothing, 1 forwarded, 2 SIGTERM,
- * 3 SIGKILL).
+ * first seen, NAN before), pass the signal on to the client's process group
+ * at once (it has a group of its own, so a terminal's Ctrl-C reaches only
+ * us), then SIGTERM after STOP_GRACE_S and SIGKILL after twice that, each
+ * said on stderr once, while any process of the group lives (a wrapper
+ * shell that died at once leaves the load generator it started). *stage
+ * counts what was sent (0 nothing, 1 forwarded, 2 SIGTERM, 3 SIGKILL).
  */
 static void
-escalate(pid_t pid, volatile sig_atomic_t *stop, double *t_stop, int *stage)
+escalate(pid_t pgid, volatile sig_atomic_t *stop, double *t_stop, int *stage)
 {
 	if (!*stop)
 		return;
@@ -101,48 +113,81 @@ escalate(pid_t pid, volatile sig_atomic_t *stop, double *t_stop, int *stage)
 	if (isnan(*t_stop)) {
 		*t_stop = now;
 		int sig = br_cli_stop_signal();
-		if (sig == SIGTERM || sig == SIGHUP)
-			kill(pid, sig);
+		kill(-pgid, sig == SIGINT || sig == SIGTERM || sig == SIGHUP ? sig : SIGTERM);
 		*stage = 1;
 	}
 	if (*stage == 1 && now - *t_stop >= STOP_GRACE_S) {
-		fprintf(stderr, "benchreport record: the client is still running %.0f s after the stop; "
-		    "sending it SIGTERM\n", STOP_GRACE_S);
-		kill(pid, SIGTERM);
 		*stage = 2;
+		if (group_alive(pgid)) {
+			fprintf(stderr, "benchreport record: the client is still running %.0f s after the stop; "
+			    "sending its process group SIGTERM\n", STOP_GRACE_S);
+			kill(-pgid, SIGTERM);
+		}
 	}
 	if (*stage == 2 && now - *t_stop >= 2 * STOP_GRACE_S) {
-		fprintf(stderr, "benchreport record: the client ignored SIGTERM for %.0f s; sending it SIGKILL\n",
-		    STOP_GRACE_S);
-		kill(pid, SIGKILL);
 		*stage = 3;
+		if (group_alive(pgid)) {
+			fprintf(stderr, "benchreport record: the client ignored SIGTERM for %.0f s; sending its "
+			    "process group SIGKILL\n", STOP_GRACE_S);
+			kill(-pgid, SIGKILL);
+		}
 	}
 }
 
-/* run_command: fork/exec argv with stdout/stderr teed into run_dir's
- * client-stdout.txt / client-stderr.txt; SIGTERM/SIGHUP to us are passed
- * on (a terminal's Ctrl-C reaches the client by itself), and a client
- * still running after a stop is made to stop (escalate). Returns the exit
- * status as a shell reports it (128 + signal), or -1 with *cause. */
+/* How run_command ended without an exit status. */
+enum { RUN_FAILED = -1, RUN_STOPPED_BEFORE = -2 };
+
+/*
+ * run_command: fork/exec argv in a process group of its own, stdin from
+ * /dev/null, stdout/stderr teed into run_dir's client-stdout.txt /
+ * client-stderr.txt. A stop (SIGINT/SIGTERM/SIGHUP to us) is passed on to
+ * the whole group and escalated (escalate); a stop that came before the
+ * fork keeps the client from starting at all (the signals are blocked
+ * across the check and the fork). The client has ended when its own
+ * process has: its exit is the end time (*t_end_s, br_clock_wall_s), and
+ * its pipes are read DRAIN_S longer at most. Returns the exit status as a
+ * shell reports it (128 + signal), RUN_STOPPED_BEFORE, or RUN_FAILED with
+ * *cause.
+ */
 static int
-run_command(char **argv, const char *run_dir, char **cause)
+run_command(char **argv, const char *run_dir, double *t_start_s, double *t_end_s, char **cause)
 {
 	int out_p[2], err_p[2], exec_p[2];
 	if (pipe(out_p) != 0 || pipe(err_p) != 0 || pipe2(exec_p, O_CLOEXEC) != 0) {
 		*cause = br_xasprintf("cannot create pipes (%s)", strerror(errno));
-		return -1;
+		return RUN_FAILED;
 	}
 	fflush(stdout);
 	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0) {
-		*cause = br_xasprintf("cannot start %s (%s)", argv[0], strerror(errno));
-		return -1;
+	sigset_t stops, old;
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
+	volatile sig_atomic_t *stop = br_cli_stop_flag();
+	pid_t pid = *stop ? 0 : fork();
+	if (*stop || pid < 0) {
+		int e = errno;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		close(out_p[0]); close(out_p[1]); close(err_p[0]); close(err_p[1]);
+		close(exec_p[0]); close(exec_p[1]);
+		if (*stop)
+			return RUN_STOPPED_BEFORE;
+		*cause = br_xasprintf("cannot start %s (%s)", argv[0], strerror(e));
+		return RUN_FAILED;
 	}
 	if (pid == 0) {
+		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			close(devnull);
+		}
 		dup2(out_p[1], 1);
 		dup2(err_p[1], 2);
 		close(out_p[0]); close(out_p[1]); close(err_p[0]); close(err_p[1]);
@@ -153,6 +198,9 @@ run_command(char **argv, const char *run_dir, char **cause)
 			_exit(127);
 		_exit(127);
 	}
+	setpgid(pid, pid);   /* also here: no window in which a stop misses the group */
+	*t_start_s = br_clock_wall_s();
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(out_p[1]);
 	close(err_p[1]);
 	close(exec_p[1]);
@@ -168,7 +216,7 @@ run_command(char **argv, const char *run_dir, char **cause)
 		close(out_p[0]);
 		close(err_p[0]);
 		*cause = br_xasprintf("cannot run '%s': %s", argv[0], strerror(exec_errno));
-		return -1;
+		return RUN_FAILED;
 	}
 	char *po = br_path_join(run_dir, "client-stdout.txt"), *pe = br_path_join(run_dir, "client-stderr.txt");
 	FILE *ko = fopen(po, "w"), *ke = fopen(pe, "w");
@@ -176,16 +224,28 @@ run_command(char **argv, const char *run_dir, char **cause)
 	free(pe);
 	struct pollfd fds[2] = { { .fd = out_p[0], .events = POLLIN }, { .fd = err_p[0], .events = POLLIN } };
 	int open_fds = 2, stage = 0, status = 0, reaped = 0;
-	double t_stop = NAN;
-	volatile sig_atomic_t *stop = br_cli_stop_flag();
-	while (open_fds > 0) {
+	double t_stop = NAN, t_reaped = NAN;
+	*t_end_s = NAN;
+	for (;;) {
 		escalate(pid, stop, &t_stop, &stage);
-		/* a client killed while a child of its own holds the pipes open */
-		if (stage == 3 && !reaped && waitpid(pid, &status, WNOHANG) == pid) {
-			reaped = 1;
-			break;
+		if (!reaped) {
+			pid_t w = waitpid(pid, &status, WNOHANG);
+			if (w == pid || (w < 0 && errno != EINTR)) {
+				reaped = 1;
+				*t_end_s = br_clock_wall_s();
+				t_reaped = br_clock_mono_s();
+			}
 		}
-		int r = poll(fds, 2, 200);
+		/* the client's own process has ended: its output is read until the
+		 * pipes close or DRAIN_S; after a stop, until its group is gone too */
+		if (reaped && (open_fds == 0 || br_clock_mono_s() - t_reaped >= DRAIN_S) &&
+		    (!*stop || stage == 3 || !group_alive(pid)))
+			break;
+		if (open_fds == 0) {
+			usleep(50000);
+			continue;
+		}
+		int r = poll(fds, 2, 50);
 		if (r < 0 && errno != EINTR)
 			break;
 		for (int k = 0; k < 2; k++) {
@@ -201,16 +261,83 @@ run_command(char **argv, const char *run_dir, char **cause)
 	for (int k = 0; k < 2; k++)
 		if (fds[k].fd >= 0)
 			close(fds[k].fd);
-	while (!reaped) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid || (w < 0 && errno != EINTR))
-			break;
-		escalate(pid, stop, &t_stop, &stage);
-		usleep(50000);
-	}
-	if (ko) fclose(ko);
-	if (ke) fclose(ke);
+	if (!*stop && open_fds > 0)
+		fprintf(stderr, "benchreport record: the client exited, but a process it left in the background "
+		    "still holds its output open; the run ends at the client's exit (that process is left running)\n");
+	int kept_err = 0;
+	FILE *kept[2] = { ko, ke };
+	for (int k = 0; k < 2; k++)
+		if (kept[k] != NULL) {
+			kept_err |= ferror(kept[k]) != 0;
+			kept_err |= fclose(kept[k]) != 0;
+		}
+	if (kept_err || !ko || !ke)
+		fprintf(stderr, "benchreport record: %s/client-stdout.txt or client-stderr.txt could not be written "
+		    "whole (%s): the client's output shown above is not all kept\n", run_dir, strerror(errno));
 	return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+/*
+ * keep_client_meta: a run.json the client wrote into the folder (labels
+ * such as gpu, driver, notes) is merged into record's rj, not overwritten
+ * (twenty-second breaker): its keys are kept, its values winning over what
+ * record found (nvidia-smi's GPU, the folder's name; --name wins over
+ * its name), except "record", which is record's own. One that is not a
+ * JSON object is kept beside as run.client.json. Said on stderr.
+ */
+static void
+keep_client_meta(const char *rjp, json_t *rj, int name_given)
+{
+	if (!br_path_exists(rjp))
+		return;
+	json_error_t je;
+	json_t *mine = json_load_file(rjp, 0, &je);
+	if (mine == NULL || !json_is_object(mine)) {
+		char *keep = br_xasprintf("%.*s.client.json", (int)(strlen(rjp) - 5), rjp);
+		if (rename(rjp, keep) == 0)
+			fprintf(stderr, "benchreport record: note: the client wrote a run.json that is not a JSON object "
+			    "(%s); kept as %s\n", mine ? "not an object" : je.text, keep);
+		free(keep);
+		json_decref(mine);
+		return;
+	}
+	GString *kept = g_string_new(NULL);
+	const char *k;
+	json_t *v;
+	json_object_foreach(mine, k, v) {
+		if (strcmp(k, "record") == 0 || (strcmp(k, "name") == 0 && name_given))
+			continue;
+		json_object_set(rj, k, v);
+		g_string_append_printf(kept, "%s%s", kept->len ? ", " : "", k);
+	}
+	json_t *rec = json_incref(json_object_get(rj, "record"));   /* record's block last, after the labels */
+	json_object_del(rj, "record");
+	json_object_set_new(rj, "record", rec);
+	if (kept->len)
+		fprintf(stderr, "benchreport record: note: kept what the client's run.json states (%s); the "
+		    "\"record\" block is record's\n", kept->str);
+	g_string_free(kept, TRUE);
+	json_decref(mine);
+}
+
+/* remove_capture: the files the sampler wrote into run_dir (metrics*,
+ * slots*; the folder was new or empty when record began), and run_dir
+ * itself when record made it: a load that never ran leaves no half run. */
+static void
+remove_capture(const char *run_dir, int made_dir)
+{
+	DIR *d = opendir(run_dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "metrics", 7) == 0 || strncmp(e->d_name, "slots", 5) == 0) {
+			char *p = br_path_join(run_dir, e->d_name);
+			unlink(p);
+			free(p);
+		}
+	if (d)
+		closedir(d);
+	if (made_dir)
+		rmdir(run_dir);
 }
 
 static char *
@@ -236,7 +363,7 @@ br_cmd_record(int argc, char **argv)
 {
 	const char *run_dir = NULL, *url = NULL, *log_path = NULL, *name = NULL;
 	double interval = 1.0, tail = 60.0;
-	int no_report = 0, no_gpu = 0, dd = -1;
+	int no_report = 0, no_gpu = 0, dd = -1, made_dir = 0;
 	const char **rep = br_xcalloc((size_t)argc + 4, sizeof *rep);
 	int n_rep = 0;
 	for (int i = 1; i < argc; i++) {
@@ -288,14 +415,31 @@ br_cmd_record(int argc, char **argv)
 		free(rep);
 		return BR_EXIT_USAGE;
 	}
+	if (!no_report) {
+		/* the report's options are checked now: a typo found after the load
+		 * would cost the run (twenty-second breaker) */
+		const char **cargv = br_xcalloc((size_t)n_rep + 2, sizeof *cargv);
+		cargv[0] = run_dir;
+		for (int i = 0; i < n_rep; i++)
+			cargv[i + 1] = rep[i];
+		int crc = br_cmd_report_check(n_rep + 1, (char **)cargv);
+		free(cargv);
+		if (crc != 0) {
+			fprintf(stderr, "benchreport record: the report options above are wrong; nothing was run\n");
+			free(rep);
+			return crc;
+		}
+	}
 	struct stat sb;
 	long long log_offset = 0;
 	char *startup_text = NULL;
 	if (log_path != NULL) {
 		char *why = NULL;
+		errno = 0;
 		if (stat(log_path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 			fprintf(stderr, "benchreport record: --server-log %s: %s\n", log_path,
-			    errno ? strerror(errno) : "not a regular file");
+			    errno ? strerror(errno) : S_ISDIR(sb.st_mode) ? "is a folder; expected the server's log file" :
+			    "not a regular file; expected the server's log file");
 			free(rep);
 			return BR_EXIT_INPUT;
 		}
@@ -332,13 +476,33 @@ br_cmd_record(int argc, char **argv)
 			free(rep);
 			return BR_EXIT_USAGE;
 		}
-	} else if (br_mkdir_p(run_dir, &cause) != 0) {
+	} else if ((made_dir = 1, br_mkdir_p(run_dir, &cause)) != 0) {
 		fprintf(stderr, "benchreport record: %s\n", cause);
 		free(cause);
 		free(rep);
 		return BR_EXIT_USAGE;
 	}
 
+	{
+		/* a folder we cannot write into is found now, not after the load */
+		char *probe = br_path_join(run_dir, ".benchreport-record-probe");
+		FILE *pf = fopen(probe, "w");
+		int perr = pf == NULL || fputs("probe\n", pf) < 0;
+		int e = errno;
+		if (pf != NULL && fclose(pf) != 0 && !perr) {
+			perr = 1;
+			e = errno;
+		}
+		unlink(probe);
+		free(probe);
+		if (perr) {
+			fprintf(stderr, "benchreport record: %s: cannot write into it (%s); nothing was run\n", run_dir,
+			    strerror(e));
+			free(rep);
+			free(startup_text);
+			return BR_EXIT_USAGE;
+		}
+	}
 	br_cli_install_stop_handlers();
 	volatile sig_atomic_t *user_stop = br_cli_stop_flag();
 	static volatile sig_atomic_t sampler_stop, load_done;
@@ -360,12 +524,35 @@ br_cmd_record(int argc, char **argv)
 				usleep(20000);
 		}
 	}
-	double t_start = br_clock_wall_s();
+	double t_start = br_clock_wall_s(), t_end = NAN;
 	char **cmd = argv + dd + 1;
 	char *cmdline = shell_join(cmd);
-	fprintf(stderr, "benchreport record: running %s\n", cmdline);
-	int cmd_rc = run_command(cmd, run_dir, &cause);
-	double t_end = br_clock_wall_s();
+	int cmd_rc = RUN_STOPPED_BEFORE;
+	if (!*user_stop) {
+		fprintf(stderr, "benchreport record: running %s\n", cmdline);
+		cmd_rc = run_command(cmd, run_dir, &t_start, &t_end, &cause);
+	}
+	if (cmd_rc == RUN_STOPPED_BEFORE) {
+		/* a stop before the client started: it is not started at all (the
+		 * user cancelled the load; twenty-second breaker: Ctrl-C in the first
+		 * tick started it anyway, and it ran to the end with exit 0) */
+		int sig = br_cli_stop_signal();
+		fprintf(stderr, "benchreport record: stopped (%s) before the load client started: it was not "
+		    "run; the samples taken so far are removed\n", strsignal(sig));
+		if (sampling) {
+			sampler_stop = 1;
+			pthread_join(th, NULL);
+			free(job.cause);
+		}
+		remove_capture(run_dir, made_dir);
+		free(cmdline);
+		free(metrics_path);
+		free(rep);
+		free(startup_text);
+		return 128 + (sig > 0 ? sig : SIGINT);
+	}
+	if (!isfinite(t_end))
+		t_end = br_clock_wall_s();
 	int interrupted = *user_stop != 0, not_started = cmd_rc < 0;
 	if (cmd_rc < 0) {
 		fprintf(stderr, "benchreport record: %s\n", cause);
@@ -467,8 +654,9 @@ br_cmd_record(int argc, char **argv)
 		json_object_set_new(rec, "server_log_rotated", json_boolean(rotated));
 	}
 	json_object_set_new(rj, "record", rec);
-	char *rjs = json_dumps(rj, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	char *rjp = br_path_join(run_dir, "run.json");
+	keep_client_meta(rjp, rj, name != NULL);
+	char *rjs = json_dumps(rj, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	GString *g = g_string_new(rjs);
 	g_string_append_c(g, '\n');
 	if (br_write_atomic(rjp, g->str, g->len, &cause) != 0) {

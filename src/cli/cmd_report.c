@@ -781,6 +781,16 @@ out:
 	return failed ? exit_rc : gate_rc;
 }
 
+/* br_cmd_report_check: see cmd.h. */
+int
+br_cmd_report_check(int argc, char **argv)
+{
+	report_opts o;
+	int rc = parse_opts(argc, argv, &o) != 0 ? BR_EXIT_USAGE : 0;
+	free(o.calib);
+	return rc;
+}
+
 int
 br_cmd_report(int argc, char **argv)
 {

@@ -23,11 +23,25 @@ br_clock_mono_s(void)
 	return clock_s(CLOCK_MONOTONIC);
 }
 
+/* The wall clock and the monotonic clock read together at the first call. */
+static double wall0, mono0;
+
+static gpointer
+anchor_clocks(gpointer data)
+{
+	(void)data;
+	mono0 = clock_s(CLOCK_MONOTONIC);
+	wall0 = clock_s(CLOCK_REALTIME);
+	return NULL;
+}
+
 /* br_clock_wall_s: see common.h. */
 double
 br_clock_wall_s(void)
 {
-	return clock_s(CLOCK_REALTIME);
+	static GOnce once = G_ONCE_INIT;
+	g_once(&once, anchor_clocks, NULL);
+	return wall0 + (clock_s(CLOCK_MONOTONIC) - mono0);
 }
 
 /* br_csv_append_cell: see common.h. */

@@ -240,7 +240,7 @@ sleep 1; t0=$(date +%s.%N); kill -TERM "$RP"; wait "$RP"; rc=$?; t1=$(date +%s.%
 pkill -f "^sleep 30$" 2>/dev/null
 check "record: a client deaf to SIGTERM: SIGKILL after 10 s, exit 137 (got $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)" bash -c "
   [ $rc -eq 137 ] && awk -v a='$t0' -v b='$t1' 'BEGIN { exit !(b - a >= 9.5 && b - a < 20) }' &&
-  grep -q 'sending it SIGKILL' '$tmp/deaf.err' && [ -s '$tmp/run5c/run.json' ]"
+  grep -q 'SIGKILL' '$tmp/deaf.err' && [ -s '$tmp/run5c/run.json' ]"
 "$BIN" record -o "$tmp/run1" -- true 2>/dev/null; rc=$?
 check "record: refuses a non-empty folder (exit 2, got $rc)" [ "$rc" -eq 2 ]
 # a client that cannot start: no waiting out the 60 s tail for a load that
@@ -260,6 +260,73 @@ BR_LIBCURL="$tmp/no-libcurl.so" "$BIN" record -o "$tmp/run7" --metrics-url "http
 check "record without libcurl: exit 2 (got $rc), library named, nothing run or made" bash -c "
   [ $rc -eq 2 ] && grep -q 'cannot load $tmp/no-libcurl.so' '$tmp/nocurl.err' && grep -q 'libcurl4' '$tmp/nocurl.err' &&
   [ ! -e '$tmp/run7' ] && [ ! -e '$tmp/run7-ran' ]"
+# twenty-second breaker: the load client and signals.
+# a stop during the first tick (before the client starts): it never starts,
+# the samples taken are removed, exit 130
+"$BIN" record -o "$tmp/run8" --metrics-url "http://127.0.0.1:$PORT/metrics" --interval 5s --no-report -- \
+  touch "$tmp/run8-ran" 2> "$tmp/run8.err" &
+RP=$!; sleep 1.5; kill -INT "$RP"; wait "$RP"; rc=$?
+check "record: stopped before the client started: not run, exit 130 (got $rc), folder removed" bash -c "
+  [ $rc -eq 130 ] && [ ! -e '$tmp/run8-ran' ] && [ ! -e '$tmp/run8' ] && grep -q 'before the load client started' '$tmp/run8.err'"
+# SIGTERM to record reaches the load generator a wrapper shell started (the
+# client's process group), not only the shell
+"$BIN" record -o "$tmp/run9" --no-report -- bash -c "'$PY' -c 'import time; time.sleep(41.5)'; echo after" 2> /dev/null &
+RP=$!; sleep 1.5; kill -TERM "$RP"; wait "$RP"; rc=$?; sleep 0.3
+check "record: SIGTERM stops the wrapper's load generator too (exit $rc)" bash -c "
+  [ $rc -eq 143 ] && ! pgrep -f 'time.sleep\\(41.5\\)' > /dev/null"
+pkill -f 'time.sleep\(41.5\)' 2> /dev/null
+# a client that exits leaving a background process holding its output: the
+# run ends at the client's exit, not when that process closes the pipes
+t0=$(date +%s.%N)
+"$BIN" record -o "$tmp/run10" --no-report -- sh -c 'sleep 42.5 & sleep 0.5; exit 0' 2> "$tmp/run10.err"; rc=$?
+t1=$(date +%s.%N)
+pkill -f '^sleep 42.5$' 2> /dev/null
+check "record: a background helper does not hold the run open (exit $rc, $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s)" bash -c "
+  [ $rc -eq 0 ] && awk -v a='$t0' -v b='$t1' 'BEGIN { exit !(b - a < 5) }' && grep -q 'left in the background' '$tmp/run10.err'"
+check "run.json: the client's end is its exit (0.5 s after its start, not the helper's 42.5 s)" "$PY" -c "
+import json, sys; r = json.load(open('$tmp/run10/run.json'))['record']
+sys.exit(0 if 0.4 < r['client_end_unix_s'] - r['client_start_unix_s'] < 3 else 1)"
+# report options are checked before the load runs
+"$BIN" record -o "$tmp/run11" --fail-on 'ttft_p99<=bogus' -- touch "$tmp/run11-ran" 2> "$tmp/run11.err"; rc=$?
+check "record: a bad --fail-on is refused before the client runs (exit $rc)" bash -c "
+  [ $rc -eq 2 ] && [ ! -e '$tmp/run11-ran' ] && [ ! -e '$tmp/run11' ] && grep -q 'nothing was run' '$tmp/run11.err'"
+# the labels of a run.json the client wrote are kept, record's block added
+"$BIN" record -o "$tmp/run12" --no-report -- sh -c "echo '{\"gpu\": \"H100 (mine)\", \"notes\": \"precious\"}' > '$tmp/run12/run.json'" 2> "$tmp/run12.err"
+check "record: the client's run.json labels kept (gpu, notes)" \
+  [ "$(jget "$tmp/run12/run.json" gpu)/$(jget "$tmp/run12/run.json" notes)" = "H100 (mine)/precious" ]
+check "record: ... beside record's block, and said" \
+  [ "$(jget "$tmp/run12/run.json" record.exit_code)" = 0 ] && grep -q 'kept what the client' "$tmp/run12.err"
+# a step of the system clock during a capture: stamps keep the monotonic
+# pace (a 3 s step back made record's own metrics.csv "time goes backwards")
+if command -v cc > /dev/null; then
+  cat > "$tmp/step.c" <<'CEOF'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <time.h>
+/* CLOCK_REALTIME 3 s back once 1 s of CLOCK_MONOTONIC has passed since the first call */
+int clock_gettime(clockid_t id, struct timespec *ts) {
+  static int (*real)(clockid_t, struct timespec *);
+  static double first = -1;
+  if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+  int r = real(id, ts);
+  struct timespec m; real(CLOCK_MONOTONIC, &m);
+  double now = m.tv_sec + m.tv_nsec * 1e-9;
+  if (first < 0) first = now;
+  if (r == 0 && id == CLOCK_REALTIME && now - first >= 1.0) ts->tv_sec -= 3;
+  return r;
+}
+CEOF
+  cc -shared -fPIC -o "$tmp/step.so" "$tmp/step.c" -ldl
+  LD_PRELOAD="$tmp/step.so" "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/step.csv" --interval 200ms --duration 3s 2> /dev/null
+  check "sample: a 3 s clock step back: stamps still 200 ms apart, never backwards" "$PY" - "$tmp/step.csv" <<'PYEOF'
+import csv, sys
+t = [float(r[0]) for r in list(csv.reader(open(sys.argv[1], newline="")))[1:]]
+d = [b - a for a, b in zip(t, t[1:])]
+assert len(t) >= 14 and min(d) > 0.05 and max(d) < 0.5, d
+PYEOF
+else
+  echo "note: no C compiler: the clock-step case was skipped"
+fi
 BR_LIBCURL="$tmp/no-libcurl.so" "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/nocurl.csv" --duration 1s 2> "$tmp/nocurl2.err"; rc=$?
 check "sample without libcurl: non-zero exit (got $rc), library named, no CSV" bash -c "
   [ $rc -ne 0 ] && grep -q 'cannot load' '$tmp/nocurl2.err' && [ ! -e '$tmp/nocurl.csv' ]"
