@@ -1093,6 +1093,17 @@ br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cau
 		}
 		if (is_blank_record(&rec))
 			continue;
+		if (rec.n < ncols && p >= len && len > 0 && d[len - 1] != '\n') {
+			/* the last line, fewer cells and no newline: a file cut off while
+			 * being written (a full disk, a killed sampler); the rows before
+			 * it stand (twenty-second breaker: the whole series was refused) */
+			int line, col;
+			br_line_col(d, len, rec.cell[0].src, &line, &col);
+			br_series_add_warning(out, "%s: its last line (line %d) holds %zu of the header's %zu cells and "
+			    "ends without a newline, as a file cut off while being written; it was not read", path,
+			    line, rec.n, ncols);
+			break;
+		}
 		if (rec.n != ncols) {
 			size_t off = rec.n > ncols ? rec.cell[ncols].src : rec.end;
 			fail_at(path, d, len, off, cause, "expected %zu cells as in the header, found %zu", ncols, rec.n);

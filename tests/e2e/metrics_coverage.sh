@@ -261,6 +261,30 @@ PYEOF
 "$BIN" "$tmp/frozen" --fail-on 'preemptions==0' > /dev/null 2> "$tmp/frozen.err"; rc=$?
 check "a frozen idle series beside 128 completed requests: set aside" grep -q "running + waiting is 0 at every one of its [0-9]* samples, yet the bench completed 128 requests" "$tmp/frozen.err"
 check "a frozen idle series: the gate does not pass (rc $rc)" [ "$rc" -eq 1 ]
+# a metrics.csv cut off while being written (a full disk under record): its
+# last line holds 32 of 192 cells and no newline; the rows before it stand
+# (twenty-second breaker: the whole series was refused, exit 3). A short row
+# inside the file is still an error naming its line.
+mkdir -p "$tmp/cut"; cp "$tmp/r1/stress.json" "$tmp/r1/server.log" "$tmp/cut/"
+"$PY" - "$tmp/r1/metrics.csv" "$tmp/cut/metrics.csv" <<'PYEOF'
+import sys
+d = open(sys.argv[1], "rb").read().rstrip(b"\n")
+i = d.rfind(b"\n")
+last = d[i + 1:]
+open(sys.argv[2], "wb").write(d[:i + 1] + b",".join(last.split(b",")[:32]))
+PYEOF
+"$BIN" "$tmp/cut" -o "$tmp/cut-out" -q 2> "$tmp/cut.err"; rc=$?
+check "a cut-off last line: exit 0 (got $rc), the line named and skipped" bash -c "
+  [ $rc -eq 0 ] && grep -qF 'metrics.csv: its last line (line 608) holds 32 of the header' '$tmp/cut-out/summary.json'"
+check "a cut-off last line: the series is used (preemptions 37, as the whole file)" [ "$(jget "$tmp/cut-out/summary.json" residency.preemptions)" = 37 ]
+"$PY" - "$tmp/cut/metrics.csv" <<'PYEOF'
+import sys
+p = sys.argv[1]; L = open(p).read().split("\n")
+L[100] = ",".join(L[100].split(",")[:32])
+open(p, "w").write("\n".join(L) + "\n")
+PYEOF
+"$BIN" "$tmp/cut" -o "$tmp/cut-out2" -q 2> "$tmp/cut2.err"; rc=$?
+check "a short row inside the file: bad input naming line 101 (exit $rc)" bash -c "[ $rc -eq 3 ] && grep -q 'metrics.csv:101:' '$tmp/cut2.err'"
 # round 2's metrics.csv and server.log beside round 1's closed-loop bench
 # (twenty-first breaker: no warning, round 2's pool of 120,064 tokens and its
 # 36 preemptions reported as round 1's). Round 2's series is busy for 479 s
