@@ -255,9 +255,14 @@ trim_rows(br_series *m, size_t a, size_t b)
 /*
  * busy_edges: the first and last busy rows of series m (running + waiting
  * > 0; rows whose running cell is empty, missed scrapes, are skipped) in
- * *first and *last, and whether the rows before the first (after the last)
- * hold no known sample, i.e. the capture begins (ends) busy: *cut_start,
- * *cut_end. Returns 0 when no row is busy (or m has no running role).
+ * *first and *last, and whether the capture shows where the load began
+ * (ended): *cut_start (*cut_end) is 0 when a known idle sample lies within
+ * 2.5 sampling steps before the first (after the last) busy row, 1 when no
+ * known sample lies before (after) it at all (the capture began busy), 2
+ * when the nearest known idle sample is further away: scrapes that failed
+ * around the load's start (end) hide it (twenty-second breaker: a 14 s
+ * outage at the start read as "idle before", so the series was called
+ * another run's). Returns 0 when no row is busy (or m has no running role).
  */
 static int
 busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int *cut_end)
@@ -266,27 +271,55 @@ busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int 
 	const double *wait = br_role_col(m, BR_ROLE_WAITING);
 	if (run == NULL || m->n_rows == 0)
 		return 0;
-	size_t f = m->n_rows, l = 0, known_before = 0, known_after = 0;
+	size_t f = m->n_rows, l = 0, idle_before = m->n_rows, idle_after = m->n_rows;
 	for (size_t i = 0; i < m->n_rows; i++) {
 		int known = isfinite(run[i]) || (wait && isfinite(wait[i]));
 		if (busy_row(run, wait, i)) {
 			if (f == m->n_rows)
 				f = i;
 			l = i;
-			known_after = 0;
+			idle_after = m->n_rows;
 		} else if (known) {
 			if (f == m->n_rows)
-				known_before++;
-			known_after++;
+				idle_before = i;
+			if (idle_after == m->n_rows)
+				idle_after = i;
 		}
 	}
 	if (f == m->n_rows)
 		return 0;
 	*first = f;
 	*last = l;
-	*cut_start = known_before == 0;
-	*cut_end = known_after == 0;
+	double step = m->t_s != NULL && m->n_rows > 1 ?
+	    (m->t_s[m->n_rows - 1] - m->t_s[0]) / (double)(m->n_rows - 1) : NAN;
+	/* a known idle sample this far from the busy edge does not show the edge */
+	int far_before = idle_before < m->n_rows && isfinite(step) && m->t_s[f] - m->t_s[idle_before] > 2.5 * step;
+	int far_after = idle_after < m->n_rows && isfinite(step) && m->t_s[idle_after] - m->t_s[l] > 2.5 * step;
+	*cut_start = idle_before == m->n_rows ? 1 : far_before ? 2 : 0;
+	*cut_end = idle_after == m->n_rows ? 1 : far_after ? 2 : 0;
 	return 1;
+}
+
+/* last_known_before / first_known_after: the time of the last (first) row
+ * before f (after l) with a known running or waiting value; NAN when none. */
+static double
+last_known_before(const br_series *m, size_t f)
+{
+	const double *run = br_role_col(m, BR_ROLE_RUNNING), *wait = br_role_col(m, BR_ROLE_WAITING);
+	for (size_t i = f; i-- > 0;)
+		if ((run && isfinite(run[i])) || (wait && isfinite(wait[i])))
+			return m->t_s[i];
+	return NAN;
+}
+
+static double
+first_known_after(const br_series *m, size_t l)
+{
+	const double *run = br_role_col(m, BR_ROLE_RUNNING), *wait = br_role_col(m, BR_ROLE_WAITING);
+	for (size_t i = l + 1; i < m->n_rows; i++)
+		if ((run && isfinite(run[i])) || (wait && isfinite(wait[i])))
+			return m->t_s[i];
+	return NAN;
 }
 
 /* in_flight: running + waiting at row i of m (br_rows_in_flight). */
@@ -310,11 +343,11 @@ check_brackets(br_run *r)
 	if (m == NULL || m->t_s == NULL || m->n_rows < 2 || !busy_edges(m, &f, &l, &cs, &ce))
 		return;
 	char at[32];
-	if (cs)
+	if (cs == 1)
 		br_run_add_warning(r, "slots.jsonl: its first sample (%s UTC) already shows %.0f busy slots: the "
 		    "capture began after the load had started, so what the run did before it is not in it",
 		    utc(m->t_s[f], at), in_flight(m, f));
-	if (ce)
+	if (ce == 1)
 		br_run_add_warning(r, "slots.jsonl: its last sample (%s UTC) still shows %.0f busy slots: the "
 		    "capture ended before the load did, so the rest of the run is not in it",
 		    utc(m->t_s[l], at), in_flight(m, l));
@@ -385,11 +418,24 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		return br_xasprintf("its busy period lasts %.0f s (%s to %s UTC), the bench run %.1f s: it holds "
 		    "more load than this run (another test's, or several), so its counters and gauges are not "
 		    "this run's", span, utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, dur);
-	if ((cs || ce) && span + step < 0.9 * dur)
-		return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the capture %s, so its "
-		    "counters, residency and preemptions would describe part of the run as the whole", span + step,
-		    dur, cs && ce ? "began after the load had started and ended before it did" :
-		    cs ? "began after the load had started" : "ended before the load did");
+	if ((cs || ce) && span + step < 0.9 * dur) {
+		/* how each edge was missed: the capture began (ended) inside the
+		 * load, or its scrapes failed around the edge (busy_edges) */
+		char edge[2][160] = { "", "" };
+		if (cs == 1)
+			snprintf(edge[0], sizeof edge[0], "began after the load had started");
+		else if (cs == 2)
+			snprintf(edge[0], sizeof edge[0], "lost the load's start (no scrape answered in the %.0f s before "
+			    "its first busy sample)", m->t_s[f] - last_known_before(m, f));
+		if (ce == 1)
+			snprintf(edge[1], sizeof edge[1], "ended before the load did");
+		else if (ce == 2)
+			snprintf(edge[1], sizeof edge[1], "lost the load's end (no scrape answered in the %.0f s after "
+			    "its last busy sample)", first_known_after(m, l) - m->t_s[l]);
+		return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the capture %s%s%s, so "
+		    "its counters, residency and preemptions would describe part of the run as the whole", span + step,
+		    dur, edge[0], cs && ce ? " and " : "", edge[1]);
+	}
 	if (!cs && !ce && span + 2 * step < 0.75 * dur)
 		return br_xasprintf("its busy samples span %.0f s (%s to %s UTC), idle before and after, but the bench "
 		    "ran %.1f s: it records a shorter load than this run (another run's, such as a neighbouring "
@@ -410,11 +456,11 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		    "its whole %.1f s run: it records a shorter load than this run (another run's)", span,
 		    utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, b->max_concurrency, dur);
 	*cut = (cs ? 1 : 0) | (ce ? 2 : 0);
-	if (cs)
+	if (cs == 1)
 		br_run_add_warning(r, "the metrics series: its first sample (%s UTC) already shows %.0f requests "
 		    "running or waiting: the capture began after the load had started, so counts from it (such as "
 		    "preemptions) are lower bounds", utc(m->t_s[f], a), in_flight(m, f));
-	if (ce)
+	if (ce == 1)
 		br_run_add_warning(r, "the metrics series: its last sample (%s UTC) still shows %.0f requests "
 		    "running or waiting: the capture ended before the load did, so counts from it (such as "
 		    "preemptions) are lower bounds", utc(m->t_s[l], a), in_flight(m, l));
