@@ -420,21 +420,28 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		    "this run's", span, utc(m->t_s[f], a), utc(m->t_s[l], c) + 11, dur);
 	if ((cs || ce) && span + step < 0.9 * dur) {
 		/* how each edge was missed: the capture began (ended) inside the
-		 * load, or its scrapes failed around the edge (busy_edges) */
-		char edge[2][160] = { "", "" };
-		if (cs == 1)
-			snprintf(edge[0], sizeof edge[0], "began after the load had started");
-		else if (cs == 2)
-			snprintf(edge[0], sizeof edge[0], "lost the load's start (no scrape answered in the %.0f s before "
-			    "its first busy sample)", m->t_s[f] - last_known_before(m, f));
-		if (ce == 1)
-			snprintf(edge[1], sizeof edge[1], "ended before the load did");
-		else if (ce == 2)
-			snprintf(edge[1], sizeof edge[1], "lost the load's end (no scrape answered in the %.0f s after "
-			    "its last busy sample)", first_known_after(m, l) - m->t_s[l]);
-		return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the capture %s%s%s, so "
-		    "its counters, residency and preemptions would describe part of the run as the whole", span + step,
-		    dur, edge[0], cs && ce ? " and " : "", edge[1]);
+		 * load (1), or its scrapes failed around the edge (2; busy_edges);
+		 * whole messages with numbers only in their holes, so that they
+		 * translate as phrases */
+		if (cs == 2 && !ce)
+			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: no scrape answered in "
+			    "the %.0f s before its first busy sample, so the capture lost the load's start, and its counters, "
+			    "residency and preemptions would describe part of the run as the whole", span + step, dur,
+			    m->t_s[f] - last_known_before(m, f));
+		if (ce == 2 && !cs)
+			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: no scrape answered in "
+			    "the %.0f s after its last busy sample, so the capture lost the load's end, and its counters, "
+			    "residency and preemptions would describe part of the run as the whole", span + step, dur,
+			    first_known_after(m, l) - m->t_s[l]);
+		if (cs == 2 || ce == 2)
+			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the capture misses both "
+			    "the load's start and its end (scrapes that failed, or a capture inside the load), so its "
+			    "counters, residency and preemptions would describe part of the run as the whole", span + step,
+			    dur);
+		return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the capture %s, so its "
+		    "counters, residency and preemptions would describe part of the run as the whole", span + step,
+		    dur, cs && ce ? "began after the load had started and ended before it did" :
+		    cs ? "began after the load had started" : "ended before the load did");
 	}
 	if (!cs && !ce && span + 2 * step < 0.75 * dur)
 		return br_xasprintf("its busy samples span %.0f s (%s to %s UTC), idle before and after, but the bench "

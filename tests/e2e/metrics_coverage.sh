@@ -271,7 +271,7 @@ check "a frozen idle series: the gate does not pass (rc $rc)" [ "$rc" -eq 1 ]
 edit lost80 'body = [[r[0]] + [""] * (len(r) - 1) if 2 <= i <= 81 else r for i, r in enumerate(body)]'
 "$BIN" "$tmp/lost80" -o "$tmp/lost80-out" -q 2> /dev/null
 check "80 s of failed scrapes at the load's start: set aside as a capture that lost the start" \
-	grep -qF "the capture lost the load's start (no scrape answered in the 81 s before its first busy sample)" "$tmp/lost80-out/summary.json"
+	grep -qF "no scrape answered in the 81 s before its first busy sample, so the capture lost the load's start" "$tmp/lost80-out/summary.json"
 check "... not called another run's shorter load" bash -c "! grep -q 'shorter load' '$tmp/lost80-out/summary.json'"
 edit lost20 'body = [[r[0]] + [""] * (len(r) - 1) if 2 <= i <= 21 else r for i, r in enumerate(body)]'
 "$BIN" "$tmp/lost20" -o "$tmp/lost20-out" -q 2> /dev/null
