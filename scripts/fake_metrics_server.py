@@ -18,6 +18,8 @@ Faults, switched on over HTTP while it runs (each answers 200 "ok"):
   GET /control/reset-tokens  only the token counters (vllm:prompt_tokens_total,
                              vllm:generation_tokens_total) restart from 0; the
                              other counters and process_start_time_seconds stay
+  GET /control/churn?n=N     from now on, N more series of one family (fake:lora_info, one label
+                             set each, as a label that changes per request set would give)
   GET /control/quit          exit 0
   GET /slots                 with --slots FILE (a llama-server run's slots.jsonl): the "slots"
                              array of the line for the current row; without it HTTP 501, as a
@@ -64,6 +66,7 @@ class Replay:
         self.row_s = row_s
         self.model = model
         self.pad = pad
+        self.churn = 0
         self.lock = threading.Lock()
         self.t0 = time.monotonic()
         self.start_time = time.time()
@@ -108,6 +111,8 @@ class Replay:
                 out.append("%s{%s} %r\n" % (base, lab, v))
             for k in range(self.pad):
                 out.append('fake:pad_gauge{engine="0",model_name="%s",slot="%d"} %d\n' % (self.model, k, k))
+            for k in range(self.churn):
+                out.append('fake:lora_info{engine="0",model_name="%s",adapters="a%d"} 1\n' % (self.model, k))
             if self.nan_series:
                 out.append('fake:nan_gauge{engine="0",model_name="%s"} NaN\n' % self.model)
             out.append("process_start_time_seconds %.2f\n" % self.start_time)
@@ -184,6 +189,10 @@ def make_handler(rp):
                 self.reply(200, b"ok\n")
             elif u.path == "/control/reset-tokens":
                 rp.restart(only=("vllm:prompt_tokens_total", "vllm:generation_tokens_total"))
+                self.reply(200, b"ok\n")
+            elif u.path == "/control/churn":
+                with rp.lock:
+                    rp.churn += int(q.get("n", ["100"])[0])
                 self.reply(200, b"ok\n")
             elif u.path == "/control/quit":
                 self.reply(200, b"ok\n")

@@ -337,6 +337,9 @@ write_header(sampler *s, const page *pg, char **cause)
 	return rc;
 }
 
+/* New series named one by one on the log; the rest are counted. */
+#define NEW_SERIES_NOTES 10
+
 /* side_add: a series the header lacks, to STEM.new-series.csv. */
 static int
 side_add(sampler *s, double t_wall, const char *series, double v, char **cause)
@@ -352,7 +355,13 @@ side_add(sampler *s, double t_wall, const char *series, double v, char **cause)
 	if (!g_hash_table_contains(s->new_series, series)) {
 		g_hash_table_add(s->new_series, br_xstrdup(series));
 		s->st->n_new_series++;
-		note(s->o, "new series %s after the header was written: kept in %s", series, s->side_path);
+		/* a note per series for the first few: label churn (a series per
+		 * LoRA adapter set) once printed 300,000 lines (twenty-second breaker) */
+		if (s->st->n_new_series <= NEW_SERIES_NOTES)
+			note(s->o, "new series %s after the header was written: kept in %s", series, s->side_path);
+		else if (s->st->n_new_series == NEW_SERIES_NOTES + 1)
+			note(s->o, "more new series after the header: kept in %s without a note each (run.json counts "
+			    "them)", s->side_path);
 	}
 	GString *g = g_string_new(NULL);
 	g_string_append_printf(g, "%.3f,", t_wall);

@@ -642,6 +642,7 @@ br_cmd_record(int argc, char **argv)
 		json_object_set_new(m, "missed_ticks", json_integer((json_int_t)job.st.n_missed_ticks));
 		json_object_set_new(m, "server_restarts", json_integer((json_int_t)job.st.n_restarts));
 		json_object_set_new(m, "series", json_integer((json_int_t)job.st.n_columns));
+		json_object_set_new(m, "new_series", json_integer((json_int_t)job.st.n_new_series));
 		json_object_set_new(m, "tick_jitter_p99_ms", isfinite(job.st.jitter_p99_ms) ?
 		    json_real(job.st.jitter_p99_ms) : json_null());
 		json_object_set_new(m, "last_error", job.st.last_error[0] ? json_string(job.st.last_error) : json_null());

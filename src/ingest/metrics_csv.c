@@ -767,6 +767,9 @@ side_vals_free(void *p)
 	g_array_free(a, TRUE);
 }
 
+/* A metric family with this many label sets in the side file is label churn. */
+#define SIDE_FAMILY_MAX 64
+
 /*
  * merge_side: when STEM.new-series.csv (br_metrics_side_path) exists beside
  * the metrics CSV `path`, append its series as extra columns to the text
@@ -798,7 +801,7 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 	GPtrArray *series = g_ptr_array_new();   /* names, borrowed from series_ix */
 	GHashTable *by_time = g_hash_table_new_full(g_str_hash, g_str_equal, free, side_vals_free);
 	GString *o = NULL;
-	char *seen = NULL;
+	char *seen = NULL, *join = NULL;
 	size_t err_off = 0, n_vals = 0;
 	const char *expected = NULL;
 	if (br_check_head(side_path, 0, "CSV text", cause) != 0 || br_read_file(side_path, &sd, &slen, cause) != 0)
@@ -874,6 +877,48 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 		rc = 0;
 		goto done;
 	}
+	/* label churn: a metric family with SIDE_FAMILY_MAX or more label sets
+	 * appearing during the capture (one series per LoRA adapter set, per
+	 * client id) is not joined: no analysis reads such families, and
+	 * joined they made every row as wide as their count (60,000 late series:
+	 * 39 s and a file of commas; twenty-second breaker) */
+	join = br_xcalloc(series->len, 1);
+	GHashTable *fam_n = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	for (guint k = 0; k < series->len; k++) {
+		const char *nm = g_ptr_array_index(series, k);
+		char *fam = br_xstrndup(nm, strcspn(nm, "{"));
+		gpointer n = g_hash_table_lookup(fam_n, fam);
+		g_hash_table_replace(fam_n, fam, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(n) + 1));
+	}
+	size_t n_join = 0, n_churn = 0, n_churn_fam = 0;
+	const char *churn_first = NULL;
+	for (guint k = 0; k < series->len; k++) {
+		const char *nm = g_ptr_array_index(series, k);
+		char *fam = br_xstrndup(nm, strcspn(nm, "{"));
+		size_t n = GPOINTER_TO_SIZE(g_hash_table_lookup(fam_n, fam));
+		free(fam);
+		join[k] = n < SIDE_FAMILY_MAX;
+		n_join += join[k];
+		if (!join[k]) {
+			n_churn++;
+			if (churn_first == NULL)
+				churn_first = nm;
+		}
+	}
+	GHashTableIter it;
+	gpointer fk, fv;
+	g_hash_table_iter_init(&it, fam_n);
+	while (g_hash_table_iter_next(&it, &fk, &fv))
+		n_churn_fam += GPOINTER_TO_SIZE(fv) >= SIDE_FAMILY_MAX;
+	g_hash_table_destroy(fam_n);
+	if (n_churn > 0)
+		br_series_add_warning(out, "%s: %zu series of %zu metric famil%s with %d or more label sets each "
+		    "(first: %s) were not joined: label churn that no analysis reads", side_path, n_churn,
+		    n_churn_fam, n_churn_fam == 1 ? "y" : "ies", SIDE_FAMILY_MAX, churn_first);
+	if (n_join == 0) {
+		rc = 0;
+		goto done;
+	}
 
 	/* the main file: header first, then every data row */
 	p = 0;
@@ -899,6 +944,8 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 	o = g_string_sized_new(*len + *len / 4);
 	g_string_append_len(o, *d, (gssize)rec.end);
 	for (guint k = 0; k < series->len; k++) {
+		if (!join[k])
+			continue;
 		g_string_append_c(o, ',');
 		br_csv_append_cell(o, g_ptr_array_index(series, k));
 	}
@@ -927,9 +974,12 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 			side_val *sv = &g_array_index(vals, side_val, i);
 			cell[sv->series] = sv->value;
 		}
-		matched += vals != NULL ? vals->len : 0;
+		for (guint i = 0; vals != NULL && i < vals->len; i++)
+			matched += join[g_array_index(vals, side_val, i).series];
 		g_string_append_len(o, *d + start, (gssize)(rec.end - start));
 		for (guint k = 0; k < series->len; k++) {
+			if (!join[k])
+				continue;
 			g_string_append_c(o, ',');
 			if (cell[k] != NULL) {
 				g_string_append(o, cell[k]);
@@ -941,9 +991,20 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 		g_string_append_len(o, *d + rec.end, (gssize)(p - rec.end));
 	}
 	free(cell);
-	br_series_add_warning(out, "%s: %u series that appeared after the header joined as columns of %s "
-	    "(first: %s; a counter counts 0 before it appeared)", side_path, series->len, path,
-	    (const char *)g_ptr_array_index(series, 0));
+	guint first_joined = 0;
+	while (!join[first_joined])
+		first_joined++;
+	br_series_add_warning(out, "%s: %zu series that appeared after the header joined as columns of %s "
+	    "(first: %s; a counter counts 0 before it appeared)", side_path, n_join, path,
+	    (const char *)g_ptr_array_index(series, first_joined));
+	size_t n_vals_joined = 0;
+	GHashTableIter vi;
+	gpointer vk, vv;
+	g_hash_table_iter_init(&vi, by_time);
+	while (g_hash_table_iter_next(&vi, &vk, &vv))
+		for (guint i = 0; i < ((GArray *)vv)->len; i++)
+			n_vals_joined += join[g_array_index((GArray *)vv, side_val, i).series];
+	n_vals = n_vals_joined;
 	if (matched < n_vals)
 		br_series_add_warning(out, "%s: %zu of its %zu values are at times %s has no row for; "
 		    "left out", side_path, n_vals - matched, n_vals, path);
@@ -956,6 +1017,7 @@ done:
 	if (o != NULL)
 		g_string_free(o, TRUE);
 	free(seen);
+	free(join);
 	g_hash_table_destroy(by_time);
 	g_ptr_array_free(series, TRUE);
 	g_hash_table_destroy(series_ix);
