@@ -890,7 +890,7 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 		gpointer n = g_hash_table_lookup(fam_n, fam);
 		g_hash_table_replace(fam_n, fam, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(n) + 1));
 	}
-	size_t n_join = 0, n_churn = 0, n_churn_fam = 0;
+	size_t n_join = 0, n_churn = 0;
 	const char *churn_first = NULL;
 	for (guint k = 0; k < series->len; k++) {
 		const char *nm = g_ptr_array_index(series, k);
@@ -905,16 +905,11 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 				churn_first = nm;
 		}
 	}
-	GHashTableIter it;
-	gpointer fk, fv;
-	g_hash_table_iter_init(&it, fam_n);
-	while (g_hash_table_iter_next(&it, &fk, &fv))
-		n_churn_fam += GPOINTER_TO_SIZE(fv) >= SIDE_FAMILY_MAX;
 	g_hash_table_destroy(fam_n);
 	if (n_churn > 0)
-		br_series_add_warning(out, "%s: %zu series of %zu metric famil%s with %d or more label sets each "
+		br_series_add_warning(out, "%s: %zu series of metric families with %d or more label sets each "
 		    "(first: %s) were not joined: label churn that no analysis reads", side_path, n_churn,
-		    n_churn_fam, n_churn_fam == 1 ? "y" : "ies", SIDE_FAMILY_MAX, churn_first);
+		    SIDE_FAMILY_MAX, churn_first);
 	if (n_join == 0) {
 		rc = 0;
 		goto done;
