@@ -20,6 +20,8 @@ Faults, switched on over HTTP while it runs (each answers 200 "ok"):
                              other counters and process_start_time_seconds stay
   GET /control/churn?n=N     from now on, N more series of one family (fake:lora_info, one label
                              set each, as a label that changes per request set would give)
+  GET /old-metrics           HTTP 307 to /metrics (as vLLM servers that mount the Prometheus app
+                             answer /metrics with a 307 to /metrics/)
   GET /control/quit          exit 0
   GET /slots                 with --slots FILE (a llama-server run's slots.jsonl): the "slots"
                              array of the line for the current row; without it HTTP 501, as a
@@ -162,6 +164,11 @@ def make_handler(rp):
                     self.reply(200, b"<html><body><h1>Welcome</h1></body></html>\n", "text/html")
                     return
                 self.reply(200, rp.page())
+            elif u.path == "/old-metrics":
+                self.send_response(307)
+                self.send_header("Location", "/metrics")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
             elif u.path == "/slots":
                 body = rp.slots_page()
                 if body is None:

@@ -524,6 +524,10 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 	br_curl.easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	br_curl.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
 	br_curl.easy_setopt(h, CURLOPT_USERAGENT, "benchreport-sample/0.1.0");
+	/* vLLM servers that mount the Prometheus app answer /metrics with a 307
+	 * to /metrics/ (vllm-project/vllm#4511): followed, and said once */
+	br_curl.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	br_curl.easy_setopt(h, CURLOPT_MAXREDIRS, 3L);
 	long total_ms = (long)(interval * 800), conn_ms = (long)(interval * 400);
 	if (total_ms < 50) total_ms = 50;
 	if (conn_ms < 25) conn_ms = 25;
@@ -551,7 +555,7 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 	double *jitter = NULL, *dur = NULL;
 	size_t n_jit = 0, n_dur = 0, cap_jit = 0, cap_dur = 0;
 	double cpu0 = cpu_s(), t0 = br_clock_mono_s(), idle_since = NAN;
-	int seen_load = 0, rc = 0;
+	int seen_load = 0, rc = 0, redirect_noted = 0;
 	char *tmp_cause = NULL;
 	for (uint64_t k = 0;; k++) {
 		double target = t0 + (double)k * interval;
@@ -596,6 +600,13 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 			st->n_ok++;
 			if (isnan(st->first_ok_wall_s))
 				st->first_ok_wall_s = t_wall;
+			long n_redirects = 0;
+			char *where = NULL;
+			if (!redirect_noted && br_curl.easy_getinfo(h, CURLINFO_REDIRECT_COUNT, &n_redirects) == CURLE_OK &&
+			    n_redirects > 0 && br_curl.easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &where) == CURLE_OK && where) {
+				note(o, "%s redirects to %s: followed (give that URL to save the extra request)", o->url, where);
+				redirect_noted = 1;
+			}
 			if (!s.header_done) {
 				if (write_header(&s, &pg, &tmp_cause) != 0)
 					goto io_fail;

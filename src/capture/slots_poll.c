@@ -92,6 +92,8 @@ br_slots_poll_open(const char *metrics_url, const char *csv_path, int force, dou
 	br_curl.easy_setopt(p->h, CURLOPT_TCP_KEEPALIVE, 1L);
 	br_curl.easy_setopt(p->h, CURLOPT_ACCEPT_ENCODING, "");
 	br_curl.easy_setopt(p->h, CURLOPT_USERAGENT, "benchreport-sample/0.1.0");
+	br_curl.easy_setopt(p->h, CURLOPT_FOLLOWLOCATION, 1L);   /* as the /metrics scrape */
+	br_curl.easy_setopt(p->h, CURLOPT_MAXREDIRS, 3L);
 	br_curl.easy_setopt(p->h, CURLOPT_TIMEOUT_MS, ms < 50 ? 50L : ms);
 	return p;
 }

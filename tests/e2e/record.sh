@@ -327,6 +327,12 @@ PYEOF
 else
   echo "note: no C compiler: the clock-step case was skipped"
 fi
+# a URL answered with a 307 (vLLM's /metrics -> /metrics/ when it mounted the
+# Prometheus app): followed, said once (twenty-second breaker: exit 3)
+"$BIN" sample "http://127.0.0.1:$PORT/old-metrics" -o "$tmp/redir.csv" --interval 200ms --duration 1s 2> "$tmp/redir.err"; rc=$?
+check "sample: a 307 to /metrics is followed (exit $rc), said once" bash -c "
+  [ $rc -eq 0 ] && [ \$(grep -c 'redirects to http://127.0.0.1:$PORT/metrics: followed' '$tmp/redir.err') -eq 1 ] &&
+  [ \$(tail -n +2 '$tmp/redir.csv' | grep -c ',1,[01]\$') -ge 4 ]"
 # label churn (a family of 200 label sets appearing mid-capture): the sampler
 # names the first 10 new series and counts the rest, the report joins none of
 # that family (it printed 300,000 lines and took 8 min: twenty-second breaker)
