@@ -798,17 +798,25 @@ check_counter_resets(br_run *r)
 					s->cols[c][j] = NAN;
 			if (!vote[c])
 				continue;   /* a labelled child of a counter said once, under its sum */
+			/* the preemption counter is suspect when it fell and stayed
+			 * down; a single dip that came back is left out like any other
+			 * (twenty-second breaker: 2 -> 0 -> 2 dropped the count) */
 			const char *pre_name = br_role_name(s, BR_ROLE_PREEMPTIONS);
-			if (pre_name != NULL && strcmp(s->names[c], pre_name) == 0)
+			int is_pre = pre_name != NULL && strcmp(s->names[c], pre_name) == 0;
+			if (is_pre && !dip)
 				r->preemptions_suspect = 1;
-			br_run_add_warning(r, "%s falls %zu time%s while the other counters keep rising (first "
-			    "%.0f s after the first sample, %g → %g): not a server restart, so this counter's "
-			    "values are suspect; %s", s->names[c],
-			    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, before, after,
-			    r->preemptions_suspect && pre_name != NULL && strcmp(s->names[c], pre_name) == 0 ?
-			    "the preemption count and events are left out of the report" : dip ?
-			    "it came back above its earlier value, so the samples of the dip are left out" :
-			    "its deltas count each fall as a restart from 0");
+			if (dip)
+				br_run_add_warning(r, "%s dips once while the other counters keep rising (%.0f s after the "
+				    "first sample, %g → %g) and comes back to its earlier value: a scrape that missed it, not "
+				    "a server restart; the samples of the dip are left out", s->names[c], s->t_s[i] - t0,
+				    before, after);
+			else
+				br_run_add_warning(r, "%s falls %zu time%s while the other counters keep rising (first "
+				    "%.0f s after the first sample, %g → %g): not a server restart, so this counter's "
+				    "values are suspect; %s", s->names[c],
+				    lone[c], lone[c] == 1 ? "" : "s", s->t_s[i] - t0, before, after, is_pre ?
+				    "the preemption count and events are left out of the report" :
+				    "its deltas count each fall as a restart from 0");
 		}
 	free(vote);
 	free(lone);
