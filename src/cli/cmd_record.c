@@ -589,6 +589,12 @@ br_cmd_record(int argc, char **argv)
 		}
 	}
 	double t_capture_end = br_clock_wall_s();
+	/* a stop after the client ended cut the --tail wait short: said, and
+	 * kept in run.json (the client itself was not interrupted) */
+	int capture_stopped = !interrupted && *user_stop != 0;
+	if (capture_stopped)
+		fprintf(stderr, "benchreport record: stopped while sampling after the client ended: the capture "
+		    "ends here and the report follows\n");
 	/* the server log's part */
 	int startup = startup_text != NULL, rotated = 0;
 	if (log_path != NULL) {
@@ -632,6 +638,7 @@ br_cmd_record(int argc, char **argv)
 	json_object_set_new(rec, "client_end_unix_s", json_real(t_end));
 	iso_utc(t_capture_end, ts, sizeof ts);
 	json_object_set_new(rec, "capture_end_utc", json_string(ts));
+	json_object_set_new(rec, "capture_stopped", json_boolean(capture_stopped));
 	if (sampling) {
 		json_t *m = json_object();
 		json_object_set_new(m, "url", json_string(url));

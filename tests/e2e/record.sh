@@ -348,6 +348,16 @@ check "sample: all 200 kept in the side file" [ "$("$PY" -c "import csv,sys; pri
 cp "$SRC/fixtures/runs/tiny/stress.json" "$tmp/churn/" 2> /dev/null
 "$BIN" "$tmp/churn" -o "$tmp/churn-out" -q 2> /dev/null
 check "report: the 200-label-set family not joined, said" grep -q "200 series of metric families with 64 or more label sets each" "$tmp/churn-out/summary.json"
+# a stop while sampling after the client ended (the --tail wait): said, the
+# capture ends, run.json says so, the client was not interrupted
+# (twenty-second breaker: swallowed). A new replay, 1 s a row: busy from 3 s to 9 s.
+stop_fake; start_fake 1
+"$BIN" record -o "$tmp/run13" --metrics-url "http://127.0.0.1:$PORT/metrics" --interval 200ms --tail 30s --no-report -- \
+  sleep 4 2> "$tmp/run13.err" &
+RP=$!; sleep 6.5; kill -INT "$RP"; wait "$RP"; rc=$?
+check "record: a stop in the tail wait ends the capture, said, in run.json (exit $rc)" bash -c "
+  [ $rc -eq 0 ] && grep -q 'stopped while sampling after the client ended' '$tmp/run13.err' &&
+  grep -q '\"capture_stopped\": true' '$tmp/run13/run.json' && grep -q '\"interrupted\": false' '$tmp/run13/run.json'"
 BR_LIBCURL="$tmp/no-libcurl.so" "$BIN" sample "http://127.0.0.1:$PORT/metrics" -o "$tmp/nocurl.csv" --duration 1s 2> "$tmp/nocurl2.err"; rc=$?
 check "sample without libcurl: non-zero exit (got $rc), library named, no CSV" bash -c "
   [ $rc -ne 0 ] && grep -q 'cannot load' '$tmp/nocurl2.err' && [ ! -e '$tmp/nocurl.csv' ]"
