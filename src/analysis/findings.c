@@ -763,8 +763,13 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		for (size_t i = 0; i < a->ledger.n_rows; i++)
 			if (a->ledger.rows[i].agrees == 0)
 				bad++;
+		/* a restart inside the window loses what the server did between
+		 * its last scrape and the restart: a cause to name first (twenty-
+		 * second breaker: page 1 suggested only a wrong window or another
+		 * client, the restart was said at the end of the report) */
 		if (bad > 0)
-			add(f, "ledger_disagrees", BR_SEV_PROBLEM, BR_FINDING);
+			add(f, a->preemptions.server_restarts > 0 ? "ledger_disagrees_restart" : "ledger_disagrees",
+			    BR_SEV_PROBLEM, BR_FINDING);
 	}
 
 	/* The bench file's own statistics differ from the recomputation. */
