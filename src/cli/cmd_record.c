@@ -340,6 +340,18 @@ remove_capture(const char *run_dir, int made_dir)
 		rmdir(run_dir);
 }
 
+/* report_argv: RUN_DIR then the n report options, NULL-terminated, as
+ * br_cmd_report takes them (malloc'd array; the strings are borrowed). */
+static char **
+report_argv(const char *run_dir, const char **rep, int n)
+{
+	char **v = br_xcalloc((size_t)n + 2, sizeof *v);
+	v[0] = (char *)run_dir;
+	for (int i = 0; i < n; i++)
+		v[i + 1] = (char *)rep[i];
+	return v;
+}
+
 static char *
 shell_join(char **argv)
 {
@@ -418,11 +430,8 @@ br_cmd_record(int argc, char **argv)
 	if (!no_report) {
 		/* the report's options are checked now: a typo found after the load
 		 * would cost the run (twenty-second breaker) */
-		const char **cargv = br_xcalloc((size_t)n_rep + 2, sizeof *cargv);
-		cargv[0] = run_dir;
-		for (int i = 0; i < n_rep; i++)
-			cargv[i + 1] = rep[i];
-		int crc = br_cmd_report_check(n_rep + 1, (char **)cargv);
+		char **cargv = report_argv(run_dir, rep, n_rep);
+		int crc = br_cmd_report_check(n_rep + 1, cargv);
 		free(cargv);
 		if (crc != 0) {
 			fprintf(stderr, "benchreport record: the report options above are wrong; nothing was run\n");
@@ -681,13 +690,9 @@ br_cmd_record(int argc, char **argv)
 
 	int rc = cmd_rc;
 	if (!no_report) {
-		rep[n_rep] = NULL;
-		const char **rargv = br_xcalloc((size_t)n_rep + 2, sizeof *rargv);
-		rargv[0] = run_dir;
-		for (int i = 0; i < n_rep; i++)
-			rargv[i + 1] = rep[i];
+		char **rargv = report_argv(run_dir, rep, n_rep);
 		*user_stop = 0;
-		int report_rc = br_cmd_report(n_rep + 1, (char **)rargv);
+		int report_rc = br_cmd_report(n_rep + 1, rargv);
 		free(rargv);
 		if (cmd_rc == 0)
 			rc = report_rc;
