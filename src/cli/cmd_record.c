@@ -138,7 +138,7 @@ escalate(pid_t pgid, volatile sig_atomic_t *stop, double *t_stop, int *stage)
 enum { RUN_FAILED = -1, RUN_STOPPED_BEFORE = -2 };
 
 /*
- * run_command: fork/exec argv in a process group of its own, stdin from
+ * run_command: fork/exec argv (cmdline: its text, printed) in a group of its own, stdin from
  * /dev/null, stdout/stderr teed into run_dir's client-stdout.txt /
  * client-stderr.txt. A stop (SIGINT/SIGTERM/SIGHUP to us) is passed on to
  * the whole group and escalated (escalate); a stop that came before the
@@ -150,7 +150,8 @@ enum { RUN_FAILED = -1, RUN_STOPPED_BEFORE = -2 };
  * *cause.
  */
 static int
-run_command(char **argv, const char *run_dir, double *t_start_s, double *t_end_s, char **cause)
+run_command(char **argv, const char *cmdline, const char *run_dir, double *t_start_s, double *t_end_s,
+    char **cause)
 {
 	int out_p[2], err_p[2], exec_p[2];
 	if (pipe(out_p) != 0 || pipe(err_p) != 0 || pipe2(exec_p, O_CLOEXEC) != 0) {
@@ -166,6 +167,8 @@ run_command(char **argv, const char *run_dir, double *t_start_s, double *t_end_s
 	sigaddset(&stops, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &stops, &old);
 	volatile sig_atomic_t *stop = br_cli_stop_flag();
+	if (!*stop)
+		fprintf(stderr, "benchreport record: running %s\n", cmdline);
 	pid_t pid = *stop ? 0 : fork();
 	if (*stop || pid < 0) {
 		int e = errno;
@@ -495,18 +498,12 @@ br_cmd_record(int argc, char **argv)
 	{
 		/* a folder we cannot write into is found now, not after the load */
 		char *probe = br_path_join(run_dir, ".benchreport-record-probe");
-		FILE *pf = fopen(probe, "w");
-		int perr = pf == NULL || fputs("probe\n", pf) < 0;
-		int e = errno;
-		if (pf != NULL && fclose(pf) != 0 && !perr) {
-			perr = 1;
-			e = errno;
-		}
+		int perr = br_write_atomic(probe, "probe\n", 6, &cause);
 		unlink(probe);
 		free(probe);
-		if (perr) {
-			fprintf(stderr, "benchreport record: %s: cannot write into it (%s); nothing was run\n", run_dir,
-			    strerror(e));
+		if (perr != 0) {
+			fprintf(stderr, "benchreport record: %s; nothing was run\n", cause);
+			free(cause);
 			free(rep);
 			free(startup_text);
 			return BR_EXIT_USAGE;
@@ -536,11 +533,7 @@ br_cmd_record(int argc, char **argv)
 	double t_start = br_clock_wall_s(), t_end = NAN;
 	char **cmd = argv + dd + 1;
 	char *cmdline = shell_join(cmd);
-	int cmd_rc = RUN_STOPPED_BEFORE;
-	if (!*user_stop) {
-		fprintf(stderr, "benchreport record: running %s\n", cmdline);
-		cmd_rc = run_command(cmd, run_dir, &t_start, &t_end, &cause);
-	}
+	int cmd_rc = run_command(cmd, cmdline, run_dir, &t_start, &t_end, &cause);
 	if (cmd_rc == RUN_STOPPED_BEFORE) {
 		/* a stop before the client started: it is not started at all (the
 		 * user cancelled the load; twenty-second breaker: Ctrl-C in the first

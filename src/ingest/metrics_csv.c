@@ -490,9 +490,9 @@ dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* median_of: median of v[0..n) (sorted in place); NAN when n == 0. */
-static double
-median_of(double *v, size_t n)
+/* br_median_inplace: see metrics_priv.h. */
+double
+br_median_inplace(double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
@@ -519,7 +519,7 @@ check_times(const char *path, const char *d, size_t len, const char *header, int
 	for (size_t r = 0; r < times->n; r++)
 		if (numeric[r])
 			tmp[nn++] = times->v[r];
-	double med = median_of(tmp, nn);
+	double med = br_median_inplace(tmp, nn);
 	free(tmp);
 	double div = time_ms ? 1000.0 : 1.0;
 	if (nn > 0 && !time_ms && med > T_MS_THRESHOLD) {
@@ -560,7 +560,7 @@ fix_usage(csv_col *c, double *col, size_t stride, size_t nrows, const size_t *of
 	for (size_t r = 0; r < nrows; r++)
 		if (col[r * stride] > 0)
 			pos[np++] = col[r * stride];
-	int percent = np > 0 && median_of(pos, np) > 1.0;
+	int percent = np > 0 && br_median_inplace(pos, np) > 1.0;
 	free(pos);
 	double hi = percent ? 100.0 : 1.0;
 	for (size_t r = 0; r < nrows; r++) {
@@ -802,6 +802,7 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 	GHashTable *by_time = g_hash_table_new_full(g_str_hash, g_str_equal, free, side_vals_free);
 	GString *o = NULL;
 	char *seen = NULL, *join = NULL;
+	GArray *n_of = g_array_new(FALSE, TRUE, sizeof(size_t));   /* values per side series */
 	size_t err_off = 0, n_vals = 0;
 	const char *expected = NULL;
 	if (br_check_head(side_path, 0, "CSV text", cause) != 0 || br_read_file(side_path, &sd, &slen, cause) != 0)
@@ -872,6 +873,9 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 		side_val sv = { GPOINTER_TO_SIZE(ix), br_xstrndup(c2, n2) };
 		g_array_append_val(vals, sv);
 		n_vals++;
+		if (sv.series >= n_of->len)
+			g_array_set_size(n_of, sv.series + 1);   /* zero-filled */
+		g_array_index(n_of, size_t, sv.series)++;
 	}
 	if (series->len == 0) {
 		rc = 0;
@@ -890,7 +894,7 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 		gpointer n = g_hash_table_lookup(fam_n, fam);
 		g_hash_table_replace(fam_n, fam, GSIZE_TO_POINTER(GPOINTER_TO_SIZE(n) + 1));
 	}
-	size_t n_join = 0, n_churn = 0;
+	size_t n_join = 0, n_churn = 0, n_vals_joined = 0;
 	const char *churn_first = NULL;
 	for (guint k = 0; k < series->len; k++) {
 		const char *nm = g_ptr_array_index(series, k);
@@ -899,6 +903,7 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 		free(fam);
 		join[k] = n < SIDE_FAMILY_MAX;
 		n_join += join[k];
+		n_vals_joined += join[k] ? g_array_index(n_of, size_t, k) : 0;
 		if (!join[k]) {
 			n_churn++;
 			if (churn_first == NULL)
@@ -992,13 +997,6 @@ merge_side(const char *path, char **d, size_t *len, br_series *out, char **cause
 	br_series_add_warning(out, "%s: %zu series that appeared after the header joined as columns of %s "
 	    "(first: %s; a counter counts 0 before it appeared)", side_path, n_join, path,
 	    (const char *)g_ptr_array_index(series, first_joined));
-	size_t n_vals_joined = 0;
-	GHashTableIter vi;
-	gpointer vk, vv;
-	g_hash_table_iter_init(&vi, by_time);
-	while (g_hash_table_iter_next(&vi, &vk, &vv))
-		for (guint i = 0; i < ((GArray *)vv)->len; i++)
-			n_vals_joined += join[g_array_index((GArray *)vv, side_val, i).series];
 	n_vals = n_vals_joined;
 	if (matched < n_vals)
 		br_series_add_warning(out, "%s: %zu of its %zu values are at times %s has no row for; "
@@ -1013,6 +1011,7 @@ done:
 		g_string_free(o, TRUE);
 	free(seen);
 	free(join);
+	g_array_free(n_of, TRUE);
 	g_hash_table_destroy(by_time);
 	g_ptr_array_free(series, TRUE);
 	g_hash_table_destroy(series_ix);

@@ -1,6 +1,7 @@
 /*
  * Private helpers shared by the metrics readers of the ingest module
- * (prom.c, metrics_csv.c, metric_names.c). Not part of the public contract.
+ * (prom.c, metrics_csv.c, metric_names.c; provenance.c for the median).
+ * Not part of the public contract.
  */
 #ifndef BR_INGEST_METRICS_PRIV_H
 #define BR_INGEST_METRICS_PRIV_H
@@ -57,5 +58,9 @@ int br_metric_is_usage_frac(const char *canon);
 /* br_parse_double: strict, locale-independent number of exactly s[0..n):
  * decimal / exponent forms, +Inf, -Inf, Inf, NaN (any case). 0 or -1. */
 int br_parse_double(const char *s, size_t n, double *out);
+
+/* br_median_inplace: the median of v[0..n) (v is sorted in place; the mean
+ * of the middle two for even n); NAN when n == 0. No NaN in v. */
+double br_median_inplace(double *v, size_t n);
 
 #endif

@@ -36,6 +36,7 @@
 #include <glib.h>
 #include "benchreport/run.h"
 #include "benchreport/model.h"
+#include "ingest/metrics_priv.h"
 #include "benchreport/metrics.h"
 
 /* A small set of model names (normalised), at most 8 kept. */
@@ -353,6 +354,16 @@ check_brackets(br_run *r)
 		    utc(m->t_s[l], at), in_flight(m, l));
 }
 
+/* closed_loop_all_ok: the bench was a closed loop (max_concurrency, every
+ * request sent at once) in which no request failed: it kept requests in the
+ * server for its whole duration (series_misfit, log_busy_short). */
+static int
+closed_loop_all_ok(const br_bench *b)
+{
+	return br_isnum(b->max_concurrency) && b->max_concurrency > 0 && isinf(b->request_rate_rps) &&
+	    br_isnum(b->failed) && b->failed == 0;
+}
+
 /*
  * series_misfit: whether a metrics series (after pick_busy_period) can be
  * this run's record; the reason (malloc'd) when it cannot:
@@ -455,9 +466,7 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 	 * bench, 81%, passed the 75% rule; simulated and real closed loops span
 	 * 95.5-115% of their duration). Failed requests may end without
 	 * reaching the engine, so a run with failures is left to the 75% rule. */
-	int closed = br_isnum(b->max_concurrency) && b->max_concurrency > 0 && isinf(b->request_rate_rps) &&
-	    br_isnum(b->failed) && b->failed == 0;
-	if (!cs && !ce && closed && span + 2 * step + 5 < 0.9 * dur)
+	if (!cs && !ce && closed_loop_all_ok(b) && span + 2 * step + 5 < 0.9 * dur)
 		return br_xasprintf("its busy samples span %.0f s (%s to %s UTC), idle before and after, but the bench's "
 		    "closed loop (max_concurrency %.0f, every request sent at once) kept requests in the server for "
 		    "its whole %.1f s run: it records a shorter load than this run (another run's)", span,
@@ -828,14 +837,6 @@ set_aside_other_model(br_run *r, const names *bench, const names *mm)
 	drop_metrics(r);
 }
 
-/* cmp_double_asc: qsort order of doubles (no NaN here). */
-static int
-cmp_double_asc(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /*
  * log_busy_short: a closed-loop bench without failures keeps requests in
  * the server for its whole duration (series_misfit). When the periodic
@@ -852,10 +853,8 @@ cmp_double_asc(const void *a, const void *b)
 static char *
 log_busy_short(const br_server_log *l, const br_bench *b)
 {
-	int closed = br_isnum(b->max_concurrency) && b->max_concurrency > 0 && isinf(b->request_rate_rps) &&
-	    br_isnum(b->failed) && b->failed == 0;
 	double dur = b->duration_s;
-	if (!closed || !br_isnum(dur) || dur < 60 || l->n_stats < 3)
+	if (!closed_loop_all_ok(b) || !br_isnum(dur) || dur < 60 || l->n_stats < 3)
 		return NULL;
 	/* the logging interval: the median gap between consecutive stamped lines */
 	double *gap = br_xmalloc(l->n_stats * sizeof *gap);
@@ -869,12 +868,11 @@ log_busy_short(const br_server_log *l, const br_bench *b)
 		    isfinite(l->stats[i - 1].t_s) && s->t_s > l->stats[i - 1].t_s)
 			gap[ng++] = s->t_s - l->stats[i - 1].t_s;
 	}
-	qsort(gap, ng, sizeof *gap, cmp_double_asc);
-	double interval = ng > 0 ? gap[ng / 2] : NAN;   /* the upper median: the interval, not a burst */
+	double interval = br_median_inplace(gap, ng);
 	free(gap);
 	if (n_busy < 3 || !isfinite(interval))
 		return NULL;
-	double longest = 0, t_first = NAN, t_last = NAN, best_first = NAN, best_last = NAN;
+	double longest = NAN, t_first = NAN, t_last = NAN;
 	for (size_t i = 0; i < l->n_stats; i++) {
 		const br_log_stat *s = &l->stats[i];
 		if (s->line < l->last_startup_line || !isfinite(s->t_s))
@@ -887,18 +885,15 @@ log_busy_short(const br_server_log *l, const br_bench *b)
 		if (!isfinite(t_first))
 			t_first = s->t_s;
 		t_last = s->t_s;
-		if (t_last - t_first >= longest) {
+		if (!(t_last - t_first <= longest))   /* NAN at first: taken */
 			longest = t_last - t_first;
-			best_first = t_first;
-			best_last = t_last;
-		}
 	}
-	if (!isfinite(best_first) || longest + 2 * interval + 5 >= 0.9 * dur)
+	if (!isfinite(longest) || longest + 2 * interval + 5 >= 0.9 * dur)
 		return NULL;
 	return br_xasprintf("its periodic lines (about every %.0f s) show the server busy for at most %.0f s at a "
 	    "stretch, but the bench's closed loop (max_concurrency %.0f, every request sent at once) kept "
 	    "requests in the server for its whole %.1f s run: the log saw another, shorter load, so its "
-	    "capacity and arguments may not be this run's server's", interval, best_last - best_first,
+	    "capacity and arguments may not be this run's server's", interval, longest,
 	    b->max_concurrency, dur);
 }
 
