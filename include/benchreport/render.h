@@ -27,6 +27,9 @@ typedef struct br_figure {
 	size_t n_not_drawn;    /* (added) points of line, step, scatter and area series whose x or
 	                          y is missing or not finite, so not drawn (bars say "n/a"
 	                          themselves); the report counts them in the caption */
+	char *caption_note;    /* (added) a sentence the drawing decided and a template cannot know
+	                          (figure 4: where its zoomed axes start), already in `caption`;
+	                          the report appends it to a template's own caption. NULL = none */
 } br_figure;
 
 /*

@@ -413,16 +413,18 @@ br_chart_add_note(br_chart *c, int side, double x, double y, const char *text,
 }
 
 /* br_chart_add_band: see chart.h. */
-void
+br_band *
 br_chart_add_band(br_chart *c, double x0, double x1, const char *label)
 {
 	if (!isfinite(x0) || !isfinite(x1))
-		return;
+		return NULL;
 	c->bands = br_xrealloc(c->bands, (c->n_bands + 1) * sizeof *c->bands);
 	br_band *b = &c->bands[c->n_bands++];
 	b->x0 = x0 < x1 ? x0 : x1;
 	b->x1 = x0 < x1 ? x1 : x0;
 	b->label = br_xstrdup(label);
+	b->veil = 0;
+	return b;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1648,6 +1650,14 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_SCATTER)
 			draw_scatter(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
+	for (size_t i = 0; i < c->n_bands; i++) {   /* muted bands: a veil over what was drawn in them */
+		double b0, b1;
+		if (!c->bands[i].veil || !ax_map(&xa, c->bands[i].x0, &b0) || !ax_map(&xa, c->bands[i].x1, &b1))
+			continue;
+		br_cv_rgba(cv, 0.94, 0.94, 0.94, 0.55);
+		br_cv_rectangle(cv, b0, py0, b1 - b0, py1 - py0);
+		br_cv_fill(cv);
+	}
 	double (*boxes)[4] = br_xmalloc((c->n_refs + c->n_notes + 1) * sizeof *boxes);
 	size_t n_boxes = 0;
 	draw_refs(cv, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, &n_boxes);

@@ -106,6 +106,9 @@ typedef struct br_note {
 typedef struct br_band {
 	double x0, x1;          /* shaded x interval (data units) */
 	char *label;            /* legend text; NULL = none */
+	int veil;               /* (added) 1: what is drawn inside the band (bars, lines, markers) is
+	                           muted under a translucent white veil, so runs that are not part of
+	                           the comparison (calibration runs) read as background */
 } br_band;
 
 typedef struct br_chart {
@@ -162,8 +165,9 @@ br_refline *br_chart_add_hline(br_chart *c, int side, double y, const char *labe
 br_note *br_chart_add_note(br_chart *c, int side, double x, double y, const char *text,
     int color, double dx_pt, double dy_pt, double ax, double ay);
 
-/* br_chart_add_band: shaded x interval (ignored when an end is not finite). */
-void br_chart_add_band(br_chart *c, double x0, double x1, const char *label);
+/* br_chart_add_band: shaded x interval (ignored when an end is not finite:
+ * returns NULL). Returns the band, owned by the chart (set veil on it). */
+br_band *br_chart_add_band(br_chart *c, double x0, double x1, const char *label);
 
 /* br_chart_has_data: 1 when at least one series has a drawable point. */
 int br_chart_has_data(const br_chart *c);

@@ -245,9 +245,12 @@ set_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char 
 	for (size_t i = 0; i < n; i++)
 		if (calibration_only(c, i))
 			xs[i] = (double)k++;
-	if (n_cal > 0)
-		br_chart_add_band(ch, (double)(n - n_cal) - 0.5, (double)n - 0.5,
+	if (n_cal > 0) {
+		br_band *b = br_chart_add_band(ch, (double)(n - n_cal) - 0.5, (double)n - 0.5,
 		    br_ft(ft, "campaign.band_calibration"));
+		if (b)
+			b->veil = 1;   /* the calibration runs muted: the comparison set reads first */
+	}
 	char **lab = br_xmalloc(n * sizeof *lab);
 	for (size_t i = 0; i < n; i++) {
 		lab[i] = run_label(c, ft, i);

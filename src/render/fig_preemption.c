@@ -30,6 +30,7 @@
 
 #include "benchreport/common.h"
 #include "benchreport/model.h"
+#include "benchreport/stats.h"
 #include "render/figure_io.h"
 
 #define LOOP_ZOOM_S 140.0
@@ -129,33 +130,60 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		br_axis_set(&c->x, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.x_axis"));
 		c->x.min = z0;
 		c->x.max = z1;
-		br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.y_running"));
-		c->y.include_zero = 1;
-		/* 4 % above the highest running value, as the KV axis, so the peak is not on the frame */
-		double rmax = NAN;
-		for (size_t i = 0; i < m; i++)
-			if (isfinite(run[i]) && (isnan(rmax) || run[i] > rmax))
-				rmax = run[i];
-		if (isfinite(rmax) && rmax > 0)
-			c->y.max = rmax * 1.04;
-		/* 0..104 %: the markers and the trigger line near 100 % stay off the frame;
-		 * when the KV usage moves in a band high up (the sawtooth of a pool kept
-		 * full), the axis starts just below the band so the teeth are readable */
-		double kmin = NAN, first_ev = ne > 0 ? ex[0] : NAN;
+		/*
+		 * Both axes zoom to the band the loop moves in once it runs (from the
+		 * first preemption on), so the teeth are readable (issue 10: the
+		 * reference's sawtooth runs in 92-99.6 %, running walks 13 -> 10):
+		 * KV usage from below its 10th percentile there, placed in the upper
+		 * half of the plot; running from one below its lowest value there,
+		 * in the lower half. The ramp before and the deepest dips run off the
+		 * bottom, and the axis titles say where each axis starts. Without two
+		 * events in the zoom, or with KV usage low, both axes start at 0.
+		 */
+		double first_ev = ne > 0 ? ex[0] : NAN;
 		for (size_t k = 1; k < ne; k++)
 			if (ex[k] < first_ev)
 				first_ev = ex[k];
-		/* the band from the first preemption on (the ramp up to it runs in
-		 * from below the axis) */
-		for (size_t i = 0; i < m; i++)
-			if (isfinite(kvp[i]) && !(t[i] < first_ev) && (isnan(kmin) || kvp[i] < kmin))
-				kmin = kvp[i];
+		double *band = br_xmalloc((m + 1) * sizeof *band);
+		size_t nb = 0;
+		double rmin = NAN, rmax = NAN, kmax = NAN;
+		for (size_t i = 0; i < m; i++) {
+			if (isfinite(run[i]) && (isnan(rmax) || run[i] > rmax))
+				rmax = run[i];
+			if (t[i] < first_ev)
+				continue;
+			if (isfinite(kvp[i])) {
+				band[nb++] = kvp[i];
+				if (isnan(kmax) || kvp[i] > kmax)
+					kmax = kvp[i];
+			}
+			if (isfinite(run[i]) && (isnan(rmin) || run[i] < rmin))
+				rmin = run[i];
+		}
+		br_sort_doubles(band, nb);
+		double k10 = br_percentile_sorted(band, nb, 10);
+		free(band);
 		for (size_t k = 0; k < ne; k++)
-			if (isfinite(ey[k]) && ey[k] < kmin)
-				kmin = ey[k];
-		double y2min = 0;
-		if (ne >= 2 && isfinite(kmin) && kmin >= 30)
-			y2min = floor((kmin - 5) / 10) * 10;
+			if (isfinite(ey[k]) && !(ey[k] <= kmax))
+				kmax = ey[k];
+		if (isfinite(P->trigger_kv_frac) && !(P->trigger_kv_frac * 100 <= kmax))
+			kmax = P->trigger_kv_frac * 100;
+		int zoom = ne >= 2 && isfinite(k10) && k10 >= 50 && isfinite(kmax) && kmax > k10;
+		double y2max = zoom ? kmax + 0.12 * (kmax - k10) + 0.5 : 104;
+		double y2min = zoom ? floor((k10 - 1.0 * (y2max - k10)) / 5) * 5 : 0;
+		if (y2min < 0)
+			y2min = 0;
+		br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.y_running"));
+		double ylo = zoom && isfinite(rmin) && rmin >= 2 ? floor(rmin) - 1 : 0;
+		c->y.include_zero = ylo == 0;
+		c->y.min = ylo;
+		if (isfinite(rmax) && rmax > ylo)   /* running in the lower half when zoomed; else 4 % above the peak */
+			c->y.max = zoom ? rmax + 1.0 * (rmax - ylo) : rmax * 1.04;
+		if (ylo > 0) {
+			char from[32];
+			br_fig_num(from, sizeof from, "%.0f", ylo);
+			br_axis_set(&c->y, BR_SCALE_LINEAR, br_ftp(ft, "fig4-preemption-loop.y_running_from", "{s:s}", "from", from));
+		}
 		if (y2min > 0) {
 			char from[32];
 			br_fig_num(from, sizeof from, "%.0f", y2min);
@@ -163,7 +191,7 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		} else
 			br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.y_kv"));
 		c->y2.min = y2min;
-		c->y2.max = 104;
+		c->y2.max = y2max;
 		c->has_y2 = 1;
 		/* colours as fig2: running navy (0), KV teal (2), preemptions red (4) */
 		if (running)
@@ -224,8 +252,18 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		    "preemptions", ez));
 		if (trig[0])
 			g_string_append(cap, br_ftp(ft, "fig4-preemption-loop.caption_trigger", "{s:s}", "pct", trig));
+		const char *zoom_note = NULL;
+		if (ylo > 0 && y2min > 0) {
+			char rf[32], kf[32];
+			br_fig_num(rf, sizeof rf, "%.0f", ylo);
+			br_fig_num(kf, sizeof kf, "%.0f", y2min);
+			zoom_note = br_ftp(ft, "fig4-preemption-loop.caption_axes_zoom", "{s:s,s:s}", "running", rf, "kv", kf);
+			g_string_append(cap, zoom_note);
+		}
 		rc = br_figure_write_single(out_dir, "fig4-preemption-loop", br_ft(ft, "fig4-preemption-loop.title"),
 		    cap->str, c, csv, out, cause);
+		if (rc > 0 && zoom_note)
+			out->caption_note = br_xstrdup(zoom_note);
 		g_string_free(cap, TRUE);
 		g_string_free(csv, TRUE);
 		br_chart_free(c);

@@ -68,6 +68,7 @@ br_figure_free(br_figure *f)
 	free(f->id);
 	free(f->title);
 	free(f->caption);
+	free(f->caption_note);
 	free(f->png_path);
 	free(f->svg_path);
 	free(f->csv_path);

@@ -39,7 +39,10 @@ br_template_figure_caption(const br_template *t, const char *caption, const br_f
 		json_decref(v);
 	}
 	free(num);
-	char *cap = br_xasprintf("%s%s%s", label ? label : "", label ? " " : "", caption ? caption : "");
+	/* the drawing's own sentence, when the caption is a template's (the
+	 * figure's own caption already holds it) */
+	const char *note = f && f->caption_note && caption != f->caption ? f->caption_note : "";
+	char *cap = br_xasprintf("%s%s%s%s", label ? label : "", label ? " " : "", caption ? caption : "", note);
 	free(label);
 	if (f == NULL || f->n_not_drawn == 0)
 		return cap;
