@@ -65,6 +65,12 @@ typedef struct br_preemption_event {
 	int across_gap;            /* (added) span_s > BR_PREEMPTION_COARSE_STEP_S (dropped rows or
 	                              missed scrapes): the count piled up unseen, and KV before,
 	                              released and running before are NAN */
+	int below_band;            /* (added) KV before more than BR_PREEMPTION_BAND_FRAC below the
+	                              median KV before of the events (5 or more with a reading):
+	                              KV climbed to the trigger and fell back between two samples, so
+	                              this reading is neither the level it fired at nor its release
+	                              (the fall nets out the admissions); counted, but left out of
+	                              trigger_kv_frac and the released means */
 } br_preemption_event;
 
 typedef struct br_preemptions {
@@ -90,11 +96,13 @@ typedef struct br_preemptions {
 	double max_per_event;      /* most preemptions in one sample (across_gap ones aside) */
 	size_t n_gap_events;       /* (added) events read across a gap in the series (across_gap) */
 	double max_gap_event_s;    /* (added) the longest span_s of those; NAN when none */
-	double trigger_kv_frac;    /* mean KV-before over events */
+	size_t n_below_band;       /* (added) events marked below_band */
+	double below_band_min_kv_frac;  /* (added) the lowest KV before of those; NAN when none */
+	double trigger_kv_frac;    /* mean KV-before over events (below_band ones aside) */
 	double mean_interval_s;    /* mean gap between consecutive events (>= 2 events) */
 	double rate_per_min;       /* preemptions per minute over the window */
-	double mean_released_tokens;        /* per event (events with a number) */
-	double total_released_tokens;       /* Σ over events */
+	double mean_released_tokens;        /* per event (events with a number, below_band ones aside) */
+	double total_released_tokens;       /* Σ over events (below_band ones aside) */
 	double mean_released_per_preemption_tokens; /* Σ released / Σ counts */
 	int released_unreadable;   /* (added) KV usage did not fall over the preemption samples, or rose
 	                              over 20% or more of them (blocks
@@ -114,6 +122,11 @@ typedef struct br_preemptions {
 /* The widest sample spacing (s) at which a preemption's KV level and
  * release are read from the series (DESIGN.md §3.5 reads them at 1 Hz). */
 #define BR_PREEMPTION_COARSE_STEP_S 2.5
+/* How far below the events' median KV before (fraction of the pool, 2
+ * points) a reading is taken for a climb and release the samples missed:
+ * the reference's triggers sit within 0.4 points (99.58 %), and one
+ * victim's release is 5-8 points (DESIGN.md §6: 7.52 and 5.20 points). */
+#define BR_PREEMPTION_BAND_FRAC 0.02
 
 /*
  * br_analyze_preemptions: §3.5 from run->metrics. `res` and `cap` may be

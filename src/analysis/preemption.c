@@ -11,6 +11,11 @@
  * scrapes missed), the event spans a gap: its count stands but its KV
  * before, release and running before are not read (NAN), and it is neither
  * a multi-preemption sample nor part of max_per_event.
+ * An event whose KV before lies more than BR_PREEMPTION_BAND_FRAC below the
+ * median of the events' (5 or more readings) is below_band: KV climbed to
+ * the trigger and fell back between two samples (r2 simulated: 95.11% ->
+ * 95.04%, "80 tokens", among triggers at 98.5-99.9%); it counts, but stays
+ * out of the trigger level and the released means.
  * Summary: trigger level = mean KV before; interval = mean gap between
  * consecutive events; rate = Δcounter / window length · 60 per minute; mean
  * released tokens per event (and Σ released / Σ preemptions per
@@ -23,6 +28,7 @@
 #include "benchreport/analysis_overload.h"
 #include "benchreport/model.h"
 #include "benchreport/common.h"
+#include "benchreport/stats.h"
 
 static const char NEED_SERIES[] =
     "needs a 1 Hz metrics series with vllm:num_preemptions_total";
@@ -51,6 +57,37 @@ reset_out(br_preemptions *out)
 	out->rate_per_min = out->mean_released_tokens = out->total_released_tokens = NAN;
 	out->mean_released_per_preemption_tokens = out->sample_step_s = NAN;
 	out->max_gap_event_s = NAN;
+	out->below_band_min_kv_frac = NAN;
+}
+
+/*
+ * mark_below_band: mark the events whose KV before lies more than
+ * BR_PREEMPTION_BAND_FRAC below the median KV before of the events read
+ * (across_gap ones aside; 5 readings or more, else none is marked), and
+ * count them (n_below_band, below_band_min_kv_frac).
+ */
+static void
+mark_below_band(br_preemptions *out)
+{
+	double *kv = br_xmalloc((out->n_events + 1) * sizeof *kv);
+	size_t n = 0;
+	for (size_t k = 0; k < out->n_events; k++)
+		if (!out->events[k].across_gap && br_isnum(out->events[k].kv_before_frac))
+			kv[n++] = out->events[k].kv_before_frac;
+	if (n >= 5) {
+		br_sort_doubles(kv, n);
+		double med = br_median_sorted(kv, n);
+		for (size_t k = 0; k < out->n_events; k++) {
+			br_preemption_event *e = &out->events[k];
+			if (e->across_gap || !br_isnum(e->kv_before_frac) || !(e->kv_before_frac < med - BR_PREEMPTION_BAND_FRAC))
+				continue;
+			e->below_band = 1;
+			out->n_below_band++;
+			if (!(out->below_band_min_kv_frac <= e->kv_before_frac))
+				out->below_band_min_kv_frac = e->kv_before_frac;
+		}
+	}
+	free(kv);
 }
 
 /*
@@ -61,8 +98,9 @@ reset_out(br_preemptions *out)
 static void
 summarize(br_preemptions *out)
 {
+	mark_below_band(out);
 	double kv_sum = 0, rel_sum = 0, rel_cnt_sum = 0;
-	size_t kv_n = 0, rel_n = 0;
+	size_t kv_n = 0, rel_n = 0, rel_in_band = 0;
 	for (size_t k = 0; k < out->n_events; k++) {
 		const br_preemption_event *e = &out->events[k];
 		if (e->across_gap) {
@@ -75,6 +113,12 @@ summarize(br_preemptions *out)
 			out->max_per_event = e->count;
 		if (e->count > 1)
 			out->n_multi_events++;
+		if (br_isnum(e->released_tokens)) {   /* every reading, for the "unreadable" rule */
+			rel_n++;
+			out->n_release_negative += e->released_tokens <= 0;
+		}
+		if (e->below_band)   /* counted; not a trigger level or a release */
+			continue;
 		if (br_isnum(e->kv_before_frac)) {
 			kv_sum += e->kv_before_frac;
 			kv_n++;
@@ -82,8 +126,7 @@ summarize(br_preemptions *out)
 		if (br_isnum(e->released_tokens)) {
 			rel_sum += e->released_tokens;
 			rel_cnt_sum += e->count;
-			rel_n++;
-			out->n_release_negative += e->released_tokens <= 0;
+			rel_in_band++;
 		}
 	}
 	if (kv_n > 0)
@@ -92,9 +135,9 @@ summarize(br_preemptions *out)
 	/* one reading in five or more shows KV rising: admissions between two
 	 * samples hide what the victims freed, and the sum undercounts it */
 	int hidden = rel_n > 0 && 5 * out->n_release_negative >= rel_n;
-	if (rel_n > 0 && rel_sum > 0 && !hidden) {
+	if (rel_in_band > 0 && rel_sum > 0 && !hidden) {
 		out->total_released_tokens = rel_sum;
-		out->mean_released_tokens = rel_sum / (double)rel_n;
+		out->mean_released_tokens = rel_sum / (double)rel_in_band;
 		if (rel_cnt_sum > 0)
 			out->mean_released_per_preemption_tokens = rel_sum / rel_cnt_sum;
 	} else if (rel_n > 0) {
@@ -237,6 +280,7 @@ br_analyze_preemptions(const br_run *run, const br_residency *res,
 		e->count = rise;
 		e->span_s = s->t_s != NULL ? s->t_s[r] - s->t_s[before] : NAN;
 		e->across_gap = br_isnum(e->span_s) && e->span_s > BR_PREEMPTION_COARSE_STEP_S;
+		e->below_band = 0;   /* mark_below_band, once every event is read */
 		e->kv_before_frac = e->across_gap ? NAN : cell(kv, before);
 		e->kv_after_frac = cell(kv, r);
 		e->released_tokens = br_isnum(P) && P > 0 ?

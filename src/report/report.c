@@ -1360,6 +1360,8 @@ preemptions_section(ctx *c)
 		para(c, "preemptions.multi");
 	if (pr->n_gap_events > 0)
 		para(c, "preemptions.gap_events");
+	if (pr->n_below_band > 0)
+		para(c, "preemptions.below_band");
 	figure(c, "fig4-preemption-loop", isfinite(c->a->preemptions.trigger_kv_frac) ? NULL :
 	    "figures.fig4-preemption-loop_no_trigger");
 	figure(c, "fig5-preemption-staircase", NULL);

@@ -260,6 +260,8 @@ preemptions_json(const br_preemptions *p)
 	set(o, "max_gap_event_s", jnum(p->max_gap_event_s));
 	set(o, "window_s", jnum(p->window_s));
 	set(o, "trigger_kv_frac", jnum(p->trigger_kv_frac));
+	set(o, "n_below_band", json_integer((json_int_t)p->n_below_band));
+	set(o, "below_band_min_kv_frac", jnum(p->below_band_min_kv_frac));
 	set(o, "mean_interval_s", jnum(p->mean_interval_s));
 	set(o, "rate_per_min", jnum(p->rate_per_min));
 	set(o, "mean_released_tokens_per_event", jnum(p->mean_released_tokens));
@@ -284,6 +286,7 @@ preemptions_json(const br_preemptions *p)
 		set(eo, "running_after", jnum(e->running_after));
 		set(eo, "span_s", jnum(e->span_s));
 		set(eo, "across_gap", json_boolean(e->across_gap));
+		set(eo, "below_band", json_boolean(e->below_band));
 		json_array_append_new(ev, eo);
 	}
 	set(o, "events", ev);

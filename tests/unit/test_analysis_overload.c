@@ -118,6 +118,10 @@ test_preemptions_hand(void **state)
 	assert_double_rel(p.total_released_tokens, 920, 1e-12);
 	assert_double_rel(p.mean_released_tokens, 920.0 / 3.0, 1e-12);
 	assert_double_rel(p.mean_released_per_preemption_tokens, 230, 1e-12);
+	/* .95 lies 3 points below the median .98, but 3 readings are too few to
+	 * call a band (5 needed): nothing is set aside */
+	assert_int_equal(p.n_below_band, 0);
+	assert_nan(p.below_band_min_kv_frac);
 	br_preemptions_free(&p);
 	assert_null(p.events);
 
@@ -213,6 +217,59 @@ test_preemptions_across_gap(void **state)
 		assert_double_rel(p.mean_released_per_preemption_tokens, 315, 1e-12);
 		br_preemptions_free(&p);
 	}
+}
+
+/*
+ * A reading below the band (issue 10 audit: simulated round 2 read one
+ * preemption at KV 95.11% -> 95.04%, "80 tokens", among triggers at
+ * 98.5-99.99%). Six events, P = 1000 tokens, one preemption each:
+ *   row  2  4  6  8  10  12
+ *   KV before (rows 1, 3, ...)  .99 .995 .992 .951 .997 .993
+ *   KV after                    .90 .91  .90  .95  .92  .91
+ * Median KV before (.992 + .993)/2 = .9925; .951 < .9925 - .02 = .9725:
+ * below the band. Trigger = (.99 + .995 + .992 + .997 + .993)/5 = .9934;
+ * released 90 + 85 + 92 + 77 + 83 = 427 over 5 readings, 85.4 each (the
+ * 1 token of the row-8 reading left out); 6 preemptions still counted.
+ */
+static void
+test_preemptions_below_band(void **state)
+{
+	(void)state;
+	static double t[14] = { 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113 };
+	static double run_[14] = { 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0 };
+	static double wait_[14] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
+	static double kv[14] = { .02, .99, .90, .995, .91, .992, .90, .951, .95, .997, .92, .993, .91, .02 };
+	static double pre[14] = { 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6 };
+	br_run run;
+	br_bench b;
+	br_series s;
+	double *cols[4];
+	make_pre_run(&run, &b, &s, cols);
+	s.n_rows = 14;
+	s.t_s = t;
+	cols[0] = run_;
+	cols[1] = wait_;
+	cols[2] = kv;
+	cols[3] = pre;
+	br_capacity cap;
+	memset(&cap, 0, sizeof cap);
+	cap.available = 1;
+	cap.kv_pool_tokens = 1000;
+	br_preemptions p;
+	br_analyze_preemptions(&run, NULL, &cap, &p);
+	assert_int_equal(p.n_events, 6);
+	assert_double_abs(p.n_preemptions, 6, 0);
+	assert_int_equal(p.n_below_band, 1);
+	assert_double_abs(p.below_band_min_kv_frac, .951, 0);
+	for (size_t k = 0; k < 6; k++)
+		assert_int_equal(p.events[k].below_band, k == 3);
+	assert_double_rel(p.events[3].released_tokens, 1, 1e-9);   /* still in the table */
+	assert_double_rel(p.trigger_kv_frac, .9934, 1e-12);
+	assert_int_equal(p.n_release_readings, 6);   /* every reading, for the unreadable rule */
+	assert_int_equal(p.n_release_negative, 0);
+	assert_double_rel(p.total_released_tokens, 427, 1e-12);
+	assert_double_rel(p.mean_released_per_preemption_tokens, 85.4, 1e-12);
+	br_preemptions_free(&p);
 }
 
 static void
@@ -577,6 +634,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_preemptions_hand),
 		cmocka_unit_test(test_preemptions_across_gap),
+		cmocka_unit_test(test_preemptions_below_band),
 		cmocka_unit_test(test_preemptions_unavailable),
 		cmocka_unit_test(test_ttft_split_hand),
 		cmocka_unit_test(test_littles_law_reference),
