@@ -1103,8 +1103,9 @@ seg_len_in(double x0, double y0, double x1, double y1, const double *g)
 
 /*
  * points_in_box: how much of c's data box b (x, y, w, h in points) would
- * hide: the length (pt) of every line and step inside it, plus 6 pt for
- * each marker (scatter point or bar top) within 3 pt of it.
+ * hide: the length (pt) of every line and step inside it, and of every
+ * vertical reference line through it, plus 6 pt for each marker (scatter
+ * point or bar top) within 3 pt of it.
  */
 static double
 points_in_box(const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr, const double *b)
@@ -1131,6 +1132,11 @@ points_in_box(const br_chart *c, const axrt *xa, const axrt *yl, const axrt *yr,
 			px = x;
 			py = y;
 		}
+	}
+	for (size_t i = 0; i < c->n_refs; i++) {   /* a vertical reference line through it (a knee, λ = μ) */
+		double x;
+		if (c->refs[i].vertical && ax_map(xa, c->refs[i].value, &x) && x >= e[0] && x <= e[2])
+			n += b[3];
 	}
 	return n;
 }

@@ -928,9 +928,9 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 			yhi = ly[k];
 	}
 	double ypad = (yhi - ylo) * 0.08;
-	if (ypad > 0) {
+	if (ypad > 0) {   /* twice the room on top: the focus run's note sits above its point */
 		ch->y.min = ylo - ypad;
-		ch->y.max = yhi + ypad;
+		ch->y.max = yhi + 2 * ypad;
 	}
 	char as[32], bs[32], r2[32];
 	br_fig_num(as, sizeof as, "%.4g", a);

@@ -571,8 +571,8 @@ fig_latency(const br_knee_result *r, br_ftx *ft, int kind, const char *out_dir, 
 		br_dvec_free(&all);
 		if (n_queue > 0) {
 			br_axis_set(&c->y2, BR_SCALE_LINEAR, br_ft(ft, "figK-latency.y2_axis"));
-			c->y2.min = 0;
-			c->y2.max = 100;
+			c->y2.min = -4;    /* 4 points beyond 0 and 100 %: a marker there is not cut by the frame */
+			c->y2.max = 104;
 		} else {
 			/* no series anywhere: the queue signal is unknown, never drawn as 0 */
 			br_chart_add_note(c, BR_SIDE_LEFT, c->x.min, c->y.min, br_ft(ft, "figK-latency.note_no_queue"),

@@ -113,9 +113,9 @@ br_fig_waveform(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure
 		for (size_t i = 0; i < n; i++)
 			if (isfinite(kvp[i]) && kvp[i] > kmax)
 				kmax = kvp[i];
-		if (kmax <= 100) {   /* the pool's own scale, 0–100 % */
+		if (kmax <= 100) {   /* the pool's own scale, 0–100 %, and 4 % above so a full pool is not the frame */
 			ka->min = 0;
-			ka->max = 100;
+			ka->max = 104;
 		}
 	}
 	if (pre) {

@@ -695,6 +695,46 @@ test_stroke_pieces_match_whole(void **state)
 }
 
 /*
+ * A horizontal line's label avoids vertical reference lines as it avoids
+ * data (issue 10 audit: "μ ≈ 3.67 req/s (plateau)" sat left, across the
+ * knee's and λ = μ's vertical lines, because only markers and series were
+ * scored). Markers just under the line's right end score 3 × 6 pt; the
+ * left end is crossed by three vertical lines (one label height each): the
+ * label goes right, over the markers' side of the line but not on them.
+ */
+static void
+test_hline_label_avoids_vlines(void **state)
+{
+	(void)state;
+	br_chart *c = br_chart_new(NULL);
+	c->legend = 0;
+	br_axis_set(&c->x, BR_SCALE_LINEAR, "x");
+	br_axis_set(&c->y, BR_SCALE_LINEAR, "y");
+	c->x.min = 0;
+	c->x.max = 10;
+	c->y.min = 0;
+	c->y.max = 5;
+	double x[3] = { 7, 8.5, 10 }, y[3] = { 3.66, 3.66, 3.66 };
+	br_chart_add(c, BR_SERIES_SCATTER, BR_SIDE_LEFT, 0, NULL, x, y, 3);
+	br_chart_add_hline(c, BR_SIDE_LEFT, 3.67, "mu = 3.67 (plateau)", 2);
+	for (int k = 0; k < 3; k++)
+		br_chart_add_vline(c, 0.5 + k, NULL, 4, BR_LABEL_TOP);
+	br_canvas *cv = br_canvas_new(400, 300);
+	br_chart_draw(c, cv, 0, 0, 400, 300);
+	br_drawing *dr = br_canvas_finish(cv);
+	int found = 0;
+	for (size_t i = 0; i < dr->n_texts; i++)
+		if (strcmp(dr->texts[i].text, "mu = 3.67 (plateau)") == 0) {
+			found = 1;
+			if (!(dr->texts[i].x > 200))
+				fail_msg("label at x = %.1f pt: on the left, across the vertical lines", dr->texts[i].x);
+		}
+	assert_true(found);
+	br_drawing_free(dr);
+	br_chart_free(c);
+}
+
+/*
  * A count axis (whole_ticks) labels whole numbers only, however tall the
  * panel: the Chinese waveform's preemption axis (no preemption: 0 to 4)
  * read 0.0, 0.5, 1.0 ... 4.0 (twelfth breaker). Heights 200 to 1200 pt.
@@ -1089,6 +1129,7 @@ main(void)
 		cmocka_unit_test(test_note_clear_of_marker),
 		cmocka_unit_test(test_line_breaks_at_gap),
 		cmocka_unit_test(test_count_axis_whole_ticks),
+		cmocka_unit_test(test_hline_label_avoids_vlines),
 		cmocka_unit_test(test_log_axis_near_constant),
 		cmocka_unit_test(test_stroke_pieces_match_whole),
 		cmocka_unit_test(test_render_all),
