@@ -89,6 +89,10 @@
  * the usage column is misread (a percent series below 1 read as a fraction
  * is 100× too high). */
 
+/* The queue's share of a request's mean E2EL from which "where a
+ * request's time went" is a finding: more than half of it. */
+#define QUEUE_LIFE_MIN 0.5
+
 /* Keys of the derived numbers, in the order they are stored. */
 enum {
 	D_ITL_P90_OVER_P50,
@@ -125,6 +129,9 @@ enum {
 	D_SENT_RPS,
 	D_KV_HELD_MAX_FRAC,
 	D_KV_HELD_MAX_TOKENS,
+	D_E2EL_MEAN_S,
+	D_DECODE_MEAN_S,
+	D_QUEUE_OVER_E2EL,
 	D_N
 };
 
@@ -163,6 +170,9 @@ static const char *const D_KEY[D_N] = {
 	"sent_rps",
 	"kv_held_max_frac",
 	"kv_held_max_tokens",
+	"e2el_mean_s",
+	"decode_mean_s",
+	"queue_over_e2el_frac",
 };
 
 /* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
@@ -304,6 +314,18 @@ gather(const br_analysis *a, facts *x)
 	x->preemptions = br_preemption_count(a);
 	x->prefill_s = a->ttft_split.available ? a->ttft_split.prefill_s : NAN;
 	x->queue_share = a->ttft_split.available ? a->ttft_split.queue_share : NAN;
+
+	/* a request's life, mean over the successful requests: queue + prefill
+	 * + frontend (the TTFT split, summing to the client's mean TTFT) +
+	 * decode (E2EL mean - TTFT mean); the same requests on both sides */
+	const br_describe_t *e2el = metric_p(l, BR_E2EL);
+	const br_ttft_split *ts = &a->ttft_split;
+	if (ts->available && !ts->population_differs && e2el && num(e2el->mean) &&
+	    num(ts->client_ttft_mean_s) && num(ts->queue_s) && e2el->mean / 1000.0 >= ts->client_ttft_mean_s) {
+		x->d[D_E2EL_MEAN_S] = e2el->mean / 1000.0;
+		x->d[D_DECODE_MEAN_S] = x->d[D_E2EL_MEAN_S] - ts->client_ttft_mean_s;
+		x->d[D_QUEUE_OVER_E2EL] = ratio(ts->queue_s, x->d[D_E2EL_MEAN_S]);
+	}
 
 	x->d[D_ITL_P90_OVER_P50] = ratio(x->itl_p90, x->itl_p50);
 	x->d[D_TPOT_OVER_ITL] = ratio(x->tpot_p50, x->itl_p50);
@@ -756,6 +778,11 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	    ll->queue_ratio >= LITTLE_LO && ll->queue_ratio <= LITTLE_HI)
 		add(f, exploded == 1 ? "queue_explains_ttft" : "littles_law_holds",
 		    BR_SEV_INFO, BR_FINDING);
+
+	/* Where a request's time went: more than half of the mean E2EL waiting
+	 * for admission (the reference round 1: 76% of a request's life) */
+	if (num(x->d[D_QUEUE_OVER_E2EL]) && x->d[D_QUEUE_OVER_E2EL] > QUEUE_LIFE_MIN)
+		add(f, "request_life_queue", BR_SEV_INFO, BR_FINDING);
 
 	/* Server counters that disagree with the client. */
 	if (a->ledger.available) {

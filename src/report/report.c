@@ -695,7 +695,8 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 		    "cards.pool" : "cards.pool_metrics",
 		    fill(c, &p, isfinite(a->capacity.kv_pool_gib) ? "cards.pool_value" : "cards.pool_value_tokens"));
 		if (isfinite(a->capacity.demand_tokens)) {
-			CARD("cards.demand", fill(c, &p, "cards.demand_value"));
+			CARD("cards.demand", fill(c, &p, isfinite(a->capacity.kv_bytes_per_token) ? "cards.demand_value_gib" :
+			    "cards.demand_value"));
 			CARD("cards.oversub", fill(c, &p, "cards.oversub_value"));
 		}
 	}

@@ -162,6 +162,9 @@ capacity_json(const br_capacity *c)
 	set(o, "demand_tokens", jnum(c->demand_tokens));
 	set(o, "demand_gib", jnum(isfinite(c->kv_bytes_per_token) ?
 	    c->demand_tokens * c->kv_bytes_per_token / 1073741824.0 : NAN));
+	/* one request at full length (in + out), in MiB: the reference's 8,192 x 56 KiB = 448 MiB */
+	set(o, "request_kv_mib", jnum(isfinite(c->kv_bytes_per_token) && c->effective_concurrency > 0 ?
+	    c->demand_tokens / (double)c->effective_concurrency * c->kv_bytes_per_token / 1048576.0 : NAN));
 	set(o, "oversubscription", jnum(c->oversubscription));
 	set(o, "resident_estimate", jnum(c->resident_estimate));
 	set(o, "resident_kv_bound", jnum(c->resident_kv_bound));

@@ -83,6 +83,17 @@ if not (-0.75 < st["output_tps_change_frac"] < -0.63):
 for fid in ["one_victim_per_preemption", "capacity_red_line", "soft_degradation", "rec_mfu_from_flops_counter"]:
     if fid not in [f["id"] for f in fr["findings"]]:
         print("missing focus finding", fid); bad += 1
+# where a request's time went (reference: 76% of a request's life queued):
+# the server's mean queue time over numpy's mean E2EL of the arrays
+# (ttft + sum of ITLs per request; 232.76 s, 75.8% here)
+e2el = float(np.mean(np.array(F["ttfts"]) + np.array([sum(x) for x in F["itls"]])))
+if "request_life_queue" not in [f["id"] for f in fr["findings"]]:
+    print("missing focus finding request_life_queue"); bad += 1
+elif abs(fr["derived"]["e2el_mean_s"] / e2el - 1) > 1e-9 or \
+        abs(fr["derived"]["queue_over_e2el_frac"] - fr["ttft_split"]["queue_s"] / e2el) > 1e-9 or \
+        abs(fr["derived"]["decode_mean_s"] - (e2el - float(np.mean(F["ttfts"])))) > 1e-6 or \
+        not 0.70 < fr["derived"]["queue_over_e2el_frac"] < 0.82:
+    print("request life", fr["derived"]["e2el_mean_s"], e2el, fr["derived"]["queue_over_e2el_frac"]); bad += 1
 # the red line: mean running / the log's 10.60x (reference 11.17 / 10.60 = 1.05)
 d = fr["derived"]
 if abs(d["running_mean_over_log_max_concurrency"] - fr["residency"]["running_mean"] / 10.60) > 1e-9:

@@ -486,8 +486,56 @@ test_bench_only(void **state)
 	br_findings_evaluate(&f.a, &r);
 	static const char *const want_norun[] = { "small_sample_ttft", NULL };
 	assert_ids(&r, want_norun);
-	assert_int_equal(r.n_num, 34);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, sent_rps, kv_held_max_frac, kv_held_max_tokens) */
+	assert_int_equal(r.n_num, 37);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, sent_rps, kv_held_max_frac, kv_held_max_tokens, e2el_mean_s, decode_mean_s, queue_over_e2el_frac) */
 	br_findings_free(&r);
+}
+
+/*
+ * Where a request's time went (request_life_queue): the round-1 fixture's
+ * TTFT split (queue 177.6 s of a 179.39 s mean TTFT) and an E2EL mean.
+ * Expected (python3): 232.76 s -> queue 177.6 / 232.76 = 0.76302, decode
+ * 232.76 - 179.39 = 53.37 s, fires; 355.2 s -> exactly 0.5, not more than
+ * half: silent; an E2EL mean below the mean TTFT (inconsistent) or a TTFT
+ * split over other requests than the arrays (population_differs): no
+ * numbers, silent.
+ */
+static void
+test_request_life(void **state)
+{
+	(void)state;
+	static const struct {
+		double e2el_mean_ms;
+		int population_differs;
+		int fires;
+		double queue_over_e2el, decode_s;   /* NAN: not computed */
+	} cases[] = {
+		{ 232760.0, 0, 1, 0.7630177006358481, 53.370000000000005 },
+		{ 355200.0, 0, 0, 0.5, 355.2 - 179.39 },
+		{ 100000.0, 0, 0, NAN, NAN },
+		{ 232760.0, 1, 0, NAN, NAN },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fx f;
+		fx_round1(&f);
+		br_describe_t *e = &f.a.latency.m[BR_E2EL];
+		e->count = 128;
+		e->mean = cases[i].e2el_mean_ms;
+		f.a.ttft_split.population_differs = cases[i].population_differs;
+		br_findings r;
+		br_findings_evaluate(&f.a, &r);
+		print_message("case %zu: E2EL mean %.0f ms\n", i, cases[i].e2el_mean_ms);
+		assert_int_equal(br_findings_has(&r, "request_life_queue"), cases[i].fires);
+		double q = br_findings_number(&r, "queue_over_e2el_frac"), d = br_findings_number(&r, "decode_mean_s");
+		if (isnan(cases[i].queue_over_e2el)) {
+			assert_nan(q);
+			assert_nan(d);
+		} else {
+			assert_double_rel(q, cases[i].queue_over_e2el, 1e-12);
+			assert_double_rel(d, cases[i].decode_s, 1e-12);
+			assert_double_rel(br_findings_number(&r, "e2el_mean_s"), cases[i].e2el_mean_ms / 1000.0, 1e-15);
+		}
+		br_findings_free(&r);
+	}
 }
 
 /* Problems: server did not start, failed requests, ledger, file mismatch. */
@@ -1116,6 +1164,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round1),
+		cmocka_unit_test(test_request_life),
 		cmocka_unit_test(test_small_no_capacity_findings),
 		cmocka_unit_test(test_bench_only),
 		cmocka_unit_test(test_problems),
