@@ -100,6 +100,14 @@ typedef struct br_preemptions {
 	double below_band_min_kv_frac;  /* (added) the lowest KV before of those; NAN when none */
 	double trigger_kv_frac;    /* mean KV-before over events (below_band ones aside) */
 	double mean_interval_s;    /* mean gap between consecutive events (>= 2 events) */
+	double steady_first_s, steady_last_s;  /* (added) first and last event, s since the window
+	                              start; NAN when the pace is not tested (see steady_ks_d) */
+	double steady_ks_d;        /* (added) Kolmogorov-Smirnov distance between the preemptions'
+	                              times (each event weighted by its count) and a constant rate
+	                              from the first event to the last; NAN with fewer than
+	                              BR_PREEMPTION_STEADY_MIN preemptions or any across_gap event */
+	double steady_ks_crit;     /* (added) its 5% critical value for that count, Stephens' (1970)
+	                              1.358 / (sqrt n + 0.12 + 0.11 / sqrt n); NAN with steady_ks_d */
 	double rate_per_min;       /* preemptions per minute over the window */
 	double mean_released_tokens;        /* per event (events with a number, below_band ones aside) */
 	double total_released_tokens;       /* Σ over events (below_band ones aside) */
@@ -127,6 +135,8 @@ typedef struct br_preemptions {
  * the reference's triggers sit within 0.4 points (99.58 %), and one
  * victim's release is 5-8 points (DESIGN.md §6: 7.52 and 5.20 points). */
 #define BR_PREEMPTION_BAND_FRAC 0.02
+/* The fewest preemptions whose pace is tested against a constant rate. */
+#define BR_PREEMPTION_STEADY_MIN 10
 
 /*
  * br_analyze_preemptions: §3.5 from run->metrics. `res` and `cap` may be

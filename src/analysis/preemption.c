@@ -58,6 +58,7 @@ reset_out(br_preemptions *out)
 	out->mean_released_per_preemption_tokens = out->sample_step_s = NAN;
 	out->max_gap_event_s = NAN;
 	out->below_band_min_kv_frac = NAN;
+	out->steady_first_s = out->steady_last_s = out->steady_ks_d = out->steady_ks_crit = NAN;
 }
 
 /*
@@ -88,6 +89,52 @@ mark_below_band(br_preemptions *out)
 		}
 	}
 	free(kv);
+}
+
+/*
+ * steady_pace: test whether the preemptions came at a constant rate from
+ * the first event to the last (the reference's Figure 5: "an almost
+ * straight staircase ... part of the steady state"): the one-sample
+ * Kolmogorov-Smirnov distance D between the cumulative count (each event
+ * weighted by its count n_k, N in all) and the uniform distribution on
+ * [t_first, t_last]: D = max over events of |C_k / N - u_k| and
+ * |C_(k-1) / N - u_k|, u_k = (t_k - t_first) / (t_last - t_first); and
+ * its 5% critical value by Stephens' approximation (Stephens 1970, JRSS B
+ * 32: 1.358 / (sqrt N + 0.12 + 0.11 / sqrt N)). Not tested (NAN) with
+ * fewer than BR_PREEMPTION_STEADY_MIN preemptions, an event across a gap
+ * (its time is unknown), a time missing, or all events in one sample.
+ */
+static void
+steady_pace(br_preemptions *out)
+{
+	double total = 0;
+	for (size_t k = 0; k < out->n_events; k++) {
+		const br_preemption_event *e = &out->events[k];
+		if (e->across_gap || !br_isnum(e->t_since_start_s) || !br_isnum(e->count) || e->count <= 0)
+			return;
+		total += e->count;
+	}
+	if (total < BR_PREEMPTION_STEADY_MIN)
+		return;
+	double a = out->events[0].t_since_start_s, b = out->events[out->n_events - 1].t_since_start_s;
+	if (!(b > a))
+		return;
+	double d = 0, cum = 0;
+	for (size_t k = 0; k < out->n_events; k++) {
+		double u = (out->events[k].t_since_start_s - a) / (b - a);
+		double lo = fabs(cum / total - u);
+		cum += out->events[k].count;
+		double hi = fabs(cum / total - u);
+		if (lo > d)
+			d = lo;
+		if (hi > d)
+			d = hi;
+	}
+	double rn = sqrt(total);
+	out->steady_first_s = a;
+	out->steady_last_s = b;
+	out->steady_ks_d = d;
+	out->steady_ks_crit = 1.358 / (rn + 0.12 + 0.11 / rn);
 }
 
 /*
@@ -156,6 +203,7 @@ summarize(br_preemptions *out)
 	}
 	if (br_isnum(out->window_s) && out->window_s > 0 && br_isnum(out->n_preemptions))
 		out->rate_per_min = out->n_preemptions / out->window_s * 60.0;
+	steady_pace(out);
 }
 
 /*

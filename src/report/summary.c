@@ -266,6 +266,10 @@ preemptions_json(const br_preemptions *p)
 	set(o, "n_below_band", json_integer((json_int_t)p->n_below_band));
 	set(o, "below_band_min_kv_frac", jnum(p->below_band_min_kv_frac));
 	set(o, "mean_interval_s", jnum(p->mean_interval_s));
+	set(o, "steady_first_s", jnum(p->steady_first_s));
+	set(o, "steady_last_s", jnum(p->steady_last_s));
+	set(o, "steady_ks_d", jnum(p->steady_ks_d));
+	set(o, "steady_ks_crit", jnum(p->steady_ks_crit));
 	set(o, "rate_per_min", jnum(p->rate_per_min));
 	set(o, "mean_released_tokens_per_event", jnum(p->mean_released_tokens));
 	set(o, "mean_released_tokens_per_preemption", jnum(p->mean_released_per_preemption_tokens));

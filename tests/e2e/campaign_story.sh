@@ -94,6 +94,18 @@ elif abs(fr["derived"]["e2el_mean_s"] / e2el - 1) > 1e-9 or \
         abs(fr["derived"]["decode_mean_s"] - (e2el - float(np.mean(F["ttfts"])))) > 1e-6 or \
         not 0.70 < fr["derived"]["queue_over_e2el_frac"] < 0.82:
     print("request life", fr["derived"]["e2el_mean_s"], e2el, fr["derived"]["queue_over_e2el_frac"]); bad += 1
+# preemption as part of the steady state (reference Figure 5: the 1st at 9 s,
+# the 37th at 580 s, "almost perfectly even"): the KS distance of the event
+# times to a constant rate from first to last, recomputed here with numpy
+ev = fr["preemptions"]["events"]
+t = np.array([e["t_since_start_s"] for e in ev]); c = np.cumsum([e["count"] for e in ev]); n = c[-1]
+u = (t - t[0]) / (t[-1] - t[0])
+D = max(np.abs(c / n - u).max(), np.abs(np.concatenate([[0], c[:-1]]) / n - u).max())
+crit = 1.358 / (np.sqrt(n) + 0.12 + 0.11 / np.sqrt(n))
+pp = fr["preemptions"]
+if abs(pp["steady_ks_d"] - D) > 1e-12 or abs(pp["steady_ks_crit"] - crit) > 1e-12 or not D < crit or \
+        "preemption_steady_state" not in [f["id"] for f in fr["findings"]]:
+    print("steady pace", pp["steady_ks_d"], D, crit); bad += 1
 # the red line: mean running / the log's 10.60x (reference 11.17 / 10.60 = 1.05)
 d = fr["derived"]
 if abs(d["running_mean_over_log_max_concurrency"] - fr["residency"]["running_mean"] / 10.60) > 1e-9:

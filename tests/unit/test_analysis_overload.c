@@ -272,6 +272,70 @@ test_preemptions_below_band(void **state)
 	br_preemptions_free(&p);
 }
 
+/*
+ * The pace of the preemptions against a constant rate (Kolmogorov-Smirnov,
+ * the reference's Figure 5 "part of the steady state"). A 1 Hz series, rows
+ * t = 100 + i (i = 0..94), busy rows 1..93, so an event at row r is r s
+ * into the window; one preemption per listed row. Expected by hand
+ * (python3): even rows 2, 12, ..., 92: D = 0.1 (a step of 1/10 at each
+ * end), crit(10) = 1.358 / (sqrt 10 + 0.12 + 0.11 / sqrt 10) = 0.4093983;
+ * nine in a burst at rows 2..10 and one at 92: D = 0.9 - 8/90 = 0.8111111;
+ * nine events only: below the 10 tested, NAN.
+ */
+static void
+test_preemptions_steady_pace(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t rows[10], n;
+		double d, crit, first, last;
+	} cases[] = {
+		{ { 2, 12, 22, 32, 42, 52, 62, 72, 82, 92 }, 10, 0.1, 0.409398349356582, 2, 92 },
+		{ { 2, 3, 4, 5, 6, 7, 8, 9, 10, 92 }, 10, 0.8111111111111111, 0.409398349356582, 2, 92 },
+		{ { 2, 12, 22, 32, 42, 52, 62, 72, 82 }, 9, NAN, NAN, NAN, NAN },
+	};
+	enum { NR = 95 };
+	static double t[NR], run_[NR], wait_[NR], kv[NR], pre[NR];
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		double count = 0;
+		for (size_t i = 0; i < NR; i++) {
+			t[i] = 100 + (double)i;
+			run_[i] = i >= 1 && i <= 93 ? 4 : 0;
+			wait_[i] = run_[i] > 0 ? 1 : 0;
+			kv[i] = run_[i] > 0 ? .99 : .02;
+			for (size_t k = 0; k < cases[c].n; k++)
+				count += cases[c].rows[k] == i;
+			pre[i] = count;
+		}
+		br_run run;
+		br_bench b;
+		br_series s;
+		double *cols[4];
+		make_pre_run(&run, &b, &s, cols);
+		s.n_rows = NR;
+		s.t_s = t;
+		cols[0] = run_;
+		cols[1] = wait_;
+		cols[2] = kv;
+		cols[3] = pre;
+		br_preemptions p;
+		br_analyze_preemptions(&run, NULL, NULL, &p);
+		print_message("case %zu\n", c);
+		assert_int_equal(p.n_events, cases[c].n);
+		if (isnan(cases[c].d)) {
+			assert_nan(p.steady_ks_d);
+			assert_nan(p.steady_ks_crit);
+			assert_nan(p.steady_first_s);
+		} else {
+			assert_double_rel(p.steady_ks_d, cases[c].d, 1e-12);
+			assert_double_rel(p.steady_ks_crit, cases[c].crit, 1e-12);
+			assert_double_abs(p.steady_first_s, cases[c].first, 1e-12);
+			assert_double_abs(p.steady_last_s, cases[c].last, 1e-12);
+		}
+		br_preemptions_free(&p);
+	}
+}
+
 static void
 test_preemptions_unavailable(void **state)
 {
@@ -635,6 +699,7 @@ main(void)
 		cmocka_unit_test(test_preemptions_hand),
 		cmocka_unit_test(test_preemptions_across_gap),
 		cmocka_unit_test(test_preemptions_below_band),
+		cmocka_unit_test(test_preemptions_steady_pace),
 		cmocka_unit_test(test_preemptions_unavailable),
 		cmocka_unit_test(test_ttft_split_hand),
 		cmocka_unit_test(test_littles_law_reference),
