@@ -132,6 +132,7 @@ enum {
 	D_E2EL_MEAN_S,
 	D_DECODE_MEAN_S,
 	D_QUEUE_OVER_E2EL,
+	D_RECOMPUTED_PER_PREEMPTION,
 	D_N
 };
 
@@ -173,6 +174,7 @@ static const char *const D_KEY[D_N] = {
 	"e2el_mean_s",
 	"decode_mean_s",
 	"queue_over_e2el_frac",
+	"recomputed_per_preemption_tokens",
 };
 
 /* num: 1 when x is a finite number (NAN and ±Inf are "unknown"). */
@@ -423,6 +425,10 @@ gather(const br_analysis *a, facts *x)
 			x->d[D_RECOMPUTE_SHARE] = fl->recompute_share_frac;
 		}
 	}
+	/* recomputed tokens per preemption (the reference: 286k / 37 = 7,732,
+	 * against 6,529 released per preemption) */
+	x->d[D_RECOMPUTED_PER_PREEMPTION] = num(x->preemptions) && x->preemptions > 0 ?
+	    ratio(x->d[D_RECOMPUTED_TOKENS], x->preemptions) : NAN;
 	/* recomputed prefill as a share of the prompt tokens (reference card "+33%") */
 	const br_bench *bb = a->run && a->run->bench.n > 0 ? &a->run->bench.runs[0] : NULL;
 	if (num(x->d[D_RECOMPUTED_TOKENS]) && bb && num(bb->total_input_tokens) && bb->total_input_tokens > 0)

@@ -342,6 +342,8 @@ test_round1(void **state)
 	assert_double_rel(br_findings_number(&r, "running_mean_over_log_max_concurrency"), 11.17 / 10.60, 1e-12);
 	assert_double_rel(br_findings_number(&r, "held_tokens_per_running_request"), 7208.264266666667, 1e-12);
 	assert_double_rel(br_findings_number(&r, "released_over_held"), 6529.0 / 7208.264266666667, 1e-12);
+	/* 286,000 recomputed tokens / 37 preemptions = 7,729.73 (the reference's 7,732 from unrounded tokens) */
+	assert_double_rel(br_findings_number(&r, "recomputed_per_preemption_tokens"), 286000.0 / 37.0, 1e-12);
 	/* kinds and severities */
 	assert_int_equal(find(&r, "capacity_not_compute")->severity, 2);
 	assert_int_equal(find(&r, "capacity_not_compute")->kind, 0);
@@ -486,7 +488,7 @@ test_bench_only(void **state)
 	br_findings_evaluate(&f.a, &r);
 	static const char *const want_norun[] = { "small_sample_ttft", NULL };
 	assert_ids(&r, want_norun);
-	assert_int_equal(r.n_num, 37);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, sent_rps, kv_held_max_frac, kv_held_max_tokens, e2el_mean_s, decode_mean_s, queue_over_e2el_frac) */
+	assert_int_equal(r.n_num, 38);   /* every derived key, NAN when not computed (28 + request_tokens_mean, requests_in_flight, completed_over_offered_rate, sent_rps, kv_held_max_frac, kv_held_max_tokens, e2el_mean_s, decode_mean_s, queue_over_e2el_frac, recomputed_per_preemption_tokens) */
 	br_findings_free(&r);
 }
 
