@@ -1120,6 +1120,7 @@ appendix(ctx *c)
 	}
 	br_pdf_bullets(c->d, items, n);
 	heading(c, 2, "appendix.files_heading", NULL);
+	note(c, "appendix.generated", NULL);   /* above the table: never alone on a last page */
 	size_t nf = 0;
 	for (size_t i = 0; i < c->in->n_inputs_runs; i++)
 		nf += c->in->inputs_runs[i]->n_inputs;
@@ -1144,7 +1145,6 @@ appendix(ctx *c)
 		.font_size_small = 1 };
 	br_pdf_table(c->d, &t);
 	free(cells);
-	note(c, "appendix.generated", NULL);
 	pool_free(&sp);
 }
 

@@ -1648,6 +1648,9 @@ appendix(ctx *c)
 	heading(c, 2, "appendix.formulas_heading");
 	numbered_bullets(c, "appendix.formulas");
 	heading(c, 2, "appendix.files_heading");
+	/* above the files table, not after it: a table that fills its last page
+	 * would leave this line alone on one more */
+	note(c, "appendix.generated");
 	const char *hdr[4] = { fill(c, &p, "appendix.col_file"), fill(c, &p, "appendix.col_role"),
 		fill(c, &p, "appendix.col_size"), fill(c, &p, "appendix.col_sha") };
 	const char **cells = br_xcalloc(r->n_inputs * 4 + 1, sizeof *cells);
@@ -1663,7 +1666,6 @@ appendix(ctx *c)
 		.col_weight = w, .align = al, .font_size_small = 1 };
 	br_pdf_table(c->d, &t);
 	free(cells);
-	note(c, "appendix.generated");
 	strpool_free(&p);
 }
 
@@ -2302,6 +2304,9 @@ campaign_appendix(ctx *c, const br_campaign *camp)
 	heading(c, 2, "appendix.formulas_heading");
 	numbered_bullets(c, "appendix.formulas");
 	heading(c, 2, "appendix.files_heading");
+	/* above the files table, not after it: a table that fills its last page
+	 * would leave this line alone on one more */
+	note(c, "appendix.generated");
 	size_t n = 0;
 	for (size_t i = 0; i < camp->n_runs; i++)
 		n += camp->runs[i].n_inputs;
@@ -2329,7 +2334,6 @@ campaign_appendix(ctx *c, const br_campaign *camp)
 		.col_weight = w, .align = al, .font_size_small = 1 };
 	br_pdf_table(c->d, &t);
 	free(cells);
-	note(c, "appendix.generated");
 	strpool_free(&p);
 }
 
