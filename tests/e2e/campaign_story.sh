@@ -133,7 +133,11 @@ within("calibration a (13.53 GFLOP/token)", cal["a_gflop_per_token"], 13.53, 0.0
 within("calibration b (0.000173)", cal["b_gflop_per_token_per_context_token"], 0.000173, 0.05)
 within("calibration R² (0.90)", cal["r2"], 0.90, 0.02)
 within("preemptions (38)", fr["preemptions"]["n_preemptions"], 38, 0.20)
-within("FLOPs excess (29.2%)", fr["flops"]["excess_frac"], 0.292, 0.25)
+# the server's FLOPs formula is round 1's (the same model); round 2's own
+# calibration is flatter (R² 0.90), as the reference's was: 29.2% excess
+within("FLOPs excess (29.2%)", fr["flops"]["excess_frac"], 0.292, 0.05)
+within("FLOPs measured (1.9884e16)", fr["flops"]["measured_flops"], 1.9884e16, 0.05)
+within("recomputed tokens, FLOPs estimate (304k)", fr["flops"]["recomputed_tokens"], 304000, 0.05)
 within("running mean (15.65)", fr["residency"]["running_mean"], 15.65, 0.05)
 within("waiting mean (36.4)", fr["residency"]["waiting_mean"], 36.4, 0.05)
 within("KV median (95.85%)", fr["residency"]["kv_usage_median_frac"], 0.9585, 0.01)
@@ -145,7 +149,7 @@ within("light run output tok/s (1,388)", st["light_output_tps"], 1388, 0.05)
 within("light run KV peak (67.5%)", st["light_kv_peak_frac"], 0.675, 0.02)
 within("throughput change (-62%)", st["output_tps_change_frac"], -0.62, 0.05)
 within("TTFT ratio (x215)", st["ttft_p50_ratio"], 215, 0.25)
-within("recompute share (6.2%)", st["recompute_share_frac"], 0.062, 0.25)
+within("recompute share (6.2%)", st["recompute_share_frac"], 0.062, 0.05)
 print(f"BAD {bad}")
 PYEOF
 grep -v "^BAD" "$tmp/r2chk" || true
