@@ -35,7 +35,14 @@ typedef struct br_flops_measure {
 	double mean_context_tokens;/* x = (in + out) / 2 */
 	double preemptions;        /* Δ vllm:num_preemptions_total; NAN without the column */
 	double flop_rate_p95_per_s;/* p95 over sample intervals of Δflops/Δt; NAN for a pair
-	                              or < 1 usable interval */
+	                              or < 1 usable interval (reported; not used for times) */
+	double flop_rate_peak_per_s;/* (added) the highest Δflops/Δt over one sample interval, NAN
+	                              as p95 */
+	double flop_rate_prefill_per_s; /* (added) the rate the recompute and prefill times use:
+	                              p95 (DESIGN.md §3.8), or the peak when p95 is under half of
+	                              it: the p95 second of a run that mostly decodes is a decode
+	                              second (a light open-loop run read 63 s of recompute for
+	                              ~2.5 s, brk23); NAN as p95 */
 	size_t n_rate_intervals;
 	double duration_s;         /* the bench file's duration */
 	int counter_zero;          /* (added) the FLOPs counter is exported but did not move while
@@ -158,7 +165,7 @@ typedef struct br_budget {
 	double decode_s;           /* decode_tokens / running_mean × ITL p50 */
 	double prefill_tokens;     /* Σ in */
 	double prefill_gflop_per_token;   /* a + b·(mean in / 2) */
-	double flop_rate_p95_per_s;
+	double flop_rate_prefill_per_s;   /* the FLOPs ledger's m.flop_rate_prefill_per_s (FLOP/s) */
 	double prefill_s;          /* prefill_tokens · cost · 1e9 / rate */
 	const char *prefill_missing;      /* why prefill_s is NAN, else NULL */
 	double recompute_s;        /* from the FLOPs ledger */

@@ -99,24 +99,28 @@ typedef struct br_preemptions {
 	size_t n_below_band;       /* (added) events marked below_band */
 	double below_band_min_kv_frac;  /* (added) the lowest KV before of those; NAN when none */
 	double trigger_kv_frac;    /* mean KV-before over events (below_band ones aside) */
+	double trigger_min_kv_frac;/* (added) the lowest KV-before of those; NAN when none */
 	double mean_interval_s;    /* mean gap between consecutive events (>= 2 events) */
 	double steady_first_s, steady_last_s;  /* (added) first and last event, s since the window
 	                              start; NAN when the pace is not tested (see steady_ks_d) */
 	double steady_ks_d;        /* (added) Kolmogorov-Smirnov distance between the preemptions'
 	                              times (each event weighted by its count) and a constant rate
 	                              from the first event to the last; NAN with fewer than
-	                              BR_PREEMPTION_STEADY_MIN preemptions or any across_gap event */
+	                              BR_PREEMPTION_STEADY_MIN preemptions, any across_gap event, or
+	                              a span under BR_PREEMPTION_STEADY_SPAN_FRAC of the window */
 	double steady_ks_crit;     /* (added) its 5% critical value for that count, Stephens' (1970)
 	                              1.358 / (sqrt n + 0.12 + 0.11 / sqrt n); NAN with steady_ks_d */
 	double rate_per_min;       /* preemptions per minute over the window */
-	double mean_released_tokens;        /* per event (events with a number, below_band ones aside) */
-	double total_released_tokens;       /* Σ over events (below_band ones aside) */
+	double mean_released_tokens;        /* per event: over the events whose reading shows KV
+	                                       falling (released > 0; below_band ones aside) */
+	double total_released_tokens;       /* Σ over those events */
 	double mean_released_per_preemption_tokens; /* Σ released / Σ counts */
 	int released_unreadable;   /* (added) KV usage did not fall over the preemption samples, or rose
 	                              over 20% or more of them (blocks
 	                              refilled within the sample interval): the released tokens are
 	                              unknown, not negative */
 	size_t n_release_readings;  /* (added) events whose released tokens could be computed */
+	size_t n_release_used;      /* (added) of those, the ones averaged (released > 0, not below_band) */
 	size_t n_release_negative;  /* (added) of those, how many show KV usage rising (<= 0 released) */
 	double sample_step_s;      /* (added) median gap between the window's samples (s); NAN unknown */
 	int coarse;                /* (added) sample_step_s > BR_PREEMPTION_COARSE_STEP_S: the sample
@@ -135,8 +139,17 @@ typedef struct br_preemptions {
  * the reference's triggers sit within 0.4 points (99.58 %), and one
  * victim's release is 5-8 points (DESIGN.md §6: 7.52 and 5.20 points). */
 #define BR_PREEMPTION_BAND_FRAC 0.02
-/* The fewest preemptions whose pace is tested against a constant rate. */
-#define BR_PREEMPTION_STEADY_MIN 10
+/* ... and whose release reading is under this share of the others' median:
+ * the fall nets out the admissions (a genuine low trigger releases a
+ * victim's worth) */
+#define BR_PREEMPTION_BAND_RELEASE_FRAC 0.25
+/* The fewest preemptions whose pace is tested against a constant rate (a
+ * Kolmogorov-Smirnov test of 10-12 events passed three bursts of four,
+ * brk23), and the least share of the run window their first-to-last span
+ * must cover (one burst of 10 in 24 s of 287 s passed the test on its own
+ * span, brk23). */
+#define BR_PREEMPTION_STEADY_MIN 20
+#define BR_PREEMPTION_STEADY_SPAN_FRAC (2.0 / 3.0)
 
 /*
  * br_analyze_preemptions: §3.5 from run->metrics. `res` and `cap` may be

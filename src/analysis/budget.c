@@ -8,7 +8,8 @@
  *               between sparse requests stays in "rest"),
  *   prefill   = Σ in · cost/token ÷ FLOP rate, cost/token = a + b·in/2 from
  *               the §3.8 calibration line (a prompt of `in` tokens has mean
- *               context in/2), FLOP rate = the run's p95 of Δflops/Δt,
+ *               context in/2), FLOP rate = the FLOPs ledger's prefill rate (p95 of
+ *               Δflops/Δt, or the peak when the p95 is under half of it),
  *   recompute = excess FLOPs / the same rate (§3.8),
  *   rest      = T − decode − prefill − recompute (negative = the parts overlap,
  *               e.g. chunked prefill sharing steps with decode; flagged).
@@ -58,7 +59,7 @@ br_analyze_budget(const br_run *run, const br_latency *lat, const br_residency *
 	memset(out, 0, sizeof *out);
 	out->duration_s = out->decode_tokens = out->running_mean = out->itl_p50_ms = NAN;
 	out->decode_s = out->prefill_tokens = out->prefill_gflop_per_token = NAN;
-	out->flop_rate_p95_per_s = out->prefill_s = out->recompute_s = out->rest_s = NAN;
+	out->flop_rate_prefill_per_s = out->prefill_s = out->recompute_s = out->rest_s = NAN;
 	out->decode_frac = out->prefill_frac = out->recompute_frac = out->rest_frac = NAN;
 	out->decode_measured_s = out->decode_expected_s = NAN;
 	out->decode_stolen_s = out->decode_stolen_frac = NAN;
@@ -115,17 +116,17 @@ br_analyze_budget(const br_run *run, const br_latency *lat, const br_residency *
 		out->missing = NULL;
 	}
 
-	/* prefill and recompute at the run's p95 FLOP rate */
+	/* prefill and recompute at the run's prefill FLOP rate */
 	if (flops != NULL && flops->available && cal != NULL && cal->available) {
-		out->flop_rate_p95_per_s = flops->m.flop_rate_p95_per_s;
-		if (!br_isnum(out->flop_rate_p95_per_s) || !(out->flop_rate_p95_per_s > 0)) {
+		out->flop_rate_prefill_per_s = flops->m.flop_rate_prefill_per_s;
+		if (!br_isnum(out->flop_rate_prefill_per_s) || !(out->flop_rate_prefill_per_s > 0)) {
 			out->prefill_missing = out->recompute_missing =
 			    "needs a FLOP rate (a 1 Hz metrics series with the FLOPs counter)";
 		} else {
 			double g = prefill_gflop(b, cal, mean_in);
 			if (br_isnum(g) && out->prefill_tokens > 0) {
 				out->prefill_gflop_per_token = g / out->prefill_tokens;
-				out->prefill_s = g * 1e9 / out->flop_rate_p95_per_s;
+				out->prefill_s = g * 1e9 / out->flop_rate_prefill_per_s;
 				out->prefill_missing = NULL;
 			} else {
 				out->prefill_missing = "needs total_input_tokens in the bench result";

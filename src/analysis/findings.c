@@ -322,8 +322,13 @@ gather(const br_analysis *a, facts *x)
 	 * decode (E2EL mean - TTFT mean); the same requests on both sides */
 	const br_describe_t *e2el = metric_p(l, BR_E2EL);
 	const br_ttft_split *ts = &a->ttft_split;
-	if (ts->available && !ts->population_differs && e2el && num(e2el->mean) &&
-	    num(ts->client_ttft_mean_s) && num(ts->queue_s) && e2el->mean / 1000.0 >= ts->client_ttft_mean_s) {
+	/* the server's histograms must have seen the requests E2EL covers: a
+	 * count that differs (failed requests the server queued too) or a
+	 * negative frontend residual means the two sides are other requests
+	 * (brk23: 150 queued, 110 succeeded, "-4.20 s in the frontend") */
+	if (ts->available && !ts->population_differs && !ts->frontend_negative && e2el && num(e2el->mean) &&
+	    num(ts->client_ttft_mean_s) && num(ts->queue_s) && e2el->mean / 1000.0 >= ts->client_ttft_mean_s &&
+	    num(ts->server_requests) && ts->server_requests == (double)e2el->count) {
 		x->d[D_E2EL_MEAN_S] = e2el->mean / 1000.0;
 		x->d[D_DECODE_MEAN_S] = x->d[D_E2EL_MEAN_S] - ts->client_ttft_mean_s;
 		x->d[D_QUEUE_OVER_E2EL] = ratio(ts->queue_s, x->d[D_E2EL_MEAN_S]);

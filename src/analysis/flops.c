@@ -13,8 +13,10 @@
  *   recomputed tokens = excess / ((a + b·R/2) · 1e9), R = mean released tokens
  *     per preemption (§3.5): a recomputed sequence of R tokens has mean context R/2,
  *   cross-check Σ released = n_preemptions · R,
- *   recompute time = excess / p95(Δflops/Δt over the sample intervals of the
- *     run window), share = recompute time / duration.
+ *   recompute time = excess / the prefill FLOP rate: p95(Δflops/Δt over the
+ *     sample intervals of the run window), or their maximum when the p95 is
+ *     under half of it (a run that mostly decodes), share = recompute time /
+ *     duration.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,17 +35,19 @@ static const char MISSING_CAL[] =
     "needs zero-preemption calibration runs (--calibration DIR...)";
 
 /*
- * flop_rate_p95: 95th percentile (numpy linear) of Δflops/Δt over the
- * intervals between successive rows i0..i1. Intervals with a NaN sample, a
- * non-positive Δt or a negative Δflops (counter reset) are skipped. *n gets
- * the number of intervals used. NAN when none.
+ * flop_rates: the 95th percentile (numpy linear) and the maximum of
+ * Δflops/Δt over the intervals between successive rows i0..i1. Intervals
+ * with a NaN sample, a non-positive Δt or a negative Δflops (counter reset)
+ * are skipped. *n gets the number of intervals used; both rates NAN when
+ * none.
  */
-static double
-flop_rate_p95(const br_series *s, const double *f, size_t i0, size_t i1, size_t *n)
+static void
+flop_rates(const br_series *s, const double *f, size_t i0, size_t i1, size_t *n, double *p95, double *peak)
 {
 	*n = 0;
+	*p95 = *peak = NAN;
 	if (s->t_s == NULL || i1 <= i0)
-		return NAN;
+		return;
 	double *r = br_xmalloc((i1 - i0) * sizeof *r);
 	size_t k = 0;
 	for (size_t i = i0; i < i1; i++) {
@@ -53,14 +57,13 @@ flop_rate_p95(const br_series *s, const double *f, size_t i0, size_t i1, size_t 
 			continue;
 		r[k++] = df / dt;
 	}
-	double p = NAN;
 	if (k > 0) {
 		br_sort_doubles(r, k);
-		p = br_percentile_sorted(r, k, 95.0);
+		*p95 = br_percentile_sorted(r, k, 95.0);
+		*peak = r[k - 1];
 	}
 	free(r);
 	*n = k;
-	return p;
 }
 
 /*
@@ -76,7 +79,8 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 	memset(out, 0, sizeof *out);
 	out->flops = out->tokens = out->gflop_per_token = NAN;
 	out->mean_input_tokens = out->mean_output_tokens = out->mean_context_tokens = NAN;
-	out->preemptions = out->flop_rate_p95_per_s = out->duration_s = NAN;
+	out->preemptions = out->flop_rate_p95_per_s = out->flop_rate_peak_per_s = out->duration_s = NAN;
+	out->flop_rate_prefill_per_s = NAN;
 	out->missing = MISSING_FLOPS;
 	if (run == NULL)
 		return;
@@ -127,8 +131,11 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 	const double *pc = br_role_col(s, BR_ROLE_PREEMPTIONS);
 	if (pc != NULL)
 		out->preemptions = br_counter_delta(pc, i0, i1, NULL);
-	if (series)
-		out->flop_rate_p95_per_s = flop_rate_p95(s, f, i0, i1, &out->n_rate_intervals);
+	if (series) {
+		flop_rates(s, f, i0, i1, &out->n_rate_intervals, &out->flop_rate_p95_per_s, &out->flop_rate_peak_per_s);
+		out->flop_rate_prefill_per_s = out->flop_rate_p95_per_s >= 0.5 * out->flop_rate_peak_per_s ?
+		    out->flop_rate_p95_per_s : out->flop_rate_peak_per_s;
+	}
 	if (br_isnum(out->flops) && out->flops == 0 && br_isnum(out->tokens) && out->tokens > 0) {
 		/* a zero FLOPs counter is not a measurement of zero work */
 		out->counter_zero = 1;
@@ -345,7 +352,7 @@ br_flops_cost_gflop(const br_flops_calibration *cal, double x_tokens)
 
 /*
  * br_flops_ledger_compute: see analysis_flops.h. The measurement is copied
- * into out->m. Recompute time and share need a positive p95 rate and a
+ * into out->m. Recompute time and share need a positive prefill rate and a
  * duration; recomputed tokens are costed at context R/2, or at the run's
  * mean context when R is unknown.
  */
@@ -411,8 +418,8 @@ br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *c
 	if (br_isnum(out->recomputed_tokens) && br_isnum(out->released_tokens_total) &&
 	    out->released_tokens_total > 0)
 		out->flops_to_release_ratio = out->recomputed_tokens / out->released_tokens_total;
-	if (br_isnum(m->flop_rate_p95_per_s) && m->flop_rate_p95_per_s > 0) {
-		out->recompute_s = out->excess_flops / m->flop_rate_p95_per_s;
+	if (br_isnum(m->flop_rate_prefill_per_s) && m->flop_rate_prefill_per_s > 0) {
+		out->recompute_s = out->excess_flops / m->flop_rate_prefill_per_s;
 		if (br_isnum(m->duration_s) && m->duration_s > 0)
 			out->recompute_share_frac = out->recompute_s / m->duration_s;
 	}

@@ -1690,19 +1690,31 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 		 * last kept is left out, the last category ("inf") always kept */
 		double lh;
 		br_text_size(cv, "Ag", xfs, 0, 0, NULL, &lh);
+		/* taken left to right: categories need not come in the order of
+		 * their positions (a campaign puts its calibration runs last, so
+		 * "lowkv" stands left of "cal16"; in tick order the calibration
+		 * labels all looked crowded and were dropped, brk23) */
 		double pos[MAX_TICKS], last_p = NAN;
+		size_t ord[MAX_TICKS], no = 0;
 		long last_i = -1;
 		for (size_t i = 0; i < xa.n_ticks; i++) {
 			keep[i] = 0;
 			if (!ax_map(&xa, xa.ticks[i], &pos[i]) || pos[i] < px0 - 0.5 || pos[i] > px1 + 0.5)
 				continue;
-			last_i = (long)i;
-			last_p = pos[i];
+			size_t j = no++;   /* insertion by position, stable */
+			while (j > 0 && pos[ord[j - 1]] > pos[i]) {
+				ord[j] = ord[j - 1];
+				j--;
+			}
+			ord[j] = i;
+		}
+		if (no > 0) {
+			last_i = (long)ord[no - 1];
+			last_p = pos[ord[no - 1]];
 		}
 		double prev = -INFINITY;
-		for (size_t i = 0; last_i >= 0 && i < xa.n_ticks; i++) {
-			if (!ax_map(&xa, xa.ticks[i], &pos[i]) || pos[i] < px0 - 0.5 || pos[i] > px1 + 0.5)
-				continue;
+		for (size_t q = 0; q < no; q++) {
+			size_t i = ord[q];
 			if ((long)i == last_i || (pos[i] - prev >= 1.4 * lh && last_p - pos[i] >= 1.4 * lh)) {
 				keep[i] = 1;
 				prev = pos[i];

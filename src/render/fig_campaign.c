@@ -490,7 +490,8 @@ fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(over[i])) {
 			char num[32];
-			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : "%.1f", over[i]);
+			/* two significant digits under 1: 0.029x read "0.0x" (brk23) */
+			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : over[i] >= 1 ? "%.1f" : "%.2g", over[i]);
 			osuf[i] = br_xstrdup(br_ftp(ft, "fig1-kv-demand.demand_suffix", "{s:s}", "x", num));
 		}
 	set_config_categories(ch, c, ft, xs, osuf);

@@ -1348,7 +1348,9 @@ preemptions_section(ctx *c)
 		const char *parts[3] = {
 			P->coarse ? (one ? "preemptions.sum_where_coarse_one" : "preemptions.sum_where_coarse") :
 			    no_trigger ? (one ? "preemptions.sum_trigger_unread_one" : "preemptions.sum_trigger_unread") :
-			    one ? "preemptions.sum_trigger_one" : "preemptions.sum_trigger",
+			    one ? "preemptions.sum_trigger_one" :
+			    P->trigger_min_kv_frac < P->trigger_kv_frac - BR_PREEMPTION_BAND_FRAC ? "preemptions.sum_trigger_low" :
+			    "preemptions.sum_trigger",
 			isfinite(P->mean_interval_s) ? "preemptions.sum_interval" : "preemptions.sum_rate",
 			P->coarse ? "preemptions.sum_release_coarse" :
 			    isfinite(P->mean_released_per_preemption_tokens) ? "preemptions.sum_release" :

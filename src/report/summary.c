@@ -263,6 +263,7 @@ preemptions_json(const br_preemptions *p)
 	set(o, "max_gap_event_s", jnum(p->max_gap_event_s));
 	set(o, "window_s", jnum(p->window_s));
 	set(o, "trigger_kv_frac", jnum(p->trigger_kv_frac));
+	set(o, "trigger_min_kv_frac", jnum(p->trigger_min_kv_frac));
 	set(o, "n_below_band", json_integer((json_int_t)p->n_below_band));
 	set(o, "below_band_min_kv_frac", jnum(p->below_band_min_kv_frac));
 	set(o, "mean_interval_s", jnum(p->mean_interval_s));
@@ -278,6 +279,7 @@ preemptions_json(const br_preemptions *p)
 	set(o, "coarse_samples", json_boolean(p->coarse));
 	set(o, "n_release_readings", json_integer((json_int_t)p->n_release_readings));
 	set(o, "n_release_negative", json_integer((json_int_t)p->n_release_negative));
+	set(o, "n_release_used", json_integer((json_int_t)p->n_release_used));
 	set(o, "total_released_tokens", jnum(p->total_released_tokens));
 	json_t *ev = json_array();
 	for (size_t i = 0; i < p->n_events; i++) {
@@ -385,6 +387,8 @@ flops_json(const br_flops_ledger *f)
 	set(o, "measured_gflop_per_token", jnum(f->m.gflop_per_token));
 	set(o, "mean_context_tokens", jnum(f->m.mean_context_tokens));
 	set(o, "flop_rate_p95_per_s", jnum(f->m.flop_rate_p95_per_s));
+	set(o, "flop_rate_peak_per_s", jnum(f->m.flop_rate_peak_per_s));
+	set(o, "flop_rate_prefill_per_s", jnum(f->m.flop_rate_prefill_per_s));
 	set(o, "model_gflop_per_token", jnum(f->model_gflop_per_token));
 	set(o, "predicted_flops", jnum(f->predicted_flops));
 	set(o, "excess_flops", jnum(f->excess_flops));

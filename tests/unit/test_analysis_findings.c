@@ -497,8 +497,9 @@ test_bench_only(void **state)
  * TTFT split (queue 177.6 s of a 179.39 s mean TTFT) and an E2EL mean.
  * Expected (python3): 232.76 s -> queue 177.6 / 232.76 = 0.76302, decode
  * 232.76 - 179.39 = 53.37 s, fires; 355.2 s -> exactly 0.5, not more than
- * half: silent; an E2EL mean below the mean TTFT (inconsistent) or a TTFT
- * split over other requests than the arrays (population_differs): no
+ * half: silent; an E2EL mean below the mean TTFT (inconsistent), a TTFT
+ * split over other requests than the arrays (population_differs, a server
+ * count of 150 against 128 E2ELs, a negative frontend residual): no
  * numbers, silent.
  */
 static void
@@ -515,6 +516,8 @@ test_request_life(void **state)
 		{ 355200.0, 0, 0, 0.5, 355.2 - 179.39 },
 		{ 100000.0, 0, 0, NAN, NAN },
 		{ 232760.0, 1, 0, NAN, NAN },
+		{ 232760.0, 2, 0, NAN, NAN },   /* 2: the server queued 150 requests, E2EL covers 128 */
+		{ 232760.0, 3, 0, NAN, NAN },   /* 3: a negative frontend residual */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		fx f;
@@ -522,7 +525,9 @@ test_request_life(void **state)
 		br_describe_t *e = &f.a.latency.m[BR_E2EL];
 		e->count = 128;
 		e->mean = cases[i].e2el_mean_ms;
-		f.a.ttft_split.population_differs = cases[i].population_differs;
+		f.a.ttft_split.population_differs = cases[i].population_differs == 1;
+		f.a.ttft_split.server_requests = cases[i].population_differs == 2 ? 150 : 128;
+		f.a.ttft_split.frontend_negative = cases[i].population_differs == 3;
 		br_findings r;
 		br_findings_evaluate(&f.a, &r);
 		print_message("case %zu: E2EL mean %.0f ms\n", i, cases[i].e2el_mean_ms);

@@ -109,6 +109,7 @@ round1_measure(br_flops_measure *m)
 	m->mean_context_tokens = 4096;
 	m->preemptions = 37;
 	m->flop_rate_p95_per_s = 1.5e14;
+	m->flop_rate_peak_per_s = m->flop_rate_prefill_per_s = 1.5e14;   /* the reference's measured 146-150 TF/s */
 	m->duration_s = 597;
 }
 
@@ -505,7 +506,7 @@ test_calibration_dedupe(void **state)
 }
 
 /*
- * p95 FLOP rate and the window: rows t = 1000..1006, running
+ * p95 and peak FLOP rate and the window: rows t = 1000..1006, running
  * 0,0,2,2,2,0,0 → br_run_window rows 1..5. FLOPs 0, 0, 10, 30, 60, 100, 100:
  * intervals in the window 1→2..4→5 give rates 10, 20, 30, 40 FLOP/s;
  * numpy.percentile([10,20,30,40], 95) = 38.5 (h = 3·0.95 = 2.85 → 30 + 0.85·10).
@@ -528,6 +529,8 @@ test_measure_rate(void **state)
 	assert_double_rel(m.gflop_per_token, 2e-9, 1e-15);
 	assert_int_equal(m.n_rate_intervals, 4);
 	assert_double_rel(m.flop_rate_p95_per_s, 38.5, 1e-14);
+	assert_double_rel(m.flop_rate_peak_per_s, 40, 0);   /* the largest interval rate */
+	assert_double_rel(m.flop_rate_prefill_per_s, 38.5, 1e-14);   /* p95 >= peak / 2: p95 */
 	assert_double_rel(m.mean_input_tokens, 20, 0);
 	assert_double_rel(m.mean_output_tokens, 30, 0);
 	assert_double_rel(m.mean_context_tokens, 25, 0);
@@ -541,7 +544,30 @@ test_measure_rate(void **state)
 	br_flops_measure_run(r, &m);
 	assert_int_equal(m.n_rate_intervals, 2);
 	assert_double_rel(m.flop_rate_p95_per_s, 38.5, 1e-14);
+	assert_double_rel(m.flop_rate_peak_per_s, 40, 0);
 	assert_double_rel(m.flops, 100, 0);
+	free_run(r);
+
+	/* a run that mostly decodes: 18 intervals at 10 FLOP/s, one at 100 (a
+	 * second of prefill) and the idle interval at each end of the window (0):
+	 * numpy.percentile([0, 0] + [10]*18 + [100], 95) = 10 (h = 20·0.95 = 19),
+	 * under half the peak 100, so the prefill rate is the peak */
+	double run2[22], fl2[22], it2[22], pre2[22];
+	for (int i = 0; i < 22; i++) {
+		run2[i] = i == 0 || i == 21 ? 0 : 2;
+		pre2[i] = 0;
+		it2[i] = i;
+	}
+	fl2[0] = fl2[1] = 0;
+	for (int i = 2; i < 22; i++)
+		fl2[i] = fl2[i - 1] + (i == 11 ? 100 : 10);
+	fl2[21] = fl2[20];   /* idle last sample */
+	r = make_run("decode", 5, 100, 150, 21, 22, run2, fl2, it2, pre2);
+	br_flops_measure_run(r, &m);
+	assert_int_equal(m.n_rate_intervals, 21);
+	assert_double_rel(m.flop_rate_p95_per_s, 10, 1e-14);
+	assert_double_rel(m.flop_rate_peak_per_s, 100, 0);
+	assert_double_rel(m.flop_rate_prefill_per_s, 100, 0);
 	free_run(r);
 
 	/* no FLOPs column: unavailable with the documented reason */
@@ -736,9 +762,9 @@ test_simulated(void **state)
 	assert_true(l.recompute_share_frac > 0 && l.recompute_share_frac < 0.2);
 	fprintf(stderr, "note: simulated round 1: predicted %.6g (truth %.6g), excess %.4g FLOPs "
 	    "(%+.1f%%), recomputed %.0f (truth %.0f), released %.0f, recompute %.1f s (%.1f%%), "
-	    "p95 rate %.4g FLOP/s\n", l.predicted_flops, truth_np, l.excess_flops,
+	    "prefill rate %.4g FLOP/s\n", l.predicted_flops, truth_np, l.excess_flops,
 	    100 * l.excess_frac, l.recomputed_tokens, truth_rec, l.released_tokens_total,
-	    l.recompute_s, 100 * l.recompute_share_frac, l.m.flop_rate_p95_per_s);
+	    l.recompute_s, 100 * l.recompute_share_frac, l.m.flop_rate_prefill_per_s);
 
 	/* a preempting run offered as calibration is skipped */
 	const br_run *mixed[3] = { rp[0], &focus, rp[2] };

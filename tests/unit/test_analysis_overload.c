@@ -275,25 +275,39 @@ test_preemptions_below_band(void **state)
 /*
  * The pace of the preemptions against a constant rate (Kolmogorov-Smirnov,
  * the reference's Figure 5 "part of the steady state"). A 1 Hz series, rows
- * t = 100 + i (i = 0..94), busy rows 1..93, so an event at row r is r s
- * into the window; one preemption per listed row. Expected by hand
- * (python3): even rows 2, 12, ..., 92: D = 0.1 (a step of 1/10 at each
- * end), crit(10) = 1.358 / (sqrt 10 + 0.12 + 0.11 / sqrt 10) = 0.4093983;
- * nine in a burst at rows 2..10 and one at 92: D = 0.9 - 8/90 = 0.8111111;
- * nine events only: below the 10 tested, NAN.
+ * t = 100 + i (i = 0..94), busy rows 1..93, so the window is rows 0..94
+ * (94 s) and an event at row r is r s into it; one preemption per row
+ * listed. Expected by hand (python3 + numpy):
+ *   20 even, rows 2, 6, ..., 78 (span 76 s >= 2/3 of 94): D = 1/20 = 0.05,
+ *     crit(20) = 1.358 / (sqrt 20 + 0.12 + 0.11 / sqrt 20) = 0.2941474;
+ *   19 in a burst at rows 2..20 and one at 78: D = 0.95 - 18/76 = 0.7131579;
+ *   20 in a burst at rows 2..21 (span 19 s < 62.7 s): not tested, NAN;
+ *   19 even (rows 2, 6, ..., 74): fewer than the 20 tested, NAN.
  */
 static void
 test_preemptions_steady_pace(void **state)
 {
 	(void)state;
-	static const struct {
-		size_t rows[10], n;
+	static struct {
+		size_t rows[20], n;
 		double d, crit, first, last;
-	} cases[] = {
-		{ { 2, 12, 22, 32, 42, 52, 62, 72, 82, 92 }, 10, 0.1, 0.409398349356582, 2, 92 },
-		{ { 2, 3, 4, 5, 6, 7, 8, 9, 10, 92 }, 10, 0.8111111111111111, 0.409398349356582, 2, 92 },
-		{ { 2, 12, 22, 32, 42, 52, 62, 72, 82 }, 9, NAN, NAN, NAN, NAN },
-	};
+	} cases[4];
+	for (size_t k = 0; k < 20; k++) {
+		cases[0].rows[k] = 2 + 4 * k;
+		cases[1].rows[k] = k < 19 ? 2 + k : 78;
+		cases[2].rows[k] = 2 + k;
+		cases[3].rows[k] = 2 + 4 * k;
+	}
+	cases[0].n = cases[1].n = cases[2].n = 20;
+	cases[3].n = 19;
+	cases[0].d = 0.05;
+	cases[1].d = 0.7131578947368421;
+	cases[2].d = cases[3].d = NAN;
+	for (int c = 0; c < 2; c++) {
+		cases[c].crit = 0.2941474171096116;
+		cases[c].first = 2;
+		cases[c].last = 78;
+	}
 	enum { NR = 95 };
 	static double t[NR], run_[NR], wait_[NR], kv[NR], pre[NR];
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -322,6 +336,7 @@ test_preemptions_steady_pace(void **state)
 		br_analyze_preemptions(&run, NULL, NULL, &p);
 		print_message("case %zu\n", c);
 		assert_int_equal(p.n_events, cases[c].n);
+		assert_double_abs(p.window_s, 94, 0);
 		if (isnan(cases[c].d)) {
 			assert_nan(p.steady_ks_d);
 			assert_nan(p.steady_ks_crit);

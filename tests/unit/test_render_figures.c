@@ -735,6 +735,42 @@ test_hline_label_avoids_vlines(void **state)
 }
 
 /*
+ * Rotated category labels are thinned left to right by position, not in
+ * the order the categories were given (brk23: a campaign lists its runs by
+ * name and draws the calibration runs last, so "lowkv" at position 2 came
+ * after "cal16" at position 4 and every calibration label was dropped as
+ * crowded). Six well-spaced categories given out of order: all six
+ * labels are drawn.
+ */
+static void
+test_category_labels_out_of_order(void **state)
+{
+	(void)state;
+	static const double v[6] = { 0, 1, 4, 5, 2, 3 };
+	static const char *const lab[6] = { "configuration-base", "configuration-burst", "calibration-16",
+		"calibration-32", "configuration-lowkv", "configuration-wm" };
+	br_chart *c = br_chart_new(NULL);
+	c->legend = 0;
+	br_axis_set(&c->x, BR_SCALE_LINEAR, NULL);
+	br_axis_set_categories(&c->x, v, lab, 6);
+	br_axis_set(&c->y, BR_SCALE_LINEAR, "y");
+	double y[6] = { 1, 2, 3, 4, 5, 6 };
+	br_chart_add(c, BR_SERIES_BARS, BR_SIDE_LEFT, 0, NULL, v, y, 6);
+	br_canvas *cv = br_canvas_new(400, 300);
+	br_chart_draw(c, cv, 0, 0, 400, 300);
+	br_drawing *dr = br_canvas_finish(cv);
+	for (size_t k = 0; k < 6; k++) {
+		int found = 0;
+		for (size_t i = 0; i < dr->n_texts; i++)
+			found |= strcmp(dr->texts[i].text, lab[k]) == 0;
+		if (!found)
+			fail_msg("category label \"%s\" not drawn", lab[k]);
+	}
+	br_drawing_free(dr);
+	br_chart_free(c);
+}
+
+/*
  * A count axis (whole_ticks) labels whole numbers only, however tall the
  * panel: the Chinese waveform's preemption axis (no preemption: 0 to 4)
  * read 0.0, 0.5, 1.0 ... 4.0 (twelfth breaker). Heights 200 to 1200 pt.
@@ -1130,6 +1166,7 @@ main(void)
 		cmocka_unit_test(test_line_breaks_at_gap),
 		cmocka_unit_test(test_count_axis_whole_ticks),
 		cmocka_unit_test(test_hline_label_avoids_vlines),
+		cmocka_unit_test(test_category_labels_out_of_order),
 		cmocka_unit_test(test_log_axis_near_constant),
 		cmocka_unit_test(test_stroke_pieces_match_whole),
 		cmocka_unit_test(test_render_all),

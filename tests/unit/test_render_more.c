@@ -415,6 +415,39 @@ test_run_figs(void **state)
 }
 
 /* Never an empty axis: no budget decode, no KV column → those figures are not made. */
+/*
+ * Figure 4 zooms where the preemptions cluster (brk23: 2 of 17 in the first
+ * 140 s, the rest at 157-218 s): the fixture's events moved to t = 15, 30
+ * and 16 at 160, 165, ..., 235 s. The first 140 s hold 2; the 140 s from
+ * 20 s before the event at 160 s (floored to 10: 140 ... 280 s) hold 16,
+ * 1.5 times as many or more: the zoom is 140 to 280 s (the window ends at
+ * 280 s), said as the busiest 140 s. The fixture's own even events (9 in
+ * the first 140 s, at most 10 in any later 140 s) keep the zoom at 0 (see
+ * test_run_figs).
+ */
+static void
+test_fig4_zoom_cluster(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_init(&f);
+	for (size_t k = 0; k < NEV; k++)
+		f.ev[k].t_since_start_s = k < 2 ? 15.0 * (double)(k + 1) : 160 + 5.0 * (double)(k - 2);
+	char *dir = make_tmpdir();
+	br_figure *figs = NULL;
+	size_t n = 0;
+	char *cause = NULL;
+	assert_int_equal(br_render_figures(&f.a, g_tmpl, dir, &figs, &n, &cause), 0);
+	assert_int_equal(br_render_wait(&cause), 0);
+	const br_figure *g = find_fig(figs, n, "fig4-preemption-loop");
+	assert_non_null(g);
+	assert_non_null(strstr(g->caption, "140 to 280 s"));
+	assert_non_null(strstr(g->caption, "the 140 s holding the most preemptions"));
+	br_figures_free(figs, n);
+	rm_tmp(dir);
+	fixture_free(&f);
+}
+
 static void
 test_run_figs_missing(void **state)
 {
@@ -757,6 +790,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_figs),
 		cmocka_unit_test(test_run_figs_missing),
+		cmocka_unit_test(test_fig4_zoom_cluster),
 		cmocka_unit_test(test_campaign_figs),
 		cmocka_unit_test(test_campaign_empty),
 		cmocka_unit_test(test_simulated_round1),
