@@ -2,7 +2,9 @@
  * FLOPs ledger (DESIGN.md §3.8, FLOPs part).
  *
  * Calibration: each run with zero preemptions gives a point
- *   x = mean context per token = (mean in + mean out) / 2   (bench means),
+ *   x = mean context per token = Σ L² / (2 Σ L), L = in + out of each
+ *       successful request (per-request arrays), else (mean in + mean out) / 2
+ *       (bench means; the same value when every request has one length),
  *   y = GFLOP per token = Δ vllm:estimated_flops_per_gpu_total
  *                         / Δ vllm:iteration_tokens_total_sum / 1e9,
  * and GFLOP/token = a + b·x is fitted by ordinary least squares (br_linfit:
@@ -92,6 +94,24 @@ br_flops_measure_run(const br_run *run, br_flops_measure *out)
 			out->mean_output_tokens = b->total_output_tokens / b->completed;
 			out->mean_context_tokens = (out->mean_input_tokens + out->mean_output_tokens) / 2;
 		}
+		/* with per-request lengths, the mean context over every token:
+		 * a request of L = in + out tokens has contexts 1..L, so
+		 * x = Σ L² / (2 Σ L) over the successful requests; (in + out)/2
+		 * when all have one length, and less than this otherwise (a
+		 * length scan read x = 1,609 for 2,006, half the slope, brk23) */
+		double sl = 0, sl2 = 0;
+		size_t nl = 0;
+		for (size_t i = 0; i < b->n_requests; i++) {
+			const br_request *q = &b->requests[i];
+			double L = q->input_len_tokens + q->output_len_tokens;
+			if (q->failed || !br_isnum(L) || !(L > 0))
+				continue;
+			sl += L;
+			sl2 += L * L;
+			nl++;
+		}
+		if (nl > 0 && sl > 0)
+			out->mean_context_tokens = sl2 / (2 * sl);
 	}
 	const br_series *s = run->metrics;
 	{

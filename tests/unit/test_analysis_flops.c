@@ -506,6 +506,40 @@ test_calibration_dedupe(void **state)
 }
 
 /*
+ * Mean context per token from the per-request lengths (brk23: a length
+ * scan's (mean in + mean out)/2 read x = 1,609 where the tokens' mean
+ * context was 2,006). Two successful requests of 100 + 100 and 300 + 300
+ * tokens (L = 200, 600) and a failed one (ignored): x = Σ L² / (2 Σ L) =
+ * (200² + 600²) / (2 · 800) = 250, where (mean in + mean out)/2 = 200.
+ * Without the arrays the bench means give 200; one length gives L/2.
+ */
+static void
+test_mean_context_lengths(void **state)
+{
+	(void)state;
+	double running[4] = { 0, 2, 2, 0 }, fl[4] = { 0, 0, 100, 100 }, it[4] = { 0, 0, 800, 800 };
+	br_run *r = make_run("lens", 2, 400, 400, 3, 4, running, fl, it, NULL);
+	br_flops_measure m;
+	br_flops_measure_run(r, &m);
+	assert_double_rel(m.mean_context_tokens, 200, 0);   /* bench means only */
+	br_bench *b = &r->bench.runs[0];
+	b->requests = br_xcalloc(3, sizeof *b->requests);
+	b->n_requests = 3;
+	const double in[3] = { 100, 300, 5000 }, out[3] = { 100, 300, 0 };
+	for (int i = 0; i < 3; i++) {
+		b->requests[i].input_len_tokens = in[i];
+		b->requests[i].output_len_tokens = out[i];
+		b->requests[i].failed = i == 2;
+	}
+	br_flops_measure_run(r, &m);
+	assert_double_rel(m.mean_context_tokens, 250, 1e-15);
+	b->requests[0].input_len_tokens = b->requests[0].output_len_tokens = 300;   /* one length: L/2 */
+	br_flops_measure_run(r, &m);
+	assert_double_rel(m.mean_context_tokens, 300, 1e-15);
+	free_run(r);
+}
+
+/*
  * p95 and peak FLOP rate and the window: rows t = 1000..1006, running
  * 0,0,2,2,2,0,0 → br_run_window rows 1..5. FLOPs 0, 0, 10, 30, 60, 100, 100:
  * intervals in the window 1→2..4→5 give rates 10, 20, 30, 40 FLOP/s;
@@ -816,6 +850,7 @@ main(void)
 		cmocka_unit_test(test_calibration_fit),
 		cmocka_unit_test(test_calibration_dedupe),
 		cmocka_unit_test(test_measure_rate),
+		cmocka_unit_test(test_mean_context_lengths),
 		cmocka_unit_test(test_simulated),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
