@@ -1364,7 +1364,8 @@ preemptions_section(ctx *c)
 	if (pr->n_gap_events > 0)
 		para(c, "preemptions.gap_events");
 	if (pr->n_below_band > 0)
-		para(c, "preemptions.below_band");
+		para(c, isfinite(pr->mean_released_per_preemption_tokens) ? "preemptions.below_band" :
+		    "preemptions.below_band_no_release");
 	figure(c, "fig4-preemption-loop", isfinite(c->a->preemptions.trigger_kv_frac) ? NULL :
 	    "figures.fig4-preemption-loop_no_trigger");
 	figure(c, "fig5-preemption-staircase", NULL);
