@@ -65,6 +65,34 @@ make_pre_run(br_run *run, br_bench *b, br_series *s, double **cols)
 	run->metrics_kind = BR_METRICS_CSV;
 }
 
+/*
+ * analyze_cols: the preemption analysis of a series with the given columns
+ * (n rows; waiting NULL keeps the hand series' PWAIT, which needs n = 11)
+ * and a KV pool of pool_tokens (0: none). The caller frees *p.
+ */
+static void
+analyze_cols(size_t n, double *t, double *running, double *waiting, double *kv, double *pre,
+    double pool_tokens, br_preemptions *p)
+{
+	br_run run;
+	br_bench b;
+	br_series s;
+	double *cols[4];
+	make_pre_run(&run, &b, &s, cols);
+	s.n_rows = n;
+	s.t_s = t;
+	cols[0] = running;
+	if (waiting)
+		cols[1] = waiting;
+	cols[2] = kv;
+	cols[3] = pre;
+	br_capacity cap;
+	memset(&cap, 0, sizeof cap);
+	cap.available = 1;
+	cap.kv_pool_tokens = pool_tokens;
+	br_analyze_preemptions(&run, NULL, pool_tokens > 0 ? &cap : NULL, p);
+}
+
 static void
 test_preemptions_hand(void **state)
 {
@@ -179,21 +207,8 @@ test_preemptions_across_gap(void **state)
 		{ "missed scrapes", PT, RUN_MISS, KV_MISS, PRE_MISS, 3 },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-		br_run run;
-		br_bench b;
-		br_series s;
-		double *cols[4];
-		make_pre_run(&run, &b, &s, cols);
-		s.t_s = cases[k].t;
-		cols[0] = cases[k].run;
-		cols[2] = cases[k].kv;
-		cols[3] = cases[k].pre;
-		br_capacity cap;
-		memset(&cap, 0, sizeof cap);
-		cap.available = 1;
-		cap.kv_pool_tokens = 1000;
 		br_preemptions p;
-		br_analyze_preemptions(&run, NULL, &cap, &p);
+		analyze_cols(11, cases[k].t, cases[k].run, NULL, cases[k].kv, cases[k].pre, 1000, &p);
 		print_message("case %s\n", cases[k].what);
 		assert_double_abs(p.n_preemptions, 4, 0);
 		assert_int_equal(p.n_events, 3);
@@ -223,53 +238,61 @@ test_preemptions_across_gap(void **state)
  * A reading below the band (issue 10 audit: simulated round 2 read one
  * preemption at KV 95.11% -> 95.04%, "80 tokens", among triggers at
  * 98.5-99.99%). Six events, P = 1000 tokens, one preemption each:
- *   row  2  4  6  8  10  12
- *   KV before (rows 1, 3, ...)  .99 .995 .992 .951 .997 .993
- *   KV after                    .90 .91  .90  .95  .92  .91
- * Median KV before (.992 + .993)/2 = .9925; .951 < .9925 - .02 = .9725:
- * below the band. Trigger = (.99 + .995 + .992 + .997 + .993)/5 = .9934;
- * released 90 + 85 + 92 + 77 + 83 = 427 over 5 readings, 85.4 each (the
- * 1 token of the row-8 reading left out); 6 preemptions still counted.
+ *   row                         2    4    6    8    10   12
+ *   KV before (rows 1, 3, ...)  .99  .995 .992 .951 .997 .993
+ *   KV after                    .90  .91  .90  (a)  .92  .91
+ * Median KV before (.992 + .993)/2 = .9925; .951 < .9925 - .02 = .9725, so
+ * the row-8 reading is below the band; the others released 90, 85, 92, 77,
+ * 83 tokens (median 85). (a) KV after .95: it released 1 token, under 25% of
+ * 85: a climb and release the samples missed, set aside: trigger =
+ * (.99 + .995 + .992 + .997 + .993)/5 = .9934 (lowest .99), released 427
+ * over 5 readings, 85.4 each. (b) KV after .85: it released 101 tokens, a
+ * victim's worth: it fired there and stays in (brk23): trigger =
+ * 5.918 / 6 = .98633 (lowest .951), released 528 / 6 = 88. 6 preemptions
+ * counted either way.
  */
 static void
 test_preemptions_below_band(void **state)
 {
 	(void)state;
-	static double t[14] = { 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113 };
-	static double run_[14] = { 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0 };
-	static double wait_[14] = { 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0 };
-	static double kv[14] = { .02, .99, .90, .995, .91, .992, .90, .951, .95, .997, .92, .993, .91, .02 };
-	static double pre[14] = { 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6 };
-	br_run run;
-	br_bench b;
-	br_series s;
-	double *cols[4];
-	make_pre_run(&run, &b, &s, cols);
-	s.n_rows = 14;
-	s.t_s = t;
-	cols[0] = run_;
-	cols[1] = wait_;
-	cols[2] = kv;
-	cols[3] = pre;
-	br_capacity cap;
-	memset(&cap, 0, sizeof cap);
-	cap.available = 1;
-	cap.kv_pool_tokens = 1000;
-	br_preemptions p;
-	br_analyze_preemptions(&run, NULL, &cap, &p);
-	assert_int_equal(p.n_events, 6);
-	assert_double_abs(p.n_preemptions, 6, 0);
-	assert_int_equal(p.n_below_band, 1);
-	assert_double_abs(p.below_band_min_kv_frac, .951, 0);
-	for (size_t k = 0; k < 6; k++)
-		assert_int_equal(p.events[k].below_band, k == 3);
-	assert_double_rel(p.events[3].released_tokens, 1, 1e-9);   /* still in the table */
-	assert_double_rel(p.trigger_kv_frac, .9934, 1e-12);
-	assert_int_equal(p.n_release_readings, 6);   /* every reading, for the unreadable rule */
-	assert_int_equal(p.n_release_negative, 0);
-	assert_double_rel(p.total_released_tokens, 427, 1e-12);
-	assert_double_rel(p.mean_released_per_preemption_tokens, 85.4, 1e-12);
-	br_preemptions_free(&p);
+	static const struct {
+		double kv_after_row8;
+		size_t n_below;
+		double trigger, trigger_min, total, per_preemption;
+	} cases[] = {
+		{ .95, 1, .9934, .99, 427, 85.4 },
+		{ .85, 0, 5.918 / 6, .951, 528, 88 },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		double t[14], run_[14], wait_[14];
+		double kv[14] = { .02, .99, .90, .995, .91, .992, .90, .951, cases[c].kv_after_row8, .997, .92, .993, .91, .02 };
+		double pre[14] = { 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6 };
+		for (int i = 0; i < 14; i++) {
+			t[i] = 100 + i;
+			run_[i] = i == 0 || i == 13 ? 0 : 4;
+			wait_[i] = run_[i] > 0;
+		}
+		br_preemptions p;
+		analyze_cols(14, t, run_, wait_, kv, pre, 1000, &p);
+		print_message("case %zu: KV after at row 8 %.2f\n", c, cases[c].kv_after_row8);
+		assert_int_equal(p.n_events, 6);
+		assert_double_abs(p.n_preemptions, 6, 0);
+		assert_int_equal(p.n_below_band, cases[c].n_below);
+		for (size_t k = 0; k < 6; k++)
+			assert_int_equal(p.events[k].below_band, k == 3 && cases[c].n_below == 1);
+		if (cases[c].n_below)
+			assert_double_abs(p.below_band_min_kv_frac, .951, 0);
+		else
+			assert_nan(p.below_band_min_kv_frac);
+		assert_double_rel(p.trigger_kv_frac, cases[c].trigger, 1e-12);
+		assert_double_abs(p.trigger_min_kv_frac, cases[c].trigger_min, 0);
+		assert_int_equal(p.n_release_readings, 6);   /* every reading, for the unreadable rule */
+		assert_int_equal(p.n_release_negative, 0);
+		assert_int_equal(p.n_release_used, 6 - cases[c].n_below);
+		assert_double_rel(p.total_released_tokens, cases[c].total, 1e-12);
+		assert_double_rel(p.mean_released_per_preemption_tokens, cases[c].per_preemption, 1e-12);
+		br_preemptions_free(&p);
+	}
 }
 
 /*
@@ -321,19 +344,8 @@ test_preemptions_steady_pace(void **state)
 				count += cases[c].rows[k] == i;
 			pre[i] = count;
 		}
-		br_run run;
-		br_bench b;
-		br_series s;
-		double *cols[4];
-		make_pre_run(&run, &b, &s, cols);
-		s.n_rows = NR;
-		s.t_s = t;
-		cols[0] = run_;
-		cols[1] = wait_;
-		cols[2] = kv;
-		cols[3] = pre;
 		br_preemptions p;
-		br_analyze_preemptions(&run, NULL, NULL, &p);
+		analyze_cols(NR, t, run_, wait_, kv, pre, 0, &p);
 		print_message("case %zu\n", c);
 		assert_int_equal(p.n_events, cases[c].n);
 		assert_double_abs(p.window_s, 94, 0);
