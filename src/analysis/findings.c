@@ -711,9 +711,10 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		    p->released_unreadable ? "preemption_loop_no_release" : "preemption_loop_no_pool",
 		    BR_SEV_NOTICE, BR_FINDING);
 
-	/* Preemption as part of the steady state: 10 or more preemptions at a
-	 * pace a constant rate explains (Kolmogorov-Smirnov, 5%) from the
-	 * first to the last (the reference's Figure 5) */
+	/* Preemption as part of the steady state: BR_PREEMPTION_STEADY_MIN or
+	 * more preemptions over most of the window at a pace a constant rate
+	 * explains (Kolmogorov-Smirnov, 5%; steady_pace in preemption.c; the
+	 * reference's Figure 5) */
 	if (p->available && num(p->steady_ks_d) && num(p->steady_ks_crit) && p->steady_ks_d < p->steady_ks_crit)
 		add(f, "preemption_steady_state", BR_SEV_INFO, BR_FINDING);
 

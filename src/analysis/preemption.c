@@ -12,10 +12,12 @@
  * before, release and running before are not read (NAN), and it is neither
  * a multi-preemption sample nor part of max_per_event.
  * An event whose KV before lies more than BR_PREEMPTION_BAND_FRAC below the
- * median of the events' (5 or more readings) is below_band: KV climbed to
- * the trigger and fell back between two samples (r2 simulated: 95.11% ->
- * 95.04%, "80 tokens", among triggers at 98.5-99.9%); it counts, but stays
- * out of the trigger level and the released means.
+ * median of the events' (5 or more readings) and whose release is under
+ * BR_PREEMPTION_BAND_RELEASE_FRAC of the others' median is below_band: KV
+ * climbed to the trigger and fell back between two samples (mark_below_band);
+ * it counts, but stays out of the trigger level and the released means,
+ * which average only the readings where KV fell. The pace of the events is
+ * tested against a constant rate (steady_pace).
  * Summary: trigger level = mean KV before; interval = mean gap between
  * consecutive events; rate = Δcounter / window length · 60 per minute; mean
  * released tokens per event (and Σ released / Σ preemptions per
@@ -76,15 +78,15 @@ reset_out(br_preemptions *out)
 static void
 mark_below_band(br_preemptions *out)
 {
-	double *kv = br_xmalloc((out->n_events + 1) * sizeof *kv);
+	double *v = br_xmalloc((out->n_events + 1) * sizeof *v);   /* KV befores, then releases */
 	size_t n = 0;
 	for (size_t k = 0; k < out->n_events; k++)
 		if (!out->events[k].across_gap && br_isnum(out->events[k].kv_before_frac))
-			kv[n++] = out->events[k].kv_before_frac;
+			v[n++] = out->events[k].kv_before_frac;
 	double med = NAN;
 	if (n >= 5) {
-		br_sort_doubles(kv, n);
-		med = br_median_sorted(kv, n);
+		br_sort_doubles(v, n);
+		med = br_median_sorted(v, n);
 	}
 	/* the median positive release of the events in the band */
 	size_t nr = 0;
@@ -92,12 +94,12 @@ mark_below_band(br_preemptions *out)
 		const br_preemption_event *e = &out->events[k];
 		if (!e->across_gap && br_isnum(e->kv_before_frac) && e->kv_before_frac >= med - BR_PREEMPTION_BAND_FRAC &&
 		    br_isnum(e->released_tokens) && e->released_tokens > 0)
-			kv[nr++] = e->released_tokens;
+			v[nr++] = e->released_tokens;
 	}
 	double med_rel = NAN;
 	if (nr > 0) {
-		br_sort_doubles(kv, nr);
-		med_rel = br_median_sorted(kv, nr);
+		br_sort_doubles(v, nr);
+		med_rel = br_median_sorted(v, nr);
 	}
 	for (size_t k = 0; br_isnum(med_rel) && k < out->n_events; k++) {
 		br_preemption_event *e = &out->events[k];
@@ -109,7 +111,7 @@ mark_below_band(br_preemptions *out)
 		if (!(out->below_band_min_kv_frac <= e->kv_before_frac))
 			out->below_band_min_kv_frac = e->kv_before_frac;
 	}
-	free(kv);
+	free(v);
 }
 
 /*

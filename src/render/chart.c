@@ -1068,6 +1068,20 @@ label_box(br_canvas *cv, double x, double y, double w, double h)
 	br_cv_restore(cv);
 }
 
+/* fill_band: band b's x interval over the plot's height (py0..py1) in the
+ * band grey at opacity alpha (1: the shading behind the data; below 1: a
+ * veil that mutes what was drawn in it). Nothing when an end is off the axis. */
+static void
+fill_band(br_canvas *cv, const br_band *b, const axrt *xa, double py0, double py1, double alpha)
+{
+	double b0, b1;
+	if (!ax_map(xa, b->x0, &b0) || !ax_map(xa, b->x1, &b1))
+		return;
+	br_cv_rgba(cv, 0.94, 0.94, 0.94, alpha);
+	br_cv_rectangle(cv, b0, py0, b1 - b0, py1 - py0);
+	br_cv_fill(cv);
+}
+
 /* boxes_overlap: see below. */
 static int boxes_overlap(const double *a, const double *b);
 
@@ -1615,14 +1629,8 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 	br_cv_save(cv);
 	br_cv_rectangle(cv, px0, py0, px1 - px0, py1 - py0);
 	br_cv_clip(cv);
-	for (size_t i = 0; i < c->n_bands; i++) {
-		double b0, b1;
-		if (!ax_map(&xa, c->bands[i].x0, &b0) || !ax_map(&xa, c->bands[i].x1, &b1))
-			continue;
-		br_cv_rgb(cv, 0.94, 0.94, 0.94);
-		br_cv_rectangle(cv, b0, py0, b1 - b0, py1 - py0);
-		br_cv_fill(cv);
-	}
+	for (size_t i = 0; i < c->n_bands; i++)
+		fill_band(cv, &c->bands[i], &xa, py0, py1, 1);
 	br_cv_line_width(cv, 0.35);
 	br_cv_rgb(cv, 0.80, 0.80, 0.80);
 	for (size_t i = 0; i < yl.n_ticks && c->y.n_cat == 0; i++) {
@@ -1656,14 +1664,9 @@ br_chart_draw(const br_chart *c, br_canvas *cv, double x, double y, double w, do
 	for (size_t i = 0; i < c->n_series; i++)
 		if (c->series[i].kind == BR_SERIES_SCATTER)
 			draw_scatter(cv, &c->series[i], &xa, c->series[i].side == BR_SIDE_RIGHT ? &yr : &yl);
-	for (size_t i = 0; i < c->n_bands; i++) {   /* muted bands: a veil over what was drawn in them */
-		double b0, b1;
-		if (!c->bands[i].veil || !ax_map(&xa, c->bands[i].x0, &b0) || !ax_map(&xa, c->bands[i].x1, &b1))
-			continue;
-		br_cv_rgba(cv, 0.94, 0.94, 0.94, 0.55);
-		br_cv_rectangle(cv, b0, py0, b1 - b0, py1 - py0);
-		br_cv_fill(cv);
-	}
+	for (size_t i = 0; i < c->n_bands; i++)   /* muted bands: a veil over what was drawn in them */
+		if (c->bands[i].veil)
+			fill_band(cv, &c->bands[i], &xa, py0, py1, 0.55);
 	double (*boxes)[4] = br_xmalloc((c->n_refs + c->n_notes + 1) * sizeof *boxes);
 	size_t n_boxes = 0;
 	draw_refs(cv, c, &xa, &yl, &yr, px0, py0, px1, py1, fs * 0.93, boxes, &n_boxes);

@@ -2,12 +2,15 @@
  * The preemption figures of one run (DESIGN.md §4 figures 4 and 5), from the
  * metrics series and the preemption events of the analysis (§3.5):
  *
- * fig4-preemption-loop: the first 140 s of the run window zoomed. Left axis:
+ * fig4-preemption-loop: 140 s of the run window zoomed. Left axis:
  *   requests running; right axis: KV-cache usage (%), the preemption
  *   instants (markers at the KV usage of the sample before, dotted vertical
  *   lines) and the trigger level (mean KV usage before a preemption) as a
- *   labelled horizontal line. When the first preemption comes later than
- *   100 s into the window the zoom starts 20 s before it (said in the caption).
+ *   labelled horizontal line. The first 140 s; when the first preemption
+ *   comes later than 100 s into the window the zoom starts 20 s before it,
+ *   and when the preemptions cluster later (1.5 times as many in another
+ *   140 s) it moves there (both said in the caption). Both axes zoom to the
+ *   band the loop moves in (their titles and the caption say from where).
  * fig5-preemption-staircase: cumulative preemptions against time since the
  *   window start (a step at each event sample), with the straight line of
  *   the mean rate over the window.
@@ -18,7 +21,8 @@
  * Text: templates/report.LANG.json "figtext.fig4-preemption-loop.*" (title,
  * x_axis, y_running, y_kv, y_kv_from {from}, legend_running, legend_kv,
  * legend_preemption, legend_trigger {pct}, caption {from, to, zoom, samples,
- * preemptions}, caption_zoom, caption_trigger {pct}) and
+ * preemptions}, caption_zoom, caption_zoom_busiest, caption_trigger {pct},
+ * y_running_from {from}, caption_axes_zoom {running, kv}) and
  * "figtext.fig5-preemption-staircase.*" (title, x_axis, y_axis, legend_rate
  * {rate}, legend_cumulative, caption {preemptions, samples, window, rate},
  * caption_multi {samples, max}).
@@ -202,7 +206,7 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 			kmax = P->trigger_kv_frac * 100;
 		int zoom = ne >= 2 && isfinite(k10) && k10 >= 50 && isfinite(kmax) && kmax > k10;
 		double y2max = zoom ? kmax + 0.12 * (kmax - k10) + 0.5 : 104;
-		double y2min = zoom ? floor((k10 - 1.0 * (y2max - k10)) / 5) * 5 : 0;
+		double y2min = zoom ? floor((2 * k10 - y2max) / 5) * 5 : 0;   /* k10 halfway up */
 		if (y2min < 0)
 			y2min = 0;
 		br_axis_set(&c->y, BR_SCALE_LINEAR, br_ft(ft, "fig4-preemption-loop.y_running"));
@@ -210,7 +214,7 @@ br_fig_preemption_loop(const br_analysis *a, br_ftx *ft, const char *out_dir, br
 		c->y.include_zero = ylo == 0;
 		c->y.min = ylo;
 		if (isfinite(rmax) && rmax > ylo)   /* running in the lower half when zoomed; else 4 % above the peak */
-			c->y.max = zoom ? rmax + 1.0 * (rmax - ylo) : rmax * 1.04;
+			c->y.max = zoom ? 2 * rmax - ylo : rmax * 1.04;
 		if (ylo > 0) {
 			char from[32];
 			br_fig_num(from, sizeof from, "%.0f", ylo);
