@@ -95,6 +95,8 @@ typedef struct br_preemptions {
 	size_t n_multi_events;     /* events whose sample holds > 1 preemption (across_gap ones aside) */
 	double max_per_event;      /* most preemptions in one sample (across_gap ones aside) */
 	size_t n_gap_events;       /* (added) events read across a gap in the series (across_gap) */
+	size_t n_gap_multi_events; /* (added) those with a count > 1: two samples saw the counter rise
+	                              by more than one (whether in one step or over the gap, unknown) */
 	double max_gap_event_s;    /* (added) the longest span_s of those; NAN when none */
 	size_t n_below_band;       /* (added) events marked below_band */
 	double below_band_min_kv_frac;  /* (added) the lowest KV before of those; NAN when none */

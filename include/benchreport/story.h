@@ -48,7 +48,10 @@ typedef struct br_story {
 	                                 its settings, near_differs, keep it out */
 	size_t near;
 	char near_differs[240];       /* "gpu NVIDIA GeForce RTX 4090 → NVIDIA H100; arg enforce_eager
-	                                 default → True" (near → focus); "" when none */
+	                                 default → True" (near → focus): the settings proven to
+	                                 differ; "" when none */
+	char near_unknown[240];       /* (added) "max_num_seqs, server arguments": the settings not
+	                                 stated on both sides, so not proven the same; "" when none */
 	double concurrency;           /* C of both, requests */
 	double light_in_tokens, light_out_tokens, focus_in_tokens, focus_out_tokens;  /* mean per request */
 	double light_num_prompts, focus_num_prompts;

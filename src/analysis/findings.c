@@ -42,6 +42,9 @@
 #define RESIDENT_SHARE_CLIFF 0.5
 /* An ITL gap longer than this many medians is a stall (§3.2). */
 #define STALL_FACTOR 10.0
+/* The longest stall is a step of the run's own kind (a prefill step, said
+ * as normal) only within this many times ITL p99.9. */
+#define STEP_LIKE_P999 3.0
 /* p99 reads the top 1% of the ITL samples: preemption gaps fewer than this
  * share of the samples cannot reach it (round 1: 37 / 262,016 = 0.014%). */
 #define P99_TAIL_SHARE 0.01
@@ -436,7 +439,8 @@ gather(const br_analysis *a, facts *x)
 	    ratio(x->d[D_RECOMPUTED_TOKENS], x->preemptions) : NAN;
 	/* recomputed prefill as a share of the prompt tokens (reference card "+33%") */
 	const br_bench *bb = a->run && a->run->bench.n > 0 ? &a->run->bench.runs[0] : NULL;
-	if (num(x->d[D_RECOMPUTED_TOKENS]) && bb && num(bb->total_input_tokens) && bb->total_input_tokens > 0)
+	if (num(x->d[D_RECOMPUTED_TOKENS]) && num(x->preemptions) && x->preemptions > 0 && bb &&
+	    num(bb->total_input_tokens) && bb->total_input_tokens > 0)
 		x->d[D_RECOMPUTE_PREFILL_SHARE] = x->d[D_RECOMPUTED_TOKENS] / bb->total_input_tokens;
 	if (a->residency.available && num(a->residency.running_mean) && a->capacity.available &&
 	    num(a->capacity.log_max_concurrency_x) && a->capacity.log_max_concurrency_x > 0)
@@ -470,6 +474,24 @@ gather(const br_analysis *a, facts *x)
 	}
 }
 
+/* preempted: the run is known to have preempted (a count above 0, a lower
+ * bound included). */
+static int
+preempted(const facts *x)
+{
+	return num(x->preemptions) && x->preemptions > 0;
+}
+
+/* no_preemption: the run is proven free of preemptions: a count of 0 that
+ * is not a lower bound. Neither this nor preempted: the count is unknown,
+ * and a sentence may not read it either way (audit: "with no preemption in
+ * the run" printed beside a preemption card reading n/a). */
+static int
+no_preemption(const br_analysis *a, const facts *x)
+{
+	return num(x->preemptions) && x->preemptions == 0 && !a->preemptions.count_lower_bound;
+}
+
 /*
  * token_counter_misses: 1 when the FLOPs counter exceeds the calibrated
  * model by more than FLOPS_EXCESS_MIN while Δ iteration_tokens_total_sum
@@ -480,10 +502,11 @@ static int
 token_counter_misses(const facts *x)
 {
 	double st = x->d[D_SCHEDULED_TOKENS], sm = x->d[D_SCHEDULED_TOKENS_MIN];
-	/* recompute needs a preemption: with none counted the excess is
-	 * something else (the cost line, prefix reuse, speculation) */
+	/* recompute needs a preemption: with none counted, or no count, the
+	 * excess may be something else (the cost line, prefix reuse,
+	 * speculation) */
 	return num(x->d[D_FLOPS_EXCESS_FRAC]) && x->d[D_FLOPS_EXCESS_FRAC] > FLOPS_EXCESS_MIN &&
-	    num(st) && num(sm) && fabs(st - sm) <= 0.5 && !(num(x->preemptions) && x->preemptions == 0);
+	    num(st) && num(sm) && fabs(st - sm) <= 0.5 && preempted(x);
 }
 
 /*
@@ -556,7 +579,8 @@ oversubscribed(const br_capacity *c)
  * cache filled: its usage peak reached KV_FULL_FRAC of the pool, or left
  * less room than one mean prompt (1 − input / P: the admission gate needs
  * a whole prompt's blocks); without a KV usage series, when the scheduler
- * preempted or demand exceeded the pool. HOLD_SEQS when the running count
+ * preempted, or demand exceeded the pool while running stayed below the
+ * log's max_num_seqs. HOLD_SEQS when the running count
  * reached the log's max_num_seqs while the KV cache did not fill (known
  * from its usage series; llama.cpp: its n_slots reached, whatever the KV
  * usage). HOLD_BOTH when both limits were reached and the KV usage peak is
@@ -574,9 +598,15 @@ queue_holder(const br_analysis *a, const facts *x)
 	    1 - c->mean_input_tokens / c->kv_pool_tokens < full)
 		full = 1 - c->mean_input_tokens / c->kv_pool_tokens;
 	int oversub = oversubscribed(c);
-	/* a KV usage series decides; without one, a preemption or demand above
-	 * the pool stands in for it */
-	int kv_full = num(kv_peak) ? kv_peak >= full : (num(x->preemptions) && x->preemptions > 0) || oversub;
+	/* a KV usage series decides; without one, a preemption stands in for
+	 * it, or demand above the pool while running stayed below a known cap
+	 * on running requests (with the cap unknown, it may have held the
+	 * queue first: audit, "requests wait for KV cache" said of a run held
+	 * at max_num_seqs = 8 with no preemption, its args line gone) */
+	double cap = br_log_cap(a->run, NULL, NULL);
+	int below_cap = num(cap) && res->available && num(res->running_peak) && res->running_peak < cap;
+	int kv_full = num(kv_peak) ? kv_peak >= full : (num(x->preemptions) && x->preemptions > 0) ||
+	    (oversub && below_cap);
 	int cap_reached = log_cap_reached(a);
 	/* llama-server: requests wait for one of its slots (each with its own
 	 * context); a KV usage series is not needed to say so */
@@ -606,10 +636,18 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		/* it gave waiting requests their first token and the run is proven
 		 * free of preemptions (no recompute): a prefill step of chunked
 		 * prefill, said as the normal thing it is */
-		int no_preemption = num(x->preemptions) && x->preemptions == 0 && !a->preemptions.count_lower_bound;
-		if (no_preemption && a->latency.stall_event_first_tokens > 0)
+		/* ... and the gap is of the run's own kind: within STEP_LIKE_P999 ×
+		 * ITL p99.9 (the steps that carry prompt chunks recur through a run
+		 * and reach p99.9; a gap far beyond them is an event: audit, a
+		 * 5.2 s pause of the server called a prefill step where the run's
+		 * longest step was 0.21 s) */
+		const br_describe_t *itl = &a->latency.m[BR_ITL];
+		int step_like = num(itl->p999) && itl->p999 > 0 &&
+		    a->latency.stall_event_ms <= STEP_LIKE_P999 * itl->p999;
+		int calm = no_preemption(a, x) && step_like;
+		if (calm && a->latency.stall_event_first_tokens > 0)
 			add(f, "engine_stall_prefill", BR_SEV_INFO, BR_FINDING);
-		else if (no_preemption && a->latency.itl_stalls_known && a->latency.itl_stalls >= 10)
+		else if (calm && a->latency.itl_stalls_known && a->latency.itl_stalls >= 10)
 			/* one of many such gaps and no preemption: the rhythm of prompt
 			 * chunks sharing the steps (a prompt longer than the token budget
 			 * takes several steps, its middle ones give no first token),
@@ -653,16 +691,19 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * slow" while the budget put 86% more decode time on prefill). */
 	if (slow == 1) {
 		const br_budget *bg = &a->budget;
-		int preempted = num(x->preemptions) && x->preemptions > 0;
+		int pre = preempted(x), none = no_preemption(a, x);
 		int stolen = num(bg->decode_stolen_frac) && bg->decode_stolen_frac >= 0.2;
 		/* with preemptions the KV cache has its part in the uneven steps
 		 * (recompute chunks, a victim's wait out of the batch): never "the
 		 * GPU's step time, not the KV cache" (twentieth breaker: said beside
-		 * 27 preemptions at 99.2% KV usage) */
-		add(f, stolen ? (preempted ? "decode_shares_prefill_preempted" : "decode_shares_prefill") :
-		    preempted ? "decode_uneven_preempted" : "decode_bound", BR_SEV_NOTICE, BR_FINDING);
+		 * 27 preemptions at 99.2% KV usage); with the count unknown, neither
+		 * reading is proven and the sentence says so */
+		add(f, stolen ? (pre ? "decode_shares_prefill_preempted" : none ? "decode_shares_prefill" :
+		    "decode_shares_prefill_count_unknown") :
+		    pre ? "decode_uneven_preempted" : none ? "decode_bound" : "decode_uneven_count_unknown",
+		    BR_SEV_NOTICE, BR_FINDING);
 	} else if (slow == 0 && num(a->budget.decode_stolen_frac) && a->budget.decode_stolen_frac >= 0.2 &&
-	    !(num(x->preemptions) && x->preemptions > 0)) {
+	    no_preemption(a, x)) {
 		/* a steady p90, yet decode 20%+ longer than its median step predicts:
 		 * the time sits in the few steps that carry a prefill chunk, beyond
 		 * p90 (seventeenth breaker: "no rule fired" beside a 37.5% excess) */
@@ -752,7 +793,7 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	 * request's context and no sample holds more than one preemption. */
 	if (num(x->d[D_RELEASED_OVER_HELD]) && x->d[D_RELEASED_OVER_HELD] >= ONE_VICTIM_LO &&
 	    x->d[D_RELEASED_OVER_HELD] <= ONE_VICTIM_HI && a->preemptions.n_multi_events == 0 &&
-	    a->preemptions.n_events >= 2)
+	    a->preemptions.n_gap_multi_events == 0 && a->preemptions.n_events >= 2)
 		add(f, "one_victim_per_preemption", BR_SEV_INFO, BR_FINDING);
 
 	/* The log's capacity line is the red line: oversubscribed, and the mean

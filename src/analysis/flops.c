@@ -435,6 +435,13 @@ br_flops_ledger_compute(const br_flops_measure *m, const br_flops_calibration *c
 		out->recompute_s = out->recompute_share_frac = 0;
 		return;
 	}
+	if (!br_isnum(n_preemptions)) {
+		/* no preemption count: the excess may be recompute or something
+		 * else (the cost line, prefix reuse, speculation); it is not read
+		 * as either (audit: 123,000 "recomputed tokens" in a run with none) */
+		out->recomputed_tokens = NAN;
+		return;
+	}
 	if (br_isnum(out->recomputed_tokens) && br_isnum(out->released_tokens_total) &&
 	    out->released_tokens_total > 0)
 		out->flops_to_release_ratio = out->recomputed_tokens / out->released_tokens_total;

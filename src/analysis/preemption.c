@@ -176,6 +176,7 @@ summarize(br_preemptions *out)
 		const br_preemption_event *e = &out->events[k];
 		if (e->across_gap) {
 			out->n_gap_events++;
+			out->n_gap_multi_events += e->count > 1;
 			if (!(out->max_gap_event_s >= e->span_s))
 				out->max_gap_event_s = e->span_s;
 			continue;

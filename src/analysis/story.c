@@ -68,12 +68,26 @@ why_add(char *why, size_t len, size_t *o, const char *name, const char *a, const
 		*o = *o + (size_t)w < len ? *o + (size_t)w : len;
 }
 
+/* name_add: NAME appended to names (len bytes, *o used), ", " between. */
+static void
+name_add(char *names, size_t len, size_t *o, const char *name)
+{
+	if (*o >= len)
+		return;
+	int w = snprintf(names + *o, len - *o, "%s%s", *o ? ", " : "", name);
+	if (w > 0)
+		*o = *o + (size_t)w < len ? *o + (size_t)w : len;
+}
+
 static int
-is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t why_len)
+is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t why_len, char *unknown,
+    size_t unknown_len)
 {
 	*near = 0;
 	if (why_len > 0)
 		why[0] = '\0';
+	if (unknown_len > 0)
+		unknown[0] = '\0';
 	const br_analysis *a = &c->analyses[i], *fa = &c->analyses[f];
 	const br_bench *b = &c->runs[i].bench.runs[0], *fb = &c->runs[f].bench.runs[0];
 	if (i == f || !num(b->max_concurrency) || !(isinf(b->request_rate_rps) && isinf(fb->request_rate_rps)))
@@ -82,21 +96,30 @@ is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t 
 		return 0;
 	if (!num(b->output_throughput_tps))
 		return 0;
+	/* the contrast cites how the light run sat in the pool (KV peak,
+	 * running peak and mean): without them it cannot be told (audit:
+	 * "KV peak n/a, no preemption, n/a of 64 resident") */
+	if (!a->residency.available || !num(a->residency.kv_peak_frac) || !num(a->residency.running_peak) ||
+	    !num(a->residency.running_mean))
+		return 0;
 	br_cmp_pair_result p;
 	br_cmp_pair(a, fa, c->runs[i].name, c->runs[f].name, &p);
 	/* every check is made (not stopping at the first failure) so that a
 	 * run at the focus's concurrency that misses only by its settings can
 	 * say which ones */
 	int ok = 1, lengths_differ = 0;
-	size_t o = 0;
+	size_t o = 0, ou = 0;
 	for (int k = 0; k < BR_SET_N; k++) {
 		int st = p.diffs[k].state;
 		if (k == BR_SET_INPUT_LEN || k == BR_SET_OUTPUT_LEN) {
 			lengths_differ |= st == BR_DIFF_DIFFERS;
 			ok &= st != BR_DIFF_UNKNOWN;
-		} else if (st != BR_DIFF_SAME) {
+		} else if (st == BR_DIFF_DIFFERS) {
 			ok = 0;
 			why_add(why, why_len, &o, br_cmp_setting_key[k], p.diffs[k].a_text, p.diffs[k].b_text);
+		} else if (st != BR_DIFF_SAME) {
+			ok = 0;
+			name_add(unknown, unknown_len, &ou, br_cmp_setting_key[k]);
 		}
 	}
 	/* driver and CUDA (run.json labels) may be unstated; the sentence does not name them */
@@ -106,13 +129,16 @@ is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t 
 		    (p.extra[k].state == BR_DIFF_UNKNOWN && (strcmp(n, "driver") == 0 || strcmp(n, "CUDA") == 0)))
 			continue;
 		ok = 0;
-		why_add(why, why_len, &o, n, p.extra[k].a_text, p.extra[k].b_text);
+		if (p.extra[k].state == BR_DIFF_DIFFERS)
+			why_add(why, why_len, &o, n, p.extra[k].a_text, p.extra[k].b_text);
+		else
+			name_add(unknown, unknown_len, &ou, n);
 	}
 	ok = ok && !p.different_engines;   /* two engines are not one server at two lengths */
 	/* near: the same concurrency, other lengths, kept up without preempting:
 	 * only its settings keep it out of the contrast */
 	*near = !ok && lengths_differ && !p.different_engines && p.diffs[BR_SET_CONCURRENCY].state == BR_DIFF_SAME &&
-	    o > 0;
+	    o + ou > 0;
 	br_cmp_pair_free(&p);
 	/* the lengths must differ, or it is a repeat, not a contrast */
 	return ok && lengths_differ;
@@ -171,8 +197,10 @@ br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_
 	if (r && r->log && !r->log->did_not_start && r->log->n_preemption_lines > 0)
 		/* the lines are there (V0's format); V0 prints one per 50
 		 * preemptions, so fewer lines than preemptions is not a line each */
-		verdict[BR_EXPECT_LOG_LINES] = num(pre) && pre > (double)r->log->n_preemption_lines ?
-		    BR_VERDICT_PARTLY : BR_VERDICT_HOLDS;
+		/* (a count read from those very lines is their lower bound: it
+		 * cannot show a line each either: audit, "holds" for 1 line) */
+		verdict[BR_EXPECT_LOG_LINES] = num(pre) && (pre > (double)r->log->n_preemption_lines ||
+		    a->preemptions.count_from_v0_log) ? BR_VERDICT_PARTLY : BR_VERDICT_HOLDS;
 	else if (num(pre) && pre > 0 && r && r->log && !r->log->did_not_start && same_str(r->log->engine, "V1"))
 		verdict[BR_EXPECT_LOG_LINES] = br_log_states_preemptions(r->log) ? BR_VERDICT_PARTLY :
 		    BR_VERDICT_FAILS;
@@ -181,13 +209,15 @@ br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_
 	 * looks different from the plan's, which is "partly" (the reference's
 	 * tally: three hold, one partly, one does not) */
 	int gaps_beyond_p99 = num(pre) && pre > 0 && a->latency.itl_stalls_known && a->latency.itl_stalls > 0;
-	if (num(itl_p99_ratio))
+	int none = num(pre) && pre == 0 && !a->preemptions.count_lower_bound;
+	if (none)
+		/* the expectation is a spike caused by recompute: with no
+		 * preemption there was no recompute to cause one, whatever p99
+		 * did (audit: "preemption gaps sit at p99.99" beside 0) */
+		verdict[BR_EXPECT_ITL_P99_SPIKE] = BR_VERDICT_FAILS;
+	else if (num(itl_p99_ratio))
 		verdict[BR_EXPECT_ITL_P99_SPIKE] = itl_p99_ratio >= SPIKE_HOLDS ? BR_VERDICT_HOLDS :
 		    itl_p99_ratio >= SPIKE_PARTLY || gaps_beyond_p99 ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
-	else if (num(pre) && pre == 0 && !a->preemptions.count_lower_bound)
-		/* the expectation is a spike caused by recompute: with no
-		 * preemption there was no recompute to cause one */
-		verdict[BR_EXPECT_ITL_P99_SPIKE] = BR_VERDICT_FAILS;
 	double ttft_s = lat(a, BR_TTFT, 50) / 1000.0, itl_s = lat(a, BR_ITL, 50) / 1000.0;
 	double base = a->ttft_split.available ? a->ttft_split.prefill_s + itl_s : NAN;
 	if (num(ttft_s) && num(base) && base > 0) {
@@ -195,6 +225,26 @@ br_expect_verdicts(const br_analysis *a, double itl_p99_ratio, int verdict[BR_N_
 		verdict[BR_EXPECT_TTFT_EXPLODES] = q > TTFT_EXPLODED ? BR_VERDICT_HOLDS :
 		    q > TTFT_PARTLY ? BR_VERDICT_PARTLY : BR_VERDICT_FAILS;
 	}
+}
+
+/*
+ * collapse_from_pool: 1 when the focus run's low residency is the KV pool's
+ * doing: the running count stayed below the server log's cap on running
+ * requests (max_num_seqs; unknown cap: not held against it) and, beside a
+ * light run, below COLLAPSE_VS_LIGHT × that run's mean running. Two runs
+ * held alike at the cap are not told apart by the pool.
+ */
+#define COLLAPSE_VS_LIGHT 0.9
+static int
+collapse_from_pool(const br_story *s, const br_analysis *fa)
+{
+	double cap = br_log_cap(fa->run, NULL, NULL);
+	if (num(cap) && cap > 0 && num(s->focus_running_peak) && s->focus_running_peak >= cap)
+		return 0;
+	if (s->has_contrast && !(num(s->light_running_mean) && num(s->focus_running_mean) &&
+	    s->focus_running_mean < COLLAPSE_VS_LIGHT * s->light_running_mean))
+		return 0;
+	return 1;
 }
 
 void
@@ -225,12 +275,13 @@ br_story_build(const br_campaign *c, br_story *s)
 	 * without one, the first run that misses only by its settings says why */
 	for (size_t i = 0; overloaded && i < c->n_runs; i++) {
 		int near = 0;
-		char why[sizeof s->near_differs];
-		if (!is_light(c, i, f, &near, why, sizeof why)) {
+		char why[sizeof s->near_differs], unknown[sizeof s->near_unknown];
+		if (!is_light(c, i, f, &near, why, sizeof why, unknown, sizeof unknown)) {
 			if (near && !s->has_near) {
 				s->has_near = 1;
 				s->near = i;
 				memcpy(s->near_differs, why, sizeof why);
+				memcpy(s->near_unknown, unknown, sizeof unknown);
 			}
 			continue;
 		}
@@ -308,12 +359,17 @@ br_story_build(const br_campaign *c, br_story *s)
 	if (s->has_contrast && num(s->out_tps_change_frac) && num(s->ttft_p50_ratio))
 		add(s, s->n_prompts_differ ? "length_contrast_n" : "length_contrast");
 	else if (!s->has_contrast && s->has_near)
-		add(s, "no_contrast_settings");
-	/* recompute is the wound, the collapse the cliff: the recompute share is
-	 * small against the throughput lost, and the concurrency collapsed */
-	if (s->has_contrast && num(s->recompute_share_frac) && num(s->out_tps_kept_frac) &&
-	    num(s->resident_share) && s->resident_share < RESIDENT_COLLAPSE &&
-	    s->recompute_share_frac < 1.0 - s->out_tps_kept_frac)
+		/* settings proven to differ are named with both values; when none
+		 * is, the ones not stated on both sides are what keeps the pair
+		 * out (audit: "max_num_seqs n/a → n/a" read as a difference) */
+		add(s, s->near_differs[0] ? "no_contrast_settings" : "no_contrast_unknown");
+	/* recompute is the wound, the collapse the cliff: the focus run
+	 * preempted, the recompute share is small against the throughput lost,
+	 * and the concurrency collapsed through the pool (audit: said of two
+	 * runs held alike at max_num_seqs = 8 with no preemption) */
+	if (s->has_contrast && num(fpre) && fpre > 0 && num(s->recompute_share_frac) &&
+	    num(s->out_tps_kept_frac) && num(s->resident_share) && s->resident_share < RESIDENT_COLLAPSE &&
+	    collapse_from_pool(s, fa) && s->recompute_share_frac < 1.0 - s->out_tps_kept_frac)
 		add(s, "wound_vs_cliff");
 	/* ITL p90 better under overload, and the mechanism seen in the data:
 	 * fewer gaps longer than 3 × the median (steps carrying a prefill) */
@@ -326,7 +382,7 @@ br_story_build(const br_campaign *c, br_story *s)
 	/* the designed experiment: the campaign shows pool → resident →
 	 * throughput (oversubscribed focus whose concurrency collapsed) */
 	if (fa->capacity.available && fa->capacity.oversubscription > 1.0 && num(s->resident_share) &&
-	    s->resident_share < RESIDENT_COLLAPSE && num(s->kv_pool_bytes))
+	    s->resident_share < RESIDENT_COLLAPSE && collapse_from_pool(s, fa) && num(s->kv_pool_bytes))
 		add(s, "rec_kv_pool_experiment");
 }
 

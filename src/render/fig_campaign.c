@@ -1003,8 +1003,10 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 	GString *cap = g_string_new(NULL);
 	g_string_append(cap, br_ftp(ft, isfinite(cal->fit.r2) ? BR_FT_KEY("fig8-flops-calibration.caption_r2") :
 	    BR_FT_KEY("fig8-flops-calibration.caption"), "{s:s,s:s,s:s}", "a", as, "b", bs, "r2", r2));
-	if (has_focus && ex[0])
-		g_string_append(cap, br_ftp(ft, "fig8-flops-calibration.caption_focus", "{s:s}", "pct", ex));
+	if (has_focus && ex[0])   /* the excess is recompute only where preemptions are counted */
+		g_string_append(cap, br_ftp(ft, L && !isfinite(L->preemptions) ?
+		    "fig8-flops-calibration.caption_focus_count_unknown" : "fig8-flops-calibration.caption_focus",
+		    "{s:s}", "pct", ex));
 	/* the note is the analysis' own text (src/analysis/flops.c, English) */
 	if (cal->note)
 		g_string_append(cap, br_ftp(ft, "fig8-flops-calibration.caption_note", "{s:s}", "note", cal->note));

@@ -707,7 +707,8 @@ headline_cards(ctx *c, const char *extra_label_key, const char *extra_value)
 		    isfinite(a->preemptions.mean_interval_s) && isfinite(a->preemptions.trigger_kv_frac) ?
 		    /* the interval is between sampled events: with several preemptions
 		     * in one sample it is not the interval between preemptions */
-		    (a->preemptions.n_multi_events > 0 ? "cards.preemptions_value_loop_events" :
+		    (a->preemptions.n_multi_events + a->preemptions.n_gap_multi_events > 0 ?
+		    "cards.preemptions_value_loop_events" :
 		    "cards.preemptions_value_loop") : "cards.preemptions_value"));
 	else if (a->ledger.available) {
 		for (size_t i = 0; i < a->ledger.n_rows; i++)
@@ -1507,6 +1508,10 @@ flops_section(ctx *c)
 		para(c, "flops.no_preemption");   /* no recompute: the excess is something else */
 		return;
 	}
+	if (!isfinite(f->preemptions)) {
+		para(c, "flops.count_unknown");   /* recompute or something else: not told */
+		return;
+	}
 	if (isfinite(f->recomputed_tokens))
 		para(c, isfinite(f->released_tokens_total) ? "flops.recomputed" : "flops.recomputed_no_release");
 	if (isfinite(f->recompute_s))
@@ -1553,10 +1558,13 @@ budget_section(ctx *c)
 	figure(c, "fig9-budget", NULL);
 	if (isfinite(b->decode_stolen_s)) {
 		/* with preemptions a request's own wait after its eviction is in
-		 * its decode time too; without, only others' prefill is */
+		 * its decode time too; without, only others' prefill is; with the
+		 * count unknown, either */
 		double pre = br_preemption_count(c->a);
 		para(c, fabs(b->decode_stolen_frac) < 0.005 ? "budget.stolen_none" : b->decode_stolen_s < 0 ?
-		    "budget.stolen_less" : isfinite(pre) && pre > 0 ? "budget.stolen_preempted" : "budget.stolen");
+		    "budget.stolen_less" : isfinite(pre) && pre > 0 ? "budget.stolen_preempted" :
+		    isfinite(pre) && pre == 0 && !c->a->preemptions.count_lower_bound ? "budget.stolen" :
+		    "budget.stolen_count_unknown");
 	}
 	strpool_free(&p);
 }
@@ -1908,9 +1916,11 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level
 			if (strcmp(id, "preemptions") == 0 && json_is_true(json_object_get(json_object_get(c->s,
 			    "preemptions"), "count_from_v0_log")))
 				sub = "_v0_log";
-			/* the spike check decided without a light run: no preemption */
+			/* the spike check decided by the run's lack of preemptions
+			 * (with or without a light run: br_expect_verdicts) */
 			if (strcmp(id, "itl_p99_spike") == 0 &&
-			    !json_is_number(json_object_get(json_object_get(c->s, "story"), "itl_p99_ratio")))
+			    (!json_is_number(json_object_get(json_object_get(c->s, "story"), "itl_p99_ratio")) ||
+			    (no_pre && !json_is_true(json_object_get(json_object_get(c->s, "preemptions"), "count_is_lower_bound")))))
 				sub = "_no_preemption";
 			snprintf(key, sizeof key, "expect.%s%s_measured", id, sub);
 			cells[rows * 3 + 2] = fill(c, &p, key);
@@ -2292,7 +2302,8 @@ campaign_calibration(ctx *c, const br_campaign *camp)
 		.col_weight = w, .align = al, .font_size_small = 1 };
 	br_pdf_table(c->d, &t);
 	free(cells);
-	figure(c, "fig8-flops-calibration", NULL);
+	figure(c, "fig8-flops-calibration", c->a && c->a->flops.available && !isfinite(c->a->flops.preemptions) ?
+	    "figures.fig8-flops-calibration_count_unknown" : NULL);
 	strpool_free(&p);
 }
 

@@ -22,6 +22,7 @@ br_story_summary(const br_campaign *c, const br_story *s)
 	/* no light run, but one at the focus's C kept out by its settings alone */
 	json_object_set_new(o, "near_name", s->has_near ? json_string(c->runs[s->near].name) : json_null());
 	json_object_set_new(o, "near_differs", s->has_near ? json_string(s->near_differs) : json_null());
+	json_object_set_new(o, "near_unknown", s->has_near ? json_string(s->near_unknown) : json_null());
 	json_object_set_new(o, "focus_name", c->n_runs ? json_string(c->runs[c->focus].name) : json_null());
 	json_object_set_new(o, "num_prompts_differ", json_boolean(s->n_prompts_differ));
 	struct { const char *k; double v; } nums[] = {

@@ -136,4 +136,25 @@ check "long names: report exit 0 (got $rc)" [ "$rc" -eq 0 ]
 pdftotext "$tmp/long-out/report.pdf" - > "$tmp/long.txt"
 check "long names: a run labelled by what differs" grep -q "…c16-2048-512-0[0-9]…" "$tmp/long.txt"
 check "long names: no label made of the shared ends" bash -c '! grep -q "qwen2.5-7b-in…" "$0"' "$tmp/long.txt"
+# the focus run without its preemption counter (it preempted: the campaign's
+# own summary counts them): the FLOPs excess is not read as recompute
+# (twenty-fifth audit: "about 123,000 recomputed tokens" in a run with none)
+cp -r "$camp" "$tmp/camp-nopre"
+rm -rf "$tmp/camp-nopre/report"
+"$PY" - "$tmp/camp-nopre/c64-6144-2048/metrics.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, h in enumerate(rows[0]) if "num_preemptions_total" not in h]
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows([[r[i] for i in keep] for r in rows])
+PYEOF
+"$BIN" "$tmp/camp-nopre" -o "$tmp/camp-nopre-report" -q --focus c64-6144-2048 2> /dev/null || bad "report camp-nopre"
+pdftotext "$tmp/camp-nopre-report/report.pdf" - | tr -s ' \n\t' '   ' > "$tmp/nopre.txt"
+check "focus without its counter: the FLOPs excess is not attributed" bash -c "
+  grep -q 'FLOPs cannot be attributed' '$tmp/nopre.txt' && ! grep -q 'The token counter does not count recompute' '$tmp/nopre.txt' &&
+  ! grep -q 'the FLOPs it spent recomputing preempted requests' '$tmp/nopre.txt' && ! grep -q 'Recomputed prefill' '$tmp/nopre.txt'"
+fi_=$(jget "$tmp/camp-nopre-report/summary.json" campaign.focus_index)
+check "focus without its counter: no recomputed tokens in summary.json" \
+  [ "$(jget "$tmp/camp-nopre-report/summary.json" runs.$fi_.flops.recomputed_tokens)" = null ]
+check "... where the run with its counter has them" \
+  [ "$(jget "$s" runs.$(jget "$s" campaign.focus_index).flops.recomputed_tokens)" != null ]
 finish

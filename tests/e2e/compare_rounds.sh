@@ -118,7 +118,7 @@ a, b = (json.load(open(p))["preemptions"] for p in sys.argv[1:3])
 def pct(x): return ("\u2212" if x < 0 else "+") + "%.1f%%" % abs(100 * x)
 print("Preemptions %d → %d (%s) although the KV pool changed by +38.2%%" % (a["n_preemptions"], b["n_preemptions"],
       pct((b["n_preemptions"] - a["n_preemptions"]) / a["n_preemptions"])) +
-      ": both pools stayed oversubscribed, and at any pool size a preemption fires when the pool is nearly full (KV usage %.2f%% and %.2f%% just before, on average). Each released about %s → %s tokens"
+      ": both pools stayed oversubscribed, and at any pool size a preemption fires when the pool is nearly full (KV usage %.2f%% and %.2f%% just before, on average). At each, KV usage fell by about %s → %s tokens in the 1 Hz reading"
       % (100 * a["trigger_kv_frac"], 100 * b["trigger_kv_frac"], format(round(a["mean_released_tokens_per_preemption"]), ","),
          format(round(b["mean_released_tokens_per_preemption"]), ",")))
 PYEOF
