@@ -207,6 +207,8 @@ typedef struct br_knee_group {
 	 * repeat meets the SLO; its goodput is their mean). Indices into pts of
 	 * the first run at that x, or -1. */
 	long knee_idx;              /* last x meeting the SLO while goodput still rises */
+	int knee_open;              /* (added) knee_idx is the largest setting judged and none failed:
+	                               the knee was not reached, it lies at or beyond that x */
 	long first_fail_idx;        /* first x not meeting the SLO */
 	long pass_after_fail_idx;   /* (added) first x above first_fail_idx that meets the SLO
 	                               again (-1: none): the curve is not monotone, so that failure

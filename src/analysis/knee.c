@@ -878,10 +878,11 @@ fmt_num(char *buf, size_t len, double v)
 /*
  * exact_key: the part of the group key that must match exactly: mode,
  * model, backend, burstiness (rate sweeps), max_concurrency (capped rate sweeps),
- * every extra key=value sorted by key.
+ * every extra key=value sorted by key; the bench file when file_tag is
+ * not NULL (see model_less_files).
  */
 static char *
-exact_key(const br_bench *b, int closed, const char *server)
+exact_key(const br_bench *b, int closed, const char *server, const char *file_tag)
 {
 	char bur[32], mc[32];
 	fmt_num(bur, sizeof bur, b->burstiness);
@@ -923,7 +924,53 @@ exact_key(const br_bench *b, int closed, const char *server)
 		free(k);
 		k = k2;
 	}
+	if (file_tag != NULL) {
+		char *k2 = br_xasprintf("%s|file=%s", k, file_tag);
+		free(k);
+		k = k2;
+	}
 	return k;
+}
+
+/*
+ * model_less_files: tag[i] = the bench file of point i when its model is
+ * not stated and some run of another such file sits at the same setting
+ * (x, loop): those files are not taken for one setup, since two files that
+ * name no model may hold two models (twenty-fourth breaker:
+ * SGLang's 70B and 405B sweeps read as repeats of one curve). Every point
+ * of a tagged file is tagged, so a file stays one curve. NULL otherwise (a
+ * sweep split over several files at distinct settings stays one curve).
+ * Returns the number of files tagged.
+ */
+static size_t
+model_less_files(const br_knee_input *in, const br_knee_point *pts, const int *closed_of, size_t n,
+    const char **tag)
+{
+	char *hit = br_xcalloc(n ? n : 1, 1);
+	for (size_t i = 0; i < n; i++) {
+		tag[i] = NULL;
+		for (size_t j = i + 1; j < n; j++)
+			if (!in[i].bench->model_id && !in[j].bench->model_id && closed_of[i] == closed_of[j] &&
+			    pts[i].x == pts[j].x && pts[i].source_path && pts[j].source_path &&
+			    strcmp(pts[i].source_path, pts[j].source_path) != 0)
+				hit[i] = hit[j] = 1;
+	}
+	size_t files = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!hit[i])
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = hit[j] && strcmp(pts[j].source_path, pts[i].source_path) == 0;
+		files += !seen;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && !tag[i]; j++)
+			if (hit[j] && !in[i].bench->model_id && pts[i].source_path &&
+			    strcmp(pts[i].source_path, pts[j].source_path) == 0)
+				tag[i] = pts[i].source_path;
+	free(hit);
+	return files;
 }
 
 /* close_rel: |a-b| <= 10% of max(|a|,|b|), or both absent. */
@@ -1212,6 +1259,12 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	 * settings (when exactly one; several setups: the "not stated" curve of
 	 * its own) */
 	char **bkeys = NULL;      /* each group's key without the server part */
+	const char **file_tag = br_xcalloc(n ? n : 1, sizeof *file_tag);
+	size_t n_tagged = model_less_files(in, pts, closed_of, n, file_tag);
+	if (n_tagged > 0)
+		add_note(out, "%zu bench files state no model and hold runs at the same settings: each file is its own "
+		    "curve, since runs at one setting from files that name no model may come from different models or "
+		    "servers, and they are not taken for repeats of one another.", n_tagged);
 	for (int pass = 0; pass < 8; pass++)
 		for (size_t i = 0; i < n; i++) {
 			int closed = closed_of[i];
@@ -1219,8 +1272,8 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 			int noshape = !isfinite(pts[i].mean_input_tokens);
 			if (closed != pass / 4 || noserver != (pass / 2) % 2 || noshape != pass % 2)
 				continue;
-			char *k = exact_key(in[i].bench, closed, in[i].server);
-			char *bk = exact_key(in[i].bench, closed, NULL);
+			char *k = exact_key(in[i].bench, closed, in[i].server, file_tag[i]);
+			char *bk = exact_key(in[i].bench, closed, NULL, file_tag[i]);
 			size_t g, n_same = 0, same = 0;
 			for (g = 0; g < ng; g++) {
 				int key_ok = noserver ? strcmp(bkeys[g], bk) == 0 : strcmp(keys[g], k) == 0;
@@ -1258,6 +1311,11 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		const br_bench *b0 = in[first[g]].bench;
 		G->kind = closed_of[first[g]] ? BR_KNEE_CONCURRENCY : BR_KNEE_RATE;
 		G->label = group_label(b0, &pts[first[g]], G->kind == BR_KNEE_CONCURRENCY);
+		if (file_tag[first[g]] != NULL) {   /* its own curve for its file: the file names it */
+			char *l2 = br_xasprintf("%s · %s", G->label, br_basename(file_tag[first[g]]));
+			free(G->label);
+			G->label = l2;
+		}
 		G->model_id = b0->model_id ? br_xstrdup(b0->model_id) : NULL;
 		G->server = in[first[g]].server ? br_xstrdup(in[first[g]].server) : NULL;
 		G->backend = b0->backend ? br_xstrdup(b0->backend) : NULL;
@@ -1381,6 +1439,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		long knee, ff;
 		br_knee_find(meets, gp, nl, &knee, &ff);
 		G->knee_idx = knee >= 0 ? (long)lvl_first[knee] : -1;
+		G->knee_open = knee >= 0 && ff < 0 && knee == (long)nl - 1;
 		G->first_fail_idx = ff >= 0 ? (long)lvl_first[ff] : -1;
 		G->pass_after_fail_idx = -1;
 		for (long l = ff >= 0 ? ff + 1 : (long)nl; l < (long)nl; l++)
@@ -1464,6 +1523,7 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 	free(bkeys);
 	free(first);
 	free(gid);
+	free(file_tag);
 	free(pts);     /* the points moved into the groups */
 	free(closed_of);
 	free(uin);

@@ -400,9 +400,9 @@ br_cmd_knee(int argc, char **argv)
 				/* "knee: 2 req/s offered", "knee: max_concurrency 4", "knee: none"
 				 * (eighteenth breaker: "knee max_concurrency none" read as "no cap") */
 				char kx[48] = "none", fx[48] = "none";
-				if (G->knee_idx >= 0)
-					snprintf(kx, sizeof kx, rate ? "%g req/s offered" : "max_concurrency %g",
-					    G->pts[G->knee_idx].x);
+				if (G->knee_idx >= 0)   /* not reached: ">= x" */
+					snprintf(kx, sizeof kx, rate ? "%s%g req/s offered%s" : "max_concurrency %s%g%s",
+					    G->knee_open ? ">= " : "", G->pts[G->knee_idx].x, G->knee_open ? " (not reached)" : "");
 				if (G->first_fail_idx >= 0)
 					snprintf(fx, sizeof fx, rate ? "%g req/s offered" : "max_concurrency %g",
 					    G->pts[G->first_fail_idx].x);

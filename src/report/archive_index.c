@@ -49,7 +49,7 @@ static const struct {
 	{ "mean_input_tokens", "bench.mean_input_tokens" },
 	{ "mean_output_tokens", "bench.mean_output_tokens" },
 	{ "completed", "bench.completed" },
-	{ "failed", "bench.failed" },
+	{ "failed", "@failed" },                  /* null when prompts are unaccounted for */
 	{ "duration_s", "bench.duration_s" },
 	{ "request_throughput_rps", "bench.request_throughput_rps" },
 	{ "request_goodput_rps", "bench.request_goodput_rps" },
@@ -95,6 +95,8 @@ static const struct {
 	/* (added, kept last so earlier columns keep their places) the server's engine */
 	{ "engine", "engine.key" },               /* "vllm", "sglang", "llamacpp", "unknown" */
 	{ "engine_version", "@engine_version" },   /* SGLang version / llama.cpp build (log, else run.json) */
+	/* (added) prompts neither completed nor failed: a run cut short */
+	{ "unaccounted_prompts", "@unaccounted_prompts" },
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
@@ -209,6 +211,19 @@ row_value(const index_src *r, size_t c)
 		if ((n == NULL || json_is_null(n)) && json_is_string(key) && strcmp(json_string_value(key), "llamacpp") == 0)
 			return count ? json_integer(0) : json_string("llama.cpp does not preempt");
 		return v != NULL && !json_is_object(v) && !json_is_array(v) ? json_incref(v) : json_null();
+	}
+	if (strcmp(p, "@failed") == 0 || strcmp(p, "@unaccounted_prompts") == 0) {
+		/* prompts neither completed nor failed (a run cut short) may have
+		 * failed: the failed count is then unknown, not the file's 0
+		 * (twenty-fourth breaker: a cut run read as clean by failed = 0) */
+		json_t *np = path_get(r->run, "bench.num_prompts"), *done = path_get(r->run, "bench.completed");
+		json_t *failed = path_get(r->run, "bench.failed");
+		if (!json_is_number(np) || !json_is_number(done) || !json_is_number(failed))
+			return strcmp(p, "@failed") == 0 && json_is_number(failed) ? json_incref(failed) : json_null();
+		double miss = json_number_value(np) - json_number_value(done) - json_number_value(failed);
+		if (strcmp(p, "@unaccounted_prompts") == 0)
+			return json_integer(miss > 0 ? (json_int_t)miss : 0);
+		return miss > 0 ? json_null() : json_incref(failed);
 	}
 	if (strcmp(p, "@report_kind") == 0)
 		return json_string(r->kind);

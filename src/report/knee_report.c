@@ -591,6 +591,8 @@ br_knee_summary(const br_knee_result *r, const br_figure *figs, size_t n_figs)
 		json_object_set_new(o, "goodput_approx", json_boolean(G->goodput_approx));
 		json_object_set_new(o, "any_meets_slo", json_boolean(G->any_meets));
 		json_object_set_new(o, "knee", at_json(G, G->knee_idx, &r->slo, 0));
+		/* false: the largest setting judged meets the SLO, so the knee lies at or beyond it */
+		json_object_set_new(o, "knee_reached", G->knee_idx >= 0 ? json_boolean(!G->knee_open) : json_null());
 		/* a setting run more than once: the knee's numbers are the means over
 		 * its repeats (the knee rule uses them), not the first repeat's */
 		if (G->knee_idx >= 0 && G->level_n[G->knee_idx] > 1) {
@@ -1083,6 +1085,9 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 			all_no_sample &= G->pts[i].slo_evaluable || G->pts[i].slo_no_sample;
 		if (n_eval == 0)      /* no run can be judged: neither "no run meets" nor "every setting meets" */
 			para(d, t, all_no_sample ? "group.not_evaluable_no_sample" : "group.not_evaluable", go);
+		else if (G->knee_open)   /* every setting judged meets it: a bound, not a knee (twenty-fourth
+		                            breaker: "while goodput still rises" of one point) */
+			para(d, t, rate ? "group.knee_rate_open" : "group.knee_concurrency_open", go);
 		else if (G->knee_idx >= 0 && !G->pts[G->knee_idx].goodput_exact)
 			para(d, t, rate ? "group.knee_rate_bound" : "group.knee_concurrency_bound", go);
 		else if (G->knee_idx >= 0)
@@ -1111,6 +1116,8 @@ write_pdf(const br_knee_result *r, const json_t *summary, const br_figure *figs,
 		}
 		else if (G->n_withheld > 0)
 			para(d, t, "group.no_fail_withheld", go);   /* the runs too short for a verdict are not "meets" */
+		else if (G->knee_open)
+			;   /* the headline said it */
 		else if (G->knee_idx >= 0 && G->n > 0 && G->pts[G->knee_idx].x != G->pts[G->n - 1].x)
 			para(d, t, "group.no_fail_goodput", go);   /* the knee is where goodput stopped rising */
 		else

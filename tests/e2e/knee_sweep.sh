@@ -259,7 +259,13 @@ if [ -d "$REAL/bench/sweep-v0.25.1" ]; then
 	check "batch 1: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 	check "batch 1: concurrency curve" [ "$(jget "$tmp/kb1/summary.json" groups.0.kind)" = concurrency ]
 	check "batch 1: knee at C = 1" [ "$(jget "$tmp/kb1/summary.json" groups.0.knee.x_label)" = 1 ]
-	check "batch 1: terminal says max_concurrency 1" grep -qF "knee: max_concurrency 1" "$tmp/kb1.out"
+	# one point that meets the SLO: the knee lies at or beyond it, not reached
+	# (twenty-fourth breaker: "while goodput still rises" of a single point)
+	check "batch 1: terminal says max_concurrency >= 1, not reached" grep -qF "knee: max_concurrency >= 1 (not reached)" "$tmp/kb1.out"
+	check "batch 1: summary knee_reached false" [ "$(jget "$tmp/kb1/summary.json" groups.0.knee_reached)" = False ]
+	check "batch 1: PDF says the knee was not reached, not 'while goodput still rises'" bash -c "
+	  pdftotext '$tmp/kb1/report.pdf' - | tr -s ' \n' '  ' | grep -q 'Knee not reached: the largest concurrency swept, max_concurrency 1' &&
+	  ! pdftotext '$tmp/kb1/report.pdf' - | tr -s ' \n' '  ' | grep -q 'the last concurrency that meets'"
 	# 500 ms: run 0 misses (762.49 ms) → no knee, exit 1
 	"$BIN" knee "$REAL/bench/sweep-v0.25.1" --slo 'ttft_p99<=500ms' -o "$tmp/kr2" -q 2>/dev/null; rc=$?
 	check "real sweep 500 ms exit 1 (got $rc)" [ "$rc" -eq 1 ]
@@ -271,6 +277,32 @@ if [ -d "$REAL/bench/sweep-v0.25.1" ]; then
 	check "real JSONL exit 0 or 1 (got $rc)" [ "$rc" -le 1 ]
 	check "real JSONL: several curves" [ "$(jget "$tmp/krj/summary.json" n_groups)" -ge 2 ]
 	check "real JSONL: report.pdf" [ -s "$tmp/krj/report.pdf" ]
+fi
+# SGLang's 70B and 405B sweeps name no model and meet at the same rates:
+# each file is its own curve, not repeats of one (twenty-fourth breaker:
+# "knee: none; first failing: 1 req/s" for the 70B, from the 405B's 218.8 ms).
+# Truth: the 70B random sweep's median TTFT per rate, read from the file.
+sg=$REAL/engines/sglang
+if [ -f "$sg/llama_3_3_70b_online_output.jsonl" ] && [ -f "$sg/llama_405b_online_output.jsonl" ]; then
+	"$BIN" knee "$sg/llama_3_3_70b_online_output.jsonl" "$sg/llama_405b_online_output.jsonl" --slo 'ttft_p50<=200ms' \
+	  -o "$tmp/ksg" -q 2> /dev/null
+	truth=$("$PY" - "$sg/llama_3_3_70b_online_output.jsonl" <<'PYEOF'
+import json, sys
+pts = sorted((d["request_rate"], d["median_ttft_ms"]) for d in map(json.loads, open(sys.argv[1])) if d["dataset_name"] == "random")
+ff = next(r for r, t in pts if t > 200)
+print("%g %g" % (max(r for r, t in pts if r < ff), ff))
+PYEOF
+)
+	check "SGLang 70B + 405B: 4 curves (two files x two datasets)" [ "$(jget "$tmp/ksg/summary.json" n_groups)" = 4 ]
+	check "SGLang 70B random: knee ${truth% *}, first failing ${truth#* } req/s (the file's medians)" "$PY" - "$tmp/ksg/summary.json" "$truth" <<'PYEOF'
+import json, sys
+s = json.load(open(sys.argv[1]))
+knee, ff = map(float, sys.argv[2].split())
+g = [g for g in s["groups"] if "llama_3_3_70b" in g["label"] and "dataset_name=random" in g["label"]]
+sys.exit(0 if len(g) == 1 and float(g[0]["knee"]["x"]) == knee and float(g[0]["first_failing"]["x"]) == ff else 1)
+PYEOF
+	check "SGLang 70B + 405B: the note says why the files are apart" bash -c "
+	  pdftotext '$tmp/ksg/report.pdf' - | tr -s ' \n' '  ' | grep -q 'bench files state no model and hold runs at the same settings'"
 fi
 # Without per-request arrays (the same files stripped to their statistics)
 # goodput is not known: each point's range from the file's own percentiles
