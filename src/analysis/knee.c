@@ -77,14 +77,20 @@ parse_term(const char *s, size_t len, size_t idx, br_slo_term *t, char **cause)
 		pp++;
 	for (char *e = pp + strlen(pp); e > pp && e[-1] == ' '; e--)
 		e[-1] = '\0';
-	static const char *const pct_txt[] = { "p50", "p90", "p95", "p99", "p99.9" };
-	static const double pct_val[] = { 50, 90, 95, 99, 99.9 };
+	/* the percentiles --fail-on takes (median = p50, max = p100); not the
+	 * mean: goodput counts the requests within each term's limit, which a
+	 * mean does not define */
+	static const char *const pct_txt[] = { "p50", "p90", "p95", "p99", "p99.9", "p99.99", "median", "max" };
+	static const double pct_val[] = { 50, 90, 95, 99, 99.9, 99.99, 50, 100 };
 	double pct = NAN;
 	for (size_t k = 0; k < sizeof pct_txt / sizeof pct_txt[0]; k++)
 		if (strcmp(pp, pct_txt[k]) == 0)
 			pct = pct_val[k];
 	if (isnan(pct))
-		return slo_term_error(cause, idx, s, len, "percentile p50, p90, p95, p99 or p99.9 after the metric");
+		return slo_term_error(cause, idx, s, len, strcmp(pp, "mean") == 0 ?
+		    "a percentile, not the mean (goodput counts the requests within each term's limit, which a mean "
+		    "does not define): p50, p90, p95, p99, p99.9, p99.99, median or max after the metric" :
+		    "percentile p50, p90, p95, p99, p99.9, p99.99, median or max after the metric");
 	double val;
 	char num[32], *u;
 	if (br_term_number(le + (strict ? 1 : 2), &val, num, sizeof num, &u) != 0)

@@ -163,7 +163,7 @@ print_text(const json_t *summary, const br_compare_input *in, const char *out_di
 		int copy = in->pairs[in->focus_pair].same_files;
 		if (copy)
 			vt = "the same bench result twice (a copy, not a repeat)";
-		else if (in->same_path && !in->campaigns)
+		else if (in->same_path)   /* a campaign with itself too: one run twice, not a repeat */
 			vt = "the same folder twice";
 		/* the verdict with what it could not check, as the PDF prints it:
 		 * "controlled A/B — max_num_seqs 128 → 10 (driver, CUDA not stated)" */

@@ -937,7 +937,10 @@ campaign_overview(ctx *c)
 		}
 		const json_t *po = json_array_get(json_object_get(c->s, "pairs"), i);
 		int hw = p->n_unchecked_hw > 0;
-		row[5] = fill(c, &sp, p->same_files ? "pairs.verdict_copy" : p->verdict == 1 ? (hw ? "pairs.verdict_controlled_hw" : "pairs.verdict_controlled") :
+		/* one folder compared with itself: each pair is one run twice, not a
+		 * repeat (twenty-fourth breaker: "same settings" in every row) */
+		row[5] = fill(c, &sp, in->same_path ? "pairs.verdict_same_folder" : p->same_files ? "pairs.verdict_copy" :
+		    p->verdict == 1 ? (hw ? "pairs.verdict_controlled_hw" : "pairs.verdict_controlled") :
 		    p->verdict == 2 ? (hw ? "pairs.verdict_same_hw" : "pairs.verdict_same") : p->verdict == 3 || p->verdict == 4 ? "pairs.verdict_unknown" :
 		    p->verdict == 5 ? "pairs.verdict_engines" :
 		    p->pool_moved_alone && p->n_differ == 0 ? "pairs.verdict_pool_alone" : "pairs.verdict_not", po);

@@ -79,8 +79,12 @@ br_text_clean(const char *s)
 			out[o++] = ' ';
 		} else if (cp == '\n') {
 			out[o++] = '\n';
-		} else if (cp < 0x20 || cp == 0x7F) {
-			/* dropped */
+		} else if (cp < 0x20 || cp == 0x7F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+			/* dropped; so are the bidi embeddings, overrides and isolates:
+			 * one in an input's name (a model id) would reorder the rest of
+			 * the report's line, its own words included (twenty-fourth
+			 * breaker: "dedne nur · mllv dnekcab"); right-to-left letters
+			 * still take their order from the bidi algorithm */
 		} else if (cp != UINT32_MAX && cp > 0xFFFF) {
 			/* 4 bytes in, at most 10 out ("[U+10FFFF]"): within n * 3 */
 			o += (size_t)snprintf(out + o, 11, "[U+%04X]", (unsigned)cp);

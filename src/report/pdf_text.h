@@ -19,7 +19,9 @@ typedef struct br_line {
  * U+FFFF (an emoji, which the embedded fonts cannot draw) its code point
  * as text, "[U+1F680]", so the user's text is not silently altered; a BOM
  * becomes U+FFFD, tabs become spaces, '\r' and other control characters except '\n'
- * are dropped. NULL gives "". Returns a malloc'd string.
+ * are dropped, as are the bidi embedding, override and isolate controls
+ * (U+202A-U+202E, U+2066-U+2069: an input's name must not reorder the
+ * report's own text). NULL gives "". Returns a malloc'd string.
  */
 char *br_text_clean(const char *s);
 

@@ -343,6 +343,13 @@ check "A == B: the elasticity paragraph says same folder, not a repeat" bash -c 
 "$BIN" compare "$tmp/campA" "$tmp/campA" -o "$tmp/selfc" > "$tmp/selfc.out" 2> /dev/null; rc=$?
 check "campaign A == B: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "campaign A == B: terminal says a campaign with itself" grep -qF "comparing a campaign with itself" "$tmp/selfc.out"
+# twenty-fourth breaker: its pair line and every table row said "same settings (a repeat)"
+check "campaign A == B: the pair is the same folder twice, not a repeat" bash -c "
+  grep -qF ': the same folder twice' '$tmp/selfc.out' && ! grep -qF 'a repeat' '$tmp/selfc.out'"
+np=$(jget "$tmp/selfc/summary.json" n_pairs)
+check "campaign A == B: every matched-runs row ($np) says the same run twice" bash -c "
+  [ \$(pdftotext -layout '$tmp/selfc/report.pdf' - | grep -c 'the same run twice') -eq $np ] &&
+  ! pdftotext '$tmp/selfc/report.pdf' - | grep -qF 'same settings'"
 pdftotext "$tmp/selfc/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/pdfselfc.txt"
 check "campaign A == B: PDF says a campaign with itself" grep -qF "compares a campaign with itself" "$tmp/pdfselfc.txt"
 check "campaign A == B: PDF never says a run with itself" bash -c "! grep -qF 'a run with itself' '$tmp/pdfselfc.txt'"

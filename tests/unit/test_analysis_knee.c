@@ -48,6 +48,14 @@ test_slo_parse_ok(void **state)
 	assert_int_equal(br_slo_term_holds(&s.terms[0], 394.4477670468165), 1);
 	assert_int_equal(br_slo_parse("ttft_p99<394447.7670468165us", &s, &cause), 0);
 	assert_int_equal(br_slo_term_holds(&s.terms[0], 394.4477670468165), 0);
+	/* the percentiles --fail-on takes (twenty-fourth breaker: p99.99 refused):
+	 * median = p50, max = p100 */
+	assert_int_equal(br_slo_parse("ttft_p99.99<=1s,e2el_median<=20s,itl_max<=2s", &s, &cause), 0);
+	assert_int_equal(s.n, 3);
+	assert_double_abs(s.terms[0].percentile, 99.99, 0);
+	assert_double_abs(s.terms[1].percentile, 50, 0);
+	assert_double_abs(s.terms[2].percentile, 100, 0);
+	assert_string_equal(s.text, "ttft_p99.99<=1s,e2el_median<=20s,itl_max<=2s");
 }
 
 /* Bad terms: -1 and a message naming the term and what was expected. */
@@ -61,6 +69,8 @@ test_slo_parse_bad(void **state)
 		{ "ttft_p99<-5ms", "a positive plain decimal after '<' " },
 		{ "foo_p99<=1s", "metric ttft, tpot, itl or e2el" },
 		{ "ttft_p42<=1s", "percentile p50" },
+		{ "ttft_mean<=1s", "a percentile, not the mean" },
+		{ "ttft_p50<=1s,ttft_median<=2s", "duplicate" },
 		{ "ttft_p99<=5min", "unit ms, s or us" },
 		{ "ttft_p99<=ms", "a positive plain decimal" },
 		{ "ttft_p99<=2e3ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected unit ms or s" */

@@ -362,8 +362,11 @@ is_cont(unsigned char c)
  * br_text_clean: what reaches the PDF's fonts (BMP only). An emoji becomes
  * its code point as text (the fonts cannot draw it; U+FFFD would alter the
  * user's words silently); invalid bytes and a BOM become U+FFFD; tabs
- * spaces; other controls dropped. Expected strings written by hand from
- * the code points (U+1F680 rocket, U+2713 check mark kept: in the BMP).
+ * spaces; other controls dropped, the bidi embeddings, overrides and
+ * isolates (U+202A-U+202E, U+2066-U+2069) too, while a right-to-left
+ * letter (U+05D0) and the marks (U+200F) stay. Expected strings written by
+ * hand from the code points (U+1F680 rocket, U+2713 check mark kept: in
+ * the BMP).
  */
 static void
 test_text_clean(void **state)
@@ -376,6 +379,9 @@ test_text_clean(void **state)
 		{ "\xEF\xBB\xBFx", "\xEF\xBF\xBDx" },
 		{ "a\tb\rc\n", "a bc\n" },
 		{ "\xF0\x9F\x9A\x80\xF0\x9F\x9A\x80\xF0\x9F\x9A\x80", "[U+1F680][U+1F680][U+1F680]" },
+		{ "7B\u202e \u00b7 vllm", "7B \u00b7 vllm" },
+		{ "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069x", "x" },
+		{ "\u05d0\u200f-c64", "\u05d0\u200f-c64" },
 	};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		char *s = br_text_clean(rows[i].in);
