@@ -120,6 +120,10 @@ const char *br_file_kind(unsigned int mode);
 
 /* br_path_join: "dir/name" (malloc'd). */
 char *br_path_join(const char *dir, const char *name);
+/* br_natural_cmp: strcmp, but a run of digits compares by its number
+ * ("rate-2" before "rate-16", "cal-512" before "cal-1024"; leading zeros
+ * aside, a tie falls back to strcmp so the order is total). <0, 0, >0. */
+int br_natural_cmp(const char *a, const char *b);
 /* br_basename: pointer into `path` after its last '/'. */
 const char *br_basename(const char *path);
 /* br_is_dir / br_is_file: 1 when path exists and is a directory / regular file. */

@@ -1,5 +1,6 @@
 /* File helpers: whole-file reads, atomic writes, paths, SHA-256. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -321,6 +322,42 @@ br_path_join(const char *dir, const char *name)
 	return br_xasprintf("%s/%s", dir, name);
 }
 
+/* br_natural_cmp: see common.h. */
+int
+br_natural_cmp(const char *a, const char *b)
+{
+	const char *p = a, *q = b;
+	while (*p && *q) {
+		if (isdigit((unsigned char)*p) && isdigit((unsigned char)*q)) {
+			while (*p == '0' && isdigit((unsigned char)p[1]))
+				p++;
+			while (*q == '0' && isdigit((unsigned char)q[1]))
+				q++;
+			size_t lp = 0, lq = 0;
+			while (isdigit((unsigned char)p[lp]))
+				lp++;
+			while (isdigit((unsigned char)q[lq]))
+				lq++;
+			if (lp != lq)   /* more digits, a larger number */
+				return lp < lq ? -1 : 1;
+			int c = strncmp(p, q, lp);
+			if (c != 0)
+				return c;
+			p += lp;
+			q += lq;
+			continue;
+		}
+		if (*p != *q)
+			return (unsigned char)*p < (unsigned char)*q ? -1 : 1;
+		p++;
+		q++;
+	}
+	if (*p || *q)
+		return *p ? 1 : -1;
+	return strcmp(a, b);   /* "r01" and "r1": equal numbers, still two names */
+}
+
+/* br_basename: see common.h. */
 const char *
 br_basename(const char *path)
 {

@@ -74,6 +74,15 @@ fmt_value(int m, double v, int signed_)
 	/* a value that would print as 0 at the usual decimals keeps 3 significant
 	 * digits (oversubscription 0.00246×, not 0.00×) */
 	double shown = strcmp(u, "frac") == 0 ? x * 100 : x;
+	if (strcmp(u, "s") == 0 && shown > 0 && shown < 0.5 * pow(10.0, -dec)) {
+		/* seconds too small for their decimals read in ms: a TTFT change of
+		 * "−0.88 ms", not "−0.000878 s" (twenty-fourth breaker) */
+		snprintf(raw, sizeof raw, "%.*f", x * 1000 >= 0.95 ? 1 : (int)-floor(log10(x * 1000)) + 1, x * 1000);
+		char *g = group(raw);
+		char *r = br_xasprintf("%s%s ms", sign, g);
+		free(g);
+		return r;
+	}
 	if (shown > 0 && shown < 0.5 * pow(10.0, -dec))
 		dec = (int)-floor(log10(shown)) + 2;
 	if (strcmp(u, "frac") == 0) {
@@ -1026,7 +1035,12 @@ title_page(ctx *c)
 			const br_cmp_repeat_test *t = in->campaigns ? focus_test(in, p, cm[k]) : NULL;
 			if (t != NULL) {
 				double sc = cm[k] == BR_CMP_TTFT_P50_S ? 1e-3 : 1;   /* the test's ms to the row's s */
-				char *x = fmt_value(cm[k], t->w.mean_a * sc, 0), *y = fmt_value(cm[k], t->w.mean_b * sc, 0);
+				double ma = t->w.mean_a * sc, mb = t->w.mean_b * sc;
+				/* a mean count keeps its decimal (twenty-fourth breaker: "3 → 0"
+				 * for a mean of 2.7) */
+				int frac = cm[k] == BR_CMP_PREEMPTIONS && (ma != floor(ma) || mb != floor(mb));
+				char *x = frac ? br_xasprintf("%.1f", ma) : fmt_value(cm[k], ma, 0);
+				char *y = frac ? br_xasprintf("%.1f", mb) : fmt_value(cm[k], mb, 0);
 				char *z = fmt_rel(t->w.mean_a != 0 ? t->w.mean_b / t->w.mean_a - 1 : NAN);
 				json_t *o = json_pack("{s:s, s:I, s:I}", "metric", label(c, "rows", br_cmp_metrics[cm[k]].key),
 				    "n_a", (json_int_t)t->w.n_a, "n_b", (json_int_t)t->w.n_b);
@@ -1039,7 +1053,13 @@ title_page(ctx *c)
 				continue;
 			}
 			char *x = fmt_value(cm[k], r->a, 0), *y = fmt_value(cm[k], r->b, 0), *z = fmt_rel(r->rel_change);
-			labels[n] = label(c, "rows", br_cmp_metrics[cm[k]].key);
+			if (in->campaigns) {   /* one pair's value beside the repeat means: named as such */
+				json_t *o = json_pack("{s:s, s:s}", "metric", label(c, "rows", br_cmp_metrics[cm[k]].key),
+				    "name_a", p->name_a ? p->name_a : "");
+				labels[n] = fill(c, &sp, "cards.pair_value", o);
+				json_decref(o);
+			} else
+				labels[n] = label(c, "rows", br_cmp_metrics[cm[k]].key);
 			values[n++] = keep(&sp, br_xasprintf("%s → %s (%s)", x, y, z));
 			free(x);
 			free(y);

@@ -327,6 +327,14 @@ rm -rf "$tmp/u_a" "$tmp/u_b"; cp -r "$tmp/r1" "$tmp/u_a"; cp -r "$tmp/r1" "$tmp/
 "$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['gpu']=d['gpu'].lower()+' '; json.dump(d, open(p,'w'))" "$tmp/u_b/run.json"
 "$BIN" compare "$tmp/u_a" "$tmp/u_b" -o "$tmp/u_c" > /dev/null 2>&1
 check "GPU label in other case + a space: the same GPU" [ "$(jget "$tmp/u_c/summary.json" focus.settings.gpu.state)" = same ]
+# a TTFT change below the seconds' two decimals reads in ms: every TTFT of B
+# 0.5 ms later moves p50 by +0.5 ms, "+0.50 ms", not "+0.000500 s"
+# (twenty-fourth breaker: "0.13 s -> 0.13 s, -0.000878 s")
+rm -rf "$tmp/ms_b"; cp -r "$tmp/r1" "$tmp/ms_b"; rm -rf "$tmp/ms_b/report"
+"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)); d['ttfts']=[t+0.0005 for t in d['ttfts']]; d['latencies']=[t+0.0005 for t in d['latencies']]; json.dump(d, open(p,'w'))" "$tmp/ms_b/stress.json"
+"$BIN" compare "$tmp/u_a" "$tmp/ms_b" -o "$tmp/ms_c" > /dev/null 2>&1
+check "TTFT p50 +0.5 ms: '+0.50 ms' ($(jget "$tmp/ms_c/summary.json" focus.rows.ttft_p50_s.abs_change_text))" \
+  [ "$(jget "$tmp/ms_c/summary.json" focus.rows.ttft_p50_s.abs_change_text)" = "+0.50 ms" ]
 
 # A == B: allowed, says so, every change zero.
 "$BIN" compare "$tmp/r1" "$tmp/r1/" -o "$tmp/self" > "$tmp/e5.out" 2> "$tmp/e5"; rc=$?

@@ -239,10 +239,38 @@ t_sha256_threads(void **state)
 	unlink(pb);
 }
 
+/* br_natural_cmp: digit runs by number, the rest bytewise; expected signs
+ * by hand (a sweep's folders in the order they were swept). */
+static void
+t_natural_cmp(void **state)
+{
+	(void)state;
+	static const struct { const char *a, *b; int sign; } rows[] = {
+		{ "rate-2", "rate-16", -1 },
+		{ "rate-16", "rate-2", 1 },
+		{ "cal-512-128", "cal-1024-512", -1 },
+		{ "c16-2048-512", "c32-1024-256", -1 },
+		{ "r007", "r7", -1 },          /* equal numbers: strcmp breaks the tie ('0' < '7') */
+		{ "r7", "r7", 0 },
+		{ "rate-inf", "rate-16", 1 },  /* a letter after a digit, as strcmp */
+		{ "a", "a1", -1 },
+		{ "x10y2", "x10y10", -1 },
+		{ "99999999999999999999999", "100000000000000000000000", -1 },   /* beyond 64 bits */
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int c = br_natural_cmp(rows[i].a, rows[i].b);
+		int sign = c < 0 ? -1 : c > 0;
+		if (sign != rows[i].sign)
+			fail_msg("row %zu: br_natural_cmp(\"%s\", \"%s\") sign %d, expected %d", i, rows[i].a, rows[i].b,
+			    sign, rows[i].sign);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(t_natural_cmp),
 		cmocka_unit_test(t_sha256_vectors),
 		cmocka_unit_test(t_sha256_threads),
 		cmocka_unit_test(t_regular),
