@@ -197,7 +197,8 @@ typedef struct br_cmp_pair_result {
 	int pool_moved_alone;              /* (added) the KV pool differs while no argument that
 	                                      sets it (gpu_memory_utilization, kv_cache_memory,
 	                                      max_model_len, block_size, dtypes, parallelism,
-	                                      model, GPU) changed */
+	                                      model, GPU) changed, each of them known on both sides
+	                                      (server arguments included) */
 	int verdict;                       /* 1 controlled (exactly one setting differs and the
 	                                      pool did not move by itself), 2 no setting differs,
 	                                      3 none differs among those both state but some
@@ -311,7 +312,13 @@ typedef struct br_cmp_repeat_test {
 	const char *config;          /* the configuration's label (borrowed from A) */
 	int metric;                  /* BR_REPEAT_* */
 	br_welch w;                  /* diff = mean(B) − mean(A), in the metric's unit */
-	int exceeds_noise;           /* w.ok and p < 0.05: larger than run-to-run variation */
+	int exceeds_noise;           /* w.ok and p_holm < 0.05: larger than run-to-run variation */
+	double p_holm;               /* (added) p adjusted by Holm's step-down over the n_tests
+	                                testable tests of the comparison (Holm 1979): a family of
+	                                tests at 0.05 each would call about one in twenty
+	                                differences of pure noise "larger than variation";
+	                                NAN when not testable */
+	size_t n_tests;              /* (added) the testable tests that adjustment spans */
 	int no_spread;               /* (added) se 0, or below 1e-12 of the means (the repeats
 	                                agree to rounding, e.g. a p99 that is the same gap in
 	                                every run): not testable */

@@ -46,6 +46,16 @@ typedef struct br_slo_term {
  * relatively, br_cmp_limit); 0 otherwise, NaN too. */
 int br_slo_term_holds(const br_slo_term *t, double value_ms);
 
+/*
+ * br_bench_extra_is_setting: 1 when a bench result's extra key (one the
+ * ingest keeps verbatim, br_bench.extras) is a setting of the run:
+ * `--metadata` strings such as tp, serve parameters `vllm bench sweep`
+ * writes such as max_num_batched_tokens; 0 for anything measured
+ * (statistics, throughputs, spec-decode rates, arrays and objects) and for
+ * bookkeeping (run_number, date, errors). value may be NULL.
+ */
+int br_bench_extra_is_setting(const char *key, const char *value);
+
 typedef struct br_slo {
 	br_slo_term terms[BR_SLO_MAX_TERMS];
 	size_t n;

@@ -660,6 +660,24 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 		if (sa || sb)
 			extra_text(out, "speculative decoding", sa ? "on (spec_decode keys)" : "off (no spec_decode keys)",
 			    sb ? "on (spec_decode keys)" : "off (no spec_decode keys)");
+		/* the settings the results state besides (--metadata, the serve
+		 * parameters `vllm bench sweep` writes: max_num_batched_tokens),
+		 * as the knee reads them; max_num_seqs is in the table above
+		 * (audit: two results stating 2048 and 8192 called no difference) */
+		for (int side = 0; side < 2; side++) {
+			const br_bench *x = side ? b : a, *o = side ? a : b;
+			for (size_t i = 0; i < x->n_extras; i++) {
+				const char *k = x->extras[i].key;
+				if (strcmp(k, "max_num_seqs") == 0 || !br_bench_extra_is_setting(k, x->extras[i].value) ||
+				    (side == 1 && br_bench_extra_get(o, k) != NULL))
+					continue;   /* B's keys that A also states were compared from A's side */
+				char *name = br_xasprintf("bench %s", k);
+				const char *va = side ? br_bench_extra_get(a, k) : x->extras[i].value;
+				const char *vb = side ? x->extras[i].value : br_bench_extra_get(b, k);
+				extra_text(out, name, va, vb);
+				free(name);
+			}
+		}
 	}
 	extra_text(out, "driver", ra ? ra->driver : NULL, rb ? rb->driver : NULL);
 	extra_text(out, "CUDA", ra ? ra->cuda : NULL, rb ? rb->cuda : NULL);
@@ -829,7 +847,21 @@ br_cmp_pair(const br_analysis *a, const br_analysis *b, const char *name_a,
 		    out->diffs[BR_SET_MAX_NUM_SEQS].state == BR_DIFF_DIFFERS;
 		for (size_t i = 0; i < out->n_extra && !set; i++)
 			set = out->extra[i].state == BR_DIFF_DIFFERS && sets_pool(out->extra[i].name);
-		out->pool_moved_alone = !set;
+		/* "by itself" needs every setting that sizes the pool known alike:
+		 * an unknown one may have moved it (audit: "the pool moved by
+		 * itself" with B's server arguments unknown) */
+		/* (the GPU, driver and CUDA, rarely stated, are among what the
+		 * sentence names as moving it: they do not withhold it) */
+		int unknown = out->diffs[BR_SET_MODEL].state == BR_DIFF_UNKNOWN ||
+		    out->diffs[BR_SET_VLLM].state == BR_DIFF_UNKNOWN ||
+		    out->diffs[BR_SET_MAX_NUM_SEQS].state == BR_DIFF_UNKNOWN;
+		/* llama-server prints no argument list, but its context lines state
+		 * all that sizes its cache (n_ctx, kv_unified: compared as extras) */
+		int lcpp = br_run_engine(a->run) == BR_ENGINE_LLAMACPP && br_run_engine(b->run) == BR_ENGINE_LLAMACPP;
+		for (size_t i = 0; i < out->n_extra && !unknown; i++)
+			unknown = out->extra[i].state == BR_DIFF_UNKNOWN && !br_cmp_rarely_stated(out->extra[i].name) &&
+			    (sets_pool(out->extra[i].name) || (!lcpp && strcmp(out->extra[i].name, "server arguments") == 0));
+		out->pool_moved_alone = !set && !unknown;
 	}
 	out->n_differ += n_extra_differ;
 	/* "the same settings" needs every setting checked (GPU, driver and CUDA
@@ -973,6 +1005,45 @@ group_holds_copy(const br_campaign *a, const br_config_group *ga, const br_campa
 	return 0;
 }
 
+/*
+ * holm: Holm's step-down adjustment (Holm 1979, "A simple sequentially
+ * rejective multiple test procedure") over the testable tests (w.ok, some
+ * spread): with the m p-values ascending, p_holm(k) = max over j <= k of
+ * min(1, (m − j)·p(j)), j from 0; a test exceeds run-to-run variation when
+ * p_holm < 0.05. It keeps the chance of calling any pure-noise difference
+ * "larger than variation" at 5% over the whole comparison (audit: 24 tests
+ * at 0.05 each, one false "larger" among seed-only repeats). Ties keep
+ * their order (the adjustment is the same for equal p).
+ */
+static void
+holm(br_cmp_repeat_test *t, size_t n)
+{
+	size_t *ord = br_xmalloc((n ? n : 1) * sizeof *ord), m = 0;
+	for (size_t i = 0; i < n; i++) {
+		t[i].p_holm = NAN;
+		t[i].n_tests = 0;
+		t[i].exceeds_noise = 0;
+		if (t[i].w.ok && !t[i].no_spread && isfinite(t[i].w.p_two_sided))
+			ord[m++] = i;
+	}
+	for (size_t i = 1; i < m; i++)   /* insertion sort by p: a few dozen tests */
+		for (size_t j = i; j > 0 && t[ord[j]].w.p_two_sided < t[ord[j - 1]].w.p_two_sided; j--) {
+			size_t x = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = x;
+		}
+	double run = 0;
+	for (size_t k = 0; k < m; k++) {
+		br_cmp_repeat_test *x = &t[ord[k]];
+		double adj = fmin(1.0, (double)(m - k) * x->w.p_two_sided);
+		run = fmax(run, adj);
+		x->p_holm = run;
+		x->n_tests = m;
+		x->exceeds_noise = run < 0.05;
+	}
+	free(ord);
+}
+
 /* br_cmp_repeat_tests: see compare.h. */
 void
 br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_test **tests, size_t *n,
@@ -1009,9 +1080,9 @@ br_cmp_repeat_tests(const br_campaign *a, const br_campaign *b, br_cmp_repeat_te
 			br_welch_test(xa, na, xb, nb, &t->w);
 			double scale = fmax(fabs(t->w.mean_a), fabs(t->w.mean_b));
 			t->no_spread = t->w.ok && !(t->w.se > 1e-12 * scale);
-			t->exceeds_noise = t->w.ok && !t->no_spread && t->w.p_two_sided < 0.05;
 		}
 		free(xa);
 		free(xb);
 	}
+	holm(*tests, *n);
 }

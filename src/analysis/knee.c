@@ -827,7 +827,7 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
 }
 
 /*
- * setting_extra: 1 when an extra key is a setting that separates curves
+ * br_bench_extra_is_setting (knee.h): 1 when an extra key is a setting that separates curves
  * (`--metadata` strings such as tp, swept server parameters such as
  * max_num_seqs); 0 for anything measured. Measured results are never
  * settings: spec-decode statistics (spec_decode_*, e.g. the per-position
@@ -836,8 +836,8 @@ fill_point(const br_knee_input *in, int closed, const br_slo *slo, br_knee_point
  * any array or object value (per-request data, per-position rates);
  * bookkeeping (run_number, errors, generated_texts) neither.
  */
-static int
-setting_extra(const char *key, const char *value)
+int
+br_bench_extra_is_setting(const char *key, const char *value)
 {
 	static const char *const skip[] = { "run_number", "rtfx", "date", "generated_texts", "errors",
 		"gpu_memory", "max_output_tokens_per_s", "max_concurrent_requests", "completed", "failed",
@@ -910,7 +910,7 @@ exact_key(const br_bench *b, int closed, const char *server, const char *file_ta
 	const br_bench_extra **ex = br_xcalloc(n ? n : 1, sizeof *ex);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!setting_extra(b->extras[i].key, b->extras[i].value))
+		if (!br_bench_extra_is_setting(b->extras[i].key, b->extras[i].value))
 			continue;
 		size_t j = m++;
 		while (j > 0 && strcmp(ex[j - 1]->key, b->extras[i].key) > 0) {
@@ -1058,7 +1058,7 @@ group_label(const br_bench *b, const br_knee_point *p, int closed)
 		s = t;
 	}
 	for (size_t i = 0; i < b->n_extras; i++) {
-		if (!setting_extra(b->extras[i].key, b->extras[i].value))
+		if (!br_bench_extra_is_setting(b->extras[i].key, b->extras[i].value))
 			continue;
 		t = br_xasprintf("%s · %s=%s", s, b->extras[i].key, b->extras[i].value ? b->extras[i].value : "null");
 		free(s);
@@ -1445,7 +1445,6 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 		long knee, ff;
 		br_knee_find(meets, gp, nl, &knee, &ff);
 		G->knee_idx = knee >= 0 ? (long)lvl_first[knee] : -1;
-		G->knee_open = knee >= 0 && ff < 0 && knee == (long)nl - 1;
 		G->first_fail_idx = ff >= 0 ? (long)lvl_first[ff] : -1;
 		G->pass_after_fail_idx = -1;
 		for (long l = ff >= 0 ? ff + 1 : (long)nl; l < (long)nl; l++)
@@ -1471,6 +1470,12 @@ br_knee_analyze(const br_knee_input *in, size_t n, const br_slo *slo,
 				G->first_gap_idx = (long)i;
 				break;
 			}
+		/* not reached: the knee is the largest setting swept (a setting the
+		 * SLO cannot judge counts: it was swept), none failed and the server
+		 * kept up everywhere (audit: "sweep higher rates" beside an 8 req/s
+		 * run it could not keep up with, its percentiles missing) */
+		G->knee_open = knee >= 0 && ff < 0 && knee == (long)nl - 1 && G->first_gap_idx < 0 &&
+		    G->pts[G->knee_idx].x == G->pts[G->n - 1].x;
 		littles_group(G);
 		for (size_t l = 0; l < nl; l++)
 			G->any_meets |= meets[l];

@@ -694,8 +694,9 @@ verdict_paragraphs(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 		free(items);
 		pool_free(&sp);
 	}
-	if (p->arrivals_set_throughput && !p->same_files && !c->in->same_path)
-		para(c, "verdict.arrivals", po);
+	if (p->arrivals_set_throughput && !p->same_files && !c->in->same_path)   /* another draw, or another rate */
+		para(c, p->diffs[BR_SET_REQUEST_RATE].state == BR_DIFF_DIFFERS ? "verdict.arrivals_rate_changed" :
+		    "verdict.arrivals", po);
 	/* verdicts 3 and 4 name the unknown settings in their own sentence, 1 and 2
 	 * (where only GPU, driver and CUDA can be unknown) in verdict.hw_unchecked */
 	if ((p->verdict == 0 || p->verdict == 5) && json_array_size(json_object_get(po, "unknown_settings")) > 0)
@@ -872,11 +873,12 @@ static json_t *
 repeat_test_json(const br_cmp_repeat_test *t)
 {
 	const br_welch *w = &t->w;
-	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:b, s:b}",
 	    "configuration", t->config, "metric", br_repeat_metric_name[t->metric],
 	    "n_a", (json_int_t)w->n_a, "n_b", (json_int_t)w->n_b, "mean_a", jnum(w->mean_a),
 	    "mean_b", jnum(w->mean_b), "diff", jnum(w->diff), "ci95_lo", jnum(w->ci95_lo),
 	    "ci95_hi", jnum(w->ci95_hi), "t", jnum(w->t), "df", jnum(w->df), "p_two_sided", jnum(w->p_two_sided),
+	    "p_holm", jnum(t->p_holm), "n_tests", (json_int_t)t->n_tests,
 	    "exceeds_noise", t->exceeds_noise, "no_spread", t->no_spread);
 }
 

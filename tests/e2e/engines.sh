@@ -290,8 +290,18 @@ check "llama.cpp: -c 32768 -> 65536 is the one known difference (arguments unpri
 sed -i 's/( 32768 cells/( 30000 cells/' "$tmp/lB2/server.log"
 "$BIN" compare "$tmp/lA" "$tmp/lB2" -o "$tmp/lC2" > /dev/null 2>&1
 pdftotext "$tmp/lC2/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/lC2.txt"
+# this build prints no kv_unified line: the cache did not provably move by
+# itself, and no sentence says kv_unified was the same (audit)
+check "llama.cpp, kv_unified not printed: cannot tell, not 'moved alone'" bash -c "
+  [ \"\$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"focus\"][\"verdict\"])' '$tmp/lC2/summary.json')\" = no_difference_found ] &&
+  ! grep -qF 'kv_unified, which size it, are the same' '$tmp/lC2.txt'"
+# with kv_unified printed on both sides, the cache moved alone
+rm -rf "$tmp/lA4" "$tmp/lB4" "$tmp/lC4"; cp -r "$tmp/lA" "$tmp/lA4"; cp -r "$tmp/lB2" "$tmp/lB4"
+sed -i 's/^\(llama_context: n_ctx_per_seq.*\)$/\1\nllama_context: kv_unified    = false/' "$tmp/lA4/server.log" "$tmp/lB4/server.log"
+"$BIN" compare "$tmp/lA4" "$tmp/lB4" -o "$tmp/lC4" > /dev/null 2>&1
+pdftotext "$tmp/lC4/report.pdf" - 2> /dev/null | tr -s ' \n' '  ' > "$tmp/lC4.txt"
 check "llama.cpp: the cache moved alone, in llama.cpp's words" \
-	grep -qF "the KV cache differs (32,768 → 30,000 tokens) although n_ctx (-c) and kv_unified, which size it, are the same" "$tmp/lC2.txt"
+	grep -qF "the KV cache differs (32,768 → 30,000 tokens) although n_ctx (-c) and kv_unified, which size it, are the same" "$tmp/lC4.txt"
 rm -rf "$tmp/lB3" "$tmp/lC3"; cp -r "$tmp/lA" "$tmp/lB3"
 sed -i 's/^build: 5489 (00000000)/build: 5600 (00000000)/' "$tmp/lB3/server.log"
 "$BIN" compare "$tmp/lA" "$tmp/lB3" -o "$tmp/lC3" > "$tmp/lC3.out" 2>&1
