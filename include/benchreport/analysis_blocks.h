@@ -179,6 +179,9 @@ typedef struct br_ledger_row {
 	                              capture missed the start or end of the load (run->metrics_cut),
 	                              which explains a shortfall: not compared (agrees -1), not a
 	                              disagreement */
+	int with_failed;           /* (added) 1: the client counted failed requests, which the server
+	                              may have run to the end and counted: "=" read as ">=" (for the
+	                              successes, at most `failed` more) */
 } br_ledger_row;
 
 typedef struct br_ledger {
@@ -190,6 +193,7 @@ typedef struct br_ledger {
 	int window_cut;            /* (added) run->metrics_cut for a series: 1 the capture began after
 	                              the load had started, 2 ended before it stopped, 3 both */
 	size_t n_capture_short;    /* (added) rows with capture_short */
+	size_t n_with_failed;      /* (added) rows with with_failed */
 	br_ledger_row *rows;
 	size_t n_rows;
 } br_ledger;

@@ -160,9 +160,14 @@ typedef struct br_budget {
 	const char *missing;
 	double duration_s;
 	double decode_tokens;      /* Σ(out − 1) = total_output − completed */
+	int decode_in_gaps;        /* (added) speculative decoding (spec_decode keys) with per-request
+	                              arrays: a gap delivers a chunk of several tokens, so decode is
+	                              counted in ITL gaps (decode_steps), not tokens */
+	double decode_steps;       /* (added) the decode steps counted: decode_tokens, or the pooled
+	                              ITL gaps of the successful requests when decode_in_gaps */
 	double running_mean;
 	double itl_p50_ms;
-	double decode_s;           /* decode_tokens / running_mean × ITL p50 */
+	double decode_s;           /* decode_steps / running_mean × ITL p50 */
 	double prefill_tokens;     /* Σ in */
 	double prefill_gflop_per_token;   /* a + b·(mean in / 2) */
 	double flop_rate_prefill_per_s;   /* the FLOPs ledger's m.flop_rate_prefill_per_s (FLOP/s) */
@@ -175,7 +180,7 @@ typedef struct br_budget {
 	double decode_frac, prefill_frac, recompute_frac, rest_frac; /* of duration */
 	/* decode time stolen */
 	double decode_measured_s;  /* mean E2EL − mean TTFT (successful requests) */
-	double decode_expected_s;  /* mean(out − 1) × ITL p50 */
+	double decode_expected_s;  /* mean(out − 1) × ITL p50 (decode_in_gaps: mean gaps × ITL p50) */
 	double decode_stolen_s;    /* measured − expected */
 	double decode_stolen_frac; /* stolen / expected */
 } br_budget;

@@ -38,6 +38,18 @@ int br_counter_span(const br_run *run, size_t *i0, size_t *i1, const char **sour
 int br_capture_missed_requests(const br_run *run, double hist_count);
 
 /*
+ * br_hist_counts_failed: 1 when the client counted failed requests
+ * (bench failed > 0) and a per-request histogram counted `hist_count`
+ * requests over the window where the client completed another number
+ * (off by half a request or more): the server timed requests the client
+ * saw fail (a dropped stream, a client timeout), and its means describe
+ * another set of requests than the client's, whose means cover the
+ * successful ones only (audit: a frontend residual of 120 ms for 739 ms,
+ * 2 failed of 128). 0 otherwise, or when a count is unknown.
+ */
+int br_hist_counts_failed(const br_run *run, double hist_count);
+
+/*
  * br_hist_delta_mean: Δ`<base>_sum` / Δ`<base>_count` of Prometheus
  * histogram `base` (e.g. "vllm:request_queue_time_seconds") over rows
  * i0..i1 of s (reset-aware, br_counter_delta). *count (may be NULL) gets

@@ -87,7 +87,7 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 		if (!br_isnum(nq))
 			(void)br_hist_delta_mean(s, br_role_name(s, BR_ROLE_PREFILL_HIST), i0, i1, &nq);
 		out->measured_requests = nq;
-		if (br_capture_missed_requests(run, nq)) {
+		if (br_capture_missed_requests(run, nq) || br_hist_counts_failed(run, nq)) {
 			/* other requests than λ counts: no measured time to set L/λ against */
 			out->measured_population_differs = 1;
 			out->measured_resident_s = out->measured_queue_s = NAN;
@@ -101,9 +101,13 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 		if (br_isnum(res->waiting_mean)) {
 			out->queue_length = res->waiting_mean;
 			out->queue_length_source = "mean waiting";
-		} else if (br_isnum(b->max_concurrency) && br_isnum(res->running_mean)) {
-			out->queue_length = b->max_concurrency - res->running_mean;
-			out->queue_length_source = "C − mean running";
+		} else if (br_isnum(br_effective_concurrency(b, NULL)) && br_isnum(res->running_mean)) {
+			/* at most min(C, N) requests are in flight (audit: C = 64 with 40
+			 * prompts read 53.9 waiting where at most 29.9 could) */
+			double ceff = br_effective_concurrency(b, NULL);
+			out->queue_length = ceff - res->running_mean;
+			out->queue_length_source = ceff < b->max_concurrency ? "min(C, N) − mean running" :
+			    "C − mean running";
 		}
 	}
 	out->w_resident_s = ratio(out->running_mean, out->lambda_rps);

@@ -91,6 +91,18 @@ br_capture_missed_requests(const br_run *run, double hist_count)
 	return fabs(hist_count - done) > fmax(1, 0.02 * done);
 }
 
+/* br_hist_counts_failed: see analysis_overload.h. */
+int
+br_hist_counts_failed(const br_run *run, double hist_count)
+{
+	if (run == NULL || run->bench.n == 0 || !br_isnum(hist_count))
+		return 0;
+	const br_bench *b = &run->bench.runs[0];
+	if (!br_isnum(b->failed) || !(b->failed > 0) || !br_isnum(b->completed))
+		return 0;
+	return fabs(hist_count - b->completed) >= 0.5;
+}
+
 /*
  * client_ttft_mean: client mean TTFT (s) from the latency block (its
  * source: arrays or the file's own mean), else the bench file's
@@ -170,6 +182,14 @@ br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *o
 		out->missing = "needs a metrics capture that covers the whole run: this one missed the start or "
 		    "end of the load, so its queue and prefill histograms counted other requests than the "
 		    "client's mean TTFT covers";
+		return;
+	}
+	if (br_hist_counts_failed(run, out->server_requests)) {
+		out->population_differs = 1;
+		out->server_over_client = NAN;
+		out->missing = "needs the same requests on both sides: the server's queue and prefill histograms "
+		    "timed requests the client saw fail, while the client's mean TTFT covers its successful "
+		    "requests only";
 		return;
 	}
 	out->available = 1;

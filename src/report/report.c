@@ -1267,6 +1267,8 @@ ledger_section(ctx *c)
 		rounded |= l->rows[i].tolerance > 0;
 	if (rounded)
 		note(c, "ledger.print_precision");
+	if (l->n_with_failed > 0)
+		note(c, "ledger.with_failed");
 	if (l->n_capture_short > 0)
 		note(c, l->window_cut == 3 ? "ledger.capture_short_note_both" : l->window_cut == 1 ?
 		    "ledger.capture_short_note_start" : "ledger.capture_short_note_end");
@@ -1546,6 +1548,8 @@ budget_section(ctx *c)
 	const enum br_align al[3] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT };
 	br_pdf_table t = { .n_cols = 3, .n_rows = n, .header = hdr, .cells = cells, .col_weight = w, .align = al };
 	br_pdf_table(c->d, &t);
+	if (b->decode_in_gaps)
+		para(c, "budget.decode_gaps");   /* speculative decoding: steps are gaps, not tokens */
 	if (b->rest_negative)
 		para(c, "budget.negative");
 	else if (isfinite(b->decode_frac) && b->decode_frac > 1.0)
@@ -1561,8 +1565,15 @@ budget_section(ctx *c)
 		 * its decode time too; without, only others' prefill is; with the
 		 * count unknown, either */
 		double pre = br_preemption_count(c->a);
-		para(c, fabs(b->decode_stolen_frac) < 0.005 ? "budget.stolen_none" : b->decode_stolen_s < 0 ?
-		    "budget.stolen_less" : isfinite(pre) && pre > 0 ? "budget.stolen_preempted" :
+		/* one request at a time: no other request's prefill to share a
+		 * step with (audit: said at C = 1); gaps of speculative decoding:
+		 * the cause is not separated */
+		double ceff = c->a->capacity.available ? c->a->capacity.effective_concurrency : NAN;
+		int single = isfinite(ceff) && ceff <= 1;
+		para(c, b->decode_in_gaps ? "budget.stolen_gaps" :
+		    fabs(b->decode_stolen_frac) < 0.005 ? "budget.stolen_none" : b->decode_stolen_s < 0 ?
+		    "budget.stolen_less" : isfinite(pre) && pre > 0 ? "budget.stolen_preempted" : single ?
+		    "budget.stolen_single" :
 		    isfinite(pre) && pre == 0 && !c->a->preemptions.count_lower_bound ? "budget.stolen" :
 		    "budget.stolen_count_unknown");
 	}

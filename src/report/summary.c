@@ -416,6 +416,8 @@ budget_json(const br_budget *b)
 	set(o, "missing", jstr(b->available ? NULL : b->missing));
 	set(o, "duration_s", jnum(b->duration_s));
 	set(o, "decode_tokens", jnum(b->decode_tokens));
+	set(o, "decode_in_gaps", json_boolean(b->decode_in_gaps));
+	set(o, "decode_steps", jnum(b->decode_steps));
 	set(o, "decode_s", jnum(b->decode_s));
 	set(o, "prefill_tokens", jnum(b->prefill_tokens));
 	set(o, "prefill_s", jnum(b->prefill_s));

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The run report's chapters against what their inputs prove (twenty-eighth
+# audit): speculative decoding's chunks are not tokens in the time budget;
+# requests the client saw fail are in the server's histograms and counters
+# but not in the client's means and totals; a closed loop of N < C prompts
+# has at most N in flight; one request at a time has no other request's
+# prefill to share a step with. Each case edits a simulated round 1; the
+# truth is computed here with numpy from the files.
+. "$(dirname "$0")/lib.bash"
+C=$SRC/fixtures/configs
+pdftext() { pdftotext "$1/report.pdf" - | tr -s ' \n\t' '   '; }
+# restat.py PATH: the bench file's own statistics and totals recomputed from
+# its arrays (successful requests), so that the file agrees with itself
+cat > "$tmp/restat.py" <<'PYEOF'
+import json, sys
+import numpy as np
+p = sys.argv[1]
+d = json.load(open(p))
+ok = [i for i, e in enumerate(d["errors"]) if not e]
+arr = {"ttft": np.array([d["ttfts"][i] for i in ok]) * 1e3, "e2el": np.array([d["latencies"][i] for i in ok]) * 1e3,
+       "itl": np.array([g for i in ok for g in d["itls"][i]]) * 1e3,
+       "tpot": np.array([(d["latencies"][i] - d["ttfts"][i]) / (d["output_lens"][i] - 1) for i in ok if d["output_lens"][i] > 1]) * 1e3}
+for name, a in arr.items():
+    for k in list(d):
+        if k.endswith("_" + name + "_ms"):
+            st = k.split("_")[0]
+            d[k] = float(a.mean() if st == "mean" else np.median(a) if st == "median" else a.std() if st == "std"
+                         else np.percentile(a, float(st[1:])))
+d["completed"] = len(ok); d["failed"] = len(d["errors"]) - len(ok)
+d["total_input_tokens"] = int(sum(d["input_lens"][i] for i in ok))
+d["total_output_tokens"] = int(sum(d["output_lens"][i] for i in ok))
+for k, tot in (("request_throughput", d["completed"]), ("output_throughput", d["total_output_tokens"]),
+               ("total_token_throughput", d["total_input_tokens"] + d["total_output_tokens"])):
+    d[k] = tot / d["duration"]
+json.dump(d, open(p, "w"))
+PYEOF
+"$BIN" simulate "$C/round1.json" -o "$tmp/r1" > /dev/null || bad "simulate round1"
+
+# ---- speculative decoding: every 3 gaps of round 1 streamed as one chunk ----
+cp -r "$tmp/r1" "$tmp/spec"
+"$PY" - "$tmp/spec/stress.json" > "$tmp/spec.truth" <<'PYEOF'
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+d["itls"] = [[sum(l[i:i + 3]) for i in range(0, len(l), 3)] for l in d["itls"]]
+n = sum(len(l) for l in d["itls"])
+acc = d["total_output_tokens"] - d["completed"] - n
+d.update({"spec_decode_acceptance_rate": 100 * acc / (2 * n), "spec_decode_acceptance_length": 1 + acc / n,
+          "spec_decode_num_drafts": n, "spec_decode_draft_tokens": 2 * n, "spec_decode_accepted_tokens": acc})
+json.dump(d, open(p, "w"))
+print(n)
+PYEOF
+"$PY" "$tmp/restat.py" "$tmp/spec/stress.json"
+"$BIN" "$tmp/spec" -o "$tmp/spec-out" -q 2> /dev/null || bad "report spec"
+pdftext "$tmp/spec-out" > "$tmp/spec.txt"
+gaps=$(cat "$tmp/spec.truth")
+check "spec: decode counted in the $gaps ITL gaps (numpy), below the run's length" "$PY" - "$tmp/spec-out/summary.json" "$gaps" <<'PYEOF'
+import json, sys
+b = json.load(open(sys.argv[1]))["budget"]
+ok = b["decode_in_gaps"] and b["decode_steps"] == int(sys.argv[2]) and 0 < b["decode_frac"] < 1
+sys.exit(0 if ok else 1)
+PYEOF
+check "spec: no 'decode estimate alone exceeds the run', the gaps are said" bash -c "
+  ! grep -q 'The decode estimate alone' '$tmp/spec.txt' && grep -q 'Speculative decoding delivers several tokens per ITL gap' '$tmp/spec.txt'"
+
+# ---- two requests the client saw fail, which the server ran to the end ----
+cp -r "$tmp/r1" "$tmp/fail"
+"$PY" -c '
+import json, sys
+p = sys.argv[1]; d = json.load(open(p))
+for i in (100, 101):
+    d["errors"][i] = "aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed"
+    d["output_lens"][i] = 0; d["ttfts"][i] = 0.0; d["itls"][i] = []; d["latencies"][i] = 0.0; d["generated_texts"][i] = ""
+json.dump(d, open(p, "w"))' "$tmp/fail/stress.json"
+"$PY" "$tmp/restat.py" "$tmp/fail/stress.json"
+"$BIN" "$tmp/fail" -o "$tmp/fail-out" -q 2> /dev/null || bad "report fail"
+pdftext "$tmp/fail-out" > "$tmp/fail.txt"
+hist=$("$PY" -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); c=[float(x["vllm:request_queue_time_seconds_count"]) for x in r]; print("%d" % (max(c)-min(c)))' "$tmp/fail/metrics.csv")
+check "fail: the server's histograms timed $hist requests, the client completed 126 (numpy)" [ "$hist" = 128 ]
+check "fail: no TTFT split over two populations, said why" bash -c "
+  [ \"\$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"ttft_split\"][\"available\"])' '$tmp/fail-out/summary.json')\" = False ] &&
+  grep -q 'timed requests the client saw fail' '$tmp/fail.txt'"
+check "fail: the ledger reads the server's extra counts as '≥', no DISAGREES" bash -c "
+  ! grep -q 'DISAGREES' '$tmp/fail.txt' && grep -q 'The client counted 2 requests as failed' '$tmp/fail.txt' &&
+  [ \"\$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"ledger\"][\"n_disagree\"])' '$tmp/fail-out/summary.json')\" = 0 ]"
+
+# ---- a closed loop of 40 prompts at C = 64, no waiting column ----
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["num_prompts"]=40; json.dump(c,open(sys.argv[2],"w"))' "$C/round1.json" "$tmp/n40.json"
+"$BIN" simulate "$tmp/n40.json" -o "$tmp/n40" > /dev/null || bad "simulate n40"
+"$PY" - "$tmp/n40/metrics.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+keep = [i for i, h in enumerate(rows[0]) if "num_requests_waiting" not in h]
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows([[r[i] for i in keep] for r in rows])
+PYEOF
+"$BIN" "$tmp/n40" -o "$tmp/n40-out" -q 2> /dev/null || bad "report n40"
+check "N = 40 < C = 64: queue length = min(C, N) − mean running (from the summary's own mean running)" "$PY" - "$tmp/n40-out/summary.json" <<'PYEOF'
+import json, sys
+l = json.load(open(sys.argv[1]))["littles_law"]
+ok = l["queue_length_source"] == "min(C, N) − mean running" and abs(l["queue_length"] - (40 - l["running_mean"])) < 1e-6
+sys.exit(0 if ok else 1)
+PYEOF
+
+# ---- one request at a time, five 0.1 s stalls in each stream ----
+"$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["max_concurrency"]=1; c["workload"]["num_prompts"]=8; json.dump(c,open(sys.argv[2],"w"))' "$C/round1.json" "$tmp/c1.json"
+"$BIN" simulate "$tmp/c1.json" -o "$tmp/c1" > /dev/null || bad "simulate c1"
+"$PY" -c '
+import json, sys
+p = sys.argv[1]; d = json.load(open(p)); shift = 0.0
+for i in range(len(d["itls"])):
+    d["start_times"][i] += shift; l = d["itls"][i]; add = 0.0
+    for j in range(100, len(l), 200):
+        l[j] += 0.1; add += 0.1
+    d["latencies"][i] += add; shift += add
+d["duration"] += shift
+json.dump(d, open(p, "w"))' "$tmp/c1/stress.json"
+"$PY" "$tmp/restat.py" "$tmp/c1/stress.json"
+"$BIN" "$tmp/c1" -o "$tmp/c1-out" -q 2> /dev/null || bad "report c1"
+pdftext "$tmp/c1-out" > "$tmp/c1.txt"
+check "C = 1: the excess decode is the stream's own gaps, not 'the prefill chunks of other requests'" bash -c "
+  grep -q 'With one request at a time no other request shared its steps' '$tmp/c1.txt' &&
+  ! grep -q 'time taken by the prefill chunks of other requests' '$tmp/c1.txt'"
+
+# ---- the spacing of preemptions is between sampled events ----
+"$BIN" "$tmp/r1" -o "$tmp/r1-out" -q 2> /dev/null || bad "report r1"
+check "round 1: 'the sampled events ... s apart', not preemptions" bash -c "
+  pdftotext '$tmp/r1-out/report.pdf' - | tr -s ' \n' '  ' | grep -q 'the sampled events [0-9.]* s apart on average from the first to the last'"
+finish
