@@ -128,7 +128,8 @@ parse_term(const char *s, size_t len, size_t idx, br_gate_term *t, char **cause)
 	char num[32], *unit;
 	if (br_term_number(rhs, &val, num, sizeof num, &unit) != 0 || strpbrk(unit, "0123456789.") != NULL)
 		/* a digit after the "unit" (0x10s, 1_000ms): the number was not a plain decimal */
-		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal, no exponent: 2000ms, not 2e3ms) after the operator");
+		return term_error(cause, idx, s, len, "a number (0 or more, plain decimal of at most 31 characters, no "
+		    "exponent: 2000ms, not 2e3ms) after the operator");
 	if (t->quantity == BR_GATE_LATENCY) {
 		double scale;
 		if (strcmp(unit, "ms") == 0)
@@ -431,6 +432,12 @@ br_gate_evaluate(const br_gate_spec *spec, const br_analysis *a, br_gate_result 
 				    "completed nor failed (a run cut short): failed%s lies between %g and %g", miss,
 				    b->num_prompts, t->quantity == BR_GATE_FAILED ? "" : " (%)", o->value, hi);
 				o->value = NAN;
+			} else if (((t->op == BR_GATE_LE || t->op == BR_GATE_LT) && lo_ok) ||
+			    ((t->op == BR_GATE_GE || t->op == BR_GATE_GT) && !lo_ok)) {
+				/* the end that settles it is the upper one: "at most" (breaker:
+				 * failed>100 FAIL "measured at least 0" with failed in [0, 72]) */
+				o->value = hi;
+				o->bound = -1;
 			}
 		}
 		if (!br_isnum(o->value)) {

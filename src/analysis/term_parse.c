@@ -34,7 +34,9 @@ br_term_number(char *p, double *val, char *num, size_t numsz, char **unit)
 			digits++;
 		e++;
 	}
-	if (digits == 0 || dots > 1)
+	/* a number its echo would cut is refused, not misquoted (twenty-ninth
+	 * breaker: 0.000…001s echoed as 0.000…0s) */
+	if (digits == 0 || dots > 1 || (size_t)(e - p) >= numsz)
 		return -1;
 	if ((*e == 'e' || *e == 'E') && (isdigit((unsigned char)e[1]) || e[1] == '+' || e[1] == '-'))
 		return -1;   /* 1e3ms: an exponent, which the grammar does not take */

@@ -16,7 +16,8 @@ int br_term_copy_lower(const char *s, size_t len, char *buf, size_t size);
  * with at most one '.', locale independent) into *val and, as written,
  * into num (numsz bytes); *unit points at what follows, spaces trimmed at
  * both ends (the buffer is modified). Returns 0, or -1 when p holds no
- * such number or it goes on with an exponent ("1e3ms").
+ * such number, it goes on with an exponent ("1e3ms"), or it is too long
+ * for num (its echo would be cut).
  */
 int br_term_number(char *p, double *val, char *num, size_t numsz, char **unit);
 

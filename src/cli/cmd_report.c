@@ -153,12 +153,21 @@ run_dir:
 		char *rj = realpath(jdir, NULL), *ro = realpath(out, NULL);
 		size_t lo = ro ? strlen(ro) : 0;
 		int inside = rj && ro && strncmp(rj, ro, lo) == 0 && (rj[lo] == '\0' || rj[lo] == '/');
+		/* nor inside another report's folder: a file there would keep that
+		 * report from ever being written again (twenty-ninth breaker) */
+		for (char *d = rj ? g_strdup(rj) : NULL; d != NULL && !inside;) {
+			inside = br_outdir_is_report(d);
+			char *up = g_path_get_dirname(d);
+			int top = strcmp(up, d) == 0;
+			g_free(d);
+			d = top ? (g_free(up), NULL) : up;
+		}
 		free(rj);
 		free(ro);
 		g_free(jdir);
 		free(out);
 		if (inside) {
-			fprintf(stderr, "benchreport: --junit %s: inside the report folder, which is replaced on "
+			fprintf(stderr, "benchreport: --junit %s: inside a report folder, which is replaced on "
 			    "every run; write it next to the run instead\n", o->junit);
 			return -1;
 		}
@@ -743,6 +752,10 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		json_object_set_new(g, "passed", json_boolean(n_failed == 0));
 		json_object_set_new(g, "n_runs", json_integer((json_int_t)(camp.n_runs + camp.n_no_bench_runs)));
 		json_object_set_new(g, "n_runs_failed", json_integer((json_int_t)n_failed));
+		/* run folders gated that are not among the campaign's runs (no usable
+		 * bench result): said beside the count (breaker: "4 runs" on the same
+		 * page as "2 of its 5 runs") */
+		json_object_set_new(g, "n_no_bench_runs", json_integer((json_int_t)camp.n_no_bench_runs));
 		json_t *nb = json_array();
 		for (size_t i = 0; i < camp.n_no_bench_runs; i++)
 			json_array_append_new(nb, json_string(camp.no_bench_runs[i]));

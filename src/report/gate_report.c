@@ -112,24 +112,36 @@ br_gate_print(FILE *fp, const char *run_name, const br_gate_spec *spec, const br
 	    r->n_unknown ? " (an unknown value fails its term)" : "");
 }
 
-/* xml_escape_append: s with & < > " ' escaped, appended to g. */
+/* xml_escape_append: s with & < > " ' escaped, appended to g; a character
+ * XML 1.0 does not allow (controls other than tab and newline, U+FFFE,
+ * U+FFFF, surrogates: twenty-ninth breaker, a run name with U+FFFE made
+ * the file unreadable) becomes a space, an invalid UTF-8 byte U+FFFD. */
 static void
 xml_escape_append(GString *g, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const char *end = s + strlen(s);
+	while (s < end) {
+		gunichar c = g_utf8_get_char_validated(s, end - s);
+		if (c == (gunichar)-1 || c == (gunichar)-2) {   /* invalid or cut UTF-8: one byte */
+			g_string_append(g, "\xEF\xBF\xBD");
+			s++;
+			continue;
+		}
+		const char *next = g_utf8_next_char(s);
+		switch (c) {
 		case '&': g_string_append(g, "&amp;"); break;
 		case '<': g_string_append(g, "&lt;"); break;
 		case '>': g_string_append(g, "&gt;"); break;
 		case '"': g_string_append(g, "&quot;"); break;
 		case '\'': g_string_append(g, "&apos;"); break;
 		default:
-			/* control characters other than tab/newline are not allowed in XML 1.0 */
-			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+			if ((c < 0x20 && c != '\t' && c != '\n') || (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFE ||
+			    c == 0xFFFF)
 				g_string_append_c(g, ' ');
 			else
-				g_string_append_c(g, *s);
+				g_string_append_len(g, s, next - s);
 		}
+		s = next;
 	}
 }
 

@@ -586,7 +586,8 @@ campaign_gate(ctx *c, const br_campaign *camp, json_t *const *run_summaries)
 		return;
 	heading(c, 2, "gate.heading");
 	int passed = json_is_true(json_object_get(g, "passed"));
-	para(c, passed ? "gate.campaign_passed" : "gate.campaign_failed");
+	int extra = json_integer_value(json_object_get(g, "n_no_bench_runs")) > 0;
+	para(c, passed ? "gate.campaign_passed" : extra ? "gate.campaign_failed_no_bench" : "gate.campaign_failed");
 	if (passed)
 		return;
 	strpool p = { 0 };

@@ -57,7 +57,17 @@ sum_before=$(sha256sum "$tmp/tiny/stress.json")
 check "--junit onto the bench result: exit 2 (got $rc), file unchanged" bash -c "[ $rc -eq 2 ] && [ \"\$(sha256sum '$tmp/tiny/stress.json')\" = '$sum_before' ] && grep -q 'not written by benchreport' '$tmp/j1'"
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' > /dev/null 2>&1
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$out/gate.xml" > /dev/null 2> "$tmp/j2"; rc=$?
-check "--junit inside the report folder: exit 2 (got $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'inside the report folder' '$tmp/j2'"
+check "--junit inside the report folder: exit 2 (got $rc)" bash -c "[ $rc -eq 2 ] && grep -q 'inside a report folder' '$tmp/j2'"
+# ... nor inside another report's folder (twenty-ninth breaker: the file then
+# kept that report from ever being written again)
+"$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' -o "$tmp/other-out" --junit "$out/gate.xml" > /dev/null 2> "$tmp/j2b"; rc=$?
+check "--junit inside another report's folder: exit 2 (got $rc), nothing written" bash -c "
+  [ $rc -eq 2 ] && grep -q 'inside a report folder' '$tmp/j2b' && [ ! -e '$out/gate.xml' ] && [ ! -e '$tmp/other-out' ]"
+# a run name with characters XML 1.0 does not allow (U+FFFE, a control): the file still parses
+cp -r "$tmp/tiny" "$tmp/weird"; rm -rf "$tmp/weird/report"
+"$PY" -c "import json,sys; p=sys.argv[1]; d=json.load(open(p)) if __import__('os').path.exists(p) else {}; d['name']='w\ufffe\x01x'; json.dump(d, open(p,'w'))" "$tmp/weird/run.json"
+"$BIN" "$tmp/weird" --quiet --fail-on 'failed==0' --junit "$tmp/weird.xml" > /dev/null 2>&1
+check "--junit with U+FFFE and a control in the run name: well-formed XML" "$PY" -c "import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])" "$tmp/weird.xml"
 # a JUnit file benchreport wrote is replaced; once edited it is not (fourteenth breaker:
 # an appended note and an added attribute were silently overwritten)
 "$BIN" "$tmp/tiny" --quiet --fail-on 'failed==0' --junit "$tmp/sealed.xml" > /dev/null 2>&1

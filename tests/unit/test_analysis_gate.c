@@ -67,6 +67,8 @@ static const char *const bad_terms[][2] = {
 	{ "ttft_p99<=2", "a unit us, ms or s" },
 	{ "ttft_p99<=1e400ms", "no exponent: 2000ms, not 2e3ms" },   /* once "expected a unit" */
 	{ "ttft_p99<=0x10s", "a number (0 or more, plain decimal" },   /* fourteenth breaker: "a unit" */
+	/* 36 digits its echo would cut (twenty-ninth breaker: misquoted as 0.000…0s) */
+	{ "ttft_p99<=0.000000000000000000000000000000000001s", "plain decimal of at most 31 characters" },
 	{ "failed==0ms", "a plain number" },
 	{ "failed<=5%", "a plain number" },   /* % is for failed_pct only */
 	{ "failed==-1", "a number (0 or more" },
@@ -294,19 +296,27 @@ test_gate_one_token_outputs(void **state)
  * failed 0: 2 unaccounted) may be failures: failed lies in [0, 2] and
  * failed_pct in [0, 20]; a term decides only when both ends agree (by
  * hand: "==0" and "<1" split the range, "<=2" and "<=20" hold at both
- * ends, ">=3" fails at both). Twentieth breaker: failed==0 passed.
+ * ends, ">=3" fails at both). Twentieth breaker: failed==0 passed. A
+ * decided term states the end that settles it: the upper one, "at most 2"
+ * (bound -1), for "<=2" passing and ">=3" failing; the lower, "at least 0"
+ * (bound +1), for "<=-1" failing (twenty-ninth breaker: failed>100 FAIL
+ * "measured at least 0").
  */
 static const struct {
 	const char *term;
 	int status;
+	double value;   /* the settling end (decided terms) */
+	int bound;
 } unaccounted_terms[] = {
-	{ "failed==0", BR_GATE_UNKNOWN },
-	{ "failed<1", BR_GATE_UNKNOWN },
-	{ "failed<=2", BR_GATE_PASS },
-	{ "failed>=3", BR_GATE_FAIL },
-	{ "failed_pct==0", BR_GATE_UNKNOWN },
-	{ "failed_pct<=20", BR_GATE_PASS },
-	{ "failed_pct<=10", BR_GATE_UNKNOWN },
+	{ "failed==0", BR_GATE_UNKNOWN, 0, 0 },
+	{ "failed<1", BR_GATE_UNKNOWN, 0, 0 },
+	{ "failed<=2", BR_GATE_PASS, 2, -1 },
+	{ "failed>=3", BR_GATE_FAIL, 2, -1 },
+	{ "failed>100", BR_GATE_FAIL, 2, -1 },
+	{ "failed_pct==0", BR_GATE_UNKNOWN, 0, 0 },
+	{ "failed_pct<=20", BR_GATE_PASS, 20, -1 },
+	{ "failed_pct<=10", BR_GATE_UNKNOWN, 0, 0 },
+	{ "failed_pct>=0", BR_GATE_PASS, 0, 1 },
 };
 
 static void
@@ -332,6 +342,10 @@ test_gate_unaccounted_prompts(void **state)
 				    unaccounted_terms[i].term, r.terms[0].status, want, r.terms[0].why_unknown);
 			if (!full && want == BR_GATE_UNKNOWN)
 				assert_non_null(strstr(r.terms[0].why_unknown, "2 of the 10 prompts are neither completed nor failed"));
+			if (!full && want != BR_GATE_UNKNOWN && (r.terms[0].value != unaccounted_terms[i].value ||
+			    r.terms[0].bound != unaccounted_terms[i].bound))
+				fail_msg("%s: value %g bound %d, expected %g bound %d", unaccounted_terms[i].term,
+				    r.terms[0].value, r.terms[0].bound, unaccounted_terms[i].value, unaccounted_terms[i].bound);
 		}
 	}
 }
