@@ -1268,14 +1268,28 @@ br_metrics_csv_load(const char *path, unsigned flags, br_series *out, char **cau
 	for (size_t r = 0; r < nrows; r++)
 		br_series_add_row(out, order[r].t);
 	unsigned *cnt = br_xcalloc(out->n_cols ? out->n_cols * nrows : 1, sizeof *cnt);
+	/* the sampler's scrape_ok column: in a row it answered, an empty cell is
+	 * a series the server did not expose then (a label set that changed or
+	 * appeared mid-run), not a part not sampled: it adds nothing to a sum
+	 * instead of making it unknown (twenty-ninth breaker: every series
+	 * gaining an `engine` label 10 s in left running unknown in all rows) */
+	long ok_j = -1;
+	for (size_t i = 0, j = 0; i < ncols; i++) {
+		if (i == tcol)
+			continue;
+		if (strcmp(cols[i].header, "benchreport:scrape_ok") == 0)
+			ok_j = (long)j;
+		j++;
+	}
 	for (size_t r = 0; r < nrows; r++) {
 		if (nv == 0)
 			break;      /* a time column only: no cell to place (and vals.v is NULL) */
 		const double *row = vals.v + order[r].i * nv;
+		int answered = ok_j >= 0 && row[ok_j] == 1;
 		for (size_t i = 0, j = 0; i < ncols; i++) {
 			if (i == tcol)
 				continue;
-			if (!cols[i].ignored && !cols[i].all_nan) {
+			if (!cols[i].ignored && !cols[i].all_nan && !(answered && isnan(row[j]))) {
 				accumulate(out, cols[i].full, r, row[j], cnt);
 				accumulate(out, cols[i].bare, r, row[j], cnt);
 			}

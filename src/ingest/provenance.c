@@ -261,9 +261,10 @@ trim_rows(br_series *m, size_t a, size_t b)
  * 2.5 sampling steps before the first (after the last) busy row, 1 when no
  * known sample lies before (after) it at all (the capture began busy), 2
  * when the nearest known idle sample is further away: scrapes that failed
- * around the load's start (end) hide it (twenty-second breaker: a 14 s
- * outage at the start read as "idle before", so the series was called
- * another run's). Returns 0 when no row is busy (or m has no running role).
+ * around the load's start (end) hide it, as when only unanswered rows lie
+ * before (after) it (twenty-second breaker: a 14 s outage at the start read
+ * as "idle before", so the series was called another run's). Returns 0 when
+ * no row is busy (or m has no running role).
  */
 static int
 busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int *cut_end)
@@ -296,8 +297,11 @@ busy_edges(const br_series *m, size_t *first, size_t *last, int *cut_start, int 
 	/* a known idle sample this far from the busy edge does not show the edge */
 	int far_before = idle_before < m->n_rows && isfinite(step) && m->t_s[f] - m->t_s[idle_before] > 2.5 * step;
 	int far_after = idle_after < m->n_rows && isfinite(step) && m->t_s[idle_after] - m->t_s[l] > 2.5 * step;
-	*cut_start = idle_before == m->n_rows ? 1 : far_before ? 2 : 0;
-	*cut_end = idle_after == m->n_rows ? 1 : far_after ? 2 : 0;
+	/* rows with no answer beyond the busy edge are failed scrapes, not the
+	 * capture's own start or end (twenty-ninth breaker: a server that went
+	 * silent 14 s in read as "the capture ended before the load did") */
+	*cut_start = idle_before == m->n_rows ? (f > 0 ? 2 : 1) : far_before ? 2 : 0;
+	*cut_end = idle_after == m->n_rows ? (l + 1 < m->n_rows ? 2 : 1) : far_after ? 2 : 0;
 	return 1;
 }
 
@@ -403,8 +407,8 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		if (run == NULL || !(br_isnum(b->completed) && b->completed > 0))
 			return NULL;
 		if (known == 0)
-			return br_xasprintf("none of its %zu samples holds a value for running requests (every scrape "
-			    "failed), so it records nothing of the run", m->n_rows);
+			return br_xasprintf("none of its %zu samples holds a value for running requests, so it "
+			    "records nothing of the run", m->n_rows);
 		if (br_isnum(b->duration_s) && isfinite(step) && b->duration_s >= 3 * step)
 			return br_xasprintf("running + waiting is 0 at every one of its %zu samples, yet the bench "
 			    "completed %.0f requests in %.1f s: it is not this server's record of the run (a stuck "
@@ -434,11 +438,22 @@ series_misfit(br_run *r, const br_bench *b, int *cut)
 		 * load (1), or its scrapes failed around the edge (2; busy_edges);
 		 * whole messages with numbers only in their holes, so that they
 		 * translate as phrases */
+		if (cs == 2 && !ce && !isfinite(last_known_before(m, f)))
+			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: no scrape answered "
+			    "from the capture's start to its first busy sample, %.0f s later, so the capture lost the load's "
+			    "start, and its counters, residency and preemptions would describe part of the run as the whole",
+			    span + step, dur, m->t_s[f] - m->t_s[0]);
 		if (cs == 2 && !ce)
 			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: no scrape answered in "
 			    "the %.0f s before its first busy sample, so the capture lost the load's start, and its counters, "
 			    "residency and preemptions would describe part of the run as the whole", span + step, dur,
 			    m->t_s[f] - last_known_before(m, f));
+		if (ce == 2 && !cs && !isfinite(first_known_after(m, l)))
+			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: the server's metrics "
+			    "stopped answering after its last busy sample and did not answer again in the %.0f s the "
+			    "capture went on, so the capture lost the load's end, and its counters, residency and "
+			    "preemptions would describe part of the run as the whole", span + step, dur,
+			    m->t_s[m->n_rows - 1] - m->t_s[l]);
 		if (ce == 2 && !cs)
 			return br_xasprintf("its busy samples span %.0f s of the bench's %.1f s run: no scrape answered in "
 			    "the %.0f s after its last busy sample, so the capture lost the load's end, and its counters, "

@@ -120,6 +120,10 @@ check "... summary: 2 runs, 1 failed, crashed listed" [ "$(jget "$tmp/camp3-out/
 check "... a JUnit suite for it" "$PY" -c "
 import xml.etree.ElementTree as ET
 assert len(ET.parse('$tmp/c3.xml').getroot().findall('testsuite')) == 2"
+# twenty-ninth breaker: "holds 1 run" beside "fails in 1 of its 2 runs" on one page
+check "... the PDF counts the folder apart from the campaign's run" bash -c "
+  pdftotext '$tmp/camp3-out/report.pdf' - | tr -s ' \n' '  ' |
+  grep -q 'fails in 1 of the 2 run folders gated, which are the campaign.s 1 run and 1 folder with no usable bench result'"
 # beside it, a folder holding only that file's newest result (the same
 # date and timings): not a copy of the two-result folder, whose failing
 # older result stays gated (twentieth breaker: skipped as a copy, exit 0)

@@ -125,4 +125,59 @@ check "C = 1: the excess decode is the stream's own gaps, not 'the prefill chunk
 "$BIN" "$tmp/r1" -o "$tmp/r1-out" -q 2> /dev/null || bad "report r1"
 check "round 1: 'the sampled events ... s apart', not preemptions" bash -c "
   pdftotext '$tmp/r1-out/report.pdf' - | tr -s ' \n' '  ' | grep -q 'the sampled events [0-9.]* s apart on average from the first to the last'"
+# ---- a label set that changes mid-capture (every series gains engine="0"
+# 200 s in: `benchreport sample` writes the new series to
+# metrics.new-series.csv): the running series is the same, so residency is
+# the unsplit run's (twenty-ninth breaker: the whole series set aside) ----
+cp -r "$tmp/r1" "$tmp/rl-base"; rm -rf "$tmp/rl-base/report"
+"$PY" - "$tmp/rl-base/metrics.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+rows[0].append("benchreport:scrape_ok")
+for r in rows[1:]:
+    r.append("1")
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+PYEOF
+cp -r "$tmp/rl-base" "$tmp/rl"
+"$PY" - "$tmp/rl/metrics.csv" "$tmp/rl/metrics.new-series.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+cut = float(rows[1][0]) + 200
+side = [["timestamp", "series", "value"]]
+for c in ("vllm:num_requests_running", "vllm:num_requests_waiting"):
+    j = h.index(c)
+    for r in rows[1:]:
+        if float(r[0]) >= cut and r[j] != "":
+            side.append([r[0], c + '{engine="0"}', r[j]])
+            r[j] = ""
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+csv.writer(open(sys.argv[2], "w", newline=""), lineterminator="\n").writerows(side)
+PYEOF
+"$BIN" "$tmp/rl-base" -o "$tmp/rl-base-out" -q 2> /dev/null || bad "report rl-base"
+"$BIN" "$tmp/rl" -o "$tmp/rl-out" -q 2> /dev/null || bad "report rl"
+check "relabelled mid-capture: residency equals the unsplit run's ($(jget "$tmp/rl-base-out/summary.json" residency.running_mean))" bash -c "
+  [ '$(jget "$tmp/rl-out/summary.json" residency.running_mean)' = '$(jget "$tmp/rl-base-out/summary.json" residency.running_mean)' ] &&
+  [ '$(jget "$tmp/rl-out/summary.json" residency.waiting_mean)' = '$(jget "$tmp/rl-base-out/summary.json" residency.waiting_mean)' ] &&
+  [ '$(jget "$tmp/rl-out/summary.json" residency.available)' = True ]"
+# ---- the server's /metrics stops answering 300 s into the run and never
+# answers again, while the sampler goes on (scrape_ok 0, empty cells): not
+# "the capture ended before the load did" (twenty-ninth breaker) ----
+cp -r "$tmp/rl-base" "$tmp/dead"
+"$PY" - "$tmp/dead/metrics.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+ok = rows[0].index("benchreport:scrape_ok")
+cut = float(rows[1][0]) + 300
+for r in rows[1:]:
+    if float(r[0]) >= cut:
+        r[1:] = [""] * (len(r) - 1)
+        r[ok] = "0"
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+PYEOF
+"$BIN" "$tmp/dead" -o "$tmp/dead-out" -q 2> /dev/null || bad "report dead"
+pdftext "$tmp/dead-out" > "$tmp/dead.txt"
+check "metrics silent from 300 s: said so, not 'the capture ended before the load did'" bash -c "
+  grep -q 'stopped answering after its last busy sample and did not answer again' '$tmp/dead.txt' &&
+  ! grep -q 'ended before the load did' '$tmp/dead.txt' && ! grep -q 'is from this run' '$tmp/dead.txt'"
 finish
