@@ -405,6 +405,20 @@ fail:
 	return -1;
 }
 
+/* gate_unknown_all: gr as the gate of a run it cannot see: every term of
+ * o->gate unknown, for the reason `why` (cut to the field). */
+static void
+gate_unknown_all(const report_opts *o, br_gate_result *gr, const char *why)
+{
+	memset(gr, 0, sizeof *gr);
+	gr->n = gr->n_unknown = o->gate.n;
+	for (size_t k = 0; k < o->gate.n; k++) {
+		gr->terms[k].status = BR_GATE_UNKNOWN;
+		gr->terms[k].value = NAN;
+		snprintf(gr->terms[k].why_unknown, sizeof gr->terms[k].why_unknown, "%s", why);
+	}
+}
+
 /*
  * gate_finish: after the report is in place, say what the CI gate decided
  * (failing and unknown terms on stderr) and write --junit. results[i] is
@@ -539,6 +553,21 @@ run_report(const report_opts *o, const br_template *tmpl)
 	progress(o, "reading the run folder");
 	if (br_run_load(o->run_dir, &o->in, &run, &cause) != 0) {
 		fprintf(stderr, "benchreport: %s\n", cause);
+		/* the gate of a run it cannot read: every term unknown, so a CI
+		 * reader of --junit sees the failure too (twenty-ninth breaker: a
+		 * client that died without a result left no JUnit file) */
+		if (o->junit != NULL && o->gate.n > 0) {
+			br_gate_result gr;
+			gate_unknown_all(o, &gr, cause);
+			char *base = g_path_get_basename(o->run_dir);   /* "run" of "run/" too */
+			const char *name = base;
+			char *cause2 = NULL;
+			if (br_gate_write_junit(o->junit, &o->gate, &gr, &name, 1, &cause2) != 0) {
+				fprintf(stderr, "benchreport: --junit: %s\n", cause2);
+				free(cause2);
+			}
+			g_free(base);
+		}
 		free(cause);
 		out_end(&os);
 		return BR_EXIT_INPUT;
@@ -725,14 +754,8 @@ campaign_report(const report_opts *o, const br_template *tmpl)
 		 * pass: every term unknown (twentieth breaker: a campaign whose client
 		 * died in one run passed) */
 		for (size_t i = 0; i < camp.n_no_bench_runs; i++) {
-			br_gate_result *gr = &gates[n_run_gates + i];
-			gr->n = gr->n_unknown = o->gate.n;
-			for (size_t k = 0; k < o->gate.n; k++) {
-				gr->terms[k].status = BR_GATE_UNKNOWN;
-				gr->terms[k].value = NAN;
-				snprintf(gr->terms[k].why_unknown, sizeof gr->terms[k].why_unknown,
-				    "the run folder holds no bench result (the load client did not finish?)");
-			}
+			gate_unknown_all(o, &gates[n_run_gates + i],
+			    "the run folder holds no bench result (the load client did not finish?)");
 			gate_names[n_run_gates + i] = br_xstrdup(camp.no_bench_runs[i]);
 		}
 	}

@@ -1048,6 +1048,17 @@ load_meta(br_run *r, const char *path, char **cause)
 		r->recorded_client_start_s = json_number_value(cs);
 		r->recorded_client_end_s = json_number_value(ce);
 	}
+	/* the load command's own failure, which the bench result may not show
+	 * (twenty-ninth breaker: a client that exited 7 after writing a clean
+	 * result read as a clean run) */
+	json_t *ec = json_object_get(rec, "exit_code");
+	if (json_is_integer(ec) && json_integer_value(ec) != 0)
+		br_run_add_warning(r, "%s: the load command benchreport record ran exited with status %lld: the "
+		    "bench result may be incomplete or its client may have failed after writing it (its stderr is in "
+		    "client-stderr.txt when record kept it)", br_basename(path), (long long)json_integer_value(ec));
+	if (json_is_true(json_object_get(rec, "interrupted")))
+		br_run_add_warning(r, "%s: the recording was interrupted (Ctrl-C, SIGTERM or SIGHUP): the load "
+		    "command was stopped, so the bench result may hold part of the run", br_basename(path));
 	rc = add_input(r, path, "run labels", cause);
 out:
 	json_decref(root);

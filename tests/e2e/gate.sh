@@ -120,6 +120,16 @@ check "... summary: 2 runs, 1 failed, crashed listed" [ "$(jget "$tmp/camp3-out/
 check "... a JUnit suite for it" "$PY" -c "
 import xml.etree.ElementTree as ET
 assert len(ET.parse('$tmp/c3.xml').getroot().findall('testsuite')) == 2"
+# a single run folder without its bench result (the client died): exit 3, and
+# the JUnit file still says every term failed as unknown (twenty-ninth breaker:
+# no file at all, so CI saw nothing)
+"$BIN" "$tmp/camp3/crashed/" --quiet --fail-on 'ttft_p99<=2s,failed==0' --junit "$tmp/crashed.xml" > /dev/null 2>&1; rc=$?
+check "run without its bench result: exit 3 (got $rc), JUnit with 2 unknown failures" "$PY" -c "
+import sys, xml.etree.ElementTree as ET
+r = ET.parse('$tmp/crashed.xml').getroot()
+s = r.findall('testsuite')
+sys.exit(0 if $rc == 3 and len(s) == 1 and s[0].get('name') == 'crashed' and r.get('failures') == '2' and
+         all('no bench result found' in f.get('message') for f in r.iter('failure')) else 1)"
 # twenty-ninth breaker: "holds 1 run" beside "fails in 1 of its 2 runs" on one page
 check "... the PDF counts the folder apart from the campaign's run" bash -c "
   pdftotext '$tmp/camp3-out/report.pdf' - | tr -s ' \n' '  ' |

@@ -160,4 +160,16 @@ check "whole run: failed 0, unaccounted_prompts 0" "$PY" -c '
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1])][-1]
 sys.exit(0 if r["run_name"] == "tiny" and r["failed"] == 0 and r["unaccounted_prompts"] == 0 else 1)' "$tmp/runs.jsonl"
+# a campaign gated with a run folder whose client died (no bench result): a
+# row for it, gate_passed false, the rest unknown (twenty-ninth breaker: left
+# out, so "gate_passed = false" undercounted the failed gates)
+mkdir -p "$tmp/c3"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/c3/tiny"; cp -r "$SRC/fixtures/runs/tiny" "$tmp/c3/crashed"
+rm -rf "$tmp"/c3/*/report "$tmp/c3/crashed/stress.json"
+"$BIN" "$tmp/c3" -o "$tmp/c3-out" --quiet --fail-on 'failed==0' > /dev/null 2>&1
+"$BIN" index "$tmp/c3-out" --jsonl -o "$tmp/c3.jsonl" 2>/dev/null
+check "gated campaign: the dead run folder has a row, gate_passed false, unknowns null" "$PY" -c '
+import json, sys
+rows = {r["run_name"]: r for r in map(json.loads, open(sys.argv[1]))}
+c = rows.get("crashed")
+sys.exit(0 if len(rows) == 2 and c and c["gate_passed"] is False and c["completed"] is None and c["run_dir"].endswith("/c3/crashed") and rows["tiny"]["gate_passed"] is True else 1)' "$tmp/c3.jsonl"
 finish

@@ -180,4 +180,12 @@ pdftext "$tmp/dead-out" > "$tmp/dead.txt"
 check "metrics silent from 300 s: said so, not 'the capture ended before the load did'" bash -c "
   grep -q 'stopped answering after its last busy sample and did not answer again' '$tmp/dead.txt' &&
   ! grep -q 'ended before the load did' '$tmp/dead.txt' && ! grep -q 'is from this run' '$tmp/dead.txt'"
+# ---- a recorded run whose load command exited 7 after writing its result:
+# said among the report's notes (twenty-ninth breaker: it read as a clean run) ----
+cp -r "$SRC/fixtures/runs/tiny" "$tmp/exit7"; rm -rf "$tmp/exit7/report"
+"$PY" -c 'import json,os,sys; p=sys.argv[1]; d=json.load(open(p)) if os.path.exists(p) else {}; d["record"]={"command":"vllm bench serve ...","exit_code":7,"interrupted":False}; json.dump(d,open(p,"w"))' "$tmp/exit7/run.json"
+"$BIN" "$tmp/exit7" -o "$tmp/exit7-out" -q 2> /dev/null || bad "report exit7"
+check "load command exit 7: said in the PDF and summary.json" bash -c "
+  pdftotext '$tmp/exit7-out/report.pdf' - | tr -s ' \n' '  ' | grep -q 'the load command benchreport record ran exited with status 7' &&
+  grep -q 'exited with status 7' '$tmp/exit7-out/summary.json'"
 finish
