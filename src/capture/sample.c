@@ -268,6 +268,8 @@ typedef struct sampler {
 	unsigned char *in_page;     /* this row: 1 when the page held the series (its value may be NaN) */
 	double prev_start_time;     /* process_start_time_seconds of the last answered scrape */
 	char restart_why[320];      /* take_page: what showed the last restart ("" when none) */
+	int restart_same_start;     /* take_page: that restart was a counter falling while
+	                               process_start_time_seconds stayed the same */
 	char lone_fall[320];        /* take_page: a counter that fell while the others rose, not a
 	                               restart ("" when none): said, and left to the report */
 	double *pending_t;          /* failed ticks before the header existed */
@@ -403,6 +405,7 @@ take_page(sampler *s, const page *pg, double t_wall, char **cause)
 	}
 	int restart = 0;
 	s->restart_why[0] = '\0';
+	s->restart_same_start = 0;
 	s->lone_fall[0] = '\0';
 	if (!isnan(start_time) && !isnan(s->prev_start_time) && start_time != s->prev_start_time) {
 		restart = 1;
@@ -427,9 +430,14 @@ take_page(sampler *s, const page *pg, double t_wall, char **cause)
 	 * engine's token or request ledgers falling, is a new process */
 	if (fell > 0 && (fell >= rose_or_kept || ledger != (size_t)-1)) {
 		size_t c = ledger != (size_t)-1 ? ledger : first;
-		if (!restart)
+		if (!restart) {
 			snprintf(s->restart_why, sizeof s->restart_why, "%.200s fell from %.15g to %.15g%s", s->names[c],
 			    s->prev[c], s->row[c], fell > 1 ? " (and other counters with it)" : "");
+			/* the same process by its start time: marked, but said as what it
+			 * may also be (twenty-ninth breaker) */
+			s->restart_same_start = !isnan(start_time) && !isnan(s->prev_start_time) &&
+			    start_time == s->prev_start_time;
+		}
 		restart = 1;
 	} else if (fell > 0 && !restart) {
 		snprintf(s->lone_fall, sizeof s->lone_fall, "%.200s fell from %.15g to %.15g%s", s->names[first],
@@ -621,7 +629,13 @@ br_sample_run(const br_sample_opts *o, br_sample_stats *st, char **cause)
 				goto io_fail;
 			if (restart) {
 				st->n_restarts++;
-				note(o, "the server restarted before %.3f: %s", t_wall, s.restart_why);
+				if (s.restart_same_start)
+					note(o, "a restart before %.3f? %s while process_start_time_seconds stayed the same: "
+					    "marked a restart (the engine's counters cannot fall while it runs); if the counter "
+					    "comes back to where it was, the report reads it as a scrape that missed it instead",
+					    t_wall, s.restart_why);
+				else
+					note(o, "the server restarted before %.3f: %s", t_wall, s.restart_why);
 			} else if (s.lone_fall[0] != '\0') {
 				note(o, "%s before %.3f while the other counters rose: not marked a restart (the "
 				    "process and its token and request counters carried on); the report treats that "
