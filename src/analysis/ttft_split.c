@@ -174,22 +174,18 @@ br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *o
 		out->missing = "needs the client mean TTFT (mean_ttft_ms or per-request ttfts)";
 		return;
 	}
-	if (br_capture_missed_requests(run, out->server_requests)) {
-		/* the histograms' means are over the requests the capture saw, the
-		 * client's over all: a share of one in the other is no evidence */
+	/* the histograms' means over other requests than the client's mean
+	 * TTFT: a share of one in the other is no evidence */
+	const char *differs = br_capture_missed_requests(run, out->server_requests) ?
+	    "needs a metrics capture that covers the whole run: this one missed the start or end of the load, so "
+	    "its queue and prefill histograms counted other requests than the client's mean TTFT covers" :
+	    br_hist_counts_failed(run, out->server_requests) ?
+	    "needs the same requests on both sides: the server's queue and prefill histograms timed requests "
+	    "the client saw fail, while the client's mean TTFT covers its successful requests only" : NULL;
+	if (differs != NULL) {
 		out->population_differs = 1;
 		out->server_over_client = NAN;
-		out->missing = "needs a metrics capture that covers the whole run: this one missed the start or "
-		    "end of the load, so its queue and prefill histograms counted other requests than the "
-		    "client's mean TTFT covers";
-		return;
-	}
-	if (br_hist_counts_failed(run, out->server_requests)) {
-		out->population_differs = 1;
-		out->server_over_client = NAN;
-		out->missing = "needs the same requests on both sides: the server's queue and prefill histograms "
-		    "timed requests the client saw fail, while the client's mean TTFT covers its successful "
-		    "requests only";
+		out->missing = differs;
 		return;
 	}
 	out->available = 1;

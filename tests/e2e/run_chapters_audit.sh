@@ -9,31 +9,9 @@
 . "$(dirname "$0")/lib.bash"
 C=$SRC/fixtures/configs
 pdftext() { pdftotext "$1/report.pdf" - | tr -s ' \n\t' '   '; }
-# restat.py PATH: the bench file's own statistics and totals recomputed from
-# its arrays (successful requests), so that the file agrees with itself
-cat > "$tmp/restat.py" <<'PYEOF'
-import json, sys
-import numpy as np
-p = sys.argv[1]
-d = json.load(open(p))
-ok = [i for i, e in enumerate(d["errors"]) if not e]
-arr = {"ttft": np.array([d["ttfts"][i] for i in ok]) * 1e3, "e2el": np.array([d["latencies"][i] for i in ok]) * 1e3,
-       "itl": np.array([g for i in ok for g in d["itls"][i]]) * 1e3,
-       "tpot": np.array([(d["latencies"][i] - d["ttfts"][i]) / (d["output_lens"][i] - 1) for i in ok if d["output_lens"][i] > 1]) * 1e3}
-for name, a in arr.items():
-    for k in list(d):
-        if k.endswith("_" + name + "_ms"):
-            st = k.split("_")[0]
-            d[k] = float(a.mean() if st == "mean" else np.median(a) if st == "median" else a.std() if st == "std"
-                         else np.percentile(a, float(st[1:])))
-d["completed"] = len(ok); d["failed"] = len(d["errors"]) - len(ok)
-d["total_input_tokens"] = int(sum(d["input_lens"][i] for i in ok))
-d["total_output_tokens"] = int(sum(d["output_lens"][i] for i in ok))
-for k, tot in (("request_throughput", d["completed"]), ("output_throughput", d["total_output_tokens"]),
-               ("total_token_throughput", d["total_input_tokens"] + d["total_output_tokens"])):
-    d[k] = tot / d["duration"]
-json.dump(d, open(p, "w"))
-PYEOF
+# restat.py PATH (tests/e2e/restat.py): the bench file's own statistics
+# recomputed from its arrays, so that an edited file agrees with itself
+restat() { "$PY" "$SRC/tests/e2e/restat.py" "$1"; }
 "$BIN" simulate "$C/round1.json" -o "$tmp/r1" > /dev/null || bad "simulate round1"
 
 # ---- speculative decoding: every 3 gaps of round 1 streamed as one chunk ----
@@ -50,7 +28,7 @@ d.update({"spec_decode_acceptance_rate": 100 * acc / (2 * n), "spec_decode_accep
 json.dump(d, open(p, "w"))
 print(n)
 PYEOF
-"$PY" "$tmp/restat.py" "$tmp/spec/stress.json"
+restat "$tmp/spec/stress.json"
 "$BIN" "$tmp/spec" -o "$tmp/spec-out" -q 2> /dev/null || bad "report spec"
 pdftext "$tmp/spec-out" > "$tmp/spec.txt"
 gaps=$(cat "$tmp/spec.truth")
@@ -72,7 +50,7 @@ for i in (100, 101):
     d["errors"][i] = "aiohttp.client_exceptions.ClientPayloadError: Response payload is not completed"
     d["output_lens"][i] = 0; d["ttfts"][i] = 0.0; d["itls"][i] = []; d["latencies"][i] = 0.0; d["generated_texts"][i] = ""
 json.dump(d, open(p, "w"))' "$tmp/fail/stress.json"
-"$PY" "$tmp/restat.py" "$tmp/fail/stress.json"
+restat "$tmp/fail/stress.json"
 "$BIN" "$tmp/fail" -o "$tmp/fail-out" -q 2> /dev/null || bad "report fail"
 pdftext "$tmp/fail-out" > "$tmp/fail.txt"
 hist=$("$PY" -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); c=[float(x["vllm:request_queue_time_seconds_count"]) for x in r]; print("%d" % (max(c)-min(c)))' "$tmp/fail/metrics.csv")
@@ -114,7 +92,7 @@ for i in range(len(d["itls"])):
     d["latencies"][i] += add; shift += add
 d["duration"] += shift
 json.dump(d, open(p, "w"))' "$tmp/c1/stress.json"
-"$PY" "$tmp/restat.py" "$tmp/c1/stress.json"
+restat "$tmp/c1/stress.json"
 "$BIN" "$tmp/c1" -o "$tmp/c1-out" -q 2> /dev/null || bad "report c1"
 pdftext "$tmp/c1-out" > "$tmp/c1.txt"
 check "C = 1: the excess decode is the stream's own gaps, not 'the prefill chunks of other requests'" bash -c "

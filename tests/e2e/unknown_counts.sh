@@ -103,7 +103,7 @@ check "seqs 8, no KV series: the queue's holder is left open" grep -q "whether t
 "$BIN" simulate "$C/campaign-round1/c64-1024-256.json" -o "$tmp/light" > /dev/null || bad "simulate light"
 "$PY" - "$tmp/light/stress.json" 30 5 <<'PYEOF' > "$tmp/pause.truth"
 # every token and start after T is shifted by P; the file's statistics are
-# recomputed from the arrays (numpy) so that they agree with them
+# then recomputed from the arrays (tests/e2e/restat.py)
 import json, sys
 import numpy as np
 p, T, P = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
@@ -122,22 +122,10 @@ for i in range(len(d["itls"])):
     d["itls"][i] = [b - a for a, b in zip(toks, toks[1:])]
     d["latencies"][i] = toks[-1] - s2
 d["duration"] += P
-ms = lambda a: np.array(a) * 1000
-arr = {"ttft": ms(d["ttfts"]), "e2el": ms(d["latencies"]), "itl": ms([g for l in d["itls"] for g in l]),
-       "tpot": ms([(d["latencies"][i] - d["ttfts"][i]) / (d["output_lens"][i] - 1)
-                   for i in range(len(d["ttfts"])) if d["output_lens"][i] > 1])}
-for name, a in arr.items():
-    for k in list(d):
-        if k.endswith("_" + name + "_ms"):
-            st = k.split("_")[0]
-            d[k] = float(a.mean() if st == "mean" else np.median(a) if st == "median" else a.std() if st == "std"
-                         else np.percentile(a, float(st[1:])))
-for k, tot in (("request_throughput", d["completed"]), ("output_throughput", d["total_output_tokens"]),
-               ("total_token_throughput", d["total_input_tokens"] + d["total_output_tokens"])):
-    d[k] = tot / d["duration"]
 json.dump(d, open(p, "w"))
 print("%.3f %.3f" % (before, max(g for l in d["itls"] for g in l)))
 PYEOF
+"$PY" "$SRC/tests/e2e/restat.py" "$tmp/light/stress.json"
 check "pause: numpy: the longest gap was $(cut -d' ' -f1 "$tmp/pause.truth") s, now $(cut -d' ' -f2 "$tmp/pause.truth") s" \
   "$PY" -c "import sys; a, b = map(float, open('$tmp/pause.truth').read().split()); sys.exit(0 if a < 0.5 and b > 4.5 else 1)"
 check "pause: the run has no preemption (numpy)" [ "$(counter "$tmp/light" vllm:num_preemptions_total)" = 0 ]
