@@ -155,12 +155,13 @@ run_dir:
 		int inside = rj && ro && strncmp(rj, ro, lo) == 0 && (rj[lo] == '\0' || rj[lo] == '/');
 		/* nor inside another report's folder: a file there would keep that
 		 * report from ever being written again (twenty-ninth breaker) */
-		for (char *d = rj ? g_strdup(rj) : NULL; d != NULL && !inside;) {
+		char *d = rj && !inside ? g_strdup(rj) : NULL;
+		while (d != NULL) {
 			inside = br_outdir_is_report(d);
 			char *up = g_path_get_dirname(d);
-			int top = strcmp(up, d) == 0;
+			int stop = inside || strcmp(up, d) == 0;
 			g_free(d);
-			d = top ? (g_free(up), NULL) : up;
+			d = stop ? (g_free(up), NULL) : up;
 		}
 		free(rj);
 		free(ro);
