@@ -68,6 +68,10 @@ typedef struct br_flops_cal_point {
 	double x_tokens;           /* mean context per token */
 	double y_gflop_per_token;  /* measured GFLOP per token */
 	double tokens, flops, preemptions;
+	const char *gpu_assumed;   /* (added) used point whose run names no GPU while the run
+	                              judged names this one (or the reverse: then "unknown"):
+	                              taken to be on the same GPU, unproven; NULL otherwise
+	                              (borrowed from the run) */
 } br_flops_cal_point;
 
 typedef struct br_flops_calibration {

@@ -283,6 +283,8 @@ br_flops_calibrate_ref(const br_run *const *runs, size_t n, const br_run *ref,
 		if (p->why != NULL)
 			continue;
 		p->used = 1;
+		if (ref && r != ref && (r->gpu == NULL) != (ref->gpu == NULL))
+			p->gpu_assumed = ref->gpu ? ref->gpu : "unknown";
 		x[out->n_used] = p->x_tokens;
 		y[out->n_used] = p->y_gflop_per_token;
 		out->n_used++;

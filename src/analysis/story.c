@@ -134,6 +134,19 @@ is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t 
 		else
 			name_add(unknown, unknown_len, &ou, n);
 	}
+	/* the same C is the same load only when both runs had at least C
+	 * prompts: with N < C at most N requests were ever in flight (aud31:
+	 * "same C = 64" against a light run of 40 prompts) */
+	if (num(b->num_prompts) && num(fb->num_prompts) && num(fb->max_concurrency)) {
+		double eff = fmin(b->max_concurrency, b->num_prompts), feff = fmin(fb->max_concurrency, fb->num_prompts);
+		if (eff != feff) {
+			char ea[32], eb[32];
+			snprintf(ea, sizeof ea, "%.0f", eff);
+			snprintf(eb, sizeof eb, "%.0f", feff);
+			ok = 0;
+			why_add(why, why_len, &o, "requests in flight at most (min of C and prompts)", ea, eb);
+		}
+	}
 	ok = ok && !p.different_engines;   /* two engines are not one server at two lengths */
 	/* near: the same concurrency, other lengths, kept up without preempting:
 	 * only its settings keep it out of the contrast */

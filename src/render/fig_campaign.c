@@ -15,8 +15,8 @@
  *   calibration runs, the fitted line and the focus run above it.
  *
  * Text: templates/report.LANG.json "figtext.campaign.*" (the category
- * labels: run_n {n}, band_calibration, label_suffix {label, suffix},
- * repeats {n}, repeats_failed {n, failed}, config_label {label, repeats},
+ * labels: run_n {n}, band_calibration, band_calibration_plain, label_suffix {label, suffix},
+ * repeats {n}, repeats_partial {n, all}, repeats_failed {n, failed}, config_label {label, repeats},
  * config_label_suffix {label, repeats, suffix}, na) and per figure
  * "figtext.fig1-kv-demand.*" (title, y_axis, y2_axis, legend_concurrency,
  * legend_peak, legend_demand, legend_pool_line, demand_suffix {x}, caption,
@@ -246,8 +246,15 @@ set_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char 
 		if (calibration_only(c, i))
 			xs[i] = (double)k++;
 	if (n_cal > 0) {
+		/* "no preemptions" only when every run on the band counted none (aud31:
+		 * a calibration run that preempted sat under that label) */
+		int none = 1;
+		for (size_t i = 0; i < n; i++)
+			if (calibration_only(c, i) && !(br_isnum(c->analyses[i].flops.m.preemptions) &&
+			    c->analyses[i].flops.m.preemptions == 0))
+				none = 0;
 		br_band *b = br_chart_add_band(ch, (double)(n - n_cal) - 0.5, (double)n - 0.5,
-		    br_ft(ft, "campaign.band_calibration"));
+		    br_ft(ft, none ? "campaign.band_calibration" : "campaign.band_calibration_plain"));
 		if (b)
 			b->veil = 1;   /* the calibration runs muted: the comparison set reads first */
 	}
@@ -326,9 +333,13 @@ per_config(const br_campaign *c, const double *run_v, double *mean, double *sd, 
  * set_config_categories: x categories 0..n_categories(c)-1: the run names
  * (as set_categories), or with repeats the configuration labels with
  * "(n=K)", K its repeats; suffix[i] appended after " · " when given.
+ * n_drawn (NULL: every repeat) is how many repeats the bar of
+ * configuration i stands on: fewer than K reads "n=J of K" (aud31: a panel
+ * of 2 repeats labelled n=3).
  */
 static void
-set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char *const *suffix)
+set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char *const *suffix,
+    const size_t *n_drawn)
 {
 	if (!by_config(c)) {
 		set_categories(ch, c, ft, xs, suffix);
@@ -346,6 +357,9 @@ set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs
 		const char *nn = c->groups[i].n_all_failed > 0 ?
 		    br_ftp(ft, "campaign.repeats_failed", "{s:I,s:I}", "n", (json_int_t)c->groups[i].n,
 		        "failed", (json_int_t)c->groups[i].n_all_failed) :
+		    n_drawn && n_drawn[i] < c->groups[i].n ?
+		    br_ftp(ft, "campaign.repeats_partial", "{s:I,s:I}", "n", (json_int_t)n_drawn[i],
+		        "all", (json_int_t)c->groups[i].n) :
 		    br_ftp(ft, "campaign.repeats", "{s:I}", "n", (json_int_t)c->groups[i].n);
 		if (suffix && suffix[i])
 			lab[i] = br_xstrdup(br_ftp(ft, "campaign.config_label_suffix", "{s:s,s:s,s:s}", "label", sl,
@@ -494,7 +508,7 @@ fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *
 			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : over[i] >= 1 ? "%.1f" : "%.2g", over[i]);
 			osuf[i] = br_xstrdup(br_ftp(ft, "fig1-kv-demand.demand_suffix", "{s:s}", "x", num));
 		}
-	set_config_categories(ch, c, ft, xs, osuf);
+	set_config_categories(ch, c, ft, xs, osuf, NULL);
 	for (size_t i = 0; i < n; i++)
 		free(osuf[i]);
 	free(osuf);
@@ -620,7 +634,11 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 		if (!any_finite(v[k], n))
 			continue;
 		br_chart *ch = br_chart_new(title[k]);
-		set_config_categories(ch, c, ft, xs, NULL);
+		size_t *nd = br_xmalloc((n ? n : 1) * sizeof *nd);
+		for (size_t i = 0; i < n; i++)
+			nd[i] = by_group ? c->groups[i].stat[rep_metric[k]].n : 1;
+		set_config_categories(ch, c, ft, xs, NULL, by_group ? nd : NULL);
+		free(nd);
 		br_axis_set(&ch->y, BR_SCALE_LINEAR, ytitle[k]);
 		ch->y.include_zero = 1;
 		ch->legend = 0;
@@ -745,7 +763,7 @@ fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure 
 	if (n_avail == 0 || isnan(minpos))
 		goto done;
 	br_chart *ch = br_chart_new(NULL);
-	set_config_categories(ch, c, ft, xs, NULL);
+	set_config_categories(ch, c, ft, xs, NULL, by_config(c) ? n_split : NULL);
 	br_axis_set(&ch->y, BR_SCALE_LOG10, br_ft(ft, "fig7-ttft-split.y_axis"));
 	const char *const lab[3] = { br_ft(ft, "fig7-ttft-split.legend_queue"), br_ft(ft, "fig7-ttft-split.legend_prefill"),
 		br_ft(ft, "fig7-ttft-split.legend_frontend") };
@@ -1003,9 +1021,14 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 	GString *cap = g_string_new(NULL);
 	g_string_append(cap, br_ftp(ft, isfinite(cal->fit.r2) ? BR_FT_KEY("fig8-flops-calibration.caption_r2") :
 	    BR_FT_KEY("fig8-flops-calibration.caption"), "{s:s,s:s,s:s}", "a", as, "b", bs, "r2", r2));
-	if (has_focus && ex[0])   /* the excess is recompute only where preemptions are counted */
+	/* the excess is recompute only where preemptions are counted, happened,
+	 * and the run did cost more than the line (aud31: a run with none was
+	 * "the FLOPs it spent recomputing") */
+	if (has_focus && ex[0])
 		g_string_append(cap, br_ftp(ft, L && !isfinite(L->preemptions) ?
-		    "fig8-flops-calibration.caption_focus_count_unknown" : "fig8-flops-calibration.caption_focus",
+		    "fig8-flops-calibration.caption_focus_count_unknown" : L && L->preemptions == 0 ?
+		    "fig8-flops-calibration.caption_focus_no_preemptions" : fexc <= 0 ?
+		    "fig8-flops-calibration.caption_focus_no_excess" : "fig8-flops-calibration.caption_focus",
 		    "{s:s}", "pct", ex));
 	/* the note is the analysis' own text (src/analysis/flops.c, English) */
 	if (cal->note)

@@ -1934,6 +1934,16 @@ checks_table(ctx *c, const json_t *checks, const char *plan_intro_key, int level
 			    (!json_is_number(json_object_get(json_object_get(c->s, "story"), "itl_p99_ratio")) ||
 			    (no_pre && !json_is_true(json_object_get(json_object_get(c->s, "preemptions"), "count_is_lower_bound")))))
 				sub = "_no_preemption";
+			else if (strcmp(id, "itl_p99_spike") == 0) {
+				/* "preemption gaps sit at p99.99" needs gaps past the stall
+				 * threshold to have been counted and found (aud31) */
+				json_t *stalls = json_object_get(json_object_get(c->s, "latency"), "itl_stalls");
+				if (!json_is_integer(stalls) || !json_is_number(json_object_get(json_object_get(json_object_get(c->s,
+				    "latency"), "itl"), "p99_99_ms")))
+					sub = "_stalls_unknown";
+				else if (json_integer_value(stalls) == 0)
+					sub = "_no_stalls";
+			}
 			snprintf(key, sizeof key, "expect.%s%s_measured", id, sub);
 			cells[rows * 3 + 2] = fill(c, &p, key);
 		}
@@ -2306,7 +2316,10 @@ campaign_calibration(ctx *c, const br_campaign *camp)
 		cells[i * 4 + 1] = keep(&p, fmt_num(pt->x_tokens, 0));
 		cells[i * 4 + 2] = keep(&p, isfinite(pt->y_gflop_per_token) ?
 		    br_xasprintf("%.4f", pt->y_gflop_per_token) : br_xstrdup("n/a"));
-		cells[i * 4 + 3] = pt->used ? "yes" : (pt->why ? pt->why : "no");
+		cells[i * 4 + 3] = pt->used && pt->gpu_assumed ? keep(&p, strcmp(pt->gpu_assumed, "unknown") == 0 ?
+		    br_xstrdup("yes (the run judged names no GPU: same GPU assumed)") :
+		    br_xasprintf("yes (names no GPU: assumed %s)", pt->gpu_assumed)) :
+		    pt->used ? "yes" : (pt->why ? pt->why : "no");
 	}
 	const double w[4] = { 2.2, 1.3, 1.3, 3.2 };
 	const enum br_align al[4] = { BR_ALIGN_LEFT, BR_ALIGN_RIGHT, BR_ALIGN_RIGHT, BR_ALIGN_LEFT };
@@ -2314,8 +2327,13 @@ campaign_calibration(ctx *c, const br_campaign *camp)
 		.col_weight = w, .align = al, .font_size_small = 1 };
 	br_pdf_table(c->d, &t);
 	free(cells);
-	figure(c, "fig8-flops-calibration", c->a && c->a->flops.available && !isfinite(c->a->flops.preemptions) ?
-	    "figures.fig8-flops-calibration_count_unknown" : NULL);
+	/* the caption reads the focus run's distance from the line as recompute
+	 * only when it preempted and cost more (aud31) */
+	const br_flops_ledger *fl = c->a && c->a->flops.available ? &c->a->flops : NULL;
+	figure(c, "fig8-flops-calibration", fl == NULL ? NULL : !isfinite(fl->preemptions) ?
+	    "figures.fig8-flops-calibration_count_unknown" : fl->preemptions == 0 ?
+	    "figures.fig8-flops-calibration_no_preemptions" : isfinite(fl->excess_frac) && fl->excess_frac <= 0 ?
+	    "figures.fig8-flops-calibration_no_excess" : NULL);
 	strpool_free(&p);
 }
 

@@ -457,6 +457,8 @@ br_summary_calibration(const br_flops_calibration *c)
 		set(po, "run", jstr(p->name));
 		set(po, "used", json_boolean(p->used));
 		set(po, "why_skipped", jstr(p->why));
+		/* used though one of it and the run judged names no GPU: same GPU assumed */
+		set(po, "gpu_assumed", p->gpu_assumed ? json_true() : json_false());
 		set(po, "x_mean_context_tokens", jnum(p->x_tokens));
 		set(po, "y_gflop_per_token", jnum(p->y_gflop_per_token));
 		json_array_append_new(pts, po);

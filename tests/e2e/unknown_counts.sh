@@ -134,10 +134,11 @@ pdftext "$tmp/light-report" > "$tmp/pause.txt"
 check "pause: an engine step stalled, not 'was a prefill step ... not a fault'" bash -c "
   grep -q 'One engine step stalled' '$tmp/pause.txt' && ! grep -q 'was a prefill step' '$tmp/pause.txt'"
 
-# ---- a campaign of two runs held alike at max_num_seqs 8 ----
+# ---- a campaign of two runs held alike at max_num_seqs 8 (64 prompts each: at C = 64
+# both had 64 requests in flight, as the same-C contrast needs) ----
 mkdir -p "$tmp/cfg8"
 for n in c64-1024-256 c64-6144-2048; do
-  "$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["scheduler"]["max_num_seqs"]=8; c["workload"]["num_prompts"]=32 if "6144" in sys.argv[1] else 64; json.dump(c,open(sys.argv[2],"w"))' \
+  "$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["scheduler"]["max_num_seqs"]=8; c["workload"]["num_prompts"]=64; json.dump(c,open(sys.argv[2],"w"))' \
     "$C/campaign-round1/$n.json" "$tmp/cfg8/$n.json"
 done
 bash "$SRC/scripts/simulate_campaign.sh" "$tmp/cfg8" "$tmp/camp8" "$BIN" > /dev/null || bad "simulate camp8"
