@@ -692,7 +692,9 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 	if (slow == 1) {
 		const br_budget *bg = &a->budget;
 		int pre = preempted(x), none = no_preemption(a, x);
-		int stolen = num(bg->decode_stolen_frac) && bg->decode_stolen_frac >= 0.2;
+		/* under speculative decoding the budget counts gaps, not tokens, and
+		 * cannot tell prefill from a longer verification: no "prefill" here */
+		int stolen = num(bg->decode_stolen_frac) && bg->decode_stolen_frac >= 0.2 && !bg->decode_in_gaps;
 		/* with preemptions the KV cache has its part in the uneven steps
 		 * (recompute chunks, a victim's wait out of the batch): never "the
 		 * GPU's step time, not the KV cache" (twentieth breaker: said beside
@@ -703,7 +705,7 @@ findings_rules(const br_analysis *a, const facts *x, br_findings *f)
 		    pre ? "decode_uneven_preempted" : none ? "decode_bound" : "decode_uneven_count_unknown",
 		    BR_SEV_NOTICE, BR_FINDING);
 	} else if (slow == 0 && num(a->budget.decode_stolen_frac) && a->budget.decode_stolen_frac >= 0.2 &&
-	    no_preemption(a, x)) {
+	    !a->budget.decode_in_gaps && no_preemption(a, x)) {
 		/* a steady p90, yet decode 20%+ longer than its median step predicts:
 		 * the time sits in the few steps that carry a prefill chunk, beyond
 		 * p90 (seventeenth breaker: "no rule fired" beside a 37.5% excess) */

@@ -113,7 +113,8 @@ br_fig_budget(const br_analysis *a, br_ftx *ft, const char *out_dir, br_figure *
 		br_csv_num(csv, dur);
 		g_string_append(csv, ",100,0,bench file duration\n");
 		GString *cap = g_string_new(NULL);
-		g_string_append(cap, br_ftp(ft, "fig9-budget.caption", "{s:s}", "s", ds));
+		g_string_append(cap, br_ftp(ft, B->decode_in_gaps ? BR_FT_KEY("fig9-budget.caption_gaps") :
+		    BR_FT_KEY("fig9-budget.caption"), "{s:s}", "s", ds));
 		if (drawn[1])
 			g_string_append(cap, br_ft(ft, "fig9-budget.caption_prefill"));
 		if (drawn[2])

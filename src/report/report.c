@@ -1532,7 +1532,7 @@ budget_section(ctx *c)
 		return;
 	}
 	heading(c, c->a->flops.available ? 2 : 1, "budget.heading");
-	para(c, "budget.intro");
+	para(c, b->decode_in_gaps ? "budget.intro_gaps" : "budget.intro");
 	const char *hdr[3] = { fill(c, &p, "budget.col_part"), fill(c, &p, "budget.col_s"),
 		fill(c, &p, "budget.col_share") };
 	const char *cells[4 * 3];

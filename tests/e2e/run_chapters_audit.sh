@@ -40,6 +40,9 @@ sys.exit(0 if ok else 1)
 PYEOF
 check "spec: no 'decode estimate alone exceeds the run', the gaps are said" bash -c "
   ! grep -q 'The decode estimate alone' '$tmp/spec.txt' && grep -q 'Speculative decoding delivers several tokens per ITL gap' '$tmp/spec.txt'"
+check "spec: the budget's formula counts ITL gaps, not Σ(out − 1); no finding puts the long gaps on prefill" bash -c "
+  grep -q 'decode = Σ ITL gaps (speculative decoding' '$tmp/spec.txt' && ! grep -q 'decode = Σ(out − 1)' '$tmp/spec.txt' &&
+  ! grep -qE 'Decode shares its steps with prefill|Some decode steps carry prefill' '$tmp/spec.txt'"
 
 # ---- two requests the client saw fail, which the server ran to the end ----
 cp -r "$tmp/r1" "$tmp/fail"
