@@ -721,6 +721,70 @@ comes_back(const br_series *s, size_t c, size_t from, double level)
 }
 
 /*
+ * check_process_restarts: process_start_time_seconds changing between two
+ * samples (missed scrapes between them or not) is a server restart even
+ * when no counter falls: the new process counted past the old one's values
+ * (thirty-second breaker: a before/after pair across a restart read
+ * 8 - 5 = 3 preemptions, and a series with the restart hidden in missed
+ * scrapes read 50 of at least 53). Every counter column is rebased from the
+ * restart on by its last value before it, so a delta counts what the new
+ * process counted from 0; the row is marked in the
+ * benchreport:server_restart column (added when absent), which makes the
+ * counts lower bounds (what the old process counted after its last sample
+ * is lost). A start time that moves by under 1 s is float noise, not a
+ * restart.
+ */
+static void
+check_process_restarts(br_run *r)
+{
+	br_series *s = r->metrics;
+	if (s == NULL || s->n_rows < 2 || (r->metrics_kind != BR_METRICS_CSV &&
+	    r->metrics_kind != BR_METRICS_SNAPSHOTS && r->metrics_kind != BR_METRICS_PAIR))
+		return;
+	long sc = br_series_col_index(s, "process_start_time_seconds");
+	if (sc < 0)
+		return;
+	double *last = br_xmalloc((s->n_cols + 1) * sizeof *last), *off = br_xcalloc(s->n_cols + 1, sizeof *off);
+	for (size_t c = 0; c < s->n_cols; c++)
+		last[c] = NAN;
+	double prev_start = NAN;
+	size_t n = 0, first = 0;
+	long mk = -1;
+	for (size_t i = 0; i < s->n_rows; i++) {
+		double st = s->cols[sc][i];
+		int restart = isfinite(st) && isfinite(prev_start) && fabs(st - prev_start) >= 1.0;
+		if (isfinite(st))
+			prev_start = st;
+		if (restart) {
+			if (n++ == 0)
+				first = i;
+			if (mk < 0)
+				mk = (long)br_series_add_col(s, "benchreport:server_restart");
+			s->cols[mk][i] = 1;
+			for (size_t c = 0; c < s->n_cols; c++)
+				if (is_counter(s->names[c]) && isfinite(last[c]))
+					off[c] += last[c];
+		}
+		for (size_t c = 0; c < s->n_cols; c++) {
+			if (!is_counter(s->names[c]) || !isfinite(s->cols[c][i]))
+				continue;
+			last[c] = s->cols[c][i];
+			s->cols[c][i] += off[c];
+		}
+	}
+	if (n > 0) {
+		char when[64] = "between the before and after snapshots";
+		if (r->metrics_kind != BR_METRICS_PAIR && s->t_s != NULL)
+			snprintf(when, sizeof when, "%.0f s after the first sample", s->t_s[first] - s->t_s[0]);
+		br_run_add_warning(r, "process_start_time_seconds changes %zu time%s (first %s): the server "
+		    "restarted, so counter deltas count from 0 after each restart and are lower bounds (what the old "
+		    "process counted after its last sample is lost)", n, n == 1 ? "" : "s", when);
+	}
+	free(last);
+	free(off);
+}
+
+/*
  * check_counter_resets: a counter that falls between two samples is read
  * as a restart from 0 by the deltas (window.c). When most counters fall at
  * that sample the server did restart: say when. When one falls while the
@@ -1199,6 +1263,7 @@ br_run_load(const char *dir, const br_run_opts *opts, br_run *out, char **cause)
 	for (size_t i = 0; r->metrics != NULL && i < r->metrics->n_warnings; i++)
 		br_run_add_warning(r, "%s", r->metrics->warnings[i]);
 	check_series_time(r);
+	check_process_restarts(r);
 	check_counter_resets(r);
 	check_preemption_counter(r);
 	if (r->metrics_kind == BR_METRICS_SNAPSHOTS && (r->metrics == NULL || r->metrics->n_rows == 0)) {

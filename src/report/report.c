@@ -479,7 +479,9 @@ measured_cell(ctx *c, strpool *p, const json_t *t)
 	if (m == NULL)
 		return "";
 	int upper = is && strcmp(is, "upper bound") == 0, lower = is && strcmp(is, "lower bound") == 0;
-	if (!upper && !lower)
+	const char *st = json_string_value(json_object_get(t, "status"));
+	/* no bound on a value the inputs do not give ("at least unknown") */
+	if ((!upper && !lower) || (st && strcmp(st, "unknown") == 0))
 		return m;
 	json_t *o = json_pack("{s:s}", "value", m);
 	const char *s = keep(p, br_template_fill(c->t, upper ? "gate.at_most" : "gate.at_least", o));
