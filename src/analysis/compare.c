@@ -623,6 +623,62 @@ add_config(const br_server_log *la, const br_server_log *lb, br_cmp_pair_result 
 }
 
 /*
+ * len_spread: the sample sd (tokens) of the input (out = 0) or output
+ * (out = 1) lengths over the requests of a detailed result (outputs over
+ * the successful ones), into *sd and their mean into *mean; 0 when the
+ * file has no per-request arrays or fewer than 2 such requests.
+ */
+static int
+len_spread(const br_bench *b, int out, double *sd, double *mean)
+{
+	double sum = 0, sum2 = 0;
+	size_t n = 0;
+	for (size_t i = 0; b && i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		double v = out ? q->output_len_tokens : q->input_len_tokens;
+		if ((out && q->failed) || !br_isnum(v))
+			continue;
+		sum += v;
+		n++;
+	}
+	if (n < 2)
+		return 0;
+	*mean = sum / (double)n;
+	for (size_t i = 0; i < b->n_requests; i++) {
+		const br_request *q = &b->requests[i];
+		double v = out ? q->output_len_tokens : q->input_len_tokens;
+		if ((out && q->failed) || !br_isnum(v))
+			continue;
+		sum2 += (v - *mean) * (v - *mean);
+	}
+	*sd = sqrt(sum2 / (double)(n - 1));
+	return 1;
+}
+
+/*
+ * add_len_spreads: the spread of the request lengths, when both results
+ * hold per-request arrays: the mean lengths alone called fixed 1,024-token
+ * prompts and prompts uniform on 24-2,024 "a repeat" (thirty-second
+ * breaker). The spreads differ when their sds are more than 10% of the
+ * longer mean apart (two samples of one random-range workload differ by
+ * about sd/sqrt(2n): 6% of the mean for 128 uniform prompts).
+ */
+static void
+add_len_spreads(const br_bench *a, const br_bench *b, br_cmp_pair_result *out)
+{
+	static const char *const name[2] = { "input length sd (tokens)", "output length sd (tokens)" };
+	for (int k = 0; k < 2; k++) {
+		double sa, sb, ma, mb;
+		if (!len_spread(a, k, &sa, &ma) || !len_spread(b, k, &sb, &mb))
+			continue;
+		char ta[32], tb[32];
+		snprintf(ta, sizeof ta, "%.0f", sa);
+		snprintf(tb, sizeof tb, "%.0f", sb);
+		push_extra(out, name[k], ta, tb, fabs(sa - sb) > 0.1 * fmax(ma, mb) ? BR_DIFF_DIFFERS : BR_DIFF_SAME);
+	}
+}
+
+/*
  * add_extras: every setting beyond the fixed table: bench backend,
  * tokenizer, num_prompts, burstiness; run.json driver and CUDA; the union
  * of both logs' non-default arguments (an argument one side lists and the
@@ -646,6 +702,7 @@ add_extras(const br_run *ra, const br_run *rb, br_cmp_pair_result *out)
 			extra_text(out, "endpoint_type", a->endpoint_type, b->endpoint_type);
 		extra_text(out, "tokenizer", a->tokenizer_id, b->tokenizer_id);
 		extra_num(out, "num_prompts", a->num_prompts, b->num_prompts);
+		add_len_spreads(a, b, out);
 		/* burstiness shapes the gaps between arrivals at a finite rate; at
 		 * request_rate inf every request is sent at once and vllm bench
 		 * serve ignores it: not a setting of either run then */

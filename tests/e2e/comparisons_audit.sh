@@ -145,4 +145,27 @@ ok = any(x["p_two_sided"] < 0.05 for x in t) and all(abs(holm[i] - t[i]["p_holm"
 ok = ok and not any(x["exceeds_noise"] for x in t) and "larger than run-to-run variation" not in open(sys.argv[2]).read()
 sys.exit(0 if ok else 1)
 PYEOF
+# ---- fixed 1,024-token prompts against prompts uniform on 24-2,024 (mean 1,024): not a repeat ----
+# (thirty-second breaker: the mean lengths alone made them "same settings (a repeat)")
+for spec in fixed:1024 uniform:'{"dist": "uniform", "min": 24, "max": 2024}'; do
+  "$PY" - "$SRC/fixtures/configs/small-1024-256.json" "$tmp/len-${spec%%:*}.json" "${spec#*:}" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); d["workload"]["input_len"] = json.loads(sys.argv[3]); d["seed"] = 5
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+  "$BIN" simulate "$tmp/len-${spec%%:*}.json" -o "$tmp/len-${spec%%:*}" > /dev/null || bad "simulate ${spec%%:*}"
+done
+"$BIN" compare "$tmp/len-fixed" "$tmp/len-uniform" -o "$tmp/len-cmp" -q > /dev/null 2>&1 || bad "compare lengths"
+check "length spread: the input sds (numpy) differ, the means within 1%: the one difference, not 'a repeat'" "$PY" - \
+  "$tmp/len-fixed/stress.json" "$tmp/len-uniform/stress.json" "$tmp/len-cmp/summary.json" <<'PYEOF'
+import json, sys
+import numpy as np
+a, b = (np.array(json.load(open(p))["input_lens"], float) for p in sys.argv[1:3])
+p = json.load(open(sys.argv[3]))["pairs"][0]
+row = p["other_settings"].get("input length sd (tokens)")
+ok = abs(a.mean() - b.mean()) <= 0.01 * max(a.mean(), b.mean()) and a.std(ddof=1) == 0 and b.std(ddof=1) > 400
+ok = ok and row is not None and row["state"] == "differs" and row["b"] == "%.0f" % b.std(ddof=1)
+ok = ok and p["verdict"] == "controlled" and p["differences"] == [{"a": "0", "b": row["b"], "setting": "input length sd (tokens)"}]
+sys.exit(0 if ok else 1)
+PYEOF
 finish
