@@ -17,6 +17,7 @@
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ typedef struct loaded {
 	br_knee_input *in;
 	char **names;
 	char **servers;       /* br_cmp_server_fingerprint of each input's run, or NULL */
+	double *pools;        /* KV pool (tokens) its server log states, NAN when none */
 	size_t n_in;
 	char **seen;          /* realpaths of the files and folders read */
 	size_t n_seen;
@@ -69,8 +71,11 @@ seen_before(loaded *L, const char *path)
 /* add_input: one run (borrowed bench/metrics; the name and the server
  * fingerprint, NULL or malloc'd, are taken over). */
 static void
-add_input(loaded *L, const br_bench *b, const br_series *m, char *name_owned, char *server_owned)
+add_input(loaded *L, const br_bench *b, const br_series *m, char *name_owned, char *server_owned,
+    double pool_tokens)
 {
+	L->pools = br_xrealloc(L->pools, (L->n_in + 1) * sizeof *L->pools);
+	L->pools[L->n_in] = pool_tokens;
 	L->in = br_xrealloc(L->in, (L->n_in + 1) * sizeof *L->in);
 	L->names = br_xrealloc(L->names, (L->n_in + 1) * sizeof *L->names);
 	L->servers = br_xrealloc(L->servers, (L->n_in + 1) * sizeof *L->servers);
@@ -78,6 +83,64 @@ add_input(loaded *L, const br_bench *b, const br_series *m, char *name_owned, ch
 	L->servers[L->n_in] = server_owned;
 	L->in[L->n_in] = (br_knee_input){ .bench = b, .metrics = m, .name = NULL, .server = server_owned };
 	L->n_in++;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * split_by_pool: runs whose server logs state KV pools more than 10% apart
+ * ran on different servers, even with the same GPU, version and arguments
+ * (another gpu_memory_utilization default, another card's memory): the
+ * pools, sorted, are cut where one exceeds 1.1 × the first of its group,
+ * and when that makes two groups or more, each run's server setup gets
+ * "kv_pool=A-B tokens", so that knee draws a curve per server (thirty-second
+ * breaker: a 65,536-token run inside a 16,384-token sweep moved the knee).
+ * One group (the usual sweep: pools within a few %) changes nothing; a run
+ * whose log states no pool keeps its setup.
+ */
+static void
+split_by_pool(loaded *L)
+{
+	double *v = br_xmalloc((L->n_in + 1) * sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < L->n_in; i++)
+		if (br_isnum(L->pools[i]) && L->pools[i] > 0)
+			v[n++] = L->pools[i];
+	qsort(v, n, sizeof *v, cmp_double);
+	size_t groups = n > 0;
+	for (size_t k = 1, s0 = 0; k < n; k++)
+		if (v[k] > 1.1 * v[s0]) {
+			groups++;
+			s0 = k;
+		}
+	for (size_t i = 0; groups >= 2 && i < L->n_in; i++) {
+		double p = L->pools[i];
+		if (!(br_isnum(p) && p > 0))
+			continue;
+		/* its group: from the first pool that starts a group at or below p */
+		size_t s0 = 0, e = 0;
+		for (size_t k = 1; k < n; k++)
+			if (v[k] > 1.1 * v[s0]) {
+				if (v[k] > p)
+					break;
+				s0 = k;
+			}
+		for (e = s0; e + 1 < n && v[e + 1] <= 1.1 * v[s0]; e++)
+			;
+		char *item = v[s0] == v[e] ? br_xasprintf("kv_pool=%.0f tokens", v[s0]) :
+		    br_xasprintf("kv_pool=%.0f-%.0f tokens", v[s0], v[e]);
+		char *srv = L->servers[i] ? br_xasprintf("%s; %s", L->servers[i], item) : br_xstrdup(item);
+		free(item);
+		free(L->servers[i]);
+		L->servers[i] = srv;
+		L->in[i].server = srv;
+	}
+	free(v);
 }
 
 /* run_name: "LABEL" or "LABEL run=N" or "LABEL#i". */
@@ -107,7 +170,7 @@ load_file(loaded *L, const char *path, const char *label, char **cause)
 	/* pointers into the set array's element: stable, the runs array is not moved */
 	const br_bench_set *sp = &L->sets[L->n_sets - 1];
 	for (size_t i = 0; i < sp->n; i++)
-		add_input(L, &sp->runs[i], NULL, run_name(label, sp, i), NULL);
+		add_input(L, &sp->runs[i], NULL, run_name(label, sp, i), NULL, NAN);
 	return 0;
 }
 
@@ -175,7 +238,7 @@ load_dir(loaded *L, const char *dir, int depth, char **cause)
 		for (size_t i = 0; i < rp->bench.n; i++)
 			add_input(L, &rp->bench.runs[i], rp->bench.n == 1 ? rp->metrics : NULL,
 			    run_name(rp->name ? rp->name : br_basename(dir), &rp->bench, i),
-			    br_cmp_server_fingerprint(rp));
+			    br_cmp_server_fingerprint(rp), rp->log ? rp->log->kv_pool_tokens : NAN);
 		return (long)(L->n_in - before);
 	}
 	if (depth <= 0)
@@ -227,6 +290,7 @@ loaded_free(loaded *L)
 	}
 	free(L->names);
 	free(L->servers);
+	free(L->pools);
 	free(L->in);
 	for (size_t i = 0; i < L->n_seen; i++)
 		free(L->seen[i]);
@@ -366,6 +430,7 @@ br_cmd_knee(int argc, char **argv)
 		br_outdir_free(od);
 		return BR_EXIT_INPUT;
 	}
+	split_by_pool(&L);
 	for (size_t i = 0; i < L.n_in; i++)
 		L.in[i].name = L.names[i];
 	br_knee_result res;

@@ -387,4 +387,25 @@ check "one-token report: 8 statistics with samples, 8 placeholders" \
 	grep -qF "All 8 statistics the bench file states for metrics with samples were recomputed from its per-request arrays and agree within 1e-9; its other 8 are 0s" "$tmp/one.txt"
 check "one-token report: the budget says why it has no decode" grep -qF "every request produced a single output token, so there is no ITL" "$tmp/one.txt"
 check "one-token report: no advice to add ITL percentiles" bash -c "! grep -q 'metric-percentiles' '$tmp/one.txt'"
+# The r4 run from a server with a 4x KV pool (its log states 65,536 tokens;
+# same model, GPU and arguments) among the 16,384-token sweep: another
+# server, its own curve (thirty-second breaker: one curve, knee moved to 4)
+mkdir -p "$tmp/pool"
+for r in 1 2 8 16; do cp -r "$tmp/sweep/r$r" "$tmp/pool/r$r"; done
+"$PY" - "$SRC/fixtures/configs/sweep/rate-4.json" "$tmp/r4big.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); d["gpu"]["kv_pool_tokens"] = 65536; d["gpu"]["per_decode_token_s"] = 5e-05
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" simulate "$tmp/r4big.json" -o "$tmp/pool/r4big" > /dev/null 2>&1 || bad "simulate r4big"
+check "r4big's log states 65,536 tokens, the others 16,384" bash -c "grep -q 'GPU KV cache size: 65,536 tokens' '$tmp/pool/r4big/server.log' &&
+  grep -q 'GPU KV cache size: 16,384 tokens' '$tmp/pool/r8/server.log'"
+"$BIN" knee "$tmp/pool" --slo "$SLO" -o "$tmp/kpool" > /dev/null 2>&1; rc=$?
+check "pool: exit 0 (got $rc), two curves, the 4x-pool run alone, named by its pool" "$PY" - "$tmp/kpool/summary.json" "$tmp/kpool/report.pdf" <<'PYEOF'
+import json, subprocess, sys
+s = json.load(open(sys.argv[1]))
+n = sorted(g["n_points"] for g in s["groups"])
+t = " ".join(subprocess.run(["pdftotext", sys.argv[2], "-"], capture_output=True, text=True).stdout.split())
+sys.exit(0 if s["n_groups"] == 2 and n == [1, 4] and "kv_pool=65536 tokens" in t and "kv_pool=16384 tokens" in t else 1)
+PYEOF
 finish
