@@ -233,6 +233,18 @@ int br_gate_write_junit(const char *path, const br_gate_spec *spec,
 /* ------------------------------------------------------------------ */
 
 /*
+ * br_archive_index_replaceable: 0 when path does not exist or holds an
+ * index in the layout br_archive_index writes (CSV: a header of its column
+ * names, older versions' fewer columns included, and rows of as many
+ * cells; JSONL: objects with only its column names as keys); -1 with
+ * *cause (malloc'd, "path:line: ...") when it was edited: a column or key
+ * added, a note line appended (thirty-second breaker: a hand-added
+ * column was overwritten without a word). Call it after
+ * br_output_replaceable has found the index's signature.
+ */
+int br_archive_index_replaceable(const char *path, char **cause);
+
+/*
  * br_archive_index: every summary.json under the folders (walked
  * recursively, symlinks not followed, staging folders skipped) or files in
  * inputs[0..n_inputs), read in path order; one row per run (a run report

@@ -61,6 +61,14 @@ br_cmd_index(int argc, char **argv)
 	}
 	free(cause);   /* the first form's refusal, when the other form matched */
 	cause = NULL;
+	free(other);
+	other = NULL;
+	if (out != NULL && br_archive_index_replaceable(out, &cause) != 0) {
+		fprintf(stderr, "benchreport index: -o %s\n", cause);
+		free(cause);
+		free(inputs);
+		return BR_EXIT_USAGE;
+	}
 	int rc = br_archive_index(inputs, n, out, jsonl, skip_bad, stderr, &rows, &cause);
 	if (rc != 0) {
 		fprintf(stderr, "benchreport index: %s\n", cause);

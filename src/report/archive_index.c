@@ -609,6 +609,117 @@ render(const index_state *st, int jsonl, GString *g)
 	}
 }
 
+/*
+ * known_column: 1 when name (len bytes) is one of the index's columns.
+ */
+static int
+known_column(const char *name, size_t len)
+{
+	for (size_t c = 0; c < N_COLUMNS; c++)
+		if (strlen(columns[c].column) == len && strncmp(columns[c].column, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * csv_record: the fields of the CSV record starting at *p (RFC 4180:
+ * quoted fields may hold commas, doubled quotes and line breaks); *p moves
+ * past its line end. With names, each field must be a known column name.
+ * Returns the field count, or -1 for an unterminated quote or an unknown
+ * name.
+ */
+static long
+csv_record(const char **p, int names)
+{
+	const char *q = *p;
+	long n = 0;
+	for (;;) {
+		const char *f = q;
+		size_t flen;
+		if (*q == '"') {
+			for (q++; *q && !(*q == '"' && q[1] != '"'); q += *q == '"' ? 2 : 1)
+				;
+			if (*q != '"')
+				return -1;
+			q++;
+			flen = 0;   /* a quoted name is not one benchreport writes */
+			if (names)
+				return -1;
+		} else {
+			while (*q && *q != ',' && *q != '\n' && *q != '\r')
+				q++;
+			flen = (size_t)(q - f);
+		}
+		if (names && !known_column(f, flen))
+			return -1;
+		n++;
+		if (*q == ',') {
+			q++;
+			continue;
+		}
+		if (*q == '\r')
+			q++;
+		if (*q == '\n')
+			q++;
+		else if (*q != '\0')
+			return -1;   /* text after a closing quote */
+		*p = q;
+		return n;
+	}
+}
+
+/* br_archive_index_replaceable: see report.h. */
+int
+br_archive_index_replaceable(const char *path, char **cause)
+{
+	gchar *data = NULL;
+	gsize len = 0;
+	if (!g_file_test(path, G_FILE_TEST_EXISTS) || !g_file_get_contents(path, &data, &len, NULL))
+		return 0;   /* absent, or not readable: the write says why */
+	const char *why = NULL;
+	long line = 1;
+	if (strlen(data) != len)
+		why = "a NUL byte";
+	else if (data[0] == '{') {
+		/* JSONL: every line an object with the index's columns, no other key */
+		gchar **lines = g_strsplit(data, "\n", -1);
+		for (size_t i = 0; lines[i] != NULL && why == NULL; i++) {
+			line = (long)i + 1;
+			if (lines[i][0] == '\0' && lines[i + 1] == NULL)
+				break;   /* the final newline */
+			json_t *o = json_loads(lines[i], 0, NULL);
+			if (!json_is_object(o))
+				why = "a line that is not a JSON object";
+			const char *k;
+			json_t *v;
+			json_object_foreach(o, k, v) {
+				if (why == NULL && !known_column(k, strlen(k)))
+					why = "a key benchreport does not write";
+			}
+			json_decref(o);
+		}
+		g_strfreev(lines);
+	} else {
+		/* CSV: a header of known columns, then records of as many fields */
+		const char *q = data;
+		long nh = csv_record(&q, 1);
+		if (nh < 0)
+			why = "a header column benchreport does not write";
+		while (why == NULL && *q != '\0') {
+			line++;
+			long nf = csv_record(&q, 0);
+			if (nf != nh)
+				why = nf < 0 ? "a malformed CSV record" : "a row with another number of cells than the header";
+		}
+	}
+	g_free(data);
+	if (why == NULL)
+		return 0;
+	*cause = br_xasprintf("%s:%ld: an index benchreport wrote, but edited since (%s); it is not replaced "
+	    "(choose another file, or remove it yourself)", path, line, why);
+	return -1;
+}
+
 /* br_archive_index: see report.h. */
 int
 br_archive_index(const char *const *inputs, size_t n_inputs, const char *out_path, int jsonl,

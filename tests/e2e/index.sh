@@ -127,6 +127,24 @@ PYEOF
 # only when it is an index benchreport wrote"; tenth breaker)
 "$BIN" index "$tmp/nomarch" -o "$tmp/nom.csv" --jsonl > /dev/null 2>&1; rc=$?
 check "a CSV index replaced by a JSONL one: exit 0 (got $rc)" bash -c "[ $rc -eq 0 ] && head -c 16 '$tmp/nom.csv' | grep -q '{\"summary_path\"'"
+# ... but not once edited: a column added by hand, a note line appended
+# (thirty-second breaker: both were overwritten without a word)
+"$BIN" index "$tmp/nomarch" -o "$tmp/ed.csv" > /dev/null 2>&1
+"$BIN" index "$tmp/nomarch" -o "$tmp/ed.csv" > /dev/null 2>&1; rc=$?
+check "its own unedited CSV index is replaced (exit $rc)" [ "$rc" -eq 0 ]
+"$PY" -c "
+import csv, sys; r = list(csv.reader(open(sys.argv[1]))); r[0].append('my_comment'); [x.append('checked by hand') for x in r[1:]]
+csv.writer(open(sys.argv[1], 'w'), lineterminator='\n').writerows(r)" "$tmp/ed.csv"
+cp "$tmp/ed.csv" "$tmp/ed.before"
+"$BIN" index "$tmp/nomarch" -o "$tmp/ed.csv" > /dev/null 2> "$tmp/ed.err"; rc=$?
+check "a column added by hand: exit 2 (got $rc), file unchanged, line 1 named" bash -c "[ $rc -eq 2 ] && cmp -s '$tmp/ed.csv' '$tmp/ed.before' &&
+  grep -q 'ed.csv:1: an index benchreport wrote, but edited since (a header column benchreport does not write)' '$tmp/ed.err'"
+"$BIN" index "$tmp/nomarch" -o "$tmp/ed.jsonl" --jsonl > /dev/null 2>&1
+echo "# reviewed" >> "$tmp/ed.jsonl"; cp "$tmp/ed.jsonl" "$tmp/ed.jsonl.before"
+"$BIN" index "$tmp/nomarch" -o "$tmp/ed.jsonl" --jsonl > /dev/null 2> "$tmp/ed2.err"; rc=$?
+n=$(wc -l < "$tmp/ed.jsonl")
+check "a note appended to a JSONL index: exit 2 (got $rc), unchanged, its line ($n) named" bash -c "[ $rc -eq 2 ] &&
+  cmp -s '$tmp/ed.jsonl' '$tmp/ed.jsonl.before' && grep -q 'ed.jsonl:$n: an index benchreport wrote, but edited since' '$tmp/ed2.err'"
 # One row per run (brk18 M3): the tiny run reported again in Chinese and
 # with a gate, in two more folders of the archive: still one row for it,
 # the newest report's, and a note naming the two left out. A second run
