@@ -166,8 +166,10 @@ br_cmp_values_from_analysis(const br_analysis *a, br_cmp_values *out)
 	v[BR_CMP_E2EL_P50_S] = lat_ms(a, BR_E2EL, "median", NAN) / 1000;
 	v[BR_CMP_E2EL_P99_S] = lat_ms(a, BR_E2EL, "p", 99) / 1000;
 	const br_ttft_split *t = &a->ttft_split;
+	/* the server's queue mean stands alone (SGLang has a queue histogram
+	 * but no prefill one); prefill and the residual need the whole split */
+	v[BR_CMP_QUEUE_S] = t->queue_s;
 	if (t->available) {
-		v[BR_CMP_QUEUE_S] = t->queue_s;
 		v[BR_CMP_PREFILL_S] = t->prefill_s;
 		v[BR_CMP_FRONTEND_S] = t->frontend_s;
 	}

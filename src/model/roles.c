@@ -98,14 +98,14 @@ static const role_map sglang_map[BR_N_ROLES] = {
 	[BR_ROLE_TTFT_HIST] = { { "sglang:time_to_first_token_seconds" }, NULL, NULL },
 	[BR_ROLE_QUEUE_HIST] = { { "sglang:queue_time_seconds" }, NULL, NULL },
 	[BR_ROLE_PREFILL_HIST] = { { NULL }, NULL,
-	    "SGLang exports no prefill-time histogram (its request latency histograms are TTFT, "
-	    "queue time, inter-token latency and end-to-end)" },
+	    "benchreport reads no prefill-time histogram from SGLang (newer builds time request "
+	    "stages in sglang:per_stage_req_latency_seconds{stage}, which it does not read yet)" },
 	[BR_ROLE_DECODE_HIST] = { { NULL }, NULL,
-	    "SGLang exports no decode-time histogram (its request latency histograms are TTFT, "
-	    "queue time, inter-token latency and end-to-end)" },
+	    "benchreport reads no decode-time histogram from SGLang (newer builds time request "
+	    "stages in sglang:per_stage_req_latency_seconds{stage}, which it does not read yet)" },
 	[BR_ROLE_INFERENCE_HIST] = { { NULL }, NULL,
-	    "SGLang exports no inference-time histogram (its request latency histograms are TTFT, "
-	    "queue time, inter-token latency and end-to-end)" },
+	    "benchreport reads no inference-time histogram from SGLang (newer builds time request "
+	    "stages in sglang:per_stage_req_latency_seconds{stage}, which it does not read yet)" },
 	[BR_ROLE_E2E_HIST] = { { "sglang:e2e_request_latency_seconds" }, NULL, NULL },
 	[BR_ROLE_ITL_HIST] = { { "sglang:inter_token_latency_seconds",
 	    "sglang:time_per_output_token_seconds" }, NULL, NULL },

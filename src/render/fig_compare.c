@@ -376,13 +376,15 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const cha
     const char *out_dir, br_figure *out, char **cause)
 {
 	const br_ttft_split *t[2] = { &a->ttft_split, &b->ttft_split };
-	if (!t[0]->available && !t[1]->available)
+	/* a side with the queue mean only (SGLang: no prefill histogram) draws its queue bar */
+	int q[2] = { t[0]->available || br_isnum(t[0]->queue_s), t[1]->available || br_isnum(t[1]->queue_s) };
+	if (!q[0] && !q[1])
 		return 0;
 	double xs[3] = { 0, 1, 2 }, v[2][3], plot[2][3];
 	double minpos = NAN, top = NAN;
 	int n_neg = 0;
 	for (int r = 0; r < 2; r++) {
-		v[r][0] = t[r]->available ? t[r]->queue_s : NAN;
+		v[r][0] = q[r] ? t[r]->queue_s : NAN;
 		v[r][1] = t[r]->available ? t[r]->prefill_s : NAN;
 		v[r][2] = t[r]->available ? t[r]->frontend_s : NAN;
 		for (int k = 0; k < 3; k++) {
@@ -416,7 +418,7 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const cha
 	ch->y.max = top * 3;
 	for (int r = 0; r < 2; r++) {
 		double off = r == 0 ? -0.19 : 0.19;
-		if (!t[r]->available)
+		if (!q[r])
 			continue;   /* the caption says which side has no split (a note would sit on the other's bars) */
 		for (int k = 0; k < 3; k++) {
 			char num[32];
@@ -445,7 +447,8 @@ fig_ttft_split(const br_analysis *a, const br_analysis *b, br_ftx *ft, const cha
 		g_string_append(cap, br_ft(ft, "figC3-compare-ttft-split.caption_negative"));
 	for (int r = 0; r < 2; r++)
 		if (!t[r]->available)
-			g_string_append(cap, br_ftp(ft, "figC3-compare-ttft-split.caption_missing", "{s:s}", "run", ab(ft, r)));
+			g_string_append(cap, br_ftp(ft, q[r] ? BR_FT_KEY("figC3-compare-ttft-split.caption_queue_only") :
+			    BR_FT_KEY("figC3-compare-ttft-split.caption_missing"), "{s:s}", "run", ab(ft, r)));
 	int rc = br_figure_write_single(out_dir, "figC3-compare-ttft-split", br_ft(ft, "figC3-compare-ttft-split.title"),
 	    cap->str, ch, csv, out, cause);
 	g_string_free(cap, TRUE);

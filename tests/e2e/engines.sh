@@ -89,6 +89,25 @@ check "compare: SGLang has nothing vLLM lacks" [ "$(jget "$c" pairs.0.only_b_ser
 check "compare across engines: no elasticity ratio (tenth breaker)" bash -c \
 	"pdftotext '$tmp/cmp/report.pdf' - | tr -s ' \n' '  ' | grep -q 'A and B ran on different engines: resident .* so no elasticity is computed' && ! pdftotext '$tmp/cmp/report.pdf' - | tr -s ' \n' '  ' | grep -q 'each 1% more'"
 
+# SGLang's queue histogram stands alone in the comparison (thirty-second
+# audit: "A has no TTFT split", queue n/a, while the run's own report gave
+# 176.6 s): the queue row holds Δsum/Δcount of sglang:queue_time_seconds
+# (numpy, first to last sample), prefill stays n/a
+check "compare: SGLang's queue mean (numpy) in B's row, prefill n/a, Figure C3 says so" "$PY" - \
+  "$tmp/sglang/metrics.csv" "$c" "$tmp/cmp/report.pdf" <<'PYEOF'
+import csv, json, subprocess, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+col = lambda n: [float(r[n]) for r in rows if r[n] != ""]
+s, n = col("sglang:queue_time_seconds_sum"), col("sglang:queue_time_seconds_count")
+q = (s[-1] - s[0]) / (n[-1] - n[0])
+p = json.load(open(sys.argv[2]))["pairs"][0]["rows"]
+t = " ".join(subprocess.run(["pdftotext", sys.argv[3], "-"], capture_output=True, text=True).stdout.split())
+ok = abs(p["ttft_queue_s"]["b"] - q) <= 1e-6 * q and p["ttft_prefill_s"]["b"] is None
+ok = ok and "B has the server's queue mean only" in t and "B has no TTFT split" not in t
+print(q, p["ttft_queue_s"], file=sys.stderr)
+sys.exit(0 if ok else 1)
+PYEOF
+
 # two SGLang runs compared through their ServerArgs lines: B doubles the chunked
 # prefill (2048 -> 4096) and draws another seed; random_seed (drawn at each start)
 # is not a setting; an argument only B's line prints (another SGLang version) is
