@@ -5,7 +5,8 @@
  *   resident: W_resident = L / λ with L = mean running (§3.4), beside the
  *     measured resident time = Δsum/Δcount request_prefill_time_seconds +
  *     Δsum/Δcount request_decode_time_seconds (else request_inference_time_
- *     seconds); ratio W_resident / measured; implied L = λ · measured.
+ *     seconds, else the end-to-end mean less the queue mean: SGLang);
+ *     ratio W_resident / measured; implied L = λ · measured.
  *   queue: L_q = mean waiting (else C − mean running), W_q = L_q / λ, beside
  *     the measured queue time (Δsum/Δcount request_queue_time_seconds) and the
  *     client TTFT p50; ratios W_q / measured and W_q / TTFT p50; implied
@@ -80,6 +81,17 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 			    br_role_name(s, BR_ROLE_INFERENCE_HIST), i0, i1, NULL);
 			if (br_isnum(out->measured_resident_s))
 				out->measured_resident_source = "inference time";
+		}
+		/* SGLang has neither: its end-to-end mean less its queue mean is the
+		 * time from admission to the end, frontend included (thirty-second
+		 * audit: "the metrics hold no request-time histograms" beside both) */
+		if (!br_isnum(out->measured_resident_s)) {
+			double e2e = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_E2E_HIST), i0, i1, NULL);
+			double q = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST), i0, i1, NULL);
+			if (br_isnum(e2e) && br_isnum(q) && e2e > q) {
+				out->measured_resident_s = e2e - q;
+				out->measured_resident_source = "end-to-end − queue time, frontend included";
+			}
 		}
 		double nq = NAN;
 		out->measured_queue_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST),

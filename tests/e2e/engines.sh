@@ -108,6 +108,19 @@ print(q, p["ttft_queue_s"], file=sys.stderr)
 sys.exit(0 if ok else 1)
 PYEOF
 
+# Little's law on SGLang: the resident time set against L/λ is the
+# end-to-end mean less the queue mean (numpy; thirty-second audit: "the
+# metrics hold no request-time histograms" beside both)
+check "sglang: Little's resident time = e2e − queue means (numpy)" "$PY" - "$tmp/sglang/metrics.csv" "$s" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+col = lambda n: [float(r[n]) for r in rows if r[n] != ""]
+mean = lambda h: (col(h + "_sum")[-1] - col(h + "_sum")[0]) / (col(h + "_count")[-1] - col(h + "_count")[0])
+want = mean("sglang:e2e_request_latency_seconds") - mean("sglang:queue_time_seconds")
+l = json.load(open(sys.argv[2]))["littles_law"]
+print(want, l["measured_resident_s"], file=sys.stderr)
+sys.exit(0 if abs(l["measured_resident_s"] - want) <= 1e-6 * want and "end-to-end" in l["measured_resident_source"] else 1)
+PYEOF
 # two SGLang runs compared through their ServerArgs lines: B doubles the chunked
 # prefill (2048 -> 4096) and draws another seed; random_seed (drawn at each start)
 # is not a setting; an argument only B's line prints (another SGLang version) is
