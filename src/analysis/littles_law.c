@@ -118,8 +118,12 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 			 * prompts read 53.9 waiting where at most 29.9 could) */
 			double ceff = br_effective_concurrency(b, NULL);
 			out->queue_length = ceff - res->running_mean;
-			out->queue_length_source = ceff < b->max_concurrency ? "min(C, N) − mean running" :
-			    "C − mean running";
+			/* an upper bound: it takes every one of them in flight throughout,
+			 * which a closed loop's tail is not (thirty-second audit: 12.0
+			 * where the deferred mean was 10.4) */
+			out->queue_length_source = ceff < b->max_concurrency ?
+			    "min(C, N) − mean running, at most: that many in flight throughout assumed" :
+			    "C − mean running, at most: C in flight throughout assumed";
 		}
 	}
 	out->w_resident_s = ratio(out->running_mean, out->lambda_rps);
@@ -138,7 +142,14 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 		return;
 	if (!br_isnum(out->w_resident_s) && !br_isnum(out->w_queue_s) &&
 	    !br_isnum(out->measured_resident_s) && !br_isnum(out->measured_queue_s)) {
-		out->missing = "needs a 1 Hz metrics series (mean running/waiting) or "
+		/* the request-time histograms each engine has (thirty-second audit:
+		 * prefill/decode times named to SGLang and llama.cpp users) */
+		br_engine e = br_run_engine(run);
+		out->missing = e == BR_ENGINE_SGLANG ? "needs a 1 Hz metrics series (mean running/waiting) or "
+		    "counter deltas of SGLang's end-to-end and queue-time histograms" :
+		    e == BR_ENGINE_LLAMACPP ? "needs a 1 Hz metrics series of llama.cpp's /metrics (requests "
+		    "processing and deferred): it has no request-time histograms" :
+		    "needs a 1 Hz metrics series (mean running/waiting) or "
 		    "counter deltas of request prefill/decode/queue times";
 		return;
 	}

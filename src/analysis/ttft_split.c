@@ -145,7 +145,12 @@ br_analyze_ttft_split(const br_run *run, const br_latency *lat, br_ttft_split *o
 
 	size_t i0, i1;
 	if (br_counter_span(run, &i0, &i1, &out->window_source) != 0) {
-		out->missing = "needs counter deltas: a metrics series or a before/after "
+		/* an engine whose metrics benchreport reads no prefill histogram
+		 * from: metrics would not help, say why instead (thirty-second
+		 * audit: "needs counter deltas" told SGLang and llama.cpp users to
+		 * add an input that gives no split) */
+		const char *why = br_role_absent(br_run_engine(run), BR_ROLE_PREFILL_HIST);
+		out->missing = why != NULL ? why : "needs counter deltas: a metrics series or a before/after "
 		    "pair of /metrics snapshots";
 		return;
 	}

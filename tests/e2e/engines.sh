@@ -121,6 +121,15 @@ l = json.load(open(sys.argv[2]))["littles_law"]
 print(want, l["measured_resident_s"], file=sys.stderr)
 sys.exit(0 if abs(l["measured_resident_s"] - want) <= 1e-6 * want and "end-to-end" in l["measured_resident_source"] else 1)
 PYEOF
+# SGLang without its metrics (the log without batch lines): the sections left out name what would help
+# for SGLang, never vLLM's prefill/decode histograms (thirty-second audit)
+cp -r "$tmp/sglang" "$tmp/sg-nom"; rm -rf "$tmp/sg-nom/report" "$tmp/sg-nom/metrics.csv"
+sed -i "/ batch[.,] #/d" "$tmp/sg-nom/server.log"   # no batch lines: no series from the log either
+"$BIN" "$tmp/sg-nom" -q > /dev/null 2>&1 || bad "report sg-nom"
+t=$(pdftotext "$tmp/sg-nom/report/report.pdf" - | tr -s ' \n' '  ')
+check "sglang without metrics: the TTFT split's reason is the missing prefill histogram, not 'needs counter deltas'" bash -c "
+  grep -q 'Where TTFT goes: queue, prefill, frontend — benchreport reads no prefill-time histogram from SGLang' <<< \"\$1\" &&
+  ! grep -q 'prefill/decode/queue times' <<< \"\$1\" && grep -q \"SGLang's end-to-end and queue-time histograms\" <<< \"\$1\"" _ "$t"
 # two SGLang runs compared through their ServerArgs lines: B doubles the chunked
 # prefill (2048 -> 4096) and draws another seed; random_seed (drawn at each start)
 # is not a setting; an argument only B's line prints (another SGLang version) is

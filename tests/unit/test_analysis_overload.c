@@ -604,7 +604,7 @@ test_littles_law_reference(void **state)
 	 * W_q = 48.35·492/128 = 185.8453125 s */
 	res.waiting_mean = NAN;
 	br_analyze_littles_law(&run, &res, &lat, &l);
-	assert_string_equal(l.queue_length_source, "C − mean running");
+	assert_string_equal(l.queue_length_source, "C − mean running, at most: C in flight throughout assumed");
 	assert_double_rel(l.queue_length, 48.35, 1e-13);
 	assert_double_rel(l.w_queue_s, 185.8453125, 1e-13);
 
