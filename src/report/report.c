@@ -1314,7 +1314,9 @@ residency_section(ctx *c)
 	    br_xasprintf("%.2f%% / %.2f%%", 100 * r->kv_median_frac, 100 * r->kv_peak_frac) : br_xstrdup("n/a"));
 	ROW("residency.row_kv90", isfinite(r->kv_share_ge90) ?
 	    br_xasprintf("%.1f%% / %.1f%%", 100 * r->kv_share_ge90, 100 * r->kv_share_ge95) : br_xstrdup("n/a"));
-	ROW("residency.row_preempt", c->a->preemptions.count_lower_bound && isfinite(r->preemptions) ?
+	ROW("residency.row_preempt", br_run_engine(c->a->run) == BR_ENGINE_LLAMACPP && !isfinite(r->preemptions) ?
+	    br_xstrdup(fill(c, &p, "cards.preemptions_value_llamacpp")) :   /* not "n/a": it never preempts */
+	    c->a->preemptions.count_lower_bound && isfinite(r->preemptions) ?
 	    br_xasprintf("≥ %s", keep(&p, fmt_num(r->preemptions, 0))) : fmt_num(r->preemptions, 0));
 #undef ROW
 	const double w[2] = { 3, 2 };
@@ -1577,7 +1579,8 @@ budget_section(ctx *c)
 		    fabs(b->decode_stolen_frac) < 0.005 ? "budget.stolen_none" : b->decode_stolen_s < 0 ?
 		    "budget.stolen_less" : isfinite(pre) && pre > 0 ? "budget.stolen_preempted" : single ?
 		    "budget.stolen_single" :
-		    isfinite(pre) && pre == 0 && !c->a->preemptions.count_lower_bound ? "budget.stolen" :
+		    (isfinite(pre) && pre == 0 && !c->a->preemptions.count_lower_bound) ||
+		    br_run_engine(c->a->run) == BR_ENGINE_LLAMACPP ? "budget.stolen" :   /* llama.cpp never preempts */
 		    "budget.stolen_count_unknown");
 	}
 	strpool_free(&p);

@@ -69,6 +69,11 @@ check "vllm: waveform title names all three" \
 check "llamacpp: the PDF's figure 2 caption names no KV or preemption axis" bash -c "
 pdftotext '$tmp/llamacpp/report/report.pdf' - | tr -s ' \n' '  ' | grep -o 'Figure 2\. The whole run[^.]*\.[^.]*\.[^.]*\.' | grep -qv 'KV\|preemption'"
 check "llamacpp: no preemption role, reason given" grep -q "does not preempt" <<< "$(jget "$l" engine.absent.preemptions)"
+# llama.cpp never preempts: no "if the scheduler preempted" hedge in its
+# budget, no "n/a" preemption row (thirty-second audit)
+check "llamacpp: the budget and residency state it does not preempt, not 'if the scheduler preempted'" bash -c "
+  t=\$(pdftotext '$tmp/llamacpp/report/report.pdf' - | tr -s ' \n' '  ')
+  ! grep -q 'if the scheduler preempted' <<< \"\$t\" && grep -q 'preemptions in the window none (llama.cpp does not preempt)' <<< \"\$t\""
 check "llamacpp: prompt tokens compared as <=" \
 	[ "$(jget "$l" ledger.rows.series=llamacpp:prompt_tokens_total.relation)" = "<=" ]
 check "llamacpp: the log's timing lines summarised (64 requests of 1024 prompt tokens)" \
