@@ -154,8 +154,10 @@ struct br_story;
 json_t *br_story_summary(const br_campaign *c, const struct br_story *s);
 /* br_plan_checks_json: the checks table as JSON, [{check, plan (the plan's
  * words or null), verdict}]: the n_plan items of plan, or (n_plan 0) the
- * five standard checks; verdict[k] per check index (enum br_verdict). */
-json_t *br_plan_checks_json(const br_plan_item *plan, size_t n_plan, const int *verdict);
+ * five standard checks, without the log-line one when no_log_lines (an
+ * engine that never prints vLLM's line per preemption: SGLang, llama.cpp);
+ * verdict[k] per check index (enum br_verdict). */
+json_t *br_plan_checks_json(const br_plan_item *plan, size_t n_plan, const int *verdict, int no_log_lines);
 
 /* br_summary_calibration: the FLOPs calibration as a JSON object (new
  * reference): line a + b·x with standard errors, R², and every point. */

@@ -804,7 +804,7 @@ br_summary_build(const br_analysis *a, const br_figure *figs, size_t n_figs)
 		int verdict[BR_N_EXPECT];
 		br_expect_verdicts(a, NAN, verdict);
 		set(s, "plan", json_pack("{s:s, s:o}", "source", "run.json",
-		    "checks", br_plan_checks_json(r->plan, r->n_plan, verdict)));
+		    "checks", br_plan_checks_json(r->plan, r->n_plan, verdict, 0)));
 	} else
 		set(s, "plan", json_null());
 

@@ -303,6 +303,10 @@ pdftotext "$tmp/sgcrep/report.pdf" - 2>/dev/null | tr '\n' ' ' > "$tmp/sgc.txt"
 check "SGLang campaign: 'Same model, GPU, SGLang version', not vLLM's" \
 	bash -c "grep -q 'Same model, GPU, SGLang version' '$tmp/sgc.txt' && ! grep -q 'GPU, vLLM version' '$tmp/sgc.txt'"
 check "SGLang campaign: no vLLM --enable-mfu-metrics advice" bash -c "! grep -q 'enable-mfu-metrics' '$tmp/sgc.txt'"
+check "SGLang campaign: no vLLM V0 log-line expectation (thirty-second audit), the other four checked" "$PY" -c "
+import json, sys; c = [x['check'] for x in json.load(open(sys.argv[1]))['story']['checks']]
+sys.exit(0 if 'log_lines' not in c and len(c) == 4 else 1)" "$tmp/sgcrep/summary.json"
+check "SGLang campaign: no 'is preempted by' row" bash -c "! grep -q 'is preempted by' '$tmp/sgc.txt'"
 
 # run.json's server_version against the log's build line ("build: 5489 (00000000)"): a label
 # naming it ("b5489", "5489") is no contradiction; another build is said, and the log's is used
