@@ -468,6 +468,12 @@ llamacpp_line(engine_scan *e, const char *line, int lineno)
 		o->kv_pool_tokens = grp(line, m, 3);
 		o->kv_pool_gib = grp(line, m, 2) / 1024.0;
 		o->kv_pool_line = o->kv_mem_line = lineno;
+		/* "( 8192 cells, 16 layers, 1/1 seqs)": n_seq_max first (then the
+		 * KV streams); older builds print "N seqs". The sequences the
+		 * cache holds at once bound the slots when no line states them
+		 * (thirty-second audit: a 1-sequence server read as ~7 resident) */
+		if (!br_isnum(e->n_seq_max) && br_isnum(grp(line, m, 5)) && grp(line, m, 5) >= 1)
+			e->n_seq_max = grp(line, m, 5);
 		return;
 	}
 	if (regexec(&e->rx.rx[RX_LC_KV_OLD], line, 2, m, 0) == 0) {

@@ -308,6 +308,15 @@ import json, sys; c = [x['check'] for x in json.load(open(sys.argv[1]))['story']
 sys.exit(0 if 'log_lines' not in c and len(c) == 4 else 1)" "$tmp/sgcrep/summary.json"
 check "SGLang campaign: no 'is preempted by' row" bash -c "! grep -q 'is preempted by' '$tmp/sgc.txt'"
 
+# a llama.cpp log whose KV line holds "1/1 seqs" (one sequence) and no slot
+# line: a one-slot server, which could not have served C = 16 with 4 resident
+# (thirty-second audit: read as 7.11 resident requests, 2.5x oversubscribed)
+rm -rf "$tmp/hex"; cp -r "$tmp/llamacpp" "$tmp/hex"; rm -rf "$tmp/hex/report" "$tmp/hex/metrics.csv" "$tmp/hex/run.json"
+cp "$SRC/fixtures/engines/llamacpp-2025-hexagon.log" "$tmp/hex/server.log"
+"$BIN" "$tmp/hex" -q > /dev/null 2>&1
+check "1/1 seqs: a one-slot server, its log set aside for this 4-slot run" \
+	grep -q "is of a llama-server with 1 slot, but the bench's successful requests" "$tmp/hex/report/summary.json"
+
 # run.json's server_version against the log's build line ("build: 5489 (00000000)"): a label
 # naming it ("b5489", "5489") is no contradiction; another build is said, and the log's is used
 for label in b5489 5489 b9999; do

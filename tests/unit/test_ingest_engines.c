@@ -242,7 +242,8 @@ static const struct log_case {
 	  NAN, 134, 0, 1, "b5489 (2d38b6e4)" },
 	{ "fixtures/engines/llamacpp-2024-vulkan.log", BR_ENGINE_LLAMACPP, 4096, 0.1875, 1, 4096, NAN,
 	  NAN, 1, 0, 0, NULL },
-	{ "fixtures/engines/llamacpp-2025-hexagon.log", BR_ENGINE_LLAMACPP, 8192, 0.53125, NAN, NAN,
+	/* "1/1 seqs" (n_seq_max / KV streams) and no slot line: one sequence, so one slot */
+	{ "fixtures/engines/llamacpp-2025-hexagon.log", BR_ENGINE_LLAMACPP, 8192, 0.53125, 1, NAN,
 	  NAN, NAN, 3, 0, 0, NULL },
 	{ "fixtures/engines/llamacpp-b9265-slots.log", BR_ENGINE_LLAMACPP, NAN, NAN, 4, 1024, NAN,
 	  NAN, 0, 0, 0, NULL },
