@@ -197,7 +197,8 @@ removed(ctx *c, const char *heading_key, const char *why_key)
 static void
 heading(ctx *c, int level, const char *key)
 {
-	char *s = br_template_fill(c->t, key, c->s);
+	char kb[128];
+	char *s = br_template_fill(c->t, ekey(c, key, kb), c->s);   /* "Retractions" for SGLang */
 	br_pdf_heading(c->d, level, s);
 	free(s);
 }

@@ -39,6 +39,13 @@ check "sglang PDF: capacity from max_total_num_tokens" grep -qF "KV pool P (max_
 check "sglang PDF: retraction counter named" grep -qF "sglang:num_retracted_requests_total" "$tmp/s.txt"
 check "sglang PDF: no vLLM log line claimed" bash -c "! grep -qF 'GPU KV cache size' '$tmp/s.txt'"
 # SGLang's preemption is a retraction: the figures' axes, legends and leads say so, as the captions do
+# SGLang's word for it (thirty-second audit: "Preemptions during the run",
+# "The scheduler preempted 37 times", "Paged KV with preemption" in an SGLang report)
+check "sglang: card, heading, events table and conclusions say retractions" bash -c "
+  t=\$(pdftotext '$tmp/sglang/report/report.pdf' - | tr -s ' \n' '  ')
+  for w in 'Retractions during the run' \"Retractions (SGLang's preemptions): the scheduler's control loop\" 'Retraction events' \\
+    'the scheduler retracted requests 37 times'; do grep -qF \"\$w\" <<< \"\$t\" || exit 1; done
+  ! grep -qE 'The scheduler preempted|Paged KV with preemption|Preemptions are invisible' <<< \"\$t\""
 check "sglang: staircase titled in retractions" \
 	[ "$(jget "$s" figures.id=fig5-preemption-staircase.title)" = "Retraction staircase: cumulative retractions against a constant rate" ]
 check "sglang PDF: staircase axis in retractions" grep -qF "retractions since window start (count)" "$tmp/s.txt"
