@@ -588,8 +588,9 @@ config_arg(const br_server_log *l, const char *key)
 
 /*
  * add_config: the settings of vLLM's engine-config line ("config
- * tensor_parallel_size", ...) when both logs print one: what the engine ran
- * with, also when the args line does not list it (or is missing). A setting
+ * tensor_parallel_size", ...) when either log prints one (a setting the
+ * other log does not print is unknown): what the engine ran with, also when
+ * the args line does not list it (or is missing). A setting
  * either args line lists is left to the argument comparison (one fact, counted
  * once), unless both list it alike and the config lines differ (the
  * effective value differs); one the other line does not print is unknown.
@@ -597,7 +598,11 @@ config_arg(const br_server_log *l, const char *key)
 static void
 add_config(const br_server_log *la, const br_server_log *lb, br_cmp_pair_result *out)
 {
-	if (la == NULL || lb == NULL || la->n_config == 0 || lb->n_config == 0)
+	/* one log with the line and one without (cut off, filtered, another
+	 * logging setup): the settings it states are unknown on the other side,
+	 * never silently dropped (thirty-second breaker: TP 2 and fp8 KV on A,
+	 * nothing on B, and "controlled A/B") */
+	if (la == NULL || lb == NULL || (la->n_config == 0 && lb->n_config == 0))
 		return;
 	for (int i = 0; br_log_config_keys[i] != NULL; i++) {
 		const char *k = br_log_config_keys[i], *an = br_log_config_arg(k);

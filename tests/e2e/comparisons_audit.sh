@@ -168,4 +168,21 @@ ok = ok and row is not None and row["state"] == "differs" and row["b"] == "%.0f"
 ok = ok and p["verdict"] == "controlled" and p["differences"] == [{"a": "0", "b": row["b"], "setting": "input length sd (tokens)"}]
 sys.exit(0 if ok else 1)
 PYEOF
+# ---- B's log without vLLM's engine-config line: its settings are unknown, not dropped ----
+# (thirty-second breaker: A's tensor_parallel_size and kv_cache_dtype vanished from the
+# table and max_num_seqs 128 → 64 read as a controlled A/B)
+"$PY" - "$SRC/fixtures/configs/small-1024-256.json" "$tmp/cfgB.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); d["scheduler"]["max_num_seqs"] = 64; d["seed"] = 2
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+"$BIN" simulate "$SRC/fixtures/configs/small-1024-256.json" -o "$tmp/cfgA" > /dev/null || bad "simulate cfgA"
+"$BIN" simulate "$tmp/cfgB.json" -o "$tmp/cfgB" > /dev/null || bad "simulate cfgB"
+check "A's log prints the engine-config line, B's is cut" bash -c "grep -q 'Initializing a V1 LLM engine' '$tmp/cfgA/server.log' &&
+  sed -i '/Initializing a V1 LLM engine/d' '$tmp/cfgB/server.log'"
+"$BIN" compare "$tmp/cfgA" "$tmp/cfgB" -o "$tmp/cfg-cmp" -q > /dev/null 2>&1 || bad "compare cfg"
+check "config line on one side: its settings unknown, not a controlled A/B" "$PY" -c "
+import json, sys; p = json.load(open(sys.argv[1]))['pairs'][0]
+o = p['other_settings'].get('config tensor_parallel_size')
+sys.exit(0 if o and o['state'] == 'unknown' and o['b'] == 'not printed' and not p['controlled'] else 1)" "$tmp/cfg-cmp/summary.json"
 finish
