@@ -232,6 +232,10 @@ typedef struct br_littles_law {
 	                              measured times counted other requests than the client completed
 	                              (the capture missed part of the load): measured_* are NAN */
 	double measured_requests;  /* (added) Δcount of the queue (else prefill) histogram, requests */
+	int lambda_from_server;    /* (added) the client saw requests fail that the server timed
+	                              (br_hist_counts_failed, the capture whole): λ = the server's
+	                              measured_requests / duration, since the running and waiting
+	                              the series counts include them; the measured times stay */
 } br_littles_law;
 
 /*

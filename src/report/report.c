@@ -1481,7 +1481,7 @@ ttft_section(ctx *c)
 	if (!ll->available)
 		note(c, "ttft.little_removed");
 	else {
-		para(c, "ttft.little_intro");
+		para(c, ll->lambda_from_server ? "ttft.little_intro_server" : "ttft.little_intro");
 		/* the measured side is said only when the metrics have it */
 		if (isfinite(ll->w_resident_s))
 			para(c, isfinite(ll->measured_resident_s) ? "ttft.little_resident" :

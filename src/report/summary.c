@@ -357,6 +357,8 @@ littles_law_json(const br_littles_law *l)
 	set(o, "available", json_boolean(l->available));
 	set(o, "missing", jstr(l->available ? NULL : l->missing));
 	set(o, "lambda_rps", jnum(l->lambda_rps));
+	/* λ of the requests the server completed (the client saw some fail) */
+	set(o, "lambda_from_server", json_boolean(l->lambda_from_server));
 	set(o, "running_mean", jnum(l->running_mean));
 	set(o, "w_resident_s", jnum(l->w_resident_s));
 	set(o, "measured_resident_s", jnum(l->measured_resident_s));

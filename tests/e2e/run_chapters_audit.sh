@@ -65,6 +65,18 @@ check "fail: the ledger reads the server's extra counts as '≥', no DISAGREES" 
   ! grep -q 'DISAGREES' '$tmp/fail.txt' && grep -q 'The client counted 2 requests as failed' '$tmp/fail.txt' &&
   [ \"\$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"ledger\"][\"n_disagree\"])' '$tmp/fail-out/summary.json')\" = 0 ]"
 
+# Little's law over the requests the server ran: λ = 128 / duration, not the
+# client's 126 (thirty-fourth breaker: "the capture missed part of the load"
+# when the capture was whole, and W from a λ that left the two out)
+check "fail: λ = the server's 128 / duration (numpy count), measured times kept, no 'capture missed'" "$PY" - \
+  "$tmp/fail-out/summary.json" "$tmp/fail/stress.json" "$hist" "$tmp/fail.txt" <<'PYEOF'
+import json, sys
+l = json.load(open(sys.argv[1]))["littles_law"]; d = json.load(open(sys.argv[2])); n = float(sys.argv[3])
+lam = n / d["duration"]
+ok = l["lambda_from_server"] and abs(l["lambda_rps"] - lam) <= 1e-9 * lam and l["measured_resident_s"] is not None
+ok = ok and "because the capture missed part of the load" not in open(sys.argv[4]).read()
+sys.exit(0 if ok else 1)
+PYEOF
 # ---- a closed loop of 40 prompts at C = 64, no waiting column ----
 "$PY" -c 'import json,sys; c=json.load(open(sys.argv[1])); c["workload"]["num_prompts"]=40; json.dump(c,open(sys.argv[2],"w"))' "$C/round1.json" "$tmp/n40.json"
 "$BIN" simulate "$tmp/n40.json" -o "$tmp/n40" > /dev/null || bad "simulate n40"
