@@ -88,7 +88,7 @@ br_capture_missed_requests(const br_run *run, double hist_count)
 	double done = run->bench.runs[0].completed;
 	if (!br_isnum(done))
 		return 0;
-	return fabs(hist_count - done) > fmax(1, 0.02 * done);
+	return fabs(hist_count - done) >= 0.5;
 }
 
 /* br_hist_counts_failed: see analysis_overload.h. */
