@@ -840,6 +840,44 @@ pool_chain_reading(ctx *c, const br_cmp_pair_result *p)
 	json_decref(o);
 }
 
+/*
+ * tokens_per_gap: output tokens an ITL gap carries on average in run a
+ * (successful requests: (output tokens − completed) / ITL gaps; each
+ * request's first token opens no gap). 1 without speculative decoding;
+ * more with it. NAN without per-request arrays.
+ */
+static double
+tokens_per_gap(const br_analysis *a)
+{
+	if (a == NULL || a->run == NULL || a->run->bench.n == 0 || !a->latency.from_arrays ||
+	    a->latency.n_samples[BR_ITL] == 0)
+		return NAN;
+	const br_bench *b = &a->run->bench.runs[0];
+	double t = b->total_output_tokens - b->completed;
+	return br_isnum(t) && t > 0 ? t / (double)a->latency.n_samples[BR_ITL] : NAN;
+}
+
+/*
+ * itl_units_note: when an ITL gap carries a different number of tokens on
+ * the two sides (speculative decoding on one side, or another acceptance
+ * length), the ITL rows compare decoding steps, not tokens: said, with the
+ * per-token TPOT beside it (thirty-fifth audit: ITL p50 +102% read as a 2x
+ * slowdown where TPOT fell 27%).
+ */
+static void
+itl_units_note(ctx *c, const br_cmp_pair_result *p)
+{
+	double ta = tokens_per_gap(p->a), tb = tokens_per_gap(p->b);
+	if (!(isfinite(ta) && isfinite(tb)) || fabs(ta / tb - 1) <= 0.1)
+		return;
+	const br_cmp_row *tp = &p->rows[BR_CMP_TPOT_P50_MS];
+	json_t *o = json_pack("{s:f, s:f}", "a_tokens_per_gap", ta, "b_tokens_per_gap", tb);
+	json_object_set_new(o, "a_tpot_p50_ms", isfinite(tp->a) ? json_real(tp->a) : json_null());
+	json_object_set_new(o, "b_tpot_p50_ms", isfinite(tp->b) ? json_real(tp->b) : json_null());
+	note(c, isfinite(tp->a) && isfinite(tp->b) ? "ab_table.itl_units" : "ab_table.itl_units_no_tpot", o);
+	json_decref(o);
+}
+
 /* pair_detail: the A/B table, verdict, elasticities, full table, settings, figures. */
 
 static void
@@ -848,6 +886,7 @@ pair_detail(ctx *c, const br_cmp_pair_result *p, const json_t *po)
 	heading(c, 1, c->in->campaigns ? "sec.focus" : "sec.ab_table", po);
 	para(c, "ab_table.intro", po);
 	rows_table(c, p, 1);
+	itl_units_note(c, p);
 	elasticity_paragraph(c, p, po);
 	pool_chain_reading(c, p);
 	preemptions_with_pool(c, p);

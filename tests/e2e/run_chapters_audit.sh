@@ -44,6 +44,22 @@ check "spec: the budget's formula counts ITL gaps, not Σ(out − 1); no finding
   grep -q 'decode = Σ ITL gaps (speculative decoding' '$tmp/spec.txt' && ! grep -q 'decode = Σ(out − 1)' '$tmp/spec.txt' &&
   ! grep -qE 'Decode shares its steps with prefill|Some decode steps carry prefill' '$tmp/spec.txt'"
 
+# compare without and with the merged chunks: the ITL rows compare steps, not
+# tokens, and the note gives tokens per gap from the arrays (numpy) and TPOT
+# (thirty-fifth audit: ITL p50 +102% read as a slowdown where TPOT fell)
+"$BIN" compare "$tmp/r1" "$tmp/spec" -o "$tmp/spec-cmp" -q > /dev/null 2>&1 || bad "compare spec"
+check "compare r1 → spec: tokens per ITL gap (numpy) named, ITL rows read as steps" "$PY" - \
+  "$tmp/r1/stress.json" "$tmp/spec/stress.json" "$tmp/spec-cmp/report.pdf" <<'PYEOF'
+import json, subprocess, sys
+def tpg(p):
+    d = json.load(open(p)); ok = [i for i, e in enumerate(d["errors"]) if not e]
+    return (sum(d["output_lens"][i] for i in ok) - len(ok)) / sum(len(d["itls"][i]) for i in ok)
+a, b = tpg(sys.argv[1]), tpg(sys.argv[2])
+t = " ".join(subprocess.run(["pdftotext", sys.argv[3], "-"], capture_output=True, text=True).stdout.split())
+want = "An ITL gap carries %.2f output tokens on average in A and %.2f in B" % (a, b)
+print(want, file=sys.stderr)
+sys.exit(0 if want in t and "the ITL rows compare decoding steps, not tokens" in t else 1)
+PYEOF
 # ---- two requests the client saw fail, which the server ran to the end ----
 cp -r "$tmp/r1" "$tmp/fail"
 "$PY" -c '
