@@ -505,11 +505,18 @@ br_cmd_knee(int argc, char **argv)
 				    "a percentile a term names (no per-request arrays, and the file does not state "
 				    "it); run vllm bench serve with --save-detailed\n", slo.text);
 			else {
-				size_t n_met = 0;
+				size_t n_met = 0, n_kept = 0;
 				for (size_t g = 0; g < res.n_groups; g++)
-					for (size_t i = 0; i < res.groups[g].n; i++)
+					for (size_t i = 0; i < res.groups[g].n; i++) {
 						n_met += (size_t)res.groups[g].pts[i].meets_slo;
-				if (n_met > 0)
+						n_kept += (size_t)(res.groups[g].pts[i].meets_slo &&
+						    !res.groups[g].pts[i].cannot_keep_up);
+					}
+				if (n_met > 0 && n_kept == 0)
+					fprintf(stderr, "benchreport knee: no setting meets the SLO %s while keeping up with "
+					    "its offered rate (%zu run%s meet%s it but fell behind)\n", slo.text, n_met,
+					    n_met > 1 ? "s" : "", n_met > 1 ? "" : "s");
+				else if (n_met > 0)
 					fprintf(stderr, "benchreport knee: no setting meets the SLO %s in every repeat "
 					    "(%zu single run%s do%s)\n", slo.text, n_met, n_met > 1 ? "s" : "", n_met > 1 ? "" : "es");
 				else

@@ -408,4 +408,13 @@ n = sorted(g["n_points"] for g in s["groups"])
 t = " ".join(subprocess.run(["pdftotext", sys.argv[2], "-"], capture_output=True, text=True).stdout.split())
 sys.exit(0 if s["n_groups"] == 2 and n == [1, 4] and "kv_pool=65536 tokens" in t and "kv_pool=16384 tokens" in t else 1)
 PYEOF
+# One open-loop run that meets the SLO's latencies but fell behind its
+# arrivals (seq-bound-open-loop: 2.70 of 8 req/s achieved): no knee, and no
+# "in every repeat" (thirty-fourth breaker: there are no repeats)
+"$BIN" simulate "$SRC/fixtures/configs/seq-bound-open-loop.json" -o "$tmp/sbo" > /dev/null 2>&1 || bad "simulate sbo"
+"$BIN" knee "$tmp/sbo" --slo 'ttft_p50<=30s,e2el_p99<=60s' -o "$tmp/ksbo" > /dev/null 2> "$tmp/ksbo.err"; rc=$?
+check "fell behind: exit 1 (got $rc), 'while keeping up', not 'in every repeat'" bash -c "[ $rc -eq 1 ] &&
+  grep -q 'while keeping up with its offered rate (1 run meets it but fell behind)' '$tmp/ksbo.err' &&
+  pdftotext '$tmp/ksbo/report.pdf' - | tr -s ' \n' '  ' | grep -q 'both meets the SLO .* and keeps up with its offered rate' &&
+  ! pdftotext '$tmp/ksbo/report.pdf' - | tr -s ' \n' '  ' | grep -q 'in every one of its repeats'"
 finish
