@@ -376,8 +376,26 @@ br_campaign_read(const char *dir, const char *const *calib_dirs, size_t n_calib,
 				c->no_bench_runs = br_xrealloc(c->no_bench_runs, (c->n_no_bench_runs + 1) *
 				    sizeof *c->no_bench_runs);
 				c->no_bench_runs[c->n_no_bench_runs++] = br_xstrdup(subs[i]);
-			} else
-				add_warning(c, "%s: no bench result; not a run, skipped", subs[i]);
+			} else {
+				/* runs one level further down are not searched: said,
+				 * not "not a run" (thirty-fourth breaker) */
+				size_t n_inner, n_runs_inner = 0;
+				char **inner = sub_folders(p, &n_inner);
+				for (size_t k = 0; k < n_inner; k++) {
+					char *q = br_path_join(p, inner[k]);
+					n_runs_inner += has_bench_name(q);
+					free(q);
+					free(inner[k]);
+				}
+				free(inner);
+				if (n_runs_inner > 0)
+					add_warning(c, "%s: no bench result in it, but %zu of its sub-folders %s one: a "
+					    "campaign reads runs one level down only, so they are skipped (report %s as a "
+					    "campaign of its own, or move them up)", subs[i], n_runs_inner,
+					    n_runs_inner == 1 ? "holds" : "hold", subs[i]);
+				else
+					add_warning(c, "%s: no bench result; not a run, skipped", subs[i]);
+			}
 			free(p);
 			continue;
 		}

@@ -84,4 +84,11 @@ timeout 60 "$BIN" "$camp" > "$tmp/out" 2> "$tmp/err"; rc=$?
 check "campaign with symlink loops: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "campaign with symlink loops: 2 runs, the loops not read" grep -q "campaign .*, 2 runs" "$tmp/out"
 true
+# a run two levels down in a campaign folder: said, not "not a run" (thirty-fourth breaker)
+mkdir -p "$tmp/nest/x" "$tmp/nest/y/inner"
+cp -r "$SRC/fixtures/runs/tiny/." "$tmp/nest/x/"; cp -r "$SRC/fixtures/runs/tiny/." "$tmp/nest/y/inner/"
+rm -rf "$tmp/nest/x/report" "$tmp/nest/y/inner/report"
+"$BIN" "$tmp/nest" -o "$tmp/nest-out" > /dev/null 2> "$tmp/nest.err"
+check "nested run: named as one level too deep, not 'not a run'" bash -c "
+  grep -q 'y: no bench result in it, but 1 of its sub-folders holds one' '$tmp/nest.err' && ! grep -q 'y: no bench result; not a run' '$tmp/nest.err'"
 finish
