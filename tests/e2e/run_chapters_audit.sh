@@ -221,4 +221,12 @@ cp -r "$SRC/fixtures/runs/tiny" "$tmp/exit7"; rm -rf "$tmp/exit7/report"
 check "load command exit 7: said in the PDF and summary.json" bash -c "
   pdftotext '$tmp/exit7-out/report.pdf' - | tr -s ' \n' '  ' | grep -q 'the load command benchreport record ran exited with status 7' &&
   grep -q 'exited with status 7' '$tmp/exit7-out/summary.json'"
+# --metric-percentiles advice: given for round 1's ITL gaps (10,000 or more,
+# numpy count), withheld under 10,000, where p99.9 and p99.99 are among the
+# few largest gaps (thirty-fifth audit: both the maximum of 255 gaps; the
+# 563-gap tiny run is the truth case max-num-seqs-contradicted)
+"$BIN" "$tmp/r1" -o "$tmp/r1-out" -q > /dev/null 2>&1 || bad "report r1"
+gaps=$("$PY" -c "import json, sys; print(sum(len(x) for x in json.load(open(sys.argv[1]))['itls']))" "$tmp/r1/stress.json")
+check "round 1 ($gaps gaps, numpy): the --metric-percentiles advice is given" bash -c "
+  [ $gaps -ge 10000 ] && pdftotext '$tmp/r1-out/report.pdf' - | tr -s ' \n' '  ' | grep -q -- '--metric-percentiles'"
 finish
