@@ -776,6 +776,36 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
 }
 
 /*
+ * started_after_bench: 1 when the log's (last) start-up is stamped more
+ * than 14 h after the bench run ended: later than any time-zone gap
+ * between the client's and the server's clocks (−14 h to +12 h), so the
+ * server it shows started after the run and did not serve it (thirty-fifth
+ * audit: a log starting 16 h after the bench's end was read as this run's
+ * version, arguments, speculative decoding and KV pool). The year of the
+ * log's "MM-DD HH:MM:SS" is taken nearest the bench date.
+ */
+static int
+started_after_bench(const br_server_log *l, const br_bench *b, char *why, size_t whylen)
+{
+	if (l->n_startups < 1 || l->last_startup_stamp[0] == '\0' || b->date == NULL)
+		return 0;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL)
+		return 0;
+	double end = (double)timegm(&tm);
+	double start_t = stamp_epoch(l->last_startup_stamp, end);
+	if (!isfinite(start_t) || start_t <= end + 14 * 3600.0 + 60)
+		return 0;
+	snprintf(why, whylen, "its server started at %s (line %d), %.1f h after the bench run ended "
+	    "(%.4s-%.2s-%.2s %.2s:%.2s:%.2s), later than any time-zone difference between the two clocks: it is "
+	    "the log of a later server, and its version, arguments and capacity are not this run's",
+	    l->last_startup_stamp, l->last_startup_line, (start_t - end) / 3600.0, b->date, b->date + 4,
+	    b->date + 6, b->date + 9, b->date + 11, b->date + 13);
+	return 1;
+}
+
+/*
  * misses_bench: when the times of series m (epoch s) cannot overlap the
  * bench run (its end date in client local time, any zone from −14 h to
  * +12 h, minus its duration), the reason (malloc'd); else NULL.
@@ -942,6 +972,11 @@ br_run_check_provenance(br_run *r)
 	/* 1b. a restart after the run: the kept capacity is the later server's */
 	char why[640];
 	if (r->log != NULL && later_startup(r->log, b, why, sizeof why)) {
+		set_aside(r, "server log", "the server log", br_xstrdup(why));
+		drop_log(r);
+	}
+	/* 1b''. the only (or last) start-up long after the run ended */
+	if (r->log != NULL && started_after_bench(r->log, b, why, sizeof why)) {
 		set_aside(r, "server log", "the server log", br_xstrdup(why));
 		drop_log(r);
 	}

@@ -229,4 +229,24 @@ check "load command exit 7: said in the PDF and summary.json" bash -c "
 gaps=$("$PY" -c "import json, sys; print(sum(len(x) for x in json.load(open(sys.argv[1]))['itls']))" "$tmp/r1/stress.json")
 check "round 1 ($gaps gaps, numpy): the --metric-percentiles advice is given" bash -c "
   [ $gaps -ge 10000 ] && pdftotext '$tmp/r1-out/report.pdf' - | tr -s ' \n' '  ' | grep -q -- '--metric-percentiles'"
+# ---- a server log from a later run: its server started 2 days after the bench ended ----
+# (thirty-fifth audit: a log starting 16 h after the bench's end read as this run's)
+for shift in 2d 10h; do
+  cp -r "$tmp/r1" "$tmp/late-$shift"; rm -rf "$tmp/late-$shift/report" "$tmp/late-$shift/metrics.csv" "$tmp/late-$shift/run.json"
+  "$PY" - "$tmp/late-$shift/stress.json" "$shift" <<'PYEOF'
+import datetime, re, sys
+p, shift = sys.argv[1], sys.argv[2]; t = open(p).read()
+m = re.search(r'"date": "(\d{8}-\d{6})"', t)
+d = datetime.datetime.strptime(m.group(1), "%Y%m%d-%H%M%S") - (datetime.timedelta(days=2) if shift == "2d" else datetime.timedelta(hours=10))
+open(p, "w").write(t[:m.start(1)] + d.strftime("%Y%m%d-%H%M%S") + t[m.end(1):])
+PYEOF
+  "$BIN" "$tmp/late-$shift" -o "$tmp/late-$shift-out" -q > /dev/null 2>&1 || bad "report late-$shift"
+done
+check "bench ended 2 days before the log's server started: the log set aside, no KV pool from it" "$PY" -c "
+import json, sys; s = json.load(open(sys.argv[1]))
+w = [x for x in s['warnings'] if 'h after the bench run ended' in x and 'later server' in x]
+sys.exit(0 if w and not s['capacity']['available'] else 1)" "$tmp/late-2d-out/summary.json"
+check "10 h earlier (a time-zone gap): the log still read" "$PY" -c "
+import json, sys; s = json.load(open(sys.argv[1]))
+sys.exit(0 if s['capacity']['available'] and not any('later server' in x for x in s['warnings']) else 1)" "$tmp/late-10h-out/summary.json"
 finish
