@@ -160,11 +160,17 @@ capacity_json(const br_capacity *c)
 	set(o, "mean_input_tokens", jnum(c->mean_input_tokens));
 	set(o, "mean_output_tokens", jnum(c->mean_output_tokens));
 	set(o, "demand_tokens", jnum(c->demand_tokens));
-	set(o, "demand_gib", jnum(isfinite(c->kv_bytes_per_token) ?
-	    c->demand_tokens * c->kv_bytes_per_token / 1073741824.0 : NAN));
+	/* on the pool's own basis (one GPU's memory for P tokens), so the two
+	 * GiB figures compare as the token counts do: under decode context
+	 * parallelism a token's bytes over all ranks (kv_bytes_per_token) made
+	 * the demand 4x the pool's scale (thirty-fifth audit: 0.1 GiB beside a
+	 * 13.52 GiB pool at 0.00246x) */
+	double gib_per_token = isfinite(c->kv_pool_gib) && c->kv_pool_tokens > 0 ?
+	    c->kv_pool_gib / c->kv_pool_tokens : NAN;
+	set(o, "demand_gib", jnum(c->demand_tokens * gib_per_token));
 	/* one request at full length (in + out), in MiB: the reference's 8,192 x 56 KiB = 448 MiB */
-	set(o, "request_kv_mib", jnum(isfinite(c->kv_bytes_per_token) && c->effective_concurrency > 0 ?
-	    c->demand_tokens / (double)c->effective_concurrency * c->kv_bytes_per_token / 1048576.0 : NAN));
+	set(o, "request_kv_mib", jnum(c->effective_concurrency > 0 ?
+	    c->demand_tokens / (double)c->effective_concurrency * gib_per_token * 1024.0 : NAN));
 	set(o, "oversubscription", jnum(c->oversubscription));
 	set(o, "resident_estimate", jnum(c->resident_estimate));
 	set(o, "resident_kv_bound", jnum(c->resident_kv_bound));

@@ -18,6 +18,13 @@ check "KV pool 1,600,255 tokens" [ "$(jget "$s" capacity.kv_pool_tokens)" = 1600
 check "max concurrency 4.00x at 400,000" [ "$(jget "$s" capacity.log_max_concurrency_x)" = 4.0 ] 
 check "max_model_len 400000" [ "$(jget "$s" capacity.max_model_len_tokens)" = 400000 ]
 check "13.52 GiB" [ "$(jget "$s" capacity.kv_pool_gib)" = 13.52 ]
+# the demand in GiB on the pool's own basis (one GPU's 13.52 GiB for 1,600,255
+# tokens; DCP 4 spreads a token's KV over four GPUs): demand tokens / P × 13.52
+# (thirty-fifth audit: 0.133 GiB, the bytes of all four ranks, beside a per-GPU pool)
+check "demand GiB = demand tokens / 1,600,255 × 13.52 (0.0333)" "$PY" -c "
+import json, sys; c = json.load(open(sys.argv[1]))['capacity']
+want = c['demand_tokens'] / 1600255 * 13.52
+sys.exit(0 if abs(c['demand_gib'] - want) <= 1e-9 * want and abs(want - 0.0333) < 0.0001 else 1)" "$s"
 check "16 completed" [ "$(jget "$s" bench.completed)" = 16 ]
 check "0 failed" [ "$(jget "$s" bench.failed)" = 0 ]
 check "p99 TTFT 2032.36 ms" near "$(jget "$s" latency.ttft.p99_ms)" 2032.3611899511889 1e-12
