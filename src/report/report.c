@@ -1295,7 +1295,9 @@ residency_section(ctx *c)
 	}
 	heading(c, 1, "residency.heading");
 	para(c, c->a->run->metrics_kind == BR_METRICS_LOG ? "residency.intro_log" :
-	    c->a->run->metrics_kind == BR_METRICS_SLOTS ? "residency.intro_slots" : "residency.intro");
+	    c->a->run->metrics_kind == BR_METRICS_SLOTS ? "residency.intro_slots" :
+	    c->a->run->metrics_cut != 0 ? "residency.intro_cut" :   /* no idle sample on a cut side */
+	    "residency.intro");
 	if (c->a->run->metrics_kind != BR_METRICS_LOG && isfinite(r->sample_interval_s) && r->sample_interval_s > 1.5)
 		para(c, "residency.intro_coarse");
 	{

@@ -114,6 +114,9 @@ print("%d" % (max(c) - min(c)))
 PYEOF
 )
 "$BIN" "$tmp/t32" -o "$tmp/t32-out" -q > /dev/null 2>&1 || bad "report t32"
+check "tail cut: no 'idle sample on each side' (the series ends while requests were in)" bash -c "
+  t=\$(pdftotext '$tmp/t32-out/report.pdf' - | tr -s ' \n' '  ')
+  ! grep -q 'the idle sample on each side' <<< \"\$t\" && grep -q 'so the window is the part it saw, not the whole run' <<< \"\$t\""
 check "tail cut: the histograms timed $cut of 32 (numpy), so no TTFT split" "$PY" -c "
 import json, sys; t = json.load(open(sys.argv[1]))['ttft_split']
 sys.exit(0 if int(sys.argv[2]) == 31 and not t['available'] and t['population_differs'] else 1)" "$tmp/t32-out/summary.json" "$cut"
