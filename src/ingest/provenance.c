@@ -722,6 +722,26 @@ v0_preemptions_in_run(br_server_log *l, const br_bench *b)
 }
 
 /*
+ * startup_after_end: the epoch s of the log's last start-up and of the
+ * bench run's end (its "date", read as UTC like the log's stamp) into
+ * *start_t and *end; 0, or -1 when the log has no start-up stamp or the
+ * bench no date.
+ */
+static int
+startup_after_end(const br_server_log *l, const br_bench *b, double *start_t, double *end)
+{
+	if (l->n_startups < 1 || l->last_startup_stamp[0] == '\0' || b->date == NULL)
+		return -1;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	if (strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL)
+		return -1;
+	*end = (double)timegm(&tm);
+	*start_t = stamp_epoch(l->last_startup_stamp, *end);
+	return isfinite(*start_t) ? 0 : -1;
+}
+
+/*
  * later_startup: 1 when the log's last start-up began after the bench run
  * ended while an earlier start-up was serving requests during the run (a
  * stats line before the last start-up, running > 0, stamped within the run
@@ -733,15 +753,8 @@ v0_preemptions_in_run(br_server_log *l, const br_bench *b)
 static int
 later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whylen)
 {
-	if (l->n_startups < 2 || l->last_startup_stamp[0] == '\0' || b->date == NULL)
-		return 0;
-	struct tm tm;
-	memset(&tm, 0, sizeof tm);
-	if (strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL)
-		return 0;
-	double end = (double)timegm(&tm), dur = isfinite(b->duration_s) ? b->duration_s : 0;
-	double start_t = stamp_epoch(l->last_startup_stamp, end);
-	if (!isfinite(start_t) || start_t <= end + 5)
+	double end, start_t, dur = isfinite(b->duration_s) ? b->duration_s : 0;
+	if (l->n_startups < 2 || startup_after_end(l, b, &start_t, &end) != 0 || start_t <= end + 5)
 		return 0;
 	size_t before = 0;
 	for (size_t i = 0; i < l->n_stats; i++)
@@ -787,15 +800,8 @@ later_startup(const br_server_log *l, const br_bench *b, char *why, size_t whyle
 static int
 started_after_bench(const br_server_log *l, const br_bench *b, char *why, size_t whylen)
 {
-	if (l->n_startups < 1 || l->last_startup_stamp[0] == '\0' || b->date == NULL)
-		return 0;
-	struct tm tm;
-	memset(&tm, 0, sizeof tm);
-	if (strptime(b->date, "%Y%m%d-%H%M%S", &tm) == NULL)
-		return 0;
-	double end = (double)timegm(&tm);
-	double start_t = stamp_epoch(l->last_startup_stamp, end);
-	if (!isfinite(start_t) || start_t <= end + 14 * 3600.0 + 60)
+	double end, start_t;
+	if (startup_after_end(l, b, &start_t, &end) != 0 || start_t <= end + 14 * 3600.0 + 60)
 		return 0;
 	snprintf(why, whylen, "its server started at %s (line %d), %.1f h after the bench run ended "
 	    "(%.4s-%.2s-%.2s %.2s:%.2s:%.2s), later than any time-zone difference between the two clocks: it is "
