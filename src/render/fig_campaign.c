@@ -335,11 +335,12 @@ per_config(const br_campaign *c, const double *run_v, double *mean, double *sd, 
  * "(n=K)", K its repeats; suffix[i] appended after " · " when given.
  * n_drawn (NULL: every repeat) is how many repeats the bar of
  * configuration i stands on: fewer than K reads "n=J of K" (aud31: a panel
- * of 2 repeats labelled n=3).
+ * of 2 repeats labelled n=3); with all_of every label reads so, so that
+ * panels side by side get labels of one length and their plots line up.
  */
 static void
 set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs, char *const *suffix,
-    const size_t *n_drawn)
+    const size_t *n_drawn, int all_of)
 {
 	if (!by_config(c)) {
 		set_categories(ch, c, ft, xs, suffix);
@@ -357,7 +358,7 @@ set_config_categories(br_chart *ch, const br_campaign *c, br_ftx *ft, double *xs
 		const char *nn = c->groups[i].n_all_failed > 0 ?
 		    br_ftp(ft, "campaign.repeats_failed", "{s:I,s:I}", "n", (json_int_t)c->groups[i].n,
 		        "failed", (json_int_t)c->groups[i].n_all_failed) :
-		    n_drawn && n_drawn[i] < c->groups[i].n ?
+		    n_drawn && (n_drawn[i] < c->groups[i].n || all_of) ?
 		    br_ftp(ft, "campaign.repeats_partial", "{s:I,s:I}", "n", (json_int_t)n_drawn[i],
 		        "all", (json_int_t)c->groups[i].n) :
 		    br_ftp(ft, "campaign.repeats", "{s:I}", "n", (json_int_t)c->groups[i].n);
@@ -508,7 +509,7 @@ fig_kv_demand(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *
 			br_fig_num(num, sizeof num, over[i] >= 10 ? "%.0f" : over[i] >= 1 ? "%.1f" : "%.2g", over[i]);
 			osuf[i] = br_xstrdup(br_ftp(ft, "fig1-kv-demand.demand_suffix", "{s:s}", "x", num));
 		}
-	set_config_categories(ch, c, ft, xs, osuf, NULL);
+	set_config_categories(ch, c, ft, xs, osuf, NULL, 0);
 	for (size_t i = 0; i < n; i++)
 		free(osuf[i]);
 	free(osuf);
@@ -637,7 +638,12 @@ fig_configs(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure *ou
 		size_t *nd = br_xmalloc((n ? n : 1) * sizeof *nd);
 		for (size_t i = 0; i < n; i++)
 			nd[i] = by_group ? c->groups[i].stat[rep_metric[k]].n : 1;
-		set_config_categories(ch, c, ft, xs, NULL, by_group ? nd : NULL);
+		/* one panel with a partial bar: every panel's labels read "n=J of K" */
+		int any_partial = 0;
+		for (int m = 0; by_group && m < 3; m++)
+			for (size_t i = 0; i < n; i++)
+				any_partial |= any_finite(v[m], n) && c->groups[i].stat[rep_metric[m]].n < c->groups[i].n;
+		set_config_categories(ch, c, ft, xs, NULL, by_group ? nd : NULL, any_partial);
 		free(nd);
 		br_axis_set(&ch->y, BR_SCALE_LINEAR, ytitle[k]);
 		ch->y.include_zero = 1;
@@ -763,7 +769,7 @@ fig_ttft_split(const br_campaign *c, br_ftx *ft, const char *out_dir, br_figure 
 	if (n_avail == 0 || isnan(minpos))
 		goto done;
 	br_chart *ch = br_chart_new(NULL);
-	set_config_categories(ch, c, ft, xs, NULL, by_config(c) ? n_split : NULL);
+	set_config_categories(ch, c, ft, xs, NULL, by_config(c) ? n_split : NULL, 0);
 	br_axis_set(&ch->y, BR_SCALE_LOG10, br_ft(ft, "fig7-ttft-split.y_axis"));
 	const char *const lab[3] = { br_ft(ft, "fig7-ttft-split.legend_queue"), br_ft(ft, "fig7-ttft-split.legend_prefill"),
 		br_ft(ft, "fig7-ttft-split.legend_frontend") };

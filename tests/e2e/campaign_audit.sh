@@ -105,7 +105,7 @@ rm "$tmp/e/c16-2048-512-r3/metrics.csv"
 check "repeats with one lacking metrics: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 t=$(pdftext "$tmp/e/report")
 check "Figure 6: the preemption bar of c16-2048-512 reads n=2 of 3" grep -q "c16-2048-512 (n=2 of 3)" <<< "$t"
-check "Figure 6: throughput stands on all 3" grep -q "c16-2048-512 (n=3)" <<< "$t"
+check "Figure 6: throughput stands on all 3 (every panel labels \"n=J of K\" so the panels line up)" grep -q "c16-2048-512 (n=3 of 3)" <<< "$t"
 check "fig6 CSV: 3 repeats, preemption mean 0 (two runs of 0)" "$PY" -c "
 import csv, sys
 r = [r for r in csv.DictReader(open(sys.argv[1])) if r['configuration'] == 'c16-2048-512'][0]
