@@ -114,6 +114,23 @@ void br_flops_calibration_free(br_flops_calibration *c);
 /* br_flops_cost_gflop: a + b·x of a fitted calibration, NAN when unavailable. */
 double br_flops_cost_gflop(const br_flops_calibration *cal, double x_tokens);
 
+/*
+ * What a run's distance from the cost line may be read as (thirty-first
+ * audit: a run without preemptions was "the FLOPs it spent recomputing"):
+ * recompute only when preemptions were counted, happened, and the run cost
+ * more than the line predicts.
+ */
+enum br_flops_excess_reading {
+	BR_EXCESS_RECOMPUTE = 0,   /* preemptions > 0 and excess > 0 */
+	BR_EXCESS_COUNT_UNKNOWN,   /* preemptions not counted (NAN) */
+	BR_EXCESS_NO_PREEMPTIONS,  /* 0 preemptions: the line's scatter */
+	BR_EXCESS_NONE             /* preempted, but excess_frac <= 0 */
+};
+
+/* br_flops_excess_reading: the reading of a run with `preemptions` (count,
+ * NAN unknown) at `excess_frac` above the line (NAN unknown: not NONE). */
+enum br_flops_excess_reading br_flops_excess_reading(double preemptions, double excess_frac);
+
 /* §3.8 FLOPs ledger of the focus run. */
 typedef struct br_flops_ledger {
 	int available;

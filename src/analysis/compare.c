@@ -14,6 +14,7 @@
 #include "benchreport/compare.h"
 #include "benchreport/knee.h"
 #include "benchreport/model.h"
+#include "benchreport/stats.h"
 
 /* Keys, units, display decimals, reference-table membership. */
 const br_cmp_metric_info br_cmp_metrics[BR_CMP_N_METRICS] = {
@@ -632,34 +633,26 @@ add_config(const br_server_log *la, const br_server_log *lb, br_cmp_pair_result 
 /*
  * len_spread: the sample sd (tokens) of the input (out = 0) or output
  * (out = 1) lengths over the requests of a detailed result (outputs over
- * the successful ones), into *sd and their mean into *mean; 0 when the
- * file has no per-request arrays or fewer than 2 such requests.
+ * the successful ones), into *sd and their mean into *mean
+ * (br_mean_ci95); 0 when the file has no per-request arrays or fewer than
+ * 2 such requests.
  */
 static int
 len_spread(const br_bench *b, int out, double *sd, double *mean)
 {
-	double sum = 0, sum2 = 0;
-	size_t n = 0;
-	for (size_t i = 0; b && i < b->n_requests; i++) {
-		const br_request *q = &b->requests[i];
-		double v = out ? q->output_len_tokens : q->input_len_tokens;
-		if ((out && q->failed) || !br_isnum(v))
-			continue;
-		sum += v;
-		n++;
-	}
-	if (n < 2)
+	if (b == NULL || b->n_requests < 2)
 		return 0;
-	*mean = sum / (double)n;
-	for (size_t i = 0; i < b->n_requests; i++) {
-		const br_request *q = &b->requests[i];
-		double v = out ? q->output_len_tokens : q->input_len_tokens;
-		if ((out && q->failed) || !br_isnum(v))
-			continue;
-		sum2 += (v - *mean) * (v - *mean);
-	}
-	*sd = sqrt(sum2 / (double)(n - 1));
-	return 1;
+	double *v = br_xmalloc(b->n_requests * sizeof *v);
+	size_t n = 0;
+	for (size_t i = 0; i < b->n_requests; i++)
+		if (!(out && b->requests[i].failed))
+			v[n++] = out ? b->requests[i].output_len_tokens : b->requests[i].input_len_tokens;
+	br_mean_ci m;
+	br_mean_ci95(v, n, &m);   /* skips values that are not numbers */
+	free(v);
+	*sd = m.sd;
+	*mean = m.mean;
+	return isfinite(m.sd);
 }
 
 /*

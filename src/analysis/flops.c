@@ -363,6 +363,14 @@ br_flops_calibration_free(br_flops_calibration *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* br_flops_excess_reading: see analysis_flops.h. */
+enum br_flops_excess_reading
+br_flops_excess_reading(double preemptions, double excess_frac)
+{
+	return !isfinite(preemptions) ? BR_EXCESS_COUNT_UNKNOWN : preemptions == 0 ? BR_EXCESS_NO_PREEMPTIONS :
+	    isfinite(excess_frac) && excess_frac <= 0 ? BR_EXCESS_NONE : BR_EXCESS_RECOMPUTE;
+}
+
 /* br_flops_cost_gflop: a + b·x, NAN without a fitted line or x. */
 double
 br_flops_cost_gflop(const br_flops_calibration *cal, double x_tokens)

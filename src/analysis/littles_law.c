@@ -82,25 +82,27 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 			if (br_isnum(out->measured_resident_s))
 				out->measured_resident_source = "inference time";
 		}
-		/* SGLang has neither: its end-to-end mean less its queue mean is the
-		 * time from admission to the end, frontend included (thirty-second
-		 * audit: "the metrics hold no request-time histograms" beside both) */
-		if (!br_isnum(out->measured_resident_s)) {
-			double e2e = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_E2E_HIST), i0, i1, NULL);
-			double q = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST), i0, i1, NULL);
-			if (br_isnum(e2e) && br_isnum(q) && e2e > q) {
-				out->measured_resident_s = e2e - q;
-				out->measured_resident_source = "end-to-end − queue time, frontend included";
-			}
-		}
 		double nq = NAN;
 		out->measured_queue_s = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_QUEUE_HIST),
 		    i0, i1, &nq);
 		if (!br_isnum(nq))
 			(void)br_hist_delta_mean(s, br_role_name(s, BR_ROLE_PREFILL_HIST), i0, i1, &nq);
 		out->measured_requests = nq;
-		if (!br_capture_missed_requests(run, nq) && br_hist_counts_failed(run, nq) && run->metrics_cut == 0 &&
-		    nq > b->completed && br_isnum(b->duration_s) && b->duration_s > 0) {
+		/* SGLang has neither: its end-to-end mean less its queue mean is the
+		 * time from admission to the end, frontend included (thirty-second
+		 * audit: "the metrics hold no request-time histograms" beside both) */
+		if (!br_isnum(out->measured_resident_s)) {
+			double e2e = br_hist_delta_mean(s, br_role_name(s, BR_ROLE_E2E_HIST), i0, i1, NULL);
+			if (br_isnum(e2e) && br_isnum(out->measured_queue_s) && e2e > out->measured_queue_s) {
+				out->measured_resident_s = e2e - out->measured_queue_s;
+				out->measured_resident_source = "end-to-end − queue time, frontend included";
+			}
+		}
+		/* a whole capture (metrics_cut 0) never misses requests
+		 * (br_capture_missed_requests needs a cut) */
+		int missed = br_capture_missed_requests(run, nq), counts_failed = br_hist_counts_failed(run, nq);
+		if (counts_failed && run->metrics_cut == 0 && nq > b->completed && br_isnum(b->duration_s) &&
+		    b->duration_s > 0) {
 			/* the server ran requests to the end that the client gave up
 			 * on (timeouts): they were in the running and waiting counts
 			 * too, so λ is what the server completed (thirty-fourth
@@ -109,7 +111,7 @@ br_analyze_littles_law(const br_run *run, const br_residency *res,
 			 * the load" when it missed nothing) */
 			out->lambda_from_server = 1;
 			out->lambda_rps = nq / b->duration_s;
-		} else if (br_capture_missed_requests(run, nq) || br_hist_counts_failed(run, nq)) {
+		} else if (missed || counts_failed) {
 			/* other requests than λ counts: no measured time to set L/λ against */
 			out->measured_population_differs = 1;
 			out->measured_resident_s = out->measured_queue_s = NAN;

@@ -137,9 +137,9 @@ is_light(const br_campaign *c, size_t i, size_t f, int *near, char *why, size_t 
 	/* the same C is the same load only when both runs had at least C
 	 * prompts: with N < C at most N requests were ever in flight (aud31:
 	 * "same C = 64" against a light run of 40 prompts) */
-	if (num(b->num_prompts) && num(fb->num_prompts) && num(fb->max_concurrency)) {
-		double eff = fmin(b->max_concurrency, b->num_prompts), feff = fmin(fb->max_concurrency, fb->num_prompts);
-		if (eff != feff) {
+	{
+		double eff = br_effective_concurrency(b, NULL), feff = br_effective_concurrency(fb, NULL);
+		if (num(eff) && num(feff) && eff != feff) {
 			char ea[32], eb[32];
 			snprintf(ea, sizeof ea, "%.0f", eff);
 			snprintf(eb, sizeof eb, "%.0f", feff);

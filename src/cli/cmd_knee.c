@@ -112,34 +112,31 @@ split_by_pool(loaded *L)
 		if (br_isnum(L->pools[i]) && L->pools[i] > 0)
 			v[n++] = L->pools[i];
 	qsort(v, n, sizeof *v, cmp_double);
-	size_t groups = n > 0;
-	for (size_t k = 1, s0 = 0; k < n; k++)
-		if (v[k] > 1.1 * v[s0]) {
-			groups++;
-			s0 = k;
-		}
+	/* first[k]: index of the first pool of v[k]'s group; groups counted */
+	size_t *first = br_xmalloc((n + 1) * sizeof *first), groups = n > 0;
+	for (size_t k = 0; k < n; k++) {
+		first[k] = k > 0 && v[k] <= 1.1 * v[first[k - 1]] ? first[k - 1] : k;
+		groups += k > 0 && first[k] == k;
+	}
 	for (size_t i = 0; groups >= 2 && i < L->n_in; i++) {
 		double p = L->pools[i];
 		if (!(br_isnum(p) && p > 0))
 			continue;
-		/* its group: from the first pool that starts a group at or below p */
-		size_t s0 = 0, e = 0;
-		for (size_t k = 1; k < n; k++)
-			if (v[k] > 1.1 * v[s0]) {
-				if (v[k] > p)
-					break;
-				s0 = k;
-			}
-		for (e = s0; e + 1 < n && v[e + 1] <= 1.1 * v[s0]; e++)
+		size_t k = 0, e;
+		while (v[k] != p)
+			k++;
+		for (e = k; e + 1 < n && first[e + 1] == first[k]; e++)
 			;
-		char *item = v[s0] == v[e] ? br_xasprintf("kv_pool=%.0f tokens", v[s0]) :
-		    br_xasprintf("kv_pool=%.0f-%.0f tokens", v[s0], v[e]);
+		double lo = v[first[k]], hi = v[e];
+		char *item = lo == hi ? br_xasprintf("kv_pool=%.0f tokens", lo) :
+		    br_xasprintf("kv_pool=%.0f-%.0f tokens", lo, hi);
 		char *srv = L->servers[i] ? br_xasprintf("%s; %s", L->servers[i], item) : br_xstrdup(item);
 		free(item);
 		free(L->servers[i]);
 		L->servers[i] = srv;
 		L->in[i].server = srv;
 	}
+	free(first);
 	free(v);
 }
 

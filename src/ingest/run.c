@@ -745,8 +745,13 @@ check_process_restarts(br_run *r)
 	if (sc < 0)
 		return;
 	double *last = br_xmalloc((s->n_cols + 1) * sizeof *last), *off = br_xcalloc(s->n_cols + 1, sizeof *off);
-	for (size_t c = 0; c < s->n_cols; c++)
+	/* one slot more: the marker column may be added below (not a counter) */
+	char *counter = br_xcalloc(s->n_cols + 1, 1);
+	last[s->n_cols] = NAN;
+	for (size_t c = 0; c < s->n_cols; c++) {
 		last[c] = NAN;
+		counter[c] = (char)is_counter(s->names[c]);
+	}
 	double prev_start = NAN;
 	size_t n = 0, first = 0;
 	long mk = -1;
@@ -762,11 +767,11 @@ check_process_restarts(br_run *r)
 				mk = (long)br_series_add_col(s, "benchreport:server_restart");
 			s->cols[mk][i] = 1;
 			for (size_t c = 0; c < s->n_cols; c++)
-				if (is_counter(s->names[c]) && isfinite(last[c]))
+				if (counter[c] && isfinite(last[c]))
 					off[c] += last[c];
 		}
 		for (size_t c = 0; c < s->n_cols; c++) {
-			if (!is_counter(s->names[c]) || !isfinite(s->cols[c][i]))
+			if (!counter[c] || !isfinite(s->cols[c][i]))
 				continue;
 			last[c] = s->cols[c][i];
 			s->cols[c][i] += off[c];
@@ -782,6 +787,7 @@ check_process_restarts(br_run *r)
 	}
 	free(last);
 	free(off);
+	free(counter);
 }
 
 /*

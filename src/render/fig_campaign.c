@@ -1027,15 +1027,16 @@ fig_flops_calibration(const br_campaign *c, br_ftx *ft, const char *out_dir, br_
 	GString *cap = g_string_new(NULL);
 	g_string_append(cap, br_ftp(ft, isfinite(cal->fit.r2) ? BR_FT_KEY("fig8-flops-calibration.caption_r2") :
 	    BR_FT_KEY("fig8-flops-calibration.caption"), "{s:s,s:s,s:s}", "a", as, "b", bs, "r2", r2));
-	/* the excess is recompute only where preemptions are counted, happened,
-	 * and the run did cost more than the line (aud31: a run with none was
-	 * "the FLOPs it spent recomputing") */
-	if (has_focus && ex[0])
-		g_string_append(cap, br_ftp(ft, L && !isfinite(L->preemptions) ?
-		    "fig8-flops-calibration.caption_focus_count_unknown" : L && L->preemptions == 0 ?
-		    "fig8-flops-calibration.caption_focus_no_preemptions" : fexc <= 0 ?
-		    "fig8-flops-calibration.caption_focus_no_excess" : "fig8-flops-calibration.caption_focus",
-		    "{s:s}", "pct", ex));
+	/* the excess is recompute only where br_flops_excess_reading says so */
+	if (has_focus && ex[0]) {
+		static const char *const key[] = {
+			[BR_EXCESS_RECOMPUTE] = BR_FT_KEY("fig8-flops-calibration.caption_focus"),
+			[BR_EXCESS_COUNT_UNKNOWN] = BR_FT_KEY("fig8-flops-calibration.caption_focus_count_unknown"),
+			[BR_EXCESS_NO_PREEMPTIONS] = BR_FT_KEY("fig8-flops-calibration.caption_focus_no_preemptions"),
+			[BR_EXCESS_NONE] = BR_FT_KEY("fig8-flops-calibration.caption_focus_no_excess"),
+		};
+		g_string_append(cap, br_ftp(ft, key[br_flops_excess_reading(L->preemptions, fexc)], "{s:s}", "pct", ex));
+	}
 	/* the note is the analysis' own text (src/analysis/flops.c, English) */
 	if (cal->note)
 		g_string_append(cap, br_ftp(ft, "fig8-flops-calibration.caption_note", "{s:s}", "note", cal->note));

@@ -364,14 +364,25 @@ add_row(index_state *st, const char *path, const char *kind, const char *campaig
 	r->dropped = 0;
 }
 
+/* find_column: the index in columns[] of the column named by name's first
+ * len bytes, or -1. */
+static long
+find_column(const char *name, size_t len)
+{
+	for (size_t c = 0; c < N_COLUMNS; c++)
+		if (strlen(columns[c].column) == len && strncmp(columns[c].column, name, len) == 0)
+			return (long)c;
+	return -1;
+}
+
 /* column_index: the index of column name in columns[]. */
 static size_t
 column_index(const char *name)
 {
-	for (size_t c = 0; c < N_COLUMNS; c++)
-		if (strcmp(columns[c].column, name) == 0)
-			return c;
-	abort();   /* a column this file names itself */
+	long c = find_column(name, strlen(name));
+	if (c < 0)
+		abort();   /* a column this file names itself */
+	return (size_t)c;
 }
 
 /*
@@ -610,18 +621,6 @@ render(const index_state *st, int jsonl, GString *g)
 }
 
 /*
- * known_column: 1 when name (len bytes) is one of the index's columns.
- */
-static int
-known_column(const char *name, size_t len)
-{
-	for (size_t c = 0; c < N_COLUMNS; c++)
-		if (strlen(columns[c].column) == len && strncmp(columns[c].column, name, len) == 0)
-			return 1;
-	return 0;
-}
-
-/*
  * csv_record: the fields of the CSV record starting at *p (RFC 4180:
  * quoted fields may hold commas, doubled quotes and line breaks); *p moves
  * past its line end. With names, each field must be a known column name.
@@ -643,14 +642,12 @@ csv_record(const char **p, int names)
 				return -1;
 			q++;
 			flen = 0;   /* a quoted name is not one benchreport writes */
-			if (names)
-				return -1;
 		} else {
 			while (*q && *q != ',' && *q != '\n' && *q != '\r')
 				q++;
 			flen = (size_t)(q - f);
 		}
-		if (names && !known_column(f, flen))
+		if (names && find_column(f, flen) < 0)
 			return -1;
 		n++;
 		if (*q == ',') {
@@ -693,7 +690,7 @@ br_archive_index_replaceable(const char *path, char **cause)
 			const char *k;
 			json_t *v;
 			json_object_foreach(o, k, v) {
-				if (why == NULL && !known_column(k, strlen(k)))
+				if (why == NULL && find_column(k, strlen(k)) < 0)
 					why = "a key benchreport does not write";
 			}
 			json_decref(o);

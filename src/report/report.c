@@ -2336,12 +2336,15 @@ campaign_calibration(ctx *c, const br_campaign *camp)
 	br_pdf_table(c->d, &t);
 	free(cells);
 	/* the caption reads the focus run's distance from the line as recompute
-	 * only when it preempted and cost more (aud31) */
+	 * only where br_flops_excess_reading says so */
+	static const char *const key[] = {
+		[BR_EXCESS_RECOMPUTE] = NULL,
+		[BR_EXCESS_COUNT_UNKNOWN] = "figures.fig8-flops-calibration_count_unknown",
+		[BR_EXCESS_NO_PREEMPTIONS] = "figures.fig8-flops-calibration_no_preemptions",
+		[BR_EXCESS_NONE] = "figures.fig8-flops-calibration_no_excess",
+	};
 	const br_flops_ledger *fl = c->a && c->a->flops.available ? &c->a->flops : NULL;
-	figure(c, "fig8-flops-calibration", fl == NULL ? NULL : !isfinite(fl->preemptions) ?
-	    "figures.fig8-flops-calibration_count_unknown" : fl->preemptions == 0 ?
-	    "figures.fig8-flops-calibration_no_preemptions" : isfinite(fl->excess_frac) && fl->excess_frac <= 0 ?
-	    "figures.fig8-flops-calibration_no_excess" : NULL);
+	figure(c, "fig8-flops-calibration", fl ? key[br_flops_excess_reading(fl->preemptions, fl->excess_frac)] : NULL);
 	strpool_free(&p);
 }
 
