@@ -186,7 +186,8 @@ note(ctx *c, const char *key)
 static void
 removed(ctx *c, const char *heading_key, const char *why_key)
 {
-	char *h = br_template_fill(c->t, heading_key, c->s);
+	char kb[128];
+	char *h = br_template_fill(c->t, ekey(c, heading_key, kb), c->s);   /* the heading heading() gives */
 	char *w = br_template_fill(c->t, why_key, c->s);
 	c->removed = br_xrealloc(c->removed, (c->n_removed + 1) * sizeof *c->removed);
 	c->removed[c->n_removed++] = br_xasprintf("%s — %s", h, w);

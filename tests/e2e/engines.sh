@@ -142,6 +142,8 @@ t=$(pdftotext "$tmp/sg-nom/report/report.pdf" - | tr -s ' \n' '  ')
 check "sglang without metrics: the TTFT split's reason is the missing prefill histogram, not 'needs counter deltas'" bash -c "
   grep -q 'Where TTFT goes: queue, prefill, frontend — benchreport reads no prefill-time histogram from SGLang' <<< \"\$1\" &&
   ! grep -q 'prefill/decode/queue times' <<< \"\$1\" && grep -q \"SGLang's end-to-end and queue-time histograms\" <<< \"\$1\"" _ "$t"
+check "sglang without metrics: the removed section is named as in its heading, in retractions" \
+  grep -qF "Retractions (SGLang's preemptions): the scheduler's control loop — needs" <<< "$t"
 # two SGLang runs compared through their ServerArgs lines: B doubles the chunked
 # prefill (2048 -> 4096) and draws another seed; random_seed (drawn at each start)
 # is not a setting; an argument only B's line prints (another SGLang version) is
