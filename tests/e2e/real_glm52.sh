@@ -25,6 +25,7 @@ check "demand GiB = demand tokens / 1,600,255 × 13.52 (0.0333)" "$PY" -c "
 import json, sys; c = json.load(open(sys.argv[1]))['capacity']
 want = c['demand_tokens'] / 1600255 * 13.52
 sys.exit(0 if abs(c['demand_gib'] - want) <= 1e-9 * want and abs(want - 0.0333) < 0.0001 else 1)" "$s"
+check "PDF card: the demand in GiB to 3 significant digits (0.0333, not 0.0)" bash -c "pdftotext '$tmp/out/report.pdf' - | tr -s ' \n' '  ' | grep -q '3,942 tokens · 0.0333 GiB'"
 check "stdout: oversubscription to 3 significant digits (0.00246 x, not 0.002 x)" grep -qE 'oversubscription \(demand / pool\) +0\.00246 x' "$tmp/stdout"
 check "16 completed" [ "$(jget "$s" bench.completed)" = 16 ]
 check "0 failed" [ "$(jget "$s" bench.failed)" = 0 ]
